@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import { buildOpenApi, Code } from '@swx/contract';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { contentRoutes } from './modules/content/content.routes.ts';
+import { ContentService } from './modules/content/content.service.ts';
+import { identityRoutes } from './modules/identity/identity.routes.ts';
+import { marketRoutes } from './modules/market/market.routes.ts';
+import { QuoteHub } from './modules/market/quote-hub.ts';
+import { paramsRoutes } from './modules/params/params.routes.ts';
+import { ParamsService } from './modules/params/params.service.ts';
+import type { EventBus } from './platform/bus.ts';
+import type { Config } from './platform/config.ts';
+import type { Database } from './platform/db.ts';
+import { installApiConventions, type SessionResolver, sendCode } from './platform/http.ts';
+import type { Logger } from './platform/logger.ts';
+import type { Mailer } from './platform/mail.ts';
+import { pendingMigrations } from './platform/migrate.ts';
+import type { RateLimiter } from './platform/ratelimit.ts';
+import { installSecurityHeaders } from './platform/security.ts';
+import type { FileStorage } from './platform/storage.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
+export const ADMIN_DIST = join(ROOT, 'apps', 'admin', 'dist');
+
+export type Platform = {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  bus: EventBus;
+  mailer: Mailer;
+  storage: FileStorage;
+  rateLimiter: RateLimiter;
+};
+
+export type Services = { content: ContentService; params: ParamsService; quotes: QuoteHub };
+
+export type App = {
+  server: FastifyInstance;
+  services: Services;
+  state: { shuttingDown: boolean };
+  setSessionResolver: (resolver: SessionResolver) => void;
+};
+
+export function createServices(platform: Platform): Services {
+  return {
+    content: new ContentService(platform.db),
+    params: new ParamsService(platform.db),
+    quotes: new QuoteHub(platform.bus),
+  };
+}
+
+export async function buildApp(platform: Platform, services = createServices(platform)): Promise<App> {
+  const { config, logger } = platform;
+  const state = { shuttingDown: false };
+  const server = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 90_000,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+
+  // Until the identity module lands no token maps to a session, so every call that needs one answers 401.
+  let resolveSession: SessionResolver = async () => null;
+  installApiConventions(server, () => resolveSession);
+  installSecurityHeaders(server);
+
+  server.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/swx/')) return;
+    const verdict = await platform.rateLimiter.hit(`api:${request.ip}`, config.apiRateLimit, 60_000);
+    if (!verdict.allowed) {
+      reply.header('retry-after', Math.ceil(verdict.retryAfterMs / 1000));
+      return sendCode(reply, request, Code.TOO_MANY_REQUESTS);
+    }
+  });
+
+  await server.register(fastifyWebsocket, { options: { perMessageDeflate: false, maxPayload: 4096 } });
+
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  server.get('/readyz', async (_request, reply) => {
+    if (state.shuttingDown) return reply.status(503).send({ status: 'shutting down' });
+    try {
+      const pending = await pendingMigrations(platform.db);
+      if (pending.length > 0) return reply.status(503).send({ status: 'migrations pending', pending });
+      return {
+        status: 'ready',
+        database: platform.db.kind,
+        bus: platform.bus.kind,
+        mail: platform.mailer.kind,
+      };
+    } catch {
+      return reply.status(503).send({ status: 'database unavailable' });
+    }
+  });
+  const openApi = buildOpenApi('0.1.0');
+  server.get('/swx/openapi.json', async () => openApi);
+
+  contentRoutes(server, services.content);
+  paramsRoutes(server, services.params);
+  identityRoutes(server);
+  marketRoutes(server, services.quotes);
+
+  await serveApps(server);
+  return {
+    server,
+    services,
+    state,
+    setSessionResolver: (resolver) => {
+      resolveSession = resolver;
+    },
+  };
+}
+
+/** The built customer app at /, the back office at /admin, each with its index for client routes. */
+async function serveApps(server: FastifyInstance): Promise<void> {
+  const hasWeb = existsSync(join(WEB_DIST, 'index.html'));
+  const hasAdmin = existsSync(join(ADMIN_DIST, 'index.html'));
+  if (hasWeb) {
+    await server.register(fastifyStatic, {
+      root: WEB_DIST,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders: cacheHeaders,
+    });
+  }
+  if (hasAdmin) {
+    await server.register(fastifyStatic, {
+      root: ADMIN_DIST,
+      prefix: '/admin/',
+      decorateReply: !hasWeb,
+      wildcard: false,
+      index: false,
+      setHeaders: cacheHeaders,
+    });
+  }
+  server.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/swx/') || request.method !== 'GET' || /\.[a-z0-9]{1,8}$/i.test(path)) {
+      return sendCode(reply, request, Code.NOT_FOUND);
+    }
+    const admin = path === '/admin' || path.startsWith('/admin/');
+    if (admin ? !hasAdmin : !hasWeb) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The app is not built yet: run `npm start`, which builds it.');
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html', admin ? ADMIN_DIST : WEB_DIST);
+  });
+}
+
+function cacheHeaders(reply: FastifyReply, path: string): void {
+  // Hashed assets never change; everything else is revalidated.
+  reply.header(
+    'cache-control',
+    /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+  );
+}

@@ -1,0 +1,78 @@
+import { buildApp, createServices } from './app.ts';
+import { openPlatform } from './platform/boot.ts';
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { JobRunner } from './platform/jobs.ts';
+
+/**
+ * The server process: configuration, platform, migrations, seed data, HTTP and websocket on one
+ * port, jobs; a graceful stop on SIGTERM or SIGINT (readiness goes false, in-flight requests
+ * finish, jobs finish, connections close).
+ */
+async function main(): Promise<void> {
+  const started = performance.now();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const platform = await openPlatform(config);
+  const services = createServices(platform);
+  if (config.seed) {
+    await services.params.seedDefaults();
+    await services.content.seed();
+  }
+  const app = await buildApp(platform, services);
+  const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
+  if (config.jobs) jobs.start();
+
+  const address = await app.server.listen({ port: config.port, host: config.host });
+  const port = Number(new URL(address).port);
+  const base = config.publicUrl ?? `http://localhost:${port}`;
+  const ms = Math.round(performance.now() - started);
+  platform.logger.info(
+    { port, database: platform.db.kind, bus: platform.bus.kind, mail: platform.mailer.kind, startMs: ms },
+    'listening',
+  );
+  process.stdout.write(
+    [
+      '',
+      `  SWX is running (started in ${ms} ms, database: ${platform.db.kind}, mail: ${platform.mailer.kind})`,
+      `  Customer app  ${base}/`,
+      `  Back office   ${base}/admin/`,
+      `  API           ${base}/swx/  (OpenAPI: ${base}/swx/openapi.json)`,
+      `  Quotes        ${base.replace(/^http/, 'ws')}/message`,
+      '',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    platform.logger.info({ signal }, 'shutting down');
+    app.state.shuttingDown = true;
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await jobs.stop();
+    services.quotes.close();
+    await app.server.close();
+    await platform.bus.close();
+    platform.mailer.close();
+    await platform.closeExtras();
+    await platform.db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

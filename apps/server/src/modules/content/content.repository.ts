@@ -1,0 +1,67 @@
+import type { Language } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
+
+export type ContentRow = { id: number; slug: string; type: number; title: string };
+export type ContentDetailRow = ContentRow & { body: string; language: string; updated_at: Date };
+
+// Each item in the reader's language, falling back to English where a translation is missing.
+const LOCALIZED = `
+  FROM contents c
+  JOIN content_translations f ON f.content_id = c.id AND f.language = 'en'
+  LEFT JOIN content_translations t ON t.content_id = c.id AND t.language = $1`;
+
+export async function listContents(
+  db: Queryable,
+  language: Language,
+  filter: { types: readonly number[]; category?: number },
+): Promise<ContentRow[]> {
+  return db.query<ContentRow>(
+    `SELECT c.id, c.slug, c.type, coalesce(t.title, f.title) AS title ${LOCALIZED}
+     WHERE c.published AND c.type = ANY($2::smallint[]) AND ($3::integer IS NULL OR c.category = $3)
+     ORDER BY c.type, c.sort, c.id
+     LIMIT 500`,
+    [language, filter.types, filter.category ?? null],
+  );
+}
+
+export async function findContent(
+  db: Queryable,
+  language: Language,
+  id: number,
+): Promise<ContentDetailRow | null> {
+  const rows = await db.query<ContentDetailRow>(
+    `SELECT c.id, c.slug, c.type, coalesce(t.title, f.title) AS title, coalesce(t.body, f.body) AS body,
+            coalesce(t.language, f.language) AS language, coalesce(t.updated_at, f.updated_at) AS updated_at
+     ${LOCALIZED}
+     WHERE c.published AND c.id = $2`,
+    [language, id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function upsertContentItem(
+  db: Queryable,
+  item: { slug: string; type: number; sort: number; category: number },
+): Promise<number> {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO contents (slug, type, sort, category) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
+     RETURNING id`,
+    [item.slug, item.type, item.sort, item.category],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('content upsert returned no id');
+  return id;
+}
+
+/** Adds a translation unless one exists: text staff edited is never overwritten by a seed. */
+export async function insertMissingTranslation(
+  db: Queryable,
+  translation: { contentId: number; language: Language; title: string; body: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO content_translations (content_id, language, title, body) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (content_id, language) DO NOTHING`,
+    [translation.contentId, translation.language, translation.title, translation.body],
+  );
+}

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * One database interface over PGlite (the embedded default) and PostgreSQL. Both speak the same
+ * SQL dialect and run the same migrations. 64-bit integers and numerics come back as strings, so
+ * repositories turn money into `bigint` without passing through a float.
+ */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs several statements (no parameters), as a migration file does. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : openPglite(join(options.dataDir, 'pglite'));
+}
+
+export async function openPglite(directory: string | undefined): Promise<Database> {
+  if (directory) mkdirSync(directory, { recursive: true });
+  const asText = (value: string) => value;
+  const db = await PGlite.create(directory ?? 'memory://', {
+    parsers: { [INT8]: asText, [NUMERIC]: asText },
+  });
+  const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<Row>(sql, params as unknown[]);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(db),
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    async close() {
+      await db.close();
+    },
+  };
+}
+
+export async function openPostgres(url: string): Promise<Database> {
+  const asText = (value: string) => value;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 16,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8 || oid === NUMERIC
+          ? asText
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  await pool.query('SELECT 1');
+  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query(sql, params as unknown[]);
+      return result.rows as Row[];
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

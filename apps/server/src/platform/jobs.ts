@@ -1,0 +1,95 @@
+import type { Database } from './db.ts';
+import { claimRun, finishRun } from './jobs.repository.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * A job runs once per run key (a day for a daily job, a minute for a minutely one) across every
+ * node: the node whose claim row is inserted first runs it; the others skip. A run that fails is
+ * retried up to `maxAttempts`; a node that dies mid-run leaves a lease that expires, after which
+ * another node takes the run over. Jobs must therefore be idempotent in their own effects too.
+ */
+export type Job = {
+  name: string;
+  /** How often the runner looks at this job. */
+  everyMs: number;
+  /** The run this moment belongs to, e.g. `2026-11-22` for a daily job. */
+  runKey: (now: Date) => string;
+  run: (context: { runKey: string; attempt: number; logger: Logger }) => Promise<void>;
+  leaseMs?: number;
+  maxAttempts?: number;
+};
+
+export const dailyKey = (now: Date) => now.toISOString().slice(0, 10);
+export const minuteKey = (now: Date) => now.toISOString().slice(0, 16);
+
+export class JobRunner {
+  private readonly jobs = new Map<string, Job>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  private readonly db: Database;
+  private readonly node: string;
+  private readonly logger: Logger;
+
+  constructor(db: Database, node: string, logger: Logger) {
+    this.db = db;
+    this.node = node;
+    this.logger = logger;
+  }
+
+  register(job: Job): void {
+    if (this.jobs.has(job.name)) throw new Error(`job ${job.name} registered twice`);
+    this.jobs.set(job.name, job);
+  }
+
+  start(): void {
+    for (const job of this.jobs.values()) {
+      const timer = setInterval(() => void this.tick(job.name), job.everyMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  /** Runs the job's current run now if no node has; returns whether this node ran it. */
+  async tick(name: string, now = new Date()): Promise<boolean> {
+    const job = this.jobs.get(name);
+    if (!job || this.stopped) return false;
+    const runKey = job.runKey(now);
+    const attempt = await claimRun(this.db, {
+      job: job.name,
+      runKey,
+      node: this.node,
+      leaseMs: job.leaseMs ?? 10 * 60_000,
+      maxAttempts: job.maxAttempts ?? 3,
+    });
+    if (attempt === null) return false;
+    const logger = this.logger.child({ job: job.name, runKey, attempt });
+    const work = (async () => {
+      try {
+        await job.run({ runKey, attempt, logger });
+        await finishRun(this.db, { job: job.name, runKey, node: this.node, error: null });
+        logger.info('job run done');
+      } catch (error) {
+        logger.error({ err: error }, 'job run failed');
+        await finishRun(this.db, {
+          job: job.name,
+          runKey,
+          node: this.node,
+          error: String(error).slice(0, 2000),
+        });
+      }
+    })();
+    this.running.add(work);
+    await work;
+    this.running.delete(work);
+    return true;
+  }
+
+  /** Stops scheduling and waits for runs in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.allSettled([...this.running]);
+  }
+}

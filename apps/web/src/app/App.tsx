@@ -1,0 +1,174 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Component, type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import Home from '../pages/Home.tsx';
+import { Loading } from '../pages/PageState.tsx';
+import { DesktopShell } from '../shell/DesktopShell.tsx';
+import { MobileShell } from '../shell/MobileShell.tsx';
+import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
+import { routeMeta } from './routes.ts';
+import { getState, logIn, useClientState } from './state.ts';
+
+/** The chunk load timeout of spec §9. */
+const CHUNK_TIMEOUT_MS = 120_000;
+
+function lazyPage<T extends ComponentType>(load: () => Promise<{ default: T }>) {
+  return lazy(
+    () =>
+      new Promise<{ default: T }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS);
+        load().then(
+          (module) => {
+            clearTimeout(timer);
+            resolve(module);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      }) as Promise<{ default: ComponentType }>,
+  );
+}
+
+const Upcoming = lazyPage(() => import('../pages/Upcoming.tsx'));
+const PassPage = lazyPage(() => import('../pages/PassPage.tsx'));
+const Detail = lazyPage(() => import('../pages/Detail.tsx'));
+const Introduction = lazyPage(() => import('../pages/Introduction.tsx'));
+
+function ChunkFailed() {
+  const { t } = useTranslation();
+  return (
+    <div className="page-state error" role="alert">
+      <p>{t('state.chunkLoad')}</p>
+      <button type="button" className="button ghost" onClick={() => window.location.reload()}>
+        {t('action.retry')}
+      </button>
+    </div>
+  );
+}
+
+/** A page whose script fails to load (or throws) shows a localized error instead of a blank screen. */
+class PageBoundary extends Component<{ children: ReactNode; resetKey: string }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidUpdate(previous: { resetKey: string }) {
+    if (previous.resetKey !== this.props.resetKey && this.state.failed) this.setState({ failed: false });
+  }
+
+  override render() {
+    return this.state.failed ? <ChunkFailed /> : this.props.children;
+  }
+}
+
+function Boundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <PageBoundary resetKey={pathname}>{children}</PageBoundary>;
+}
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (count, error) => count < 2 && !(error instanceof ApiFailure && error.code > 0),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+/** Every navigation scrolls to the top, moves focus to the page and names the page in the title. */
+function NavigationEffects() {
+  const { pathname, search } = useLocation();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    setSessionExpiredHandler(() => {
+      if (window.location.pathname !== '/pass/login') navigate('/pass/login', { replace: true });
+    });
+  }, [navigate]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation by design
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname, search]);
+  useEffect(() => {
+    document.title = `${t(`title.${routeMeta(pathname).title}`)} · ${t('brand')}`;
+  }, [pathname, t]);
+  return null;
+}
+
+/** On start, with a stored login flag, refresh the user info (spec §4); a 401 logs out. */
+function RefreshUser() {
+  useEffect(() => {
+    const state = getState();
+    if (!state.isLogin || !state.token) return;
+    const token = state.token;
+    callApi('getUserInfo', {})
+      .then((user) => logIn(token, user))
+      .catch(() => undefined);
+  }, []);
+  return null;
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const isDesktop = useClientState((s) => s.isDesktop);
+  return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
+}
+
+const UPCOMING_PATHS = [
+  '/market',
+  '/trading',
+  '/loan',
+  '/nfts',
+  '/profile',
+  '/profile/balance',
+  '/profile/invite',
+  '/profile/notification',
+  '/cruuency',
+  '/help',
+  '/help/faq',
+  '/help/notice',
+  '/swap',
+  '/api/loginCallback/:provider',
+];
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <NavigationEffects />
+        <RefreshUser />
+        <Shell>
+          <Boundary>
+            <Suspense fallback={<Loading />}>
+              <Routes>
+                <Route path="/" element={<Home />} />
+                {UPCOMING_PATHS.map((path) => (
+                  <Route key={path} path={path} element={<Upcoming />} />
+                ))}
+                <Route path="/pass/register" element={<PassPage />} />
+                <Route path="/pass/login" element={<PassPage />} />
+                <Route path="/pass/reset" element={<PassPage />} />
+                <Route path="/detail" element={<Detail />} />
+                <Route path="/introduction" element={<Introduction />} />
+                <Route path="/financial">
+                  <Route index element={<Navigate to="/financial/cryptoInvest" replace />} />
+                  <Route path="vipInvest" element={<Upcoming />} />
+                  <Route path="vipInvestDetail/:info" element={<Upcoming />} />
+                  <Route path="cryptoInvest" element={<Upcoming />} />
+                  <Route path="cryptoInvestDetail" element={<Upcoming />} />
+                  <Route path="myInvest/:type" element={<Upcoming />} />
+                  <Route path="*" element={<Navigate to="/financial/cryptoInvest" replace />} />
+                </Route>
+                <Route path="*" element={<Navigate to="/" replace />} />
+              </Routes>
+            </Suspense>
+          </Boundary>
+        </Shell>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

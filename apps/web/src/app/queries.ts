@@ -1,0 +1,25 @@
+import { contentListId, type Language } from '@swx/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { callApi } from './api.ts';
+
+/** Query factories for content; the language is part of each key, so a language change reloads them. */
+export const contentQueries = {
+  footer: (language: Language) =>
+    queryOptions({
+      queryKey: ['content', 'footer', language],
+      queryFn: () => callApi('listContentsByList', { params: { type: 4, x: contentListId(language) } }),
+      staleTime: 10 * 60_000,
+    }),
+  byType: (language: Language, type: 1 | 2 | 3) =>
+    queryOptions({
+      queryKey: ['content', 'type', type, language],
+      queryFn: () => callApi('listContents', { params: { type } }),
+      staleTime: 10 * 60_000,
+    }),
+  detail: (language: Language, id: number) =>
+    queryOptions({
+      queryKey: ['content', 'detail', id, language],
+      queryFn: () => callApi('getContentsById', { params: { id } }),
+      staleTime: 10 * 60_000,
+    }),
+};

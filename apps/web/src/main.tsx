@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { initI18n } from './app/i18n.ts';
+import { applyRootFont } from './app/layout.ts';
+import { connectQuotes } from './app/quotes.ts';
+import { getState, setState } from './app/state.ts';
+import './styles.css';
+
+async function start(): Promise<void> {
+  const state = getState();
+  document.documentElement.dataset.layout = state.isDesktop ? 'desktop' : 'mobile';
+  applyRootFont(window.innerWidth, state.isDesktop);
+  let resizeFrame = 0;
+  window.addEventListener('resize', () => {
+    cancelAnimationFrame(resizeFrame);
+    resizeFrame = requestAnimationFrame(() => {
+      applyRootFont(window.innerWidth, getState().isDesktop);
+      setState({ viewWidth: window.innerWidth });
+    });
+  });
+  await initI18n(state.language);
+  connectQuotes();
+  const root = document.getElementById('root');
+  if (!root) throw new Error('no #root element');
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,142 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useClientState } from '../app/state.ts';
+import { FooterLists } from '../shell/Footer.tsx';
+import { Icon, type IconName } from '../shell/icons.tsx';
+
+const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
+  { key: 'markets', icon: 'market', to: '/market' },
+  { key: 'trading', icon: 'trading', to: '/market' },
+  { key: 'smart', icon: 'trading', to: '/trading' },
+  { key: 'earn', icon: 'profile', to: '/financial' },
+  { key: 'loan', icon: 'loan', to: '/loan' },
+  { key: 'nft', icon: 'nfts', to: '/nfts' },
+];
+
+const LEADERS = [
+  { name: 'Amara Okafor', role: 'ceo' },
+  { name: 'Lukas Brandt', role: 'cto' },
+  { name: 'Mei Lin Chen', role: 'cro' },
+  { name: 'Sofia Marino', role: 'cco' },
+] as const;
+
+/** Technology the platform is built on; each links to its project's site. */
+const PARTNERS = [
+  { name: 'PostgreSQL', href: 'https://www.postgresql.org/' },
+  { name: 'Node.js', href: 'https://nodejs.org/' },
+  { name: 'React', href: 'https://react.dev/' },
+  { name: 'Lightweight Charts', href: 'https://www.tradingview.com/lightweight-charts/' },
+] as const;
+
+function FeatureCards() {
+  const { t } = useTranslation();
+  return (
+    <section className="section" aria-labelledby="features-title">
+      <h2 id="features-title" className="section-title">
+        {t('home.featuresTitle')}
+      </h2>
+      <ul className="feature-grid">
+        {FEATURES.map((feature) => (
+          <li key={feature.key} className="card feature">
+            <Icon name={feature.icon} size={28} />
+            <h3>
+              <Link to={feature.to}>{t(`home.feature.${feature.key}Title`)}</Link>
+            </h3>
+            <p>{t(`home.feature.${feature.key}Text`)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DesktopHome() {
+  const { t } = useTranslation();
+  const isLogin = useClientState((s) => s.isLogin);
+  return (
+    <div className="home">
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero-row">
+          <div>
+            <h1 id="hero-title">{t('home.heroTitle')}</h1>
+            <p className="lead">{t('home.heroText')}</p>
+            <div className="hero-actions">
+              <Link className="button primary large" to={isLogin ? '/market' : '/pass/register'}>
+                {t('home.start')}
+              </Link>
+              <Link className="button ghost large" to="/market">
+                {t('home.openMarkets')}
+              </Link>
+            </div>
+            <p className="muted apps-note">{t('home.appsSoon')}</p>
+          </div>
+          <div className="card demo-card">
+            <h2>{t('home.demoTitle')}</h2>
+            <p>{t('home.demoText')}</p>
+          </div>
+        </div>
+      </section>
+      <div className="container">
+        <FeatureCards />
+        <section className="section" aria-labelledby="markets-title">
+          <h2 id="markets-title" className="section-title">
+            {t('home.marketsTitle')}
+          </h2>
+          <p className="card muted">{t('home.marketsSoon')}</p>
+        </section>
+        <section className="section" aria-labelledby="leaders-title">
+          <h2 id="leaders-title" className="section-title">
+            {t('home.leadersTitle')}
+          </h2>
+          <ul className="leader-grid">
+            {LEADERS.map((leader) => (
+              <li key={leader.role} className="card leader">
+                <span className="avatar" aria-hidden="true">
+                  {leader.name
+                    .split(' ')
+                    .map((part) => part[0])
+                    .join('')
+                    .slice(0, 2)}
+                </span>
+                <h3>{leader.name}</h3>
+                <p>{t(`leader.${leader.role}`)}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className="section" aria-labelledby="partners-title">
+          <h2 id="partners-title" className="section-title">
+            {t('home.partnersTitle')}
+          </h2>
+          <ul className="partner-row">
+            {PARTNERS.map((partner) => (
+              <li key={partner.name}>
+                <a className="partner" href={partner.href} target="_blank" rel="noopener noreferrer">
+                  {partner.name}
+                  <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function MobileHome() {
+  const { t } = useTranslation();
+  return (
+    <div className="home container">
+      <h2 className="visually-hidden">{t('title.home')}</h2>
+      <FeatureCards />
+      <FooterLists />
+      <p className="copyright">{t('footer.copyright')}</p>
+    </div>
+  );
+}
+
+export default function Home() {
+  const isDesktop = useClientState((s) => s.isDesktop);
+  return isDesktop ? <DesktopHome /> : <MobileHome />;
+}

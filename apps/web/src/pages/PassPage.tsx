@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { routeMeta } from '../app/routes.ts';
+import { useClientState } from '../app/state.ts';
+import { Logo } from '../shell/DesktopShell.tsx';
+import { LanguageButton, LanguageDropdown } from '../shell/LanguagePicker.tsx';
+
+/** Login, register and reset: no nav or footer, a header of their own (the identity issue adds the forms). */
+export default function PassPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const isDesktop = useClientState((s) => s.isDesktop);
+  return (
+    <div className="pass-page">
+      <header className="pass-head">
+        <Logo />
+        {isDesktop ? <LanguageDropdown /> : <LanguageButton />}
+      </header>
+      <div className="pass-card card">
+        <h1 className="page-title">{t(`title.${routeMeta(pathname).title}`)}</h1>
+        <p>{t('upcoming.text')}</p>
+        <Link className="button ghost" to="/">
+          {t('action.goHome')}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,427 @@
+import { z } from 'zod/mini';
+import {
+  contentDetail,
+  contentIdParams,
+  contentItem,
+  contentListParams,
+  contentTypeParams,
+  paramKeyParams,
+  systemParam,
+} from './content.ts';
+
+/**
+ * Every call of spec §7, under the customer API base `/swx/customer`. A call whose module has not
+ * landed yet is declared with `status: 'planned'` and open schemas; the issue that builds it
+ * completes its schemas and flips it to `live`. The server mounts only live calls, so a planned
+ * call answers the catalogue's "not found" rather than pretending to work.
+ */
+export type CallDefinition = {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  /** Needs the `Authorization` token of a customer session. */
+  auth: boolean;
+  status: 'live' | 'planned';
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  data: z.ZodMiniType;
+};
+
+export const userInfo = z.object({ id: z.int(), userName: z.string() });
+
+const planned = z.unknown();
+
+function call<const D extends CallDefinition>(definition: D): D {
+  return definition;
+}
+
+export const CUSTOMER_API_BASE = '/swx/customer';
+
+export const calls = {
+  // Login and registration
+  checkUserNameOrPhone: call({
+    method: 'GET',
+    path: '/login/checkUserNameOrPhone',
+    summary: 'Is a username or email free to register',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  register: call({
+    method: 'POST',
+    path: '/login/register',
+    summary: 'Register an account',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  login: call({
+    method: 'POST',
+    path: '/login/login',
+    summary: 'Log in; returns the token and user info',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  sendCode: call({
+    method: 'POST',
+    path: '/login/sendCode',
+    summary: 'Send a verification code by mail',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  sendSmsCode: call({
+    method: 'POST',
+    path: '/login/sendSmsCode',
+    summary: 'Send a verification code by SMS',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  loginByProvider: call({
+    method: 'POST',
+    path: '/login/loginBy:provider',
+    summary: 'Social sign-in (OpenID Connect)',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+
+  // Index and content
+  listMarketByType: call({
+    method: 'GET',
+    path: '/index/listMarketByType',
+    summary: 'Market items of one type',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  getKValueByCodeAndDate: call({
+    method: 'GET',
+    path: '/index/getKValueByCodeAndDate',
+    summary: 'Candles of an instrument',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  getMarketInfo: call({
+    method: 'GET',
+    path: '/index/getMarketInfo/:id',
+    summary: 'One market item',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  listContents: call({
+    method: 'GET',
+    path: '/index/listContents/:type',
+    summary: 'Content items of type 1 company, 2 policy or 3 other, in the request language',
+    auth: false,
+    status: 'live',
+    params: contentTypeParams,
+    data: z.array(contentItem),
+  }),
+  listContentsByList: call({
+    method: 'GET',
+    path: '/index/listContents/:type/:x',
+    summary:
+      'Type 4: every footer item (x = list id, 1 Chinese, 2 other); 5: FAQ of category x; 6: announcements of category x',
+    auth: false,
+    status: 'live',
+    params: contentListParams,
+    data: z.array(contentItem),
+  }),
+  getContentsById: call({
+    method: 'GET',
+    path: '/index/getContentsById/:id',
+    summary: 'One content item with its body',
+    auth: false,
+    status: 'live',
+    params: contentIdParams,
+    data: contentDetail,
+  }),
+  getParamByKey: call({
+    method: 'GET',
+    path: '/index/getParamByKey/:key',
+    summary: 'A public system parameter',
+    auth: false,
+    status: 'live',
+    params: paramKeyParams,
+    data: systemParam,
+  }),
+  listNftMarket: call({
+    method: 'GET',
+    path: '/index/listNft',
+    summary: 'NFTs on sale',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+
+  // Orders
+  buySmart: call({
+    method: 'POST',
+    path: '/order/buySmart',
+    summary: 'Join a smart trading plan',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listSmartOrder: call({
+    method: 'GET',
+    path: '/order/listSmartOrder',
+    summary: 'My smart trading plans',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  buyOptions: call({
+    method: 'POST',
+    path: '/order/buyOptions',
+    summary: 'Open a leveraged position',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  getOptionsOrderById: call({
+    method: 'GET',
+    path: '/order/getOptionsOrderById/:id',
+    summary: 'One of my positions',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listOptionsOrder: call({
+    method: 'GET',
+    path: '/order/listOptionsOrder',
+    summary: 'My positions',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+
+  // User
+  identification: call({
+    method: 'POST',
+    path: '/user/identification',
+    summary: 'Submit identity verification (KYC)',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  getUserInfo: call({
+    method: 'POST',
+    path: '/user/getUserInfo',
+    summary: 'The logged-in user',
+    auth: true,
+    status: 'live',
+    data: userInfo,
+  }),
+  recharge: call({
+    method: 'POST',
+    path: '/user/recharge',
+    summary: 'Declare a crypto deposit',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  withdrawal: call({
+    method: 'POST',
+    path: '/user/withdrawal',
+    summary: 'Request a withdrawal',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  buyNft: call({
+    method: 'POST',
+    path: '/user/buyNft',
+    summary: 'Buy or bid on an NFT',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listMyNft: call({
+    method: 'GET',
+    path: '/user/listNft',
+    summary: 'My NFTs',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  loan: call({
+    method: 'POST',
+    path: '/user/loan',
+    summary: 'Apply for a loan',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listRecharge: call({
+    method: 'GET',
+    path: '/user/listRecharge',
+    summary: 'My deposits',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listWithdrwal: call({
+    method: 'GET',
+    path: '/user/listWithdrwal',
+    summary: 'My withdrawals',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  listLoanRecord: call({
+    method: 'GET',
+    path: '/user/listLoanRecord',
+    summary: 'My loans',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  repassword: call({
+    method: 'POST',
+    path: '/user/repassword',
+    summary: 'Change password',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  completeLoan: call({
+    method: 'POST',
+    path: '/user/completeLoan',
+    summary: 'Repay a loan',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  getNoticeList: call({
+    method: 'GET',
+    path: '/user/getNoticeList',
+    summary: 'My notices',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  readNotice: call({
+    method: 'GET',
+    path: '/user/readNotice',
+    summary: 'Mark a notice read',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+
+  // Finance
+  vipProjects: call({
+    method: 'GET',
+    path: '/finance/vipProject',
+    summary: 'VIP finance products',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  vipInvest: call({
+    method: 'POST',
+    path: '/finance/vipProject/invest',
+    summary: 'Invest in a VIP product',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  vipUserProjects: call({
+    method: 'GET',
+    path: '/finance/vipProject/userProject',
+    summary: 'My VIP investments',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  vipRedeem: call({
+    method: 'POST',
+    path: '/finance/vipProject/redeem',
+    summary: 'Redeem a VIP investment',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  fundItems: call({
+    method: 'GET',
+    path: '/finance/item',
+    summary: 'Crypto funds',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  fundUserProjects: call({
+    method: 'GET',
+    path: '/finance/item/userProject',
+    summary: 'My fund investments of one type',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  fundApply: call({
+    method: 'POST',
+    path: '/finance/item/apply',
+    summary: 'Invest in a fund',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  fundWallet: call({
+    method: 'GET',
+    path: '/finance/item/wallet',
+    summary: 'Fund wallet',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  fundPrice: call({
+    method: 'GET',
+    path: '/finance/item/price',
+    summary: 'Swap prices',
+    auth: false,
+    status: 'planned',
+    data: planned,
+  }),
+  myInvestment: call({
+    method: 'GET',
+    path: '/finance/item/myInvestment',
+    summary: 'My investment summary',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  instantExchangeItem: call({
+    method: 'POST',
+    path: '/finance/item/instantExchangeItem',
+    summary: 'Quote a swap',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  instantExchange: call({
+    method: 'POST',
+    path: '/finance/item/instantExchange',
+    summary: 'Swap currencies',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+  fundRedeem: call({
+    method: 'POST',
+    path: '/finance/item/redeem',
+    summary: 'Redeem a fund investment',
+    auth: true,
+    status: 'planned',
+    data: planned,
+  }),
+} as const satisfies Record<string, CallDefinition>;
+
+export type CallName = keyof typeof calls;
+export type CallData<N extends CallName> = z.infer<(typeof calls)[N]['data']>;

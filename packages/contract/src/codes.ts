@@ -1,0 +1,79 @@
+/**
+ * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
+ * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
+ * 10026-10031 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * objects and internal faults.
+ */
+export const Code = {
+  OK: 200,
+  SESSION_EXPIRED: 401,
+  ENTER_USERNAME_OR_EMAIL: 10001,
+  EMAIL_WRONG: 10002,
+  USERNAME_INPUT_ERROR: 10003,
+  WRONG_PASSWORD: 10004,
+  ABNORMAL_USER_STATUS: 10005,
+  USERNAME_EXISTS: 10006,
+  EMAIL_EXISTS: 10007,
+  WRONG_USER_STATUS: 10008,
+  NO_MATCHING_USER: 10009,
+  SMART_PRODUCT_INCORRECT: 10010,
+  INSUFFICIENT_BALANCE: 10011,
+  NO_MATCHING_DAYS: 10012,
+  WRONG_INVESTMENT_AMOUNT: 10013,
+  OPTIONS_PRODUCT_INCORRECT: 10014,
+  NOT_AVAILABLE_FOR_TRADING: 10015,
+  INCORRECT_PURCHASE_AMOUNT: 10016,
+  NO_MATCHING_PERIOD: 10017,
+  SYSTEM_PARAMETER_FAILED: 10018,
+  WRONG_AUTHENTICATION_STATUS: 10019,
+  WRONG_COLLECTION_STATUS: 10020,
+  RECEIVING_ADDRESS_MISSING: 10021,
+  USER_NOT_AUTHENTICATED: 10022,
+  LOAN_PERIOD_WRONG: 10023,
+  ALREADY_PURCHASED: 10024,
+  SELECT_WITHDRAWAL_METHOD: 10025,
+  INVALID_INPUT: 10026,
+  TOO_MANY_REQUESTS: 10027,
+  NOT_FOUND: 10028,
+  FORBIDDEN: 10029,
+  UNKNOWN_ERROR: 10030,
+  SERVICE_UNAVAILABLE: 10031,
+  VERIFICATION_CODE_WRONG: 10091,
+  SUBMITTED_FOR_REVIEW: 20001,
+  RECHARGE_SUBMITTED: 20002,
+  WITHDRAWAL_SUBMITTED: 20003,
+  PURCHASE_SUCCESSFUL: 20004,
+  OPERATION_SUCCESSFUL: 20005,
+} as const;
+
+export type CodeName = keyof typeof Code;
+export type CodeValue = (typeof Code)[CodeName];
+
+export const ALL_CODES: readonly CodeValue[] = Object.values(Code);
+
+/** Success codes: 200 and the 200xx family. */
+export function isSuccessCode(code: number): boolean {
+  return code === Code.OK || (code >= 20001 && code <= 20005);
+}
+
+/** The HTTP status that accompanies a body code. Refusals stay 200 on the wire, as the spec's clients expect, except transport-level ones. */
+export function httpStatusFor(code: CodeValue): number {
+  switch (code) {
+    case Code.SESSION_EXPIRED:
+      return 401;
+    case Code.INVALID_INPUT:
+      return 400;
+    case Code.TOO_MANY_REQUESTS:
+      return 429;
+    case Code.NOT_FOUND:
+      return 404;
+    case Code.FORBIDDEN:
+      return 403;
+    case Code.UNKNOWN_ERROR:
+      return 500;
+    case Code.SERVICE_UNAVAILABLE:
+      return 503;
+    default:
+      return 200;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod/mini';
+
+/** Content types of spec §3/§9: 1 company, 2 policy, 3 footer/other; 5 FAQ and 6 announcements are ours. */
+export const ContentType = { COMPANY: 1, POLICY: 2, OTHER: 3, FAQ: 5, ANNOUNCEMENT: 6 } as const;
+
+export const contentItem = z.object({
+  id: z.int(),
+  title: z.string(),
+  type: z.int(),
+  slug: z.string(),
+});
+export type ContentItem = z.infer<typeof contentItem>;
+
+export const contentDetail = z.extend(contentItem, {
+  body: z.string(),
+  language: z.string(),
+  updatedAt: z.string(),
+});
+export type ContentDetail = z.infer<typeof contentDetail>;
+
+/** Path parameters arrive as strings; these coerce and bound them. */
+const pathInt = (min: number, max: number) =>
+  z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max));
+
+export const contentTypeParams = z.object({
+  type: z.pipe(pathInt(1, 3), z.union([z.literal(1), z.literal(2), z.literal(3)])),
+});
+export const contentListParams = z.object({
+  type: z.pipe(pathInt(4, 6), z.union([z.literal(4), z.literal(5), z.literal(6)])),
+  x: pathInt(0, 1000),
+});
+export const contentIdParams = z.object({ id: pathInt(1, 2_147_483_647) });
+
+export const paramKeyParams = z.object({ key: z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/)) });
+export const systemParam = z.object({ key: z.string(), value: z.string() });
+export type SystemParam = z.infer<typeof systemParam>;

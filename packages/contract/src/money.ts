@@ -1,0 +1,46 @@
+/**
+ * Money is an integer count of an asset's minor unit (`bigint`), with a fixed scale per asset.
+ * On the wire it is a decimal string. There is no floating point anywhere on this path.
+ */
+export const ASSET_SCALES = { USDT: 6, USDC: 6, BTC: 8, ETH: 18 } as const;
+export type Asset = keyof typeof ASSET_SCALES;
+
+/** Upper bound of any amount: fits PostgreSQL numeric(78,0) and a uint256 with room to spare. */
+export const MAX_MINOR = 10n ** 60n;
+
+const DECIMAL = /^(\d{1,60})(?:\.(\d{1,36}))?$/;
+
+export class MoneyFormatError extends Error {}
+
+/**
+ * Parses a non-negative decimal string into minor units at `scale`. Refuses more fractional
+ * digits than the scale allows rather than rounding silently.
+ */
+export function parseMinor(text: string, scale: number): bigint {
+  assertScale(scale);
+  const match = DECIMAL.exec(text.trim());
+  if (!match) throw new MoneyFormatError(`not a decimal amount: ${JSON.stringify(text)}`);
+  const whole = match[1] ?? '0';
+  const fraction = match[2] ?? '';
+  if (fraction.length > scale && /[1-9]/.test(fraction.slice(scale))) {
+    throw new MoneyFormatError(`more than ${scale} decimal places: ${text}`);
+  }
+  const minor =
+    BigInt(whole) * 10n ** BigInt(scale) + BigInt((fraction.slice(0, scale) || '0').padEnd(scale, '0'));
+  if (minor > MAX_MINOR) throw new MoneyFormatError('amount out of range');
+  return minor;
+}
+
+/** Formats minor units as a decimal string with exactly `scale` places (or none when scale is 0). */
+export function formatMinor(minor: bigint, scale: number): string {
+  assertScale(scale);
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale);
+  return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
+function assertScale(scale: number): void {
+  if (!Number.isInteger(scale) || scale < 0 || scale > 36) throw new RangeError(`bad scale ${scale}`);
+}

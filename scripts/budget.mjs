@@ -1,0 +1,42 @@
+// The home route's initial JavaScript, gzipped: the entry chunk and every chunk it imports
+// statically (what the browser must fetch before the home page can render), read from Vite's
+// manifest. Prints the figure; exits 1 over the budget.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './lib.mjs';
+
+export const BUDGET_BYTES = 150 * 1024;
+
+export function homeInitialJs(dist = join(root, 'apps', 'web', 'dist')) {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('no entry chunk in the manifest');
+  const files = new Set();
+  const visit = (chunk) => {
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const key of chunk.imports ?? []) visit(manifest[key]);
+  };
+  visit(entry);
+  const sizes = [...files].map((file) => {
+    const bytes = readFileSync(join(dist, file));
+    return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+  return {
+    files: sizes,
+    gzip: sizes.reduce((sum, f) => sum + f.gzip, 0),
+    raw: sizes.reduce((sum, f) => sum + f.raw, 0),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = homeInitialJs();
+  for (const f of result.files)
+    console.log(`  ${f.file}  ${(f.raw / 1024).toFixed(1)} KB raw, ${(f.gzip / 1024).toFixed(1)} KB gzip`);
+  const verdict = result.gzip <= BUDGET_BYTES ? 'within' : 'OVER';
+  console.log(
+    `home route initial JS: ${(result.gzip / 1024).toFixed(1)} KB gzipped (${verdict} the ${BUDGET_BYTES / 1024} KB budget)`,
+  );
+  if (result.gzip > BUDGET_BYTES) process.exit(1);
+}
