@@ -62,7 +62,6 @@ export async function buildApp(platform: Platform, services = createServices(pla
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: 90_000,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
   });
 
   // Until the identity module lands no token maps to a session, so every call that needs one answers 401.

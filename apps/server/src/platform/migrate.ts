@@ -25,11 +25,12 @@ export function readMigrations(directory = MIGRATIONS_DIR): Migration[] {
  * an advisory lock, so several nodes starting together migrate once. Returns what it applied.
  */
 export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
   return db.transaction(async (tx) => {
+    // The lock comes first: even CREATE TABLE IF NOT EXISTS races when two nodes run it at once.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const rows = await tx.query<{ version: string }>('SELECT version FROM schema_migrations');
     const done = new Set(rows.map((row) => row.version));
     const applied: string[] = [];

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { toQueryString } from './api.ts';
+import { rootFontSizePx } from './layout.ts';
+import { isLoginCallback, isPassPage, isTabRoot, routeMeta } from './routes.ts';
+import { isDesktopUserAgent } from './state.ts';
+
+describe('layout by user agent (spec §4)', () => {
+  it('is mobile for Android, iPhone, iPad and iPod, desktop otherwise', () => {
+    expect(isDesktopUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)')).toBe(false);
+    expect(isDesktopUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8)')).toBe(false);
+    expect(isDesktopUserAgent('Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)')).toBe(false);
+    expect(isDesktopUserAgent('Mozilla/5.0 (iPod touch; CPU iPhone OS 12_0 like Mac OS X)')).toBe(false);
+    expect(isDesktopUserAgent('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')).toBe(true);
+  });
+});
+
+describe('root font scaling (spec §9)', () => {
+  it('is 16 px on desktop from the 1000 px breakpoint up and shrinks below it', () => {
+    expect(rootFontSizePx(1920, true)).toBe(16);
+    expect(rootFontSizePx(1000, true)).toBe(16);
+    expect(rootFontSizePx(900, true)).toBe(14.4); // 16 × 900 / 1000
+    expect(rootFontSizePx(500, true)).toBe(13); // floor for readability
+  });
+
+  it('scales with the viewport on mobile around a 375 px design width', () => {
+    expect(rootFontSizePx(375, false)).toBe(16);
+    expect(rootFontSizePx(320, false)).toBe(14);
+    expect(rootFontSizePx(414, false)).toBe(17.66); // 16 × 414 / 375
+    expect(rootFontSizePx(1200, false)).toBe(19);
+  });
+
+  it('never exceeds 100 px', () => {
+    for (const width of [100, 1000, 10_000, 1_000_000]) {
+      expect(rootFontSizePx(width, true)).toBeLessThanOrEqual(100);
+      expect(rootFontSizePx(width, false)).toBeLessThanOrEqual(100);
+    }
+  });
+});
+
+describe('GET parameters (spec §7)', () => {
+  it('repeats the key for arrays and skips undefined', () => {
+    expect(toQueryString({ id: [1, 2], type: 2, skip: undefined })).toBe('?id=1&id=2&type=2');
+    expect(toQueryString({})).toBe('');
+  });
+});
+
+describe('routes', () => {
+  it('knows each route of spec §2', () => {
+    expect(routeMeta('/').title).toBe('home');
+    expect(routeMeta('/profile/balance').title).toBe('balance');
+    expect(routeMeta('/financial/vipInvestDetail/7').title).toBe('vipInvestDetail');
+    expect(routeMeta('/api/loginCallback/google').title).toBe('loginCallback');
+    expect(routeMeta('/cruuency').tab).toBe('market');
+  });
+
+  it('marks pass pages, the social callback and tab roots', () => {
+    expect(isPassPage('/pass/login')).toBe(true);
+    expect(isPassPage('/pass/register')).toBe(true);
+    expect(isPassPage('/pass/reset')).toBe(true);
+    expect(isPassPage('/profile')).toBe(false);
+    expect(isLoginCallback('/api/loginCallback/github')).toBe(true);
+    expect(isTabRoot('/nfts')).toBe(true);
+    expect(isTabRoot('/profile/balance')).toBe(false);
+  });
+});

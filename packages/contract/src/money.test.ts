@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ASSET_SCALES, formatMinor, MoneyFormatError, parseMinor } from './money.ts';
+
+describe('money', () => {
+  it('parses decimal strings into minor units at the asset scale', () => {
+    expect(parseMinor('120', ASSET_SCALES.USDT)).toBe(120_000_000n);
+    expect(parseMinor('0.015', ASSET_SCALES.BTC)).toBe(1_500_000n); // 0.015 × 10^8
+    expect(parseMinor('0.2', ASSET_SCALES.ETH)).toBe(200_000_000_000_000_000n); // 0.2 × 10^18
+    expect(parseMinor('1.500000', 6)).toBe(1_500_000n);
+  });
+
+  it('refuses more decimals than the scale instead of rounding', () => {
+    expect(() => parseMinor('0.0000001', 6)).toThrow(MoneyFormatError);
+    expect(parseMinor('0.1000000', 6)).toBe(100_000n); // trailing zeros lose nothing
+  });
+
+  it('refuses what is not a non-negative decimal', () => {
+    for (const bad of ['', '-1', '1e3', '0x10', '1.', '.5', ' 1 2', 'NaN', 'Infinity']) {
+      expect(() => parseMinor(bad, 6), bad).toThrow(MoneyFormatError);
+    }
+  });
+
+  it('formats minor units with exactly the scale, negatives included', () => {
+    expect(formatMinor(1_500_000n, 6)).toBe('1.500000');
+    expect(formatMinor(5n, 8)).toBe('0.00000005');
+    expect(formatMinor(-250n, 2)).toBe('-2.50');
+    expect(formatMinor(42n, 0)).toBe('42');
+  });
+
+  it('round-trips any amount', () => {
+    for (const text of ['0.000000', '1.000001', '123456789012345678.123456']) {
+      expect(formatMinor(parseMinor(text, 6), 6)).toBe(text);
+    }
+    const wei = '1.000000000000000001';
+    expect(formatMinor(parseMinor(wei, 18), 18)).toBe(wei);
+  });
+});

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
+import { migrate } from '../../apps/server/src/platform/migrate.ts';
+
+/** Which database the db project runs on: TEST_DB=postgres (with TEST_DATABASE_URL) or PGlite. */
+export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export type TestDatabase = { db: Database; url: string | null; close: () => Promise<void> };
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database
+ * created on the test server and dropped afterwards.
+ */
+export async function openTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = options.migrated ?? true;
+  if (TEST_DB === 'pglite') {
+    const db = await openPglite(undefined);
+    if (migrated) await migrate(db);
+    return { db, url: null, close: () => db.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `swx_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString());
+  if (migrated) await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    async close() {
+      await db.close();
+      const cleaner = new pg.Client({ connectionString: adminUrl });
+      await cleaner.connect();
+      await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleaner.end();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export type RunningServer = {
+  baseUrl: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+};
+
+/**
+ * Starts the real server process (apps/server/src/main.ts on Node 24) on a free port with its own
+ * data folder, and waits until /readyz answers ready.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { keepData?: boolean; dataDir?: string } = {},
+): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'swx-it-'));
+  const child = spawn(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const port = await new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const look = () => {
+      const match = /Customer app\s+http:\/\/localhost:(\d+)\//.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        done(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', look);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const ready = await fetch(`${baseUrl}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    port,
+    dataDir,
+    process: child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** GET or POST a /swx call and return status, headers and the parsed envelope. */
+export async function api(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Headers; body: { code: number; msg: string; data: unknown } }> {
+  const response = await fetch(baseUrl + path, init);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { code: number; msg: string; data: unknown },
+  };
+}

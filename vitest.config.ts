@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four projects, run one by one by scripts/test.mjs:
+ * - unit: pure code (contract, web helpers, server parts that need no database)
+ * - db: repository and platform tests against a real database, PGlite or PostgreSQL (TEST_DB)
+ * - integration: a real server process over HTTP and websocket
+ * - e2e: Debian's Chromium driving the built apps, at a desktop and a mobile viewport
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
+          exclude: ['**/*.db.test.ts', '**/*.it.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'db',
+          include: ['apps/server/src/**/*.db.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts', 'apps/server/src/**/*.it.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
