@@ -105,7 +105,9 @@ describe(`job runner on ${TEST_DB}`, () => {
         everyMs: 60_000,
         runKey: () => 'k',
         leaseMs,
-        run: async () => void (runs += 1),
+        run: async () => {
+          runs += 1;
+        },
       });
       return runner;
     };

@@ -31,8 +31,9 @@ describe('Redis rate limiter', () => {
   afterAll(() => redis.disconnect());
 
   it('counts hits from several nodes against one window', async () => {
-    const a = createRedisRateLimiter(redis, `swx-test-rl-${Date.now()}:`);
-    const b = createRedisRateLimiter(redis, `swx-test-rl-${Date.now()}:`);
+    const prefix = `swx-test-rl-${process.pid}-${Date.now()}:`;
+    const a = createRedisRateLimiter(redis, prefix);
+    const b = createRedisRateLimiter(redis, prefix);
     const key = `login:${process.pid}`;
     const verdicts = [await a.hit(key, 2, 60_000), await b.hit(key, 2, 60_000), await a.hit(key, 2, 60_000)];
     expect(verdicts.map((v) => v.allowed)).toEqual([true, true, false]);

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type RunningServer, startServer } from '../support/server.ts';
+
+const C = '/swx/customer';
+
+describe('the API of a real server process', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('answers health and readiness', async () => {
+    expect(await (await fetch(`${server.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as {
+      status: string;
+      database: string;
+    };
+    expect(ready).toMatchObject({ status: 'ready', database: 'pglite' });
+  });
+
+  it('wraps answers in the {code, msg, data} envelope, localized by the request language', async () => {
+    const de = await api(server.baseUrl, `${C}/index/getParamByKey/nope`, {
+      headers: { 'accept-language': 'de-DE' },
+    });
+    expect(de.status).toBe(200);
+    expect(de.body).toEqual({ code: 10018, msg: 'Der Systemparameter wurde nicht gefunden.', data: null });
+    const zh = await api(server.baseUrl, `${C}/index/listContents/1`, {
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(zh.body.code).toBe(200);
+    expect((zh.body.data as { slug: string; title: string }[]).find((i) => i.slug === 'about')?.title).toBe(
+      '关于我们',
+    );
+  });
+
+  it('serves the footer list, a content page and the listContents variants', async () => {
+    const footer = await api(server.baseUrl, `${C}/index/listContents/4/2`, {
+      headers: { 'accept-language': 'ar' },
+    });
+    const items = footer.body.data as { id: number; type: number; title: string }[];
+    expect(items).toHaveLength(9);
+    const page = await api(server.baseUrl, `${C}/index/getContentsById/${items[0]?.id}`, {
+      headers: { 'accept-language': 'ar' },
+    });
+    expect(page.body.data).toMatchObject({ id: items[0]?.id, title: items[0]?.title, language: 'ar' });
+    expect((await api(server.baseUrl, `${C}/index/listContents/5/0`)).body).toMatchObject({
+      code: 200,
+      data: [],
+    });
+    expect((await api(server.baseUrl, `${C}/index/listContents/6/1`)).body).toMatchObject({
+      code: 200,
+      data: [],
+    });
+  });
+
+  it('refuses bad input with a catalogue code and a localized message, never a 500', async () => {
+    for (const path of [
+      `${C}/index/getContentsById/abc`,
+      `${C}/index/getContentsById/-1`,
+      `${C}/index/getContentsById/99999999999`,
+      `${C}/index/listContents/9`,
+      `${C}/index/listContents/4/x`,
+      `${C}/index/getParamByKey/${encodeURIComponent('../../etc')}`,
+    ]) {
+      const r = await api(server.baseUrl, path, { headers: { 'accept-language': 'fr' } });
+      expect(r.status, path).toBe(400);
+      expect(r.body.code, path).toBe(10026);
+      expect(r.body.msg, path).toBe('Certaines des informations saisies ne sont pas valides.');
+    }
+    const broken = await api(server.baseUrl, `${C}/user/getUserInfo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"not json',
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body.code).toBe(10026);
+  });
+
+  it('answers 10028 with HTTP 404 for an unknown call and a missing item', async () => {
+    const unknown = await api(server.baseUrl, `${C}/index/noSuchCall`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(10028);
+    expect((await api(server.baseUrl, `${C}/index/getContentsById/123456`)).body.code).toBe(10028);
+    // A planned call of the contract is not mounted yet: it says so rather than pretending to work.
+    expect((await api(server.baseUrl, `${C}/order/buyOptions`, { method: 'POST' })).body.code).toBe(10028);
+  });
+
+  it('answers body code 401 and HTTP 401 to a call that needs a session, with or without a token', async () => {
+    for (const headers of [{}, { authorization: 'A'.repeat(43) }, { authorization: 'not a token' }]) {
+      const r = await api(server.baseUrl, `${C}/user/getUserInfo`, { method: 'POST', headers });
+      expect(r.status).toBe(401);
+      expect(r.body.code).toBe(401);
+    }
+  });
+
+  it('sets strict security headers on pages and API answers', async () => {
+    for (const path of ['/', `${C}/index/listContents/1`, '/admin/']) {
+      const response = await fetch(server.baseUrl + path);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    }
+    expect((await fetch(`${server.baseUrl}${C}/index/listContents/1`)).headers.get('cache-control')).toBe(
+      'no-store',
+    );
+  });
+
+  it('serves the customer app for client routes and the back office under /admin', async () => {
+    for (const path of ['/', '/market', '/financial/vipInvestDetail/3', '/no/such/page']) {
+      const response = await fetch(server.baseUrl + path);
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toContain('<div id="root">');
+    }
+    const admin = await fetch(`${server.baseUrl}/admin/customers`);
+    expect(await admin.text()).toContain('SWX back office');
+    expect((await fetch(`${server.baseUrl}/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/service.html`)).status).toBe(200);
+  });
+
+  it('publishes the OpenAPI document generated from the contract', async () => {
+    const doc = (await (await fetch(`${server.baseUrl}/swx/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/swx/customer/index/getContentsById/{id}');
+    expect(Object.keys(doc.paths)).toContain('/swx/customer/user/listWithdrwal');
+  });
+});
+
+describe('rate limit', () => {
+  it('refuses an address past its per-minute allowance with 10027 and Retry-After', async () => {
+    const server = await startServer({ API_RATE_LIMIT: '5' });
+    try {
+      const codes: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 7; i++) {
+        const r = await api(server.baseUrl, `${C}/index/listContents/1`, {
+          headers: { 'accept-language': 'es' },
+        });
+        codes.push(r.body.code);
+        if (r.status === 429) {
+          retryAfter = r.headers.get('retry-after');
+          expect(r.body.msg).toBe('Demasiados intentos. Espere un momento y vuelva a intentarlo.');
+        }
+      }
+      expect(codes).toEqual([200, 200, 200, 200, 200, 10027, 10027]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('lifecycle', () => {
+  it('migrates at start, keeps data across a restart and stops gracefully on SIGTERM', async () => {
+    const first = await startServer({}, { keepData: true });
+    const dataDir = first.dataDir;
+    const before = await api(first.baseUrl, `${C}/index/listContents/4/2`);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const second = await startServer({}, { dataDir });
+    const after = await api(second.baseUrl, `${C}/index/listContents/4/2`);
+    expect(after.body.data).toEqual(before.body.data);
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('refuses to start on an invalid environment and says why', async () => {
+    await expect(startServer({ PORT: 'eighty' })).rejects.toThrow(/PORT/);
+  });
+});

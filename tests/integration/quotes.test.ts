@@ -1,0 +1,61 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type RunningServer, startServer } from '../support/server.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function connect(baseUrl: string): Promise<{ socket: WebSocket; messages: unknown[] }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/message`, { perMessageDeflate: false });
+    const messages: unknown[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    socket.on('open', () => resolve({ socket, messages }));
+    socket.on('error', reject);
+  });
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('/message across two server nodes sharing Redis', () => {
+  const servers: RunningServer[] = [];
+  const redis = new Redis(REDIS_URL);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    redis.disconnect();
+  });
+
+  it('pushes the same quote batches to the clients of both nodes, deflate off', async () => {
+    servers.push(
+      await startServer({ REDIS_URL, NODE_ID: 'node-a' }),
+      await startServer({ REDIS_URL, NODE_ID: 'node-b' }),
+    );
+    const [a, b] = await Promise.all(servers.map((s) => connect(s.baseUrl)));
+    expect(a?.socket.extensions).toBe('');
+    // Wait until both nodes' subscriptions reach Redis, then publish as the market feed will.
+    const subscribers = async () =>
+      Number(((await redis.pubsub('NUMSUB', 'swx:market.quotes')) as [string, number])[1]);
+    for (let i = 0; i < 100 && (await subscribers()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await subscribers()).toBeGreaterThanOrEqual(2);
+    const batch = [
+      { code: 'EURUSD', price: '1.08412', zdf: '0.0012' },
+      { code: 'BTCUSDT', price: '91234.50', zdf: '-0.0210' },
+    ];
+    await redis.publish('swx:market.quotes', JSON.stringify(batch));
+    await until(() => (a?.messages.length ?? 0) > 0 && (b?.messages.length ?? 0) > 0);
+    expect(a?.messages).toEqual([batch]);
+    expect(b?.messages).toEqual([batch]);
+    // A client message is ignored, not echoed.
+    a?.socket.send('hello');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(a?.messages).toHaveLength(1);
+    a?.socket.close();
+    b?.socket.close();
+  });
+});
