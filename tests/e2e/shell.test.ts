@@ -200,7 +200,9 @@ describe('desktop shell', () => {
     await page.goto('/');
     await page.locator('.top-bar .brand').waitFor();
     await page.keyboard.press('Tab');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to main content');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Skip to main content');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/');
     const language = page.getByRole('button', { name: /Change language/ });

@@ -1,0 +1,55 @@
+// Cold start of the server process: time from spawn to /readyz answering ready, on a fresh data
+// folder (PGlite created, migrations and seed applied) and again on the same folder (warm data).
+// Usage: node bench/startup.mjs [runs]   (run under Node 24; npm test or npm start installs it)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const runs = Number(process.argv[2] ?? 3);
+
+async function startOnce(dataDir) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOBS: 'off' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const port = await new Promise((done) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /localhost:(\d+)\//.exec(out);
+      if (match) done(Number(match[1]));
+    });
+  });
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const ms = performance.now() - t0;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('exit', r));
+  return { ms };
+}
+
+const fresh = [];
+const warm = [];
+for (let i = 0; i < runs; i++) {
+  const dir = mkdtempSync(join(tmpdir(), 'swx-bench-'));
+  fresh.push((await startOnce(dir)).ms);
+  warm.push((await startOnce(dir)).ms);
+  rmSync(dir, { recursive: true, force: true });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`server cold start, ${runs} runs (Node ${process.versions.node}, PGlite):`);
+console.log(
+  `  fresh data folder (create, migrate, seed): median ${median(fresh).toFixed(0)} ms  [${fresh.map((x) => x.toFixed(0)).join(', ')}]`,
+);
+console.log(
+  `  existing data folder:                      median ${median(warm).toFixed(0)} ms  [${warm.map((x) => x.toFixed(0)).join(', ')}]`,
+);
