@@ -1,0 +1,470 @@
+import type { Queryable } from '../../platform/db.ts';
+
+/** SQL of the ledger. Amounts cross this boundary as bigint; the database holds numeric(78,0). */
+
+export type Book = 'demo' | 'live';
+
+export type AccountRow = {
+  id: number;
+  book: Book;
+  ownerId: number | null;
+  asset: string;
+  kind: string;
+  allowNegative: boolean;
+  balance: bigint;
+  held: bigint;
+};
+
+type RawAccount = {
+  id: string;
+  book: Book;
+  owner_id: string | null;
+  asset: string;
+  kind: string;
+  allow_negative: boolean;
+  balance: string;
+  held: string;
+};
+
+const toAccount = (r: RawAccount): AccountRow => ({
+  id: Number(r.id),
+  book: r.book,
+  ownerId: r.owner_id === null ? null : Number(r.owner_id),
+  asset: r.asset,
+  kind: r.kind,
+  allowNegative: r.allow_negative,
+  balance: BigInt(r.balance),
+  held: BigInt(r.held),
+});
+
+export async function listAssets(db: Queryable): Promise<{ code: string; scale: number }[]> {
+  return db.query<{ code: string; scale: number }>('SELECT code, scale FROM ledger_assets ORDER BY code');
+}
+
+/** Creates the account when missing; returns its id either way. */
+export async function ensureAccount(
+  db: Queryable,
+  account: { book: Book; ownerId: number | null; asset: string; kind: string; allowNegative: boolean },
+): Promise<number> {
+  const inserted = await db.query<{ id: string }>(
+    `INSERT INTO ledger_accounts (book, owner_id, asset, kind, allow_negative) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (book, coalesce(owner_id, 0), asset, kind) DO NOTHING RETURNING id`,
+    [account.book, account.ownerId, account.asset, account.kind, account.allowNegative],
+  );
+  if (inserted[0]) return Number(inserted[0].id);
+  const found = await db.query<{ id: string }>(
+    'SELECT id FROM ledger_accounts WHERE book = $1 AND coalesce(owner_id, 0) = coalesce($2::bigint, 0) AND asset = $3 AND kind = $4',
+    [account.book, account.ownerId, account.asset, account.kind],
+  );
+  if (!found[0]) throw new Error('account vanished after insert conflict');
+  return Number(found[0].id);
+}
+
+/** Locks accounts in id order (the same order everywhere, so batches never deadlock). */
+export async function lockAccounts(tx: Queryable, ids: readonly number[]): Promise<AccountRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.query<RawAccount>(
+    `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
+     WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return rows.map(toAccount);
+}
+
+export async function accountsOfOwner(db: Queryable, book: Book, ownerId: number): Promise<AccountRow[]> {
+  const rows = await db.query<RawAccount>(
+    `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
+     WHERE book = $1 AND owner_id = $2 ORDER BY asset, kind`,
+    [book, ownerId],
+  );
+  return rows.map(toAccount);
+}
+
+export async function accountById(db: Queryable, id: number): Promise<AccountRow | null> {
+  const rows = await db.query<RawAccount>(
+    'SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts WHERE id = $1',
+    [id],
+  );
+  return rows[0] ? toAccount(rows[0]) : null;
+}
+
+export type StoredEntry = { id: number; idempotencyKey: string; requestHash: string; createdAt: string };
+
+export async function entriesByKeys(tx: Queryable, keys: readonly string[]): Promise<StoredEntry[]> {
+  if (keys.length === 0) return [];
+  const rows = await tx.query<{
+    id: string;
+    idempotency_key: string;
+    request_hash: string;
+    created_at: Date;
+  }>(
+    'SELECT id, idempotency_key, request_hash, created_at FROM ledger_entries WHERE idempotency_key = ANY($1::text[])',
+    [keys],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+export type HoldRow = {
+  id: number;
+  accountId: number;
+  book: Book;
+  asset: string;
+  amount: bigint;
+  status: 'pending' | 'posted' | 'voided';
+  idempotencyKey: string;
+  requestHash: string;
+  resolutionKey: string | null;
+  postedEntryId: number | null;
+};
+
+type RawHold = {
+  id: string;
+  account_id: string;
+  book: Book;
+  asset: string;
+  amount: string;
+  status: HoldRow['status'];
+  idempotency_key: string;
+  request_hash: string;
+  resolution_key: string | null;
+  posted_entry_id: string | null;
+};
+
+const toHold = (r: RawHold): HoldRow => ({
+  id: Number(r.id),
+  accountId: Number(r.account_id),
+  book: r.book,
+  asset: r.asset,
+  amount: BigInt(r.amount),
+  status: r.status,
+  idempotencyKey: r.idempotency_key,
+  requestHash: r.request_hash,
+  resolutionKey: r.resolution_key,
+  postedEntryId: r.posted_entry_id === null ? null : Number(r.posted_entry_id),
+});
+
+const HOLD_COLUMNS =
+  'id, account_id, book, asset, amount, status, idempotency_key, request_hash, resolution_key, posted_entry_id';
+
+export async function lockHolds(tx: Queryable, ids: readonly number[]): Promise<HoldRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.query<RawHold>(
+    `SELECT ${HOLD_COLUMNS} FROM ledger_holds WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return rows.map(toHold);
+}
+
+export async function holdsByKeys(tx: Queryable, keys: readonly string[]): Promise<HoldRow[]> {
+  if (keys.length === 0) return [];
+  const rows = await tx.query<RawHold>(
+    `SELECT ${HOLD_COLUMNS} FROM ledger_holds WHERE idempotency_key = ANY($1::text[])`,
+    [keys],
+  );
+  return rows.map(toHold);
+}
+
+export async function holdsByResolutionKeys(tx: Queryable, keys: readonly string[]): Promise<HoldRow[]> {
+  if (keys.length === 0) return [];
+  const rows = await tx.query<RawHold>(
+    `SELECT ${HOLD_COLUMNS} FROM ledger_holds WHERE resolution_key = ANY($1::text[])`,
+    [keys],
+  );
+  return rows.map(toHold);
+}
+
+export type NewEntry = {
+  book: Book;
+  kind: string;
+  idempotencyKey: string;
+  requestHash: string;
+  reference: string | null;
+  actor: string;
+  reason: string | null;
+  reversesEntryId: number | null;
+};
+
+/** Inserts entries in one statement; returns ids and times in the same order. */
+export async function insertEntries(
+  tx: Queryable,
+  entries: readonly NewEntry[],
+): Promise<{ id: number; createdAt: string }[]> {
+  if (entries.length === 0) return [];
+  const rows = await tx.query<{ id: string; created_at: Date; ord: string }>(
+    `INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, reference, actor, reason, reverses_entry_id)
+     SELECT book, kind, key, hash, reference, actor, reason, reverses
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+          WITH ORDINALITY AS e(book, kind, key, hash, reference, actor, reason, reverses, ord)
+     ORDER BY ord
+     RETURNING id, created_at`,
+    [
+      entries.map((e) => e.book),
+      entries.map((e) => e.kind),
+      entries.map((e) => e.idempotencyKey),
+      entries.map((e) => e.requestHash),
+      entries.map((e) => e.reference),
+      entries.map((e) => e.actor),
+      entries.map((e) => e.reason),
+      entries.map((e) => e.reversesEntryId),
+    ],
+  );
+  // Serial ids are handed out in insertion order, which the ORDER BY fixes; sort to restore it.
+  return rows
+    .map((r) => ({ id: Number(r.id), createdAt: new Date(r.created_at).toISOString() }))
+    .sort((a, b) => a.id - b.id);
+}
+
+export type NewPosting = { entryId: number; accountId: number; book: Book; asset: string; amount: bigint };
+
+/** All postings of a batch in one statement: the database checks each entry nets to zero. */
+export async function insertPostings(tx: Queryable, postings: readonly NewPosting[]): Promise<void> {
+  if (postings.length === 0) return;
+  await tx.query(
+    `INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::numeric[])`,
+    [
+      postings.map((p) => p.entryId),
+      postings.map((p) => p.accountId),
+      postings.map((p) => p.book),
+      postings.map((p) => p.asset),
+      postings.map((p) => p.amount.toString()),
+    ],
+  );
+}
+
+export type NewHold = {
+  accountId: number;
+  book: Book;
+  asset: string;
+  amount: bigint;
+  idempotencyKey: string;
+  requestHash: string;
+  reference: string | null;
+  actor: string;
+};
+
+export async function insertHolds(tx: Queryable, holds: readonly NewHold[]): Promise<number[]> {
+  if (holds.length === 0) return [];
+  const rows = await tx.query<{ id: string }>(
+    `INSERT INTO ledger_holds (account_id, book, asset, amount, idempotency_key, request_hash, reference, actor)
+     SELECT account_id, book, asset, amount, key, hash, reference, actor
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::text[])
+          WITH ORDINALITY AS h(account_id, book, asset, amount, key, hash, reference, actor, ord)
+     ORDER BY ord
+     RETURNING id`,
+    [
+      holds.map((h) => h.accountId),
+      holds.map((h) => h.book),
+      holds.map((h) => h.asset),
+      holds.map((h) => h.amount.toString()),
+      holds.map((h) => h.idempotencyKey),
+      holds.map((h) => h.requestHash),
+      holds.map((h) => h.reference),
+      holds.map((h) => h.actor),
+    ],
+  );
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+export async function resolveHolds(
+  tx: Queryable,
+  resolutions: readonly {
+    holdId: number;
+    status: 'posted' | 'voided';
+    resolutionKey: string;
+    postedEntryId: number | null;
+  }[],
+): Promise<void> {
+  if (resolutions.length === 0) return;
+  await tx.query(
+    `UPDATE ledger_holds h SET status = r.status, resolution_key = r.key, posted_entry_id = r.entry, resolved_at = now()
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS r(id, status, key, entry)
+     WHERE h.id = r.id`,
+    [
+      resolutions.map((r) => r.holdId),
+      resolutions.map((r) => r.status),
+      resolutions.map((r) => r.resolutionKey),
+      resolutions.map((r) => r.postedEntryId),
+    ],
+  );
+}
+
+/** Applies each account's net change of the batch in one statement; CHECKs see only final values. */
+export async function applyAccountDeltas(
+  tx: Queryable,
+  deltas: readonly { accountId: number; balance: bigint; held: bigint }[],
+): Promise<void> {
+  if (deltas.length === 0) return;
+  await tx.query(
+    `UPDATE ledger_accounts a SET balance = a.balance + d.balance, held = a.held + d.held
+     FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS d(id, balance, held)
+     WHERE a.id = d.id`,
+    [
+      deltas.map((d) => d.accountId),
+      deltas.map((d) => d.balance.toString()),
+      deltas.map((d) => d.held.toString()),
+    ],
+  );
+}
+
+export type EntryLine = {
+  entryId: number;
+  kind: string;
+  reference: string | null;
+  reason: string | null;
+  reversesEntryId: number | null;
+  reversedBy: number | null;
+  createdAt: string;
+  asset: string;
+  amount: bigint;
+  accountKind: string;
+};
+
+/** Entries that touched an owner's accounts in a book, newest first, with filters. */
+export async function entryLinesOfOwner(
+  db: Queryable,
+  filter: {
+    book: Book;
+    ownerId: number;
+    kind?: string;
+    asset?: string;
+    from?: string;
+    to?: string;
+    beforeId?: number;
+    limit: number;
+  },
+): Promise<EntryLine[]> {
+  const rows = await db.query<{
+    entry_id: string;
+    kind: string;
+    reference: string | null;
+    reason: string | null;
+    reverses_entry_id: string | null;
+    reversed_by: string | null;
+    created_at: Date;
+    asset: string;
+    amount: string;
+    account_kind: string;
+  }>(
+    `SELECT e.id AS entry_id, e.kind, e.reference, e.reason, e.reverses_entry_id,
+            (SELECT r.id FROM ledger_entries r WHERE r.reverses_entry_id = e.id) AS reversed_by,
+            e.created_at, p.asset, p.amount, a.kind AS account_kind
+     FROM ledger_postings p
+     JOIN ledger_accounts a ON a.id = p.account_id
+     JOIN ledger_entries e ON e.id = p.entry_id
+     WHERE a.owner_id = $2 AND a.book = $1
+       AND ($3::text IS NULL OR e.kind = $3)
+       AND ($4::text IS NULL OR p.asset = $4)
+       AND ($5::timestamptz IS NULL OR e.created_at >= $5)
+       AND ($6::timestamptz IS NULL OR e.created_at < $6)
+       AND ($7::bigint IS NULL OR e.id < $7)
+     ORDER BY e.id DESC
+     LIMIT $8`,
+    [
+      filter.book,
+      filter.ownerId,
+      filter.kind ?? null,
+      filter.asset ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.beforeId ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map((r) => ({
+    entryId: Number(r.entry_id),
+    kind: r.kind,
+    reference: r.reference,
+    reason: r.reason,
+    reversesEntryId: r.reverses_entry_id === null ? null : Number(r.reverses_entry_id),
+    reversedBy: r.reversed_by === null ? null : Number(r.reversed_by),
+    createdAt: new Date(r.created_at).toISOString(),
+    asset: r.asset,
+    amount: BigInt(r.amount),
+    accountKind: r.account_kind,
+  }));
+}
+
+export async function postingsOfEntry(
+  db: Queryable,
+  entryId: number,
+): Promise<{ accountId: number; asset: string; amount: bigint; book: Book }[]> {
+  const rows = await db.query<{ account_id: string; asset: string; amount: string; book: Book }>(
+    'SELECT account_id, asset, amount, book FROM ledger_postings WHERE entry_id = $1 ORDER BY account_id',
+    [entryId],
+  );
+  return rows.map((r) => ({
+    accountId: Number(r.account_id),
+    asset: r.asset,
+    amount: BigInt(r.amount),
+    book: r.book,
+  }));
+}
+
+export async function entryById(
+  db: Queryable,
+  id: number,
+): Promise<{ id: number; book: Book; kind: string; reversedBy: number | null } | null> {
+  const rows = await db.query<{ id: string; book: Book; kind: string; reversed_by: string | null }>(
+    `SELECT e.id, e.book, e.kind, (SELECT r.id FROM ledger_entries r WHERE r.reverses_entry_id = e.id) AS reversed_by
+     FROM ledger_entries e WHERE e.id = $1`,
+    [id],
+  );
+  const r = rows[0];
+  return r
+    ? {
+        id: Number(r.id),
+        book: r.book,
+        kind: r.kind,
+        reversedBy: r.reversed_by === null ? null : Number(r.reversed_by),
+      }
+    : null;
+}
+
+/** Accounts whose stored balance or held amount differs from what their postings and pending holds say. */
+export async function reconcileAccounts(
+  db: Queryable,
+): Promise<{ accountId: number; balance: bigint; postings: bigint; held: bigint; pending: bigint }[]> {
+  const rows = await db.query<{
+    id: string;
+    balance: string;
+    postings: string;
+    held: string;
+    pending: string;
+  }>(
+    `SELECT a.id, a.balance, coalesce(p.total, 0) AS postings, a.held, coalesce(h.total, 0) AS pending
+     FROM ledger_accounts a
+     LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_postings GROUP BY account_id) p ON p.account_id = a.id
+     LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_holds WHERE status = 'pending' GROUP BY account_id) h ON h.account_id = a.id
+     WHERE a.balance <> coalesce(p.total, 0) OR a.held <> coalesce(h.total, 0)
+     ORDER BY a.id`,
+  );
+  return rows.map((r) => ({
+    accountId: Number(r.id),
+    balance: BigInt(r.balance),
+    postings: BigInt(r.postings),
+    held: BigInt(r.held),
+    pending: BigInt(r.pending),
+  }));
+}
+
+/** Sums of postings per book and asset (must all be zero) and customer accounts below zero (must be none). */
+export async function ledgerInvariants(
+  db: Queryable,
+): Promise<{ unbalanced: { book: string; asset: string; total: bigint }[]; negativeCustomers: number[] }> {
+  const unbalanced = await db.query<{ book: string; asset: string; total: string }>(
+    'SELECT book, asset, sum(amount) AS total FROM ledger_postings GROUP BY book, asset HAVING sum(amount) <> 0',
+  );
+  const negative = await db.query<{ id: string }>(
+    'SELECT id FROM ledger_accounts WHERE owner_id IS NOT NULL AND (balance < 0 OR balance - held < 0)',
+  );
+  return {
+    unbalanced: unbalanced.map((r) => ({ book: r.book, asset: r.asset, total: BigInt(r.total) })),
+    negativeCustomers: negative.map((r) => Number(r.id)),
+  };
+}

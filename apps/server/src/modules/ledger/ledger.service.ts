@@ -1,0 +1,229 @@
+import { ASSET_SCALES, type Asset } from '@swx/contract';
+import type { Database } from '../../platform/db.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { LedgerBatcher } from './ledger.batch.ts';
+import {
+  type AccountRow,
+  accountById,
+  accountsOfOwner,
+  type Book,
+  type EntryLine,
+  ensureAccount,
+  entryById,
+  entryLinesOfOwner,
+  ledgerInvariants,
+  postingsOfEntry,
+  reconcileAccounts,
+} from './ledger.repository.ts';
+import {
+  type EntryResult,
+  type HoldRequest,
+  type HoldResult,
+  LedgerError,
+  type PostHoldRequest,
+  type TransferRequest,
+  type VoidHoldRequest,
+} from './ledger.types.ts';
+
+export type { Book, EntryResult, HoldResult, TransferRequest };
+export { LedgerError };
+
+export const BOOKS: readonly Book[] = ['demo', 'live'];
+export const ASSETS = Object.keys(ASSET_SCALES) as Asset[];
+
+/** System accounts, one per book and asset. They may go negative where double entry needs it. */
+export const SYSTEM_KINDS = [
+  'fees',
+  'house_pnl',
+  'yield_reserve',
+  'charity',
+  'loans_receivable',
+  'pending_withdrawals',
+  'external_clearing',
+  'demo_issuance',
+] as const;
+export type SystemKind = (typeof SYSTEM_KINDS)[number];
+
+/** The customer's own account in each book and asset. */
+export const WALLET = 'wallet';
+
+/** Virtual money a demo book starts with, and returns to on reset: 100,000 USDT. */
+export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
+
+export type Balance = { asset: Asset; scale: number; balance: bigint; held: bigint; available: bigint };
+
+/**
+ * The ledger: the only code that changes a balance. Every change is a balanced double-entry
+ * posting with an idempotency key, written through the batcher (group commit), audited in the
+ * same transaction. Other modules call this service; none touch its tables.
+ */
+export class LedgerService {
+  private readonly db: Database;
+  private readonly batcher: LedgerBatcher;
+  private readonly accountIds = new Map<string, number>();
+
+  constructor(db: Database, audit: AuditService, logger?: Logger) {
+    this.db = db;
+    this.batcher = new LedgerBatcher(db, audit, logger);
+  }
+
+  get stats() {
+    return this.batcher.stats;
+  }
+
+  /** The id of an account, created on first use (identities never change, so they are cached). */
+  async accountId(book: Book, ownerId: number | null, asset: Asset, kind: string): Promise<number> {
+    const cacheKey = `${book}:${ownerId ?? 0}:${asset}:${kind}`;
+    const cached = this.accountIds.get(cacheKey);
+    if (cached !== undefined) return cached;
+    if (ownerId === null && !(SYSTEM_KINDS as readonly string[]).includes(kind))
+      throw new Error(`unknown system account ${kind}`);
+    const id = await ensureAccount(this.db, { book, ownerId, asset, kind, allowNegative: ownerId === null });
+    this.accountIds.set(cacheKey, id);
+    return id;
+  }
+
+  systemAccount(book: Book, asset: Asset, kind: SystemKind): Promise<number> {
+    return this.accountId(book, null, asset, kind);
+  }
+
+  walletAccount(book: Book, userId: number, asset: Asset): Promise<number> {
+    return this.accountId(book, userId, asset, WALLET);
+  }
+
+  async ensureSystemAccounts(): Promise<void> {
+    for (const book of BOOKS)
+      for (const asset of ASSETS)
+        for (const kind of SYSTEM_KINDS) await this.systemAccount(book, asset, kind);
+  }
+
+  /**
+   * Opens a new customer's books: a wallet per asset in demo and live, and the demo book's
+   * 100,000 virtual USDT, issued from the demo book's own issuance account (never the live book).
+   */
+  async openCustomerBooks(userId: number): Promise<void> {
+    for (const book of BOOKS) for (const asset of ASSETS) await this.walletAccount(book, userId, asset);
+    await this.transfer({
+      book: 'demo',
+      kind: 'demo_funding',
+      idempotencyKey: `demo-funding:${userId}`,
+      actor: 'system',
+      reference: `user:${userId}`,
+      postings: [
+        { accountId: await this.systemAccount('demo', 'USDT', 'demo_issuance'), amount: -DEMO_FUNDING_MINOR },
+        { accountId: await this.walletAccount('demo', userId, 'USDT'), amount: DEMO_FUNDING_MINOR },
+      ],
+    });
+  }
+
+  async transfer(request: TransferRequest): Promise<EntryResult> {
+    validateKey(request.idempotencyKey);
+    return (await this.batcher.submit({ type: 'transfer', request })) as EntryResult;
+  }
+
+  async hold(request: HoldRequest): Promise<HoldResult> {
+    validateKey(request.idempotencyKey);
+    return (await this.batcher.submit({ type: 'hold', request })) as HoldResult;
+  }
+
+  async postHold(request: PostHoldRequest): Promise<EntryResult> {
+    validateKey(request.idempotencyKey);
+    return (await this.batcher.submit({ type: 'post', request })) as EntryResult;
+  }
+
+  async voidHold(request: VoidHoldRequest): Promise<HoldResult> {
+    validateKey(request.idempotencyKey);
+    return (await this.batcher.submit({ type: 'void', request })) as HoldResult;
+  }
+
+  /** A correction: a new entry with every posting of the original negated, linked to it. */
+  async reverse(
+    entryId: number,
+    by: { actor: string; reason: string; idempotencyKey: string },
+  ): Promise<EntryResult> {
+    const entry = await entryById(this.db, entryId);
+    if (!entry) throw new LedgerError('invalid_request', `entry ${entryId} does not exist`);
+    if (entry.reversedBy !== null)
+      throw new LedgerError('invalid_request', `entry ${entryId} is already reversed by ${entry.reversedBy}`);
+    if (!by.reason.trim()) throw new LedgerError('invalid_request', 'a reversal needs a reason');
+    const postings = await postingsOfEntry(this.db, entryId);
+    return this.transfer({
+      book: entry.book,
+      kind: 'reversal',
+      idempotencyKey: by.idempotencyKey,
+      actor: by.actor,
+      reason: by.reason,
+      reference: `entry:${entryId}`,
+      reversesEntryId: entryId,
+      postings: postings.map((p) => ({ accountId: p.accountId, amount: -p.amount })),
+    });
+  }
+
+  async balances(book: Book, ownerId: number): Promise<Balance[]> {
+    const accounts = (await accountsOfOwner(this.db, book, ownerId)).filter((a) => a.kind === WALLET);
+    return ASSETS.map((asset) => {
+      const account = accounts.find((a) => a.asset === asset);
+      const balance = account?.balance ?? 0n;
+      const held = account?.held ?? 0n;
+      return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };
+    });
+  }
+
+  async account(id: number): Promise<AccountRow | null> {
+    return accountById(this.db, id);
+  }
+
+  /** Entries that touched a customer's accounts in one book, newest first (keyset pages by entry id). */
+  async entriesOf(
+    book: Book,
+    ownerId: number,
+    filter: { kind?: string; asset?: string; from?: string; to?: string; beforeId?: number; limit: number },
+  ): Promise<EntryLine[]> {
+    return entryLinesOfOwner(this.db, { book, ownerId, ...filter });
+  }
+
+  /**
+   * Resets a demo book: every asset back to zero and USDT back to 100,000, as one entry against
+   * the demo issuance account. Refused while money is held (open positions must close first).
+   */
+  async resetDemo(userId: number, resetId: string): Promise<EntryResult | null> {
+    const balances = await this.balances('demo', userId);
+    if (balances.some((b) => b.held > 0n))
+      throw new LedgerError('insufficient_funds', 'close open positions before resetting the demo book');
+    const postings = [];
+    for (const b of balances) {
+      const target = b.asset === 'USDT' ? DEMO_FUNDING_MINOR : 0n;
+      const change = target - b.balance;
+      if (change === 0n) continue;
+      postings.push({ accountId: await this.walletAccount('demo', userId, b.asset), amount: change });
+      postings.push({
+        accountId: await this.systemAccount('demo', b.asset, 'demo_issuance'),
+        amount: -change,
+      });
+    }
+    if (postings.length === 0) return null;
+    return this.transfer({
+      book: 'demo',
+      kind: 'demo_reset',
+      idempotencyKey: `demo-reset:${userId}:${resetId}`,
+      actor: `user:${userId}`,
+      reference: `user:${userId}`,
+      postings,
+    });
+  }
+
+  /** Recomputes every balance from postings and holds; returns the accounts that disagree. */
+  reconcile() {
+    return reconcileAccounts(this.db);
+  }
+
+  invariants() {
+    return ledgerInvariants(this.db);
+  }
+}
+
+function validateKey(key: string): void {
+  if (key.length < 8 || key.length > 200)
+    throw new LedgerError('invalid_request', 'an idempotency key has 8 to 200 characters');
+}
