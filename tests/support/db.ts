@@ -12,9 +12,11 @@ export type TestDatabase = { db: Database; url: string | null; close: () => Prom
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database
  * created on the test server and dropped afterwards.
  */
-export async function openTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(
+  options: { migrated?: boolean; kind?: 'pglite' | 'postgres' } = {},
+): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
-  if (TEST_DB === 'pglite') {
+  if ((options.kind ?? TEST_DB) === 'pglite') {
     const db = await openPglite(undefined);
     if (migrated) await migrate(db);
     return { db, url: null, close: () => db.close() };

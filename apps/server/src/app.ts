@@ -5,9 +5,11 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { buildOpenApi, Code } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
+import { LedgerService } from './modules/ledger/ledger.service.ts';
 import { marketRoutes } from './modules/market/market.routes.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
@@ -37,7 +39,13 @@ export type Platform = {
   rateLimiter: RateLimiter;
 };
 
-export type Services = { content: ContentService; params: ParamsService; quotes: QuoteHub };
+export type Services = {
+  audit: AuditService;
+  ledger: LedgerService;
+  content: ContentService;
+  params: ParamsService;
+  quotes: QuoteHub;
+};
 
 export type App = {
   server: FastifyInstance;
@@ -47,7 +55,10 @@ export type App = {
 };
 
 export function createServices(platform: Platform): Services {
+  const audit = new AuditService(platform.db);
   return {
+    audit,
+    ledger: new LedgerService(platform.db, audit, platform.logger),
     content: new ContentService(platform.db),
     params: new ParamsService(platform.db),
     quotes: new QuoteHub(platform.bus),

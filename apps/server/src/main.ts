@@ -1,4 +1,5 @@
 import { buildApp, createServices } from './app.ts';
+import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { JobRunner } from './platform/jobs.ts';
@@ -22,12 +23,14 @@ async function main(): Promise<void> {
   }
   const platform = await openPlatform(config);
   const services = createServices(platform);
+  await services.ledger.ensureSystemAccounts();
   if (config.seed) {
     await services.params.seedDefaults();
     await services.content.seed();
   }
   const app = await buildApp(platform, services);
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
+  jobs.register(reconciliationJob(services.ledger, services.audit));
   if (config.jobs) jobs.start();
 
   const address = await app.server.listen({ port: config.port, host: config.host });
