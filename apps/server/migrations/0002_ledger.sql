@@ -139,6 +139,14 @@ CREATE TABLE audit_log (
 CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
   FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
 
+-- The head of the chain, one row: locking it orders appends, and it holds the last seq and hash.
+CREATE TABLE audit_head (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  seq       bigint  NOT NULL,
+  hash      text    NOT NULL
+);
+INSERT INTO audit_head (seq, hash) VALUES (0, '');
+
 -- Alerts for staff: reconciliation differences, reserve shortfalls, anything needing a person.
 CREATE TABLE staff_alerts (
   id              bigserial PRIMARY KEY,

@@ -1,8 +1,5 @@
 import type { Queryable } from '../../platform/db.ts';
 
-/** An arbitrary constant: the advisory lock that orders appends to the audit chain. */
-const AUDIT_CHAIN_LOCK = 7_243_002;
-
 export type AuditRow = {
   seq: number;
   at: string;
@@ -14,21 +11,24 @@ export type AuditRow = {
   hash: string;
 };
 
-/** Locks the chain for this transaction and returns its head (seq 0 and the genesis hash when empty). */
+/** Locks the head of the chain for this transaction (ordering every append) and returns it. */
 export async function lockChainHead(tx: Queryable): Promise<{ seq: number; hash: string }> {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK]);
-  const rows = await tx.query<{ seq: string; hash: string }>(
-    'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1',
-  );
+  const rows = await tx.query<{ seq: string; hash: string }>('SELECT seq, hash FROM audit_head FOR UPDATE');
   const head = rows[0];
-  return head ? { seq: Number(head.seq), hash: head.hash } : { seq: 0, hash: '' };
+  if (!head) throw new Error('audit_head row is missing');
+  return { seq: Number(head.seq), hash: head.hash };
 }
 
+/** Appends rows and moves the head to the last of them, in one statement. */
 export async function insertAuditRows(tx: Queryable, rows: readonly AuditRow[]): Promise<void> {
-  if (rows.length === 0) return;
+  const last = rows.at(-1);
+  if (!last) return;
   await tx.query(
-    `INSERT INTO audit_log (seq, at, actor, action, subject, data, prev_hash, hash)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+    `WITH appended AS (
+       INSERT INTO audit_log (seq, at, actor, action, subject, data, prev_hash, hash)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+     )
+     UPDATE audit_head SET seq = $9, hash = $10`,
     [
       rows.map((r) => r.seq),
       rows.map((r) => r.at),
@@ -38,6 +38,8 @@ export async function insertAuditRows(tx: Queryable, rows: readonly AuditRow[]):
       rows.map((r) => r.data),
       rows.map((r) => r.prevHash),
       rows.map((r) => r.hash),
+      last.seq,
+      last.hash,
     ],
   );
 }

@@ -4,20 +4,16 @@ import type { Logger } from '../../platform/logger.ts';
 import { type AuditEvent, type AuditService, canonicalJson } from '../audit/audit.service.ts';
 import {
   type AccountRow,
-  applyAccountDeltas,
   entriesByKeys,
   type HoldRow,
   holdsByKeys,
   holdsByResolutionKeys,
-  insertEntries,
-  insertHolds,
-  insertPostings,
   lockAccounts,
   lockHolds,
   type NewEntry,
   type NewHold,
   type NewPosting,
-  resolveHolds,
+  writeBatch,
 } from './ledger.repository.ts';
 import {
   type EntryResult,
@@ -76,7 +72,7 @@ function keyOf(op: Operation): string {
 type Effect = {
   deltas: Map<number, { balance: bigint; held: bigint }>;
   entry?: NewEntry;
-  postings?: Omit<NewPosting, 'entryId'>[];
+  postings?: Omit<NewPosting, 'entryKey'>[];
   hold?: NewHold;
   resolution?: { holdId: number; status: 'posted' | 'voided' };
   audit: AuditEvent;
@@ -259,44 +255,7 @@ export class LedgerBatcher {
       accepted.push({ item, effect });
     }
 
-    // 5. Write everything accepted: entries, postings, holds, resolutions, balances, audit.
-    const entryItems = accepted.filter((a) => a.effect.entry);
-    const entryIds = await insertEntries(
-      tx,
-      entryItems.map((a) => a.effect.entry as NewEntry),
-    );
-    const entryIdOf = new Map<Pending, { id: number; createdAt: string }>();
-    entryItems.forEach((a, i) => {
-      const row = entryIds[i];
-      if (row) entryIdOf.set(a.item, row);
-    });
-    await insertPostings(
-      tx,
-      entryItems.flatMap((a) =>
-        (a.effect.postings ?? []).map((p) => ({ ...p, entryId: entryIdOf.get(a.item)?.id ?? 0 })),
-      ),
-    );
-    const holdItems = accepted.filter((a) => a.effect.hold);
-    const newHoldIds = await insertHolds(
-      tx,
-      holdItems.map((a) => a.effect.hold as NewHold),
-    );
-    const holdIdOf = new Map<Pending, number>();
-    holdItems.forEach((a, i) => {
-      const id = newHoldIds[i];
-      if (id !== undefined) holdIdOf.set(a.item, id);
-    });
-    await resolveHolds(
-      tx,
-      accepted
-        .filter((a) => a.effect.resolution)
-        .map((a) => ({
-          holdId: a.effect.resolution?.holdId ?? 0,
-          status: a.effect.resolution?.status ?? 'voided',
-          resolutionKey: keyOf(a.item.op),
-          postedEntryId: entryIdOf.get(a.item)?.id ?? null,
-        })),
-    );
+    // 5. Write everything accepted in one statement, then its audit rows.
     const net = new Map<number, { balance: bigint; held: bigint }>();
     for (const { effect } of accepted) {
       for (const [id, d] of effect.deltas) {
@@ -306,17 +265,38 @@ export class LedgerBatcher {
         net.set(id, n);
       }
     }
-    await applyAccountDeltas(
-      tx,
-      [...net]
+    const written = await writeBatch(tx, {
+      entries: accepted.flatMap((a) => (a.effect.entry ? [a.effect.entry] : [])),
+      postings: accepted.flatMap((a) =>
+        (a.effect.postings ?? []).map((p) => ({ ...p, entryKey: keyOf(a.item.op) })),
+      ),
+      holds: accepted.flatMap((a) => (a.effect.hold ? [a.effect.hold] : [])),
+      resolutions: accepted.flatMap((a) =>
+        a.effect.resolution
+          ? [
+              {
+                holdId: a.effect.resolution.holdId,
+                status: a.effect.resolution.status,
+                resolutionKey: keyOf(a.item.op),
+              },
+            ]
+          : [],
+      ),
+      deltas: [...net]
         .filter(([, d]) => d.balance !== 0n || d.held !== 0n)
         .map(([accountId, d]) => ({ accountId, ...d })),
-    );
+    });
+    const entryOf = (item: Pending) =>
+      item.op.type === 'transfer' || item.op.type === 'post'
+        ? written.entries.get(keyOf(item.op))
+        : undefined;
+    const holdOf = (item: Pending) =>
+      item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
     await this.audit.appendInTx(
       tx,
       accepted.map(({ item, effect }) => {
-        const entry = entryIdOf.get(item);
-        const holdId = holdIdOf.get(item);
+        const entry = entryOf(item);
+        const holdId = holdOf(item);
         return {
           ...effect.audit,
           subject: entry
@@ -329,10 +309,9 @@ export class LedgerBatcher {
     );
 
     for (const { item } of accepted) {
-      const entry = entryIdOf.get(item);
+      const entry = entryOf(item);
       if (entry) outcomes.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false });
-      else if (item.op.type === 'hold')
-        outcomes.set(item, { holdId: holdIdOf.get(item) ?? 0, replayed: false });
+      else if (item.op.type === 'hold') outcomes.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
       else if (item.op.type === 'void')
         outcomes.set(item, { holdId: item.op.request.holdId, replayed: false });
     }
@@ -389,7 +368,7 @@ export class LedgerBatcher {
     if (op.type === 'transfer') {
       const r = op.request;
       const deltas = new Map<number, { balance: bigint; held: bigint }>();
-      const postings: Omit<NewPosting, 'entryId'>[] = [];
+      const postings: Omit<NewPosting, 'entryKey'>[] = [];
       const sums = new Map<string, bigint>();
       for (const p of r.postings) {
         const account = accounts.get(p.accountId);

@@ -189,53 +189,8 @@ export type NewEntry = {
   reversesEntryId: number | null;
 };
 
-/** Inserts entries in one statement; returns ids and times in the same order. */
-export async function insertEntries(
-  tx: Queryable,
-  entries: readonly NewEntry[],
-): Promise<{ id: number; createdAt: string }[]> {
-  if (entries.length === 0) return [];
-  const rows = await tx.query<{ id: string; created_at: Date; ord: string }>(
-    `INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, reference, actor, reason, reverses_entry_id)
-     SELECT book, kind, key, hash, reference, actor, reason, reverses
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
-          WITH ORDINALITY AS e(book, kind, key, hash, reference, actor, reason, reverses, ord)
-     ORDER BY ord
-     RETURNING id, created_at`,
-    [
-      entries.map((e) => e.book),
-      entries.map((e) => e.kind),
-      entries.map((e) => e.idempotencyKey),
-      entries.map((e) => e.requestHash),
-      entries.map((e) => e.reference),
-      entries.map((e) => e.actor),
-      entries.map((e) => e.reason),
-      entries.map((e) => e.reversesEntryId),
-    ],
-  );
-  // Serial ids are handed out in insertion order, which the ORDER BY fixes; sort to restore it.
-  return rows
-    .map((r) => ({ id: Number(r.id), createdAt: new Date(r.created_at).toISOString() }))
-    .sort((a, b) => a.id - b.id);
-}
-
-export type NewPosting = { entryId: number; accountId: number; book: Book; asset: string; amount: bigint };
-
-/** All postings of a batch in one statement: the database checks each entry nets to zero. */
-export async function insertPostings(tx: Queryable, postings: readonly NewPosting[]): Promise<void> {
-  if (postings.length === 0) return;
-  await tx.query(
-    `INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount)
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::numeric[])`,
-    [
-      postings.map((p) => p.entryId),
-      postings.map((p) => p.accountId),
-      postings.map((p) => p.book),
-      postings.map((p) => p.asset),
-      postings.map((p) => p.amount.toString()),
-    ],
-  );
-}
+/** A posting of a new entry, tied to its entry by the entry's idempotency key. */
+export type NewPosting = { entryKey: string; accountId: number; book: Book; asset: string; amount: bigint };
 
 export type NewHold = {
   accountId: number;
@@ -248,68 +203,94 @@ export type NewHold = {
   actor: string;
 };
 
-export async function insertHolds(tx: Queryable, holds: readonly NewHold[]): Promise<number[]> {
-  if (holds.length === 0) return [];
-  const rows = await tx.query<{ id: string }>(
-    `INSERT INTO ledger_holds (account_id, book, asset, amount, idempotency_key, request_hash, reference, actor)
-     SELECT account_id, book, asset, amount, key, hash, reference, actor
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::text[])
-          WITH ORDINALITY AS h(account_id, book, asset, amount, key, hash, reference, actor, ord)
-     ORDER BY ord
-     RETURNING id`,
-    [
-      holds.map((h) => h.accountId),
-      holds.map((h) => h.book),
-      holds.map((h) => h.asset),
-      holds.map((h) => h.amount.toString()),
-      holds.map((h) => h.idempotencyKey),
-      holds.map((h) => h.requestHash),
-      holds.map((h) => h.reference),
-      holds.map((h) => h.actor),
-    ],
-  );
-  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-}
+/** A hold leaving pending; a posted one names the entry (by key) that moved its money. */
+export type HoldResolution = { holdId: number; status: 'posted' | 'voided'; resolutionKey: string };
 
-export async function resolveHolds(
-  tx: Queryable,
-  resolutions: readonly {
-    holdId: number;
-    status: 'posted' | 'voided';
-    resolutionKey: string;
-    postedEntryId: number | null;
-  }[],
-): Promise<void> {
-  if (resolutions.length === 0) return;
-  await tx.query(
-    `UPDATE ledger_holds h SET status = r.status, resolution_key = r.key, posted_entry_id = r.entry, resolved_at = now()
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS r(id, status, key, entry)
-     WHERE h.id = r.id`,
-    [
-      resolutions.map((r) => r.holdId),
-      resolutions.map((r) => r.status),
-      resolutions.map((r) => r.resolutionKey),
-      resolutions.map((r) => r.postedEntryId),
-    ],
-  );
-}
+export type BatchWrite = {
+  entries: readonly NewEntry[];
+  postings: readonly NewPosting[];
+  holds: readonly NewHold[];
+  resolutions: readonly HoldResolution[];
+  /** Each account's net change over the batch: CHECK constraints see only the final values. */
+  deltas: readonly { accountId: number; balance: bigint; held: bigint }[];
+};
 
-/** Applies each account's net change of the batch in one statement; CHECKs see only final values. */
-export async function applyAccountDeltas(
+/**
+ * Writes a whole batch in ONE statement: entries, their postings (joined by key), new holds,
+ * resolved holds and the net balance changes. The database checks, at the end of the statement,
+ * that every entry nets to zero per asset, that foreign keys hold (no entry mixes books) and that
+ * no customer account ends below zero. Returns new entry and hold ids by idempotency key.
+ */
+export async function writeBatch(
   tx: Queryable,
-  deltas: readonly { accountId: number; balance: bigint; held: bigint }[],
-): Promise<void> {
-  if (deltas.length === 0) return;
-  await tx.query(
-    `UPDATE ledger_accounts a SET balance = a.balance + d.balance, held = a.held + d.held
-     FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS d(id, balance, held)
-     WHERE a.id = d.id`,
+  batch: BatchWrite,
+): Promise<{ entries: Map<string, { id: number; createdAt: string }>; holds: Map<string, number> }> {
+  const rows = await tx.query<{ what: 'entry' | 'hold'; id: string; key: string; created_at: Date | null }>(
+    `WITH new_entries AS (
+       INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, reference, actor, reason, reverses_entry_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+       RETURNING id, idempotency_key, created_at
+     ), new_postings AS (
+       INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount)
+       SELECT e.id, p.account_id, p.book, p.asset, p.amount
+       FROM unnest($9::text[], $10::bigint[], $11::text[], $12::text[], $13::numeric[]) AS p(entry_key, account_id, book, asset, amount)
+       JOIN new_entries e ON e.idempotency_key = p.entry_key
+     ), new_holds AS (
+       INSERT INTO ledger_holds (account_id, book, asset, amount, idempotency_key, request_hash, reference, actor)
+       SELECT * FROM unnest($14::bigint[], $15::text[], $16::text[], $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[])
+       RETURNING id, idempotency_key
+     ), resolved AS (
+       UPDATE ledger_holds h
+       SET status = r.status, resolution_key = r.resolution_key, posted_entry_id = e.id, resolved_at = now()
+       FROM unnest($22::bigint[], $23::text[], $24::text[]) AS r(hold_id, status, resolution_key)
+       LEFT JOIN new_entries e ON e.idempotency_key = r.resolution_key
+       WHERE h.id = r.hold_id
+     ), balances AS (
+       UPDATE ledger_accounts a SET balance = a.balance + d.balance, held = a.held + d.held
+       FROM unnest($25::bigint[], $26::numeric[], $27::numeric[]) AS d(account_id, balance, held)
+       WHERE a.id = d.account_id
+     )
+     SELECT 'entry' AS what, id, idempotency_key AS key, created_at FROM new_entries
+     UNION ALL
+     SELECT 'hold', id, idempotency_key, NULL FROM new_holds`,
     [
-      deltas.map((d) => d.accountId),
-      deltas.map((d) => d.balance.toString()),
-      deltas.map((d) => d.held.toString()),
+      batch.entries.map((e) => e.book),
+      batch.entries.map((e) => e.kind),
+      batch.entries.map((e) => e.idempotencyKey),
+      batch.entries.map((e) => e.requestHash),
+      batch.entries.map((e) => e.reference),
+      batch.entries.map((e) => e.actor),
+      batch.entries.map((e) => e.reason),
+      batch.entries.map((e) => e.reversesEntryId),
+      batch.postings.map((p) => p.entryKey),
+      batch.postings.map((p) => p.accountId),
+      batch.postings.map((p) => p.book),
+      batch.postings.map((p) => p.asset),
+      batch.postings.map((p) => p.amount.toString()),
+      batch.holds.map((h) => h.accountId),
+      batch.holds.map((h) => h.book),
+      batch.holds.map((h) => h.asset),
+      batch.holds.map((h) => h.amount.toString()),
+      batch.holds.map((h) => h.idempotencyKey),
+      batch.holds.map((h) => h.requestHash),
+      batch.holds.map((h) => h.reference),
+      batch.holds.map((h) => h.actor),
+      batch.resolutions.map((r) => r.holdId),
+      batch.resolutions.map((r) => r.status),
+      batch.resolutions.map((r) => r.resolutionKey),
+      batch.deltas.map((d) => d.accountId),
+      batch.deltas.map((d) => d.balance.toString()),
+      batch.deltas.map((d) => d.held.toString()),
     ],
   );
+  const entries = new Map<string, { id: number; createdAt: string }>();
+  const holds = new Map<string, number>();
+  for (const r of rows) {
+    if (r.what === 'entry')
+      entries.set(r.key, { id: Number(r.id), createdAt: new Date(r.created_at ?? 0).toISOString() });
+    else holds.set(r.key, Number(r.id));
+  }
+  return { entries, holds };
 }
 
 export type EntryLine = {
