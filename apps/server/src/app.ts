@@ -9,6 +9,8 @@ import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
+import { IdentityService } from './modules/identity/identity.service.ts';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { LedgerService } from './modules/ledger/ledger.service.ts';
 import { marketRoutes } from './modules/market/market.routes.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
@@ -17,7 +19,7 @@ import { ParamsService } from './modules/params/params.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
-import { installApiConventions, type SessionResolver, sendCode } from './platform/http.ts';
+import { installApiConventions, sendCode } from './platform/http.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
@@ -42,23 +44,26 @@ export type Platform = {
 export type Services = {
   audit: AuditService;
   ledger: LedgerService;
+  identity: IdentityService;
   content: ContentService;
   params: ParamsService;
   quotes: QuoteHub;
 };
 
-export type App = {
-  server: FastifyInstance;
-  services: Services;
-  state: { shuttingDown: boolean };
-  setSessionResolver: (resolver: SessionResolver) => void;
-};
+export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
 
 export function createServices(platform: Platform): Services {
   const audit = new AuditService(platform.db);
+  const ledger = new LedgerService(platform.db, audit, platform.logger);
   return {
     audit,
-    ledger: new LedgerService(platform.db, audit, platform.logger),
+    ledger,
+    identity: new IdentityService({
+      db: platform.db,
+      mailer: platform.mailer,
+      rateLimiter: platform.rateLimiter,
+      ledger,
+    }),
     content: new ContentService(platform.db),
     params: new ParamsService(platform.db),
     quotes: new QuoteHub(platform.bus),
@@ -75,9 +80,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
     requestTimeout: 90_000,
   });
 
-  // Until the identity module lands no token maps to a session, so every call that needs one answers 401.
-  let resolveSession: SessionResolver = async () => null;
-  installApiConventions(server, () => resolveSession);
+  installApiConventions(server, services.identity.resolveSession);
   installSecurityHeaders(server);
 
   server.addHook('onRequest', async (request, reply) => {
@@ -112,18 +115,12 @@ export async function buildApp(platform: Platform, services = createServices(pla
 
   contentRoutes(server, services.content);
   paramsRoutes(server, services.params);
-  identityRoutes(server);
+  identityRoutes(server, services.identity);
+  ledgerRoutes(server, services.ledger);
   marketRoutes(server, services.quotes);
 
   await serveApps(server);
-  return {
-    server,
-    services,
-    state,
-    setSessionResolver: (resolver) => {
-      resolveSession = resolver;
-    },
-  };
+  return { server, services, state };
 }
 
 /** The built customer app at /, the back office at /admin, each with its index for client routes. */

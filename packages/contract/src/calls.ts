@@ -8,6 +8,17 @@ import {
   paramKeyParams,
   systemParam,
 } from './content.ts';
+import {
+  availability,
+  checkUserNameQuery,
+  emptyData,
+  loginBody,
+  loginResult,
+  registerBody,
+  sendCodeBody,
+  sentCode,
+} from './identity.ts';
+import { balancesData, transactionsPage, transactionsQuery } from './ledger.ts';
 
 /**
  * Every call of spec §7, under the customer API base `/swx/customer`. A call whose module has not
@@ -45,32 +56,37 @@ export const calls = {
     path: '/login/checkUserNameOrPhone',
     summary: 'Is a username or email free to register',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    query: checkUserNameQuery,
+    data: availability,
   }),
   register: call({
     method: 'POST',
     path: '/login/register',
-    summary: 'Register an account',
+    summary:
+      'Register with a username or email, a password twice and the mailed code; opens the demo and live books and logs in',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: registerBody,
+    data: loginResult,
   }),
   login: call({
     method: 'POST',
     path: '/login/login',
     summary: 'Log in; returns the token and user info',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: loginBody,
+    data: loginResult,
   }),
   sendCode: call({
     method: 'POST',
     path: '/login/sendCode',
     summary: 'Send a verification code by mail',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: sendCodeBody,
+    data: sentCode,
   }),
   sendSmsCode: call({
     method: 'POST',
@@ -314,6 +330,41 @@ export const calls = {
     auth: true,
     status: 'planned',
     data: planned,
+  }),
+
+  logout: call({
+    method: 'POST',
+    path: '/user/logout',
+    summary: 'End this session (its token stops working at once)',
+    auth: true,
+    status: 'live',
+    data: emptyData,
+  }),
+  getBalances: call({
+    method: 'GET',
+    path: '/user/getBalances',
+    summary: 'Balances per asset (available, held, total) in the book the virtually header names',
+    auth: true,
+    status: 'live',
+    data: balancesData,
+  }),
+  listTransactions: call({
+    method: 'GET',
+    path: '/user/listTransactions',
+    summary:
+      'Ledger entries that touched my accounts in this book, newest first; keyset pages (before = last entryId)',
+    auth: true,
+    status: 'live',
+    query: transactionsQuery,
+    data: transactionsPage,
+  }),
+  resetDemo: call({
+    method: 'POST',
+    path: '/user/resetDemo',
+    summary: 'Reset the demo book to 100,000 virtual USDT (demo book only)',
+    auth: true,
+    status: 'live',
+    data: balancesData,
   }),
 
   // Finance

@@ -54,7 +54,7 @@ export function bookOf(header: string | string[] | undefined): Book {
   return header === 'YES' ? 'live' : 'demo';
 }
 
-/** Resolves a bearer token to a session; replaced by the identity module. Until then no token is valid. */
+/** Resolves a bearer token to a session; the identity module provides it. */
 export type SessionResolver = (token: string) => Promise<CustomerSession | null>;
 
 export function tokenOf(request: FastifyRequest): string | null {
@@ -117,7 +117,7 @@ export function mountCall<D extends CallDefinition>(
 }
 
 /** Request decoration, session resolution and the error envelope for every /swx call. */
-export function installApiConventions(app: FastifyInstance, resolveSession: () => SessionResolver): void {
+export function installApiConventions(app: FastifyInstance, resolveSession: SessionResolver): void {
   app.decorateRequest('language', 'en');
   app.decorateRequest('book', 'demo');
   app.decorateRequest('customer', null);
@@ -125,7 +125,7 @@ export function installApiConventions(app: FastifyInstance, resolveSession: () =
     request.language = languageFromAcceptLanguage(request.headers['accept-language']);
     request.book = bookOf(request.headers.virtually);
     const token = tokenOf(request);
-    request.customer = token ? await resolveSession()(token) : null;
+    request.customer = token ? await resolveSession(token) : null;
   });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendCode(reply, request, error.code, error.data);

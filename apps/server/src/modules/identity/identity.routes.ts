@@ -1,12 +1,25 @@
 import { calls } from '@swx/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
+import type { Client, IdentityService } from './identity.service.ts';
 
-/**
- * Calls about the logged-in customer. Sessions are resolved by the platform's session resolver
- * before a handler runs; a call that needs one answers body code 401 without it.
- */
-export function identityRoutes(app: FastifyInstance): void {
+const clientOf = (request: FastifyRequest): Client => ({
+  ip: request.ip,
+  userAgent: String(request.headers['user-agent'] ?? ''),
+  language: request.language,
+});
+
+export function identityRoutes(app: FastifyInstance, identity: IdentityService): void {
+  mountCall(app, calls.checkUserNameOrPhone, async ({ query }) => ({
+    available: await identity.isAvailable(query.userName),
+  }));
+  mountCall(app, calls.sendCode, ({ body, request }) => identity.sendCode(body, clientOf(request)));
+  mountCall(app, calls.register, ({ body, request }) => identity.register(body, clientOf(request)));
+  mountCall(app, calls.login, ({ body, request }) => identity.login(body, clientOf(request)));
+  mountCall(app, calls.logout, async ({ customer }) => {
+    await identity.logout(customer);
+    return null;
+  });
   mountCall(app, calls.getUserInfo, async ({ customer }) => ({
     id: customer.userId,
     userName: customer.userName,
