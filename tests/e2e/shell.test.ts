@@ -20,6 +20,7 @@ const ROUTES: readonly [string, string][] = [
   ['/profile/balance', 'Balance'],
   ['/profile/invite', 'Invite friends'],
   ['/profile/notification', 'Notifications'],
+  ['/profile/transactions', 'Transaction record'],
   ['/cruuency?code=BTCUSDT&type=2&id=1', 'Instrument detail'],
   ['/help', 'Help centre'],
   ['/help/faq', 'Frequently asked questions'],

@@ -36,6 +36,11 @@ const Upcoming = lazyPage(() => import('../pages/Upcoming.tsx'));
 const PassPage = lazyPage(() => import('../pages/PassPage.tsx'));
 const Detail = lazyPage(() => import('../pages/Detail.tsx'));
 const Introduction = lazyPage(() => import('../pages/Introduction.tsx'));
+const Login = lazyPage(() => import('../pages/Login.tsx'));
+const Register = lazyPage(() => import('../pages/Register.tsx'));
+const Profile = lazyPage(() => import('../pages/Profile.tsx'));
+const Balance = lazyPage(() => import('../pages/Balance.tsx'));
+const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
 
 function ChunkFailed() {
   const { t } = useTranslation();
@@ -123,8 +128,6 @@ const UPCOMING_PATHS = [
   '/trading',
   '/loan',
   '/nfts',
-  '/profile',
-  '/profile/balance',
   '/profile/invite',
   '/profile/notification',
   '/cruuency',
@@ -149,8 +152,11 @@ export function App() {
                 {UPCOMING_PATHS.map((path) => (
                   <Route key={path} path={path} element={<Upcoming />} />
                 ))}
-                <Route path="/pass/register" element={<PassPage />} />
-                <Route path="/pass/login" element={<PassPage />} />
+                <Route path="/profile" element={<Profile />} />
+                <Route path="/profile/balance" element={<Balance />} />
+                <Route path="/profile/transactions" element={<Transactions />} />
+                <Route path="/pass/register" element={<Register />} />
+                <Route path="/pass/login" element={<Login />} />
                 <Route path="/pass/reset" element={<PassPage />} />
                 <Route path="/detail" element={<Detail />} />
                 <Route path="/introduction" element={<Introduction />} />

@@ -31,6 +31,40 @@ export function toQueryString(query: Query): string {
   return text ? `?${text}` : '';
 }
 
+/** The headers every call carries: language, book (`virtually`), and the token when logged in. */
+function baseHeaders(): Record<string, string> {
+  const state = getState();
+  const headers: Record<string, string> = {
+    'accept-language': LANGUAGE_TAGS[state.language],
+    virtually: state.virtual === 1 ? 'NO' : 'YES',
+  };
+  if (state.token) headers.authorization = state.token;
+  return headers;
+}
+
+/** Downloads a file answer (the CSV export) with the same headers as a call, then saves it. */
+export async function downloadFile(path: string, query: Query, fileName: string): Promise<void> {
+  const response = await fetch(CUSTOMER_API_BASE + path + toQueryString(query), {
+    headers: baseHeaders(),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (response.status === 401) {
+    clearAllStorage();
+    onSessionExpired();
+    throw new ApiFailure(Code.SESSION_EXPIRED, i18n.t('state.sessionExpired'));
+  }
+  if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/csv'))
+    throw new ApiFailure(Code.UNKNOWN_ERROR, i18n.t('state.error'));
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 let onSessionExpired: () => void = () => undefined;
 
 /** The router registers how to go to /pass/login; api calls use it on a 401. */
@@ -53,13 +87,7 @@ export async function callApi<N extends CallName>(
   input: { params?: Record<string, string | number>; query?: Query; body?: unknown } = {},
 ): Promise<CallData<N>> {
   const definition = calls[name];
-  const state = getState();
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'accept-language': LANGUAGE_TAGS[state.language],
-    virtually: state.virtual === 1 ? 'NO' : 'YES',
-  };
-  if (state.token) headers.authorization = state.token;
+  const headers: Record<string, string> = { accept: 'application/json', ...baseHeaders() };
   if (input.body !== undefined) headers['content-type'] = 'application/json';
   const url =
     CUSTOMER_API_BASE + fillPath(definition.path, input.params ?? {}) + toQueryString(input.query ?? {});

@@ -23,3 +23,21 @@ export const contentQueries = {
       staleTime: 10 * 60_000,
     }),
 };
+
+export type Book = 'demo' | 'live';
+
+export type TransactionFilter = { kind?: string; asset?: string; from?: string; to?: string };
+
+/** Money queries carry the book and the user, so switching either refetches. */
+export const ledgerQueries = {
+  balances: (userId: number, book: Book) =>
+    queryOptions({
+      queryKey: ['ledger', 'balances', userId, book],
+      queryFn: () => callApi('getBalances'),
+      staleTime: 5_000,
+    }),
+};
+
+export function transactionsQueryKey(userId: number, book: Book, filter: TransactionFilter) {
+  return ['ledger', 'transactions', userId, book, filter] as const;
+}

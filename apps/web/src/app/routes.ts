@@ -24,6 +24,7 @@ const META: readonly RouteMeta[] = [
   { pattern: /^\/profile$/, title: 'profile', tab: 'profile' },
   { pattern: /^\/profile\/balance$/, title: 'balance', tab: 'profile' },
   { pattern: /^\/profile\/invite$/, title: 'invite', tab: 'profile' },
+  { pattern: /^\/profile\/transactions$/, title: 'transactions', tab: 'profile' },
   { pattern: /^\/profile\/notification$/, title: 'notification', tab: 'profile' },
   { pattern: /^\/cruuency$/, title: 'currency', tab: 'market' },
   { pattern: /^\/help$/, title: 'help' },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { routeMeta } from '../app/routes.ts';
@@ -5,8 +6,8 @@ import { useClientState } from '../app/state.ts';
 import { Logo } from '../shell/DesktopShell.tsx';
 import { LanguageButton, LanguageDropdown } from '../shell/LanguagePicker.tsx';
 
-/** Login, register and reset: no nav or footer, a header of their own (the identity issue adds the forms). */
-export default function PassPage() {
+/** Login, register and reset: no nav or footer (spec §2), a header of their own with the language picker. */
+export function PassLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isDesktop = useClientState((s) => s.isDesktop);
@@ -18,11 +19,21 @@ export default function PassPage() {
       </header>
       <div className="pass-card card">
         <h1 className="page-title">{t(`title.${routeMeta(pathname).title}`)}</h1>
-        <p>{t('upcoming.text')}</p>
-        <Link className="button ghost" to="/">
-          {t('action.goHome')}
-        </Link>
+        {children}
       </div>
     </div>
+  );
+}
+
+/** Password recovery arrives with the identity issue's remaining work. */
+export default function PassPage() {
+  const { t } = useTranslation();
+  return (
+    <PassLayout>
+      <p>{t('upcoming.text')}</p>
+      <Link className="button ghost" to="/">
+        {t('action.goHome')}
+      </Link>
+    </PassLayout>
   );
 }

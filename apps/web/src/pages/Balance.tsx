@@ -1,0 +1,141 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiFailure, callApi } from '../app/api.ts';
+import { formatAmount, signOf } from '../app/money.ts';
+import { ledgerQueries } from '../app/queries.ts';
+import { useClientState } from '../app/state.ts';
+import { BookSwitch } from '../shell/BookSwitch.tsx';
+import { AccountPage } from './Account.tsx';
+import { Failed, Loading } from './PageState.tsx';
+
+/** Prices of the assets in USDT are known only for USDT itself until the market feed lands. */
+const KNOWN_USDT_VALUE = new Set(['USDT']);
+
+function ResetDemo({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [message, setMessage] = useState('');
+  const reset = useMutation({
+    mutationFn: () => callApi('resetDemo'),
+    onSuccess: (data) => {
+      queryClient.setQueryData(ledgerQueries.balances(userId, 'demo').queryKey, data);
+      void queryClient.invalidateQueries({ queryKey: ['ledger', 'transactions'] });
+      setMessage(t('balance.resetDone'));
+      dialog.current?.close();
+    },
+    onError: (error) => {
+      setMessage(error instanceof ApiFailure ? error.message : t('state.error'));
+      dialog.current?.close();
+    },
+  });
+  return (
+    <>
+      <button type="button" className="button ghost" onClick={() => dialog.current?.showModal()}>
+        {t('balance.reset')}
+      </button>
+      <p role="status" className="book-message">
+        {message}
+      </p>
+      <dialog ref={dialog} className="modal" aria-labelledby={titleId}>
+        <div className="modal-body">
+          <h2 id={titleId}>{t('balance.reset')}</h2>
+          <p>{t('balance.resetConfirm')}</p>
+          <div className="row end">
+            <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
+              {t('balance.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              disabled={reset.isPending}
+              onClick={() => reset.mutate()}
+            >
+              {t('balance.confirm')}
+            </button>
+          </div>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+function BalanceTable({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
+  const query = useQuery(ledgerQueries.balances(userId, book));
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  const rows = query.data.balances;
+  const unpriced = rows.some((r) => !KNOWN_USDT_VALUE.has(r.asset) && signOf(r.balance) !== 0);
+  const usdt = rows.find((r) => r.asset === 'USDT');
+  return (
+    <section className="card" aria-labelledby="balances-title">
+      <h2 id="balances-title" className="visually-hidden">
+        {t('title.balance')}
+      </h2>
+      <p className="total-value">
+        <span className="muted">{t('balance.totalValue')}</span>{' '}
+        <strong data-testid="total-value">
+          {usdt ? `${formatAmount(language, usdt.balance, usdt.scale)} USDT` : '—'}
+        </strong>
+        {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
+      </p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard */}
+      <section className="table-scroll" aria-label={t('title.balance')} tabIndex={0}>
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('balance.asset')}</th>
+              <th scope="col">{t('balance.available')}</th>
+              <th scope="col">{t('balance.held')}</th>
+              <th scope="col">{t('balance.total')}</th>
+              <th scope="col">{t('balance.valueUsdt')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.asset} data-asset={row.asset}>
+                <th scope="row">{row.asset}</th>
+                <td className="num">{formatAmount(language, row.available, row.scale)}</td>
+                <td className="num">{formatAmount(language, row.held, row.scale)}</td>
+                <td className="num">{formatAmount(language, row.balance, row.scale)}</td>
+                <td className="num">
+                  {KNOWN_USDT_VALUE.has(row.asset) ? (
+                    formatAmount(language, row.balance, row.scale)
+                  ) : (
+                    <span title={t('balance.valuePending')}>
+                      —<span className="visually-hidden"> {t('balance.valuePending')}</span>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <p className="muted small">{t('balance.heldHint')}</p>
+      {book === 'demo' ? <ResetDemo userId={userId} /> : null}
+      <p>
+        <Link to="/profile/transactions">{t('title.transactions')}</Link>
+      </p>
+    </section>
+  );
+}
+
+export default function Balance() {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  return (
+    <AccountPage title={t('title.balance')}>
+      <section className="card">
+        <BookSwitch />
+      </section>
+      {user ? <BalanceTable userId={user.id} /> : null}
+    </AccountPage>
+  );
+}

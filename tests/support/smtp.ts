@@ -1,0 +1,52 @@
+import { SMTPServer } from 'smtp-server';
+
+export type Inbox = {
+  port: number;
+  messages: { to: string; raw: string }[];
+  codeFor: (email: string) => Promise<string>;
+  close: () => Promise<void>;
+};
+
+/** A real SMTP receiver on localhost: the server under test sends its mail here. */
+export async function startInbox(): Promise<Inbox> {
+  const messages: { to: string; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      stream.on('end', () => {
+        for (const rcpt of session.envelope.rcptTo) messages.push({ to: rcpt.address.toLowerCase(), raw });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    port,
+    messages,
+    /** The newest 6-digit code mailed to an address (quoted-printable soft breaks undone). */
+    async codeFor(email: string) {
+      for (let i = 0; i < 100; i++) {
+        const mail = [...messages].reverse().find((m) => m.to === email.toLowerCase());
+        const code = mail
+          ? /\b(\d{6})\b/.exec(
+              mail.raw
+                .replace(/=\r?\n/g, '')
+                .split(/\r?\n\r?\n/)
+                .slice(1)
+                .join('\n'),
+            )?.[1]
+          : undefined;
+        if (code) return code;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no code mailed to ${email}`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
