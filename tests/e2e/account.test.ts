@@ -141,6 +141,10 @@ describe('account, mobile', () => {
       await p.goto(path);
       await p.waitForLoadState('networkidle');
       expect(await seriousViolations(p), path).toEqual([]);
+      expect(
+        await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        path,
+      ).toBeLessThanOrEqual(0);
     }
     await p.context().close();
   });

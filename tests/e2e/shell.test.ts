@@ -78,6 +78,11 @@ describe.each(['desktop', 'mobile'] as const)('%s shell', (layout) => {
       await page.goto(path);
       await expect.poll(() => page.title(), { message: path }).toBe(`${title} · SWX`);
       await expect.poll(() => page.locator('main#main').innerText(), { message: path }).not.toBe('');
+      // Nothing sticks out sideways: no horizontal scrolling at this viewport.
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        path,
+      ).toBeLessThanOrEqual(0);
     }
     expect(errors).toEqual([]);
     await page.context().close();
