@@ -58,4 +58,25 @@ describe('/message across two server nodes sharing Redis', () => {
     a?.socket.close();
     b?.socket.close();
   });
+
+  it('with the built-in feed on both nodes, one leader publishes: each tick reaches every client once', async () => {
+    await redis.del('swx:market:feed-leader');
+    const nodes = [
+      await startServer({ REDIS_URL, NODE_ID: 'feed-a' }),
+      await startServer({ REDIS_URL, NODE_ID: 'feed-b' }),
+    ];
+    servers.push(...nodes);
+    const [a, b] = await Promise.all(nodes.map((s) => connect(s.baseUrl)));
+    await new Promise((r) => setTimeout(r, 3500));
+    a?.socket.close();
+    b?.socket.close();
+    const seenA = (a?.messages ?? []).map((m) => JSON.stringify(m));
+    const seenB = (b?.messages ?? []).map((m) => JSON.stringify(m));
+    expect(seenA.length).toBeGreaterThanOrEqual(2);
+    expect(seenA.length).toBeLessThanOrEqual(4); // about one batch a second, not one per node
+    // The batches both clients received in common are identical, in the same order.
+    const common = seenA.filter((m) => seenB.includes(m));
+    expect(common.length).toBeGreaterThanOrEqual(Math.min(seenA.length, seenB.length) - 1);
+    expect(new Set(seenA).size).toBe(seenA.length);
+  });
 });

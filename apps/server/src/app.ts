@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { buildOpenApi, Code } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
@@ -13,6 +14,8 @@ import { IdentityService } from './modules/identity/identity.service.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { LedgerService } from './modules/ledger/ledger.service.ts';
 import { marketRoutes } from './modules/market/market.routes.ts';
+import { MarketService } from './modules/market/market.service.ts';
+import { QuoteFeed } from './modules/market/quote-feed.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
@@ -39,6 +42,8 @@ export type Platform = {
   mailer: Mailer;
   storage: FileStorage;
   rateLimiter: RateLimiter;
+  /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
+  redis: Redis | null;
 };
 
 export type Services = {
@@ -47,7 +52,9 @@ export type Services = {
   identity: IdentityService;
   content: ContentService;
   params: ParamsService;
+  market: MarketService;
   quotes: QuoteHub;
+  feed: QuoteFeed;
 };
 
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
@@ -55,6 +62,7 @@ export type App = { server: FastifyInstance; services: Services; state: { shutti
 export function createServices(platform: Platform): Services {
   const audit = new AuditService(platform.db);
   const ledger = new LedgerService(platform.db, audit, platform.logger);
+  const market = new MarketService(platform.db);
   return {
     audit,
     ledger,
@@ -66,7 +74,15 @@ export function createServices(platform: Platform): Services {
     }),
     content: new ContentService(platform.db),
     params: new ParamsService(platform.db),
+    market,
     quotes: new QuoteHub(platform.bus),
+    feed: new QuoteFeed({
+      market,
+      bus: platform.bus,
+      redis: platform.redis,
+      nodeId: platform.config.nodeId,
+      logger: platform.logger,
+    }),
   };
 }
 
@@ -117,7 +133,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   paramsRoutes(server, services.params);
   identityRoutes(server, services.identity);
   ledgerRoutes(server, services.ledger);
-  marketRoutes(server, services.quotes);
+  marketRoutes(server, services.market, services.quotes);
 
   await serveApps(server);
   return { server, services, state };

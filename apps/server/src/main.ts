@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const platform = await openPlatform(config);
   const services = createServices(platform);
   await services.ledger.ensureSystemAccounts();
+  await services.market.load();
   if (config.seed) {
     await services.params.seedDefaults();
     await services.content.seed();
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
   jobs.register(reconciliationJob(services.ledger, services.audit));
   if (config.jobs) jobs.start();
+  if (config.feed) services.feed.start();
 
   const address = await app.server.listen({ port: config.port, host: config.host });
   const port = Number(new URL(address).port);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await jobs.stop();
+    services.feed.stop();
     services.quotes.close();
     await app.server.close();
     await platform.bus.close();

@@ -5,6 +5,7 @@ export * from './envelope.ts';
 export * from './identity.ts';
 export * from './languages.ts';
 export * from './ledger.ts';
+export * from './market.ts';
 export * from './messages/index.ts';
 export * from './money.ts';
 export * from './openapi.ts';

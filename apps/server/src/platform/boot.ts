@@ -35,6 +35,7 @@ export async function openPlatform(config: Config): Promise<Platform & { closeEx
     mailer,
     storage,
     rateLimiter,
+    redis,
     async closeExtras() {
       redis?.disconnect();
     },

@@ -31,6 +31,8 @@ const schema = z.object({
     .optional(),
   JOBS: z.enum(['on', 'off']).default('on'),
   SEED: z.enum(['on', 'off']).default('on'),
+  /** The built-in simulated quote feed; off leaves /message silent (tests that publish their own). */
+  FEED: z.enum(['on', 'off']).default('on'),
   /** Requests per minute per client address on the API, before any stricter per-call limit. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -49,6 +51,7 @@ export type Config = {
   nodeId: string;
   jobs: boolean;
   seed: boolean;
+  feed: boolean;
   apiRateLimit: number;
   trustProxy: boolean;
 };
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     jobs: e.JOBS === 'on',
     seed: e.SEED === 'on',
+    feed: e.FEED === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'true',
   };

@@ -41,6 +41,8 @@ const Register = lazyPage(() => import('../pages/Register.tsx'));
 const Profile = lazyPage(() => import('../pages/Profile.tsx'));
 const Balance = lazyPage(() => import('../pages/Balance.tsx'));
 const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
+const Market = lazyPage(() => import('../pages/Market.tsx'));
+const Currency = lazyPage(() => import('../pages/Currency.tsx'));
 
 function ChunkFailed() {
   const { t } = useTranslation();
@@ -124,13 +126,11 @@ function Shell({ children }: { children: ReactNode }) {
 }
 
 const UPCOMING_PATHS = [
-  '/market',
   '/trading',
   '/loan',
   '/nfts',
   '/profile/invite',
   '/profile/notification',
-  '/cruuency',
   '/help',
   '/help/faq',
   '/help/notice',
@@ -152,6 +152,8 @@ export function App() {
                 {UPCOMING_PATHS.map((path) => (
                   <Route key={path} path={path} element={<Upcoming />} />
                 ))}
+                <Route path="/market" element={<Market />} />
+                <Route path="/cruuency" element={<Currency />} />
                 <Route path="/profile" element={<Profile />} />
                 <Route path="/profile/balance" element={<Balance />} />
                 <Route path="/profile/transactions" element={<Transactions />} />

@@ -41,3 +41,29 @@ export const ledgerQueries = {
 export function transactionsQueryKey(userId: number, book: Book, filter: TransactionFilter) {
   return ['ledger', 'transactions', userId, book, filter] as const;
 }
+
+export const marketQueries = {
+  byType: (language: Language, type: number) =>
+    queryOptions({
+      queryKey: ['market', 'type', type, language],
+      queryFn: () => callApi('listMarketByType', { query: { type } }),
+      staleTime: 60_000,
+    }),
+  info: (language: Language, id: number) =>
+    queryOptions({
+      queryKey: ['market', 'info', id, language],
+      queryFn: () => callApi('getMarketInfo', { params: { id } }),
+      staleTime: 60_000,
+    }),
+  candles: (code: string, period: string) =>
+    queryOptions({
+      queryKey: ['market', 'candles', code, period],
+      queryFn: () => callApi('getKValueByCodeAndDate', { query: { code, period, limit: 300 } }),
+      staleTime: 30_000,
+    }),
+  watchlist: (userId: number, language: Language) =>
+    queryOptions({
+      queryKey: ['market', 'watchlist', userId, language],
+      queryFn: () => callApi('listWatchlist'),
+    }),
+};

@@ -46,3 +46,19 @@ export function onQuotes(listener: Listener): () => void {
 export function latestQuotes(): readonly LiveQuote[] {
   return latest;
 }
+
+/** The latest pushed quote per code; a new map per message, so React sees each change. */
+let byCode = new Map<string, LiveQuote>();
+onQuotes((quotes) => {
+  const next = new Map(byCode);
+  for (const q of quotes) next.set(q.code, q);
+  byCode = next;
+});
+
+export function subscribeQuotes(listener: () => void): () => void {
+  return onQuotes(() => listener());
+}
+
+export function quoteMap(): ReadonlyMap<string, LiveQuote> {
+  return byCode;
+}

@@ -1,8 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { marketQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
+import { MarketTable } from '../market/MarketTable.tsx';
 import { FooterLists } from '../shell/Footer.tsx';
 import { Icon, type IconName } from '../shell/icons.tsx';
+import { Failed, Loading } from './PageState.tsx';
 
 const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
   { key: 'markets', icon: 'market', to: '/market' },
@@ -50,6 +54,23 @@ function FeatureCards() {
   );
 }
 
+/** The home page's live market list: the first crypto and forex instruments, live from /message. */
+function LiveMarkets() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const crypto = useQuery(marketQueries.byType(language, 2));
+  const forex = useQuery(marketQueries.byType(language, 1));
+  if (crypto.isPending || forex.isPending) return <Loading />;
+  if (crypto.isError) return <Failed message={crypto.error.message} onRetry={() => void crypto.refetch()} />;
+  const items = [...crypto.data.slice(0, 6), ...(forex.data ?? []).slice(0, 2)];
+  return (
+    <>
+      <MarketTable items={items} caption={t('home.marketsTitle')} />
+      <Link to="/market">{t('market.viewAll')}</Link>
+    </>
+  );
+}
+
 function DesktopHome() {
   const { t } = useTranslation();
   const isLogin = useClientState((s) => s.isLogin);
@@ -82,7 +103,7 @@ function DesktopHome() {
           <h2 id="markets-title" className="section-title">
             {t('home.marketsTitle')}
           </h2>
-          <p className="card muted">{t('home.marketsSoon')}</p>
+          <LiveMarkets />
         </section>
         <section className="section" aria-labelledby="leaders-title">
           <h2 id="leaders-title" className="section-title">

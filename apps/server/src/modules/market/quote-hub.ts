@@ -6,6 +6,8 @@ export const QUOTES_TOPIC = 'market.quotes';
 
 /** A client whose socket holds more unsent bytes than this is skipped for a batch, never buffered without bound. */
 const MAX_BUFFERED_BYTES = 256 * 1024;
+/** A client skipped this many batches in a row is too slow to follow the feed and is dropped. */
+const MAX_SKIPS_IN_A_ROW = 10;
 
 /**
  * Fans quote batches out to the websocket clients of this node: each batch is serialized once and
@@ -13,8 +15,11 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
  */
 export class QuoteHub {
   private readonly clients = new Set<WebSocket>();
+  private readonly skips = new WeakMap<WebSocket, number>();
   private readonly unsubscribe: () => void;
   skipped = 0;
+  dropped = 0;
+  batches = 0;
 
   constructor(bus: EventBus) {
     this.unsubscribe = bus.subscribe(QUOTES_TOPIC, (batch) => this.broadcast(batch));
@@ -32,13 +37,22 @@ export class QuoteHub {
 
   broadcast(batch: unknown): void {
     if (!Array.isArray(batch) || this.clients.size === 0) return;
+    this.batches += 1;
     const text = JSON.stringify(batch);
     for (const socket of this.clients) {
       if (socket.readyState !== socket.OPEN) continue;
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
         this.skipped += 1;
+        const skips = (this.skips.get(socket) ?? 0) + 1;
+        this.skips.set(socket, skips);
+        if (skips >= MAX_SKIPS_IN_A_ROW) {
+          this.dropped += 1;
+          this.clients.delete(socket);
+          socket.terminate();
+        }
         continue;
       }
+      this.skips.delete(socket);
       socket.send(text);
     }
   }

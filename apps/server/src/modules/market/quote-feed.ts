@@ -1,0 +1,87 @@
+import type { Redis } from 'ioredis';
+import type { EventBus } from '../../platform/bus.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { MarketService } from './market.service.ts';
+import { QUOTES_TOPIC } from './quote-hub.ts';
+
+const LEADER_KEY = 'swx:market:feed-leader';
+const LEASE_MS = 3000;
+
+/**
+ * Publishes a quote batch on the bus once a second, on the second. Every node could compute the
+ * same batch (the feed is a function of time), but exactly one publishes so clients get each tick
+ * once: with Redis, the node holding a short lease in Redis; without, this node.
+ */
+export class QuoteFeed {
+  private timer: NodeJS.Timeout | null = null;
+  private leader = false;
+  published = 0;
+  private readonly market: MarketService;
+  private readonly bus: EventBus;
+  private readonly redis: Redis | null;
+  private readonly nodeId: string;
+  private readonly logger: Logger | undefined;
+
+  constructor(deps: {
+    market: MarketService;
+    bus: EventBus;
+    redis: Redis | null;
+    nodeId: string;
+    logger?: Logger;
+  }) {
+    this.market = deps.market;
+    this.bus = deps.bus;
+    this.redis = deps.redis;
+    this.nodeId = deps.nodeId;
+    this.logger = deps.logger;
+  }
+
+  start(): void {
+    const schedule = () => {
+      this.timer = setTimeout(
+        () => {
+          void this.tick().finally(() => {
+            if (this.timer) schedule();
+          });
+        },
+        1000 - (Date.now() % 1000) + 5,
+      );
+      this.timer.unref();
+    };
+    schedule();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async lead(): Promise<boolean> {
+    if (!this.redis) return true;
+    try {
+      const won = await this.redis.set(LEADER_KEY, this.nodeId, 'PX', LEASE_MS, 'NX');
+      if (won === 'OK') return true;
+      if ((await this.redis.get(LEADER_KEY)) === this.nodeId) {
+        await this.redis.pexpire(LEADER_KEY, LEASE_MS);
+        return true;
+      }
+      return false;
+    } catch (error) {
+      this.logger?.warn({ err: error }, 'quote feed: leader lease check failed');
+      return false;
+    }
+  }
+
+  async tick(): Promise<void> {
+    const leading = await this.lead();
+    if (leading !== this.leader) {
+      this.leader = leading;
+      this.logger?.info({ node: this.nodeId, leading }, 'quote feed leadership changed');
+    }
+    if (!leading) return;
+    const batch = this.market.quotes(Math.floor(Date.now() / 1000));
+    if (batch.length === 0) return;
+    await this.bus.publish(QUOTES_TOPIC, batch);
+    this.published += 1;
+  }
+}

@@ -1,0 +1,203 @@
+import { LANGUAGE_TAGS, PERIODS } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { marketQueries } from '../app/queries.ts';
+import { useClientState } from '../app/state.ts';
+import { Change } from '../market/Change.tsx';
+import { direction, percent, price, useQuoteMap } from '../market/live.ts';
+import { useWatchlist } from '../market/watch.ts';
+import { Failed, Loading } from './PageState.tsx';
+
+const CandleChart = lazy(() => import('../market/CandleChart.tsx'));
+const SECONDS: Record<string, number> = {
+  '1m': 60,
+  '5m': 300,
+  '15m': 900,
+  '1h': 3600,
+  '4h': 14_400,
+  '1d': 86_400,
+  '1w': 604_800,
+};
+/** Screen readers hear the price at most this often, politely. */
+const ANNOUNCE_EVERY_MS = 15_000;
+
+export default function Currency() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const language = useClientState((s) => s.language);
+  const locale = LANGUAGE_TAGS[language];
+  const [period, setPeriod] = useState<(typeof PERIODS)[number]>('1h');
+  const info = useQuery({
+    ...marketQueries.info(language, id),
+    enabled: Number.isInteger(id) && id > 0,
+    refetchInterval: 5_000,
+  });
+  const code = info.data?.code ?? params.get('code') ?? '';
+  const series = useQuery({ ...marketQueries.candles(code, period), enabled: code !== '' && info.isSuccess });
+  const day = useQuery({ ...marketQueries.candles(code, '15m'), enabled: code !== '' && info.isSuccess });
+  const quotes = useQuoteMap();
+  const live = quotes.get(code);
+  const watch = useWatchlist();
+  const [announcement, setAnnouncement] = useState('');
+  const lastAnnounced = useRef(0);
+
+  const nowPrice = live?.price ?? info.data?.price;
+  const zdf = live?.zdf ?? info.data?.zdf ?? '0';
+  const stats = useMemo(() => {
+    const c = (day.data?.candles ?? []).slice(-96);
+    if (c.length === 0) return null;
+    return {
+      open: c[0]?.open ?? '',
+      high: c.reduce((m, x) => (Number(x.high) > Number(m) ? x.high : m), c[0]?.high ?? '0'),
+      low: c.reduce((m, x) => (Number(x.low) < Number(m) ? x.low : m), c[0]?.low ?? '0'),
+    };
+  }, [day.data]);
+
+  useEffect(() => {
+    if (!info.data || !nowPrice) return;
+    const now = Date.now();
+    if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
+    lastAnnounced.current = now;
+    const dir = direction(zdf);
+    setAnnouncement(
+      t('market.announce', {
+        name: info.data.appName,
+        price: price(nowPrice, locale),
+        direction: dir === 'down' ? t('market.down') : t('market.up'),
+        change: percent(zdf, locale),
+      }),
+    );
+  }, [nowPrice, zdf, info.data, locale, t]);
+
+  if (
+    !Number.isInteger(id) ||
+    id <= 0 ||
+    (info.isError && info.error instanceof Error && (info.error as { code?: number }).code === 10028)
+  ) {
+    return (
+      <div className="container page">
+        <h1 className="page-title">{t('title.currency')}</h1>
+        <p>{t('market.notFound')}</p>
+      </div>
+    );
+  }
+  if (info.isPending) return <Loading />;
+  if (info.isError) return <Failed message={info.error.message} onRetry={() => void info.refetch()} />;
+  const item = info.data;
+  const watched = watch.ids.has(item.id);
+  return (
+    <div className="container page currency">
+      <header className="currency-head">
+        <img src={item.logo} alt="" width="44" height="44" />
+        <div>
+          <h1 className="page-title">{item.appName}</h1>
+          <p className="muted">{item.code}</p>
+        </div>
+        {watch.enabled ? (
+          <button
+            type="button"
+            className={`icon-button star ${watched ? 'on' : ''}`}
+            aria-pressed={watched}
+            aria-label={
+              watched
+                ? t('market.unwatch', { name: item.appName })
+                : t('market.watch', { name: item.appName })
+            }
+            onClick={() => watch.toggle(item)}
+          >
+            <span aria-hidden="true">{watched ? '★' : '☆'}</span>
+          </button>
+        ) : null}
+      </header>
+      <p className="currency-price">
+        <strong data-testid="live-price">{nowPrice ? price(nowPrice, locale) : '—'}</strong>{' '}
+        <Change zdf={zdf} />
+      </p>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {item.open ? null : <p className="notice">{t('market.marketClosed')}</p>}
+      <dl className="quote-grid">
+        <div>
+          <dt>{t('market.bid')}</dt>
+          <dd>{price(item.bid, locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('market.ask')}</dt>
+          <dd>{price(item.ask, locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('market.spread')}</dt>
+          <dd>
+            {price(
+              (Number(item.ask) - Number(item.bid)).toFixed(item.ask.split('.')[1]?.length ?? 2),
+              locale,
+            )}
+          </dd>
+        </div>
+      </dl>
+      <section aria-labelledby="stats-title" className="card">
+        <h2 id="stats-title">{t('market.stats')}</h2>
+        {stats ? (
+          <dl className="quote-grid">
+            <div>
+              <dt>{t('market.open24')}</dt>
+              <dd>{price(stats.open, locale)}</dd>
+            </div>
+            <div>
+              <dt>{t('market.high')}</dt>
+              <dd>{price(stats.high, locale)}</dd>
+            </div>
+            <div>
+              <dt>{t('market.low')}</dt>
+              <dd>{price(stats.low, locale)}</dd>
+            </div>
+          </dl>
+        ) : (
+          <Loading />
+        )}
+      </section>
+      <section className="card chart-card" aria-labelledby="chart-title">
+        <h2 id="chart-title" className="visually-hidden">
+          {t('market.chart')}
+        </h2>
+        <fieldset className="timeframes">
+          <legend className="visually-hidden">{t('market.timeframe')}</legend>
+          {PERIODS.map((p) => (
+            <button
+              key={p}
+              type="button"
+              aria-pressed={period === p}
+              className={period === p ? 'selected' : undefined}
+              onClick={() => setPeriod(p)}
+            >
+              {p}
+            </button>
+          ))}
+        </fieldset>
+        {series.isError ? (
+          <Failed message={series.error.message} onRetry={() => void series.refetch()} />
+        ) : null}
+        <Suspense fallback={<Loading />}>
+          {series.data ? (
+            <CandleChart
+              candles={series.data.candles}
+              periodSeconds={SECONDS[period] ?? 3600}
+              livePrice={live?.price}
+              label={t('market.chartLabel', { name: item.appName, period })}
+            />
+          ) : (
+            <Loading />
+          )}
+        </Suspense>
+      </section>
+      <section className="card" aria-labelledby="trade-title">
+        <h2 id="trade-title">{t('market.trade')}</h2>
+        <p>{t('market.tradeSoon')}</p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod/mini';
+
+/** Market type codes: 1 forex, 2 crypto, 3 stocks, 5 ETF (spec §3); 6 metals and 7 futures are ours. */
+export const MarketType = { FOREX: 1, CRYPTO: 2, STOCKS: 3, ETF: 5, METALS: 6, FUTURES: 7 } as const;
+export const MARKET_TYPES = [1, 2, 3, 5, 6, 7] as const;
+
+export const priceString = z.string().check(z.regex(/^\d+(\.\d+)?$/));
+
+/** A market item (spec §3): prices are decimal strings, zdf the 24 h change as a ratio string. */
+export const marketItem = z.object({
+  id: z.int(),
+  code: z.string(),
+  type: z.int(),
+  appName: z.string(),
+  logo: z.string(),
+  price: priceString,
+  bid: priceString,
+  ask: priceString,
+  zdf: z.string(),
+  hundred: z.array(priceString),
+  open: z.boolean(),
+});
+export type MarketItem = z.infer<typeof marketItem>;
+
+export const listMarketQuery = z.object({
+  type: z.coerce.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v))),
+});
+export const marketIdParams = z.object({
+  id: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1_000_000)),
+});
+
+export const PERIODS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
+export const candleQuery = z.object({
+  code: z.string().check(z.regex(/^[A-Z0-9]{2,16}$/)),
+  period: z.enum(PERIODS),
+  date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000))),
+});
+export const candle = z.object({
+  time: z.int(),
+  open: priceString,
+  high: priceString,
+  low: priceString,
+  close: priceString,
+});
+export const candleSeries = z.object({ code: z.string(), period: z.enum(PERIODS), candles: z.array(candle) });
+
+export const watchBody = z.object({ id: z.int().check(z.minimum(1)) });
+
+/** One element of a /message push (spec §7). */
+export const liveQuote = z.object({ code: z.string(), price: priceString, zdf: z.string() });
+export type LiveQuote = z.infer<typeof liveQuote>;
