@@ -38,7 +38,8 @@ export class QuoteHub {
   broadcast(batch: unknown): void {
     if (!Array.isArray(batch) || this.clients.size === 0) return;
     this.batches += 1;
-    const text = JSON.stringify(batch);
+    // Serialized and UTF-8 encoded once per batch; each socket only frames the same bytes.
+    const bytes = Buffer.from(JSON.stringify(batch));
     for (const socket of this.clients) {
       if (socket.readyState !== socket.OPEN) continue;
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -53,7 +54,7 @@ export class QuoteHub {
         continue;
       }
       this.skips.delete(socket);
-      socket.send(text);
+      socket.send(bytes, { binary: false });
     }
   }
 
