@@ -9,9 +9,11 @@ const n = Number(nText);
 const latencies = [];
 let deliveries = 0;
 let startedAt = 0;
+let stoppedAt = 0;
 const sockets = [];
 
 function onBatch(batch) {
+  if (stoppedAt) return;
   deliveries += 1;
   const marker = batch[0]?.code;
   if (marker?.startsWith('T')) latencies.push(Date.now() - Number(marker.slice(1)));
@@ -19,6 +21,7 @@ function onBatch(batch) {
 
 /** Raw frames: read only the marker at the head of the text, as a real client would read one field. */
 function onFrame(data) {
+  if (stoppedAt) return;
   deliveries += 1;
   const marker = /"code":"T(\d+)"/.exec(data.toString('utf8', 0, 48));
   if (marker) latencies.push(Date.now() - Number(marker[1]));
@@ -56,8 +59,9 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     latencies.length = 0;
     startedAt = performance.now();
   }
+  if (line === 'stop') stoppedAt = performance.now();
   if (line === 'report') {
-    const seconds = (performance.now() - startedAt) / 1000;
+    const seconds = ((stoppedAt || performance.now()) - startedAt) / 1000;
     latencies.sort((a, b) => a - b);
     const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? null;
     process.stdout.write(
