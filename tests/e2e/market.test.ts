@@ -124,6 +124,9 @@ describe('markets in the browser', () => {
       JSON.stringify(registered.data),
     );
     await page.goto('/market?tab=crypto');
+    await page.locator('tr[data-code="BTCUSDT"]').waitFor();
+    // The list fits the phone: name, price and change visible without sideways scrolling.
+    expect(await page.locator('.table-scroll').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Add Solana to watchlist' }).click();
     await page.getByRole('button', { name: 'Remove Solana from watchlist' }).waitFor();
     await page.goto('/market?tab=watchlist');
