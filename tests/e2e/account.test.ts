@@ -135,6 +135,30 @@ describe('account, mobile', () => {
     await p.context().close();
   });
 
+  it('welcome board: Continue goes home for a logged-in user', async () => {
+    const { page: p } = await page('mobile');
+    const context = p.context();
+    await registerThroughUi(p, 'welcomed@example.com', 'welcome passphrase');
+    // A new browser session with the stored login: the board shows once, and Continue goes home.
+    const token = await p.evaluate(() => ({
+      token: localStorage.getItem('token'),
+      userInfo: localStorage.getItem('userInfo'),
+    }));
+    const fresh = await newContext(browser, 'mobile', server.baseUrl);
+    await fresh.addInitScript((s) => {
+      localStorage.setItem('token', s.token ?? '');
+      localStorage.setItem('isLogin', 'true');
+      localStorage.setItem('userInfo', s.userInfo ?? '');
+    }, token);
+    const q = await fresh.newPage();
+    await q.goto('/market');
+    await q.locator('dialog.welcome-board').getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => new URL(q.url()).pathname).toBe('/');
+    expect(await q.evaluate(() => localStorage.getItem('isLogin'))).toBe('true');
+    await context.close();
+    await fresh.close();
+  });
+
   it('has no serious accessibility problems on login and register', async () => {
     const { page: p } = await page('mobile');
     for (const path of ['/pass/login', '/pass/register']) {

@@ -46,7 +46,18 @@ describe('identity and money over HTTP', () => {
   }
 
   it('registers with a mailed code, opens a funded demo book and an empty live book', async () => {
+    const before = (await api(server.baseUrl, `${C}/index/getPlatformStats`)).body.data as {
+      registeredUsers: number;
+      listedCrypto: number;
+    };
     const token = await register('mira@example.com');
+    const after = (await api(server.baseUrl, `${C}/index/getPlatformStats`)).body.data as {
+      registeredUsers: number;
+      listedCrypto: number;
+    };
+    // The home page's figures are counted, not typed in: one more user is one more.
+    expect(after.registeredUsers).toBe(before.registeredUsers + 1);
+    expect(after.listedCrypto).toBeGreaterThanOrEqual(350);
     const demo = await api(server.baseUrl, `${C}/user/getBalances`, {
       headers: { authorization: token, virtually: 'NO' },
     });

@@ -19,6 +19,7 @@ import { QuoteFeed } from './modules/market/quote-feed.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
 import type { EventBus } from './platform/bus.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -134,6 +135,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   identityRoutes(server, services.identity);
   ledgerRoutes(server, services.ledger);
   marketRoutes(server, services.market, services.quotes);
+  statsRoutes(server, { identity: services.identity, market: services.market });
 
   await serveApps(server);
   return { server, services, state };

@@ -25,6 +25,7 @@ import {
   listMarketQuery,
   marketIdParams,
   marketItem,
+  platformStats,
   watchBody,
 } from './market.ts';
 
@@ -178,6 +179,14 @@ export const calls = {
     status: 'live',
     params: paramKeyParams,
     data: systemParam,
+  }),
+  getPlatformStats: call({
+    method: 'GET',
+    path: '/index/getPlatformStats',
+    summary: 'Home-page figures counted from the platform’s own data: registered users, listed instruments',
+    auth: false,
+    status: 'live',
+    data: platformStats,
   }),
   listNftMarket: call({
     method: 'GET',

@@ -50,3 +50,11 @@ export const watchBody = z.object({ id: z.int().check(z.minimum(1)) });
 /** One element of a /message push (spec §7). */
 export const liveQuote = z.object({ code: z.string(), price: priceString, zdf: z.string() });
 export type LiveQuote = z.infer<typeof liveQuote>;
+
+/** Home-page figures, computed from the platform's own data (DESIGN §2 rule 7). */
+export const platformStats = z.object({
+  registeredUsers: z.int(),
+  listedInstruments: z.int(),
+  listedCrypto: z.int(),
+});
+export type PlatformStats = z.infer<typeof platformStats>;

@@ -67,3 +67,9 @@ export const marketQueries = {
       queryFn: () => callApi('listWatchlist'),
     }),
 };
+
+export const statsQuery = queryOptions({
+  queryKey: ['stats'],
+  queryFn: () => callApi('getPlatformStats'),
+  staleTime: 60_000,
+});

@@ -1,7 +1,8 @@
+import { LANGUAGE_TAGS } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { marketQueries } from '../app/queries.ts';
+import { marketQueries, statsQuery } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { MarketTable } from '../market/MarketTable.tsx';
 import { FooterLists } from '../shell/Footer.tsx';
@@ -54,6 +55,38 @@ function FeatureCards() {
   );
 }
 
+/** Figures counted by the server from its own data; nothing here is typed in. */
+function Stats() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const stats = useQuery(statsQuery);
+  const locale = LANGUAGE_TAGS[language];
+  const figure = (value: number | undefined) =>
+    value === undefined ? '—' : new Intl.NumberFormat(locale).format(value);
+  return (
+    <section className="section" aria-labelledby="stats-title">
+      <h2 id="stats-title" className="section-title">
+        {t('home.statsTitle')}
+      </h2>
+      <dl className="stats">
+        <div className="card">
+          <dt>{t('home.statsUsers')}</dt>
+          <dd data-stat="users">{figure(stats.data?.registeredUsers)}</dd>
+        </div>
+        <div className="card">
+          <dt>{t('home.statsInstruments')}</dt>
+          <dd data-stat="instruments">{figure(stats.data?.listedInstruments)}</dd>
+        </div>
+        <div className="card">
+          <dt>{t('home.statsCrypto')}</dt>
+          <dd data-stat="crypto">{figure(stats.data?.listedCrypto)}</dd>
+        </div>
+      </dl>
+      <p className="muted small">{t('home.statsNote')}</p>
+    </section>
+  );
+}
+
 /** The home page's live market list: the first crypto and forex instruments, live from /message. */
 function LiveMarkets() {
   const { t } = useTranslation();
@@ -98,6 +131,7 @@ function DesktopHome() {
         </div>
       </section>
       <div className="container">
+        <Stats />
         <FeatureCards />
         <section className="section" aria-labelledby="markets-title">
           <h2 id="markets-title" className="section-title">

@@ -159,3 +159,8 @@ export async function recordCodeAttempt(db: Queryable, id: number, used: boolean
     [id, used],
   );
 }
+
+export async function countUsers(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: string }>('SELECT count(*) AS n FROM users');
+  return Number(rows[0]?.n ?? 0);
+}

@@ -9,6 +9,7 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import { codeMail } from './identity.mail.ts';
 import {
   countSessionsByTokenHash,
+  countUsers,
   deleteSession,
   findSession,
   findUserByLogin,
@@ -190,6 +191,10 @@ export class IdentityService {
 
   async logout(session: CustomerSession): Promise<void> {
     await deleteSession(this.db, session.sessionId, session.userId);
+  }
+
+  registeredUsers(): Promise<number> {
+    return countUsers(this.db);
   }
 
   /** For tests of "tokens are gone after logout": how many sessions carry this token's hash. */
