@@ -133,7 +133,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   contentRoutes(server, services.content);
   paramsRoutes(server, services.params);
   identityRoutes(server, services.identity);
-  ledgerRoutes(server, services.ledger);
+  ledgerRoutes(server, services.ledger, services.market);
   marketRoutes(server, services.market, services.quotes);
   statsRoutes(server, { identity: services.identity, market: services.market });
 

@@ -9,8 +9,16 @@ export const balanceRow = z.object({
   balance: decimalString,
   held: decimalString,
   available: decimalString,
+  /** The total's value in USDT at the market's current mid price; null when no price is known. */
+  valueUsdt: z.nullable(decimalString),
 });
-export const balancesData = z.object({ book: z.enum(['demo', 'live']), balances: z.array(balanceRow) });
+export const balancesData = z.object({
+  book: z.enum(['demo', 'live']),
+  balances: z.array(balanceRow),
+  /** The sum of the priced balances in USDT (assets without a price are left out and flagged). */
+  totalValueUsdt: decimalString,
+  unpricedAssets: z.array(z.string()),
+});
 export type BalancesData = z.infer<typeof balancesData>;
 
 /** Entry kinds a customer can filter by; others (system) never reach a customer's record. */

@@ -3,15 +3,12 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { formatAmount, signOf } from '../app/money.ts';
+import { formatAmount } from '../app/money.ts';
 import { ledgerQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
 import { AccountPage } from './Account.tsx';
 import { Failed, Loading } from './PageState.tsx';
-
-/** Prices of the assets in USDT are known only for USDT itself until the market feed lands. */
-const KNOWN_USDT_VALUE = new Set(['USDT']);
 
 function ResetDemo({ userId }: { userId: number }) {
   const { t } = useTranslation();
@@ -71,8 +68,7 @@ function BalanceTable({ userId }: { userId: number }) {
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   const rows = query.data.balances;
-  const unpriced = rows.some((r) => !KNOWN_USDT_VALUE.has(r.asset) && signOf(r.balance) !== 0);
-  const usdt = rows.find((r) => r.asset === 'USDT');
+  const unpriced = query.data.unpricedAssets.length > 0;
   return (
     <section className="card" aria-labelledby="balances-title">
       <h2 id="balances-title" className="visually-hidden">
@@ -81,7 +77,7 @@ function BalanceTable({ userId }: { userId: number }) {
       <p className="total-value">
         <span className="muted">{t('balance.totalValue')}</span>{' '}
         <strong data-testid="total-value">
-          {usdt ? `${formatAmount(language, usdt.balance, usdt.scale)} USDT` : '—'}
+          {`${formatAmount(language, query.data.totalValueUsdt, 6)} USDT`}
         </strong>
         {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
       </p>
@@ -105,8 +101,8 @@ function BalanceTable({ userId }: { userId: number }) {
                 <td className="num">{formatAmount(language, row.held, row.scale)}</td>
                 <td className="num">{formatAmount(language, row.balance, row.scale)}</td>
                 <td className="num">
-                  {KNOWN_USDT_VALUE.has(row.asset) ? (
-                    formatAmount(language, row.balance, row.scale)
+                  {row.valueUsdt !== null ? (
+                    formatAmount(language, row.valueUsdt, 6)
                   ) : (
                     <span title={t('balance.valuePending')}>
                       —<span className="visually-hidden"> {t('balance.valuePending')}</span>

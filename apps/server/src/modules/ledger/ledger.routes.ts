@@ -9,22 +9,56 @@ import {
 } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type Book, mountCall, sendCode } from '../../platform/http.ts';
+import type { MarketService } from '../market/market.service.ts';
 import { LedgerError, type LedgerService } from './ledger.service.ts';
+
+const USDT_SCALE = ASSET_SCALES.USDT;
+
+/**
+ * An amount's value in USDT minor units at a decimal price, in integers only:
+ * minor × price × 10^6 / (10^scale × 10^priceDecimals), rounded down.
+ */
+export function valueInUsdtMinor(minor: bigint, scale: number, price: string): bigint {
+  const [whole = '0', fraction = ''] = price.split('.');
+  const priceInt = BigInt(whole + fraction);
+  return (
+    (minor * priceInt * 10n ** BigInt(USDT_SCALE)) / (10n ** BigInt(scale) * 10n ** BigInt(fraction.length))
+  );
+}
+
+/** The USDT price of an asset: 1 for USDT itself, else its <ASSET>USDT market's mid price. */
+function usdtPrice(market: MarketService | undefined, asset: string): string | null {
+  if (asset === 'USDT') return '1';
+  return market?.midPrice(`${asset}USDT`) ?? null;
+}
 
 const scaleOf = (asset: string) => ASSET_SCALES[asset as Asset] ?? 0;
 
-async function balancesOf(ledger: LedgerService, book: Book, userId: number) {
+async function balancesOf(
+  ledger: LedgerService,
+  market: MarketService | undefined,
+  book: Book,
+  userId: number,
+) {
   const rows = await ledger.balances(book, userId);
-  return {
-    book,
-    balances: rows.map((b) => ({
+  let total = 0n;
+  const unpriced: string[] = [];
+  const balances = rows.map((b) => {
+    const price = usdtPrice(market, b.asset);
+    const value = price === null ? null : valueInUsdtMinor(b.balance, b.scale, price);
+    if (value === null) {
+      if (b.balance !== 0n) unpriced.push(b.asset);
+    } else total += value;
+    return {
       asset: b.asset,
       scale: b.scale,
       balance: formatMinor(b.balance, b.scale),
       held: formatMinor(b.held, b.scale),
       available: formatMinor(b.available, b.scale),
-    })),
-  };
+      valueUsdt: value === null ? null : formatMinor(value, USDT_SCALE),
+    };
+  });
+  return { book, balances, totalValueUsdt: formatMinor(total, USDT_SCALE), unpricedAssets: unpriced };
 }
 
 type Filter = { kind?: string; asset?: string; from?: string; to?: string; before?: number; size?: number };
@@ -63,9 +97,9 @@ function cell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-export function ledgerRoutes(app: FastifyInstance, ledger: LedgerService): void {
+export function ledgerRoutes(app: FastifyInstance, ledger: LedgerService, market?: MarketService): void {
   mountCall(app, calls.getBalances, ({ customer, request }) =>
-    balancesOf(ledger, request.book, customer.userId),
+    balancesOf(ledger, market, request.book, customer.userId),
   );
 
   mountCall(app, calls.listTransactions, async ({ customer, request, query }) => {
@@ -84,7 +118,7 @@ export function ledgerRoutes(app: FastifyInstance, ledger: LedgerService): void 
         throw new ApiError(Code.INSUFFICIENT_BALANCE);
       throw error;
     }
-    return balancesOf(ledger, 'demo', customer.userId);
+    return balancesOf(ledger, market, 'demo', customer.userId);
   });
 
   // The transaction record as CSV (up to 10,000 lines, same filters), for the export button.

@@ -166,6 +166,12 @@ export class MarketService {
     return out;
   }
 
+  /** The current mid price of an instrument as a decimal string, or null if it is not listed. */
+  midPrice(code: string): string | null {
+    const instrument = this.byCode.get(code);
+    return instrument ? formatPrice(instrument, quoteAt(instrument, this.seconds()).mid) : null;
+  }
+
   async watchlist(userId: number, language: Language): Promise<MarketItem[]> {
     const t = this.seconds();
     return (await watchlistOf(this.db, userId)).flatMap((id) => {
