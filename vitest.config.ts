@@ -37,6 +37,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // A loaded CI machine can be slow to paint; polls wait, they never assert timing.
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,

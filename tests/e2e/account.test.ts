@@ -36,6 +36,12 @@ async function registerThroughUi(p: Page, email: string, password: string): Prom
   await p.getByLabel('Repeat password').fill(password);
   await p.getByRole('button', { name: 'Create account' }).click();
   await expect.poll(() => new URL(p.url()).pathname).toBe('/profile');
+  // The welcome notice arrives in a blocking dialog titled "Notification"; closing marks it read.
+  const notice = p.locator('dialog.notice-dialog[open]');
+  await expect.poll(() => notice.getByRole('heading').innerText()).toBe('Notification');
+  expect(await notice.innerText()).toContain('100,000 virtual USDT');
+  await notice.getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => p.locator('dialog.notice-dialog[open]').count()).toBe(0);
 }
 
 describe('account, desktop', () => {
@@ -55,6 +61,11 @@ describe('account, desktop', () => {
     expect(await p.evaluate(() => localStorage.getItem('virtual'))).toBe('0');
     await p.getByRole('button', { name: 'Demo account' }).click();
     await p.getByText('You are now using your demo account with virtual funds.').waitFor();
+
+    // The closed notice stays read: the notifications page shows it without the dialog coming back.
+    await p.goto('/profile/notification');
+    await p.locator('.notice-list li').filter({ hasText: 'Read' }).first().waitFor();
+    expect(await p.locator('dialog.notice-dialog[open]').count()).toBe(0);
 
     await p.goto('/profile/transactions');
     const row = p.locator('tr[data-entry]').first();

@@ -85,7 +85,7 @@ describe('markets in the browser', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/cruuency');
     expect(new URL(page.url()).searchParams.get('code')).toBe('ETHUSDT');
     const chart = page.locator('.candle-chart');
-    await expect.poll(() => chart.getAttribute('data-candles')).toBe('300');
+    await expect.poll(() => chart.getAttribute('data-candles'), { timeout: 15_000 }).toBe('300');
     await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: '1d', exact: true }).click();
     await expect
@@ -128,6 +128,7 @@ describe('markets in the browser', () => {
       JSON.stringify(registered.data),
     );
     await page.goto('/market?tab=crypto');
+    await page.locator('dialog.notice-dialog[open]').getByRole('button', { name: 'Close' }).click();
     await page.locator('tr[data-code="BTCUSDT"]').waitFor();
     // The list fits the phone: name, price and change visible without sideways scrolling.
     expect(

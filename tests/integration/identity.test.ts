@@ -230,6 +230,68 @@ describe('identity and money over HTTP', () => {
     expect(after.status).toBe(401);
   });
 
+  it('writes a welcome notice in the user’s language; only its owner can list or read it', async () => {
+    const sent = await api(
+      server.baseUrl,
+      `${C}/login/sendCode`,
+      json({ email: 'noticed@example.com', purpose: 'register' }, { 'accept-language': 'de' }),
+    );
+    expect(sent.body.code).toBe(200);
+    const code = await inbox.codeFor('noticed@example.com');
+    const r = await api(
+      server.baseUrl,
+      `${C}/login/register`,
+      json(
+        { userName: 'noticed@example.com', password: 'long enough pw', password2: 'long enough pw', code },
+        { 'accept-language': 'de' },
+      ),
+    );
+    const token = (r.body.data as { token: string }).token;
+    const other = await register('nosy@example.com');
+    const unread = (
+      await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, { headers: { authorization: token } })
+    ).body.data as { id: number; noticeContent: string; readState: number }[];
+    expect(unread).toHaveLength(1);
+    expect(unread[0]?.noticeContent).toMatch(/^Willkommen bei SWX/);
+    // Another user reading it: nothing found, and it stays unread.
+    expect(
+      (
+        await api(server.baseUrl, `${C}/user/readNotice?noticeId=${unread[0]?.id}`, {
+          headers: { authorization: other },
+        })
+      ).body.code,
+    ).toBe(10028);
+    expect(
+      (
+        (
+          await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, {
+            headers: { authorization: token },
+          })
+        ).body.data as unknown[]
+      ).length,
+    ).toBe(1);
+    expect(
+      (
+        (await api(server.baseUrl, `${C}/user/getNoticeList`, { headers: { authorization: other } })).body
+          .data as { id: number }[]
+      ).some((n) => n.id === unread[0]?.id),
+    ).toBe(false);
+    expect(
+      (
+        await api(server.baseUrl, `${C}/user/readNotice?noticeId=${unread[0]?.id}`, {
+          headers: { authorization: token },
+        })
+      ).body.code,
+    ).toBe(200);
+    expect(
+      (
+        await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, {
+          headers: { authorization: token },
+        })
+      ).body.data,
+    ).toEqual([]);
+  });
+
   it('resets the demo book but never the live one', async () => {
     const token = await register('resetter@example.com');
     const live = await api(server.baseUrl, `${C}/user/resetDemo`, {

@@ -17,6 +17,8 @@ import { marketRoutes } from './modules/market/market.routes.ts';
 import { MarketService } from './modules/market/market.service.ts';
 import { QuoteFeed } from './modules/market/quote-feed.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
+import { noticesRoutes } from './modules/notices/notices.routes.ts';
+import { NoticesService } from './modules/notices/notices.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -51,6 +53,7 @@ export type Services = {
   audit: AuditService;
   ledger: LedgerService;
   identity: IdentityService;
+  notices: NoticesService;
   content: ContentService;
   params: ParamsService;
   market: MarketService;
@@ -64,6 +67,7 @@ export function createServices(platform: Platform): Services {
   const audit = new AuditService(platform.db);
   const ledger = new LedgerService(platform.db, audit, platform.logger);
   const market = new MarketService(platform.db);
+  const notices = new NoticesService(platform.db);
   return {
     audit,
     ledger,
@@ -72,7 +76,9 @@ export function createServices(platform: Platform): Services {
       mailer: platform.mailer,
       rateLimiter: platform.rateLimiter,
       ledger,
+      notices,
     }),
+    notices,
     content: new ContentService(platform.db),
     params: new ParamsService(platform.db),
     market,
@@ -134,6 +140,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   paramsRoutes(server, services.params);
   identityRoutes(server, services.identity);
   ledgerRoutes(server, services.ledger, services.market);
+  noticesRoutes(server, services.notices);
   marketRoutes(server, services.market, services.quotes);
   statsRoutes(server, { identity: services.identity, market: services.market });
 

@@ -32,3 +32,16 @@ export const loginBody = z.object({
 export const userInfoData = z.object({ id: z.int(), userName: z.string() });
 export const loginResult = z.object({ token: z.string(), userInfo: userInfoData });
 export const emptyData = z.null();
+
+/** A notice (spec §3): readState 0 means unread. */
+export const notice = z.object({
+  id: z.int(),
+  noticeContent: z.string(),
+  readState: z.int(),
+  createdAt: z.string(),
+});
+export type Notice = z.infer<typeof notice>;
+export const noticeListQuery = z.object({
+  readState: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(1))),
+});
+export const readNoticeQuery = z.object({ noticeId: z.coerce.number().check(z.int(), z.minimum(1)) });

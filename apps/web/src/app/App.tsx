@@ -6,6 +6,7 @@ import Home from '../pages/Home.tsx';
 import { Loading } from '../pages/PageState.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
+import { NoticeDialog } from '../shell/NoticeDialog.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
@@ -42,6 +43,7 @@ const Profile = lazyPage(() => import('../pages/Profile.tsx'));
 const Balance = lazyPage(() => import('../pages/Balance.tsx'));
 const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
 const Market = lazyPage(() => import('../pages/Market.tsx'));
+const Notifications = lazyPage(() => import('../pages/Notifications.tsx'));
 const Currency = lazyPage(() => import('../pages/Currency.tsx'));
 
 function ChunkFailed() {
@@ -130,7 +132,6 @@ const UPCOMING_PATHS = [
   '/loan',
   '/nfts',
   '/profile/invite',
-  '/profile/notification',
   '/help',
   '/help/faq',
   '/help/notice',
@@ -144,6 +145,7 @@ export function App() {
       <BrowserRouter>
         <NavigationEffects />
         <RefreshUser />
+        <NoticeDialog />
         <Shell>
           <Boundary>
             <Suspense fallback={<Loading />}>
@@ -155,6 +157,7 @@ export function App() {
                 <Route path="/market" element={<Market />} />
                 <Route path="/cruuency" element={<Currency />} />
                 <Route path="/profile" element={<Profile />} />
+                <Route path="/profile/notification" element={<Notifications />} />
                 <Route path="/profile/balance" element={<Balance />} />
                 <Route path="/profile/transactions" element={<Transactions />} />
                 <Route path="/pass/register" element={<Register />} />

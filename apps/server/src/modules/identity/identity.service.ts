@@ -6,6 +6,7 @@ import { ApiError, type CustomerSession } from '../../platform/http.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
 import { codeMail } from './identity.mail.ts';
 import {
   countSessionsByTokenHash,
@@ -53,13 +54,21 @@ export class IdentityService {
   private readonly mailer: Mailer;
   private readonly limiter: RateLimiter;
   private readonly ledger: LedgerService;
+  private readonly notices: NoticesService | undefined;
   private dummyHash: Promise<string> | null = null;
 
-  constructor(deps: { db: Database; mailer: Mailer; rateLimiter: RateLimiter; ledger: LedgerService }) {
+  constructor(deps: {
+    db: Database;
+    mailer: Mailer;
+    rateLimiter: RateLimiter;
+    ledger: LedgerService;
+    notices?: NoticesService;
+  }) {
     this.db = deps.db;
     this.mailer = deps.mailer;
     this.limiter = deps.rateLimiter;
     this.ledger = deps.ledger;
+    this.notices = deps.notices;
   }
 
   private async limit(key: string, rule: { limit: number; windowMs: number }): Promise<void> {
@@ -142,6 +151,7 @@ export class IdentityService {
       throw error;
     }
     await this.ledger.openCustomerBooks(userId);
+    await this.notices?.notify(userId, client.language, 'welcome', { name: userName });
     const token = await this.startSession(userId, client);
     return { token, userInfo: { id: userId, userName } };
   }

@@ -1,0 +1,42 @@
+import type { Queryable } from '../../platform/db.ts';
+
+export type NoticeRow = { id: number; noticeContent: string; readState: 0 | 1; createdAt: string };
+
+export async function insertNotice(
+  db: Queryable,
+  notice: { userId: number; kind: string; content: string },
+): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    'INSERT INTO notices (user_id, kind, notice_content) VALUES ($1, $2, $3) RETURNING id',
+    [notice.userId, notice.kind, notice.content],
+  );
+  return Number(rows[0]?.id);
+}
+
+export async function noticesOf(
+  db: Queryable,
+  userId: number,
+  filter: { readState?: 0 | 1; limit: number },
+): Promise<NoticeRow[]> {
+  const rows = await db.query<{ id: string; notice_content: string; read_state: number; created_at: Date }>(
+    `SELECT id, notice_content, read_state, created_at FROM notices
+     WHERE user_id = $1 AND ($2::smallint IS NULL OR read_state = $2)
+     ORDER BY id DESC LIMIT $3`,
+    [userId, filter.readState ?? null, filter.limit],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    noticeContent: r.notice_content,
+    readState: r.read_state === 1 ? 1 : 0,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+/** Marks one of the user's own notices read; another user's id matches nothing. */
+export async function markRead(db: Queryable, userId: number, noticeId: number): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    'UPDATE notices SET read_state = 1, read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2 RETURNING id',
+    [noticeId, userId],
+  );
+  return rows.length > 0;
+}
