@@ -43,10 +43,6 @@ export function onQuotes(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-export function latestQuotes(): readonly LiveQuote[] {
-  return latest;
-}
-
 /** The latest pushed quote per code; a new map per message, so React sees each change. */
 let byCode = new Map<string, LiveQuote>();
 onQuotes((quotes) => {

@@ -1,19 +1,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { ApiFailure, callApi } from '../app/api.ts';
-import { logIn } from '../app/state.ts';
-import { Field, FormError } from './forms.tsx';
+import { Link } from 'react-router';
+import { callApi } from '../app/api.ts';
+import { Field, FormError, useSignIn } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
 export default function Login() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ userName?: string; password?: string }>({});
-  const [failure, setFailure] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, signIn } = useSignIn();
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -23,16 +20,7 @@ export default function Login() {
     setErrors(next);
     setFailure('');
     if (Object.keys(next).length > 0) return;
-    setBusy(true);
-    try {
-      const result = await callApi('login', { body: { userName: userName.trim(), password } });
-      logIn(result.token, result.userInfo);
-      navigate('/profile', { replace: true });
-    } catch (error) {
-      setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
-    } finally {
-      setBusy(false);
-    }
+    await signIn(() => callApi('login', { body: { userName: userName.trim(), password } }));
   };
 
   return (

@@ -1,22 +1,19 @@
 import { EMAIL, USERNAME } from '@swx/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { logIn } from '../app/state.ts';
-import { Field, FormError } from './forms.tsx';
+import { Field, FormError, useSignIn } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
 type Errors = Partial<Record<'userName' | 'email' | 'password' | 'password2' | 'code', string>>;
 
 export default function Register() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [form, setForm] = useState({ userName: '', email: '', password: '', password2: '', code: '' });
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState('');
   const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, signIn } = useSignIn();
   const [resendIn, setResendIn] = useState(0);
   const userNameIsEmail = EMAIL.test(form.userName.trim());
   const codeTarget = (userNameIsEmail ? form.userName : form.email).trim();
@@ -67,9 +64,8 @@ export default function Register() {
     setErrors(e);
     setFailure('');
     if (Object.keys(e).length > 0) return;
-    setBusy(true);
-    try {
-      const result = await callApi('register', {
+    await signIn(() =>
+      callApi('register', {
         body: {
           userName: form.userName.trim(),
           ...(userNameIsEmail ? {} : { email: form.email.trim() }),
@@ -77,14 +73,8 @@ export default function Register() {
           password2: form.password2,
           code: form.code.trim(),
         },
-      });
-      logIn(result.token, result.userInfo);
-      navigate('/profile', { replace: true });
-    } catch (error) {
-      setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
   };
 
   return (
