@@ -121,6 +121,28 @@ describe('account, desktop', () => {
     await p.context().close();
   });
 
+  it('recovers a password on /pass/reset with a mailed code', async () => {
+    const { page: p } = await page('desktop');
+    await registerThroughUi(p, 'recover@example.com', 'first passphrase');
+    await p.goto('/pass/reset');
+    await p.getByLabel('Email of your account').fill('recover@example.com');
+    await p.getByRole('button', { name: 'Send code' }).click();
+    await p.getByRole('status').filter({ hasText: 'recover@example.com' }).waitFor();
+    // The newest mail to this address is the reset code (the registration code came before it).
+    await expect.poll(() => inbox.messages.filter((m) => m.to === 'recover@example.com').length).toBe(2);
+    await p.getByLabel('Verification code').fill(await inbox.codeFor('recover@example.com'));
+    await p.getByLabel('New password').fill('second passphrase');
+    await p.getByLabel('Repeat password').fill('second passphrase');
+    await p.getByRole('button', { name: 'Set new password' }).click();
+    await p.getByText('Your password is changed').waitFor();
+    await p.getByRole('link', { name: 'Log in' }).click();
+    await p.getByLabel('Username or email').fill('recover@example.com');
+    await p.getByLabel('Password').fill('second passphrase');
+    await p.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => new URL(p.url()).pathname).toBe('/profile');
+    await p.context().close();
+  });
+
   it('asks for a login on account pages when logged out', async () => {
     const { page: p } = await page('desktop');
     await p.goto('/profile/balance');

@@ -292,6 +292,84 @@ describe('identity and money over HTTP', () => {
     ).toEqual([]);
   });
 
+  it('recovers a password with a mailed code: old sessions and the old password stop working', async () => {
+    const token = await register('forgetful@example.com');
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          `${C}/login/sendCode`,
+          json({ email: 'forgetful@example.com', purpose: 'reset' }),
+        )
+      ).body.code,
+    ).toBe(200);
+    const code = await inbox.codeFor('forgetful@example.com');
+    const mismatch = await api(
+      server.baseUrl,
+      `${C}/login/resetPassword`,
+      json({ email: 'forgetful@example.com', code, password: 'brand new pass', password2: 'other pass!!' }),
+    );
+    expect(mismatch.body.code).toBe(10026);
+    const ok = await api(
+      server.baseUrl,
+      `${C}/login/resetPassword`,
+      json({ email: 'Forgetful@example.com', code, password: 'brand new pass', password2: 'brand new pass' }),
+    );
+    expect(ok.body.code).toBe(200);
+    expect(
+      (
+        await api(server.baseUrl, `${C}/user/getUserInfo`, {
+          method: 'POST',
+          headers: { authorization: token },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          `${C}/login/login`,
+          json({ userName: 'forgetful@example.com', password: 'long enough pw' }),
+        )
+      ).body.code,
+    ).toBe(10004);
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          `${C}/login/login`,
+          json({ userName: 'forgetful@example.com', password: 'brand new pass' }),
+        )
+      ).body.code,
+    ).toBe(200);
+    // The code was used; and an address with no account gets the same refusal as a wrong code.
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          `${C}/login/resetPassword`,
+          json({ email: 'forgetful@example.com', code, password: 'third pass!!', password2: 'third pass!!' }),
+        )
+      ).body.code,
+    ).toBe(10091);
+    await api(server.baseUrl, `${C}/login/sendCode`, json({ email: 'ghost@example.com', purpose: 'reset' }));
+    const ghostCode = await inbox.codeFor('ghost@example.com');
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          `${C}/login/resetPassword`,
+          json({
+            email: 'ghost@example.com',
+            code: ghostCode,
+            password: 'whatever pw',
+            password2: 'whatever pw',
+          }),
+        )
+      ).body.code,
+    ).toBe(10091);
+  });
+
   it('resets the demo book but never the live one', async () => {
     const token = await register('resetter@example.com');
     const live = await api(server.baseUrl, `${C}/user/resetDemo`, {

@@ -18,6 +18,7 @@ import {
   noticeListQuery,
   readNoticeQuery,
   registerBody,
+  resetPasswordBody,
   sendCodeBody,
   sentCode,
 } from './identity.ts';
@@ -358,6 +359,15 @@ export const calls = {
     data: z.null(),
   }),
 
+  resetPassword: call({
+    method: 'POST',
+    path: '/login/resetPassword',
+    summary: 'Set a new password with a code mailed for purpose "reset"; every session of the account ends',
+    auth: false,
+    status: 'live',
+    body: resetPasswordBody,
+    data: z.null(),
+  }),
   logout: call({
     method: 'POST',
     path: '/user/logout',

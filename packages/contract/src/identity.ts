@@ -25,6 +25,13 @@ export const registerBody = z.object({
   code: codeField,
 });
 
+export const resetPasswordBody = z.object({
+  email: z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL)),
+  code: codeField,
+  password: passwordField,
+  password2: z.string(),
+});
+
 export const loginBody = z.object({
   userName: userNameField,
   password: z.string().check(z.minLength(1), z.maxLength(128)),

@@ -34,11 +34,11 @@ function lazyPage<T extends ComponentType>(load: () => Promise<{ default: T }>) 
 }
 
 const Upcoming = lazyPage(() => import('../pages/Upcoming.tsx'));
-const PassPage = lazyPage(() => import('../pages/PassPage.tsx'));
 const Detail = lazyPage(() => import('../pages/Detail.tsx'));
 const Introduction = lazyPage(() => import('../pages/Introduction.tsx'));
 const Login = lazyPage(() => import('../pages/Login.tsx'));
 const Register = lazyPage(() => import('../pages/Register.tsx'));
+const Reset = lazyPage(() => import('../pages/Reset.tsx'));
 const Profile = lazyPage(() => import('../pages/Profile.tsx'));
 const Balance = lazyPage(() => import('../pages/Balance.tsx'));
 const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
@@ -162,7 +162,7 @@ export function App() {
                 <Route path="/profile/transactions" element={<Transactions />} />
                 <Route path="/pass/register" element={<Register />} />
                 <Route path="/pass/login" element={<Login />} />
-                <Route path="/pass/reset" element={<PassPage />} />
+                <Route path="/pass/reset" element={<Reset />} />
                 <Route path="/detail" element={<Detail />} />
                 <Route path="/introduction" element={<Introduction />} />
                 <Route path="/financial">

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { routeMeta } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Logo } from '../shell/DesktopShell.tsx';
@@ -22,18 +22,5 @@ export function PassLayout({ children }: { children: ReactNode }) {
         {children}
       </div>
     </div>
-  );
-}
-
-/** Password recovery arrives with the identity issue's remaining work. */
-export default function PassPage() {
-  const { t } = useTranslation();
-  return (
-    <PassLayout>
-      <p>{t('upcoming.text')}</p>
-      <Link className="button ghost" to="/">
-        {t('action.goHome')}
-      </Link>
-    </PassLayout>
   );
 }

@@ -164,3 +164,12 @@ export async function countUsers(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: string }>('SELECT count(*) AS n FROM users');
   return Number(rows[0]?.n ?? 0);
 }
+
+/** A new password hash; every session of the user ends with it. */
+export async function replacePassword(db: Queryable, userId: number, passwordHash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2, password_changed_at = now() WHERE id = $1', [
+    userId,
+    passwordHash,
+  ]);
+  await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+}

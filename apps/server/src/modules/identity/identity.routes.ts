@@ -15,6 +15,7 @@ export function identityRoutes(app: FastifyInstance, identity: IdentityService):
   }));
   mountCall(app, calls.sendCode, ({ body, request }) => identity.sendCode(body, clientOf(request)));
   mountCall(app, calls.register, ({ body, request }) => identity.register(body, clientOf(request)));
+  mountCall(app, calls.resetPassword, ({ body }) => identity.resetPassword(body));
   mountCall(app, calls.login, ({ body, request }) => identity.login(body, clientOf(request)));
   mountCall(app, calls.logout, async ({ customer }) => {
     await identity.logout(customer);

@@ -19,6 +19,7 @@ import {
   insertUser,
   latestCode,
   recordCodeAttempt,
+  replacePassword,
   touchSession,
   userNameOrEmailTaken,
 } from './identity.repository.ts';
@@ -90,7 +91,7 @@ export class IdentityService {
   ): Promise<{ expiresInSeconds: number; resendInSeconds: number }> {
     const email = input.email.toLowerCase();
     await this.limit(`code:addr:${client.ip}`, LIMITS.codePerAddress);
-    await this.limit(`code:target:${email}`, LIMITS.codePerTarget);
+    await this.limit(`code:target:${input.purpose}:${email}`, LIMITS.codePerTarget);
     await this.limit(`code:target-day:${email}`, LIMITS.codePerTargetDaily);
     if (input.purpose === 'register' && (await userNameOrEmailTaken(this.db, email, email)).email)
       throw new ApiError(Code.EMAIL_EXISTS);
@@ -154,6 +155,27 @@ export class IdentityService {
     await this.notices?.notify(userId, client.language, 'welcome', { name: userName });
     const token = await this.startSession(userId, client);
     return { token, userInfo: { id: userId, userName } };
+  }
+
+  /**
+   * Password recovery: a code mailed for "reset" sets a new password and ends every session of
+   * the account. An unknown address is refused the same way as a wrong code (10091), so the
+   * answer does not tell who has an account.
+   */
+  async resetPassword(input: {
+    email: string;
+    code: string;
+    password: string;
+    password2: string;
+  }): Promise<null> {
+    if (input.password !== input.password2)
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'password2', issue: 'mismatch' }]);
+    const email = input.email.trim().toLowerCase();
+    await this.consumeCode(email, 'reset', input.code);
+    const user = await findUserByLogin(this.db, email);
+    if (!user || user.email !== email) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+    await replacePassword(this.db, user.id, await argonHash(input.password, ARGON2));
+    return null;
   }
 
   async login(
