@@ -1,9 +1,9 @@
 import { EMAIL, USERNAME } from '@swx/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { Field, FormError, useSignIn } from './forms.tsx';
+import { CodeField, Field, FormError, NewPasswordFields, newPasswordErrors, useSignIn } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
 type Errors = Partial<Record<'userName' | 'email' | 'password' | 'password2' | 'code', string>>;
@@ -14,15 +14,8 @@ export default function Register() {
   const [errors, setErrors] = useState<Errors>({});
   const [notice, setNotice] = useState('');
   const { busy, failure, setFailure, signIn } = useSignIn();
-  const [resendIn, setResendIn] = useState(0);
   const userNameIsEmail = EMAIL.test(form.userName.trim());
   const codeTarget = (userNameIsEmail ? form.userName : form.email).trim();
-
-  useEffect(() => {
-    if (resendIn <= 0) return;
-    const timer = setTimeout(() => setResendIn((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [resendIn]);
 
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [key]: event.target.value }));
@@ -34,27 +27,25 @@ export default function Register() {
     else if (!userNameIsEmail && !USERNAME.test(name)) e.userName = t('auth.error.userNameFormat');
     if (!userNameIsEmail && !EMAIL.test(form.email.trim())) e.email = t('auth.error.emailFormat');
     if (withCode) {
-      if (!form.password) e.password = t('auth.error.enterPassword');
-      else if (form.password.length < 8) e.password = t('auth.error.passwordShort');
-      if (!form.password2) e.password2 = t('auth.error.enterPassword2');
-      else if (form.password2 !== form.password) e.password2 = t('auth.error.mismatch');
+      Object.assign(e, newPasswordErrors(t, form.password, form.password2));
       if (!form.code.trim()) e.code = t('auth.error.enterCode');
       else if (!/^\d{6}$/.test(form.code.trim())) e.code = t('auth.error.codeFormat');
     }
     return e;
   };
 
-  const sendCode = async () => {
+  const sendCode = async (): Promise<number | null> => {
     const e = check(false);
     setErrors(e);
     setFailure('');
-    if (e.userName || e.email) return;
+    if (e.userName || e.email) return null;
     try {
       const sent = await callApi('sendCode', { body: { email: codeTarget, purpose: 'register' } });
-      setResendIn(sent.resendInSeconds);
       setNotice(t('auth.codeSent', { email: codeTarget }));
+      return sent.resendInSeconds;
     } catch (error) {
       setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
+      return null;
     }
   };
 
@@ -100,48 +91,19 @@ export default function Register() {
             onChange={set('email')}
           />
         )}
-        <Field
-          label={t('auth.code')}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={form.code}
-          error={errors.code}
-          onChange={set('code')}
-        >
-          <button
-            type="button"
-            className="button ghost"
-            onClick={() => void sendCode()}
-            disabled={resendIn > 0}
-          >
-            {resendIn > 0 ? t('auth.resendIn', { seconds: resendIn }) : t('auth.sendCode')}
-          </button>
-        </Field>
+        <CodeField value={form.code} error={errors.code} onChange={set('code')} send={sendCode} />
         {notice ? (
           <p className="form-notice" role="status">
             {notice}
           </p>
         ) : null}
-        <Field
+        <NewPasswordFields
           label={t('auth.password')}
-          hint={t('auth.passwordHint')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          error={errors.password}
-          onChange={set('password')}
-        />
-        <Field
-          label={t('auth.password2')}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          value={form.password2}
-          error={errors.password2}
-          onChange={set('password2')}
+          password={form.password}
+          password2={form.password2}
+          errors={errors}
+          onPassword={set('password')}
+          onPassword2={set('password2')}
         />
         <FormError message={failure} />
         <button type="submit" className="button primary large block" disabled={busy}>

@@ -1,9 +1,9 @@
 import { EMAIL } from '@swx/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { Field, FormError } from './forms.tsx';
+import { CodeField, Field, FormError, NewPasswordFields, newPasswordErrors } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
 type Errors = Partial<Record<'email' | 'code' | 'password' | 'password2', string>>;
@@ -17,29 +17,24 @@ export default function Reset() {
   const [notice, setNotice] = useState('');
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [resendIn, setResendIn] = useState(0);
-  useEffect(() => {
-    if (resendIn <= 0) return;
-    const timer = setTimeout(() => setResendIn((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [resendIn]);
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [key]: event.target.value }));
   const fail = (error: unknown) => setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
 
-  const sendCode = async () => {
+  const sendCode = async (): Promise<number | null> => {
     setFailure('');
     if (!EMAIL.test(form.email.trim())) {
       setErrors({ email: t('auth.error.emailFormat') });
-      return;
+      return null;
     }
     setErrors({});
     try {
       const sent = await callApi('sendCode', { body: { email: form.email.trim(), purpose: 'reset' } });
-      setResendIn(sent.resendInSeconds);
       setNotice(t('auth.codeSent', { email: form.email.trim() }));
+      return sent.resendInSeconds;
     } catch (error) {
       fail(error);
+      return null;
     }
   };
 
@@ -49,10 +44,7 @@ export default function Reset() {
     if (!EMAIL.test(form.email.trim())) e.email = t('auth.error.emailFormat');
     if (!/^\d{6}$/.test(form.code.trim()))
       e.code = form.code.trim() ? t('auth.error.codeFormat') : t('auth.error.enterCode');
-    if (form.password.length < 8)
-      e.password = form.password ? t('auth.error.passwordShort') : t('auth.error.enterPassword');
-    if (!form.password2) e.password2 = t('auth.error.enterPassword2');
-    else if (form.password2 !== form.password) e.password2 = t('auth.error.mismatch');
+    Object.assign(e, newPasswordErrors(t, form.password, form.password2));
     setErrors(e);
     setFailure('');
     if (Object.keys(e).length > 0) return;
@@ -96,48 +88,19 @@ export default function Reset() {
           error={errors.email}
           onChange={set('email')}
         />
-        <Field
-          label={t('auth.code')}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={form.code}
-          error={errors.code}
-          onChange={set('code')}
-        >
-          <button
-            type="button"
-            className="button ghost"
-            onClick={() => void sendCode()}
-            disabled={resendIn > 0}
-          >
-            {resendIn > 0 ? t('auth.resendIn', { seconds: resendIn }) : t('auth.sendCode')}
-          </button>
-        </Field>
+        <CodeField value={form.code} error={errors.code} onChange={set('code')} send={sendCode} />
         {notice ? (
           <p className="form-notice" role="status">
             {notice}
           </p>
         ) : null}
-        <Field
+        <NewPasswordFields
           label={t('auth.newPassword')}
-          hint={t('auth.passwordHint')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          error={errors.password}
-          onChange={set('password')}
-        />
-        <Field
-          label={t('auth.password2')}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          value={form.password2}
-          error={errors.password2}
-          onChange={set('password2')}
+          password={form.password}
+          password2={form.password2}
+          errors={errors}
+          onPassword={set('password')}
+          onPassword2={set('password2')}
         />
         <FormError message={failure} />
         <button type="submit" className="button primary large block" disabled={busy}>

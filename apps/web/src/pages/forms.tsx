@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure } from '../app/api.ts';
@@ -74,4 +74,106 @@ export function useSignIn() {
     }
   };
   return { busy, failure, setFailure, signIn };
+}
+
+/** The verification-code field with its "Send code" button and resend countdown. */
+export function CodeField({
+  value,
+  error,
+  onChange,
+  send,
+}: {
+  value: string;
+  error?: string | undefined;
+  onChange: (event: React.ChangeEvent<HTMLInputElement>) => void;
+  /** Sends a code; resolves with the seconds before another may be sent, or null when refused. */
+  send: () => Promise<number | null>;
+}) {
+  const { t } = useTranslation();
+  const [resendIn, setResendIn] = useState(0);
+  useEffect(() => {
+    if (resendIn <= 0) return;
+    const timer = setTimeout(() => setResendIn((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [resendIn]);
+  return (
+    <Field
+      label={t('auth.code')}
+      name="code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      value={value}
+      error={error}
+      onChange={onChange}
+    >
+      <button
+        type="button"
+        className="button ghost"
+        disabled={resendIn > 0}
+        onClick={async () => {
+          const wait = await send();
+          if (wait) setResendIn(wait);
+        }}
+      >
+        {resendIn > 0 ? t('auth.resendIn', { seconds: resendIn }) : t('auth.sendCode')}
+      </button>
+    </Field>
+  );
+}
+
+/** A new password and its repetition, with the shared hint. */
+export function NewPasswordFields({
+  label,
+  password,
+  password2,
+  errors,
+  onPassword,
+  onPassword2,
+}: {
+  label: string;
+  password: string;
+  password2: string;
+  errors: { password?: string | undefined; password2?: string | undefined };
+  onPassword: (event: React.ChangeEvent<HTMLInputElement>) => void;
+  onPassword2: (event: React.ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field
+        label={label}
+        hint={t('auth.passwordHint')}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        error={errors.password}
+        onChange={onPassword}
+      />
+      <Field
+        label={t('auth.password2')}
+        name="password2"
+        type="password"
+        autoComplete="new-password"
+        value={password2}
+        error={errors.password2}
+        onChange={onPassword2}
+      />
+    </>
+  );
+}
+
+/** Checks of a new password pair, with the spec's messages. */
+export function newPasswordErrors(
+  t: (key: string) => string,
+  password: string,
+  password2: string,
+): { password?: string; password2?: string } {
+  const e: { password?: string; password2?: string } = {};
+  if (!password) e.password = t('auth.error.enterPassword');
+  else if (password.length < 8) e.password = t('auth.error.passwordShort');
+  if (!password2) e.password2 = t('auth.error.enterPassword2');
+  else if (password2 !== password) e.password2 = t('auth.error.mismatch');
+  return e;
 }
