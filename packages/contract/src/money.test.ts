@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASSET_SCALES, formatMinor, MoneyFormatError, parseMinor } from './money.ts';
+import { ASSET_SCALES, formatMinor, MoneyFormatError, parseMinor, valueAtPrice } from './money.ts';
 
 describe('money', () => {
   it('parses decimal strings into minor units at the asset scale', () => {
@@ -33,5 +33,16 @@ describe('money', () => {
     }
     const wei = '1.000000000000000001';
     expect(formatMinor(parseMinor(wei, 18), 18)).toBe(wei);
+  });
+
+  it('values an amount at a decimal price in integers only, rounding down', () => {
+    // 0.015 BTC (1,500,000 satoshi) at 83,576.78 → 1,253.6517 USDT
+    expect(valueAtPrice(1_500_000n, 8, '83576.78', 6)).toBe(1_253_651_700n);
+    // 0.2 ETH (2e17 wei) at 3,000.50 → 600.10 USDT
+    expect(valueAtPrice(200_000_000_000_000_000n, 18, '3000.50', 6)).toBe(600_100_000n);
+    // 10 USDC at 0.9998 → 9.998 USDT
+    expect(valueAtPrice(10_000_000n, 6, '0.9998', 6)).toBe(9_998_000n);
+    // 1 wei at 3,000 rounds down to 0
+    expect(valueAtPrice(1n, 18, '3000', 6)).toBe(0n);
   });
 });

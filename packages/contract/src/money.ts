@@ -41,6 +41,20 @@ export function formatMinor(minor: bigint, scale: number): string {
   return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
 }
 
+/**
+ * An amount's value in another asset's minor units at a decimal price, in integers only:
+ * minor × price × 10^targetScale / (10^scale × 10^priceDecimals), rounded down.
+ */
+export function valueAtPrice(minor: bigint, scale: number, price: string, targetScale: number): bigint {
+  assertScale(scale);
+  assertScale(targetScale);
+  const [whole = '0', fraction = ''] = price.split('.');
+  const priceInt = BigInt(whole + fraction);
+  return (
+    (minor * priceInt * 10n ** BigInt(targetScale)) / (10n ** BigInt(scale) * 10n ** BigInt(fraction.length))
+  );
+}
+
 function assertScale(scale: number): void {
   if (!Number.isInteger(scale) || scale < 0 || scale > 36) throw new RangeError(`bad scale ${scale}`);
 }

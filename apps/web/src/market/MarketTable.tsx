@@ -6,6 +6,7 @@ import { useClientState } from '../app/state.ts';
 import { Change } from './Change.tsx';
 import { direction, price, useQuoteMap, withLive } from './live.ts';
 import { Sparkline } from './Sparkline.tsx';
+import { WatchStar } from './WatchStar.tsx';
 
 export function currencyHref(item: Pick<MarketItem, 'code' | 'type' | 'id'>): string {
   return `/cruuency?${new URLSearchParams({ code: item.code, type: String(item.type), id: String(item.id) }).toString()}`;
@@ -43,19 +44,7 @@ const Row = memo(function Row({ item, locale, watched, onToggleWatch }: RowProps
       </td>
       {onToggleWatch ? (
         <td>
-          <button
-            type="button"
-            className={`icon-button star ${watched ? 'on' : ''}`}
-            aria-pressed={watched}
-            aria-label={
-              watched
-                ? t('market.unwatch', { name: item.appName })
-                : t('market.watch', { name: item.appName })
-            }
-            onClick={() => onToggleWatch(item)}
-          >
-            <span aria-hidden="true">{watched ? '★' : '☆'}</span>
-          </button>
+          <WatchStar item={item} watched={watched === true} onToggle={onToggleWatch} />
         </td>
       ) : null}
     </tr>

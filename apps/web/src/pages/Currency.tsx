@@ -7,6 +7,7 @@ import { marketQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { Change } from '../market/Change.tsx';
 import { direction, percent, price, useQuoteMap } from '../market/live.ts';
+import { WatchStar } from '../market/WatchStar.tsx';
 import { useWatchlist } from '../market/watch.ts';
 import { Failed, Loading } from './PageState.tsx';
 
@@ -96,21 +97,7 @@ export default function Currency() {
           <h1 className="page-title">{item.appName}</h1>
           <p className="muted">{item.code}</p>
         </div>
-        {watch.enabled ? (
-          <button
-            type="button"
-            className={`icon-button star ${watched ? 'on' : ''}`}
-            aria-pressed={watched}
-            aria-label={
-              watched
-                ? t('market.unwatch', { name: item.appName })
-                : t('market.watch', { name: item.appName })
-            }
-            onClick={() => watch.toggle(item)}
-          >
-            <span aria-hidden="true">{watched ? '★' : '☆'}</span>
-          </button>
-        ) : null}
+        {watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
       </header>
       <p className="currency-price">
         <strong data-testid="live-price">{nowPrice ? price(nowPrice, locale) : '—'}</strong>{' '}

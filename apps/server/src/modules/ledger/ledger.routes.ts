@@ -13,52 +13,33 @@ import type { MarketService } from '../market/market.service.ts';
 import { LedgerError, type LedgerService } from './ledger.service.ts';
 
 const USDT_SCALE = ASSET_SCALES.USDT;
-
-/**
- * An amount's value in USDT minor units at a decimal price, in integers only:
- * minor × price × 10^6 / (10^scale × 10^priceDecimals), rounded down.
- */
-export function valueInUsdtMinor(minor: bigint, scale: number, price: string): bigint {
-  const [whole = '0', fraction = ''] = price.split('.');
-  const priceInt = BigInt(whole + fraction);
-  return (
-    (minor * priceInt * 10n ** BigInt(USDT_SCALE)) / (10n ** BigInt(scale) * 10n ** BigInt(fraction.length))
-  );
-}
-
-/** The USDT price of an asset: 1 for USDT itself, else its <ASSET>USDT market's mid price. */
-function usdtPrice(market: MarketService | undefined, asset: string): string | null {
-  if (asset === 'USDT') return '1';
-  return market?.midPrice(`${asset}USDT`) ?? null;
-}
-
 const scaleOf = (asset: string) => ASSET_SCALES[asset as Asset] ?? 0;
 
+/** Balances on the wire; values in USDT use each asset's <ASSET>USDT mid price. */
 async function balancesOf(
   ledger: LedgerService,
   market: MarketService | undefined,
   book: Book,
   userId: number,
 ) {
-  const rows = await ledger.balances(book, userId);
-  let total = 0n;
-  const unpriced: string[] = [];
-  const balances = rows.map((b) => {
-    const price = usdtPrice(market, b.asset);
-    const value = price === null ? null : valueInUsdtMinor(b.balance, b.scale, price);
-    if (value === null) {
-      if (b.balance !== 0n) unpriced.push(b.asset);
-    } else total += value;
-    return {
+  const valued = await ledger.valuedBalances(
+    book,
+    userId,
+    (asset) => market?.midPrice(`${asset}USDT`) ?? null,
+  );
+  return {
+    book,
+    balances: valued.balances.map((b) => ({
       asset: b.asset,
       scale: b.scale,
       balance: formatMinor(b.balance, b.scale),
       held: formatMinor(b.held, b.scale),
       available: formatMinor(b.available, b.scale),
-      valueUsdt: value === null ? null : formatMinor(value, USDT_SCALE),
-    };
-  });
-  return { book, balances, totalValueUsdt: formatMinor(total, USDT_SCALE), unpricedAssets: unpriced };
+      valueUsdt: b.valueUsdtMinor === null ? null : formatMinor(b.valueUsdtMinor, USDT_SCALE),
+    })),
+    totalValueUsdt: formatMinor(valued.totalUsdtMinor, USDT_SCALE),
+    unpricedAssets: valued.unpriced,
+  };
 }
 
 type Filter = { kind?: string; asset?: string; from?: string; to?: string; before?: number; size?: number };

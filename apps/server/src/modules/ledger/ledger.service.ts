@@ -1,4 +1,4 @@
-import { ASSET_SCALES, type Asset } from '@swx/contract';
+import { ASSET_SCALES, type Asset, valueAtPrice } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -52,6 +52,7 @@ export const WALLET = 'wallet';
 export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
 
 export type Balance = { asset: Asset; scale: number; balance: bigint; held: bigint; available: bigint };
+export type ValuedBalance = Balance & { valueUsdtMinor: bigint | null };
 
 /**
  * The ledger: the only code that changes a balance. Every change is a balanced double-entry
@@ -168,6 +169,29 @@ export class LedgerService {
       const held = account?.held ?? 0n;
       return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };
     });
+  }
+
+  /**
+   * Balances with each total valued in USDT minor units at `usdtPriceOf(asset)` (a decimal
+   * string, or null when the asset has no price now), plus the priced total and what was unpriced.
+   */
+  async valuedBalances(
+    book: Book,
+    ownerId: number,
+    usdtPriceOf: (asset: Asset) => string | null,
+  ): Promise<{ balances: ValuedBalance[]; totalUsdtMinor: bigint; unpriced: Asset[] }> {
+    let totalUsdtMinor = 0n;
+    const unpriced: Asset[] = [];
+    const balances = (await this.balances(book, ownerId)).map((b) => {
+      const price = b.asset === 'USDT' ? '1' : usdtPriceOf(b.asset);
+      const valueUsdtMinor =
+        price === null ? null : valueAtPrice(b.balance, b.scale, price, ASSET_SCALES.USDT);
+      if (valueUsdtMinor === null) {
+        if (b.balance !== 0n) unpriced.push(b.asset);
+      } else totalUsdtMinor += valueUsdtMinor;
+      return { ...b, valueUsdtMinor };
+    });
+    return { balances, totalUsdtMinor, unpriced };
   }
 
   async account(id: number): Promise<AccountRow | null> {
