@@ -1,22 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerWithInbox } from '../support/accounts.ts';
 import { launchBrowser, newContext, seriousViolations, watchErrors } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
 
 let server: RunningServer;
 let inbox: Inbox;
+let stop: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  inbox = await startInbox();
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` });
+  ({ server, inbox, stop } = await startServerWithInbox());
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await inbox?.close();
+  await stop?.();
 });
 
 async function page(layout: 'desktop' | 'mobile'): Promise<{ page: Page; errors: string[] }> {

@@ -1,22 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
 import { launchBrowser, newContext, seriousViolations, watchErrors } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
 
 let server: RunningServer;
 let inbox: Inbox;
+let stop: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  inbox = await startInbox();
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` });
+  ({ server, inbox, stop } = await startServerWithInbox());
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await inbox?.close();
+  await stop?.();
 });
 
 async function open(
@@ -98,25 +98,7 @@ describe('markets in the browser', () => {
   });
 
   it('keeps the watchlist across reloads (mobile)', async () => {
-    const email = 'stars@example.com';
-    await fetch(`${server.baseUrl}/swx/customer/login/sendCode`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, purpose: 'register' }),
-    });
-    const code = await inbox.codeFor(email);
-    const registered = (await (
-      await fetch(`${server.baseUrl}/swx/customer/login/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          userName: email,
-          password: 'long enough pw',
-          password2: 'long enough pw',
-          code,
-        }),
-      })
-    ).json()) as { data: { token: string; userInfo: { id: number; userName: string } } };
+    const registered = { data: await registerByApi(server, inbox, 'stars@example.com') };
     const { page } = await open(
       'mobile',
       (session) => {

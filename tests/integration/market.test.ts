@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { api, type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
+import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { api, type RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
 
 const C = '/swx/customer';
 type Item = {
@@ -20,14 +21,11 @@ type Item = {
 describe('markets over HTTP and /message', () => {
   let server: RunningServer;
   let inbox: Inbox;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    inbox = await startInbox();
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` });
+    ({ server, inbox, stop } = await startServerWithInbox());
   });
-  afterAll(async () => {
-    await server.stop();
-    await inbox.close();
-  });
+  afterAll(() => stop());
 
   it('lists every tab with the promised counts: 28+ forex, 350+ crypto, 100+ stocks, 30+ ETF, 4 metals, 10+ futures', async () => {
     const minimum: Record<number, number> = { 1: 28, 2: 350, 3: 100, 5: 30, 6: 4, 7: 10 };
@@ -99,25 +97,7 @@ describe('markets over HTTP and /message', () => {
   });
 
   it('keeps a watchlist per user: persisted, and nobody else sees it', async () => {
-    const register = async (email: string) => {
-      await api(server.baseUrl, `${C}/login/sendCode`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, purpose: 'register' }),
-      });
-      const code = await inbox.codeFor(email);
-      const r = await api(server.baseUrl, `${C}/login/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          userName: email,
-          password: 'long enough pw',
-          password2: 'long enough pw',
-          code,
-        }),
-      });
-      return (r.body.data as { token: string }).token;
-    };
+    const register = async (email: string) => (await registerByApi(server, inbox, email)).token;
     const a = await register('watcher@example.com');
     const b = await register('other@example.com');
     const post = (token: string, path: string, body: unknown) =>
