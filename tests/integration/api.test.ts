@@ -85,7 +85,7 @@ describe('the API of a real server process', () => {
     expect(unknown.body.code).toBe(10028);
     expect((await api(server.baseUrl, `${C}/index/getContentsById/123456`)).body.code).toBe(10028);
     // A planned call of the contract is not mounted yet: it says so rather than pretending to work.
-    expect((await api(server.baseUrl, `${C}/order/buyOptions`, { method: 'POST' })).body.code).toBe(10028);
+    expect((await api(server.baseUrl, `${C}/order/buySmart`, { method: 'POST' })).body.code).toBe(10028);
   });
 
   it('answers body code 401 and HTTP 401 to a call that needs a session, with or without a token', async () => {

@@ -22,6 +22,9 @@ import { NoticesService } from './modules/notices/notices.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { TriggerEngine } from './modules/trading/trading.engine.ts';
+import { tradingRoutes } from './modules/trading/trading.routes.ts';
+import { TradingService } from './modules/trading/trading.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -59,6 +62,8 @@ export type Services = {
   market: MarketService;
   quotes: QuoteHub;
   feed: QuoteFeed;
+  trading: TradingService;
+  triggers: TriggerEngine;
 };
 
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
@@ -68,6 +73,30 @@ export function createServices(platform: Platform): Services {
   const ledger = new LedgerService(platform.db, audit, platform.logger);
   const market = new MarketService(platform.db);
   const notices = new NoticesService(platform.db);
+  const trading = new TradingService({
+    db: platform.db,
+    ledger,
+    market,
+    bus: platform.bus,
+    notices,
+    logger: platform.logger,
+    leverageCaps: platform.config.leverageCaps,
+  });
+  const triggers = new TriggerEngine({
+    trading,
+    db: platform.db,
+    bus: platform.bus,
+    logger: platform.logger,
+  });
+  const feed = new QuoteFeed({
+    market,
+    bus: platform.bus,
+    redis: platform.redis,
+    nodeId: platform.config.nodeId,
+    logger: platform.logger,
+  });
+  // The node that leads the quote feed also runs the trigger engine, on the same ticks.
+  feed.onLeaderTick((t) => triggers.tick(t));
   return {
     audit,
     ledger,
@@ -77,19 +106,16 @@ export function createServices(platform: Platform): Services {
       rateLimiter: platform.rateLimiter,
       ledger,
       notices,
+      totpKey: platform.config.totpKey,
     }),
     notices,
     content: new ContentService(platform.db),
     params: new ParamsService(platform.db),
     market,
     quotes: new QuoteHub(platform.bus),
-    feed: new QuoteFeed({
-      market,
-      bus: platform.bus,
-      redis: platform.redis,
-      nodeId: platform.config.nodeId,
-      logger: platform.logger,
-    }),
+    feed,
+    trading,
+    triggers,
   };
 }
 
@@ -142,7 +168,8 @@ export async function buildApp(platform: Platform, services = createServices(pla
   ledgerRoutes(server, services.ledger, services.market);
   noticesRoutes(server, services.notices);
   marketRoutes(server, services.market, services.quotes);
-  statsRoutes(server, { identity: services.identity, market: services.market });
+  tradingRoutes(server, services.trading);
+  statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 
   await serveApps(server);
   return { server, services, state };

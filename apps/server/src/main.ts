@@ -22,9 +22,15 @@ async function main(): Promise<void> {
     throw error;
   }
   const platform = await openPlatform(config);
+  if (config.totpKeyIsDevelopment) {
+    // A deployment (PUBLIC_URL set) should hear about it; a development run need not.
+    const log = config.publicUrl ? platform.logger.warn : platform.logger.info;
+    log.call(platform.logger, 'TOTP_KEY is not set: two-step secrets are sealed with the development key');
+  }
   const services = createServices(platform);
   await services.ledger.ensureSystemAccounts();
   await services.market.load();
+  await services.triggers.start();
   if (config.seed) {
     await services.params.seedDefaults();
     await services.content.seed();
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
     force.unref();
     await jobs.stop();
     services.feed.stop();
+    services.triggers.stop();
     services.quotes.close();
     await app.server.close();
     await platform.bus.close();

@@ -1,8 +1,8 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10031 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
- * objects and internal faults.
+ * 10026-10032 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * objects, internal faults and a price that moved before an order was confirmed.
  */
 export const Code = {
   OK: 200,
@@ -38,6 +38,7 @@ export const Code = {
   FORBIDDEN: 10029,
   UNKNOWN_ERROR: 10030,
   SERVICE_UNAVAILABLE: 10031,
+  PRICE_CHANGED: 10032,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

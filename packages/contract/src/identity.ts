@@ -38,7 +38,62 @@ export const loginBody = z.object({
 });
 export const userInfoData = z.object({ id: z.int(), userName: z.string() });
 export const loginResult = z.object({ token: z.string(), userInfo: userInfoData });
+/** The password was right and the account has two-step verification: no token yet. */
+export const twoFactorChallenge = z.object({ twoFactor: z.literal(true), challenge: z.string() });
+/** Login answers the session (spec §7), or a challenge for `loginTotp` when 2FA is on. */
+export const loginAnswer = z.union([loginResult, twoFactorChallenge]);
 export const emptyData = z.null();
+
+/** The opaque challenge a password login with 2FA answers: 256 random bits, base64url. */
+export const challengeField = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/));
+/** A recovery code as printed (XXXX-XXXX-XXXX-XXXX); spaces, dashes and case do not matter. */
+export const recoveryCodeField = z.string().check(z.trim(), z.minLength(8), z.maxLength(40));
+
+export const loginTotpBody = z
+  .object({
+    challenge: challengeField,
+    code: z.optional(codeField),
+    recoveryCode: z.optional(recoveryCodeField),
+  })
+  .check(
+    z.refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), {
+      message: 'exactly one of code and recoveryCode',
+      path: ['code'],
+    }),
+  );
+
+export const repasswordBody = z.object({
+  oldPassword: z.string().check(z.minLength(1), z.maxLength(128)),
+  password: passwordField,
+  password2: z.string(),
+});
+
+/** One of my sessions: a public random id (never the token or its hash), device and masked address. */
+export const sessionItem = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** Browser and major version, e.g. "Firefox 128"; empty when not recognised. */
+  browser: z.string(),
+  /** Operating system, e.g. "Windows"; empty when not recognised. */
+  os: z.string(),
+  /** The address with its host part hidden: 203.0.113.* or 2001:db8:1::* */
+  ip: z.string(),
+  current: z.boolean(),
+});
+export type SessionItem = z.infer<typeof sessionItem>;
+export const revokeSessionBody = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+export const totpStatus = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.int() });
+/** A new authenticator secret (base32) and its otpauth URI; pending until enableTotp confirms a code. */
+export const totpSetup = z.object({ secret: z.string(), uri: z.string() });
+export const enableTotpBody = z.object({ code: codeField });
+export const recoveryCodesData = z.object({ recoveryCodes: z.array(z.string()) });
+/** The password and a current authenticator code, or an unused recovery code. */
+export const disableTotpBody = z.object({
+  password: z.string().check(z.minLength(1), z.maxLength(128)),
+  code: z.string().check(z.trim(), z.minLength(6), z.maxLength(40)),
+});
 
 /** A notice (spec §3): readState 0 means unread. */
 export const notice = z.object({

@@ -9,3 +9,4 @@ export * from './market.ts';
 export * from './messages/index.ts';
 export * from './money.ts';
 export * from './openapi.ts';
+export * from './trading.ts';

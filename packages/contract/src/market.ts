@@ -56,5 +56,7 @@ export const platformStats = z.object({
   registeredUsers: z.int(),
   listedInstruments: z.int(),
   listedCrypto: z.int(),
+  /** Live-book traded volume in USDT: the opening notionals of every live position. */
+  tradedVolumeUsdt: z.string().check(z.regex(/^\d+(\.\d+)?$/)),
 });
 export type PlatformStats = z.infer<typeof platformStats>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -36,7 +37,37 @@ const schema = z.object({
   /** Requests per minute per client address on the API, before any stricter per-call limit. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /**
+   * The AES-256-GCM key of the TOTP secrets at rest: 32 bytes as 64 hex digits
+   * (`openssl rand -hex 32`). Unset, a development key is used: SHA-256 of the public text
+   * DEV_TOTP_KEY_TEXT, which protects nothing; production sets TOTP_KEY and keeps it (secrets
+   * sealed under one key cannot be opened under another).
+   */
+  TOTP_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'TOTP_KEY must be 64 hex digits (32 bytes)')
+    .optional(),
+  /**
+   * Leverage caps that replace the retail defaults (modules/trading/terms.ts), as JSON keyed by
+   * instrument code or class, e.g. {"crypto":1,"EURUSD":20}.
+   */
+  LEVERAGE_CAPS: z
+    .string()
+    .default('{}')
+    .transform((text, ctx) => {
+      try {
+        const value = JSON.parse(text) as unknown;
+        const caps = z.record(z.string(), z.number().int().min(1).max(1000)).parse(value);
+        return caps;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'LEVERAGE_CAPS must be a JSON object of integers 1-1000' });
+        return z.NEVER;
+      }
+    }),
 });
+
+/** The text the development TOTP key is derived from when TOTP_KEY is unset. Not a secret. */
+export const DEV_TOTP_KEY_TEXT = 'swx development TOTP key: set TOTP_KEY in production';
 
 export type Config = {
   port: number;
@@ -54,6 +85,10 @@ export type Config = {
   feed: boolean;
   apiRateLimit: number;
   trustProxy: boolean;
+  /** 32 bytes; from TOTP_KEY, or the development key derived from DEV_TOTP_KEY_TEXT. */
+  totpKey: Buffer;
+  totpKeyIsDevelopment: boolean;
+  leverageCaps: Record<string, number>;
 };
 
 export class ConfigError extends Error {}
@@ -81,5 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feed: e.FEED === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'true',
+    totpKey: e.TOTP_KEY
+      ? Buffer.from(e.TOTP_KEY, 'hex')
+      : createHash('sha256').update(DEV_TOTP_KEY_TEXT).digest(),
+    totpKeyIsDevelopment: !e.TOTP_KEY,
+    leverageCaps: e.LEVERAGE_CAPS,
   };
 }

@@ -44,7 +44,13 @@ const Balance = lazyPage(() => import('../pages/Balance.tsx'));
 const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
 const Market = lazyPage(() => import('../pages/Market.tsx'));
 const Notifications = lazyPage(() => import('../pages/Notifications.tsx'));
+const Settings = lazyPage(() => import('../pages/Settings.tsx'));
+const Password = lazyPage(() => import('../pages/Password.tsx'));
+const Language = lazyPage(() => import('../pages/Language.tsx'));
+const Security = lazyPage(() => import('../pages/Security.tsx'));
 const Currency = lazyPage(() => import('../pages/Currency.tsx'));
+const Orders = lazyPage(() => import('../pages/Orders.tsx'));
+const OrderDetail = lazyPage(() => import('../pages/OrderDetail.tsx'));
 
 function ChunkFailed() {
   const { t } = useTranslation();
@@ -158,8 +164,14 @@ export function App() {
                 <Route path="/cruuency" element={<Currency />} />
                 <Route path="/profile" element={<Profile />} />
                 <Route path="/profile/notification" element={<Notifications />} />
+                <Route path="/profile/settings" element={<Settings />} />
+                <Route path="/profile/password" element={<Password />} />
+                <Route path="/profile/language" element={<Language />} />
+                <Route path="/profile/security" element={<Security />} />
                 <Route path="/profile/balance" element={<Balance />} />
                 <Route path="/profile/transactions" element={<Transactions />} />
+                <Route path="/profile/orders" element={<Orders />} />
+                <Route path="/profile/orders/:id" element={<OrderDetail />} />
                 <Route path="/pass/register" element={<Register />} />
                 <Route path="/pass/login" element={<Login />} />
                 <Route path="/pass/reset" element={<Reset />} />

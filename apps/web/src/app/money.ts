@@ -25,3 +25,24 @@ export function signOf(decimal: string): -1 | 0 | 1 {
   if (/^-/.test(decimal)) return -1;
   return /[1-9]/.test(decimal) ? 1 : 0;
 }
+
+/**
+ * A ratio as a percentage ("0.001" → "0.1%"), or with `alreadyPercent` a figure that is already
+ * in percent ("187.50" → "187.50%"). The decimal point is moved in the string (Intl reads the
+ * exponent), so no digit is lost to a float.
+ */
+export function formatPercent(
+  language: Language,
+  decimal: string,
+  options: { alreadyPercent?: boolean; minimumFractionDigits?: number } = {},
+): string {
+  const digits = /e/i.test(decimal) ? 8 : (decimal.split('.')[1]?.length ?? 0);
+  const shown = options.alreadyPercent ? digits : Math.max(0, digits - 2);
+  const format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+    style: 'percent',
+    minimumFractionDigits: options.minimumFractionDigits ?? 0,
+    maximumFractionDigits: Math.min(20, Math.max(options.minimumFractionDigits ?? 0, shown)),
+  });
+  const value = options.alreadyPercent ? `${decimal}e-2` : decimal;
+  return format.format(value as unknown as number);
+}

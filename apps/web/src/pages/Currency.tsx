@@ -12,6 +12,8 @@ import { useWatchlist } from '../market/watch.ts';
 import { Failed, Loading } from './PageState.tsx';
 
 const CandleChart = lazy(() => import('../market/CandleChart.tsx'));
+/** The order ticket is its own chunk: reading prices needs none of it. */
+const OrderTicket = lazy(() => import('../trade/OrderTicket.tsx'));
 const SECONDS: Record<string, number> = {
   '1m': 60,
   '5m': 300,
@@ -183,7 +185,9 @@ export default function Currency() {
       </section>
       <section className="card" aria-labelledby="trade-title">
         <h2 id="trade-title">{t('market.trade')}</h2>
-        <p>{t('market.tradeSoon')}</p>
+        <Suspense fallback={<Loading />}>
+          <OrderTicket item={item} />
+        </Suspense>
       </section>
     </div>
   );

@@ -1,15 +1,114 @@
-import { useState } from 'react';
+import { Code } from '@swx/contract';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { callApi } from '../app/api.ts';
+import { ApiFailure, callApi } from '../app/api.ts';
 import { Field, FormError, useSignIn } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
+
+/**
+ * The second login step, when the account has two-step verification: a code from the
+ * authenticator app, or (after the toggle) one of the recovery codes.
+ */
+function SecondStep({ challenge, onRestart }: { challenge: string; onRestart: (message: string) => void }) {
+  const { t } = useTranslation();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [recoveryCode, setRecoveryCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const { busy, failure, setFailure, signIn } = useSignIn();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setFailure('');
+    const value = useRecovery ? recoveryCode.trim() : code.trim();
+    if (useRecovery ? value.length < 8 : !/^\d{6}$/.test(value)) {
+      setError(useRecovery ? t('security.login.enterRecovery') : t('security.login.enterCode'));
+      return;
+    }
+    setError(undefined);
+    await signIn(
+      () =>
+        callApi('loginTotp', {
+          body: useRecovery ? { challenge, recoveryCode: value } : { challenge, code: value },
+        }),
+      (failed) => {
+        // The challenge expired, was used or ran out of attempts: back to the password.
+        if (failed instanceof ApiFailure && failed.code === Code.NOT_FOUND) {
+          onRestart(t('security.login.expired'));
+          return true;
+        }
+        return false;
+      },
+    );
+  };
+
+  return (
+    <form className="pass-form" onSubmit={submit} noValidate data-step="two-factor">
+      <h2 ref={heading} tabIndex={-1} className="step-title">
+        {t('security.login.title')}
+      </h2>
+      <p className="muted">{useRecovery ? t('security.login.recoveryHint') : t('security.login.hint')}</p>
+      {useRecovery ? (
+        <Field
+          key="recovery"
+          label={t('security.login.recoveryCode')}
+          name="recoveryCode"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={40}
+          value={recoveryCode}
+          error={error}
+          onChange={(e) => setRecoveryCode(e.target.value)}
+        />
+      ) : (
+        <Field
+          key="code"
+          label={t('security.login.code')}
+          name="totp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          error={error}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      )}
+      <p>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setUseRecovery((value) => !value);
+            setError(undefined);
+            setFailure('');
+          }}
+        >
+          {useRecovery ? t('security.login.useApp') : t('security.login.useRecovery')}
+        </button>
+      </p>
+      <FormError message={failure} />
+      <button type="submit" className="button primary large block" disabled={busy}>
+        {busy ? t('security.login.verifying') : t('security.login.submit')}
+      </button>
+      <button type="button" className="button ghost block" onClick={() => onRestart('')}>
+        {t('security.login.startOver')}
+      </button>
+    </form>
+  );
+}
 
 export default function Login() {
   const { t } = useTranslation();
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ userName?: string; password?: string }>({});
+  const [challenge, setChallenge] = useState<string | null>(null);
   const { busy, failure, setFailure, signIn } = useSignIn();
 
   const submit = async (event: React.FormEvent) => {
@@ -20,8 +119,30 @@ export default function Login() {
     setErrors(next);
     setFailure('');
     if (Object.keys(next).length > 0) return;
-    await signIn(() => callApi('login', { body: { userName: userName.trim(), password } }));
+    await signIn(async () => {
+      const answer = await callApi('login', { body: { userName: userName.trim(), password } });
+      if ('challenge' in answer) {
+        setChallenge(answer.challenge);
+        return null;
+      }
+      return answer;
+    });
   };
+
+  if (challenge) {
+    return (
+      <PassLayout>
+        <SecondStep
+          challenge={challenge}
+          onRestart={(message) => {
+            setChallenge(null);
+            setPassword('');
+            setFailure(message);
+          }}
+        />
+      </PassLayout>
+    );
+  }
 
   return (
     <PassLayout>

@@ -26,6 +26,9 @@ export default function Profile() {
       <nav className="card account-links" aria-label={t('account.links')}>
         <ul>
           <li>
+            <Link to="/profile/orders">{t('title.orders')}</Link>
+          </li>
+          <li>
             <Link to="/profile/balance">{t('title.balance')}</Link>
           </li>
           <li>
@@ -33,6 +36,9 @@ export default function Profile() {
           </li>
           <li>
             <Link to="/profile/notification">{t('title.notification')}</Link>
+          </li>
+          <li>
+            <Link to="/profile/settings">{t('title.settings')}</Link>
           </li>
           <li>
             <Link to="/profile/invite">{t('title.invite')}</Link>

@@ -53,22 +53,29 @@ export function FormError({ message }: { message: string }) {
 
 /**
  * Signing in (login or registration): runs the call, stores the session and goes to My account;
- * a refusal becomes the form's localized error. Shared so both forms behave the same.
+ * a refusal becomes the form's localized error. Shared so both forms behave the same. A call that
+ * resolves with null has more to ask (the second login step): nothing is stored yet. `onFailure`
+ * may take a refusal over (and return true) instead of showing it.
  */
 export function useSignIn() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
-  const signIn = async (call: () => Promise<{ token: string; userInfo: UserInfo }>) => {
+  const signIn = async (
+    call: () => Promise<{ token: string; userInfo: UserInfo } | null>,
+    onFailure?: (error: unknown) => boolean,
+  ) => {
     setBusy(true);
     setFailure('');
     try {
       const result = await call();
-      logIn(result.token, result.userInfo);
-      navigate('/profile', { replace: true });
+      if (result) {
+        logIn(result.token, result.userInfo);
+        navigate('/profile', { replace: true });
+      }
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
+      if (!onFailure?.(error)) setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,8 @@ import { useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
 import { changeLanguage } from './language.ts';
 
-function LanguageOptions({ onChosen }: { onChosen: () => void }) {
+/** The language list: the dropdown, the mobile modal and the Change language page all use it. */
+export function LanguageOptions({ onChosen }: { onChosen: () => void }) {
   const current = useClientState((s) => s.language);
   const { t } = useTranslation();
   return (

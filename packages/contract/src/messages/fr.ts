@@ -34,6 +34,7 @@ export const fr: CatalogueMessages = {
   10029: 'Vous n’êtes pas autorisé à effectuer cette action.',
   10030: 'Un problème est survenu de notre côté. Veuillez réessayer.',
   10031: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',
+  10032: 'Le prix a changé. Vérifiez les nouveaux montants et confirmez à nouveau.',
   10091: 'Le code de vérification est incorrect ou a expiré.',
   20001: 'Demande soumise pour validation.',
   20002: 'Dépôt enregistré et soumis pour validation.',

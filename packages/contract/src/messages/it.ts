@@ -34,6 +34,7 @@ export const it: CatalogueMessages = {
   10029: 'Non hai l’autorizzazione per eseguire questa operazione.',
   10030: 'Si è verificato un problema da parte nostra. Riprova.',
   10031: 'Il servizio è temporaneamente non disponibile. Riprova tra poco.',
+  10032: 'Il prezzo è cambiato. Controlla i nuovi valori e conferma di nuovo.',
   10091: 'Il codice di verifica è errato o scaduto.',
   20001: 'Richiesta inviata per l’approvazione.',
   20002: 'Deposito registrato e inviato per l’approvazione.',

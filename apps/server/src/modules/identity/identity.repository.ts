@@ -165,11 +165,196 @@ export async function countUsers(db: Queryable): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** A new password hash; every session of the user ends with it. */
-export async function replacePassword(db: Queryable, userId: number, passwordHash: string): Promise<void> {
+/**
+ * A new password hash; every session of the user ends with it, except `keepSessionId` (the one
+ * that changed it), and so do pending login challenges (they proved the old password).
+ */
+export async function replacePassword(
+  db: Queryable,
+  userId: number,
+  passwordHash: string,
+  keepSessionId: string | null = null,
+): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2, password_changed_at = now() WHERE id = $1', [
     userId,
     passwordHash,
   ]);
-  await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [
+    userId,
+    keepSessionId,
+  ]);
+  await db.query('DELETE FROM login_challenges WHERE user_id = $1', [userId]);
+}
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
+  const rows = await db.query<RawUser>(
+    'SELECT id, user_name, email, password_hash, status, language FROM users WHERE id = $1',
+    [id],
+  );
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+export type SessionRow = {
+  id: string;
+  userAgent: string;
+  ip: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+};
+
+/** The live sessions of a user, most recently used first. */
+export async function listUserSessions(db: Queryable, userId: number): Promise<SessionRow[]> {
+  const rows = await db.query<{
+    id: string;
+    user_agent: string;
+    ip: string;
+    created_at: Date | string;
+    last_seen_at: Date | string;
+  }>(
+    `SELECT id, user_agent, ip, created_at, last_seen_at FROM sessions
+     WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC, created_at DESC LIMIT 100`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    userAgent: r.user_agent,
+    ip: r.ip,
+    createdAt: new Date(r.created_at),
+    lastSeenAt: new Date(r.last_seen_at),
+  }));
+}
+
+/** Ends one session of a user; false when the user has no session of that id. */
+export async function deleteUserSession(db: Queryable, userId: number, sessionId: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    'DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING id',
+    [sessionId, userId],
+  );
+  return rows.length > 0;
+}
+
+export type TotpRow = { secretEnc: string; enabled: boolean; lastStep: number };
+
+export async function findTotp(db: Queryable, userId: number, lock = false): Promise<TotpRow | null> {
+  const rows = await db.query<{ secret_enc: string; enabled: boolean; last_step: string }>(
+    `SELECT secret_enc, enabled_at IS NOT NULL AS enabled, last_step FROM totp_credentials WHERE user_id = $1${
+      lock ? ' FOR UPDATE' : ''
+    }`,
+    [userId],
+  );
+  const r = rows[0];
+  return r ? { secretEnc: r.secret_enc, enabled: r.enabled, lastStep: Number(r.last_step) } : null;
+}
+
+/** A new pending secret, replacing an earlier pending one; false when 2FA is already enabled. */
+export async function savePendingTotp(db: Queryable, userId: number, secretEnc: string): Promise<boolean> {
+  const rows = await db.query<{ user_id: string }>(
+    `INSERT INTO totp_credentials (user_id, secret_enc) VALUES ($1, $2)
+     ON CONFLICT (user_id) DO UPDATE SET secret_enc = EXCLUDED.secret_enc, last_step = 0, created_at = now()
+     WHERE totp_credentials.enabled_at IS NULL
+     RETURNING user_id`,
+    [userId, secretEnc],
+  );
+  return rows.length > 0;
+}
+
+/** Turns a pending secret on at the step its first code matched; false when it was not pending. */
+export async function activateTotp(db: Queryable, userId: number, step: number): Promise<boolean> {
+  const rows = await db.query<{ user_id: string }>(
+    `UPDATE totp_credentials SET enabled_at = now(), last_step = $2
+     WHERE user_id = $1 AND enabled_at IS NULL AND last_step < $2 RETURNING user_id`,
+    [userId, step],
+  );
+  return rows.length > 0;
+}
+
+/** Records the step of an accepted code; false when that step (or a later one) was used already. */
+export async function advanceTotpStep(db: Queryable, userId: number, step: number): Promise<boolean> {
+  const rows = await db.query<{ user_id: string }>(
+    `UPDATE totp_credentials SET last_step = $2
+     WHERE user_id = $1 AND enabled_at IS NOT NULL AND last_step < $2 RETURNING user_id`,
+    [userId, step],
+  );
+  return rows.length > 0;
+}
+
+/** Two-step verification off: the secret and every recovery code go. */
+export async function deleteTotp(db: Queryable, userId: number): Promise<void> {
+  await db.query('DELETE FROM totp_credentials WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM login_challenges WHERE user_id = $1', [userId]);
+}
+
+export async function replaceRecoveryCodes(
+  db: Queryable,
+  userId: number,
+  codeHashes: string[],
+): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query(
+    'INSERT INTO recovery_codes (user_id, code_hash) SELECT $1, h FROM unnest($2::text[]) AS h',
+    [userId, codeHashes],
+  );
+}
+
+/** Uses a recovery code once; false when it is unknown or was used already. */
+export async function consumeRecoveryCode(db: Queryable, userId: number, codeHash: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE recovery_codes SET used_at = now()
+     WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING id`,
+    [userId, codeHash],
+  );
+  return rows.length > 0;
+}
+
+export async function countRecoveryCodesLeft(db: Queryable, userId: number): Promise<number> {
+  const rows = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
+    [userId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function insertChallenge(
+  db: Queryable,
+  challenge: { challengeHash: string; userId: number; ttlSeconds: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO login_challenges (challenge_hash, user_id, expires_at)
+     VALUES ($1, $2, now() + $3 * interval '1 second')`,
+    [challenge.challengeHash, challenge.userId, challenge.ttlSeconds],
+  );
+  // Expired challenges of anyone are of no use; a few are swept on every new one.
+  await db.query(
+    `DELETE FROM login_challenges WHERE challenge_hash IN
+       (SELECT challenge_hash FROM login_challenges WHERE expires_at < now() - interval '1 hour' LIMIT 50)`,
+  );
+}
+
+/** A usable challenge (not expired, not used, attempts left), locked for checking. */
+export async function lockChallenge(
+  db: Queryable,
+  challengeHash: string,
+  maxAttempts: number,
+): Promise<{ userId: number; attempts: number } | null> {
+  const rows = await db.query<{ user_id: string; attempts: number }>(
+    `SELECT user_id, attempts FROM login_challenges
+     WHERE challenge_hash = $1 AND used_at IS NULL AND expires_at > now() AND attempts < $2
+     FOR UPDATE`,
+    [challengeHash, maxAttempts],
+  );
+  const r = rows[0];
+  return r ? { userId: Number(r.user_id), attempts: r.attempts } : null;
+}
+
+export async function recordChallengeAttempt(
+  db: Queryable,
+  challengeHash: string,
+  used: boolean,
+): Promise<void> {
+  await db.query(
+    `UPDATE login_challenges SET attempts = attempts + 1, used_at = CASE WHEN $2 THEN now() ELSE used_at END
+     WHERE challenge_hash = $1`,
+    [challengeHash, used],
+  );
 }

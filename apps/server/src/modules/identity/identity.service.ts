@@ -7,22 +7,49 @@ import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
-import { codeMail } from './identity.mail.ts';
+import { maskIp, summariseUserAgent } from './identity.devices.ts';
+import { codeMail, type SecurityEvent, securityMail } from './identity.mail.ts';
 import {
+  activateTotp,
+  advanceTotpStep,
+  consumeRecoveryCode,
+  countRecoveryCodesLeft,
   countSessionsByTokenHash,
   countUsers,
   deleteSession,
+  deleteTotp,
+  deleteUserSession,
   findSession,
+  findTotp,
+  findUserById,
   findUserByLogin,
+  insertChallenge,
   insertCode,
   insertSession,
   insertUser,
   latestCode,
+  listUserSessions,
+  lockChallenge,
+  recordChallengeAttempt,
   recordCodeAttempt,
   replacePassword,
+  replaceRecoveryCodes,
+  savePendingTotp,
   touchSession,
+  type UserRow,
   userNameOrEmailTaken,
 } from './identity.repository.ts';
+import {
+  base32Encode,
+  matchTotp,
+  newRecoveryCode,
+  newTotpSecret,
+  normalizeRecoveryCode,
+  openSecret,
+  otpauthUri,
+  RECOVERY_CODE_COUNT,
+  sealSecret,
+} from './identity.totp.ts';
 
 /** argon2id with OWASP's minimum: 19 MiB of memory, 2 passes, 1 lane. */
 export const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -32,6 +59,9 @@ const RENEW_AFTER_SECONDS = 3600;
 export const CODE_TTL_SECONDS = 600;
 const CODE_RESEND_SECONDS = 60;
 const CODE_MAX_ATTEMPTS = 5;
+/** The step between a right password and the second factor: 5 minutes, 5 attempts. */
+export const CHALLENGE_TTL_SECONDS = 300;
+export const CHALLENGE_MAX_ATTEMPTS = 5;
 
 export const LIMITS = {
   loginPerAccount: { limit: 10, windowMs: 15 * 60_000 },
@@ -39,11 +69,29 @@ export const LIMITS = {
   codePerTarget: { limit: 1, windowMs: CODE_RESEND_SECONDS * 1000 },
   codePerTargetDaily: { limit: 10, windowMs: 24 * 3600_000 },
   codePerAddress: { limit: 20, windowMs: 3600_000 },
+  /** Every guess at an account's authenticator code (login, enable, disable) counts here. */
+  totpPerAccount: { limit: 10, windowMs: 15 * 60_000 },
 } as const;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export type Client = { ip: string; userAgent: string; language: Language };
+
+export type LoginResult = { token: string; userInfo: { id: number; userName: string } };
+/** The password was right and the account has two-step verification: the code comes next. */
+export type LoginChallenge = { twoFactor: true; challenge: string };
+
+export type SessionInfo = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  browser: string;
+  os: string;
+  ip: string;
+  current: boolean;
+};
+
+const recoveryHash = (userId: number, code: string) => sha256(`${userId}:${normalizeRecoveryCode(code)}`);
 
 /**
  * Customer identity: registration with a mailed code, login, sessions (opaque random tokens kept
@@ -56,6 +104,8 @@ export class IdentityService {
   private readonly limiter: RateLimiter;
   private readonly ledger: LedgerService;
   private readonly notices: NoticesService | undefined;
+  private readonly totpKey: Buffer;
+  private readonly now: () => number;
   private dummyHash: Promise<string> | null = null;
 
   constructor(deps: {
@@ -64,12 +114,19 @@ export class IdentityService {
     rateLimiter: RateLimiter;
     ledger: LedgerService;
     notices?: NoticesService;
+    /** 32 bytes: the AES-256-GCM key of the TOTP secrets at rest (config TOTP_KEY). */
+    totpKey: Buffer;
+    /** The clock TOTP codes are checked against (tests move it). */
+    now?: () => number;
   }) {
     this.db = deps.db;
     this.mailer = deps.mailer;
     this.limiter = deps.rateLimiter;
     this.ledger = deps.ledger;
     this.notices = deps.notices;
+    if (deps.totpKey.length !== 32) throw new Error('the TOTP key must be 32 bytes');
+    this.totpKey = deps.totpKey;
+    this.now = deps.now ?? Date.now;
   }
 
   private async limit(key: string, rule: { limit: number; windowMs: number }): Promise<void> {
@@ -174,14 +231,19 @@ export class IdentityService {
     await this.consumeCode(email, 'reset', input.code);
     const user = await findUserByLogin(this.db, email);
     if (!user || user.email !== email) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
-    await replacePassword(this.db, user.id, await argonHash(input.password, ARGON2));
+    const passwordHash = await argonHash(input.password, ARGON2);
+    await this.db.transaction((tx) => replacePassword(tx, user.id, passwordHash));
     return null;
   }
 
+  /**
+   * Password login. Without two-step verification the answer is the session (spec §7). With it,
+   * a right password answers a challenge instead, and `loginTotp` finishes with a code.
+   */
   async login(
     input: { userName: string; password: string },
     client: Client,
-  ): Promise<{ token: string; userInfo: { id: number; userName: string } }> {
+  ): Promise<LoginResult | LoginChallenge> {
     const login = input.userName.trim().toLowerCase();
     await this.limit(`login:addr:${client.ip}`, LIMITS.loginPerAddress);
     await this.limit(`login:account:${login}`, LIMITS.loginPerAccount);
@@ -195,8 +257,211 @@ export class IdentityService {
     if (!(await argonVerify(user.passwordHash, input.password).catch(() => false)))
       throw new ApiError(Code.WRONG_PASSWORD);
     if (user.status !== 'active') throw new ApiError(Code.ABNORMAL_USER_STATUS);
+    if ((await findTotp(this.db, user.id))?.enabled) {
+      const challenge = randomBytes(32).toString('base64url');
+      await insertChallenge(this.db, {
+        challengeHash: sha256(challenge),
+        userId: user.id,
+        ttlSeconds: CHALLENGE_TTL_SECONDS,
+      });
+      return { twoFactor: true, challenge };
+    }
     const token = await this.startSession(user.id, client);
     return { token, userInfo: { id: user.id, userName: user.userName } };
+  }
+
+  /**
+   * The second step of a login: the challenge and an authenticator code (or a recovery code).
+   * A wrong code answers 10091 and uses one of the challenge's 5 attempts; an unknown, expired,
+   * used or exhausted challenge answers 10028 (start again with the password).
+   */
+  async loginTotp(
+    input: { challenge: string; code?: string | undefined; recoveryCode?: string | undefined },
+    client: Client,
+  ): Promise<LoginResult> {
+    await this.limit(`login:addr:${client.ip}`, LIMITS.loginPerAddress);
+    const challengeHash = sha256(input.challenge);
+    const outcome = await this.db.transaction(async (tx) => {
+      const challenge = await lockChallenge(tx, challengeHash, CHALLENGE_MAX_ATTEMPTS);
+      if (!challenge) return { kind: 'gone' as const };
+      await this.limit(`totp:account:${challenge.userId}`, LIMITS.totpPerAccount);
+      const credential = await findTotp(tx, challenge.userId, true);
+      if (!credential?.enabled) {
+        await recordChallengeAttempt(tx, challengeHash, true);
+        return { kind: 'gone' as const };
+      }
+      let ok = false;
+      if (input.code !== undefined) {
+        const secret = openSecret(this.totpKey, challenge.userId, credential.secretEnc);
+        const step = matchTotp(secret, input.code.trim(), this.now(), credential.lastStep);
+        ok = step !== null && (await advanceTotpStep(tx, challenge.userId, step));
+      } else if (input.recoveryCode !== undefined) {
+        ok = await consumeRecoveryCode(
+          tx,
+          challenge.userId,
+          recoveryHash(challenge.userId, input.recoveryCode),
+        );
+      }
+      await recordChallengeAttempt(tx, challengeHash, ok);
+      return ok ? { kind: 'ok' as const, userId: challenge.userId } : { kind: 'wrong' as const };
+    });
+    if (outcome.kind === 'gone') throw new ApiError(Code.NOT_FOUND);
+    if (outcome.kind === 'wrong') throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+    const user = await findUserById(this.db, outcome.userId);
+    if (!user) throw new ApiError(Code.NOT_FOUND);
+    if (user.status !== 'active') throw new ApiError(Code.ABNORMAL_USER_STATUS);
+    const token = await this.startSession(user.id, client);
+    return { token, userInfo: { id: user.id, userName: user.userName } };
+  }
+
+  /** The logged-in user's record; a session always has one (users are deleted with their sessions). */
+  private async currentUser(session: CustomerSession): Promise<UserRow> {
+    const user = await findUserById(this.db, session.userId);
+    if (!user) throw new ApiError(Code.SESSION_EXPIRED);
+    return user;
+  }
+
+  private async checkPassword(user: UserRow, password: string, client: Client): Promise<void> {
+    await this.limit(`password:addr:${client.ip}`, LIMITS.loginPerAddress);
+    await this.limit(`password:account:${user.id}`, LIMITS.loginPerAccount);
+    if (!(await argonVerify(user.passwordHash, password).catch(() => false)))
+      throw new ApiError(Code.WRONG_PASSWORD);
+  }
+
+  /** A mail about the account's security; a mail that cannot go is kept by the mailer, not lost. */
+  private async notifySecurity(user: UserRow, event: SecurityEvent, client: Client): Promise<void> {
+    if (!user.email) return;
+    const agent = summariseUserAgent(client.userAgent);
+    const mail = securityMail(client.language, event, {
+      time: new Date(this.now()),
+      device: [agent.browser, agent.os].filter(Boolean).join(', '),
+      ip: maskIp(client.ip),
+    });
+    await this.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
+  }
+
+  /**
+   * Change password (repassword): the current password and the new one twice. Every other session
+   * of the user ends; this one stays. A wrong current password answers 10004, rate limited like
+   * login.
+   */
+  async changePassword(
+    session: CustomerSession,
+    input: { oldPassword: string; password: string; password2: string },
+    client: Client,
+  ): Promise<null> {
+    if (input.password !== input.password2)
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'password2', issue: 'mismatch' }]);
+    const user = await this.currentUser(session);
+    await this.checkPassword(user, input.oldPassword, client);
+    const passwordHash = await argonHash(input.password, ARGON2);
+    await this.db.transaction((tx) => replacePassword(tx, user.id, passwordHash, session.sessionId));
+    await this.notifySecurity(user, 'passwordChanged', client);
+    return null;
+  }
+
+  /** The user's live sessions: a public random id (never the token), times, device, masked address. */
+  async listSessions(session: CustomerSession): Promise<SessionInfo[]> {
+    const rows = await listUserSessions(this.db, session.userId);
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      ...summariseUserAgent(row.userAgent),
+      ip: maskIp(row.ip),
+      current: row.id === session.sessionId,
+    }));
+  }
+
+  /** Ends one of the user's sessions; any other id (someone else's, or none) answers 10028. */
+  async revokeSession(session: CustomerSession, id: string): Promise<null> {
+    if (!(await deleteUserSession(this.db, session.userId, id))) throw new ApiError(Code.NOT_FOUND);
+    return null;
+  }
+
+  async totpStatus(session: CustomerSession): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+    const credential = await findTotp(this.db, session.userId);
+    return {
+      enabled: credential?.enabled ?? false,
+      recoveryCodesLeft: credential?.enabled ? await countRecoveryCodesLeft(this.db, session.userId) : 0,
+    };
+  }
+
+  /**
+   * Starts two-step verification: a new secret (kept encrypted), pending until `enableTotp`
+   * confirms a code from it. Calling it again replaces a pending secret; with 2FA on, 10008.
+   */
+  async setupTotp(session: CustomerSession): Promise<{ secret: string; uri: string }> {
+    const secret = newTotpSecret();
+    const saved = await savePendingTotp(
+      this.db,
+      session.userId,
+      sealSecret(this.totpKey, session.userId, secret),
+    );
+    if (!saved) throw new ApiError(Code.WRONG_USER_STATUS);
+    const text = base32Encode(secret);
+    return { secret: text, uri: otpauthUri(text, session.userName) };
+  }
+
+  /** Confirms the pending secret with a code; answers the 10 recovery codes, shown this once. */
+  async enableTotp(
+    session: CustomerSession,
+    input: { code: string },
+    client: Client,
+  ): Promise<{ recoveryCodes: string[] }> {
+    await this.limit(`totp:account:${session.userId}`, LIMITS.totpPerAccount);
+    const credential = await findTotp(this.db, session.userId);
+    if (!credential || credential.enabled) throw new ApiError(Code.WRONG_USER_STATUS);
+    const secret = openSecret(this.totpKey, session.userId, credential.secretEnc);
+    const step = matchTotp(secret, input.code.trim(), this.now(), credential.lastStep);
+    if (step === null) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const enabled = await this.db.transaction(async (tx) => {
+      if (!(await activateTotp(tx, session.userId, step))) return false;
+      await replaceRecoveryCodes(
+        tx,
+        session.userId,
+        recoveryCodes.map((code) => recoveryHash(session.userId, code)),
+      );
+      return true;
+    });
+    if (!enabled) throw new ApiError(Code.WRONG_USER_STATUS);
+    await this.notifySecurity(await this.currentUser(session), 'totpEnabled', client);
+    return { recoveryCodes };
+  }
+
+  /**
+   * Turns two-step verification off: the password and a current code (or an unused recovery
+   * code). Wrong password 10004, wrong code 10091, not on 10008.
+   */
+  async disableTotp(
+    session: CustomerSession,
+    input: { password: string; code: string },
+    client: Client,
+  ): Promise<null> {
+    const user = await this.currentUser(session);
+    await this.checkPassword(user, input.password, client);
+    await this.limit(`totp:account:${user.id}`, LIMITS.totpPerAccount);
+    const code = input.code.trim();
+    const outcome = await this.db.transaction(async (tx) => {
+      const credential = await findTotp(tx, user.id, true);
+      if (!credential?.enabled) return 'off' as const;
+      let ok: boolean;
+      if (/^\d{6}$/.test(code)) {
+        const secret = openSecret(this.totpKey, user.id, credential.secretEnc);
+        const step = matchTotp(secret, code, this.now(), credential.lastStep);
+        ok = step !== null && (await advanceTotpStep(tx, user.id, step));
+      } else {
+        ok = await consumeRecoveryCode(tx, user.id, recoveryHash(user.id, code));
+      }
+      if (!ok) return 'wrong' as const;
+      await deleteTotp(tx, user.id);
+      return 'done' as const;
+    });
+    if (outcome === 'off') throw new ApiError(Code.WRONG_USER_STATUS);
+    if (outcome === 'wrong') throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+    await this.notifySecurity(user, 'totpDisabled', client);
+    return null;
   }
 
   private async startSession(userId: number, client: Client): Promise<string> {

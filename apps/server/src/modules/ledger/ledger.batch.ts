@@ -16,6 +16,7 @@ import {
   writeBatch,
 } from './ledger.repository.ts';
 import {
+  type AttachmentWriter,
   type EntryResult,
   type HoldRequest,
   type HoldResult,
@@ -86,6 +87,7 @@ export class LedgerBatcher {
   private readonly logger: Logger | undefined;
   /** Figures for benchmarks and logs. */
   readonly stats = { batches: 0, operations: 0, fallbacks: 0 };
+  private readonly writers = new Map<string, AttachmentWriter>();
 
   constructor(db: Database, audit: AuditService, logger?: Logger) {
     this.db = db;
@@ -93,7 +95,17 @@ export class LedgerBatcher {
     this.logger = logger;
   }
 
+  /** Registers the writer of one attachment kind (see TransferRequest.attach). */
+  registerAttachment(kind: string, writer: AttachmentWriter): void {
+    if (this.writers.has(kind)) throw new Error(`attachment ${kind} registered twice`);
+    this.writers.set(kind, writer);
+  }
+
   submit(op: Operation): Promise<Outcome> {
+    if (op.type === 'transfer' && op.request.attach && !this.writers.has(op.request.attach.kind))
+      return Promise.reject(
+        new LedgerError('invalid_request', `no writer for attachment ${op.request.attach.kind}`),
+      );
     return new Promise((resolve, reject) => {
       this.queue.push({ op, hash: requestHash(op), resolve, reject });
       if (!this.running) void this.drain();
@@ -290,6 +302,24 @@ export class LedgerBatcher {
       item.op.type === 'transfer' || item.op.type === 'post'
         ? written.entries.get(keyOf(item.op))
         : undefined;
+    // Attachments of the accepted entries, one writer call per kind, in this transaction.
+    const attached = new Map<string, { entryId: number; data: Record<string, unknown> }[]>();
+    for (const { item } of accepted) {
+      if (item.op.type !== 'transfer' || !item.op.request.attach) continue;
+      const entry = entryOf(item);
+      if (!entry) continue;
+      const { kind, data } = item.op.request.attach;
+      const rows = attached.get(kind) ?? [];
+      rows.push({ entryId: entry.id, data });
+      attached.set(kind, rows);
+    }
+    const attachedResults = new Map<number, unknown>();
+    for (const [kind, rows] of attached) {
+      const writer = this.writers.get(kind);
+      if (!writer) throw new Error(`no writer for attachment ${kind}`);
+      const results = await writer(tx, rows);
+      if (results) for (const [entryId, result] of results) attachedResults.set(entryId, result);
+    }
     const holdOf = (item: Pending) =>
       item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
     await this.audit.appendInTx(
@@ -310,8 +340,11 @@ export class LedgerBatcher {
 
     for (const { item } of accepted) {
       const entry = entryOf(item);
-      if (entry) outcomes.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false });
-      else if (item.op.type === 'hold') outcomes.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
+      if (entry) {
+        const result: EntryResult = { entryId: entry.id, createdAt: entry.createdAt, replayed: false };
+        if (attachedResults.has(entry.id)) result.attached = attachedResults.get(entry.id);
+        outcomes.set(item, result);
+      } else if (item.op.type === 'hold') outcomes.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
       else if (item.op.type === 'void')
         outcomes.set(item, { holdId: item.op.request.holdId, replayed: false });
     }

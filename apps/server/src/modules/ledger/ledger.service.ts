@@ -17,6 +17,7 @@ import {
   reconcileAccounts,
 } from './ledger.repository.ts';
 import {
+  type AttachmentWriter,
   type EntryResult,
   type HoldRequest,
   type HoldResult,
@@ -26,7 +27,7 @@ import {
   type VoidHoldRequest,
 } from './ledger.types.ts';
 
-export type { Book, EntryResult, HoldResult, TransferRequest };
+export type { AttachmentWriter, Book, EntryResult, HoldResult, TransferRequest };
 export { LedgerError };
 
 export const BOOKS: readonly Book[] = ['demo', 'live'];
@@ -47,6 +48,8 @@ export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
 /** The customer's own account in each book and asset. */
 export const WALLET = 'wallet';
+/** A customer's margin account: the margin of their open positions, per book and asset. */
+export const MARGIN = 'margin';
 
 /** Virtual money a demo book starts with, and returns to on reset: 100,000 USDT. */
 export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
@@ -118,6 +121,11 @@ export class LedgerService {
     });
   }
 
+  /** Lets another module write a record in the same transaction as an entry (TransferRequest.attach). */
+  registerAttachment(kind: string, writer: AttachmentWriter): void {
+    this.batcher.registerAttachment(kind, writer);
+  }
+
   async transfer(request: TransferRequest): Promise<EntryResult> {
     validateKey(request.idempotencyKey);
     return (await this.batcher.submit({ type: 'transfer', request })) as EntryResult;
@@ -162,11 +170,13 @@ export class LedgerService {
   }
 
   async balances(book: Book, ownerId: number): Promise<Balance[]> {
-    const accounts = (await accountsOfOwner(this.db, book, ownerId)).filter((a) => a.kind === WALLET);
+    const accounts = await accountsOfOwner(this.db, book, ownerId);
     return ASSETS.map((asset) => {
-      const account = accounts.find((a) => a.asset === asset);
-      const balance = account?.balance ?? 0n;
-      const held = account?.held ?? 0n;
+      const wallet = accounts.find((a) => a.asset === asset && a.kind === WALLET);
+      // Margin of open positions is the customer's money, not available to spend: shown as held.
+      const margin = accounts.find((a) => a.asset === asset && a.kind === MARGIN)?.balance ?? 0n;
+      const balance = (wallet?.balance ?? 0n) + margin;
+      const held = (wallet?.held ?? 0n) + margin;
       return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };
     });
   }

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../platform/db.ts';
 import type { Book } from './ledger.repository.ts';
 
 export type { Book };
@@ -14,7 +15,21 @@ export type TransferRequest = {
   actor: string;
   reason?: string | null;
   reversesEntryId?: number | null;
+  /**
+   * A record another module writes in the same transaction as this entry (e.g. the position an
+   * entry opens), through the writer it registered for `kind`. Part of the request: a replay with
+   * different data is an idempotency conflict.
+   */
+  attach?: Attachment;
 };
+
+export type Attachment = { kind: string; data: Record<string, unknown> };
+
+/** Writes the attachments of one kind for the entries of a batch, inside the batch's transaction. */
+export type AttachmentWriter = (
+  tx: Queryable,
+  rows: readonly { entryId: number; data: Record<string, unknown> }[],
+) => Promise<ReadonlyMap<number, unknown> | undefined>;
 
 export type HoldRequest = {
   book: Book;
@@ -38,7 +53,8 @@ export type PostHoldRequest = {
 
 export type VoidHoldRequest = { holdId: number; idempotencyKey: string; actor: string };
 
-export type EntryResult = { entryId: number; createdAt: string; replayed: boolean };
+/** `attached`: what the attachment's writer returned for this entry (absent on a replay). */
+export type EntryResult = { entryId: number; createdAt: string; replayed: boolean; attached?: unknown };
 export type HoldResult = { holdId: number; replayed: boolean };
 
 export type LedgerErrorCode =

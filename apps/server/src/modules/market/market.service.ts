@@ -98,6 +98,10 @@ export class MarketService {
     return this.byCode.get(code);
   }
 
+  instrumentById(id: number): Listed | undefined {
+    return this.byId.get(id);
+  }
+
   private seconds(): number {
     return Math.floor(this.now() / 1000);
   }

@@ -21,6 +21,7 @@ export class QuoteFeed {
   private readonly redis: Redis | null;
   private readonly nodeId: string;
   private readonly logger: Logger | undefined;
+  private readonly leaderTicks: ((t: number) => Promise<void>)[] = [];
 
   constructor(deps: {
     market: MarketService;
@@ -34,6 +35,11 @@ export class QuoteFeed {
     this.redis = deps.redis;
     this.nodeId = deps.nodeId;
     this.logger = deps.logger;
+  }
+
+  /** Work that runs on the leading node once per tick, after the batch is published (not awaited). */
+  onLeaderTick(listener: (t: number) => Promise<void>): void {
+    this.leaderTicks.push(listener);
   }
 
   start(): void {
@@ -79,9 +85,13 @@ export class QuoteFeed {
       this.logger?.info({ node: this.nodeId, leading }, 'quote feed leadership changed');
     }
     if (!leading) return;
-    const batch = this.market.quotes(Math.floor(Date.now() / 1000));
-    if (batch.length === 0) return;
-    await this.bus.publish(QUOTES_TOPIC, batch);
-    this.published += 1;
+    const t = Math.floor(Date.now() / 1000);
+    const batch = this.market.quotes(t);
+    if (batch.length > 0) {
+      await this.bus.publish(QUOTES_TOPIC, batch);
+      this.published += 1;
+    }
+    for (const listener of this.leaderTicks)
+      void listener(t).catch((error: unknown) => this.logger?.error({ err: error }, 'leader tick failed'));
   }
 }

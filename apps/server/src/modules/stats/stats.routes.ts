@@ -1,20 +1,22 @@
-import { calls } from '@swx/contract';
+import { calls, formatMinor, SETTLEMENT_SCALE } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
 import type { MarketService } from '../market/market.service.ts';
+import type { TradingService } from '../trading/trading.service.ts';
 
 /**
  * Home-page figures, counted from the platform's own data, never typed in (DESIGN §2 rule 7).
- * Traded volume joins them when the trading module records trades.
+ * Traded volume is the sum of the opening notionals of live-book positions (demo trades excluded).
  */
 export function statsRoutes(
   app: FastifyInstance,
-  deps: { identity: IdentityService; market: MarketService },
+  deps: { identity: IdentityService; market: MarketService; trading: TradingService },
 ): void {
   mountCall(app, calls.getPlatformStats, async () => ({
     registeredUsers: await deps.identity.registeredUsers(),
     listedInstruments: deps.market.count,
     listedCrypto: deps.market.countByType()[2] ?? 0,
+    tradedVolumeUsdt: formatMinor(await deps.trading.tradedVolume(), SETTLEMENT_SCALE),
   }));
 }

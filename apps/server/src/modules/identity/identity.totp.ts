@@ -1,0 +1,146 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
+
+/**
+ * TOTP (RFC 6238 over RFC 4226 HOTP) with node:crypto only: HMAC-SHA-1, 30-second steps, 6
+ * digits; a code is accepted for the current step and one step either side. The shared secret is
+ * kept encrypted with AES-256-GCM under the server's TOTP_KEY, bound to its user id.
+ */
+export const TOTP_STEP_SECONDS = 30;
+export const TOTP_DIGITS = 6;
+/** Steps accepted either side of the current one (clock drift between phone and server). */
+export const TOTP_WINDOW = 1;
+/** 160 bits, the HMAC-SHA-1 block the RFC recommends. */
+const SECRET_BYTES = 20;
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 without padding (what authenticator apps expect). */
+export function base32Encode(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** Base32 to bytes; spaces, dashes, padding and case are ignored. Throws on other characters. */
+export function base32Decode(text: string): Buffer {
+  const clean = text.toUpperCase().replace(/[\s=-]/g, '');
+  const out: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of clean) {
+    const index = BASE32.indexOf(char);
+    if (index < 0) throw new Error('not base32');
+    value = ((value << 5) | index) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+export function newTotpSecret(): Buffer {
+  return randomBytes(SECRET_BYTES);
+}
+
+/** RFC 4226 HOTP: dynamic truncation of HMAC-SHA-1(secret, counter), `digits` decimal digits. */
+export function hotp(secret: Uint8Array, counter: number, digits = TOTP_DIGITS): string {
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac('sha1', secret).update(message).digest();
+  const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
+  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
+  return String(binary % 10 ** digits).padStart(digits, '0');
+}
+
+export function totpStep(nowMs: number): number {
+  return Math.floor(nowMs / 1000 / TOTP_STEP_SECONDS);
+}
+
+/** The code of the step that holds `nowMs`. */
+export function totpCode(secret: Uint8Array, nowMs: number, digits = TOTP_DIGITS): string {
+  return hotp(secret, totpStep(nowMs), digits);
+}
+
+/**
+ * The step a code matches within ±TOTP_WINDOW of now, above `afterStep` (the last step accepted:
+ * equal or older steps are replays), or null. Every candidate is compared in constant time.
+ */
+export function matchTotp(secret: Uint8Array, code: string, nowMs: number, afterStep: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const current = totpStep(nowMs);
+  let matched: number | null = null;
+  for (let step = current - TOTP_WINDOW; step <= current + TOTP_WINDOW; step++) {
+    const expected = Buffer.from(hotp(secret, step));
+    const same = timingSafeEqual(expected, Buffer.from(code));
+    if (same && step > afterStep && matched === null) matched = step;
+  }
+  return matched;
+}
+
+/** The otpauth URI authenticator apps read (Key Uri Format): issuer SWX, SHA1, 6 digits, 30 s. */
+export function otpauthUri(secretBase32: string, account: string, issuer = 'SWX'): string {
+  const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
+  const query = new URLSearchParams({
+    secret: secretBase32,
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_SECONDS),
+  });
+  return `otpauth://totp/${label}?${query.toString()}`;
+}
+
+/** AES-256-GCM under `key`, with the user id as associated data: `v1.<iv>.<tag>.<ciphertext>`. */
+export function sealSecret(key: Buffer, userId: number, secret: Uint8Array): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(`totp:${userId}`));
+  const body = Buffer.concat([cipher.update(secret), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), body]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
+}
+
+/** Decrypts a sealed secret; throws when the key, the user or the ciphertext does not match. */
+export function openSecret(key: Buffer, userId: number, sealed: string): Buffer {
+  const [version, iv, tag, body] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || !body) throw new Error('unknown sealed secret format');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(`totp:${userId}`));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+}
+
+/** Recovery codes: 16 characters of a 32-letter alphabet without 0/O/1/I (80 bits), in groups of 4. */
+const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const RECOVERY_CODE_COUNT = 10;
+
+export function newRecoveryCode(): string {
+  let code = '';
+  for (let i = 0; i < 16; i++) code += RECOVERY_ALPHABET[randomInt(0, RECOVERY_ALPHABET.length)];
+  return code.replace(/(.{4})(?=.)/g, '$1-');
+}
+
+/** The canonical form a recovery code is hashed in: upper case, no spaces or dashes. */
+export function normalizeRecoveryCode(text: string): string {
+  return text.toUpperCase().replace(/[\s-]/g, '');
+}

@@ -1,0 +1,101 @@
+import { Code } from '@swx/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { createMemoryBus } from '../../platform/bus.ts';
+import { type Database, openPostgres } from '../../platform/db.ts';
+import { ApiError } from '../../platform/http.ts';
+import { AuditService } from '../audit/audit.service.ts';
+import { LedgerService } from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
+import { MarketService } from '../market/market.service.ts';
+import { TradingService } from './trading.service.ts';
+
+/**
+ * Several nodes placing orders against one customer's margin at once: on PostgreSQL each node has
+ * its own pool, ledger batcher and trading service, so only the database keeps the balance whole.
+ */
+let t: TestDatabase;
+const pools: Database[] = [];
+let nodes: { ledger: LedgerService; trading: TradingService }[] = [];
+const NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  const dbs: Database[] = [t.db];
+  if (t.url) for (let i = 0; i < 3; i++) pools.push(await openPostgres(t.url));
+  dbs.push(...pools);
+  const list = t.url ? dbs : [t.db, t.db, t.db, t.db];
+  nodes = [];
+  for (const db of list) {
+    const ledger = new LedgerService(db, new AuditService(db));
+    const market = new MarketService(db, () => NOW);
+    await market.load();
+    const flat = (instrument: Instrument) => {
+      if (instrument.code !== 'BTCUSDT') throw new Error('BTCUSDT only');
+      return { mid: 10_000_000n, bid: 9_999_800n, ask: 10_000_200n };
+    };
+    nodes.push({
+      ledger,
+      trading: new TradingService({
+        db,
+        ledger,
+        market,
+        bus: createMemoryBus(),
+        now: () => NOW,
+        quote: flat,
+      }),
+    });
+  }
+  await nodes[0]?.ledger.ensureSystemAccounts();
+});
+afterAll(async () => {
+  for (const pool of pools) await pool.close();
+  await t.close();
+});
+
+describe(`concurrent orders on ${TEST_DB}`, () => {
+  it('48 orders at once against 100,000 USDT, each costing 30,060.60: exactly three open, nothing over-commits', async () => {
+    const first = nodes[0] as (typeof nodes)[number];
+    const [row] = await t.db.query<{ id: string }>(
+      `INSERT INTO users (user_name, password_hash) VALUES ('concurrent_trader', '$argon2id$test') RETURNING id`,
+    );
+    const user = Number(row?.id);
+    await first.ledger.openCustomerBooks(user);
+    const btc = (await t.db.query<{ id: number }>(`SELECT id FROM instruments WHERE code = 'BTCUSDT'`))[0]
+      ?.id as number;
+    const quoteTime = Math.floor(NOW / 1000);
+    // 0.60 lot × 100,002.00 = 60,001.20 notional; margin 30,000.60 at 2×; fee 60.0012 → 30,060.6012
+    const results = await Promise.allSettled(
+      Array.from({ length: 48 }, (_, i) =>
+        (nodes[i % nodes.length] as (typeof nodes)[number]).trading.open(user, 'demo', 'en', {
+          marketId: btc,
+          direction: 'long',
+          lots: '0.60',
+          leverage: 2,
+          stopLoss: '90000.00',
+          takeProfit: '110000.00',
+          autoCloseAfter: null,
+          quoteTime,
+          requestId: `concurrent-${i}`,
+        }),
+      ),
+    );
+    const opened = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(opened).toHaveLength(3);
+    for (const r of refused)
+      expect(r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code).toBe(
+        Code.INSUFFICIENT_BALANCE,
+      );
+    const usdt = (await first.ledger.balances('demo', user)).find((b) => b.asset === 'USDT');
+    expect(usdt?.held).toBe(3n * 30_000_600_000n);
+    expect(usdt?.available).toBe(100_000_000_000n - 3n * (30_000_600_000n + 60_001_200n));
+    expect((usdt?.available ?? -1n) >= 0n).toBe(true);
+    const [count] = await t.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM positions WHERE user_id = $1`,
+      [user],
+    );
+    expect(Number(count?.n)).toBe(3);
+    expect(await first.ledger.reconcile()).toEqual([]);
+  });
+});

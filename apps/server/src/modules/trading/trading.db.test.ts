@@ -1,0 +1,421 @@
+import { Code, parseCentilots } from '@swx/contract';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { createMemoryBus } from '../../platform/bus.ts';
+import { ApiError } from '../../platform/http.ts';
+import { AuditService } from '../audit/audit.service.ts';
+import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
+import { MarketService } from '../market/market.service.ts';
+import { NoticesService } from '../notices/notices.service.ts';
+import type { TickQuote } from './pricing.ts';
+import { TriggerEngine } from './trading.engine.ts';
+import { TradingService } from './trading.service.ts';
+
+/**
+ * Positions against the real ledger and database. Prices come from a scripted path per test
+ * (`path`), so a trigger's tick and price are known in advance; ticks are driven by hand.
+ */
+let t: TestDatabase;
+let ledger: LedgerService;
+let audit: AuditService;
+let market: MarketService;
+let trading: TradingService;
+let engine: TriggerEngine;
+let notices: NoticesService;
+let btc: Instrument;
+let aapl: Instrument;
+
+// Wednesday 18 November 2026, 15:00 UTC: US stocks open (10:00 in New York), crypto always.
+const START = Date.UTC(2026, 10, 18, 15, 0, 0) / 1000;
+let clock = START;
+/** Scripted mids per second for BTCUSDT (ticks of 0.01); the spread is 2 ticks each side. */
+let path = new Map<number, bigint>();
+const SPREAD = 200n;
+
+function scripted(instrument: Instrument, second: number): TickQuote {
+  if (instrument.code !== 'BTCUSDT') throw new Error(`no scripted price for ${instrument.code}`);
+  let mid = path.get(second);
+  // Before a path starts (the engine catching up between tests): the flat 100,000.00.
+  for (let back = second; mid === undefined && back > second - 2000; back--) mid = path.get(back);
+  mid ??= 10_000_000n;
+  return { mid, bid: mid - SPREAD, ask: mid + SPREAD };
+}
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  audit = new AuditService(t.db);
+  ledger = new LedgerService(t.db, audit);
+  await ledger.ensureSystemAccounts();
+  market = new MarketService(t.db, () => clock * 1000);
+  await market.load();
+  notices = new NoticesService(t.db);
+  const bus = createMemoryBus();
+  trading = new TradingService({
+    db: t.db,
+    ledger,
+    market,
+    bus,
+    notices,
+    now: () => clock * 1000,
+    quote: scripted,
+  });
+  engine = new TriggerEngine({ trading, db: t.db, bus });
+  await engine.start();
+  btc = market.instrument('BTCUSDT') as Instrument;
+  aapl = market.instrument('AAPL') as Instrument;
+});
+afterAll(() => t.close());
+
+afterEach(async () => {
+  const invariants = await ledger.invariants();
+  expect(invariants.unbalanced).toEqual([]);
+  expect(invariants.negativeCustomers).toEqual([]);
+  expect(await ledger.reconcile()).toEqual([]);
+  expect((await audit.verify()).ok).toBe(true);
+  // Every customer's margin account holds exactly the margins of their open positions.
+  const rows = await t.db.query<{
+    user_id: string;
+    book: string;
+    open: string | null;
+    account: string | null;
+  }>(
+    `SELECT p.user_id, p.book, sum(p.margin_minor) FILTER (WHERE p.status = 'open') AS open,
+       (SELECT balance FROM ledger_accounts a WHERE a.owner_id = p.user_id AND a.book = p.book
+          AND a.kind = 'margin' AND a.asset = 'USDT') AS account
+     FROM positions p GROUP BY p.user_id, p.book`,
+  );
+  for (const r of rows) expect(BigInt(r.account ?? 0)).toBe(BigInt(r.open ?? 0));
+});
+
+let nextUser = 0;
+async function newCustomer(): Promise<number> {
+  nextUser += 1;
+  const [row] = await t.db.query<{ id: string }>(
+    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
+    [`trader${nextUser}_${Math.random().toString(36).slice(2, 8)}`],
+  );
+  const id = Number(row?.id);
+  await ledger.openCustomerBooks(id);
+  return id;
+}
+
+const wallet = async (user: number) =>
+  (await ledger.balances('demo', user)).find((b) => b.asset === 'USDT') ?? {
+    balance: 0n,
+    held: 0n,
+    available: 0n,
+  };
+
+/** A flat path at `mid` from `from` for `seconds`, then the given moves one per second. */
+function flat(mid: bigint, from = clock - 10, seconds = 20): void {
+  path = new Map();
+  for (let s = from; s < from + seconds; s++) path.set(s, mid);
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: number; data: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, data: error.data };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+const ticket = (over: Record<string, unknown> = {}) => ({
+  marketId: btc.id,
+  direction: 'long' as const,
+  lots: '0.10',
+  leverage: 2,
+  stopLoss: '90000.00',
+  takeProfit: '120000.00',
+  autoCloseAfter: null,
+  ...over,
+});
+
+describe(`trading on ${TEST_DB}`, () => {
+  it('previews the figures a long would open with: ask price, notional, margin = notional / leverage, fee 0.1 %', () => {
+    clock = START;
+    flat(10_000_000n); // 100,000.00
+    const figures = trading.preview(ticket());
+    expect(figures.price).toBe('100002.00'); // the ask: mid + 2.00
+    expect(figures.bid).toBe('99998.00');
+    expect(figures.spread).toBe('4.00');
+    // 0.10 lot × 1 BTC × 100,002.00 = 10,000.20 USDT
+    expect(figures.notional).toBe('10000.200000');
+    expect(figures.margin).toBe('5000.100000'); // ÷ 2
+    expect(figures.fee).toBe('10.000200'); // × 0.001
+    expect(figures.cost).toBe('5010.100200');
+    // take profit 120,000.00: (120,000.00 − 100,002.00) × 0.1 = 1,999.80
+    expect(figures.profitAtTakeProfit).toBe('1999.800000');
+    expect(figures.lossAtStopLoss).toBe('-1000.200000'); // (90,000 − 100,002) × 0.1
+    // stop-out when the loss reaches half the margin, 2,500.05: a fall of 25,000.50 from the open
+    expect(figures.liquidationPrice).toBe('75001.50');
+    expect(figures.unreasonable).toEqual([]);
+  });
+
+  it('opens a long: margin and fee leave the available balance in one entry; the margin shows as held', async () => {
+    clock = START + 100;
+    flat(10_000_000n);
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'en', {
+      ...ticket(),
+      quoteTime: clock,
+      requestId: 'req-open-1',
+    });
+    expect(order).toMatchObject({
+      status: 'open',
+      openPrice: '100002.00',
+      margin: '5000.100000',
+      fee: '10.000200',
+      lots: '0.10',
+      direction: 'long',
+      markPrice: '99998.00',
+      profit: '-0.400000', // closing now at the bid loses the spread: 4.00 × 0.1
+    });
+    const w = await wallet(user);
+    expect(w.balance).toBe(DEMO_FUNDING_MINOR - 10_000_200n); // the fee left the book; margin still ours
+    expect(w.held).toBe(5_000_100_000n);
+    expect(w.available).toBe(DEMO_FUNDING_MINOR - 5_000_100_000n - 10_000_200n);
+    // The same request again opens nothing new.
+    const again = await trading.open(user, 'demo', 'en', {
+      ...ticket(),
+      quoteTime: clock,
+      requestId: 'req-open-1',
+    });
+    expect(again.id).toBe(order.id);
+    expect((await trading.list(user, 'demo', { status: 'open' })).total).toBe(1);
+  });
+
+  it('refuses what cannot open, with the catalogue codes', async () => {
+    clock = START + 200;
+    flat(10_000_000n);
+    const user = await newCustomer();
+    const open = (over: Record<string, unknown>, quoteTime = clock) =>
+      trading.open(user, 'demo', 'en', { ...ticket(over), quoteTime, requestId: `r-${Math.random()}` });
+    expect((await refusal(open({ marketId: 999_999 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT);
+    expect((await refusal(open({ leverage: 5 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT); // crypto: at most 2
+    expect((await refusal(open({ lots: '0.00' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
+    expect((await refusal(open({ lots: '100.01' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
+    expect((await refusal(open({ stopLoss: '100500.00' }))).data).toEqual([
+      { path: 'stopLoss', issue: 'unreasonable' },
+    ]);
+    expect((await refusal(open({ takeProfit: '99000.00' }))).data).toEqual([
+      { path: 'takeProfit', issue: 'unreasonable' },
+    ]);
+    expect((await refusal(open({ stopLoss: '70000.00', takeProfit: '1.00' }))).data).toEqual([
+      { path: 'stopLoss', issue: 'unreasonable' }, // beyond the stop-out price 75,001.50
+      { path: 'takeProfit', issue: 'unreasonable' },
+    ]);
+    expect((await refusal(open({ stopLoss: '90000.001' }))).code).toBe(Code.INVALID_INPUT);
+    expect((await refusal(open({}, clock - 4))).code).toBe(Code.PRICE_CHANGED);
+    expect((await refusal(open({}, clock + 1))).code).toBe(Code.PRICE_CHANGED);
+    // The live book is empty: insufficient balance, and nothing moved.
+    const live = trading.open(user, 'live', 'en', { ...ticket(), quoteTime: clock, requestId: 'live-1' });
+    expect((await refusal(live)).code).toBe(Code.INSUFFICIENT_BALANCE);
+    expect((await trading.list(user, 'live', {})).total).toBe(0);
+    // Sunday: US stocks are closed.
+    const sunday = Date.UTC(2026, 10, 22, 15, 0, 0) / 1000;
+    const closed = new TradingService({
+      db: t.db,
+      ledger: new LedgerService(t.db, audit),
+      market,
+      bus: createMemoryBus(),
+      now: () => sunday * 1000,
+    });
+    const preview = async () =>
+      closed.preview({ ...ticket(), marketId: aapl.id, leverage: 5, stopLoss: '1.00', takeProfit: '999.00' });
+    expect((await refusal(preview())).code).toBe(Code.NOT_AVAILABLE_FOR_TRADING);
+  });
+
+  it('closes at the market: the profit is the move times the size, and only the fee is lost on a flat market', async () => {
+    clock = START + 300;
+    flat(10_000_000n, clock - 10, 1000);
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'en', {
+      ...ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
+      quoteTime: clock,
+      requestId: 'short-1',
+    });
+    expect(order.openPrice).toBe('99998.00'); // a short opens at the bid
+    for (let s = clock + 1; s < clock + 1000; s++) path.set(s, 9_900_000n); // the market falls to 99,000.00
+    clock += 5;
+    const closed = await trading.close(user, order.id);
+    // closes at the ask 99,002.00: (99,998.00 − 99,002.00) × 0.1 = 99.60
+    expect(closed).toMatchObject({
+      status: 'closed',
+      closeReason: 'manual',
+      closePrice: '99002.00',
+      profit: '99.600000',
+    });
+    const w = await wallet(user);
+    expect(w.held).toBe(0n);
+    expect(w.balance).toBe(DEMO_FUNDING_MINOR - 9_999_800n + 99_600_000n); // − fee (0.1 % of 9,999.80) + profit
+    // Closing again changes nothing; another customer cannot see or close it.
+    expect((await trading.close(user, order.id)).closePrice).toBe('99002.00');
+    const other = await newCustomer();
+    expect((await refusal(trading.close(other, order.id))).code).toBe(Code.NOT_FOUND);
+    expect((await refusal(trading.get(other, order.id))).code).toBe(Code.NOT_FOUND);
+    expect((await refusal(trading.updateStops(other, order.id, '1.00', '2.00'))).code).toBe(Code.NOT_FOUND);
+  });
+
+  it('the engine closes a long at the first tick whose bid reaches the take profit, once, with a notice', async () => {
+    clock = START + 2000;
+    flat(10_000_000n, clock - 10, 20);
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'fr', {
+      ...ticket({ takeProfit: '100100.00' }),
+      quoteTime: clock,
+      requestId: 'tp-1',
+    });
+    await engine.idle();
+    await engine.tick(clock); // its own second: not yet live
+    path.set(clock + 1, 10_010_100n); // bid 100,099.00: not yet
+    path.set(clock + 2, 10_010_300n); // bid 100,101.00: crosses
+    path.set(clock + 3, 10_050_000n);
+    await engine.idle();
+    await engine.tick(clock + 3);
+    const closed = await trading.get(user, order.id);
+    expect(closed).toMatchObject({ status: 'closed', closeReason: 'take_profit', closePrice: '100101.00' });
+    expect(closed.profit).toBe('9.900000'); // (100,101.00 − 100,002.00) × 0.1
+    await engine.idle();
+    await engine.tick(clock + 4);
+    const entries = await t.db.query(`SELECT id FROM ledger_entries WHERE idempotency_key = $1`, [
+      `trade-close:${order.id}`,
+    ]);
+    expect(entries).toHaveLength(1);
+    const [notice] = await notices.list(user);
+    expect(notice?.noticeContent).toContain('prise de bénéfice');
+  });
+
+  it('a gap through the stop-out closes at the gap price; the loss beyond the margin is absorbed by the house', async () => {
+    clock = START + 3000;
+    flat(10_000_000n, clock - 10, 20);
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'en', {
+      ...ticket({ stopLoss: '80000.00' }),
+      quoteTime: clock,
+      requestId: 'gap-1',
+    });
+    path.set(clock + 1, 3_000_000n); // a crash to 30,000.00: beyond stop loss, stop-out and the margin
+    const before = await wallet(user);
+    await engine.idle();
+    await engine.tick(clock + 1);
+    const closed = await trading.get(user, order.id);
+    // bid 29,998.00: loss (100,002.00 − 29,998.00) × 0.1 = 7,000.40 > margin 5,000.10
+    expect(closed).toMatchObject({
+      closeReason: 'stop_loss',
+      profit: '-7000.400000',
+      absorbed: '2000.300000',
+    });
+    const after = await wallet(user);
+    expect(after.held).toBe(0n);
+    expect(after.balance).toBe(before.balance - 5_000_100_000n); // only the margin is lost, never more
+  });
+
+  it('property: over random price paths, every position closes at most once, at its first crossing, for move × size', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Moves of up to 400.00 a second, and now and then a gap of up to 30,000.00 (through stops,
+        // stop-out and the margin itself).
+        fc.array(
+          fc.oneof(
+            { weight: 30, arbitrary: fc.integer({ min: -40_000, max: 40_000 }) },
+            { weight: 1, arbitrary: fc.integer({ min: -3_000_000, max: 3_000_000 }) },
+          ),
+          { minLength: 30, maxLength: 120 },
+        ),
+        fc.array(
+          fc.record({
+            long: fc.boolean(),
+            lots: fc.integer({ min: 1, max: 30 }),
+            leverage: fc.constantFrom(1, 2),
+            sl: fc.integer({ min: 1, max: 200 }),
+            tp: fc.integer({ min: 1, max: 200 }),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        async (moves, specs) => {
+          clock += 500;
+          const t0 = clock;
+          flat(10_000_000n, t0 - 10, 11);
+          let mid = 10_000_000n;
+          moves.forEach((m, i) => {
+            mid = mid + BigInt(m) > 100_000n ? mid + BigInt(m) : 100_000n;
+            path.set(t0 + 1 + i, mid);
+          });
+          const user = await newCustomer();
+          const start = await wallet(user);
+          const opened = [];
+          for (const [i, spec] of specs.entries()) {
+            const open = spec.long ? 10_000_200n : 9_999_800n;
+            const direction = spec.long ? ('long' as const) : ('short' as const);
+            const sign = spec.long ? 1n : -1n;
+            const sl = open - sign * BigInt(spec.sl) * 1000n; // 10.00 to 2,000.00 away
+            const tp = open + sign * BigInt(spec.tp) * 1000n;
+            const order = await trading.open(user, 'demo', 'en', {
+              ...ticket({
+                direction,
+                lots: `${Math.floor(spec.lots / 100)}.${String(spec.lots % 100).padStart(2, '0')}`,
+                leverage: spec.leverage,
+              }),
+              stopLoss: (Number(sl) / 100).toFixed(2),
+              takeProfit: (Number(tp) / 100).toFixed(2),
+              quoteTime: t0,
+              requestId: `prop-${t0}-${i}`,
+            });
+            opened.push({ order, spec, sl, tp, open, direction });
+          }
+          await engine.idle();
+          await engine.tick(t0 + moves.length);
+          let fees = 0n;
+          let realised = 0n;
+          for (const { order, sl, tp, open, direction } of opened) {
+            const got = await trading.get(user, order.id);
+            fees += BigInt(got.fee.replace('.', ''));
+            // The oracle: scan the path for the first crossing after the position went live.
+            let expected: { t: number; reason: string; price: bigint } | null = null;
+            for (let s = t0 + 1; s <= t0 + moves.length && !expected; s++) {
+              const m = path.get(s) as bigint;
+              const price = direction === 'long' ? m - SPREAD : m + SPREAD;
+              const liq = BigInt(got.liquidationPrice.replace('.', ''));
+              const long = direction === 'long';
+              if (long ? price >= tp : price <= tp) expected = { t: s, reason: 'take_profit', price };
+              else if (long ? price <= sl : price >= sl) expected = { t: s, reason: 'stop_loss', price };
+              else if (long ? price <= liq : price >= liq) expected = { t: s, reason: 'stop_out', price };
+            }
+            if (!expected) {
+              expect(got.status).toBe('open');
+              await trading.close(user, order.id);
+              const closedNow = await trading.get(user, order.id);
+              realised +=
+                BigInt(closedNow.profit.replace('.', '')) + BigInt(closedNow.absorbed.replace('.', ''));
+              continue;
+            }
+            expect(got).toMatchObject({ status: 'closed', closeReason: expected.reason });
+            expect(BigInt((got.closePrice as string).replace('.', ''))).toBe(expected.price);
+            // profit = move × size: ticks of 0.01 × centilots × 1 BTC lot → USDT minor units
+            const centilots = parseCentilots(got.lots) as bigint;
+            const move = direction === 'long' ? expected.price - open : open - expected.price;
+            const exact = move * centilots * 1_000_000n;
+            const floor = exact >= 0n ? exact / 10_000n : -((-exact + 9_999n) / 10_000n);
+            expect(BigInt(got.profit.replace('.', ''))).toBe(floor);
+            realised += floor + BigInt(got.absorbed.replace('.', ''));
+            const keys = await t.db.query(`SELECT id FROM ledger_entries WHERE idempotency_key = $1`, [
+              `trade-close:${order.id}`,
+            ]);
+            expect(keys).toHaveLength(1);
+          }
+          const end = await wallet(user);
+          expect(end.held).toBe(0n);
+          expect(end.balance >= 0n).toBe(true);
+          // wallet = start − fees + profits, except what the house absorbed beyond a margin
+          expect(end.balance).toBe(start.balance - fees + realised);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

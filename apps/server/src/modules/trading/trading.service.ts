@@ -1,0 +1,603 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AUTO_CLOSE_CHOICES,
+  type CloseReason,
+  Code,
+  type Conversion,
+  formatCentilots,
+  formatMinor,
+  formatTicks,
+  isStoppedOut,
+  LANGUAGES,
+  type Language,
+  liquidationTicks,
+  marginLevelPercent,
+  type OpenBody,
+  type OptionsOrder,
+  type OrderPage,
+  openingFigures,
+  parseCentilots,
+  priceTicks,
+  profitMinor,
+  SETTLEMENT_SCALE,
+  type Size,
+  settlement,
+  type TicketBody,
+  type TicketFigures,
+  type TradingTerms,
+  unreasonableStops,
+} from '@swx/contract';
+import type { EventBus } from '../../platform/bus.ts';
+import type { Database } from '../../platform/db.ts';
+import { ApiError, type Book } from '../../platform/http.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { type EntryResult, LedgerError, type LedgerService, MARGIN } from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
+import type { MarketService } from '../market/market.service.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
+import { closeSide, conversionAt, marketOpen, openSide, type TickQuote, tickQuote } from './pricing.ts';
+import { type InstrumentTerms, termsOf, termsView } from './terms.ts';
+import {
+  closePositions,
+  insertPositions,
+  liveTradedVolume,
+  type NewPosition,
+  openedRow,
+  type PositionClose,
+  type PositionRow,
+  positionById,
+  positionByOpenEntry,
+  positionsOf,
+  updateStops,
+} from './trading.repository.ts';
+
+/** Bus topic of position changes, so every node's trigger engine sees positions opened anywhere. */
+export const POSITIONS_TOPIC = 'trading.positions';
+export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; origin: string };
+
+/** A confirmed quote stays valid for this many seconds after its tick (then: 10032, confirm again). */
+export const QUOTE_VALID_SECONDS = 3;
+
+const OPEN_ATTACHMENT = 'position.open';
+const CLOSE_ATTACHMENT = 'position.close';
+
+type Ticket = {
+  instrument: Instrument;
+  terms: InstrumentTerms;
+  size: Size;
+  quote: TickQuote;
+  conversion: Conversion;
+  openTicks: bigint;
+  stopLossTicks: bigint;
+  takeProfitTicks: bigint;
+  figures: ReturnType<typeof openingFigures>;
+  unreasonable: ('stopLoss' | 'takeProfit')[];
+};
+
+/**
+ * Leveraged positions: open, close, change stops, list. Money moves only through the ledger, and
+ * the position row is written in the ledger's own transaction (an attachment of the entry), so a
+ * position and its margin can never disagree. Closing a position uses one idempotency key per
+ * position, so whoever closes it first (the customer, a trigger, another node) is the only one.
+ */
+export class TradingService {
+  private readonly db: Database;
+  private readonly ledger: LedgerService;
+  readonly market: MarketService;
+  private readonly notices: NoticesService | undefined;
+  private readonly bus: EventBus;
+  private readonly logger: Logger | undefined;
+  private readonly caps: Readonly<Record<string, number>>;
+  private readonly termsCache = new Map<number, InstrumentTerms>();
+  private readonly listeners: ((event: PositionEvent, row: PositionRow | null) => void)[] = [];
+  /** Identifies this service's own events on the bus (its engine already has them). */
+  readonly origin = randomUUID();
+  readonly now: () => number;
+  /** The price of an instrument at a tick: the market feed, or a scripted path in tests. */
+  readonly quote: (instrument: Instrument, t: number) => TickQuote;
+
+  constructor(deps: {
+    db: Database;
+    ledger: LedgerService;
+    market: MarketService;
+    bus: EventBus;
+    notices?: NoticesService;
+    logger?: Logger;
+    leverageCaps?: Readonly<Record<string, number>>;
+    now?: () => number;
+    quote?: (instrument: Instrument, t: number) => TickQuote;
+  }) {
+    this.db = deps.db;
+    this.ledger = deps.ledger;
+    this.market = deps.market;
+    this.bus = deps.bus;
+    this.notices = deps.notices;
+    this.logger = deps.logger;
+    this.caps = deps.leverageCaps ?? {};
+    this.now = deps.now ?? (() => Date.now());
+    this.quote = deps.quote ?? tickQuote;
+    this.ledger.registerAttachment(OPEN_ATTACHMENT, (tx, rows) =>
+      insertPositions(
+        tx,
+        rows.map((r) => ({ entryId: r.entryId, position: r.data.position as NewPosition })),
+      ),
+    );
+    this.ledger.registerAttachment(CLOSE_ATTACHMENT, (tx, rows) =>
+      closePositions(
+        tx,
+        rows.map((r) => ({ entryId: r.entryId, close: r.data.close as PositionClose })),
+      ),
+    );
+  }
+
+  private second(): number {
+    return Math.floor(this.now() / 1000);
+  }
+
+  instrument(id: number): Instrument {
+    const instrument = this.market.instrumentById(id);
+    if (!instrument) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
+    return instrument;
+  }
+
+  termsOf(instrument: Instrument): InstrumentTerms {
+    let terms = this.termsCache.get(instrument.id);
+    if (!terms) {
+      terms = termsOf(instrument.code, instrument.class, instrument.ref, this.caps);
+      this.termsCache.set(instrument.id, terms);
+    }
+    return terms;
+  }
+
+  terms(marketId: number): TradingTerms {
+    const instrument = this.market.instrumentById(marketId);
+    if (!instrument) throw new ApiError(Code.NOT_FOUND);
+    return termsView(instrument, this.termsOf(instrument), marketOpen(instrument, this.second()));
+  }
+
+  conversion(instrument: Instrument, t: number): Conversion {
+    return conversionAt(
+      this.termsOf(instrument).quoteCurrency,
+      t,
+      (code) => this.market.instrument(code),
+      this.quote,
+    );
+  }
+
+  /** Checks a ticket and computes its figures at tick t; refuses what cannot open (codes of spec §8). */
+  private ticket(body: TicketBody, t: number): Ticket {
+    const instrument = this.instrument(body.marketId);
+    const terms = this.termsOf(instrument);
+    if (!terms.leverages.includes(body.leverage)) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
+    const centilots = parseCentilots(body.lots);
+    if (centilots === null || centilots < terms.minCentilots || centilots > terms.maxCentilots)
+      throw new ApiError(Code.INCORRECT_PURCHASE_AMOUNT);
+    if (
+      body.autoCloseAfter !== undefined &&
+      body.autoCloseAfter !== null &&
+      !(AUTO_CLOSE_CHOICES as readonly number[]).includes(body.autoCloseAfter)
+    )
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'autoCloseAfter', issue: 'invalid_value' }]);
+    if (!marketOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    const stopLossTicks = priceTicks(body.stopLoss, instrument.decimals);
+    const takeProfitTicks = priceTicks(body.takeProfit, instrument.decimals);
+    const malformed = [
+      ...(stopLossTicks === null ? [{ path: 'stopLoss', issue: 'too_many_decimals' }] : []),
+      ...(takeProfitTicks === null ? [{ path: 'takeProfit', issue: 'too_many_decimals' }] : []),
+    ];
+    if (stopLossTicks === null || takeProfitTicks === null) throw new ApiError(Code.INVALID_INPUT, malformed);
+    const size: Size = { centilots, lotSize: terms.lotSize, decimals: instrument.decimals };
+    const quote = this.quote(instrument, t);
+    const conversion = this.conversion(instrument, t);
+    const openTicks = openSide(body.direction, quote);
+    const figures = openingFigures(
+      body.direction,
+      openTicks,
+      size,
+      conversion,
+      BigInt(body.leverage),
+      terms.feePpm,
+    );
+    if (figures.marginMinor <= 0n) throw new ApiError(Code.INCORRECT_PURCHASE_AMOUNT);
+    const check = unreasonableStops(
+      body.direction,
+      closeSide(body.direction, quote),
+      figures.liquidationTicks,
+      stopLossTicks,
+      takeProfitTicks,
+    );
+    const unreasonable: ('stopLoss' | 'takeProfit')[] = [];
+    if (check.stopLoss) unreasonable.push('stopLoss');
+    if (check.takeProfit) unreasonable.push('takeProfit');
+    return {
+      instrument,
+      terms,
+      size,
+      quote,
+      conversion,
+      openTicks,
+      stopLossTicks,
+      takeProfitTicks,
+      figures,
+      unreasonable,
+    };
+  }
+
+  private figuresOf(ticket: Ticket, direction: TicketBody['direction'], t: number): TicketFigures {
+    const d = ticket.instrument.decimals;
+    const f = ticket.figures;
+    const money = (minor: bigint) => formatMinor(minor, SETTLEMENT_SCALE);
+    return {
+      quoteTime: t,
+      price: formatTicks(ticket.openTicks, d),
+      bid: formatTicks(ticket.quote.bid, d),
+      ask: formatTicks(ticket.quote.ask, d),
+      spread: formatTicks(ticket.quote.ask - ticket.quote.bid, d),
+      notional: money(f.notionalMinor),
+      margin: money(f.marginMinor),
+      fee: money(f.feeMinor),
+      cost: money(f.marginMinor + f.feeMinor),
+      profitAtTakeProfit: money(
+        profitMinor(direction, ticket.openTicks, ticket.takeProfitTicks, ticket.size, ticket.conversion),
+      ),
+      lossAtStopLoss: money(
+        profitMinor(direction, ticket.openTicks, ticket.stopLossTicks, ticket.size, ticket.conversion),
+      ),
+      liquidationPrice: formatTicks(f.liquidationTicks, d),
+      unreasonable: ticket.unreasonable,
+    };
+  }
+
+  /** Every figure of a ticket at the current tick; nothing is opened. */
+  preview(body: TicketBody): TicketFigures {
+    const t = this.second();
+    return this.figuresOf(this.ticket(body, t), body.direction, t);
+  }
+
+  /** Opens a position at the figures of the quote the customer confirmed (tick `quoteTime`). */
+  async open(userId: number, book: Book, language: Language, body: OpenBody): Promise<OptionsOrder> {
+    const now = this.second();
+    if (body.quoteTime > now || body.quoteTime < now - QUOTE_VALID_SECONDS) {
+      // A retry of an order that already opened answers with it, however late.
+      const existing = await this.byRequest(userId, body.requestId);
+      if (existing) return this.view(existing);
+      throw new ApiError(Code.PRICE_CHANGED, { quoteTime: now });
+    }
+    const ticket = this.ticket(body, body.quoteTime);
+    if (!marketOpen(ticket.instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (ticket.unreasonable.length > 0)
+      throw new ApiError(
+        Code.INVALID_INPUT,
+        ticket.unreasonable.map((path) => ({ path, issue: 'unreasonable' })),
+      );
+    const f = ticket.figures;
+    const position: NewPosition = {
+      userId,
+      book,
+      instrumentId: ticket.instrument.id,
+      code: ticket.instrument.code,
+      direction: body.direction,
+      centilots: ticket.size.centilots,
+      lotSize: ticket.size.lotSize,
+      leverage: body.leverage,
+      priceDecimals: ticket.instrument.decimals,
+      openTicks: ticket.openTicks,
+      stopLossTicks: ticket.stopLossTicks,
+      takeProfitTicks: ticket.takeProfitTicks,
+      liquidationTicks: f.liquidationTicks,
+      conversionNum: ticket.conversion.num,
+      conversionDen: ticket.conversion.den,
+      notionalMinor: f.notionalMinor,
+      marginMinor: f.marginMinor,
+      feeMinor: f.feeMinor,
+      feePpm: Number(ticket.terms.feePpm),
+      openTick: body.quoteTime,
+      liveTick: now,
+      expiresTick: body.autoCloseAfter ? now + body.autoCloseAfter : null,
+      language,
+      requestId: body.requestId,
+    };
+    const postings = [
+      {
+        accountId: await this.ledger.walletAccount(book, userId, 'USDT'),
+        amount: -(f.marginMinor + f.feeMinor),
+      },
+      { accountId: await this.ledger.accountId(book, userId, 'USDT', MARGIN), amount: f.marginMinor },
+      ...(f.feeMinor > 0n
+        ? [{ accountId: await this.ledger.systemAccount(book, 'USDT', 'fees'), amount: f.feeMinor }]
+        : []),
+    ];
+    let entry: EntryResult;
+    try {
+      entry = await this.ledger.transfer({
+        book,
+        kind: 'trade_margin',
+        idempotencyKey: `trade-open:${userId}:${body.requestId}`,
+        actor: `user:${userId}`,
+        reference: `order:${body.requestId}`,
+        postings,
+        attach: { kind: OPEN_ATTACHMENT, data: { position } },
+      });
+    } catch (error) {
+      if (error instanceof LedgerError && error.reason === 'insufficient_funds')
+        throw new ApiError(Code.INSUFFICIENT_BALANCE);
+      if (error instanceof LedgerError && error.reason === 'idempotency_conflict') {
+        // The same order sent twice in different seconds: the first one opened it.
+        const first = await this.byRequest(userId, body.requestId);
+        if (first) return this.view(first);
+      }
+      throw error;
+    }
+    const inserted = entry.attached as { id: number; openedAt: string } | undefined;
+    // A replay (the same order twice in one second) reads what the first one wrote.
+    const row = inserted
+      ? openedRow(position, inserted.id, entry.entryId, inserted.openedAt)
+      : await positionByOpenEntry(this.db, entry.entryId);
+    if (!row) throw new Error(`position of entry ${entry.entryId} missing`);
+    if (inserted) await this.announce({ type: 'opened', id: row.id }, row);
+    return this.view(row);
+  }
+
+  private async byRequest(userId: number, requestId: string): Promise<PositionRow | null> {
+    const rows = await this.db.query<{ id: string }>(
+      'SELECT id FROM positions WHERE user_id = $1 AND request_id = $2',
+      [userId, requestId],
+    );
+    return rows[0] ? positionById(this.db, Number(rows[0].id)) : null;
+  }
+
+  /** This node's trigger engine hears of a change directly; other nodes through the bus. */
+  onChange(listener: (event: PositionEvent, row: PositionRow | null) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private async announce(event: Omit<PositionEvent, 'origin'>, row: PositionRow | null): Promise<void> {
+    const full = { ...event, origin: this.origin } as PositionEvent;
+    for (const listener of this.listeners) listener(full, row);
+    try {
+      await this.bus.publish(POSITIONS_TOPIC, full);
+    } catch (error) {
+      // The engines also sync from the database; a lost event only delays a trigger's indexing.
+      this.logger?.warn({ err: error, event }, 'trading: position event not published');
+    }
+  }
+
+  private async owned(userId: number, id: number): Promise<PositionRow> {
+    const row = await positionById(this.db, id);
+    // Another customer's position is indistinguishable from one that does not exist.
+    if (!row || row.userId !== userId) throw new ApiError(Code.NOT_FOUND);
+    return row;
+  }
+
+  async get(userId: number, id: number): Promise<OptionsOrder> {
+    return this.view(await this.owned(userId, id));
+  }
+
+  async list(
+    userId: number,
+    book: Book,
+    query: { status?: 'open' | 'closed'; page?: number; size?: number },
+  ): Promise<OrderPage> {
+    const page = query.page ?? 1;
+    const size = query.size ?? 20;
+    const { rows, total } = await positionsOf(this.db, {
+      userId,
+      book,
+      ...(query.status ? { status: query.status } : {}),
+      offset: (page - 1) * size,
+      limit: size,
+    });
+    return { items: rows.map((r) => this.view(r)), total, page, size };
+  }
+
+  /** Closes one of the customer's positions at the current tick's price. */
+  async close(userId: number, id: number): Promise<OptionsOrder> {
+    const row = await this.owned(userId, id);
+    if (row.status === 'closed') return this.view(row);
+    const instrument = this.instrument(row.instrumentId);
+    const t = this.second();
+    if (!marketOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    await this.settle(row, 'manual', t, closeSide(row.direction, this.quote(instrument, t)));
+    return this.view(await this.owned(userId, id));
+  }
+
+  /** Changes the stops of an open position, checked against the current price and its stop-out price. */
+  async updateStops(userId: number, id: number, stopLoss: string, takeProfit: string): Promise<OptionsOrder> {
+    const row = await this.owned(userId, id);
+    if (row.status !== 'open') throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
+    const instrument = this.instrument(row.instrumentId);
+    const t = this.second();
+    const sl = priceTicks(stopLoss, row.priceDecimals);
+    const tp = priceTicks(takeProfit, row.priceDecimals);
+    if (sl === null || tp === null)
+      throw new ApiError(Code.INVALID_INPUT, [
+        ...(sl === null ? [{ path: 'stopLoss', issue: 'too_many_decimals' }] : []),
+        ...(tp === null ? [{ path: 'takeProfit', issue: 'too_many_decimals' }] : []),
+      ]);
+    const check = unreasonableStops(
+      row.direction,
+      closeSide(row.direction, this.quote(instrument, t)),
+      row.liquidationTicks,
+      sl,
+      tp,
+    );
+    if (check.stopLoss || check.takeProfit)
+      throw new ApiError(Code.INVALID_INPUT, [
+        ...(check.stopLoss ? [{ path: 'stopLoss', issue: 'unreasonable' }] : []),
+        ...(check.takeProfit ? [{ path: 'takeProfit', issue: 'unreasonable' }] : []),
+      ]);
+    if (!(await updateStops(this.db, id, userId, sl, tp))) return this.view(await this.owned(userId, id));
+    await this.announce({ type: 'stops', id }, null);
+    return this.view(await this.owned(userId, id));
+  }
+
+  /**
+   * Settles a position at tick t and price `closeTicks`: the margin comes back with the profit, or
+   * less the loss; a loss beyond the margin is absorbed by the house and recorded. One entry with
+   * key `trade-close:<id>`: a second close of the same position (another node, a racing trigger)
+   * is refused by the ledger and changes nothing. Returns false when someone else closed it first.
+   */
+  async settle(row: PositionRow, reason: CloseReason, t: number, closeTicks: bigint): Promise<boolean> {
+    const instrument = this.instrument(row.instrumentId);
+    const conversion = this.conversion(instrument, t);
+    const size: Size = { centilots: row.centilots, lotSize: row.lotSize, decimals: row.priceDecimals };
+    const profit = profitMinor(row.direction, row.openTicks, closeTicks, size, conversion);
+    const { payoutMinor, absorbedMinor } = settlement(row.marginMinor, profit);
+    const house = row.marginMinor - payoutMinor;
+    const postings = [
+      {
+        accountId: await this.ledger.accountId(row.book, row.userId, 'USDT', MARGIN),
+        amount: -row.marginMinor,
+      },
+      ...(payoutMinor > 0n
+        ? [{ accountId: await this.ledger.walletAccount(row.book, row.userId, 'USDT'), amount: payoutMinor }]
+        : []),
+      ...(house !== 0n
+        ? [{ accountId: await this.ledger.systemAccount(row.book, 'USDT', 'house_pnl'), amount: house }]
+        : []),
+    ];
+    const close: PositionClose = {
+      id: row.id,
+      reason,
+      closeTicks,
+      closeTick: t,
+      profitMinor: profit,
+      absorbedMinor,
+    };
+    try {
+      const result = await this.ledger.transfer({
+        book: row.book,
+        kind: 'trade_pnl',
+        idempotencyKey: `trade-close:${row.id}`,
+        actor: reason === 'manual' ? `user:${row.userId}` : 'system:trading',
+        reference: `position:${row.id}`,
+        reason: absorbedMinor > 0n ? `${reason}; loss beyond margin absorbed: ${absorbedMinor}` : reason,
+        postings,
+        attach: { kind: CLOSE_ATTACHMENT, data: { close } },
+      });
+      // The same close already done (another engine at the same tick): nothing more to do.
+      if (result.replayed) return false;
+    } catch (error) {
+      if (error instanceof LedgerError && error.reason === 'idempotency_conflict') return false;
+      throw error;
+    }
+    await this.announce({ type: 'closed', id: row.id }, null);
+    if (reason !== 'manual') await this.notifyClosed(row, reason, closeTicks, profit);
+    return true;
+  }
+
+  private async notifyClosed(row: PositionRow, reason: CloseReason, closeTicks: bigint, profit: bigint) {
+    if (!this.notices) return;
+    const language = (LANGUAGES as readonly string[]).includes(row.language)
+      ? (row.language as Language)
+      : 'en';
+    try {
+      await this.notices.notify(row.userId, language, `position_${reason}` as 'position_take_profit', {
+        order: orderNo(row.id),
+        code: row.code,
+        price: formatTicks(closeTicks, row.priceDecimals),
+        profit: formatMinor(profit, SETTLEMENT_SCALE),
+        book: BOOK_NAMES[language][row.book === 'demo' ? 0 : 1],
+      });
+    } catch (error) {
+      this.logger?.warn({ err: error, position: row.id }, 'trading: close notice failed');
+    }
+  }
+
+  /** The position on the wire; an open one carries its mark price, live profit and margin level now. */
+  view(row: PositionRow): OptionsOrder {
+    const d = row.priceDecimals;
+    const size: Size = { centilots: row.centilots, lotSize: row.lotSize, decimals: d };
+    const openConversion = { num: row.conversionNum, den: row.conversionDen };
+    const money = (minor: bigint) => formatMinor(minor, SETTLEMENT_SCALE);
+    let profit = row.profitMinor ?? 0n;
+    let markPrice: string | null = null;
+    let marginLevel: string | null = null;
+    if (row.status === 'open') {
+      const instrument = this.market.instrumentById(row.instrumentId);
+      if (instrument) {
+        const t = this.second();
+        const mark = closeSide(row.direction, this.quote(instrument, t));
+        profit = profitMinor(row.direction, row.openTicks, mark, size, this.conversion(instrument, t));
+        markPrice = formatTicks(mark, d);
+        marginLevel = marginLevelPercent(row.marginMinor, profit);
+      }
+    }
+    return {
+      id: row.id,
+      orderNo: orderNo(row.id),
+      marketId: row.instrumentId,
+      code: row.code,
+      book: row.book,
+      direction: row.direction,
+      lots: formatCentilots(row.centilots),
+      leverage: row.leverage,
+      openPrice: formatTicks(row.openTicks, d),
+      closePrice: row.closeTicks === null ? null : formatTicks(row.closeTicks, d),
+      openTime: row.openedAt,
+      closeTime: row.closedAt,
+      stopLoss: formatTicks(row.stopLossTicks, d),
+      takeProfit: formatTicks(row.takeProfitTicks, d),
+      autoCloseAt: row.expiresTick === null ? null : new Date(row.expiresTick * 1000).toISOString(),
+      notional: money(row.notionalMinor),
+      margin: money(row.marginMinor),
+      fee: money(row.feeMinor),
+      expectedReturn: money(
+        profitMinor(row.direction, row.openTicks, row.takeProfitTicks, size, openConversion),
+      ),
+      lossAtStopLoss: money(
+        profitMinor(row.direction, row.openTicks, row.stopLossTicks, size, openConversion),
+      ),
+      liquidationPrice: formatTicks(row.liquidationTicks, d),
+      status: row.status,
+      closeReason: row.closeReason,
+      profit: money(profit),
+      absorbed: money(row.absorbedMinor),
+      markPrice,
+      marginLevel,
+    };
+  }
+
+  /** A position's stop-out price at another conversion rate of its quote currency. */
+  liquidationAt(row: PositionRow, conversion: Conversion): bigint {
+    const size: Size = { centilots: row.centilots, lotSize: row.lotSize, decimals: row.priceDecimals };
+    return liquidationTicks(row.direction, row.openTicks, row.marginMinor, size, conversion);
+  }
+
+  /** Is a position at or below the stop-out level at tick t (exact, with the conversion of t)? */
+  stoppedOutAt(row: PositionRow, t: number, closeTicks: bigint): boolean {
+    const instrument = this.instrument(row.instrumentId);
+    const size: Size = { centilots: row.centilots, lotSize: row.lotSize, decimals: row.priceDecimals };
+    const profit = profitMinor(
+      row.direction,
+      row.openTicks,
+      closeTicks,
+      size,
+      this.conversion(instrument, t),
+    );
+    return isStoppedOut(row.marginMinor, profit);
+  }
+
+  /** Sum of live-book opening notionals (traded volume) in USDT minor units. */
+  tradedVolume(): Promise<bigint> {
+    return liveTradedVolume(this.db);
+  }
+}
+
+/** The demo and live book as a notice names them, per language. */
+const BOOK_NAMES: Record<Language, readonly [string, string]> = {
+  en: ['demo', 'live'],
+  ja: ['デモ', 'リアル'],
+  ko: ['모의', '실전'],
+  de: ['Demo', 'Live'],
+  fr: ['démo', 'réel'],
+  it: ['demo', 'reale'],
+  es: ['demo', 'real'],
+  ar: ['التجريبي', 'الحقيقي'],
+  hk: ['模擬', '真實'],
+  zh: ['模拟', '实盘'],
+};
+
+export function orderNo(id: number): string {
+  return `SWX${id.toString().padStart(9, '0')}`;
+}

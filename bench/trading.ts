@@ -1,0 +1,329 @@
+// Trading: order placement over HTTP on PostgreSQL at 100 concurrent clients, beside a bare
+// Fastify handler doing one INSERT per request in the same run; and the trigger engine's time to
+// process one tick that crosses 100,000 of 1,000,000 open stop levels.
+// Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement]   (PostgreSQL: TEST_DATABASE_URL or
+// postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own database)
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
+import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
+import type { Instrument } from '../apps/server/src/modules/market/feed.ts';
+import { MarketService } from '../apps/server/src/modules/market/market.service.ts';
+import { TriggerEngine } from '../apps/server/src/modules/trading/trading.engine.ts';
+import type { PositionRow } from '../apps/server/src/modules/trading/trading.repository.ts';
+import { TradingService } from '../apps/server/src/modules/trading/trading.service.ts';
+import { createMemoryBus } from '../apps/server/src/platform/bus.ts';
+import { openPglite, openPostgres } from '../apps/server/src/platform/db.ts';
+import { migrate } from '../apps/server/src/platform/migrate.ts';
+
+const SECONDS = Number(process.argv[2] ?? 5);
+const CLIENTS = 100;
+const ROOT = join(import.meta.dirname, '..');
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Figures = { perSecond: number; p50: number; p99: number; count: number; errors: number };
+const fmt = (f: Figures) =>
+  `${f.perSecond.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  (${f.count} requests, ${f.errors} refused)`;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const data = JSON.stringify(body);
+  return new Promise<{ code: number; data: unknown }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+          ...headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () =>
+          resolve(JSON.parse(Buffer.concat(chunks).toString()) as { code: number; data: unknown }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(data);
+  });
+}
+
+async function measure(op: (client: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      while (performance.now() < end) {
+        const start = performance.now();
+        if (!(await op(client))) errors += 1;
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    perSecond: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    count: latencies.length,
+    errors,
+  };
+}
+
+function startProcess(args: string[], env: Record<string, string>, ready: RegExp) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = new Promise<number>((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) resolve(Number(match[1]));
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, port };
+}
+
+/** The floor: a bare Fastify handler that inserts one row per request into the same PostgreSQL. */
+const BARE = `
+import Fastify from 'fastify';
+import pg from 'pg';
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 16 });
+await pool.query('CREATE TABLE IF NOT EXISTS bench_bare_orders (id bigserial PRIMARY KEY, user_id bigint, body jsonb, created_at timestamptz DEFAULT now())');
+const app = Fastify();
+app.post('/bare', async (request) => {
+  const { rows } = await pool.query('INSERT INTO bench_bare_orders (user_id, body) VALUES ($1, $2) RETURNING id', [1, request.body]);
+  return { code: 200, data: { id: rows[0].id } };
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('bare listening ' + app.server.address().port);
+`;
+
+async function placement(): Promise<void> {
+  const dbName = `swx_bench_trading_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-trading-'));
+  const server = startProcess(
+    [join(ROOT, 'apps', 'server', 'src', 'main.ts')],
+    {
+      DATABASE_URL: url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      API_RATE_LIMIT: '100000000',
+    },
+    /Customer app\s+http:\/\/localhost:(\d+)\//,
+  );
+  const bare = startProcess(
+    ['--input-type=module', '-e', BARE],
+    { DATABASE_URL: url },
+    /bare listening (\d+)/,
+  );
+  try {
+    const [serverPort, barePort] = await Promise.all([server.port, bare.port]);
+    // 100 customers with sessions, made directly in the database (registration is not measured).
+    const db = await openPostgres(url);
+    const ledger = new LedgerService(db, new AuditService(db));
+    const tokens: string[] = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const [row] = await db.query<{ id: string }>(
+        `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$bench') RETURNING id`,
+        [`bench_trader_${i}`],
+      );
+      const userId = Number(row?.id);
+      await ledger.openCustomerBooks(userId);
+      const token = randomBytes(32).toString('base64url');
+      await db.query(
+        `INSERT INTO sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`,
+        [randomBytes(12).toString('hex'), userId, createHash('sha256').update(token).digest('hex')],
+      );
+      tokens.push(token);
+    }
+    const [btc] = await db.query<{ id: number }>(`SELECT id FROM instruments WHERE code = 'BTCUSDT'`);
+    const base = {
+      marketId: Number(btc?.id),
+      direction: 'long',
+      lots: '0.01',
+      leverage: 2,
+      autoCloseAfter: null,
+    };
+    // One preview a second, shared by every client (the ticket's quote); stops 20 % away.
+    let quote = { quoteTime: 0, stopLoss: '', takeProfit: '' };
+    const refresh = async () => {
+      const p = (
+        await post(serverPort, '/swx/customer/order/previewOptions', {
+          ...base,
+          stopLoss: '1.00',
+          takeProfit: '1.00',
+        })
+      ).data as { quoteTime: number; bid: string };
+      const bid = Number(p.bid);
+      quote = {
+        quoteTime: p.quoteTime,
+        stopLoss: (bid * 0.8).toFixed(2),
+        takeProfit: (bid * 1.2).toFixed(2),
+      };
+    };
+    await refresh();
+    const timer = setInterval(() => void refresh(), 1000);
+    const order = async (client: number) => {
+      const answer = await post(
+        serverPort,
+        '/swx/customer/order/buyOptions',
+        { ...base, ...quote, requestId: randomUUID() },
+        { authorization: tokens[client] as string },
+      );
+      return answer.code === 200;
+    };
+    const floor = (client: number) =>
+      post(barePort, '/bare', { ...base, ...quote, requestId: randomUUID(), client }).then(
+        (a) => a.code === 200,
+      );
+    // Warm both, then measure each twice, alternating, and keep the better run of each.
+    await measure(order);
+    await measure(floor);
+    const platformRuns = [await measure(order)];
+    const floorRuns = [await measure(floor)];
+    platformRuns.push(await measure(order));
+    floorRuns.push(await measure(floor));
+    clearInterval(timer);
+    const best = (runs: Figures[]) => runs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+    const platform = best(platformRuns);
+    const bareBest = best(floorRuns);
+    const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM positions');
+    console.log(
+      `\nOrder placement, PostgreSQL, ${CLIENTS} concurrent clients, ${SECONDS} s per run (best of 2):`,
+    );
+    console.log(`  buyOptions (ledger entry + position) ${fmt(platform)}`);
+    console.log(`  bare Fastify + one INSERT            ${fmt(bareBest)}`);
+    console.log(
+      `  ratio ${(platform.perSecond / bareBest.perSecond).toFixed(2)}× the bare handler (target ≥ 0.8×, p99 < 50 ms)`,
+    );
+    console.log(`  positions written: ${count?.n}`);
+    await db.close();
+  } finally {
+    server.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** 1,000,000 open longs on one instrument with stops spread below the price; a tick crosses 100,000. */
+async function tick(): Promise<void> {
+  const db = await openPglite(undefined);
+  await migrate(db);
+  const market = new MarketService(db);
+  await market.load();
+  const btc = market.instrument('BTCUSDT') as Instrument;
+  let bid = 10_000_000n;
+  const trading = new TradingService({
+    db,
+    ledger: new LedgerService(db, new AuditService(db)),
+    market,
+    bus: createMemoryBus(),
+    quote: () => ({ mid: bid, bid, ask: bid + 400n }),
+  });
+  const engine = new TriggerEngine({ trading, db, bus: createMemoryBus() });
+  const N = 1_000_000;
+  const base = {
+    userId: 1,
+    book: 'demo',
+    instrumentId: btc.id,
+    code: 'BTCUSDT',
+    direction: 'long',
+    centilots: 1n,
+    lotSize: 1n,
+    leverage: 2,
+    priceDecimals: 2,
+    openTicks: 10_000_400n,
+    takeProfitTicks: 20_000_000n,
+    liquidationTicks: 5_000_000n,
+    conversionNum: 1n,
+    conversionDen: 1n,
+    notionalMinor: 1_000_000_000n,
+    marginMinor: 500_000_000n,
+    feeMinor: 1_000_000n,
+    feePpm: 1000,
+    openTick: 0,
+    liveTick: 0,
+    expiresTick: null,
+    language: 'en',
+    requestId: 'x',
+    openEntryId: 1,
+    openedAt: '',
+    status: 'open',
+    closeReason: null,
+    closeTicks: null,
+    closeTick: null,
+    profitMinor: null,
+    absorbedMinor: 0n,
+    closeEntryId: null,
+    closedAt: null,
+  } satisfies PositionRow;
+  const loadStart = performance.now();
+  // Stop losses at 1,000,000 distinct levels from 99,999.99 down to 90,000.00: the top 10 % are
+  // within 1,000.00 of the price.
+  for (let i = 0; i < N; i++) engine.track({ ...base, id: i + 1, stopLossTicks: 9_999_999n - BigInt(i) });
+  engine.compact();
+  const loadMs = performance.now() - loadStart;
+  const memory = process.memoryUsage().heapUsed / 1024 / 1024;
+  // A quiet tick first (nothing crosses), then the crash that crosses 100,000 stops.
+  let t0 = performance.now();
+  const none = engine.detect(1_000);
+  const quietMs = performance.now() - t0;
+  bid = 9_900_000n; // 99,000.00: every stop at or above it fires
+  t0 = performance.now();
+  const fired = engine.detect(1_001);
+  const crossMs = performance.now() - t0;
+  t0 = performance.now();
+  const after = engine.detect(1_002);
+  const nextMs = performance.now() - t0;
+  console.log(
+    `\nTrigger engine, ${N.toLocaleString('en')} open positions (${(N * 3).toLocaleString('en')} levels: stop loss, take profit, stop-out):`,
+  );
+  console.log(`  index built in ${loadMs.toFixed(0)} ms; heap ${memory.toFixed(0)} MB`);
+  console.log(`  quiet tick (nothing crosses): ${quietMs.toFixed(3)} ms, ${none.length} closing`);
+  console.log(
+    `  tick crossing ${fired.length.toLocaleString('en')} of ${N.toLocaleString('en')} stop levels: ${crossMs.toFixed(1)} ms (target < 10 ms)`,
+  );
+  console.log(
+    `  next tick: ${nextMs.toFixed(3)} ms, ${after.length} closing; ${engine.openCount.toLocaleString('en')} still open`,
+  );
+  await db.close();
+}
+
+const only = process.argv[3];
+if (only !== 'placement') await tick();
+if (only !== 'tick') await placement();
+process.exit(0);

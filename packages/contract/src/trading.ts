@@ -1,0 +1,327 @@
+import { z } from 'zod/mini';
+import { decimalString } from './ledger.ts';
+import { priceString } from './market.ts';
+
+/**
+ * Leveraged positions (DESIGN §2 rule 6): priced from the market with the stated spread and fee;
+ * profit is the real price move times size. The arithmetic below is the only place the figures of
+ * a position are computed: the server fills and settles with it, and every figure the ticket
+ * shows comes from the server running it. Integers only (bigint), no floating point.
+ */
+
+export const DIRECTIONS = ['long', 'short'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+export const CLOSE_REASONS = ['manual', 'take_profit', 'stop_loss', 'stop_out', 'expiry'] as const;
+export type CloseReason = (typeof CLOSE_REASONS)[number];
+
+/** Auto-close choices in seconds: the spec's "period" becomes an optional auto-close time. */
+export const AUTO_CLOSE_CHOICES = [3600, 14_400, 86_400, 604_800, 2_592_000] as const;
+
+/** A position is closed when its margin level (equity ÷ margin) falls to 50 % or below. */
+export const STOP_OUT_PERCENT = 50n;
+
+/** Positions settle in USDT (scale 6), at 1 USD = 1 USDT. */
+export const SETTLEMENT_ASSET = 'USDT';
+export const SETTLEMENT_SCALE = 6;
+
+const lotsString = z.string().check(z.regex(/^\d{1,6}(\.\d{1,2})?$/));
+
+/** What an instrument's positions are made of, stated before anyone trades it. */
+export const tradingTerms = z.object({
+  id: z.int(),
+  code: z.string(),
+  /** Units of the instrument in one lot (coins, shares, ounces, currency units, contracts). */
+  lotSize: z.string(),
+  minLots: lotsString,
+  maxLots: lotsString,
+  lotStep: lotsString,
+  leverages: z.array(z.int()),
+  maxLeverage: z.int(),
+  /** Fee as a ratio of the notional, charged once when the position opens (e.g. "0.001" = 0.1 %). */
+  feeRate: z.string(),
+  /** Bid-ask spread as a ratio of the mid price. */
+  spreadRate: z.string(),
+  quoteCurrency: z.string(),
+  priceDecimals: z.int(),
+  stopOutPercent: z.int(),
+  autoCloseChoices: z.array(z.int()),
+  open: z.boolean(),
+});
+export type TradingTerms = z.infer<typeof tradingTerms>;
+
+export const ticketBody = z.object({
+  marketId: z.int().check(z.minimum(1)),
+  direction: z.enum(DIRECTIONS),
+  lots: lotsString,
+  leverage: z.int().check(z.minimum(1), z.maximum(1000)),
+  stopLoss: priceString,
+  takeProfit: priceString,
+  /** Seconds after opening at which the position closes by itself; one of AUTO_CLOSE_CHOICES. */
+  autoCloseAfter: z.optional(z.nullable(z.int())),
+});
+export type TicketBody = z.infer<typeof ticketBody>;
+
+/** Opening a position confirms the figures of one quote: the tick `quoteTime` (epoch seconds). */
+export const openBody = z.extend(ticketBody, {
+  quoteTime: z.int().check(z.minimum(0)),
+  /** Chosen by the client once per order, so a retried request opens one position. */
+  requestId: z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
+});
+export type OpenBody = z.infer<typeof openBody>;
+
+/** Every figure of a ticket at one tick, as the position would open. */
+export const ticketFigures = z.object({
+  quoteTime: z.int(),
+  price: priceString,
+  bid: priceString,
+  ask: priceString,
+  spread: priceString,
+  notional: decimalString,
+  margin: decimalString,
+  fee: decimalString,
+  /** Margin plus fee: what leaves the available balance. */
+  cost: decimalString,
+  profitAtTakeProfit: decimalString,
+  lossAtStopLoss: decimalString,
+  liquidationPrice: priceString,
+  /** Which of the stops would be refused at this tick (the ticket says so before submitting). */
+  unreasonable: z.array(z.enum(['stopLoss', 'takeProfit'])),
+});
+export type TicketFigures = z.infer<typeof ticketFigures>;
+
+export const optionsOrder = z.object({
+  id: z.int(),
+  orderNo: z.string(),
+  marketId: z.int(),
+  code: z.string(),
+  book: z.enum(['demo', 'live']),
+  direction: z.enum(DIRECTIONS),
+  lots: lotsString,
+  leverage: z.int(),
+  openPrice: priceString,
+  closePrice: z.nullable(priceString),
+  openTime: z.string(),
+  closeTime: z.nullable(z.string()),
+  stopLoss: priceString,
+  takeProfit: priceString,
+  autoCloseAt: z.nullable(z.string()),
+  notional: decimalString,
+  margin: decimalString,
+  fee: decimalString,
+  /** Profit at the take-profit price (the spec's "expected return"). */
+  expectedReturn: decimalString,
+  lossAtStopLoss: decimalString,
+  liquidationPrice: priceString,
+  status: z.enum(['open', 'closed']),
+  closeReason: z.nullable(z.enum(CLOSE_REASONS)),
+  /** Realised profit (negative for a loss) once closed; the live figure while open. */
+  profit: decimalString,
+  /** Of a loss beyond the margin, what the house absorbed (negative balance protection). */
+  absorbed: decimalString,
+  /** While open: the price it would close at now and its margin level in percent. */
+  markPrice: z.nullable(priceString),
+  marginLevel: z.nullable(z.string()),
+});
+export type OptionsOrder = z.infer<typeof optionsOrder>;
+
+export const orderIdParams = z.object({
+  id: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+});
+export const orderIdBody = z.object({ id: z.int().check(z.minimum(1)) });
+export const updateOrderBody = z.object({
+  id: z.int().check(z.minimum(1)),
+  stopLoss: priceString,
+  takeProfit: priceString,
+});
+export const orderListQuery = z.object({
+  status: z.optional(z.enum(['open', 'closed'])),
+  page: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
+  size: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+});
+export const orderPage = z.object({
+  items: z.array(optionsOrder),
+  total: z.int(),
+  page: z.int(),
+  size: z.int(),
+});
+export type OrderPage = z.infer<typeof orderPage>;
+
+// ---------------------------------------------------------------------------------------------
+// The arithmetic. A price is an integer count of ticks at the instrument's price decimals; a size
+// is hundredths of a lot (`centilots`) times `lotSize` units; amounts are USDT minor units.
+
+/** USD per one unit of the quote currency, as a ratio (1/1 for USD and USDT). */
+export type Conversion = { num: bigint; den: bigint };
+export const USD: Conversion = { num: 1n, den: 1n };
+
+export type Size = {
+  centilots: bigint;
+  lotSize: bigint;
+  decimals: number;
+};
+
+const SCALE = 10n ** BigInt(SETTLEMENT_SCALE);
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return -floorDiv(-a, b);
+}
+
+/** The denominator that turns ticks × centilots × lotSize × conversion into USDT minor units. */
+function denominator(size: Size, conversion: Conversion): bigint {
+  return 100n * 10n ** BigInt(size.decimals) * conversion.den;
+}
+
+/** Value in USDT minor units of `ticks` of price for the whole size, rounded down. */
+export function valueMinor(ticks: bigint, size: Size, conversion: Conversion): bigint {
+  return floorDiv(
+    ticks * size.centilots * size.lotSize * conversion.num * SCALE,
+    denominator(size, conversion),
+  );
+}
+
+/** Profit (negative: loss) of a move from `open` to `close`, rounded down: the rest stays with the house. */
+export function profitMinor(
+  direction: Direction,
+  openTicks: bigint,
+  closeTicks: bigint,
+  size: Size,
+  conversion: Conversion,
+): bigint {
+  const move = direction === 'long' ? closeTicks - openTicks : openTicks - closeTicks;
+  return valueMinor(move, size, conversion);
+}
+
+export type OpeningFigures = {
+  notionalMinor: bigint;
+  marginMinor: bigint;
+  feeMinor: bigint;
+  liquidationTicks: bigint;
+};
+
+/**
+ * Notional (rounded down), margin = notional ÷ leverage and fee = notional × rate (both rounded
+ * up), and the stop-out price: the first price at which margin + profit ≤ margin × 50 %.
+ */
+export function openingFigures(
+  direction: Direction,
+  openTicks: bigint,
+  size: Size,
+  conversion: Conversion,
+  leverage: bigint,
+  feePpm: bigint,
+): OpeningFigures {
+  const notionalMinor = valueMinor(openTicks, size, conversion);
+  const marginMinor = ceilDiv(notionalMinor, leverage);
+  const feeMinor = ceilDiv(notionalMinor * feePpm, 1_000_000n);
+  return {
+    notionalMinor,
+    marginMinor,
+    feeMinor,
+    liquidationTicks: liquidationTicks(direction, openTicks, marginMinor, size, conversion),
+  };
+}
+
+/**
+ * The stop-out price: the first price (in ticks) at which the loss reaches margin × (100 − 50) %,
+ * i.e. the margin level falls to 50 %. It depends on the conversion of the quote currency.
+ */
+export function liquidationTicks(
+  direction: Direction,
+  openTicks: bigint,
+  marginMinor: bigint,
+  size: Size,
+  conversion: Conversion,
+): bigint {
+  const allowedLoss = ceilDiv(marginMinor * (100n - STOP_OUT_PERCENT), 100n);
+  const perTick = size.centilots * size.lotSize * conversion.num * SCALE;
+  const moveTicks = perTick === 0n ? 0n : ceilDiv(allowedLoss * denominator(size, conversion), perTick);
+  const ticks = direction === 'long' ? openTicks - moveTicks : openTicks + moveTicks;
+  return ticks < 0n ? 0n : ticks;
+}
+
+/** Margin level in percent (two decimals, as a string) of a margin and a profit. */
+export function marginLevelPercent(marginMinor: bigint, profit: bigint): string {
+  if (marginMinor <= 0n) return '0.00';
+  const hundredths = floorDiv((marginMinor + profit) * 10_000n, marginMinor);
+  const negative = hundredths < 0n;
+  const abs = negative ? -hundredths : hundredths;
+  return `${negative ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Is the position at or below the stop-out margin level? */
+export function isStoppedOut(marginMinor: bigint, profit: bigint): boolean {
+  return (marginMinor + profit) * 100n <= marginMinor * STOP_OUT_PERCENT;
+}
+
+export type Settlement = {
+  /** What returns to the wallet: margin + profit, never below zero. */
+  payoutMinor: bigint;
+  /** The part of a loss beyond the margin, absorbed by the house (negative balance protection). */
+  absorbedMinor: bigint;
+};
+
+export function settlement(marginMinor: bigint, profit: bigint): Settlement {
+  const payout = marginMinor + profit;
+  return payout >= 0n
+    ? { payoutMinor: payout, absorbedMinor: 0n }
+    : { payoutMinor: 0n, absorbedMinor: -payout };
+}
+
+export type StopCheck = { stopLoss: boolean; takeProfit: boolean };
+
+/**
+ * Which of a stop loss and a take profit are unreasonable for a position that would close now at
+ * `closeTicks`: a stop loss must sit between the stop-out price and the current closing price, a
+ * take profit beyond the current closing price (and above zero).
+ */
+export function unreasonableStops(
+  direction: Direction,
+  closeTicks: bigint,
+  liquidationTicks: bigint,
+  stopLossTicks: bigint,
+  takeProfitTicks: bigint,
+): StopCheck {
+  if (direction === 'long') {
+    return {
+      stopLoss: !(stopLossTicks < closeTicks && stopLossTicks > liquidationTicks),
+      takeProfit: !(takeProfitTicks > closeTicks),
+    };
+  }
+  return {
+    stopLoss: !(stopLossTicks > closeTicks && stopLossTicks < liquidationTicks),
+    takeProfit: !(takeProfitTicks < closeTicks && takeProfitTicks > 0n),
+  };
+}
+
+/** Decimal price text ↔ ticks at `decimals`; more decimals than the instrument has is refused. */
+export function priceTicks(text: string, decimals: number): bigint | null {
+  const match = /^(\d{1,20})(?:\.(\d{1,20}))?$/.exec(text);
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) return null;
+  return BigInt((match[1] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
+}
+
+export function formatTicks(ticks: bigint, decimals: number): string {
+  const negative = ticks < 0n;
+  const digits = (negative ? -ticks : ticks).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  return `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : ''}`;
+}
+
+/** "1.25" lots → 125 centilots; null when not a multiple of 0.01. */
+export function parseCentilots(text: string): bigint | null {
+  const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  return BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0') || '0');
+}
+
+export function formatCentilots(centilots: bigint): string {
+  return `${centilots / 100n}.${(centilots % 100n).toString().padStart(2, '0')}`;
+}

@@ -1,0 +1,297 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { launchBrowser, newContext, seriousViolations, watchErrors } from '../support/browser.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+
+let server: RunningServer;
+let inbox: Inbox;
+let stop: () => Promise<void>;
+let browser: Browser;
+/** Crypto trades around the clock, so BTCUSDT is open whatever day the test runs. */
+let btcPage: string;
+
+beforeAll(async () => {
+  ({ server, inbox, stop } = await startServerWithInbox());
+  browser = await launchBrowser();
+  const list = (await (
+    await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=2`)
+  ).json()) as { data: { id: number; code: string }[] };
+  const btc = list.data.find((item) => item.code === 'BTCUSDT');
+  if (!btc) throw new Error('BTCUSDT is not listed');
+  btcPage = `/cruuency?code=BTCUSDT&type=2&id=${btc.id}`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await stop?.();
+});
+
+async function open(layout: 'desktop' | 'mobile', email?: string): Promise<{ page: Page; errors: string[] }> {
+  const context = await newContext(browser, layout, server.baseUrl);
+  await context.addInitScript(() => sessionStorage.setItem('welcomeShown', '1'));
+  if (email) {
+    const session = await registerByApi(server, inbox, email);
+    await context.addInitScript((s) => {
+      const parsed = JSON.parse(s) as { token: string; userInfo: unknown };
+      localStorage.setItem('token', parsed.token);
+      localStorage.setItem('isLogin', 'true');
+      localStorage.setItem('userInfo', JSON.stringify(parsed.userInfo));
+    }, JSON.stringify(session));
+  }
+  const page = await context.newPage();
+  return { page, errors: watchErrors(page) };
+}
+
+/** The welcome notice arrives in a blocking dialog; closing it marks it read. */
+async function closeNotice(page: Page): Promise<void> {
+  await page.locator('dialog.notice-dialog[open]').getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => page.locator('dialog.notice-dialog[open]').count()).toBe(0);
+}
+
+const figure = (scope: Locator, key: string) => scope.locator(`[data-figure="${key}"]`).first();
+const figureValue = (scope: Locator, key: string) => figure(scope, key).getAttribute('data-value');
+
+/** Waits until the ticket shows figures priced for exactly what is typed. */
+async function liveFigures(page: Page): Promise<Locator> {
+  const figures = page.locator('.ticket-figures .figures.live');
+  await figures.waitFor();
+  return figures;
+}
+
+type Shown = { quoteTime: string; price: string; margin: string; fee: string; marginText: string };
+
+/**
+ * Confirms the order on the confirm screen. The server accepts a quote for a few seconds; when it
+ * has moved on, the dialog shows the new figures and asks again, so the test confirms again.
+ * Returns the figures of the confirm that opened the position.
+ */
+async function confirmOrder(page: Page): Promise<Shown> {
+  const dialog = page.getByTestId('order-confirm');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const shown: Shown = {
+      quoteTime: (await dialog.getByTestId('confirm-quote-time').getAttribute('data-value')) ?? '',
+      price: (await figureValue(dialog, 'price')) ?? '',
+      margin: (await figureValue(dialog, 'margin')) ?? '',
+      fee: (await figureValue(dialog, 'fee')) ?? '',
+      marginText: await figure(dialog, 'margin').locator('dd').innerText(),
+    };
+    await dialog.getByRole('button', { name: 'Confirm and open' }).click();
+    await expect
+      .poll(async () => {
+        if (/\/profile\/orders\/\d+$/.test(new URL(page.url()).pathname)) return 'opened';
+        if (!(await dialog.isVisible())) return 'waiting';
+        const now = await dialog.getByTestId('confirm-quote-time').getAttribute('data-value');
+        return now !== shown.quoteTime ? 'requoted' : 'waiting';
+      })
+      .not.toBe('waiting');
+    if (/\/profile\/orders\/\d+$/.test(new URL(page.url()).pathname)) return shown;
+    await dialog.getByTestId('requote').waitFor();
+  }
+  throw new Error('the order did not open after five requotes');
+}
+
+describe('trading, desktop', () => {
+  it('opens a position from the ticket, confirms it, sees it live, closes it and finds it in history', async () => {
+    const { page, errors } = await open('desktop', 'trader@example.com');
+    await page.goto(btcPage);
+    await closeNotice(page);
+    const ticket = page.getByRole('form', { name: 'Order ticket for BTCUSDT' });
+    await ticket.waitFor();
+
+    // The stated terms before anything is committed.
+    expect(await page.locator('[data-term="feeRate"] dd').innerText()).toContain('0.1%');
+    expect(await page.locator('[data-term="maxLeverage"] dd').innerText()).toBe('2×');
+    expect(await page.locator('[data-term="stopOut"] dd').innerText()).toContain('50%');
+    expect(await page.locator('[data-term="lotSize"] dd').innerText()).toBe('1 lot = 1 BTC');
+
+    // Sensible stops are filled in, and the figures are priced live.
+    const stopLoss = page.getByLabel('Stop loss price');
+    const takeProfit = page.getByLabel('Take profit price');
+    await expect.poll(() => stopLoss.inputValue()).not.toBe('');
+    let figures = await liveFigures(page);
+    const ask = Number(await figureValue(figures, 'ask'));
+    expect(Number(await stopLoss.inputValue())).toBeLessThan(ask);
+    expect(Number(await takeProfit.inputValue())).toBeGreaterThan(ask);
+    expect(await figureValue(figures, 'price')).toBe(await figureValue(figures, 'ask'));
+    await expect.poll(() => figure(figures, 'available').innerText()).toContain('100,000.00 USDT');
+    const firstQuote = await page.locator('.ticket-figures time').innerText();
+    await expect.poll(() => page.locator('.ticket-figures time').innerText()).not.toBe(firstQuote);
+    expect(await seriousViolations(page), 'ticket').toEqual([]);
+
+    // The spec's messages: enter a stop loss, then each unreasonable case on its own.
+    const defaults = { stopLoss: await stopLoss.inputValue(), takeProfit: await takeProfit.inputValue() };
+    await stopLoss.fill('');
+    await stopLoss.blur();
+    await page.getByText('Please enter a stop loss price.').waitFor();
+    await stopLoss.fill(defaults.takeProfit);
+    await page.getByText('The stop loss price is not reasonable.').waitFor();
+    await takeProfit.fill(defaults.stopLoss);
+    await page.getByText('Neither the stop loss price nor the take profit price is reasonable.').waitFor();
+    await stopLoss.fill(defaults.stopLoss);
+    await page.getByText('The take profit price is not reasonable.').waitFor();
+
+    // Sell short puts the stops on the other side; back to buy long restores long stops.
+    await page.getByRole('button', { name: /Sell short/ }).click();
+    expect(await page.getByRole('button', { name: /Sell short/ }).getAttribute('aria-pressed')).toBe('true');
+    figures = await liveFigures(page);
+    await expect.poll(async () => Number(await stopLoss.inputValue())).toBeGreaterThan(ask * 0.995);
+    expect(await figureValue(figures, 'price')).toBe(await figureValue(figures, 'bid'));
+    await page.getByRole('button', { name: /Buy long/ }).click();
+    await expect.poll(async () => Number(await stopLoss.inputValue())).toBeLessThan(ask);
+
+    await page.getByLabel('Lots', { exact: true }).fill('0.05');
+    await page.getByRole('button', { name: 'More lots' }).click();
+    expect(await page.getByLabel('Lots', { exact: true }).inputValue()).toBe('0.06');
+    await page.getByLabel('Leverage').selectOption('2');
+    await page.getByLabel('Auto-close').selectOption({ label: '1 day' });
+    figures = await liveFigures(page);
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Review order' }).click();
+    const dialog = page.getByTestId('order-confirm');
+    await dialog.waitFor();
+    expect(await dialog.getByRole('heading').first().innerText()).toBe('Confirm your order');
+    expect(await figureValue(dialog, 'lots')).toBe('0.06');
+    expect(await figureValue(dialog, 'leverage')).toBe('2');
+    expect(await seriousViolations(page), 'confirm').toEqual([]);
+    // Escape closes the confirm step; nothing is opened.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await liveFigures(page);
+    await page.getByRole('button', { name: 'Review order' }).click();
+    await dialog.waitFor();
+    const shown = await confirmOrder(page);
+
+    // The order detail shows the figures that were confirmed.
+    const detail = page.locator('.order-detail');
+    await detail.waitFor();
+    const orderId = Number(new URL(page.url()).pathname.split('/').pop());
+    expect(await figureValue(detail, 'margin')).toBe(shown.margin);
+    expect(await figureValue(detail, 'fee')).toBe(shown.fee);
+    expect(await figureValue(detail, 'openPrice')).toBe(shown.price);
+    expect(await figure(detail, 'margin').locator('dd').innerText()).toBe(shown.marginText);
+    expect(await figureValue(detail, 'status')).toBe('open');
+    expect(await figure(detail, 'direction').innerText()).toContain('Buy long');
+    expect(await figureValue(detail, 'autoCloseAt')).not.toBe('');
+    expect(await figure(detail, 'orderNo').locator('dd').innerText()).not.toBe('');
+    expect(await seriousViolations(page), 'detail').toEqual([]);
+
+    // Open positions: live figures, and edits refused with the spec's messages.
+    await page.goto('/profile/orders');
+    const row = page.locator(`tr[data-order="${orderId}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Buy long');
+    await expect.poll(() => row.locator('.profit').first().innerText()).toMatch(/USDT$/);
+    expect(await seriousViolations(page), 'orders').toEqual([]);
+    await row.getByRole('button', { name: /Edit SL\/TP/ }).click();
+    const edit = page.getByTestId('edit-dialog');
+    await edit.getByLabel('Stop loss price').fill('9999999');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('The stop loss price is not reasonable.').waitFor();
+    await edit.getByLabel('Take profit price').fill('1');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('Neither the stop loss price nor the take profit price is reasonable.').waitFor();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    await row.getByRole('button', { name: /Close/ }).click();
+    const closing = page.getByTestId('close-dialog').filter({ visible: true });
+    await closing.getByRole('button', { name: 'Close now' }).click();
+    await page.getByRole('status').filter({ hasText: 'BTCUSDT closed at' }).waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    const closed = page.locator(`tr[data-order="${orderId}"]`);
+    await closed.waitFor();
+    expect(await closed.getAttribute('data-reason')).toBe('manual');
+    expect(await closed.locator('.reason').innerText()).toBe('Manual close');
+    expect(await seriousViolations(page), 'history').toEqual([]);
+
+    await closed.getByRole('link').click();
+    await expect.poll(() => figureValue(page.locator('.order-detail'), 'status')).toBe('closed');
+    expect(await figureValue(page.locator('.order-detail'), 'closeReason')).toBe('manual');
+    expect(await figure(page.locator('.order-detail'), 'absorbed').locator('dd').innerText()).toBe(
+      '0.00 USDT',
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('offers a login instead of the submit button when logged out, and says so for an unknown order', async () => {
+    const { page } = await open('desktop');
+    await page.goto(btcPage);
+    await liveFigures(page);
+    await page.getByText('Log in or sign up to open a position.').waitFor();
+    expect(await page.getByRole('button', { name: 'Review order' }).count()).toBe(0);
+    await page.context().close();
+
+    const { page: other } = await open('desktop', 'nobody@example.com');
+    await other.goto('/profile/orders/999999');
+    await closeNotice(other);
+    await other.getByTestId('order-not-found').waitFor();
+
+    // A market that is closed right now (stocks and forex keep hours) says so and cannot be submitted.
+    let closed: { id: number; code: string; type: number } | undefined;
+    for (const type of [3, 1, 5, 6, 7]) {
+      const list = (await (
+        await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=${type}`)
+      ).json()) as { data: { id: number; code: string; type: number; open: boolean }[] };
+      closed = list.data.find((item) => !item.open);
+      if (closed) break;
+    }
+    if (closed) {
+      await other.goto(`/cruuency?code=${closed.code}&type=${closed.type}&id=${closed.id}`);
+      await other.getByTestId('market-closed').waitFor();
+      expect(await other.getByRole('button', { name: 'Review order' }).isDisabled()).toBe(true);
+    }
+    await other.context().close();
+  });
+});
+
+describe('trading, mobile', () => {
+  it('trades from the phone layout without serious accessibility problems or sideways scrolling', async () => {
+    const { page, errors } = await open('mobile', 'phone-trader@example.com');
+    await page.goto(btcPage);
+    await closeNotice(page);
+    await liveFigures(page);
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+    expect(await seriousViolations(page), 'ticket').toEqual([]);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow(), 'ticket').toBeLessThanOrEqual(0);
+
+    await page.getByRole('button', { name: 'Review order' }).click();
+    await page.getByTestId('order-confirm').waitFor();
+    expect(await seriousViolations(page), 'confirm').toEqual([]);
+    const shown = await confirmOrder(page);
+    const detail = page.locator('.order-detail');
+    await detail.waitFor();
+    expect(await figureValue(detail, 'margin')).toBe(shown.margin);
+    expect(await seriousViolations(page), 'detail').toEqual([]);
+    expect(await overflow(), 'detail').toBeLessThanOrEqual(0);
+
+    await page.goto('/profile/orders');
+    const card = page.locator('li.order-card').first();
+    await card.waitFor();
+    expect(await seriousViolations(page), 'orders').toEqual([]);
+    expect(await overflow(), 'orders').toBeLessThanOrEqual(0);
+    await card.getByRole('button', { name: /Close/ }).click();
+    await page
+      .getByTestId('close-dialog')
+      .filter({ visible: true })
+      .getByRole('button', { name: 'Close now' })
+      .click();
+    await page.getByText('You have no open positions in this account.').waitFor();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.locator('li.order-card[data-reason="manual"]').waitFor();
+    expect(await seriousViolations(page), 'history').toEqual([]);
+
+    // Arabic mirrors the ticket.
+    await page.evaluate(() => localStorage.setItem('language', 'ar'));
+    await page.goto(btcPage);
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await page.getByRole('button', { name: /شراء/ }).first().waitFor();
+    expect(await overflow(), 'ticket ar').toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
