@@ -12,7 +12,7 @@ import {
   saveLastTick,
 } from './trading.repository.ts';
 import { POSITIONS_TOPIC, type PositionEvent, type TradingService } from './trading.service.ts';
-import { ExpiryHeap, InstrumentLevels, type TriggerKind } from './trigger-index.ts';
+import { ExpiryHeap, InstrumentLevels, PositionTable, type TriggerKind } from './trigger-index.ts';
 
 /** How far back a restarted (or newly leading) engine replays missed ticks. */
 const MAX_CATCH_UP_SECONDS = 86_400;
@@ -30,6 +30,31 @@ const PRIORITY: readonly (TriggerKind | 'expiry')[] = ['take_profit', 'stop_loss
 
 export type Closing = { row: PositionRow; reason: CloseReason; closeTicks: bigint };
 
+/** The positions one tick closes, as parallel lists (no object per position on the hot path). */
+export class TickClosings {
+  readonly rows: PositionRow[] = [];
+  readonly reasons: CloseReason[] = [];
+  readonly prices: bigint[] = [];
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  add(row: PositionRow, reason: CloseReason, price: bigint): void {
+    this.rows.push(row);
+    this.reasons.push(reason);
+    this.prices.push(price);
+  }
+
+  at(i: number): Closing {
+    return {
+      row: this.rows[i] as PositionRow,
+      reason: this.reasons[i] as CloseReason,
+      closeTicks: this.prices[i] as bigint,
+    };
+  }
+}
+
 /**
  * The trigger engine: stop loss, take profit, stop-out (margin level at or below 50 %) and
  * auto-close, checked on every tick through price-indexed level lists (trigger-index.ts).
@@ -46,10 +71,13 @@ export class TriggerEngine {
   private readonly db: Database;
   private readonly bus: EventBus;
   private readonly logger: Logger | undefined;
-  private readonly tracked = new Map<number, Tracked>();
+  private readonly tracked = new PositionTable<Tracked>();
   private readonly levels = new Map<number, InstrumentLevels>();
   private readonly expiries = new ExpiryHeap();
   private generation = 0;
+  private bulk = false;
+  /** Positions closed by a tick, removed from `tracked` after the tick (not inside it). */
+  private closedIds: number[] = [];
   private maxId = 0;
   private lastProcessed: number | null = null;
   private running: Promise<void> | null = null;
@@ -69,6 +97,7 @@ export class TriggerEngine {
   }
 
   get openCount(): number {
+    this.forgetClosed();
     return this.tracked.size;
   }
 
@@ -118,8 +147,18 @@ export class TriggerEngine {
     this.tracked.clear();
     this.levels.clear();
     this.maxId = 0;
-    for (const row of rows) this.track(row);
-    this.compact();
+    this.bulkLoad(rows);
+  }
+
+  /** Tracks many positions at once: levels are sorted once at the end rather than merged as they come. */
+  bulkLoad(rows: Iterable<PositionRow>): void {
+    this.bulk = true;
+    try {
+      for (const row of rows) this.track(row);
+    } finally {
+      this.bulk = false;
+      this.compact();
+    }
   }
 
   /** Adds (or re-adds, with a new generation) a position's levels to the index. */
@@ -138,6 +177,7 @@ export class TriggerEngine {
       levels = new InstrumentLevels();
       this.levels.set(row.instrumentId, levels);
     }
+    levels.autoMerge = !this.bulk;
     const sl = Number(row.stopLossTicks);
     const tp = Number(row.takeProfitTicks);
     const out = Number(row.liquidationTicks);
@@ -223,8 +263,8 @@ export class TriggerEngine {
    * it (a take profit and a stop loss never cross together; a stop loss comes before its stop-out),
    * later ones are stale. A position that went live at or after this tick is skipped and re-indexed.
    */
-  detect(t: number): Closing[] {
-    const closing: Closing[] = [];
+  detect(t: number): TickClosings {
+    const closing = new TickClosings();
     const notLive = new Set<Tracked>();
     for (const [instrumentId, levels] of this.levels) {
       if (levels.length === 0) continue;
@@ -244,8 +284,9 @@ export class TriggerEngine {
           this.reindex(entry);
           return;
         }
-        this.tracked.delete(id);
-        closing.push({ row: entry.row, reason: kind, closeTicks: price });
+        entry.generation = -1; // closed: its other levels are stale from now on
+        this.closedIds.push(id);
+        closing.add(entry.row, kind, price);
       });
     }
     for (let top = this.expiries.peek(); top && top.tick <= t; top = this.expiries.peek()) {
@@ -257,23 +298,38 @@ export class TriggerEngine {
         this.expiries.push(t + 60, top.id, top.gen);
         continue;
       }
-      this.tracked.delete(top.id);
+      entry.generation = -1;
+      this.closedIds.push(top.id);
       const price = closeSide(entry.row.direction, this.trading.quote(entry.instrument, t));
-      closing.push({ row: entry.row, reason: 'expiry', closeTicks: price });
+      closing.add(entry.row, 'expiry', price);
     }
-    for (const entry of notLive) if (this.tracked.get(entry.row.id) === entry) this.track(entry.row);
+    for (const entry of notLive)
+      if (entry.generation >= 0 && this.tracked.get(entry.row.id) === entry) this.track(entry.row);
     this.stats.fired += closing.length;
     return closing;
   }
 
   /** Merges every list's buffer into its sorted run (after a bulk load). */
   compact(): void {
-    for (const levels of this.levels.values()) levels.merge();
+    for (const levels of this.levels.values()) {
+      levels.autoMerge = true;
+      levels.merge();
+    }
   }
 
-  private async settle(closing: Closing[], t: number): Promise<void> {
+  /** Drops the positions the last ticks closed from the map (kept out of the tick's own time). */
+  private forgetClosed(): void {
+    for (const id of this.closedIds) if (this.tracked.get(id)?.generation === -1) this.tracked.delete(id);
+    this.closedIds = [];
+  }
+
+  private async settle(closing: TickClosings | Closing[], t: number): Promise<void> {
+    this.forgetClosed();
+    const list = Array.isArray(closing)
+      ? closing
+      : Array.from({ length: closing.length }, (_, i) => closing.at(i));
     await Promise.all(
-      closing.map(async (c) => {
+      list.map(async (c) => {
         try {
           await this.trading.settle(c.row, c.reason, t, c.closeTicks);
           this.stats.settled += 1;

@@ -24,6 +24,8 @@ export class LevelList {
   private head = 0;
   private size = 0;
   private buffer: { key: number; id: number; kind: number; gen: number }[] = [];
+  /** Off during a bulk load: everything is merged once at the end. */
+  autoMerge = true;
 
   get length(): number {
     return this.size - this.head + this.buffer.length;
@@ -31,7 +33,7 @@ export class LevelList {
 
   add(key: number, positionId: number, kind: TriggerKind, generation: number): void {
     this.buffer.push({ key, id: positionId, kind: TRIGGER_KINDS.indexOf(kind), gen: generation });
-    if (this.buffer.length > Math.max(512, (this.size - this.head) >> 5)) this.merge();
+    if (this.autoMerge && this.buffer.length > Math.max(512, (this.size - this.head) >> 5)) this.merge();
   }
 
   /** Pops every level with key <= threshold, visiting each (buffer first, then the sorted run). */
@@ -156,6 +158,13 @@ export class InstrumentLevels {
     this.askRises.take(ask, visit);
   }
 
+  set autoMerge(on: boolean) {
+    this.bidFalls.autoMerge = on;
+    this.bidRises.autoMerge = on;
+    this.askRises.autoMerge = on;
+    this.askFalls.autoMerge = on;
+  }
+
   merge(): void {
     this.bidFalls.merge();
     this.bidRises.merge();
@@ -210,5 +219,57 @@ export class ExpiryHeap {
       }
     }
     return top;
+  }
+}
+
+const PAGE_BITS = 12;
+const PAGE_SIZE = 1 << PAGE_BITS;
+
+/**
+ * Entries by position id, in pages of 4,096 consecutive ids. Open positions cluster in recent ids,
+ * so a lookup is one small-map hit plus an array index: cache-friendly where a Map of a million
+ * entries is not (a tick that fires 100,000 positions looks each up once).
+ */
+export class PositionTable<T> {
+  private readonly pages = new Map<number, (T | undefined)[]>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(id: number): T | undefined {
+    return this.pages.get(id >>> PAGE_BITS)?.[id & (PAGE_SIZE - 1)];
+  }
+
+  set(id: number, value: T): void {
+    const key = id >>> PAGE_BITS;
+    let page = this.pages.get(key);
+    if (!page) {
+      page = new Array<T | undefined>(PAGE_SIZE).fill(undefined);
+      this.pages.set(key, page);
+    }
+    const slot = id & (PAGE_SIZE - 1);
+    if (page[slot] === undefined) this.count += 1;
+    page[slot] = value;
+  }
+
+  delete(id: number): void {
+    const key = id >>> PAGE_BITS;
+    const page = this.pages.get(key);
+    const slot = id & (PAGE_SIZE - 1);
+    if (!page || page[slot] === undefined) return;
+    page[slot] = undefined;
+    this.count -= 1;
+    if (this.count === 0 || page.every((v) => v === undefined)) this.pages.delete(key);
+  }
+
+  clear(): void {
+    this.pages.clear();
+    this.count = 0;
+  }
+
+  *values(): IterableIterator<T> {
+    for (const page of this.pages.values()) for (const value of page) if (value !== undefined) yield value;
   }
 }
