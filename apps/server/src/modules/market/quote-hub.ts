@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../platform/bus.ts';
 
@@ -38,8 +39,9 @@ export class QuoteHub {
   broadcast(batch: unknown): void {
     if (!Array.isArray(batch) || this.clients.size === 0) return;
     this.batches += 1;
-    // Serialized and UTF-8 encoded once per batch; each socket only frames the same bytes.
+    // Serialized, encoded and framed once per batch: every socket gets the same bytes in one write.
     const bytes = Buffer.from(JSON.stringify(batch));
+    const frame = textFrame(bytes);
     for (const socket of this.clients) {
       if (socket.readyState !== socket.OPEN) continue;
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -54,7 +56,11 @@ export class QuoteHub {
         continue;
       }
       this.skips.delete(socket);
-      socket.send(bytes, { binary: false });
+      // ws keeps its TCP socket as `_socket`; writing the ready frame there skips per-socket framing.
+      // Server frames are never masked, so the bytes are the same for everyone (RFC 6455 §5.1).
+      const raw = (socket as unknown as { _socket?: Socket })._socket;
+      if (raw && !raw.destroyed && raw.writable) raw.write(frame);
+      else socket.send(bytes, { binary: false });
     }
   }
 
@@ -63,4 +69,22 @@ export class QuoteHub {
     for (const socket of this.clients) socket.close(1001, 'server shutting down');
     this.clients.clear();
   }
+}
+
+/** One unmasked, final text frame (RFC 6455 §5.2) around a UTF-8 payload. */
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, headerLength);
+  return frame;
 }
