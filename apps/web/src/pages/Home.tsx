@@ -81,6 +81,17 @@ function Stats() {
           <dt>{t('home.statsCrypto')}</dt>
           <dd data-stat="crypto">{figure(stats.data?.listedCrypto)}</dd>
         </div>
+        <div className="card">
+          <dt>{t('home.statsVolume')}</dt>
+          <dd data-stat="volume">
+            {stats.data
+              ? // Intl formats the decimal string exactly (no float on the way).
+                new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 2 }).format(
+                  stats.data.tradedVolumeUsdt as Intl.StringNumericLiteral,
+                )
+              : '—'}
+          </dd>
+        </div>
       </dl>
       <p className="muted small">{t('home.statsNote')}</p>
     </section>
