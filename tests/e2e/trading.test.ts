@@ -248,6 +248,126 @@ describe('trading, desktop', () => {
   });
 });
 
+/** Decimal text ↔ integer at a scale, for exact sums in the test (no floating point). */
+const units = (text: string, scale: number) => {
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const value = BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
+  return text.startsWith('-') ? -value : value;
+};
+
+describe('trading, the feed closes a position', () => {
+  it('a take profit one tick away is reached: the position closes by itself, the notice shows, history and balance follow', async () => {
+    const email = 'tp-trader@example.com';
+    const session = await registerByApi(server, inbox, email);
+    const call = async <T>(path: string, body?: unknown) => {
+      const response = await fetch(`${server.baseUrl}/swx/customer${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: session.token, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return ((await response.json()) as { data: T }).data;
+    };
+    const btcId = Number(new URLSearchParams(btcPage.split('?')[1]).get('id'));
+    type Figures = { quoteTime: number; bid: string; ask: string; unreasonable: string[] };
+    const base = { marketId: btcId, lots: '0.02', leverage: 2, autoCloseAfter: null };
+    // A long one tick below its take profit and a short one tick above its: whichever way the
+    // market moves next, one of them reaches its target within seconds.
+    const now = await call<Figures>('/order/previewOptions', {
+      ...base,
+      direction: 'long',
+      stopLoss: '1.00',
+      takeProfit: '1.00',
+    });
+    const shift = (price: string, ticks: bigint) => {
+      const value = units(price, 2) + ticks;
+      return `${value / 100n}.${(value % 100n).toString().padStart(2, '0')}`;
+    };
+    const tickets = [
+      { ...base, direction: 'long', stopLoss: shift(now.bid, -1_000_000n), takeProfit: shift(now.bid, 1n) },
+      { ...base, direction: 'short', stopLoss: shift(now.ask, 1_000_000n), takeProfit: shift(now.ask, -1n) },
+    ];
+    const ids: number[] = [];
+    for (const ticket of tickets) {
+      const preview = await call<Figures>('/order/previewOptions', ticket);
+      if (preview.unreasonable.length) continue;
+      const order = await call<{ id: number }>('/order/buyOptions', {
+        ...ticket,
+        quoteTime: preview.quoteTime,
+        requestId: crypto.randomUUID(),
+      });
+      if (order?.id) ids.push(order.id);
+    }
+    expect(ids.length).toBeGreaterThan(0);
+
+    const { page, errors } = await open('desktop');
+    await page.context().addInitScript((s) => {
+      const parsed = JSON.parse(s) as { token: string; userInfo: unknown };
+      localStorage.setItem('token', parsed.token);
+      localStorage.setItem('isLogin', 'true');
+      localStorage.setItem('userInfo', JSON.stringify(parsed.userInfo));
+    }, JSON.stringify(session));
+    await page.goto('/profile/orders');
+    // The engine closes one of them; its notice arrives by the 10-second poll, in a blocking dialog
+    // (one at a time: the welcome notice too, in whichever order they come).
+    const notice = page.locator('dialog.notice-dialog[open]');
+    const seen: string[] = [];
+    const deadline = Date.now() + 90_000;
+    while (!seen.some((t) => t.includes('take profit')) && Date.now() < deadline) {
+      await notice.waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+      const shown = await notice.innerText();
+      seen.push(shown);
+      await notice.getByRole('button', { name: 'Close' }).click();
+      // Closed: gone, or the next unread notice in its place.
+      await expect
+        .poll(async () => ((await notice.count()) === 0 ? '' : await notice.innerText()))
+        .not.toBe(shown);
+    }
+    // Whatever is still unread (the welcome, the other position if it closed too) is closed as well.
+    for (let i = 0; i < 3 && (await notice.count()) > 0; i++) {
+      const shown = await notice.innerText();
+      seen.push(shown);
+      await notice.getByRole('button', { name: 'Close' }).click();
+      await expect
+        .poll(async () => ((await notice.count()) === 0 ? '' : await notice.innerText()))
+        .not.toBe(shown);
+    }
+    const text = seen.find((t) => t.includes('take profit')) ?? '';
+    expect(text).toMatch(/reached its take profit and closed at/);
+
+    type Order = {
+      id: number;
+      status: string;
+      closeReason: string | null;
+      margin: string;
+      fee: string;
+      profit: string;
+    };
+    const orders = await Promise.all(ids.map((id) => call<Order>(`/order/getOptionsOrderById/${id}`)));
+    const closedOrder = orders.find((o) => o.status === 'closed') as Order;
+    expect(closedOrder.closeReason).toBe('take_profit');
+    expect(text).toContain(`SWX${String(closedOrder.id).padStart(9, '0')}`);
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    const row = page.locator(`tr[data-order="${closedOrder.id}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-reason')).toBe('take_profit');
+    expect(await row.locator('.reason').innerText()).toBe('Take profit');
+
+    // The balance follows to the last minor unit: 100,000 − every fee − the margin still held + the realised profit.
+    const stillOpen = orders.filter((o) => o.status === 'open');
+    const expected =
+      units('100000', 6) -
+      orders.reduce((sum, o) => sum + units(o.fee, 6), 0n) -
+      stillOpen.reduce((sum, o) => sum + units(o.margin, 6), 0n) +
+      units(closedOrder.profit, 6);
+    const balances = await call<{ balances: { asset: string; available: string }[] }>('/user/getBalances');
+    expect(units(balances.balances.find((b) => b.asset === 'USDT')?.available ?? '', 6)).toBe(expected);
+    for (const o of stillOpen) await call('/order/closeOptions', { id: o.id });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 150_000);
+});
+
 describe('trading, mobile', () => {
   it('trades from the phone layout without serious accessibility problems or sideways scrolling', async () => {
     const { page, errors } = await open('mobile', 'phone-trader@example.com');

@@ -23,6 +23,7 @@ let audit: AuditService;
 let market: MarketService;
 let trading: TradingService;
 let engine: TriggerEngine;
+let bus: ReturnType<typeof createMemoryBus>;
 let notices: NoticesService;
 let btc: Instrument;
 let aapl: Instrument;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   market = new MarketService(t.db, () => clock * 1000);
   await market.load();
   notices = new NoticesService(t.db);
-  const bus = createMemoryBus();
+  bus = createMemoryBus();
   trading = new TradingService({
     db: t.db,
     ledger,
@@ -313,6 +314,70 @@ describe(`trading on ${TEST_DB}`, () => {
     const after = await wallet(user);
     expect(after.held).toBe(0n);
     expect(after.balance).toBe(before.balance - 5_000_100_000n); // only the margin is lost, never more
+  });
+
+  it('a restarted engine replays the seconds it missed: a take profit crossed while it was down still closes at that tick', async () => {
+    clock = START + 5000;
+    flat(10_000_000n, clock - 10, 20);
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'en', {
+      ...ticket({ takeProfit: '100100.00' }),
+      quoteTime: clock,
+      requestId: 'restart-1',
+    });
+    await engine.idle();
+    await engine.tick(clock);
+    engine.stop(); // the node goes down
+    path.set(clock + 3, 10_010_300n); // bid 100,101.00 crosses the take profit …
+    path.set(clock + 4, 10_000_000n); // … and falls back before the node is up again
+    const restarted = new TriggerEngine({ trading, db: t.db, bus });
+    await restarted.start();
+    await restarted.tick(clock + 10);
+    expect(await trading.get(user, order.id)).toMatchObject({
+      status: 'closed',
+      closeReason: 'take_profit',
+      closePrice: '100101.00',
+    });
+    engine = restarted;
+  });
+
+  it('two nodes running the same tick close a position once, with one notice', async () => {
+    clock = START + 6000;
+    flat(10_000_000n, clock - 10, 20);
+    const otherLedger = new LedgerService(t.db, audit);
+    const otherNode = new TradingService({
+      db: t.db,
+      ledger: otherLedger,
+      market,
+      bus,
+      notices,
+      now: () => clock * 1000,
+      quote: scripted,
+    });
+    const otherEngine = new TriggerEngine({ trading: otherNode, db: t.db, bus });
+    await otherEngine.start();
+    const user = await newCustomer();
+    const order = await trading.open(user, 'demo', 'en', {
+      ...ticket({ stopLoss: '99900.00' }),
+      quoteTime: clock,
+      requestId: 'two-nodes-1',
+    });
+    await Promise.all([engine.idle(), otherEngine.idle()]);
+    expect(otherEngine.openCount).toBeGreaterThan(0);
+    path.set(clock + 1, 9_980_000n); // bid 99,798.00: through the stop loss
+    await Promise.all([engine.tick(clock + 1), otherEngine.tick(clock + 1)]);
+    expect(await trading.get(user, order.id)).toMatchObject({
+      status: 'closed',
+      closeReason: 'stop_loss',
+      closePrice: '99798.00',
+    });
+    const entries = await t.db.query('SELECT id FROM ledger_entries WHERE idempotency_key = $1', [
+      `trade-close:${order.id}`,
+    ]);
+    expect(entries).toHaveLength(1);
+    const closedNotices = (await notices.list(user)).filter((n) => n.noticeContent.includes('stop loss'));
+    expect(closedNotices).toHaveLength(1);
+    otherEngine.stop();
   });
 
   it('property: over random price paths, every position closes at most once, at its first crossing, for move × size', async () => {
