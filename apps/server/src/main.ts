@@ -1,5 +1,6 @@
 import { buildApp, createServices } from './app.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
+import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { JobRunner } from './platform/jobs.ts';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   const app = await buildApp(platform, services);
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
   jobs.register(reconciliationJob(services.ledger, services.audit));
+  jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
   if (config.jobs) jobs.start();
   if (config.feed) services.feed.start();
 

@@ -80,6 +80,20 @@ export async function accountsOfOwner(db: Queryable, book: Book, ownerId: number
   return rows.map(toAccount);
 }
 
+/** Customer accounts of one kind whose balance is not zero (e.g. margin held in open positions). */
+export async function nonZeroAccountsOfKind(
+  db: Queryable,
+  kind: string,
+  asset: string,
+): Promise<AccountRow[]> {
+  const rows = await db.query<RawAccount>(
+    `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
+     WHERE kind = $1 AND asset = $2 AND owner_id IS NOT NULL AND balance <> 0 ORDER BY id`,
+    [kind, asset],
+  );
+  return rows.map(toAccount);
+}
+
 export async function accountById(db: Queryable, id: number): Promise<AccountRow | null> {
   const rows = await db.query<RawAccount>(
     'SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts WHERE id = $1',

@@ -13,6 +13,7 @@ import {
   entryById,
   entryLinesOfOwner,
   ledgerInvariants,
+  nonZeroAccountsOfKind,
   postingsOfEntry,
   reconcileAccounts,
 } from './ledger.repository.ts';
@@ -202,6 +203,18 @@ export class LedgerService {
       return { ...b, valueUsdtMinor };
     });
     return { balances, totalUsdtMinor, unpriced };
+  }
+
+  /** Customer balances of one account kind that are not zero, per book and owner. */
+  async nonZeroBalances(
+    kind: string,
+    asset: Asset,
+  ): Promise<{ book: Book; ownerId: number; balance: bigint }[]> {
+    return (await nonZeroAccountsOfKind(this.db, kind, asset)).map((a) => ({
+      book: a.book,
+      ownerId: a.ownerId ?? 0,
+      balance: a.balance,
+    }));
   }
 
   async account(id: number): Promise<AccountRow | null> {

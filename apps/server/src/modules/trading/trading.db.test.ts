@@ -11,6 +11,7 @@ import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { TickQuote } from './pricing.ts';
 import { TriggerEngine } from './trading.engine.ts';
+import { reconcileMargins } from './trading.jobs.ts';
 import { TradingService } from './trading.service.ts';
 
 /**
@@ -76,18 +77,7 @@ afterEach(async () => {
   expect(await ledger.reconcile()).toEqual([]);
   expect((await audit.verify()).ok).toBe(true);
   // Every customer's margin account holds exactly the margins of their open positions.
-  const rows = await t.db.query<{
-    user_id: string;
-    book: string;
-    open: string | null;
-    account: string | null;
-  }>(
-    `SELECT p.user_id, p.book, sum(p.margin_minor) FILTER (WHERE p.status = 'open') AS open,
-       (SELECT balance FROM ledger_accounts a WHERE a.owner_id = p.user_id AND a.book = p.book
-          AND a.kind = 'margin' AND a.asset = 'USDT') AS account
-     FROM positions p GROUP BY p.user_id, p.book`,
-  );
-  for (const r of rows) expect(BigInt(r.account ?? 0)).toBe(BigInt(r.open ?? 0));
+  expect(await reconcileMargins(trading, ledger, audit)).toEqual([]);
 });
 
 let nextUser = 0;
@@ -378,6 +368,28 @@ describe(`trading on ${TEST_DB}`, () => {
     const closedNotices = (await notices.list(user)).filter((n) => n.noticeContent.includes('stop loss'));
     expect(closedNotices).toHaveLength(1);
     otherEngine.stop();
+  });
+
+  it('margin reconciliation flags a margin account that differs from the open positions, and alerts staff', async () => {
+    const user = await newCustomer();
+    const stray = await ledger.transfer({
+      book: 'demo',
+      kind: 'transfer',
+      idempotencyKey: `stray-margin:${user}`,
+      actor: 'test',
+      postings: [
+        { accountId: await ledger.walletAccount('demo', user, 'USDT'), amount: -1_000_000n },
+        { accountId: await ledger.accountId('demo', user, 'USDT', 'margin'), amount: 1_000_000n },
+      ],
+    });
+    expect(await reconcileMargins(trading, ledger, audit)).toEqual([
+      { book: 'demo', userId: user, ledger: '1000000', positions: '0' },
+    ]);
+    await ledger.reverse(stray.entryId, {
+      actor: 'test',
+      reason: 'undo the stray margin',
+      idempotencyKey: `undo-stray-margin:${user}`,
+    });
   });
 
   it('property: over random price paths, every position closes at most once, at its first crossing, for move × size', async () => {

@@ -230,6 +230,18 @@ export async function positionByOpenEntry(db: Queryable, entryId: number): Promi
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+export async function positionByRequest(
+  db: Queryable,
+  userId: number,
+  requestId: string,
+): Promise<PositionRow | null> {
+  const rows = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM positions WHERE user_id = $1 AND request_id = $2`,
+    [userId, requestId],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
 /** A customer's positions in one book, newest first, a page at a time, with the total count. */
 export async function positionsOf(
   db: Queryable,

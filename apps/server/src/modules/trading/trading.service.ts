@@ -43,10 +43,12 @@ import {
   liveTradedVolume,
   type NewPosition,
   openedRow,
+  openMarginByOwner,
   type PositionClose,
   type PositionRow,
   positionById,
   positionByOpenEntry,
+  positionByRequest,
   positionsOf,
   updateStops,
 } from './trading.repository.ts';
@@ -338,12 +340,8 @@ export class TradingService {
     return this.view(row);
   }
 
-  private async byRequest(userId: number, requestId: string): Promise<PositionRow | null> {
-    const rows = await this.db.query<{ id: string }>(
-      'SELECT id FROM positions WHERE user_id = $1 AND request_id = $2',
-      [userId, requestId],
-    );
-    return rows[0] ? positionById(this.db, Number(rows[0].id)) : null;
+  private byRequest(userId: number, requestId: string): Promise<PositionRow | null> {
+    return positionByRequest(this.db, userId, requestId);
   }
 
   /** This node's trigger engine hears of a change directly; other nodes through the bus. */
@@ -576,6 +574,11 @@ export class TradingService {
       this.conversion(instrument, t),
     );
     return isStoppedOut(row.marginMinor, profit);
+  }
+
+  /** The margin of open positions per book and customer (for reconciliation with the ledger). */
+  openMargins(): Promise<{ book: Book; userId: number; marginMinor: bigint }[]> {
+    return openMarginByOwner(this.db);
   }
 
   /** Sum of live-book opening notionals (traded volume) in USDT minor units. */
