@@ -33,8 +33,8 @@ describe('/message across two server nodes sharing Redis', () => {
 
   it('pushes the same quote batches to the clients of both nodes, deflate off', async () => {
     servers.push(
-      await startServer({ REDIS_URL, NODE_ID: 'node-a' }),
-      await startServer({ REDIS_URL, NODE_ID: 'node-b' }),
+      await startServer({ REDIS_URL, NODE_ID: 'node-a', FEED: 'off' }),
+      await startServer({ REDIS_URL, NODE_ID: 'node-b', FEED: 'off' }),
     );
     const [a, b] = await Promise.all(servers.map((s) => connect(s.baseUrl)));
     expect(a?.socket.extensions).toBe('');
