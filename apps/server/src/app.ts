@@ -9,8 +9,11 @@ import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
+import { CustomerDirectory } from './modules/identity/identity.customers.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { IdentityService } from './modules/identity/identity.service.ts';
+import { kycRoutes } from './modules/kyc/kyc.routes.ts';
+import { KycService } from './modules/kyc/kyc.service.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { LedgerService } from './modules/ledger/ledger.service.ts';
 import { marketRoutes } from './modules/market/market.routes.ts';
@@ -21,6 +24,9 @@ import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { NoticesService } from './modules/notices/notices.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
+import { StaffCustomers } from './modules/staff/staff.customers.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { StaffService } from './modules/staff/staff.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { TriggerEngine } from './modules/trading/trading.engine.ts';
 import { tradingRoutes } from './modules/trading/trading.routes.ts';
@@ -56,6 +62,10 @@ export type Services = {
   audit: AuditService;
   ledger: LedgerService;
   identity: IdentityService;
+  customers: CustomerDirectory;
+  staff: StaffService;
+  staffCustomers: StaffCustomers;
+  kyc: KycService;
   notices: NoticesService;
   content: ContentService;
   params: ParamsService;
@@ -95,6 +105,21 @@ export function createServices(platform: Platform): Services {
     nodeId: platform.config.nodeId,
     logger: platform.logger,
   });
+  const customers = new CustomerDirectory(platform.db);
+  const staff = new StaffService({
+    db: platform.db,
+    audit,
+    rateLimiter: platform.rateLimiter,
+    totpKey: platform.config.totpKey,
+  });
+  const kyc = new KycService({
+    db: platform.db,
+    storage: platform.storage,
+    audit,
+    notices,
+    customers,
+    rateLimiter: platform.rateLimiter,
+  });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));
   return {
@@ -107,6 +132,8 @@ export function createServices(platform: Platform): Services {
       ledger,
       notices,
       totpKey: platform.config.totpKey,
+      social: { providers: platform.config.socialProviders, publicUrl: platform.config.publicUrl },
+      logger: platform.logger,
     }),
     notices,
     content: new ContentService(platform.db),
@@ -116,6 +143,10 @@ export function createServices(platform: Platform): Services {
     feed,
     trading,
     triggers,
+    customers,
+    staff,
+    staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc }),
+    kyc,
   };
 }
 
@@ -169,6 +200,8 @@ export async function buildApp(platform: Platform, services = createServices(pla
   noticesRoutes(server, services.notices);
   marketRoutes(server, services.market, services.quotes);
   tradingRoutes(server, services.trading);
+  staffRoutes(server, services.staff, services.staffCustomers);
+  kycRoutes(server, services.kyc, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 
   await serveApps(server);

@@ -29,9 +29,14 @@ import {
   sendCodeBody,
   sentCode,
   sessionItem,
+  socialCallbackBody,
+  socialProvider,
+  socialProviderParams,
+  socialStart,
   totpSetup,
   totpStatus,
 } from './identity.ts';
+import { creditScore, identificationBody, identificationStatus } from './kyc.ts';
 import { balancesData, transactionsPage, transactionsQuery } from './ledger.ts';
 import {
   candleQuery,
@@ -142,13 +147,35 @@ export const calls = {
     status: 'planned',
     data: planned,
   }),
+  listSocialProviders: call({
+    method: 'GET',
+    path: '/login/socialProviders',
+    summary:
+      'The social sign-in providers this server offers (only configured ones), with their button labels',
+    auth: false,
+    status: 'live',
+    data: z.array(socialProvider),
+  }),
   loginByProvider: call({
     method: 'POST',
     path: '/login/loginBy:provider',
-    summary: 'Social sign-in (OpenID Connect)',
+    summary:
+      'Social sign-in (OpenID Connect), e.g. loginByGoogle: starts a sign-in and returns the provider’s authorization URL; sets an HttpOnly cookie that ties it to this browser for 10 minutes (unknown provider 10028)',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    params: socialProviderParams,
+    data: socialStart,
+  }),
+  loginByProviderCallback: call({
+    method: 'POST',
+    path: '/login/loginBy:provider/callback',
+    summary:
+      'Finishes a social sign-in with what the provider sent to /api/loginCallback/{provider}: returns the token and user info, or {twoFactor: true, challenge} with 2FA on. Unknown, used, expired or other-browser state 10028; refused by the provider or an invalid ID token 10029; the email belongs to an account and the provider did not verify it 10007; provider unreachable 10031',
+    auth: false,
+    status: 'live',
+    params: socialProviderParams,
+    body: socialCallbackBody,
+    data: loginAnswer,
   }),
 
   // Index and content
@@ -320,10 +347,28 @@ export const calls = {
   identification: call({
     method: 'POST',
     path: '/user/identification',
-    summary: 'Submit identity verification (KYC)',
+    summary:
+      'Submit identity verification (KYC): the fields and three photos (base64 JPG, JPEG 2000 or PNG, 2 MB each, checked by content); answers 20001 and the new state',
     auth: true,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: identificationBody,
+    data: identificationStatus,
+  }),
+  getIdentification: call({
+    method: 'GET',
+    path: '/user/getIdentification',
+    summary: 'My verification state (none, pending, verified, failed), its times, the reason of a failure',
+    auth: true,
+    status: 'live',
+    data: identificationStatus,
+  }),
+  getCreditScore: call({
+    method: 'GET',
+    path: '/user/getCreditScore',
+    summary: 'My credit score, computed from listed rules (base 60; +20 with verified identity)',
+    auth: true,
+    status: 'live',
+    data: creditScore,
   }),
   getUserInfo: call({
     method: 'POST',

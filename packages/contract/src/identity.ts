@@ -107,3 +107,18 @@ export const noticeListQuery = z.object({
   readState: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(1))),
 });
 export const readNoticeQuery = z.object({ noticeId: z.coerce.number().check(z.int(), z.minimum(1)) });
+
+/** A social sign-in provider the server offers: its name in paths, and the label of its button. */
+export const socialProvider = z.object({ provider: z.string(), label: z.string() });
+/** The provider in `loginBy{Provider}`: `Google` or `google` alike. */
+export const socialProviderParams = z.object({
+  provider: z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9]{1,19}$/)),
+});
+/** Where the browser goes next: the provider's authorization URL. */
+export const socialStart = z.object({ authorizationUrl: z.string() });
+/** What the provider sent back to /api/loginCallback/{provider}: code, state and (RFC 9207) iss. */
+export const socialCallbackBody = z.object({
+  code: z.string().check(z.minLength(1), z.maxLength(2048)),
+  state: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)),
+  iss: z.optional(z.string().check(z.maxLength(2048))),
+});

@@ -66,6 +66,65 @@ const schema = z.object({
     }),
 });
 
+/**
+ * The two social sign-in providers (spec §2). Each is an OpenID Connect provider configured by
+ * SOCIAL_<ENV>_ISSUER, _CLIENT_ID and _CLIENT_SECRET (all three, or none: then it is not offered),
+ * and an optional _LABEL for its button.
+ */
+export const SOCIAL_PROVIDERS = [
+  { name: 'google', env: 'GOOGLE', label: 'Google' },
+  { name: 'microsoft', env: 'MICROSOFT', label: 'Microsoft' },
+] as const;
+
+export type SocialProviderConfig = {
+  /** The lower-case name in paths: /api/loginCallback/<name>, loginBy<Name>. */
+  name: string;
+  label: string;
+  /** The issuer identifier exactly as the provider's discovery document names it. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+};
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function socialProviders(env: NodeJS.ProcessEnv, issues: string[]): SocialProviderConfig[] {
+  const providers: SocialProviderConfig[] = [];
+  for (const provider of SOCIAL_PROVIDERS) {
+    const key = (part: string) => `SOCIAL_${provider.env}_${part}`;
+    const issuer = env[key('ISSUER')]?.trim() ?? '';
+    const clientId = env[key('CLIENT_ID')]?.trim() ?? '';
+    const clientSecret = env[key('CLIENT_SECRET')] ?? '';
+    const label = env[key('LABEL')]?.trim() || provider.label;
+    const given = [issuer, clientId, clientSecret].filter((value) => value !== '').length;
+    if (given === 0) continue;
+    if (given < 3) {
+      issues.push(`  ${key('ISSUER')}, ${key('CLIENT_ID')}, ${key('CLIENT_SECRET')}: set all three, or none`);
+      continue;
+    }
+    let url: URL | null = null;
+    try {
+      url = new URL(issuer);
+    } catch {
+      url = null;
+    }
+    // Plain http only for a provider on this machine (development and tests).
+    if (
+      !url ||
+      !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))
+    ) {
+      issues.push(`  ${key('ISSUER')}: must be an https URL (http only on the loopback address)`);
+      continue;
+    }
+    if (label.length > 40) {
+      issues.push(`  ${key('LABEL')}: at most 40 characters`);
+      continue;
+    }
+    providers.push({ name: provider.name, label, issuer, clientId, clientSecret });
+  }
+  return providers;
+}
+
 /** The text the development TOTP key is derived from when TOTP_KEY is unset. Not a secret. */
 export const DEV_TOTP_KEY_TEXT = 'swx development TOTP key: set TOTP_KEY in production';
 
@@ -89,6 +148,8 @@ export type Config = {
   totpKey: Buffer;
   totpKeyIsDevelopment: boolean;
   leverageCaps: Record<string, number>;
+  /** The configured social sign-in providers; empty when none is. */
+  socialProviders: SocialProviderConfig[];
 };
 
 export class ConfigError extends Error {}
@@ -100,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const socialIssues: string[] = [];
+  const social = socialProviders(env, socialIssues);
+  if (socialIssues.length > 0) throw new ConfigError(`invalid environment:\n${socialIssues.join('\n')}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -121,5 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : createHash('sha256').update(DEV_TOTP_KEY_TEXT).digest(),
     totpKeyIsDevelopment: !e.TOTP_KEY,
     leverageCaps: e.LEVERAGE_CAPS,
+    socialProviders: social,
   };
 }

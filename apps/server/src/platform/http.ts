@@ -71,6 +71,8 @@ export type CallInput<D extends CallDefinition> = {
   query: Inferred<D['query']>;
   body: Inferred<D['body']>;
   request: FastifyRequest;
+  /** For headers only (a cookie): the answer itself is the handler's return value. */
+  reply: FastifyReply;
   customer: D['auth'] extends true ? CustomerSession : CustomerSession | null;
 };
 
@@ -95,12 +97,14 @@ export function mountCall<D extends CallDefinition>(
   app: FastifyInstance,
   definition: D,
   handler: (input: CallInput<D>) => Promise<z.infer<D['data']>>,
-  options: { successCode?: CodeValue } = {},
+  /** bodyLimit: bytes, for the few calls that carry more than the app's 1 MB (uploads). */
+  options: { successCode?: CodeValue; bodyLimit?: number } = {},
 ): void {
   if (definition.status !== 'live') throw new Error(`call ${definition.path} is not live in the contract`);
   app.route({
     method: definition.method,
     url: CUSTOMER_API_BASE + definition.path,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
       if (definition.auth && !request.customer) return sendCode(reply, request, Code.SESSION_EXPIRED);
       const input = {
@@ -108,6 +112,7 @@ export function mountCall<D extends CallDefinition>(
         query: validate(definition.query, request.query),
         body: validate(definition.body, request.body),
         request,
+        reply,
         customer: request.customer,
       } as CallInput<D>;
       const data = definition.data.parse(await handler(input));

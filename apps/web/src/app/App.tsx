@@ -37,6 +37,7 @@ const Upcoming = lazyPage(() => import('../pages/Upcoming.tsx'));
 const Detail = lazyPage(() => import('../pages/Detail.tsx'));
 const Introduction = lazyPage(() => import('../pages/Introduction.tsx'));
 const Login = lazyPage(() => import('../pages/Login.tsx'));
+const LoginCallback = lazyPage(() => import('../pages/LoginCallback.tsx'));
 const Register = lazyPage(() => import('../pages/Register.tsx'));
 const Reset = lazyPage(() => import('../pages/Reset.tsx'));
 const Profile = lazyPage(() => import('../pages/Profile.tsx'));
@@ -48,6 +49,7 @@ const Settings = lazyPage(() => import('../pages/Settings.tsx'));
 const Password = lazyPage(() => import('../pages/Password.tsx'));
 const Language = lazyPage(() => import('../pages/Language.tsx'));
 const Security = lazyPage(() => import('../pages/Security.tsx'));
+const Verification = lazyPage(() => import('../pages/Verification.tsx'));
 const Currency = lazyPage(() => import('../pages/Currency.tsx'));
 const Orders = lazyPage(() => import('../pages/Orders.tsx'));
 const OrderDetail = lazyPage(() => import('../pages/OrderDetail.tsx'));
@@ -142,7 +144,6 @@ const UPCOMING_PATHS = [
   '/help/faq',
   '/help/notice',
   '/swap',
-  '/api/loginCallback/:provider',
 ];
 
 export function App() {
@@ -168,12 +169,14 @@ export function App() {
                 <Route path="/profile/password" element={<Password />} />
                 <Route path="/profile/language" element={<Language />} />
                 <Route path="/profile/security" element={<Security />} />
+                <Route path="/profile/verification" element={<Verification />} />
                 <Route path="/profile/balance" element={<Balance />} />
                 <Route path="/profile/transactions" element={<Transactions />} />
                 <Route path="/profile/orders" element={<Orders />} />
                 <Route path="/profile/orders/:id" element={<OrderDetail />} />
                 <Route path="/pass/register" element={<Register />} />
                 <Route path="/pass/login" element={<Login />} />
+                <Route path="/api/loginCallback/:provider" element={<LoginCallback />} />
                 <Route path="/pass/reset" element={<Reset />} />
                 <Route path="/detail" element={<Detail />} />
                 <Route path="/introduction" element={<Introduction />} />

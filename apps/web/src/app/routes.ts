@@ -30,6 +30,7 @@ const META: readonly RouteMeta[] = [
   { pattern: /^\/profile\/password$/, title: 'changePassword', tab: 'profile' },
   { pattern: /^\/profile\/language$/, title: 'changeLanguage', tab: 'profile' },
   { pattern: /^\/profile\/security$/, title: 'security', tab: 'profile' },
+  { pattern: /^\/profile\/verification$/, title: 'verification', tab: 'profile' },
   { pattern: /^\/profile\/orders$/, title: 'orders', tab: 'profile' },
   { pattern: /^\/profile\/orders\/[^/]+$/, title: 'orderDetail', tab: 'profile' },
   { pattern: /^\/cruuency$/, title: 'currency', tab: 'market' },

@@ -5,12 +5,19 @@ import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
 import { Field, FormError, useSignIn } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
+import { SocialButtons } from './social.tsx';
 
 /**
  * The second login step, when the account has two-step verification: a code from the
- * authenticator app, or (after the toggle) one of the recovery codes.
+ * authenticator app, or (after the toggle) one of the recovery codes. Social sign-in uses it too.
  */
-function SecondStep({ challenge, onRestart }: { challenge: string; onRestart: (message: string) => void }) {
+export function SecondStep({
+  challenge,
+  onRestart,
+}: {
+  challenge: string;
+  onRestart: (message: string) => void;
+}) {
   const { t } = useTranslation();
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
@@ -169,7 +176,7 @@ export default function Login() {
           {busy ? t('auth.loggingIn') : t('auth.submitLogin')}
         </button>
       </form>
-      <p className="muted small">{t('auth.socialSoon')}</p>
+      <SocialButtons onError={setFailure} />
       <p className="pass-links">
         <span>{t('auth.noAccount')}</span> <Link to="/pass/register">{t('action.signUp')}</Link>
         <span aria-hidden="true"> · </span>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { callApi } from '../app/api.ts';
 import { clearSession, useClientState } from '../app/state.ts';
+import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
 import { AccountPage } from './Account.tsx';
 
@@ -23,6 +24,7 @@ export default function Profile() {
         <p className="account-name">{user?.userName}</p>
         <BookSwitch />
       </section>
+      <CreditScoreCard />
       <nav className="card account-links" aria-label={t('account.links')}>
         <ul>
           <li>
@@ -39,6 +41,9 @@ export default function Profile() {
           </li>
           <li>
             <Link to="/profile/settings">{t('title.settings')}</Link>
+          </li>
+          <li>
+            <Link to="/profile/verification">{t('title.verification')}</Link>
           </li>
           <li>
             <Link to="/profile/invite">{t('title.invite')}</Link>

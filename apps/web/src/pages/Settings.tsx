@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useClientState } from '../app/state.ts';
 import { AccountPage } from './Account.tsx';
 
-/** Settings: change password, change language, security; account verification comes later. */
+/** Settings: change password, change language, security, account verification. */
 export default function Settings() {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
@@ -32,11 +32,11 @@ export default function Settings() {
               <span className="muted small">{t('settings.securityHint')}</span>
             </Link>
           </li>
-          <li className="settings-soon">
-            <span className="settings-link-title">
-              {t('settings.verification')} <span className="badge">{t('settings.soon')}</span>
-            </span>
-            <span className="muted small">{t('settings.verificationHint')}</span>
+          <li>
+            <Link to="/profile/verification">
+              <span className="settings-link-title">{t('title.verification')}</span>
+              <span className="muted small">{t('kyc.settingsHint')}</span>
+            </Link>
           </li>
         </ul>
       </nav>

@@ -2,12 +2,27 @@ import { calls } from '@swx/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
 import type { Client, IdentityService } from './identity.service.ts';
+import { SOCIAL_BINDING_COOKIE, SOCIAL_FLOW_TTL_SECONDS } from './identity.social.ts';
 
 const clientOf = (request: FastifyRequest): Client => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
   language: request.language,
 });
+
+/** The social sign-in binding cookie: HttpOnly, SameSite=Lax, only for the login calls. */
+function bindingCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${SOCIAL_BINDING_COOKIE}=${value}; Path=/swx/customer/login/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function bindingOf(request: FastifyRequest): string | null {
+  for (const part of String(request.headers.cookie ?? '').split(';')) {
+    const [name, value] = part.trim().split('=', 2);
+    if (name === SOCIAL_BINDING_COOKIE && value && /^[A-Za-z0-9_-]{43}$/.test(value)) return value;
+  }
+  return null;
+}
 
 export function identityRoutes(app: FastifyInstance, identity: IdentityService): void {
   mountCall(app, calls.checkUserNameOrPhone, async ({ query }) => ({
@@ -18,6 +33,26 @@ export function identityRoutes(app: FastifyInstance, identity: IdentityService):
   mountCall(app, calls.resetPassword, ({ body }) => identity.resetPassword(body));
   mountCall(app, calls.login, ({ body, request }) => identity.login(body, clientOf(request)));
   mountCall(app, calls.loginTotp, ({ body, request }) => identity.loginTotp(body, clientOf(request)));
+  mountCall(app, calls.listSocialProviders, async () => identity.socialProviders());
+  mountCall(app, calls.loginByProvider, async ({ params, request, reply }) => {
+    const started = await identity.startSocialLogin(
+      params.provider,
+      `${request.protocol}://${request.host}`,
+      clientOf(request),
+    );
+    reply.header('set-cookie', bindingCookie(request, started.binding, SOCIAL_FLOW_TTL_SECONDS));
+    return { authorizationUrl: started.authorizationUrl };
+  });
+  mountCall(app, calls.loginByProviderCallback, async ({ params, body, request, reply }) => {
+    const answer = await identity.finishSocialLogin(
+      params.provider,
+      body,
+      bindingOf(request),
+      clientOf(request),
+    );
+    reply.header('set-cookie', bindingCookie(request, '', 0));
+    return answer;
+  });
   mountCall(app, calls.logout, async ({ customer }) => {
     await identity.logout(customer);
     return null;

@@ -3,6 +3,7 @@ import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { Code, EMAIL, type Language, USERNAME } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
@@ -39,6 +40,8 @@ import {
   type UserRow,
   userNameOrEmailTaken,
 } from './identity.repository.ts';
+import { findLinkedUser, findUserIdByEmail, linkIdentity } from './identity.social.repository.ts';
+import { type SocialIdentity, type SocialProvider, SocialSignIn, socialUserName } from './identity.social.ts';
 import {
   base32Encode,
   matchTotp,
@@ -71,6 +74,8 @@ export const LIMITS = {
   codePerAddress: { limit: 20, windowMs: 3600_000 },
   /** Every guess at an account's authenticator code (login, enable, disable) counts here. */
   totpPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  /** Social sign-ins started per address; finishing one counts as a login (loginPerAddress). */
+  socialStartPerAddress: { limit: 30, windowMs: 15 * 60_000 },
 } as const;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -106,6 +111,8 @@ export class IdentityService {
   private readonly notices: NoticesService | undefined;
   private readonly totpKey: Buffer;
   private readonly now: () => number;
+  private readonly social: SocialSignIn;
+  private readonly publicUrl: string | undefined;
   private dummyHash: Promise<string> | null = null;
 
   constructor(deps: {
@@ -118,6 +125,9 @@ export class IdentityService {
     totpKey: Buffer;
     /** The clock TOTP codes are checked against (tests move it). */
     now?: () => number;
+    /** The configured social sign-in providers (config SOCIAL_*), and PUBLIC_URL for their callback. */
+    social?: { providers: readonly SocialProvider[]; publicUrl?: string | undefined };
+    logger?: Logger;
   }) {
     this.db = deps.db;
     this.mailer = deps.mailer;
@@ -127,6 +137,12 @@ export class IdentityService {
     if (deps.totpKey.length !== 32) throw new Error('the TOTP key must be 32 bytes');
     this.totpKey = deps.totpKey;
     this.now = deps.now ?? Date.now;
+    this.social = new SocialSignIn({
+      db: deps.db,
+      providers: deps.social?.providers ?? [],
+      logger: deps.logger,
+    });
+    this.publicUrl = deps.social?.publicUrl;
   }
 
   private async limit(key: string, rule: { limit: number; windowMs: number }): Promise<void> {
@@ -201,17 +217,29 @@ export class IdentityService {
     const passwordHash = await argonHash(input.password, ARGON2);
     let userId: number;
     try {
-      userId = await insertUser(this.db, { userName, email, passwordHash, language: client.language });
+      userId = await this.openAccount({ userName, email, passwordHash }, client);
     } catch (error) {
       // Two registrations raced for one name: the unique index decides.
       if ((error as { code?: string }).code === '23505')
         throw new ApiError(isEmail ? Code.EMAIL_EXISTS : Code.USERNAME_EXISTS);
       throw error;
     }
-    await this.ledger.openCustomerBooks(userId);
-    await this.notices?.notify(userId, client.language, 'welcome', { name: userName });
     const token = await this.startSession(userId, client);
     return { token, userInfo: { id: userId, userName } };
+  }
+
+  /**
+   * A new customer, for registration and social sign-in alike: the user row, then the books in
+   * both ledgers and the welcome notice. A taken name or email throws the database's 23505.
+   */
+  private async openAccount(
+    user: { userName: string; email: string | null; passwordHash: string },
+    client: Client,
+  ): Promise<number> {
+    const userId = await insertUser(this.db, { ...user, language: client.language });
+    await this.ledger.openCustomerBooks(userId);
+    await this.notices?.notify(userId, client.language, 'welcome', { name: user.userName });
+    return userId;
   }
 
   /**
@@ -256,6 +284,14 @@ export class IdentityService {
     }
     if (!(await argonVerify(user.passwordHash, input.password).catch(() => false)))
       throw new ApiError(Code.WRONG_PASSWORD);
+    return this.completeLogin(user, client);
+  }
+
+  /**
+   * The customer is known (right password, or a provider's verified ID token): a locked account
+   * is refused; with 2FA on the answer is a challenge for loginTotp; else a new session.
+   */
+  private async completeLogin(user: UserRow, client: Client): Promise<LoginResult | LoginChallenge> {
     if (user.status !== 'active') throw new ApiError(Code.ABNORMAL_USER_STATUS);
     if ((await findTotp(this.db, user.id))?.enabled) {
       const challenge = randomBytes(32).toString('base64url');
@@ -268,6 +304,83 @@ export class IdentityService {
     }
     const token = await this.startSession(user.id, client);
     return { token, userInfo: { id: user.id, userName: user.userName } };
+  }
+
+  /** The social sign-in providers this server offers: the configured ones only. */
+  socialProviders(): { provider: string; label: string }[] {
+    return this.social.list();
+  }
+
+  /**
+   * Starts a social sign-in: the provider's authorization URL, and the random binding the route
+   * puts in an HttpOnly cookie. The provider sends the browser back to /api/loginCallback/{name}
+   * under PUBLIC_URL, or without it under the origin the request came to (`origin`).
+   */
+  async startSocialLogin(
+    provider: string,
+    origin: string,
+    client: Client,
+  ): Promise<{ authorizationUrl: string; binding: string }> {
+    await this.limit(`social:addr:${client.ip}`, LIMITS.socialStartPerAddress);
+    const name = this.social.provider(provider).name;
+    const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
+    return this.social.start(name, `${base}/api/loginCallback/${name}`);
+  }
+
+  /**
+   * Finishes a social sign-in, then logs in like a password would (2FA included). The provider
+   * identity (issuer + subject) already linked: its customer. Else the account with the email the
+   * provider says it verified: linked to it. An account has that email but the provider did not
+   * verify it: refused with 10007, never linked, and no second account with the same address.
+   * Else a new account, linked.
+   */
+  async finishSocialLogin(
+    provider: string,
+    input: { code: string; state: string; iss?: string | undefined },
+    binding: string | null,
+    client: Client,
+  ): Promise<LoginResult | LoginChallenge> {
+    await this.limit(`login:addr:${client.ip}`, LIMITS.loginPerAddress);
+    const identity = await this.social.finish(provider, input, binding);
+    let userId = await findLinkedUser(this.db, identity.issuer, identity.subject);
+    if (userId === null) {
+      const holder = identity.email ? await findUserIdByEmail(this.db, identity.email) : null;
+      if (holder !== null && !identity.emailVerified) throw new ApiError(Code.EMAIL_EXISTS);
+      userId = await linkIdentity(this.db, {
+        issuer: identity.issuer,
+        subject: identity.subject,
+        userId: holder ?? (await this.openSocialAccount(identity, client)),
+        provider: identity.provider,
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+      });
+    }
+    const user = await findUserById(this.db, userId);
+    if (!user) throw new ApiError(Code.NOT_FOUND);
+    return this.completeLogin(user, client);
+  }
+
+  /**
+   * A new account for a provider identity, opened like a registration. Its username comes from
+   * the email or name (made unique); its email only when the provider verified it, so an
+   * unverified address never blocks its owner. Its password is random and never shown: it signs
+   * in through the provider, or sets a password by recovery through a verified email.
+   */
+  private async openSocialAccount(identity: SocialIdentity, client: Client): Promise<number> {
+    const passwordHash = await argonHash(randomBytes(32).toString('base64url'), ARGON2);
+    const email = identity.emailVerified ? identity.email : null;
+    const base = socialUserName(identity);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const userName = attempt === 0 ? base : `${base}_${randomInt(1000, 100_000)}`;
+      if ((await userNameOrEmailTaken(this.db, userName, null)).userName) continue;
+      try {
+        return await this.openAccount({ userName, email, passwordHash }, client);
+      } catch (error) {
+        // Someone took the name meanwhile: the unique index decides, and another name is tried.
+        if ((error as { code?: string }).code !== '23505') throw error;
+      }
+    }
+    throw new ApiError(Code.USERNAME_EXISTS);
   }
 
   /**

@@ -65,6 +65,30 @@ const TEMPLATES = {
     hk: '倉位 {order}（{code}）已到達您設定的自動平倉時間，並以 {price} 平倉。盈虧：{profit} USDT（{book} 帳戶）。',
     zh: '仓位 {order}（{code}）已到达您设定的自动平仓时间，并以 {price} 平仓。盈亏：{profit} USDT（{book} 账户）。',
   },
+  kyc_verified: {
+    en: 'Your identity is verified. Your credit score now includes the +20 points for verified identity, and services that need verification are open to you.',
+    ja: '本人確認が完了しました。信用スコアに本人確認済みの +20 ポイントが加算され、本人確認が必要なサービスをご利用いただけます。',
+    ko: '본인 인증이 완료되었습니다. 신용 점수에 본인 인증 +20점이 반영되었으며, 인증이 필요한 서비스를 이용하실 수 있습니다.',
+    de: 'Ihre Identität ist bestätigt. Ihr Kreditscore enthält jetzt die +20 Punkte für eine bestätigte Identität, und Dienste, die eine Verifizierung erfordern, stehen Ihnen offen.',
+    fr: 'Votre identité est vérifiée. Votre score de crédit inclut désormais les +20 points d’identité vérifiée, et les services qui exigent une vérification vous sont ouverts.',
+    it: 'La tua identità è verificata. Il tuo punteggio di credito include ora i +20 punti per l’identità verificata e i servizi che richiedono la verifica sono disponibili.',
+    es: 'Su identidad está verificada. Su puntuación de crédito incluye ahora los +20 puntos por identidad verificada y los servicios que requieren verificación ya están disponibles.',
+    ar: 'تم التحقق من هويتك. تتضمن درجتك الائتمانية الآن +20 نقطة للهوية الموثّقة، وأصبحت الخدمات التي تتطلب التحقق متاحة لك.',
+    hk: '您的身份已通過驗證。信用分數已計入身份驗證的 +20 分，需要驗證的服務現已開放給您。',
+    zh: '您的身份已通过验证。信用分数已计入身份验证的 +20 分，需要验证的服务现已向您开放。',
+  },
+  kyc_failed: {
+    en: 'Your identity verification was not successful. Reason: {reason}. You can correct the details or photos and submit again under My account → Settings → Account verification.',
+    ja: '本人確認は承認されませんでした。理由：{reason}。「マイアカウント → 設定 → 本人確認」から内容や写真を修正して再提出できます。',
+    ko: '본인 인증이 승인되지 않았습니다. 사유: {reason}. 내 계정 → 설정 → 계정 인증에서 정보나 사진을 수정하여 다시 제출할 수 있습니다.',
+    de: 'Ihre Identitätsprüfung war nicht erfolgreich. Grund: {reason}. Sie können Angaben oder Fotos unter Mein Konto → Einstellungen → Kontoverifizierung korrigieren und erneut einreichen.',
+    fr: 'La vérification de votre identité n’a pas abouti. Motif : {reason}. Vous pouvez corriger les informations ou les photos et les soumettre à nouveau dans Mon compte → Paramètres → Vérification du compte.',
+    it: 'La verifica della tua identità non è andata a buon fine. Motivo: {reason}. Puoi correggere i dati o le foto e inviarli di nuovo da Il mio account → Impostazioni → Verifica account.',
+    es: 'La verificación de su identidad no se ha completado. Motivo: {reason}. Puede corregir los datos o las fotos y enviarlos de nuevo en Mi cuenta → Ajustes → Verificación de la cuenta.',
+    ar: 'لم تنجح عملية التحقق من هويتك. السبب: {reason}. يمكنك تصحيح البيانات أو الصور وإعادة الإرسال من حسابي ← الإعدادات ← التحقق من الحساب.',
+    hk: '您的身份驗證未獲通過。原因：{reason}。您可在「我的帳戶 → 設定 → 帳戶驗證」修正資料或照片後重新提交。',
+    zh: '您的身份验证未通过。原因：{reason}。您可在“我的账户 → 设置 → 账户验证”修改资料或照片后重新提交。',
+  },
 } satisfies Record<string, Record<Language, string>>;
 
 export type NoticeKind = keyof typeof TEMPLATES;

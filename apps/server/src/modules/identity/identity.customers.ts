@@ -1,0 +1,57 @@
+import type { Database, Queryable } from '../../platform/db.ts';
+import {
+  type CustomerRow,
+  countLiveSessions,
+  findCustomer,
+  searchCustomers,
+  setCustomerStatus,
+  userNamesOf,
+} from './identity.customers.repository.ts';
+
+export type { CustomerRow };
+
+/**
+ * The identity module's customer records as the back office sees them: search, one customer,
+ * and lock/unlock. A locked customer cannot log in (10005) and has no session: locking deletes
+ * every session and pending login challenge, and the session resolver ignores locked users.
+ */
+export class CustomerDirectory {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  search(text: string, limit = 50): Promise<CustomerRow[]> {
+    return searchCustomers(this.db, text.trim(), Math.min(Math.max(limit, 1), 200));
+  }
+
+  get(userId: number): Promise<CustomerRow | null> {
+    return findCustomer(this.db, userId);
+  }
+
+  async namesOf(ids: number[]): Promise<Map<number, string>> {
+    return ids.length === 0 ? new Map() : userNamesOf(this.db, [...new Set(ids)]);
+  }
+
+  liveSessions(userId: number): Promise<number> {
+    return countLiveSessions(this.db, userId);
+  }
+
+  /**
+   * Locks or unlocks a customer; `alongside` runs in the same transaction (the caller's record
+   * and audit row), so the change and its record exist together or not at all. Returns false when
+   * the customer is unknown or already in that state (nothing is written then).
+   */
+  async setLocked(
+    userId: number,
+    locked: boolean,
+    alongside: (tx: Queryable) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if (!(await setCustomerStatus(tx, userId, locked ? 'locked' : 'active'))) return false;
+      await alongside(tx);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,321 @@
+import { randomBytes } from 'node:crypto';
+import {
+  COUNTRIES,
+  Code,
+  type CreditScore,
+  type IdentificationBody,
+  type IdentificationStatus,
+  isLanguage,
+  KYC_PHOTO_MAX_BYTES,
+  KYC_REVIEW_HOURS,
+  type KycQueueItem,
+  type KycReview,
+  type KycState,
+  type Language,
+  PHOTO_SIDES,
+  type PhotoSide,
+} from '@swx/contract';
+import type { Database } from '../../platform/db.ts';
+import { ApiError } from '../../platform/http.ts';
+import type { RateLimiter } from '../../platform/ratelimit.ts';
+import type { FileStorage, StoredFile } from '../../platform/storage.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { CustomerDirectory } from '../identity/identity.customers.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
+import { computeCreditScore } from './kyc.credit.ts';
+import { type CheckedImage, checkImage, ImageRefusal } from './kyc.images.ts';
+import {
+  decideSubmission,
+  findPhoto,
+  findSubmission,
+  insertPhotos,
+  insertSubmission,
+  latestStates,
+  latestSubmission,
+  type PhotoRow,
+  pendingSubmissions,
+  photosOf,
+  type SubmissionRow,
+} from './kyc.repository.ts';
+
+/** The reviewer of a decision: a staff member of the compliance role (checked by the route). */
+export type Reviewer = { staffId: number };
+
+const MIN_AGE_YEARS = 18;
+/** Decoding three photos costs CPU: a customer may try 10 submissions an hour. */
+export const SUBMIT_LIMIT = { limit: 10, windowMs: 3600_000 };
+const MAX_AGE_YEARS = 120;
+
+/** Age in whole years on `today` of someone born on `birthdate` (both YYYY-MM-DD, UTC). */
+export function ageOn(birthdate: string, today: Date): number {
+  const [y, m, d] = birthdate.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+function validBirthdate(text: string, today: Date): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) return false;
+  const age = ageOn(text, today);
+  return age >= MIN_AGE_YEARS && age <= MAX_AGE_YEARS;
+}
+
+/**
+ * Identity verification (spec §3-§5): a customer submits the fields and three photos; the photos
+ * are checked by content and re-encoded without metadata, then kept in private storage; staff of
+ * the compliance role approve or reject with a reason (audited); the customer gets a notice in
+ * their language. States: none → pending → verified | failed; failed → pending again.
+ */
+export class KycService {
+  private readonly db: Database;
+  private readonly storage: FileStorage;
+  private readonly audit: AuditService;
+  private readonly notices: NoticesService;
+  private readonly customers: CustomerDirectory;
+  private readonly limiter: RateLimiter | undefined;
+  private readonly now: () => number;
+
+  constructor(deps: {
+    db: Database;
+    storage: FileStorage;
+    audit: AuditService;
+    notices: NoticesService;
+    customers: CustomerDirectory;
+    rateLimiter?: RateLimiter;
+    now?: () => number;
+  }) {
+    this.db = deps.db;
+    this.storage = deps.storage;
+    this.audit = deps.audit;
+    this.notices = deps.notices;
+    this.customers = deps.customers;
+    this.limiter = deps.rateLimiter;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Decodes and checks the three photos; every refused side is named in one 10026 answer. */
+  private async checkPhotos(photos: IdentificationBody['photos']): Promise<Record<PhotoSide, CheckedImage>> {
+    const issues: { path: string; issue: string }[] = [];
+    const checked: Partial<Record<PhotoSide, CheckedImage>> = {};
+    for (const side of PHOTO_SIDES) {
+      try {
+        const bytes = Buffer.from(photos[side], 'base64');
+        checked[side] = await checkImage(bytes, KYC_PHOTO_MAX_BYTES);
+      } catch (error) {
+        if (!(error instanceof ImageRefusal)) throw error;
+        issues.push({ path: `photos.${side}`, issue: error.issue });
+      }
+    }
+    if (issues.length > 0) throw new ApiError(Code.INVALID_INPUT, issues);
+    return checked as Record<PhotoSide, CheckedImage>;
+  }
+
+  /** Submit (or, after a failure, resubmit). Pending or verified already: 10019. */
+  async submit(userId: number, body: IdentificationBody): Promise<IdentificationStatus> {
+    const issues: { path: string; issue: string }[] = [];
+    if (!validBirthdate(body.birthdate, new Date(this.now())))
+      issues.push({ path: 'birthdate', issue: 'age' });
+    if (!COUNTRIES.includes(body.country)) issues.push({ path: 'country', issue: 'unknown' });
+    if (issues.length > 0) throw new ApiError(Code.INVALID_INPUT, issues);
+    const before = await latestSubmission(this.db, userId);
+    if (before && before.status !== 'failed') throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
+    const verdict = await this.limiter?.hit(
+      `kyc:submit:${userId}`,
+      SUBMIT_LIMIT.limit,
+      SUBMIT_LIMIT.windowMs,
+    );
+    if (verdict && !verdict.allowed)
+      throw new ApiError(Code.TOO_MANY_REQUESTS, {
+        retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+      });
+    const checked = await this.checkPhotos(body.photos);
+
+    const stored: PhotoRow[] = [];
+    try {
+      for (const side of PHOTO_SIDES) {
+        const image = checked[side];
+        stored.push({
+          id: randomBytes(12).toString('hex'),
+          side,
+          storageKey: await this.storage.put(image.bytes, image.contentType),
+          contentType: image.contentType,
+          width: image.width,
+          height: image.height,
+        });
+      }
+      await this.db.transaction(async (tx) => {
+        const id = await insertSubmission(tx, {
+          userId,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          birthdate: body.birthdate,
+          sex: body.sex,
+          country: body.country,
+          address: body.address,
+          phoneCode: body.phoneCode,
+          phone: body.phone,
+          documentType: body.documentType,
+          reviewHours: KYC_REVIEW_HOURS,
+        });
+        await insertPhotos(tx, id, stored);
+        await this.audit.appendInTx(tx, [
+          {
+            actor: `user:${userId}`,
+            action: 'kyc.submitted',
+            subject: `kyc:${id}`,
+            data: { documentType: body.documentType, resubmission: before !== null },
+          },
+        ]);
+      });
+    } catch (error) {
+      await Promise.all(stored.map((photo) => this.storage.delete(photo.storageKey)));
+      // A second submission raced this one: the partial unique index lets one through.
+      if ((error as { code?: string }).code === '23505') throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
+      throw error;
+    }
+    return this.status(userId);
+  }
+
+  async stateOf(userId: number): Promise<KycState> {
+    return (await latestSubmission(this.db, userId))?.status ?? 'none';
+  }
+
+  async statesOf(userIds: number[]): Promise<Map<number, KycState>> {
+    return userIds.length === 0 ? new Map() : latestStates(this.db, userIds);
+  }
+
+  private async detailsOf(s: SubmissionRow) {
+    const photos = await photosOf(this.db, s.id);
+    return {
+      firstName: s.firstName,
+      lastName: s.lastName,
+      birthdate: s.birthdate,
+      sex: s.sex,
+      country: s.country,
+      address: s.address,
+      phoneCode: s.phoneCode,
+      phone: s.phone,
+      documentType: s.documentType,
+      photos: photos.map((p) => ({ id: p.id, side: p.side })),
+    };
+  }
+
+  async status(userId: number): Promise<IdentificationStatus> {
+    const s = await latestSubmission(this.db, userId);
+    if (!s)
+      return {
+        state: 'none',
+        canSubmit: true,
+        submittedAt: null,
+        dueAt: null,
+        reviewedAt: null,
+        reason: null,
+        details: null,
+      };
+    return {
+      state: s.status,
+      canSubmit: s.status === 'failed',
+      submittedAt: s.submittedAt,
+      dueAt: s.dueAt,
+      reviewedAt: s.reviewedAt,
+      reason: s.reason,
+      details: await this.detailsOf(s),
+    };
+  }
+
+  async creditScore(userId: number): Promise<CreditScore> {
+    return computeCreditScore({ kycState: await this.stateOf(userId) });
+  }
+
+  /** A photo for its owner only: another customer's photo id finds nothing. */
+  async photoForOwner(userId: number, photoId: string): Promise<StoredFile | null> {
+    const photo = await findPhoto(this.db, photoId);
+    if (!photo || photo.userId !== userId) return null;
+    return this.storage.get(photo.storageKey);
+  }
+
+  /** A photo for staff (the route checks the role and audits the view). */
+  async photoForStaff(photoId: string): Promise<(StoredFile & { submissionId: number }) | null> {
+    const photo = await findPhoto(this.db, photoId);
+    if (!photo) return null;
+    const file = await this.storage.get(photo.storageKey);
+    return file ? { ...file, submissionId: photo.submissionId } : null;
+  }
+
+  async queue(limit = 200): Promise<KycQueueItem[]> {
+    const rows = await pendingSubmissions(this.db, limit);
+    const names = await this.customers.namesOf(rows.map((r) => r.userId));
+    const now = this.now();
+    return rows.map((r) => ({
+      id: r.id,
+      userId: r.userId,
+      userName: names.get(r.userId) ?? '',
+      name: `${r.firstName} ${r.lastName}`,
+      documentType: r.documentType,
+      submittedAt: r.submittedAt,
+      dueAt: r.dueAt,
+      overdue: Date.parse(r.dueAt) < now,
+    }));
+  }
+
+  private async reviewOf(s: SubmissionRow): Promise<KycReview> {
+    const names = await this.customers.namesOf([s.userId]);
+    return {
+      id: s.id,
+      userId: s.userId,
+      userName: names.get(s.userId) ?? '',
+      status: s.status,
+      submittedAt: s.submittedAt,
+      dueAt: s.dueAt,
+      reviewedAt: s.reviewedAt,
+      reviewedBy: s.reviewedBy === null ? null : `staff:${s.reviewedBy}`,
+      reason: s.reason,
+      details: await this.detailsOf(s),
+    };
+  }
+
+  async review(id: number): Promise<KycReview> {
+    const s = await findSubmission(this.db, id);
+    if (!s) throw new ApiError(Code.NOT_FOUND);
+    return this.reviewOf(s);
+  }
+
+  /**
+   * Approves or rejects a pending submission, with its audit row in the same transaction; then
+   * the customer gets a notice in their language. Not pending: 10019; unknown: 10028.
+   */
+  async decide(
+    reviewer: Reviewer,
+    id: number,
+    decision: { approve: true } | { approve: false; reason: string },
+  ): Promise<KycReview> {
+    const decided = await this.db.transaction(async (tx) => {
+      const row = await decideSubmission(tx, id, {
+        status: decision.approve ? 'verified' : 'failed',
+        staffId: reviewer.staffId,
+        reason: decision.approve ? null : decision.reason,
+      });
+      if (!row) return null;
+      await this.audit.appendInTx(tx, [
+        {
+          actor: `staff:${reviewer.staffId}`,
+          action: decision.approve ? 'kyc.approved' : 'kyc.rejected',
+          subject: `kyc:${id}`,
+          data: { userId: row.userId, ...(decision.approve ? {} : { reason: decision.reason }) },
+        },
+      ]);
+      return row;
+    });
+    if (!decided) {
+      if (!(await findSubmission(this.db, id))) throw new ApiError(Code.NOT_FOUND);
+      throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
+    }
+    const customer = await this.customers.get(decided.userId);
+    const language: Language = customer && isLanguage(customer.language) ? customer.language : 'en';
+    if (decided.status === 'verified')
+      await this.notices.notify(decided.userId, language, 'kyc_verified', {});
+    else await this.notices.notify(decided.userId, language, 'kyc_failed', { reason: decided.reason ?? '' });
+    return this.reviewOf(decided);
+  }
+}

@@ -1,0 +1,273 @@
+import type { StaffRole } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
+
+export type StaffRow = {
+  id: number;
+  email: string;
+  role: StaffRole;
+  passwordHash: string;
+  passwordOneTime: boolean;
+  passwordExpired: boolean;
+  status: 'active' | 'disabled';
+  totpSecretEnc: string | null;
+  enrolled: boolean;
+  totpLastStep: number;
+  createdAt: string;
+};
+
+type RawStaff = {
+  id: string;
+  email: string;
+  role: StaffRole;
+  password_hash: string;
+  password_one_time: boolean;
+  password_expired: boolean;
+  status: 'active' | 'disabled';
+  totp_secret_enc: string | null;
+  enrolled: boolean;
+  totp_last_step: string;
+  created_at: Date | string;
+};
+const COLUMNS = `id, email, role, password_hash, password_one_time,
+  coalesce(password_expires_at <= now(), false) AS password_expired, status, totp_secret_enc,
+  totp_enabled_at IS NOT NULL AS enrolled, totp_last_step, created_at`;
+const toStaff = (r: RawStaff): StaffRow => ({
+  id: Number(r.id),
+  email: r.email,
+  role: r.role,
+  passwordHash: r.password_hash,
+  passwordOneTime: r.password_one_time,
+  passwordExpired: r.password_expired,
+  status: r.status,
+  totpSecretEnc: r.totp_secret_enc,
+  enrolled: r.enrolled,
+  totpLastStep: Number(r.totp_last_step),
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+export async function insertStaff(
+  db: Queryable,
+  staff: {
+    email: string;
+    role: StaffRole;
+    passwordHash: string;
+    ttlSeconds: number;
+    createdBy: number | null;
+  },
+): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `INSERT INTO staff (email, role, password_hash, password_one_time, password_expires_at, created_by)
+     VALUES ($1, $2, $3, true, now() + $4 * interval '1 second', $5) RETURNING id`,
+    [staff.email, staff.role, staff.passwordHash, staff.ttlSeconds, staff.createdBy],
+  );
+  return Number(rows[0]?.id);
+}
+
+export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow | null> {
+  const rows = await db.query<RawStaff>(`SELECT ${COLUMNS} FROM staff WHERE email = $1`, [email]);
+  return rows[0] ? toStaff(rows[0]) : null;
+}
+
+export async function findStaffById(db: Queryable, id: number, lock = false): Promise<StaffRow | null> {
+  const rows = await db.query<RawStaff>(
+    `SELECT ${COLUMNS} FROM staff WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ? toStaff(rows[0]) : null;
+}
+
+export async function listStaff(db: Queryable): Promise<StaffRow[]> {
+  const rows = await db.query<RawStaff>(`SELECT ${COLUMNS} FROM staff ORDER BY id LIMIT 500`);
+  return rows.map(toStaff);
+}
+
+/** A new pending authenticator secret; false when the account is enrolled already. */
+export async function savePendingStaffTotp(
+  db: Queryable,
+  staffId: number,
+  secretEnc: string,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE staff SET totp_secret_enc = $2, totp_last_step = 0
+     WHERE id = $1 AND totp_enabled_at IS NULL RETURNING id`,
+    [staffId, secretEnc],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Turns the pending authenticator on at the step of its first code and, with a one-time password,
+ * sets the chosen password. False when the account was enrolled meanwhile or the step is old.
+ */
+export async function enrolStaff(
+  db: Queryable,
+  staffId: number,
+  step: number,
+  passwordHash: string | null,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE staff SET totp_enabled_at = now(), totp_last_step = $2,
+       password_hash = coalesce($3, password_hash),
+       password_one_time = CASE WHEN $3::text IS NULL THEN password_one_time ELSE false END,
+       password_expires_at = CASE WHEN $3::text IS NULL THEN password_expires_at ELSE NULL END
+     WHERE id = $1 AND totp_enabled_at IS NULL AND totp_secret_enc IS NOT NULL AND totp_last_step < $2
+     RETURNING id`,
+    [staffId, step, passwordHash],
+  );
+  return rows.length > 0;
+}
+
+/** Records the step of an accepted code; false when that step (or a later one) was used. */
+export async function advanceStaffTotpStep(db: Queryable, staffId: number, step: number): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE staff SET totp_last_step = $2
+     WHERE id = $1 AND totp_enabled_at IS NOT NULL AND totp_last_step < $2 RETURNING id`,
+    [staffId, step],
+  );
+  return rows.length > 0;
+}
+
+export async function insertStaffChallenge(
+  db: Queryable,
+  challenge: { challengeHash: string; staffId: number; purpose: 'totp' | 'enrol'; ttlSeconds: number },
+): Promise<void> {
+  // Only the newest challenge of an account is usable.
+  await db.query('DELETE FROM staff_challenges WHERE staff_id = $1', [challenge.staffId]);
+  await db.query(
+    `INSERT INTO staff_challenges (challenge_hash, staff_id, purpose, expires_at)
+     VALUES ($1, $2, $3, now() + $4 * interval '1 second')`,
+    [challenge.challengeHash, challenge.staffId, challenge.purpose, challenge.ttlSeconds],
+  );
+}
+
+/** A usable challenge of a purpose (not expired, not used, attempts left), locked for checking. */
+export async function lockStaffChallenge(
+  db: Queryable,
+  challengeHash: string,
+  purpose: 'totp' | 'enrol',
+  maxAttempts: number,
+): Promise<{ staffId: number } | null> {
+  const rows = await db.query<{ staff_id: string }>(
+    `SELECT staff_id FROM staff_challenges
+     WHERE challenge_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now() AND attempts < $3
+     FOR UPDATE`,
+    [challengeHash, purpose, maxAttempts],
+  );
+  return rows[0] ? { staffId: Number(rows[0].staff_id) } : null;
+}
+
+export async function recordStaffChallengeAttempt(
+  db: Queryable,
+  challengeHash: string,
+  used: boolean,
+): Promise<void> {
+  await db.query(
+    `UPDATE staff_challenges SET attempts = attempts + 1, used_at = CASE WHEN $2 THEN now() ELSE used_at END
+     WHERE challenge_hash = $1`,
+    [challengeHash, used],
+  );
+}
+
+export async function insertStaffSession(
+  db: Queryable,
+  session: {
+    id: string;
+    staffId: number;
+    tokenHash: string;
+    userAgent: string;
+    ip: string;
+    idleSeconds: number;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO staff_sessions (id, staff_id, token_hash, user_agent, ip, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 second')`,
+    [
+      session.id,
+      session.staffId,
+      session.tokenHash,
+      session.userAgent.slice(0, 300),
+      session.ip.slice(0, 64),
+      session.idleSeconds,
+    ],
+  );
+}
+
+export type StaffSessionRow = {
+  sessionId: string;
+  staffId: number;
+  email: string;
+  role: StaffRole;
+  idleSeconds: number;
+};
+
+/** The live session of a token hash; expired sessions and disabled or unenrolled staff give nothing. */
+export async function findStaffSession(db: Queryable, tokenHash: string): Promise<StaffSessionRow | null> {
+  const rows = await db.query<{ id: string; staff_id: string; email: string; role: StaffRole; idle: string }>(
+    `SELECT s.id, s.staff_id, f.email, f.role, extract(epoch FROM now() - s.last_seen_at)::bigint AS idle
+     FROM staff_sessions s JOIN staff f ON f.id = s.staff_id
+     WHERE s.token_hash = $1 AND s.expires_at > now() AND f.status = 'active' AND f.totp_enabled_at IS NOT NULL`,
+    [tokenHash],
+  );
+  const r = rows[0];
+  return r
+    ? {
+        sessionId: r.id,
+        staffId: Number(r.staff_id),
+        email: r.email,
+        role: r.role,
+        idleSeconds: Number(r.idle),
+      }
+    : null;
+}
+
+/** Sliding idle expiry, never past the absolute limit counted from the session's start. */
+export async function touchStaffSession(
+  db: Queryable,
+  sessionId: string,
+  idleSeconds: number,
+  maxSeconds: number,
+): Promise<void> {
+  await db.query(
+    `UPDATE staff_sessions SET last_seen_at = now(),
+       expires_at = least(now() + $2 * interval '1 second', created_at + $3 * interval '1 second')
+     WHERE id = $1`,
+    [sessionId, idleSeconds, maxSeconds],
+  );
+}
+
+export async function deleteStaffSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query('DELETE FROM staff_sessions WHERE id = $1', [sessionId]);
+}
+
+export async function insertStatusChange(
+  db: Queryable,
+  change: { userId: number; staffId: number; action: 'lock' | 'unlock'; reason: string },
+): Promise<void> {
+  await db.query(
+    'INSERT INTO customer_status_changes (user_id, staff_id, action, reason) VALUES ($1, $2, $3, $4)',
+    [change.userId, change.staffId, change.action, change.reason],
+  );
+}
+
+export async function statusHistory(
+  db: Queryable,
+  userId: number,
+): Promise<{ action: 'lock' | 'unlock'; reason: string; staffEmail: string; at: string }[]> {
+  const rows = await db.query<{
+    action: 'lock' | 'unlock';
+    reason: string;
+    email: string;
+    created_at: Date | string;
+  }>(
+    `SELECT c.action, c.reason, f.email, c.created_at FROM customer_status_changes c
+     JOIN staff f ON f.id = c.staff_id WHERE c.user_id = $1 ORDER BY c.id DESC LIMIT 50`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    action: r.action,
+    reason: r.reason,
+    staffEmail: r.email,
+    at: new Date(r.created_at).toISOString(),
+  }));
+}

@@ -1,0 +1,46 @@
+import { adminCalls } from '@swx/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StaffCustomers } from './staff.customers.ts';
+import { mountStaffCall } from './staff.http.ts';
+import type { StaffClient, StaffService } from './staff.service.ts';
+
+const clientOf = (request: FastifyRequest): StaffClient => ({
+  ip: request.ip,
+  userAgent: String(request.headers['user-agent'] ?? ''),
+});
+
+/** The staff API under /swx/admin: sign-in with TOTP, the customers screen, staff accounts. */
+export function staffRoutes(app: FastifyInstance, staff: StaffService, customers: StaffCustomers): void {
+  mountStaffCall(app, staff, adminCalls.signIn, ({ body, request }) => staff.signIn(body, clientOf(request)));
+  mountStaffCall(app, staff, adminCalls.enrol, ({ body, request }) => staff.enrol(body, clientOf(request)));
+  mountStaffCall(app, staff, adminCalls.verifyCode, ({ body, request }) =>
+    staff.verifyCode(body, clientOf(request)),
+  );
+  mountStaffCall(app, staff, adminCalls.signOut, async ({ staff: session }) => {
+    await staff.signOut(session);
+    return null;
+  });
+  mountStaffCall(app, staff, adminCalls.me, async ({ staff: session }) => ({
+    id: session.staffId,
+    email: session.email,
+    role: session.role,
+  }));
+
+  mountStaffCall(app, staff, adminCalls.searchCustomers, ({ staff: session, query }) =>
+    customers.search(session, query.q ?? ''),
+  );
+  mountStaffCall(app, staff, adminCalls.getCustomer, ({ staff: session, params }) =>
+    customers.view(session, params.id),
+  );
+  mountStaffCall(app, staff, adminCalls.lockCustomer, ({ staff: session, params, body }) =>
+    customers.setLocked(session, params.id, true, body.reason),
+  );
+  mountStaffCall(app, staff, adminCalls.unlockCustomer, ({ staff: session, params, body }) =>
+    customers.setLocked(session, params.id, false, body.reason),
+  );
+
+  mountStaffCall(app, staff, adminCalls.listStaff, ({ staff: session }) => staff.list(session));
+  mountStaffCall(app, staff, adminCalls.createStaff, ({ staff: session, body }) =>
+    staff.create(body, session),
+  );
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod/mini';
+
+/**
+ * Identity verification (KYC, spec §3 fields, §4 states, §5 uploads, §9 limits). A customer sends
+ * the fields and three photos; staff of the compliance role approve or reject with a reason; a
+ * rejected customer may submit again. Photos are checked by their content on the server.
+ */
+
+/** Phone area codes offered (spec §3). */
+export const PHONE_CODES = [
+  '+1',
+  '+31',
+  '+32',
+  '+33',
+  '+34',
+  '+39',
+  '+41',
+  '+43',
+  '+44',
+  '+45',
+  '+46',
+  '+47',
+  '+48',
+  '+49',
+  '+55',
+  '+60',
+  '+61',
+  '+64',
+  '+65',
+  '+66',
+  '+81',
+  '+91',
+  '+351',
+  '+352',
+  '+353',
+  '+358',
+  '+852',
+  '+886',
+] as const;
+
+/** ISO 3166-1 alpha-2 codes; screens name them with Intl.DisplayNames in the reader's language. */
+export const COUNTRIES = (
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+  'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
+  'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO ' +
+  'JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR ' +
+  'MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO ' +
+  'RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV ' +
+  'TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');
+
+export const SEXES = ['female', 'male'] as const;
+export const DOCUMENT_TYPES = ['idCard', 'driverLicence', 'passport'] as const;
+export const PHOTO_SIDES = ['front', 'back', 'inHand'] as const;
+export type PhotoSide = (typeof PHOTO_SIDES)[number];
+export const KYC_STATES = ['none', 'pending', 'verified', 'failed'] as const;
+export type KycState = (typeof KYC_STATES)[number];
+
+/** The upload limit of the verification screen (spec §5, §9): 2 MB per photo. */
+export const KYC_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
+/** The review takes at most 48 hours (spec §4, §9). */
+export const KYC_REVIEW_HOURS = 48;
+/** A photo as base64 (no data: prefix): 2 MB is 2,796,204 characters; a little slack for the check. */
+const photoField = z.string().check(z.minLength(16), z.maxLength(3_000_000), z.regex(/^[A-Za-z0-9+/]+=*$/));
+
+/**
+ * Why a photo was refused; the server answers 10026 with `[{path: 'photos.<side>', issue}]`.
+ * size: over 2 MB; type: not JPG, JPEG 2000 or PNG by its bytes; polyglot: something else is
+ * hidden in or appended to the image; corrupt: the image does not decode; dimensions: too small
+ * or too large.
+ */
+export const PHOTO_ISSUES = ['size', 'type', 'polyglot', 'corrupt', 'dimensions'] as const;
+export type PhotoIssue = (typeof PHOTO_ISSUES)[number];
+
+const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max));
+
+export const identificationBody = z.object({
+  firstName: text(1, 100),
+  lastName: text(1, 100),
+  /** YYYY-MM-DD; the customer must be 18 or older. */
+  birthdate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  sex: z.enum(SEXES),
+  country: z.string().check(z.regex(/^[A-Z]{2}$/)),
+  address: text(5, 300),
+  phoneCode: z.enum(PHONE_CODES),
+  phone: z.string().check(z.trim(), z.regex(/^[0-9]{4,15}$/)),
+  documentType: z.enum(DOCUMENT_TYPES),
+  photos: z.object({ front: photoField, back: photoField, inHand: photoField }),
+});
+export type IdentificationBody = z.infer<typeof identificationBody>;
+
+export const kycPhotoRef = z.object({ id: z.string(), side: z.enum(PHOTO_SIDES) });
+
+/** What was submitted (shown back to its owner and to staff). */
+export const kycDetails = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  birthdate: z.string(),
+  sex: z.enum(SEXES),
+  country: z.string(),
+  address: z.string(),
+  phoneCode: z.string(),
+  phone: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  photos: z.array(kycPhotoRef),
+});
+
+/** My verification: its state (spec §4), the review's times, the reason of a failure. */
+export const identificationStatus = z.object({
+  state: z.enum(KYC_STATES),
+  /** A submission is allowed: nothing sent yet, or the last one failed. */
+  canSubmit: z.boolean(),
+  submittedAt: z.nullable(z.string()),
+  /** When the result is due: 48 hours after submission. */
+  dueAt: z.nullable(z.string()),
+  reviewedAt: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+  details: z.nullable(kycDetails),
+});
+export type IdentificationStatus = z.infer<typeof identificationStatus>;
+
+export const kycPhotoParams = z.object({ id: z.string().check(z.regex(/^[a-f0-9]{24}$/)) });
+
+/**
+ * The credit score is computed, never typed in: a base, plus the points of each rule that applies.
+ * Each rule is listed with its points and whether it applies to this customer.
+ */
+export const CREDIT_SCORE_MAX = 100;
+export const creditScore = z.object({
+  score: z.int(),
+  max: z.int(),
+  rules: z.array(z.object({ key: z.string(), points: z.int(), applied: z.boolean() })),
+});
+export type CreditScore = z.infer<typeof creditScore>;

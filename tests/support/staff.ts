@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './server.ts';
+import { authenticatorCode } from './totp.ts';
+
+export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
+
+/**
+ * Creates a staff account the way an operator does: `cli.ts staff:create` against a data folder
+ * (PGlite allows one process at a time, so before the server starts on it). Returns the
+ * one-time password it printed.
+ */
+export function createStaffByCli(dataDir: string, email: string, role: StaffRoleName): string {
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'staff:create', '--email', email, '--role', role],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+  );
+  const password = /One-time password: (\S+)/.exec(result.stdout)?.[1];
+  if (result.status !== 0 || !password)
+    throw new Error(`staff:create failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return password;
+}
+
+export const STAFF_PASSWORD = 'staff passphrase 2025';
+
+type Envelope = { code: number; msg: string; data: unknown };
+
+/** First sign-in over the API: one-time password, enrolment with a computed TOTP code, new password. */
+export async function enrolStaffByApi(
+  baseUrl: string,
+  email: string,
+  oneTimePassword: string,
+): Promise<{ token: string; secret: string }> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${baseUrl}/swx/admin${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Envelope>);
+  const first = await post('/auth/signIn', { email, password: oneTimePassword });
+  const step = first.data as { step: string; challenge: string; secret: string };
+  if (first.code !== 200 || step.step !== 'enrol')
+    throw new Error(`signIn answered ${JSON.stringify(first)}`);
+  const done = await post('/auth/enrol', {
+    challenge: step.challenge,
+    code: authenticatorCode(step.secret),
+    newPassword: STAFF_PASSWORD,
+  });
+  if (done.code !== 200) throw new Error(`enrol answered ${JSON.stringify(done)}`);
+  return { token: (done.data as { token: string }).token, secret: step.secret };
+}
