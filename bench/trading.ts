@@ -102,7 +102,6 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
     };
     child.stdout.on('data', look);
     child.stderr.on('data', look);
-    if (process.env.LEDGER_TRACE) child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
   return { child, port };
@@ -142,7 +141,6 @@ async function placement(): Promise<void> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      LEDGER_TRACE: process.env.LEDGER_TRACE ?? '',
       API_RATE_LIMIT: '100000000',
     },
     /Customer app\s+http:\/\/localhost:(\d+)\//,
