@@ -1,4 +1,4 @@
-// Operator commands: `npm run outbox`, `npm run reconcile`, `npm run audit:verify`,
+// Operator commands: `npm run outbox`, `npm run sms-outbox`, `npm run reconcile`, `npm run audit:verify`,
 // `npm run staff:create -- --email <address> --role <role>` (see apps/server/src/cli.ts).
 import { join } from 'node:path';
 import { root, run } from './lib.mjs';

@@ -40,6 +40,7 @@ import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
 import { installSecurityHeaders } from './platform/security.ts';
+import type { SmsSender } from './platform/sms.ts';
 import type { FileStorage } from './platform/storage.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -52,6 +53,7 @@ export type Platform = {
   db: Database;
   bus: EventBus;
   mailer: Mailer;
+  sms: SmsSender;
   storage: FileStorage;
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
@@ -128,6 +130,7 @@ export function createServices(platform: Platform): Services {
     identity: new IdentityService({
       db: platform.db,
       mailer: platform.mailer,
+      sms: platform.sms,
       rateLimiter: platform.rateLimiter,
       ledger,
       notices,
@@ -185,6 +188,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
         database: platform.db.kind,
         bus: platform.bus.kind,
         mail: platform.mailer.kind,
+        sms: platform.sms.kind,
       };
     } catch {
       return reply.status(503).send({ status: 'database unavailable' });

@@ -6,11 +6,13 @@ import { openPlatform } from './platform/boot.ts';
 import { loadConfig } from './platform/config.ts';
 import { ApiError } from './platform/http.ts';
 import { listOutbox } from './platform/mail.ts';
+import { listSmsOutbox } from './platform/sms.ts';
 
 /**
  * Operator commands, against the configured database (DATABASE_URL, else PGlite in DATA_DIR;
  * PGlite allows one process at a time, so stop the server first when using it):
  *   outbox        the newest mails of the local outbox
+ *   sms-outbox    the newest SMS of the local SMS outbox (--failed: those the gateway refused)
  *   reconcile     recompute every balance from postings; exit 1 on any difference
  *   audit:verify  walk the hash chain of the audit log; exit 1 if broken
  *   staff:create --email <address> --role <admin|compliance|finance|support>
@@ -24,9 +26,20 @@ async function cli(command: string | undefined, args: string[]): Promise<number>
     for (const mail of mails) console.log(`===== ${mail.id}\n${mail.eml}\n`);
     return 0;
   }
+  if (command === 'sms-outbox') {
+    const failed = args.includes('--failed');
+    const messages = await listSmsOutbox(config.dataDir, { failed });
+    const folder = `${config.dataDir}/sms-outbox${failed ? '/failed' : ''}`;
+    if (messages.length === 0) console.log(`The SMS outbox (${folder}) is empty.`);
+    for (const sms of messages)
+      console.log(
+        `===== ${sms.id}\nTo: ${sms.to}\nDate: ${sms.createdAt}\n${sms.error ? `Error: ${sms.error}\n` : ''}\n${sms.text}\n`,
+      );
+    return 0;
+  }
   if (command !== 'reconcile' && command !== 'audit:verify' && command !== 'staff:create') {
     console.error(
-      'usage: cli.ts outbox | reconcile | audit:verify | staff:create --email <address> --role <role>',
+      'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | staff:create --email <address> --role <role>',
     );
     return 2;
   }

@@ -48,13 +48,20 @@ async function main(): Promise<void> {
   const base = config.publicUrl ?? `http://localhost:${port}`;
   const ms = Math.round(performance.now() - started);
   platform.logger.info(
-    { port, database: platform.db.kind, bus: platform.bus.kind, mail: platform.mailer.kind, startMs: ms },
+    {
+      port,
+      database: platform.db.kind,
+      bus: platform.bus.kind,
+      mail: platform.mailer.kind,
+      sms: platform.sms.kind,
+      startMs: ms,
+    },
     'listening',
   );
   process.stdout.write(
     [
       '',
-      `  SWX is running (started in ${ms} ms, database: ${platform.db.kind}, mail: ${platform.mailer.kind})`,
+      `  SWX is running (started in ${ms} ms, database: ${platform.db.kind}, mail: ${platform.mailer.kind}, sms: ${platform.sms.kind})`,
       `  Customer app  ${base}/`,
       `  Back office   ${base}/admin/`,
       `  API           ${base}/swx/  (OpenAPI: ${base}/swx/openapi.json)`,
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
     await app.server.close();
     await platform.bus.close();
     platform.mailer.close();
+    platform.sms.close();
     await platform.closeExtras();
     await platform.db.close();
     process.exit(0);

@@ -27,6 +27,7 @@ import {
   resetPasswordBody,
   revokeSessionBody,
   sendCodeBody,
+  sendSmsCodeBody,
   sentCode,
   sessionItem,
   socialCallbackBody,
@@ -94,7 +95,7 @@ export const calls = {
   checkUserNameOrPhone: call({
     method: 'GET',
     path: '/login/checkUserNameOrPhone',
-    summary: 'Is a username or email free to register',
+    summary: 'Is a username, email or phone (areaCode + phone) free to register',
     auth: false,
     status: 'live',
     query: checkUserNameQuery,
@@ -104,7 +105,7 @@ export const calls = {
     method: 'POST',
     path: '/login/register',
     summary:
-      'Register with a username or email, a password twice and the mailed code; opens the demo and live books and logs in',
+      'Register with a username or email and the mailed code, or a phone (areaCode + phone) and the SMS code, and a password twice; opens the demo and live books and logs in',
     auth: false,
     status: 'live',
     body: registerBody,
@@ -142,10 +143,12 @@ export const calls = {
   sendSmsCode: call({
     method: 'POST',
     path: '/login/sendSmsCode',
-    summary: 'Send a verification code by SMS',
+    summary:
+      'Send a verification code by SMS to areaCode + phone (purpose register or reset); same rules and limits as sendCode',
     auth: false,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: sendSmsCodeBody,
+    data: sentCode,
   }),
   listSocialProviders: call({
     method: 'GET',
@@ -482,7 +485,8 @@ export const calls = {
   resetPassword: call({
     method: 'POST',
     path: '/login/resetPassword',
-    summary: 'Set a new password with a code mailed for purpose "reset"; every session of the account ends',
+    summary:
+      'Set a new password with a code for purpose "reset": mailed to the email, or sent by SMS to areaCode + phone; every session of the account ends',
     auth: false,
     status: 'live',
     body: resetPasswordBody,

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { PHONE_CODES } from './kyc.ts';
 
 /** Login name: a username (letters, digits, _ . -) or an email address. */
 export const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -8,34 +9,129 @@ export const userNameField = z.string().check(z.trim(), z.minLength(1), z.maxLen
 export const passwordField = z.string().check(z.minLength(8), z.maxLength(128));
 export const codeField = z.string().check(z.trim(), z.regex(/^\d{6}$/));
 
-export const checkUserNameQuery = z.object({ userName: userNameField });
+/**
+ * Phone numbers (spec §3 area codes): the area code from the list and the national number in
+ * digits. Stored and compared as E.164, `+<area><number>`, at most 15 digits in all.
+ */
+export type AreaCode = (typeof PHONE_CODES)[number];
+export const areaCodeField = z.enum(PHONE_CODES);
+export const phoneNumberField = z.string().check(z.trim(), z.regex(/^[0-9]{4,14}$/));
+/** E.164 as stored: a plus, then 7 to 15 digits (the area code's included). */
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+/**
+ * The E.164 form of an area code and a national number, or null when it is not a valid number.
+ * Spaces, dots, dashes and brackets are ignored; the national trunk prefix 0 is dropped (07700 …
+ * in the UK is +44 7700 …) except for Italy (+39), where the leading 0 of a landline belongs to
+ * the number. The whole has at most 15 digits (E.164).
+ */
+export function phoneE164(areaCode: string, number: string): string | null {
+  if (!(PHONE_CODES as readonly string[]).includes(areaCode)) return null;
+  let digits = number.replace(/[\s().-]/g, '');
+  if (!/^[0-9]+$/.test(digits)) return null;
+  if (areaCode !== '+39') digits = digits.replace(/^0+/, '');
+  const e164 = `${areaCode}${digits}`;
+  return digits.length >= 4 && E164.test(e164) ? e164 : null;
+}
+
+/** A typed login that is a phone in E.164 (`+447700900123`, spaces and dashes allowed), else null. */
+export function phoneFromLogin(login: string): string | null {
+  const compact = login.trim().replace(/[\s().-]/g, '');
+  return E164.test(compact) ? compact : null;
+}
+
+type PhoneParts = { areaCode?: string | undefined; phone?: string | undefined };
+const bothOrNeither = (body: PhoneParts) => (body.areaCode === undefined) === (body.phone === undefined);
+const validPhone = (body: PhoneParts) =>
+  body.areaCode === undefined || body.phone === undefined || phoneE164(body.areaCode, body.phone) !== null;
+const phoneChecks = [
+  z.refine<PhoneParts>(bothOrNeither, { message: 'areaCode and phone go together', path: ['phone'] }),
+  z.refine<PhoneParts>(validPhone, {
+    message: 'not a valid phone number (at most 15 digits)',
+    path: ['phone'],
+  }),
+] as const;
+
+export const checkUserNameQuery = z
+  .object({
+    userName: z.optional(userNameField),
+    areaCode: z.optional(areaCodeField),
+    phone: z.optional(phoneNumberField),
+  })
+  .check(
+    ...phoneChecks,
+    z.refine((q) => (q.userName === undefined) !== (q.phone === undefined), {
+      message: 'exactly one of userName and phone',
+      path: ['userName'],
+    }),
+  );
 export const availability = z.object({ available: z.boolean() });
 
 export const sendCodeBody = z.object({
   email: z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL)),
   purpose: z.enum(['register', 'reset']),
 });
+export const sendSmsCodeBody = z
+  .object({
+    areaCode: areaCodeField,
+    phone: phoneNumberField,
+    purpose: z.enum(['register', 'reset']),
+  })
+  .check(...phoneChecks);
 export const sentCode = z.object({ expiresInSeconds: z.int(), resendInSeconds: z.int() });
 
-export const registerBody = z.object({
-  userName: userNameField,
-  email: z.optional(z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL))),
-  password: passwordField,
-  password2: z.string(),
-  code: codeField,
-});
+/** A username or email (the mailed code), or a phone (areaCode + phone, the SMS code). */
+export const registerBody = z
+  .object({
+    userName: z.optional(userNameField),
+    email: z.optional(z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL))),
+    areaCode: z.optional(areaCodeField),
+    phone: z.optional(phoneNumberField),
+    password: passwordField,
+    password2: z.string(),
+    code: codeField,
+  })
+  .check(
+    ...phoneChecks,
+    z.refine((b) => (b.userName === undefined) !== (b.phone === undefined), {
+      message: 'exactly one of userName and phone',
+      path: ['userName'],
+    }),
+  );
 
-export const resetPasswordBody = z.object({
-  email: z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL)),
-  code: codeField,
-  password: passwordField,
-  password2: z.string(),
-});
+/** Recovery by the account's email (mailed code) or its phone (SMS code). */
+export const resetPasswordBody = z
+  .object({
+    email: z.optional(z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL))),
+    areaCode: z.optional(areaCodeField),
+    phone: z.optional(phoneNumberField),
+    code: codeField,
+    password: passwordField,
+    password2: z.string(),
+  })
+  .check(
+    ...phoneChecks,
+    z.refine((b) => (b.email === undefined) !== (b.phone === undefined), {
+      message: 'exactly one of email and phone',
+      path: ['email'],
+    }),
+  );
 
-export const loginBody = z.object({
-  userName: userNameField,
-  password: z.string().check(z.minLength(1), z.maxLength(128)),
-});
+/** A username, email or E.164 phone in userName; or the phone as areaCode + phone. */
+export const loginBody = z
+  .object({
+    userName: z.optional(userNameField),
+    areaCode: z.optional(areaCodeField),
+    phone: z.optional(phoneNumberField),
+    password: z.string().check(z.minLength(1), z.maxLength(128)),
+  })
+  .check(
+    ...phoneChecks,
+    z.refine((b) => (b.userName === undefined) !== (b.phone === undefined), {
+      message: 'exactly one of userName and phone',
+      path: ['userName'],
+    }),
+  );
 export const userInfoData = z.object({ id: z.int(), userName: z.string() });
 export const loginResult = z.object({ token: z.string(), userInfo: userInfoData });
 /** The password was right and the account has two-step verification: no token yet. */

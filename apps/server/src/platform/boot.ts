@@ -8,6 +8,7 @@ import { createLogger } from './logger.ts';
 import { createMailer } from './mail.ts';
 import { migrate } from './migrate.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './ratelimit.ts';
+import { createSmsSender } from './sms.ts';
 import { FileStorage } from './storage.ts';
 
 /** Opens every platform part the configuration names and applies pending migrations. */
@@ -26,6 +27,12 @@ export async function openPlatform(config: Config): Promise<Platform & { closeEx
     dataDir: config.dataDir,
     logger,
   });
+  const sms = createSmsSender({
+    url: config.smsUrl,
+    token: config.smsToken,
+    dataDir: config.dataDir,
+    logger,
+  });
   const storage = new FileStorage(config.dataDir);
   return {
     config,
@@ -33,6 +40,7 @@ export async function openPlatform(config: Config): Promise<Platform & { closeEx
     db,
     bus,
     mailer,
+    sms,
     storage,
     rateLimiter,
     redis,

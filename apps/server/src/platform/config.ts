@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /**
  * Typed configuration from the environment. Every setting has an embedded default, so a fresh
  * clone runs with no environment at all: PGlite in ./data, the in-process event bus, the local
@@ -24,6 +26,20 @@ const schema = z.object({
     .regex(/^smtps?:\/\//)
     .optional(),
   MAIL_FROM: z.string().default('SWX <no-reply@swx.localhost>'),
+  /**
+   * An HTTP SMS gateway: each message is POSTed as JSON {to, text} (to in E.164). Unset, SMS are
+   * written to DATA_DIR/sms-outbox. https, or http on the loopback address only.
+   */
+  SMS_URL: z
+    .string()
+    .url()
+    .refine((text) => {
+      const url = new URL(text);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+    }, 'SMS_URL must be an https URL (http only on the loopback address)')
+    .optional(),
+  /** Sent to the SMS gateway as `Authorization: Bearer <SMS_TOKEN>`. */
+  SMS_TOKEN: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ID: z
@@ -86,8 +102,6 @@ export type SocialProviderConfig = {
   clientSecret: string;
 };
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 function socialProviders(env: NodeJS.ProcessEnv, issues: string[]): SocialProviderConfig[] {
   const providers: SocialProviderConfig[] = [];
   for (const provider of SOCIAL_PROVIDERS) {
@@ -136,6 +150,9 @@ export type Config = {
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The SMS gateway; unset: the local SMS outbox. */
+  smsUrl: string | undefined;
+  smsToken: string | undefined;
   publicUrl: string | undefined;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   nodeId: string;
@@ -172,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    smsUrl: e.SMS_URL,
+    smsToken: e.SMS_TOKEN,
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,

@@ -3,7 +3,16 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { Field, FormError, useSignIn } from './forms.tsx';
+import {
+  checkPhone,
+  Field,
+  FormError,
+  IdentifierChoice,
+  type IdentifierMode,
+  PhoneFields,
+  phoneDigits,
+  useSignIn,
+} from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 import { SocialButtons } from './social.tsx';
 
@@ -112,22 +121,33 @@ export function SecondStep({
 
 export default function Login() {
   const { t } = useTranslation();
+  const [mode, setMode] = useState<IdentifierMode>('name');
   const [userName, setUserName] = useState('');
+  const [areaCode, setAreaCode] = useState('+44');
+  const [phone, setPhone] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ userName?: string; password?: string }>({});
+  const [errors, setErrors] = useState<{ userName?: string; phone?: string; password?: string }>({});
   const [challenge, setChallenge] = useState<string | null>(null);
   const { busy, failure, setFailure, signIn } = useSignIn();
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!userName.trim()) next.userName = t('auth.error.enterUserName');
+    if (mode === 'phone') {
+      const checked = checkPhone(t, areaCode, phone);
+      if (checked.error) next.phone = checked.error;
+    } else if (!userName.trim()) next.userName = t('auth.error.enterUserName');
     if (!password) next.password = t('auth.error.enterPassword');
     setErrors(next);
     setFailure('');
     if (Object.keys(next).length > 0) return;
     await signIn(async () => {
-      const answer = await callApi('login', { body: { userName: userName.trim(), password } });
+      const answer = await callApi('login', {
+        body:
+          mode === 'phone'
+            ? { areaCode, phone: phoneDigits(phone), password }
+            : { userName: userName.trim(), password },
+      });
       if ('challenge' in answer) {
         setChallenge(answer.challenge);
         return null;
@@ -154,14 +174,34 @@ export default function Login() {
   return (
     <PassLayout>
       <form className="pass-form" onSubmit={submit} noValidate>
-        <Field
-          label={t('auth.userName')}
-          name="userName"
-          autoComplete="username"
-          value={userName}
-          error={errors.userName}
-          onChange={(e) => setUserName(e.target.value)}
+        <IdentifierChoice
+          legend={t('phone.loginWith')}
+          nameLabel={t('phone.optionName')}
+          mode={mode}
+          onChange={(next) => {
+            setMode(next);
+            setErrors({});
+            setFailure('');
+          }}
         />
+        {mode === 'phone' ? (
+          <PhoneFields
+            areaCode={areaCode}
+            phone={phone}
+            error={errors.phone}
+            onAreaCode={setAreaCode}
+            onPhone={setPhone}
+          />
+        ) : (
+          <Field
+            label={t('auth.userName')}
+            name="userName"
+            autoComplete="username"
+            value={userName}
+            error={errors.userName}
+            onChange={(e) => setUserName(e.target.value)}
+          />
+        )}
         <Field
           label={t('auth.password')}
           name="password"

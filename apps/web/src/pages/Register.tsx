@@ -3,14 +3,36 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { CodeField, Field, FormError, NewPasswordFields, newPasswordErrors, useSignIn } from './forms.tsx';
+import {
+  CodeField,
+  checkPhone,
+  Field,
+  FormError,
+  IdentifierChoice,
+  type IdentifierMode,
+  isolate,
+  NewPasswordFields,
+  newPasswordErrors,
+  PhoneFields,
+  phoneDigits,
+  useSignIn,
+} from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
-type Errors = Partial<Record<'userName' | 'email' | 'password' | 'password2' | 'code', string>>;
+type Errors = Partial<Record<'userName' | 'email' | 'phone' | 'password' | 'password2' | 'code', string>>;
 
 export default function Register() {
   const { t } = useTranslation();
-  const [form, setForm] = useState({ userName: '', email: '', password: '', password2: '', code: '' });
+  const [mode, setMode] = useState<IdentifierMode>('name');
+  const [form, setForm] = useState({
+    userName: '',
+    email: '',
+    areaCode: '+44',
+    phone: '',
+    password: '',
+    password2: '',
+    code: '',
+  });
   const [errors, setErrors] = useState<Errors>({});
   const [notice, setNotice] = useState('');
   const { busy, failure, setFailure, signIn } = useSignIn();
@@ -22,10 +44,15 @@ export default function Register() {
 
   const check = (withCode: boolean): Errors => {
     const e: Errors = {};
-    const name = form.userName.trim();
-    if (!name) e.userName = t('auth.error.enterUserName');
-    else if (!userNameIsEmail && !USERNAME.test(name)) e.userName = t('auth.error.userNameFormat');
-    if (!userNameIsEmail && !EMAIL.test(form.email.trim())) e.email = t('auth.error.emailFormat');
+    if (mode === 'phone') {
+      const phone = checkPhone(t, form.areaCode, form.phone);
+      if (phone.error) e.phone = phone.error;
+    } else {
+      const name = form.userName.trim();
+      if (!name) e.userName = t('auth.error.enterUserName');
+      else if (!userNameIsEmail && !USERNAME.test(name)) e.userName = t('auth.error.userNameFormat');
+      if (!userNameIsEmail && !EMAIL.test(form.email.trim())) e.email = t('auth.error.emailFormat');
+    }
     if (withCode) {
       Object.assign(e, newPasswordErrors(t, form.password, form.password2));
       if (!form.code.trim()) e.code = t('auth.error.enterCode');
@@ -38,8 +65,15 @@ export default function Register() {
     const e = check(false);
     setErrors(e);
     setFailure('');
-    if (e.userName || e.email) return null;
+    if (e.userName || e.email || e.phone) return null;
     try {
+      if (mode === 'phone') {
+        const sent = await callApi('sendSmsCode', {
+          body: { areaCode: form.areaCode, phone: phoneDigits(form.phone), purpose: 'register' },
+        });
+        setNotice(t('phone.codeSent', { phone: isolate(checkPhone(t, form.areaCode, form.phone).e164) }));
+        return sent.resendInSeconds;
+      }
       const sent = await callApi('sendCode', { body: { email: codeTarget, purpose: 'register' } });
       setNotice(t('auth.codeSent', { email: codeTarget }));
       return sent.resendInSeconds;
@@ -58,8 +92,12 @@ export default function Register() {
     await signIn(() =>
       callApi('register', {
         body: {
-          userName: form.userName.trim(),
-          ...(userNameIsEmail ? {} : { email: form.email.trim() }),
+          ...(mode === 'phone'
+            ? { areaCode: form.areaCode, phone: phoneDigits(form.phone) }
+            : {
+                userName: form.userName.trim(),
+                ...(userNameIsEmail ? {} : { email: form.email.trim() }),
+              }),
           password: form.password,
           password2: form.password2,
           code: form.code.trim(),
@@ -71,16 +109,37 @@ export default function Register() {
   return (
     <PassLayout>
       <form className="pass-form" onSubmit={submit} noValidate>
-        <Field
-          label={t('auth.userName')}
-          hint={t('auth.userNameHint')}
-          name="userName"
-          autoComplete="username"
-          value={form.userName}
-          error={errors.userName}
-          onChange={set('userName')}
+        <IdentifierChoice
+          legend={t('phone.registerWith')}
+          nameLabel={t('phone.optionName')}
+          mode={mode}
+          onChange={(next) => {
+            setMode(next);
+            setErrors({});
+            setNotice('');
+            setFailure('');
+          }}
         />
-        {userNameIsEmail ? null : (
+        {mode === 'phone' ? (
+          <PhoneFields
+            areaCode={form.areaCode}
+            phone={form.phone}
+            error={errors.phone}
+            onAreaCode={(areaCode) => setForm((f) => ({ ...f, areaCode }))}
+            onPhone={(phone) => setForm((f) => ({ ...f, phone }))}
+          />
+        ) : (
+          <Field
+            label={t('auth.userName')}
+            hint={t('auth.userNameHint')}
+            name="userName"
+            autoComplete="username"
+            value={form.userName}
+            error={errors.userName}
+            onChange={set('userName')}
+          />
+        )}
+        {mode === 'phone' || userNameIsEmail ? null : (
           <Field
             label={t('auth.email')}
             name="email"

@@ -3,15 +3,38 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { CodeField, Field, FormError, NewPasswordFields, newPasswordErrors } from './forms.tsx';
+import {
+  CodeField,
+  checkPhone,
+  Field,
+  FormError,
+  IdentifierChoice,
+  type IdentifierMode,
+  isolate,
+  NewPasswordFields,
+  newPasswordErrors,
+  PhoneFields,
+  phoneDigits,
+} from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
-type Errors = Partial<Record<'email' | 'code' | 'password' | 'password2', string>>;
+type Errors = Partial<Record<'email' | 'phone' | 'code' | 'password' | 'password2', string>>;
 
-/** Password recovery: a code mailed to the account's address sets a new password. */
+/**
+ * Password recovery: a code mailed to the account's address, or sent by SMS to the account's
+ * phone, sets a new password.
+ */
 export default function Reset() {
   const { t } = useTranslation();
-  const [form, setForm] = useState({ email: '', code: '', password: '', password2: '' });
+  const [mode, setMode] = useState<IdentifierMode>('name');
+  const [form, setForm] = useState({
+    email: '',
+    areaCode: '+44',
+    phone: '',
+    code: '',
+    password: '',
+    password2: '',
+  });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState('');
   const [notice, setNotice] = useState('');
@@ -21,8 +44,31 @@ export default function Reset() {
     setForm((f) => ({ ...f, [key]: event.target.value }));
   const fail = (error: unknown) => setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
 
+  const identifierErrors = (): Errors => {
+    if (mode === 'phone') {
+      const phone = checkPhone(t, form.areaCode, form.phone);
+      return phone.error ? { phone: phone.error } : {};
+    }
+    return EMAIL.test(form.email.trim()) ? {} : { email: t('auth.error.emailFormat') };
+  };
+
   const sendCode = async (): Promise<number | null> => {
     setFailure('');
+    if (mode === 'phone') {
+      const e = identifierErrors();
+      setErrors(e);
+      if (e.phone) return null;
+      try {
+        const sent = await callApi('sendSmsCode', {
+          body: { areaCode: form.areaCode, phone: phoneDigits(form.phone), purpose: 'reset' },
+        });
+        setNotice(t('phone.codeSent', { phone: isolate(checkPhone(t, form.areaCode, form.phone).e164) }));
+        return sent.resendInSeconds;
+      } catch (error) {
+        fail(error);
+        return null;
+      }
+    }
     if (!EMAIL.test(form.email.trim())) {
       setErrors({ email: t('auth.error.emailFormat') });
       return null;
@@ -40,8 +86,7 @@ export default function Reset() {
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const e: Errors = {};
-    if (!EMAIL.test(form.email.trim())) e.email = t('auth.error.emailFormat');
+    const e: Errors = identifierErrors();
     if (!/^\d{6}$/.test(form.code.trim()))
       e.code = form.code.trim() ? t('auth.error.codeFormat') : t('auth.error.enterCode');
     Object.assign(e, newPasswordErrors(t, form.password, form.password2));
@@ -52,7 +97,9 @@ export default function Reset() {
     try {
       await callApi('resetPassword', {
         body: {
-          email: form.email.trim(),
+          ...(mode === 'phone'
+            ? { areaCode: form.areaCode, phone: phoneDigits(form.phone) }
+            : { email: form.email.trim() }),
           code: form.code.trim(),
           password: form.password,
           password2: form.password2,
@@ -79,15 +126,36 @@ export default function Reset() {
   return (
     <PassLayout>
       <form className="pass-form" onSubmit={submit} noValidate>
-        <Field
-          label={t('auth.resetEmail')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={form.email}
-          error={errors.email}
-          onChange={set('email')}
+        <IdentifierChoice
+          legend={t('phone.resetWith')}
+          nameLabel={t('phone.optionEmail')}
+          mode={mode}
+          onChange={(next) => {
+            setMode(next);
+            setErrors({});
+            setNotice('');
+            setFailure('');
+          }}
         />
+        {mode === 'phone' ? (
+          <PhoneFields
+            areaCode={form.areaCode}
+            phone={form.phone}
+            error={errors.phone}
+            onAreaCode={(areaCode) => setForm((f) => ({ ...f, areaCode }))}
+            onPhone={(phone) => setForm((f) => ({ ...f, phone }))}
+          />
+        ) : (
+          <Field
+            label={t('auth.resetEmail')}
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            error={errors.email}
+            onChange={set('email')}
+          />
+        )}
         <CodeField value={form.code} error={errors.code} onChange={set('code')} send={sendCode} />
         {notice ? (
           <p className="form-notice" role="status">

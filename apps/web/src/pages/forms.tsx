@@ -1,3 +1,4 @@
+import { PHONE_CODES, phoneE164 } from '@swx/contract';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -183,4 +184,130 @@ export function newPasswordErrors(
   if (!password2) e.password2 = t('auth.error.enterPassword2');
   else if (password2 !== password) e.password2 = t('auth.error.mismatch');
   return e;
+}
+
+/** How the customer identifies: a username or email, or a phone number. */
+export type IdentifierMode = 'name' | 'phone';
+
+/** The choice between email/username and phone, as a labelled radio group. */
+export function IdentifierChoice({
+  legend,
+  nameLabel,
+  mode,
+  onChange,
+}: {
+  legend: string;
+  nameLabel: string;
+  mode: IdentifierMode;
+  onChange: (mode: IdentifierMode) => void;
+}) {
+  const { t } = useTranslation();
+  const name = useId();
+  const option = (value: IdentifierMode, label: string) => (
+    <label>
+      <input
+        type="radio"
+        name={name}
+        value={value}
+        checked={mode === value}
+        onChange={() => onChange(value)}
+      />
+      {label}
+    </label>
+  );
+  return (
+    <fieldset className="id-choice">
+      <legend>{legend}</legend>
+      <div className="id-choice-options">
+        {option('name', nameLabel)}
+        {option('phone', t('phone.optionPhone'))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A number kept left to right inside any text (Arabic too): Unicode isolates around it. */
+export const isolate = (text: string | null) => `\u2066${text ?? ''}\u2069`;
+
+/** The number as typed, without spaces, dots, dashes or brackets. */
+export const phoneDigits = (typed: string) => typed.replace(/[\s().-]/g, '');
+
+/** A phone number: the area-code select (spec §3 codes) and the number, each with its label. */
+export function PhoneFields({
+  areaCode,
+  phone,
+  error,
+  onAreaCode,
+  onPhone,
+}: {
+  areaCode: string;
+  phone: string;
+  error?: string | undefined;
+  onAreaCode: (value: string) => void;
+  onPhone: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className="field phone-field">
+      <div className="phone-row">
+        <div className="phone-area">
+          <label htmlFor={`${id}-area`}>{t('phone.areaCode')}</label>
+          <select
+            id={`${id}-area`}
+            name="areaCode"
+            dir="ltr"
+            autoComplete="tel-country-code"
+            value={areaCode}
+            onChange={(event) => onAreaCode(event.target.value)}
+          >
+            {PHONE_CODES.map((code) => (
+              <option key={code} value={code} dir="ltr">
+                {/* A left-to-right mark keeps the plus before the digits in Arabic too. */}
+                {`\u200e${code}`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="phone-number">
+          <label htmlFor={`${id}-number`}>{t('phone.number')}</label>
+          <input
+            id={`${id}-number`}
+            name="phone"
+            type="tel"
+            dir="ltr"
+            inputMode="tel"
+            autoComplete="tel-national"
+            maxLength={20}
+            value={phone}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+            onChange={(event) => onPhone(event.target.value)}
+          />
+        </div>
+      </div>
+      <p id={hintId} className="field-hint">
+        {t('phone.numberHint')}
+      </p>
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The check of a phone number: its E.164 form, or the localized error. */
+export function checkPhone(
+  t: (key: string) => string,
+  areaCode: string,
+  typed: string,
+): { e164: string | null; error?: string } {
+  const digits = phoneDigits(typed);
+  if (!digits) return { e164: null, error: t('phone.error.enterPhone') };
+  const e164 = phoneE164(areaCode, digits);
+  return e164 ? { e164 } : { e164: null, error: t('phone.error.phoneFormat') };
 }

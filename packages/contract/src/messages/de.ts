@@ -9,7 +9,7 @@ export const de: CatalogueMessages = {
   10004: 'Falsches Passwort.',
   10005: 'Bei diesem Konto liegt eine Unregelmäßigkeit vor. Bitte wenden Sie sich an den Kundenservice.',
   10006: 'Dieser Benutzername ist bereits vergeben.',
-  10007: 'Diese E-Mail-Adresse ist bereits registriert.',
+  10007: 'Diese E-Mail-Adresse oder Telefonnummer ist bereits registriert.',
   10008: 'Der Kontostatus lässt diesen Vorgang nicht zu.',
   10009: 'Es wurde kein passender Benutzer gefunden.',
   10010: 'Dieses Smart-Trading-Produkt ist nicht verfügbar.',

@@ -9,7 +9,7 @@ export const en: CatalogueMessages = {
   10004: 'Wrong password.',
   10005: 'This account is in an abnormal state. Please contact customer service.',
   10006: 'This username is already taken.',
-  10007: 'This email address is already registered.',
+  10007: 'This email address or phone number is already registered.',
   10008: 'The account status does not allow this operation.',
   10009: 'No matching user was found.',
   10010: 'This smart trading product is not available.',

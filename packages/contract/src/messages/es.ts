@@ -9,7 +9,7 @@ export const es: CatalogueMessages = {
   10004: 'Contraseña incorrecta.',
   10005: 'Esta cuenta presenta una anomalía. Póngase en contacto con atención al cliente.',
   10006: 'Este nombre de usuario ya está en uso.',
-  10007: 'Esta dirección de correo electrónico ya está registrada.',
+  10007: 'Esta dirección de correo electrónico o número de teléfono ya está registrado.',
   10008: 'El estado de la cuenta no permite esta operación.',
   10009: 'No se ha encontrado ningún usuario coincidente.',
   10010: 'Este producto de trading inteligente no está disponible.',

@@ -9,7 +9,7 @@ export const fr: CatalogueMessages = {
   10004: 'Mot de passe incorrect.',
   10005: 'Ce compte présente une anomalie. Veuillez contacter le service client.',
   10006: 'Ce nom d’utilisateur est déjà pris.',
-  10007: 'Cette adresse e-mail est déjà enregistrée.',
+  10007: 'Cette adresse e-mail ou ce numéro de téléphone est déjà enregistré.',
   10008: 'Le statut du compte ne permet pas cette opération.',
   10009: 'Aucun utilisateur correspondant n’a été trouvé.',
   10010: 'Ce produit de trading intelligent n’est pas disponible.',

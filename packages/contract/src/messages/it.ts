@@ -9,7 +9,7 @@ export const it: CatalogueMessages = {
   10004: 'Password errata.',
   10005: 'Questo account presenta un’anomalia. Contatta l’assistenza clienti.',
   10006: 'Questo nome utente è già in uso.',
-  10007: 'Questo indirizzo email è già registrato.',
+  10007: 'Questo indirizzo email o numero di telefono è già registrato.',
   10008: 'Lo stato dell’account non consente questa operazione.',
   10009: 'Nessun utente corrispondente trovato.',
   10010: 'Questo prodotto di trading intelligente non è disponibile.',

@@ -234,3 +234,21 @@ export function securityMail(
     .replace('{ip}', facts.ip || '?');
   return { subject: t.subject[event], text: `${body}\n\n${t.footer}` };
 }
+
+/** The verification-code SMS in each language: short (one segment), {code} and {minutes}. */
+const SMS: Record<Language, string> = {
+  en: 'SWX: your verification code is {code}. It expires in {minutes} minutes. Never share it.',
+  ja: 'SWX：認証コードは {code} です。有効期限は {minutes} 分です。他人に教えないでください。',
+  ko: 'SWX: 인증 코드는 {code}입니다. {minutes}분 후 만료됩니다. 타인에게 알려주지 마세요.',
+  de: 'SWX: Ihr Bestätigungscode lautet {code}. Er läuft in {minutes} Minuten ab. Geben Sie ihn nie weiter.',
+  fr: 'SWX : votre code de vérification est {code}. Il expire dans {minutes} minutes. Ne le partagez jamais.',
+  it: 'SWX: il tuo codice di verifica è {code}. Scade tra {minutes} minuti. Non condividerlo mai.',
+  es: 'SWX: su código de verificación es {code}. Caduca en {minutes} minutos. No lo comparta nunca.',
+  ar: 'SWX: رمز التحقق الخاص بك هو {code}. تنتهي صلاحيته خلال {minutes} دقائق. لا تشاركه مع أحد.',
+  hk: 'SWX：您的驗證碼為 {code}，{minutes} 分鐘內有效。請勿向任何人透露。',
+  zh: 'SWX：您的验证码为 {code}，{minutes} 分钟内有效。请勿泄露给他人。',
+};
+
+export function codeSms(language: Language, code: string, minutes: number): string {
+  return SMS[language].replace('{code}', code).replace('{minutes}', String(minutes));
+}

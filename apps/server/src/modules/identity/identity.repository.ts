@@ -4,6 +4,8 @@ export type UserRow = {
   id: number;
   userName: string;
   email: string | null;
+  /** E.164, for accounts opened by phone. */
+  phone: string | null;
   passwordHash: string;
   status: 'active' | 'locked';
   language: string;
@@ -13,6 +15,7 @@ type RawUser = {
   id: string;
   user_name: string;
   email: string | null;
+  phone: string | null;
   password_hash: string;
   status: 'active' | 'locked';
   language: string;
@@ -21,6 +24,7 @@ const toUser = (r: RawUser): UserRow => ({
   id: Number(r.id),
   userName: r.user_name,
   email: r.email,
+  phone: r.phone,
   passwordHash: r.password_hash,
   status: r.status,
   language: r.language,
@@ -29,10 +33,28 @@ const toUser = (r: RawUser): UserRow => ({
 /** A user by login name: their username, or their email address. */
 export async function findUserByLogin(db: Queryable, login: string): Promise<UserRow | null> {
   const rows = await db.query<RawUser>(
-    'SELECT id, user_name, email, password_hash, status, language FROM users WHERE lower(user_name) = lower($1) OR email = lower($1) ORDER BY id LIMIT 1',
+    'SELECT id, user_name, email, phone, password_hash, status, language FROM users WHERE lower(user_name) = lower($1) OR email = lower($1) ORDER BY id LIMIT 1',
     [login],
   );
   return rows[0] ? toUser(rows[0]) : null;
+}
+
+/** A user by phone number (E.164). */
+export async function findUserByPhone(db: Queryable, phone: string): Promise<UserRow | null> {
+  const rows = await db.query<RawUser>(
+    'SELECT id, user_name, email, phone, password_hash, status, language FROM users WHERE phone = $1',
+    [phone],
+  );
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+/** Whether a phone number (E.164) belongs to an account, as its phone or as its name. */
+export async function phoneTaken(db: Queryable, phone: string): Promise<boolean> {
+  const rows = await db.query<{ taken: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM users WHERE phone = $1 OR lower(user_name) = lower($1)) AS taken',
+    [phone],
+  );
+  return rows[0]?.taken ?? false;
 }
 
 export async function userNameOrEmailTaken(
@@ -50,11 +72,17 @@ export async function userNameOrEmailTaken(
 
 export async function insertUser(
   db: Queryable,
-  user: { userName: string; email: string | null; passwordHash: string; language: string },
+  user: {
+    userName: string;
+    email: string | null;
+    phone?: string | null;
+    passwordHash: string;
+    language: string;
+  },
 ): Promise<number> {
   const rows = await db.query<{ id: string }>(
-    'INSERT INTO users (user_name, email, password_hash, language) VALUES ($1, $2, $3, $4) RETURNING id',
-    [user.userName, user.email, user.passwordHash, user.language],
+    'INSERT INTO users (user_name, email, phone, password_hash, language) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+    [user.userName, user.email, user.phone ?? null, user.passwordHash, user.language],
   );
   return Number(rows[0]?.id);
 }
@@ -137,17 +165,18 @@ export async function insertCode(
   );
 }
 
-/** The newest usable code for a target and purpose, locked for checking. */
+/** The newest usable code for a channel, target and purpose, locked for checking. */
 export async function latestCode(
   db: Queryable,
+  channel: 'email' | 'sms',
   target: string,
   purpose: 'register' | 'reset',
 ): Promise<{ id: number; codeHash: string; attempts: number } | null> {
   const rows = await db.query<{ id: string; code_hash: string; attempts: number }>(
     `SELECT id, code_hash, attempts FROM verification_codes
-     WHERE target = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
+     WHERE target = $1 AND purpose = $2 AND channel = $3 AND used_at IS NULL AND expires_at > now()
      ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-    [target, purpose],
+    [target, purpose, channel],
   );
   const r = rows[0];
   return r ? { id: Number(r.id), codeHash: r.code_hash, attempts: r.attempts } : null;
@@ -188,7 +217,7 @@ export async function replacePassword(
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
   const rows = await db.query<RawUser>(
-    'SELECT id, user_name, email, password_hash, status, language FROM users WHERE id = $1',
+    'SELECT id, user_name, email, phone, password_hash, status, language FROM users WHERE id = $1',
     [id],
   );
   return rows[0] ? toUser(rows[0]) : null;

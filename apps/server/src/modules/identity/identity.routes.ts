@@ -26,9 +26,13 @@ function bindingOf(request: FastifyRequest): string | null {
 
 export function identityRoutes(app: FastifyInstance, identity: IdentityService): void {
   mountCall(app, calls.checkUserNameOrPhone, async ({ query }) => ({
-    available: await identity.isAvailable(query.userName),
+    available:
+      query.areaCode !== undefined && query.phone !== undefined
+        ? await identity.isPhoneAvailable(query.areaCode, query.phone)
+        : await identity.isAvailable(query.userName ?? ''),
   }));
   mountCall(app, calls.sendCode, ({ body, request }) => identity.sendCode(body, clientOf(request)));
+  mountCall(app, calls.sendSmsCode, ({ body, request }) => identity.sendSmsCode(body, clientOf(request)));
   mountCall(app, calls.register, ({ body, request }) => identity.register(body, clientOf(request)));
   mountCall(app, calls.resetPassword, ({ body }) => identity.resetPassword(body));
   mountCall(app, calls.login, ({ body, request }) => identity.login(body, clientOf(request)));

@@ -1,15 +1,16 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
-import { Code, EMAIL, type Language, USERNAME } from '@swx/contract';
+import { Code, EMAIL, type Language, phoneE164, phoneFromLogin, USERNAME } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
+import type { SmsSender } from '../../platform/sms.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import { maskIp, summariseUserAgent } from './identity.devices.ts';
-import { codeMail, type SecurityEvent, securityMail } from './identity.mail.ts';
+import { codeMail, codeSms, type SecurityEvent, securityMail } from './identity.mail.ts';
 import {
   activateTotp,
   advanceTotpStep,
@@ -24,6 +25,7 @@ import {
   findTotp,
   findUserById,
   findUserByLogin,
+  findUserByPhone,
   insertChallenge,
   insertCode,
   insertSession,
@@ -31,6 +33,7 @@ import {
   latestCode,
   listUserSessions,
   lockChallenge,
+  phoneTaken,
   recordChallengeAttempt,
   recordCodeAttempt,
   replacePassword,
@@ -106,6 +109,7 @@ const recoveryHash = (userId: number, code: string) => sha256(`${userId}:${norma
 export class IdentityService {
   private readonly db: Database;
   private readonly mailer: Mailer;
+  private readonly sms: SmsSender | undefined;
   private readonly limiter: RateLimiter;
   private readonly ledger: LedgerService;
   private readonly notices: NoticesService | undefined;
@@ -118,6 +122,8 @@ export class IdentityService {
   constructor(deps: {
     db: Database;
     mailer: Mailer;
+    /** The SMS sender of phone codes; without it, sendSmsCode fails. */
+    sms?: SmsSender;
     rateLimiter: RateLimiter;
     ledger: LedgerService;
     notices?: NoticesService;
@@ -131,6 +137,7 @@ export class IdentityService {
   }) {
     this.db = deps.db;
     this.mailer = deps.mailer;
+    this.sms = deps.sms;
     this.limiter = deps.rateLimiter;
     this.ledger = deps.ledger;
     this.notices = deps.notices;
@@ -153,9 +160,24 @@ export class IdentityService {
       });
   }
 
+  /** A phone's E.164 form; the contract checked it already, so null is bad input (10026). */
+  private phoneOf(areaCode: string, number: string): string {
+    const phone = phoneE164(areaCode, number);
+    if (!phone) throw new ApiError(Code.INVALID_INPUT, [{ path: 'phone', issue: 'format' }]);
+    return phone;
+  }
+
+  /** Is a username or email (or a phone typed as E.164) free to register. */
   async isAvailable(userName: string): Promise<boolean> {
+    const phone = phoneFromLogin(userName);
+    if (phone) return !(await phoneTaken(this.db, phone));
     const taken = await userNameOrEmailTaken(this.db, userName, null);
     return !taken.userName;
+  }
+
+  /** Is a phone (area code and number) free to register. */
+  async isPhoneAvailable(areaCode: string, number: string): Promise<boolean> {
+    return !(await phoneTaken(this.db, this.phoneOf(areaCode, number)));
   }
 
   async sendCode(
@@ -181,10 +203,46 @@ export class IdentityService {
     return { expiresInSeconds: CODE_TTL_SECONDS, resendInSeconds: CODE_RESEND_SECONDS };
   }
 
+  /**
+   * A code by SMS, with the rules of mailed codes: 6 digits stored hashed, 10 minutes, 5 attempts,
+   * single use; limits per address, per number and purpose (one a minute) and per number a day.
+   * For "register", a number in use answers 10007. For "reset", a number without an account is
+   * answered the same as one with (nothing tells who has an account) but no SMS goes out.
+   */
+  async sendSmsCode(
+    input: { areaCode: string; phone: string; purpose: 'register' | 'reset' },
+    client: Client,
+  ): Promise<{ expiresInSeconds: number; resendInSeconds: number }> {
+    const phone = this.phoneOf(input.areaCode, input.phone);
+    await this.limit(`code:addr:${client.ip}`, LIMITS.codePerAddress);
+    await this.limit(`code:target:${input.purpose}:${phone}`, LIMITS.codePerTarget);
+    await this.limit(`code:target-day:${phone}`, LIMITS.codePerTargetDaily);
+    const taken = await phoneTaken(this.db, phone);
+    if (input.purpose === 'register' && taken) throw new ApiError(Code.EMAIL_EXISTS);
+    const sent = { expiresInSeconds: CODE_TTL_SECONDS, resendInSeconds: CODE_RESEND_SECONDS };
+    if (input.purpose === 'reset' && !(await findUserByPhone(this.db, phone))) return sent;
+    if (!this.sms) throw new Error('no SMS sender is configured');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    await insertCode(this.db, {
+      channel: 'sms',
+      target: phone,
+      purpose: input.purpose,
+      codeHash: sha256(`${phone}:${input.purpose}:${code}`),
+      ttlSeconds: CODE_TTL_SECONDS,
+    });
+    await this.sms.send({ to: phone, text: codeSms(client.language, code, CODE_TTL_SECONDS / 60) });
+    return sent;
+  }
+
   /** Checks and consumes a code: wrong, expired, used or out of attempts all answer 10091. */
-  private async consumeCode(target: string, purpose: 'register' | 'reset', code: string): Promise<void> {
+  private async consumeCode(
+    channel: 'email' | 'sms',
+    target: string,
+    purpose: 'register' | 'reset',
+    code: string,
+  ): Promise<void> {
     const ok = await this.db.transaction(async (tx) => {
-      const stored = await latestCode(tx, target, purpose);
+      const stored = await latestCode(tx, channel, target, purpose);
       if (!stored || stored.attempts >= CODE_MAX_ATTEMPTS) return false;
       const match = stored.codeHash === sha256(`${target}:${purpose}:${code}`);
       await recordCodeAttempt(tx, stored.id, match);
@@ -195,15 +253,19 @@ export class IdentityService {
 
   async register(
     input: {
-      userName: string;
+      userName?: string | undefined;
       email?: string | undefined;
+      areaCode?: string | undefined;
+      phone?: string | undefined;
       password: string;
       password2: string;
       code: string;
     },
     client: Client,
   ): Promise<{ token: string; userInfo: { id: number; userName: string } }> {
-    const userName = input.userName.trim();
+    if (input.areaCode !== undefined && input.phone !== undefined)
+      return this.registerByPhone({ ...input, areaCode: input.areaCode, phone: input.phone }, client);
+    const userName = (input.userName ?? '').trim();
     const isEmail = EMAIL.test(userName);
     if (!isEmail && !USERNAME.test(userName)) throw new ApiError(Code.USERNAME_INPUT_ERROR);
     const email = (isEmail ? userName : (input.email ?? '')).toLowerCase();
@@ -213,7 +275,7 @@ export class IdentityService {
     const taken = await userNameOrEmailTaken(this.db, userName, email);
     if (taken.userName) throw new ApiError(isEmail ? Code.EMAIL_EXISTS : Code.USERNAME_EXISTS);
     if (taken.email) throw new ApiError(Code.EMAIL_EXISTS);
-    await this.consumeCode(email, 'register', input.code);
+    await this.consumeCode('email', email, 'register', input.code);
     const passwordHash = await argonHash(input.password, ARGON2);
     let userId: number;
     try {
@@ -229,11 +291,36 @@ export class IdentityService {
   }
 
   /**
+   * Registration by phone: the number (E.164) is the account's name and phone, proved by the SMS
+   * code. A number in use answers 10007 (the catalogue's Chinese text names the phone).
+   */
+  private async registerByPhone(
+    input: { areaCode: string; phone: string; password: string; password2: string; code: string },
+    client: Client,
+  ): Promise<LoginResult> {
+    const phone = this.phoneOf(input.areaCode, input.phone);
+    if (input.password !== input.password2)
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'password2', issue: 'mismatch' }]);
+    if (await phoneTaken(this.db, phone)) throw new ApiError(Code.EMAIL_EXISTS);
+    await this.consumeCode('sms', phone, 'register', input.code);
+    const passwordHash = await argonHash(input.password, ARGON2);
+    let userId: number;
+    try {
+      userId = await this.openAccount({ userName: phone, email: null, phone, passwordHash }, client);
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new ApiError(Code.EMAIL_EXISTS);
+      throw error;
+    }
+    const token = await this.startSession(userId, client);
+    return { token, userInfo: { id: userId, userName: phone } };
+  }
+
+  /**
    * A new customer, for registration and social sign-in alike: the user row, then the books in
    * both ledgers and the welcome notice. A taken name or email throws the database's 23505.
    */
   private async openAccount(
-    user: { userName: string; email: string | null; passwordHash: string },
+    user: { userName: string; email: string | null; phone?: string | null; passwordHash: string },
     client: Client,
   ): Promise<number> {
     const userId = await insertUser(this.db, { ...user, language: client.language });
@@ -248,15 +335,27 @@ export class IdentityService {
    * answer does not tell who has an account.
    */
   async resetPassword(input: {
-    email: string;
+    email?: string | undefined;
+    areaCode?: string | undefined;
+    phone?: string | undefined;
     code: string;
     password: string;
     password2: string;
   }): Promise<null> {
     if (input.password !== input.password2)
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'password2', issue: 'mismatch' }]);
-    const email = input.email.trim().toLowerCase();
-    await this.consumeCode(email, 'reset', input.code);
+    if (input.areaCode !== undefined && input.phone !== undefined) {
+      // Recovery of an account by its phone, with a code sent by SMS for "reset".
+      const phone = this.phoneOf(input.areaCode, input.phone);
+      await this.consumeCode('sms', phone, 'reset', input.code);
+      const holder = await findUserByPhone(this.db, phone);
+      if (!holder) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+      const hash = await argonHash(input.password, ARGON2);
+      await this.db.transaction((tx) => replacePassword(tx, holder.id, hash));
+      return null;
+    }
+    const email = (input.email ?? '').trim().toLowerCase();
+    await this.consumeCode('email', email, 'reset', input.code);
     const user = await findUserByLogin(this.db, email);
     if (!user || user.email !== email) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
     const passwordHash = await argonHash(input.password, ARGON2);
@@ -269,13 +368,23 @@ export class IdentityService {
    * a right password answers a challenge instead, and `loginTotp` finishes with a code.
    */
   async login(
-    input: { userName: string; password: string },
+    input: {
+      userName?: string | undefined;
+      areaCode?: string | undefined;
+      phone?: string | undefined;
+      password: string;
+    },
     client: Client,
   ): Promise<LoginResult | LoginChallenge> {
-    const login = input.userName.trim().toLowerCase();
+    // A phone as area code and number, or typed in E.164 in userName; else a username or email.
+    const phone =
+      input.areaCode !== undefined && input.phone !== undefined
+        ? this.phoneOf(input.areaCode, input.phone)
+        : phoneFromLogin(input.userName ?? '');
+    const login = phone ?? (input.userName ?? '').trim().toLowerCase();
     await this.limit(`login:addr:${client.ip}`, LIMITS.loginPerAddress);
     await this.limit(`login:account:${login}`, LIMITS.loginPerAccount);
-    const user = await findUserByLogin(this.db, login);
+    const user = phone ? await findUserByPhone(this.db, phone) : await findUserByLogin(this.db, login);
     if (!user) {
       // Spend the same time as a real check, so timing tells nothing more than the code does.
       this.dummyHash ??= argonHash('not a password', ARGON2);
