@@ -77,14 +77,24 @@ async function confirmOrder(page: Page): Promise<Shown> {
       marginText: await figure(dialog, 'margin').locator('dd').innerText(),
     };
     await dialog.getByRole('button', { name: 'Confirm and open' }).click();
+    let outcome = 'waiting';
     await expect
-      .poll(async () => {
-        if (/\/profile\/orders\/\d+$/.test(new URL(page.url()).pathname)) return 'opened';
-        if (!(await dialog.isVisible())) return 'waiting';
-        const now = await dialog.getByTestId('confirm-quote-time').getAttribute('data-value');
-        return now !== shown.quoteTime ? 'requoted' : 'waiting';
-      })
+      .poll(
+        async () => {
+          if (/\/profile\/orders\/\d+$/.test(new URL(page.url()).pathname)) outcome = 'opened';
+          else if (!(await dialog.isVisible())) outcome = 'waiting';
+          else if (await dialog.locator('.form-error').count())
+            outcome = `refused: ${await dialog.locator('.form-error').first().innerText()}`;
+          else {
+            const now = await dialog.getByTestId('confirm-quote-time').getAttribute('data-value');
+            outcome = now !== shown.quoteTime ? 'requoted' : 'waiting';
+          }
+          return outcome;
+        },
+        { timeout: 45_000 },
+      )
       .not.toBe('waiting');
+    if (outcome.startsWith('refused')) throw new Error(`the confirm was ${outcome}`);
     if (/\/profile\/orders\/\d+$/.test(new URL(page.url()).pathname)) return shown;
     await dialog.getByTestId('requote').waitFor();
   }
@@ -92,7 +102,9 @@ async function confirmOrder(page: Page): Promise<Shown> {
 }
 
 describe('trading, desktop', () => {
-  it('opens a position from the ticket, confirms it, sees it live, closes it and finds it in history', async () => {
+  it('opens a position from the ticket, confirms it, sees it live, closes it and finds it in history', {
+    timeout: 180_000,
+  }, async () => {
     const { page, errors } = await open('desktop', 'trader@example.com');
     await page.goto(btcPage);
     await closeNotice(page);
