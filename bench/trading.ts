@@ -293,7 +293,7 @@ async function tick(): Promise<void> {
     absorbedMinor: 0n,
     closeEntryId: null,
     closedAt: null,
-  } satisfies PositionRow;
+  } satisfies Omit<PositionRow, 'id' | 'stopLossTicks'>;
   const loadStart = performance.now();
   // Stop losses at 1,000,000 distinct levels from 99,999.99 down to 90,000.00: the top 10 % are
   // within 1,000.00 of the price.

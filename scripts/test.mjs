@@ -147,7 +147,7 @@ const redisUrl = ensureRedis();
 const services = { TEST_DATABASE_URL: postgresUrl, TEST_REDIS_URL: redisUrl };
 
 stage('typecheck', () => {
-  for (const project of ['packages/contract', 'apps/server', 'apps/web', 'apps/admin']) {
+  for (const project of ['packages/contract', 'apps/server', 'apps/web', 'apps/admin', 'tests']) {
     if (run(bin('tsc'), ['-p', project]) !== 0) fail(`typecheck of ${project} failed`);
   }
 });

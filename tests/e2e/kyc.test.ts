@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, type Session } from '../support/accounts.ts';
+import { readAllNotices, registerByApi, type Session } from '../support/accounts.ts';
 import {
+  holdSession,
   type Layout,
   launchBrowser,
   newContext,
@@ -42,28 +43,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function readNotices(token: string): Promise<void> {
-  const base = `${server.baseUrl}/swx/customer/user`;
-  const list = (await (
-    await fetch(`${base}/getNoticeList`, { headers: { authorization: token } })
-  ).json()) as {
-    data: { id: number }[];
-  };
-  for (const notice of list.data)
-    await fetch(`${base}/readNotice?noticeId=${notice.id}`, { headers: { authorization: token } });
-}
-
 async function customerPage(layout: Layout, session: Session): Promise<{ page: Page; errors: string[] }> {
-  await readNotices(session.token);
+  await readAllNotices(server.baseUrl, session.token);
   const context = await newContext(browser, layout, server.baseUrl);
-  await context.addInitScript((s) => {
-    sessionStorage.setItem('welcomeShown', '1');
-    if (localStorage.getItem('seeded')) return;
-    localStorage.setItem('seeded', '1');
-    localStorage.setItem('token', s.token);
-    localStorage.setItem('isLogin', 'true');
-    localStorage.setItem('userInfo', JSON.stringify(s.userInfo));
-  }, session);
+  await holdSession(context, session);
   const page = await context.newPage();
   return { page, errors: watchErrors(page) };
 }

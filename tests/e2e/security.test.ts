@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
+import { readAllNotices, registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
 import {
+  holdSession,
   type Layout,
   launchBrowser,
   newContext,
@@ -27,29 +28,11 @@ afterAll(async () => {
 });
 
 /** Marks the welcome notice read, so its blocking dialog does not cover the screens under test. */
-async function readNotices(token: string): Promise<void> {
-  const base = `${server.baseUrl}/swx/customer/user`;
-  const list = (await (
-    await fetch(`${base}/getNoticeList`, { headers: { authorization: token } })
-  ).json()) as {
-    data: { id: number }[];
-  };
-  for (const notice of list.data)
-    await fetch(`${base}/readNotice?noticeId=${notice.id}`, { headers: { authorization: token } });
-}
-
 /** A page whose browser already holds the session of an account registered through the API. */
 async function loggedInPage(layout: Layout, session: Session): Promise<{ page: Page; errors: string[] }> {
-  await readNotices(session.token);
+  await readAllNotices(server.baseUrl, session.token);
   const context = await newContext(browser, layout, server.baseUrl);
-  await context.addInitScript((s) => {
-    sessionStorage.setItem('welcomeShown', '1');
-    if (localStorage.getItem('seeded')) return;
-    localStorage.setItem('seeded', '1');
-    localStorage.setItem('token', s.token);
-    localStorage.setItem('isLogin', 'true');
-    localStorage.setItem('userInfo', JSON.stringify(s.userInfo));
-  }, session);
+  await holdSession(context, session);
   const page = await context.newPage();
   return { page, errors: watchErrors(page) };
 }

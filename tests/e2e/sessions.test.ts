@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
-import { launchBrowser, newContext, watchErrors } from '../support/browser.ts';
+import { holdSession, launchBrowser, newContext, watchErrors } from '../support/browser.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 
@@ -27,15 +27,7 @@ describe('sessions in the browser', () => {
   it('a session ended elsewhere (401) returns the customer to the login page, with the local session cleared', async () => {
     const session = await registerByApi(server, inbox, 'ended@example.com');
     const context = await newContext(browser, 'desktop', server.baseUrl);
-    await context.addInitScript(() => sessionStorage.setItem('welcomeShown', '1'));
-    await context.addInitScript((s) => {
-      if (localStorage.getItem('seeded')) return;
-      const parsed = JSON.parse(s) as { token: string; userInfo: unknown };
-      localStorage.setItem('seeded', '1');
-      localStorage.setItem('token', parsed.token);
-      localStorage.setItem('isLogin', 'true');
-      localStorage.setItem('userInfo', JSON.stringify(parsed.userInfo));
-    }, JSON.stringify(session));
+    await holdSession(context, session);
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto('/profile/balance');

@@ -1,7 +1,13 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
-import { launchBrowser, newContext, seriousViolations, watchErrors } from '../support/browser.ts';
+import { readAllNotices, registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import {
+  holdSession,
+  launchBrowser,
+  newContext,
+  seriousViolations,
+  watchErrors,
+} from '../support/browser.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 
@@ -31,13 +37,7 @@ async function open(layout: 'desktop' | 'mobile', email?: string): Promise<{ pag
   const context = await newContext(browser, layout, server.baseUrl);
   await context.addInitScript(() => sessionStorage.setItem('welcomeShown', '1'));
   if (email) {
-    const session = await registerByApi(server, inbox, email);
-    await context.addInitScript((s) => {
-      const parsed = JSON.parse(s) as { token: string; userInfo: unknown };
-      localStorage.setItem('token', parsed.token);
-      localStorage.setItem('isLogin', 'true');
-      localStorage.setItem('userInfo', JSON.stringify(parsed.userInfo));
-    }, JSON.stringify(session));
+    await holdSession(context, await registerByApi(server, inbox, email));
   }
   const page = await context.newPage();
   return { page, errors: watchErrors(page) };
@@ -312,12 +312,7 @@ describe('trading, the feed closes a position', () => {
     expect(ids.length).toBeGreaterThan(0);
 
     const { page, errors } = await open('desktop');
-    await page.context().addInitScript((s) => {
-      const parsed = JSON.parse(s) as { token: string; userInfo: unknown };
-      localStorage.setItem('token', parsed.token);
-      localStorage.setItem('isLogin', 'true');
-      localStorage.setItem('userInfo', JSON.stringify(parsed.userInfo));
-    }, JSON.stringify(session));
+    await holdSession(page.context(), session);
     await page.goto('/profile/orders');
     // The engine closes one of them; its notice arrives by the 10-second poll, in a blocking dialog
     // (one at a time: the welcome notice too, in whichever order they come).
@@ -337,8 +332,7 @@ describe('trading, the feed closes a position', () => {
     // The other position may reach its target too; settle it now and mark every notice read, so no
     // further dialog blocks the page while the test reads the history.
     for (const id of ids) await call('/order/closeOptions', { id });
-    for (const n of await call<{ id: number; readState: number }[]>('/user/getNoticeList'))
-      if (n.readState === 0) await call(`/user/readNotice?noticeId=${n.id}`);
+    await readAllNotices(server.baseUrl, session.token);
     await page.reload();
     const text = seen.find((t) => t.includes('take profit')) ?? '';
     expect(text).toMatch(/reached its take profit and closed at/);

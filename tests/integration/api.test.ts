@@ -89,7 +89,12 @@ describe('the API of a real server process', () => {
   });
 
   it('answers body code 401 and HTTP 401 to a call that needs a session, with or without a token', async () => {
-    for (const headers of [{}, { authorization: 'A'.repeat(43) }, { authorization: 'not a token' }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'A'.repeat(43) },
+      { authorization: 'not a token' },
+    ];
+    for (const headers of attempts) {
       const r = await api(server.baseUrl, `${C}/user/getUserInfo`, { method: 'POST', headers });
       expect(r.status).toBe(401);
       expect(r.body.code).toBe(401);

@@ -43,3 +43,15 @@ export async function registerByApi(
   if (registered.code !== 200) throw new Error(`register answered ${registered.code}`);
   return registered.data as Session;
 }
+
+/** Marks every notice of a customer read through the API, so no notice dialog blocks a page. */
+export async function readAllNotices(baseUrl: string, token: string): Promise<void> {
+  const base = `${baseUrl}/swx/customer/user`;
+  const list = (await (
+    await fetch(`${base}/getNoticeList`, { headers: { authorization: token } })
+  ).json()) as {
+    data: { id: number }[];
+  };
+  for (const notice of list.data)
+    await fetch(`${base}/readNotice?noticeId=${notice.id}`, { headers: { authorization: token } });
+}

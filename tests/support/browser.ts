@@ -39,6 +39,23 @@ export async function newContext(browser: Browser, layout: Layout, baseURL: stri
       });
 }
 
+export type BrowserSession = { token: string; userInfo: unknown };
+
+/**
+ * The context's pages start as after a login with this session (and with the welcome board seen).
+ * Seeded once per context, so a logout or a 401 in the test sticks.
+ */
+export async function holdSession(context: BrowserContext, session: BrowserSession): Promise<void> {
+  await context.addInitScript((s) => {
+    sessionStorage.setItem('welcomeShown', '1');
+    if (localStorage.getItem('seeded')) return;
+    localStorage.setItem('seeded', '1');
+    localStorage.setItem('token', s.token);
+    localStorage.setItem('isLogin', 'true');
+    localStorage.setItem('userInfo', JSON.stringify(s.userInfo));
+  }, session);
+}
+
 /** Collects uncaught page errors so a test can assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
