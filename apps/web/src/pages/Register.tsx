@@ -6,6 +6,7 @@ import { ApiFailure, callApi } from '../app/api.ts';
 import {
   CodeField,
   checkPhone,
+  codeError,
   Field,
   FormError,
   IdentifierChoice,
@@ -15,6 +16,7 @@ import {
   newPasswordErrors,
   PhoneFields,
   phoneDigits,
+  sendVerificationCode,
   useSignIn,
 } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
@@ -55,8 +57,8 @@ export default function Register() {
     }
     if (withCode) {
       Object.assign(e, newPasswordErrors(t, form.password, form.password2));
-      if (!form.code.trim()) e.code = t('auth.error.enterCode');
-      else if (!/^\d{6}$/.test(form.code.trim())) e.code = t('auth.error.codeFormat');
+      const code = codeError(t, form.code);
+      if (code) e.code = code;
     }
     return e;
   };
@@ -67,15 +69,12 @@ export default function Register() {
     setFailure('');
     if (e.userName || e.email || e.phone) return null;
     try {
-      if (mode === 'phone') {
-        const sent = await callApi('sendSmsCode', {
-          body: { areaCode: form.areaCode, phone: phoneDigits(form.phone), purpose: 'register' },
-        });
-        setNotice(t('phone.codeSent', { phone: isolate(checkPhone(t, form.areaCode, form.phone).e164) }));
-        return sent.resendInSeconds;
-      }
-      const sent = await callApi('sendCode', { body: { email: codeTarget, purpose: 'register' } });
-      setNotice(t('auth.codeSent', { email: codeTarget }));
+      const sent = await sendVerificationCode(
+        t,
+        mode === 'phone' ? { areaCode: form.areaCode, phone: form.phone } : { email: codeTarget },
+        'register',
+      );
+      setNotice(sent.notice);
       return sent.resendInSeconds;
     } catch (error) {
       setFailure(error instanceof ApiFailure ? error.message : t('state.error'));

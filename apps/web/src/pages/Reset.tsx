@@ -6,6 +6,7 @@ import { ApiFailure, callApi } from '../app/api.ts';
 import {
   CodeField,
   checkPhone,
+  codeError,
   Field,
   FormError,
   IdentifierChoice,
@@ -15,6 +16,7 @@ import {
   newPasswordErrors,
   PhoneFields,
   phoneDigits,
+  sendVerificationCode,
 } from './forms.tsx';
 import { PassLayout } from './PassPage.tsx';
 
@@ -54,29 +56,16 @@ export default function Reset() {
 
   const sendCode = async (): Promise<number | null> => {
     setFailure('');
-    if (mode === 'phone') {
-      const e = identifierErrors();
-      setErrors(e);
-      if (e.phone) return null;
-      try {
-        const sent = await callApi('sendSmsCode', {
-          body: { areaCode: form.areaCode, phone: phoneDigits(form.phone), purpose: 'reset' },
-        });
-        setNotice(t('phone.codeSent', { phone: isolate(checkPhone(t, form.areaCode, form.phone).e164) }));
-        return sent.resendInSeconds;
-      } catch (error) {
-        fail(error);
-        return null;
-      }
-    }
-    if (!EMAIL.test(form.email.trim())) {
-      setErrors({ email: t('auth.error.emailFormat') });
-      return null;
-    }
-    setErrors({});
+    const e = identifierErrors();
+    setErrors(e);
+    if (e.phone || e.email) return null;
     try {
-      const sent = await callApi('sendCode', { body: { email: form.email.trim(), purpose: 'reset' } });
-      setNotice(t('auth.codeSent', { email: form.email.trim() }));
+      const sent = await sendVerificationCode(
+        t,
+        mode === 'phone' ? { areaCode: form.areaCode, phone: form.phone } : { email: form.email.trim() },
+        'reset',
+      );
+      setNotice(sent.notice);
       return sent.resendInSeconds;
     } catch (error) {
       fail(error);
@@ -87,8 +76,8 @@ export default function Reset() {
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const e: Errors = identifierErrors();
-    if (!/^\d{6}$/.test(form.code.trim()))
-      e.code = form.code.trim() ? t('auth.error.codeFormat') : t('auth.error.enterCode');
+    const code = codeError(t, form.code);
+    if (code) e.code = code;
     Object.assign(e, newPasswordErrors(t, form.password, form.password2));
     setErrors(e);
     setFailure('');

@@ -1,9 +1,10 @@
 import { PHONE_CODES, phoneE164 } from '@swx/contract';
+import type { TFunction } from 'i18next';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiFailure } from '../app/api.ts';
+import { ApiFailure, callApi } from '../app/api.ts';
 import { logIn, type UserInfo } from '../app/state.ts';
 
 /** A labelled field with its hint and error tied to the input for screen readers. */
@@ -310,4 +311,33 @@ export function checkPhone(
   if (!digits) return { e164: null, error: t('phone.error.enterPhone') };
   const e164 = phoneE164(areaCode, digits);
   return e164 ? { e164 } : { e164: null, error: t('phone.error.phoneFormat') };
+}
+
+/** Where a verification code goes: a phone (SMS) or an email address (mail). */
+export type CodeTarget = { areaCode: string; phone: string } | { email: string };
+
+/**
+ * Sends a registration or recovery code by SMS or mail; answers the seconds until a resend may be
+ * asked and the localized notice saying where the code went.
+ */
+export async function sendVerificationCode(
+  t: TFunction,
+  target: CodeTarget,
+  purpose: 'register' | 'reset',
+): Promise<{ resendInSeconds: number; notice: string }> {
+  if ('phone' in target) {
+    const sent = await callApi('sendSmsCode', {
+      body: { areaCode: target.areaCode, phone: phoneDigits(target.phone), purpose },
+    });
+    const e164 = checkPhone(t, target.areaCode, target.phone).e164;
+    return { resendInSeconds: sent.resendInSeconds, notice: t('phone.codeSent', { phone: isolate(e164) }) };
+  }
+  const sent = await callApi('sendCode', { body: { email: target.email, purpose } });
+  return { resendInSeconds: sent.resendInSeconds, notice: t('auth.codeSent', { email: target.email }) };
+}
+
+/** The spec's messages for a verification code: enter it, and six digits. */
+export function codeError(t: (key: string) => string, code: string): string | undefined {
+  if (!code.trim()) return t('auth.error.enterCode');
+  return /^\d{6}$/.test(code.trim()) ? undefined : t('auth.error.codeFormat');
 }
