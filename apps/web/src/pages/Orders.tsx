@@ -1,13 +1,13 @@
 import { LANGUAGE_TAGS, type OptionsOrder } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { signOf } from '../app/money.ts';
 import { useClientState } from '../app/state.ts';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
 import { ClosePosition, EditStops } from '../trade/OrderActions.tsx';
-import { closeReasonText, DirectionLabel, Profit, useTradeFormat } from '../trade/parts.tsx';
+import { closeReasonText, DirectionLabel, Profit, Term, useTradeFormat } from '../trade/parts.tsx';
 import { OPEN_REFRESH_MS, ORDERS_PAGE_SIZE, tradeQueries } from '../trade/queries.ts';
 import { AccountPage } from './Account.tsx';
 import { Empty, Failed, Loading } from './PageState.tsx';
@@ -23,60 +23,97 @@ function OrderLink({ order }: { order: OptionsOrder }) {
   );
 }
 
+/** A keyboard-scrollable table of positions: the columns every tab shares, then the tab's own. */
+function OrdersTable({
+  label,
+  columns,
+  children,
+}: {
+  label: string;
+  columns: string[];
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
+    <section className="table-scroll card orders-scroll" aria-label={label} tabIndex={0}>
+      <table className="data-table orders-table">
+        <thead>
+          <tr>
+            {[
+              t('trade.instrument'),
+              t('trade.direction'),
+              t('trade.lotsLeverage'),
+              t('trade.openPrice'),
+              ...columns,
+            ].map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The cells every row of a positions table starts with. */
+function LeadCells({ order }: { order: OptionsOrder }) {
+  const f = useTradeFormat();
+  return (
+    <>
+      <th scope="row">
+        <span className="order-code">{order.code}</span>
+        <OrderLink order={order} />
+      </th>
+      <td>
+        <DirectionLabel direction={order.direction} />
+      </td>
+      <td className="num">
+        {f.lots(order.lots)} · {f.leverage(order.leverage)}
+      </td>
+      <td className="num">{f.price(order.openPrice)}</td>
+    </>
+  );
+}
+
 function OpenTable({ items, onDone }: { items: OptionsOrder[]; onDone: (m: string) => void }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
-    <section className="table-scroll card orders-scroll" aria-label={t('trade.openTab')} tabIndex={0}>
-      <table className="data-table orders-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('trade.instrument')}</th>
-            <th scope="col">{t('trade.direction')}</th>
-            <th scope="col">{t('trade.lotsLeverage')}</th>
-            <th scope="col">{t('trade.openPrice')}</th>
-            <th scope="col">{t('trade.markPrice')}</th>
-            <th scope="col">{t('trade.liveProfit')}</th>
-            <th scope="col">{t('trade.marginLevel')}</th>
-            <th scope="col">{t('trade.stopsShort')}</th>
-            <th scope="col">{t('trade.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((order) => (
-            <tr key={order.id} data-order={order.id} data-code={order.code}>
-              <th scope="row">
-                <span className="order-code">{order.code}</span>
-                <OrderLink order={order} />
-              </th>
-              <td>
-                <DirectionLabel direction={order.direction} />
-              </td>
-              <td className="num">
-                {f.lots(order.lots)} · {f.leverage(order.leverage)}
-              </td>
-              <td className="num">{f.price(order.openPrice)}</td>
-              <td className="num">{order.markPrice ? f.price(order.markPrice) : '—'}</td>
-              <td className="num">
-                <Profit value={order.profit} />
-              </td>
-              <td className="num">{order.marginLevel ? f.percent(order.marginLevel) : '—'}</td>
-              <td className="num stops-cell">
-                <span>{f.price(order.stopLoss)}</span>
-                <span>{f.price(order.takeProfit)}</span>
-              </td>
-              <td>
-                <div className="row">
-                  <EditStops order={order} onDone={onDone} />
-                  <ClosePosition order={order} onDone={onDone} />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <OrdersTable
+      label={t('trade.openTab')}
+      columns={[
+        t('trade.markPrice'),
+        t('trade.liveProfit'),
+        t('trade.marginLevel'),
+        t('trade.stopsShort'),
+        t('trade.actions'),
+      ]}
+    >
+      {items.map((order) => (
+        <tr key={order.id} data-order={order.id} data-code={order.code}>
+          <LeadCells order={order} />
+          <td className="num">{order.markPrice ? f.price(order.markPrice) : '—'}</td>
+          <td className="num">
+            <Profit value={order.profit} />
+          </td>
+          <td className="num">{order.marginLevel ? f.percent(order.marginLevel) : '—'}</td>
+          <td className="num stops-cell">
+            <span>{f.price(order.stopLoss)}</span>
+            <span>{f.price(order.takeProfit)}</span>
+          </td>
+          <td>
+            <div className="row">
+              <EditStops order={order} onDone={onDone} />
+              <ClosePosition order={order} onDone={onDone} />
+            </div>
+          </td>
+        </tr>
+      ))}
+    </OrdersTable>
   );
 }
 
@@ -84,53 +121,30 @@ function HistoryTable({ items }: { items: OptionsOrder[] }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
-    <section className="table-scroll card orders-scroll" aria-label={t('trade.historyTab')} tabIndex={0}>
-      <table className="data-table orders-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('trade.instrument')}</th>
-            <th scope="col">{t('trade.direction')}</th>
-            <th scope="col">{t('trade.lotsLeverage')}</th>
-            <th scope="col">{t('trade.openPrice')}</th>
-            <th scope="col">{t('trade.closePrice')}</th>
-            <th scope="col">{t('trade.closeTime')}</th>
-            <th scope="col">{t('trade.realisedProfit')}</th>
-            <th scope="col">{t('trade.closeReason')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((order) => (
-            <tr key={order.id} data-order={order.id} data-code={order.code} data-reason={order.closeReason}>
-              <th scope="row">
-                <span className="order-code">{order.code}</span>
-                <OrderLink order={order} />
-              </th>
-              <td>
-                <DirectionLabel direction={order.direction} />
-              </td>
-              <td className="num">
-                {f.lots(order.lots)} · {f.leverage(order.leverage)}
-              </td>
-              <td className="num">{f.price(order.openPrice)}</td>
-              <td className="num">{order.closePrice ? f.price(order.closePrice) : '—'}</td>
-              <td>
-                {order.closeTime ? <time dateTime={order.closeTime}>{f.time(order.closeTime)}</time> : '—'}
-              </td>
-              <td className="num">
-                <Profit value={order.profit} />
-                {signOf(order.absorbed) !== 0 ? (
-                  <span className="absorbed">
-                    {t('trade.absorbedShort', { amount: f.usdt(order.absorbed) })}
-                  </span>
-                ) : null}
-              </td>
-              <td className="reason">{closeReasonText(t, order.closeReason)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <OrdersTable
+      label={t('trade.historyTab')}
+      columns={[
+        t('trade.closePrice'),
+        t('trade.closeTime'),
+        t('trade.realisedProfit'),
+        t('trade.closeReason'),
+      ]}
+    >
+      {items.map((order) => (
+        <tr key={order.id} data-order={order.id} data-code={order.code} data-reason={order.closeReason}>
+          <LeadCells order={order} />
+          <td className="num">{order.closePrice ? f.price(order.closePrice) : '—'}</td>
+          <td>{order.closeTime ? <time dateTime={order.closeTime}>{f.time(order.closeTime)}</time> : '—'}</td>
+          <td className="num">
+            <Profit value={order.profit} />
+            {signOf(order.absorbed) !== 0 ? (
+              <span className="absorbed">{t('trade.absorbedShort', { amount: f.usdt(order.absorbed) })}</span>
+            ) : null}
+          </td>
+          <td className="reason">{closeReasonText(t, order.closeReason)}</td>
+        </tr>
+      ))}
+    </OrdersTable>
   );
 }
 
@@ -161,64 +175,37 @@ function OrderCards({
             <OrderLink order={order} />
           </div>
           <dl className="figures compact">
-            <div>
-              <dt>{t('trade.lotsLeverage')}</dt>
-              <dd>
-                {f.lots(order.lots)} · {f.leverage(order.leverage)}
-              </dd>
-            </div>
-            <div>
-              <dt>{t('trade.openPrice')}</dt>
-              <dd>{f.price(order.openPrice)}</dd>
-            </div>
+            <Term label={t('trade.lotsLeverage')}>
+              {f.lots(order.lots)} · {f.leverage(order.leverage)}
+            </Term>
+            <Term label={t('trade.openPrice')}>{f.price(order.openPrice)}</Term>
             {tab === 'open' ? (
               <>
-                <div>
-                  <dt>{t('trade.markPrice')}</dt>
-                  <dd>{order.markPrice ? f.price(order.markPrice) : '—'}</dd>
-                </div>
-                <div>
-                  <dt>{t('trade.marginLevel')}</dt>
-                  <dd>{order.marginLevel ? f.percent(order.marginLevel) : '—'}</dd>
-                </div>
-                <div>
-                  <dt>{t('trade.stopsShort')}</dt>
-                  <dd>
-                    {f.price(order.stopLoss)} / {f.price(order.takeProfit)}
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('trade.liveProfit')}</dt>
-                  <dd>
-                    <Profit value={order.profit} />
-                  </dd>
-                </div>
+                <Term label={t('trade.markPrice')}>{order.markPrice ? f.price(order.markPrice) : '—'}</Term>
+                <Term label={t('trade.marginLevel')}>
+                  {order.marginLevel ? f.percent(order.marginLevel) : '—'}
+                </Term>
+                <Term label={t('trade.stopsShort')}>
+                  {f.price(order.stopLoss)} / {f.price(order.takeProfit)}
+                </Term>
+                <Term label={t('trade.liveProfit')}>
+                  <Profit value={order.profit} />
+                </Term>
               </>
             ) : (
               <>
-                <div>
-                  <dt>{t('trade.closePrice')}</dt>
-                  <dd>{order.closePrice ? f.price(order.closePrice) : '—'}</dd>
-                </div>
-                <div>
-                  <dt>{t('trade.closeTime')}</dt>
-                  <dd>{order.closeTime ? f.time(order.closeTime) : '—'}</dd>
-                </div>
-                <div>
-                  <dt>{t('trade.closeReason')}</dt>
-                  <dd className="reason">{closeReasonText(t, order.closeReason)}</dd>
-                </div>
-                <div>
-                  <dt>{t('trade.realisedProfit')}</dt>
-                  <dd>
-                    <Profit value={order.profit} />
-                  </dd>
-                </div>
+                <Term label={t('trade.closePrice')}>
+                  {order.closePrice ? f.price(order.closePrice) : '—'}
+                </Term>
+                <Term label={t('trade.closeTime')}>{order.closeTime ? f.time(order.closeTime) : '—'}</Term>
+                <Term label={t('trade.closeReason')} className="reason">
+                  {closeReasonText(t, order.closeReason)}
+                </Term>
+                <Term label={t('trade.realisedProfit')}>
+                  <Profit value={order.profit} />
+                </Term>
                 {signOf(order.absorbed) !== 0 ? (
-                  <div>
-                    <dt>{t('trade.absorbed')}</dt>
-                    <dd>{f.usdt(order.absorbed)}</dd>
-                  </div>
+                  <Term label={t('trade.absorbed')}>{f.usdt(order.absorbed)}</Term>
                 ) : null}
               </>
             )}

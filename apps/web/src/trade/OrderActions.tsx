@@ -4,7 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../app/api.ts';
 import { Field } from '../pages/forms.tsx';
-import { DirectionLabel, Profit, useTradeFormat } from './parts.tsx';
+import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
 import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
 
 /** Price decimals of a position, read from its open price (the server writes it at the instrument's). */
@@ -61,30 +61,15 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
           <h2 id={titleId}>{t('trade.closeTitle', { code: order.code })}</h2>
           <p>{t('trade.closeConfirm')}</p>
           <dl className="figures compact">
-            <div>
-              <dt>{t('trade.orderNo')}</dt>
-              <dd>{order.orderNo}</dd>
-            </div>
-            <div>
-              <dt>{t('trade.direction')}</dt>
-              <dd>
-                <DirectionLabel direction={order.direction} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t('trade.lots')}</dt>
-              <dd>{f.lots(order.lots)}</dd>
-            </div>
-            <div>
-              <dt>{t('trade.markPrice')}</dt>
-              <dd>{order.markPrice ? f.price(order.markPrice) : '—'}</dd>
-            </div>
-            <div>
-              <dt>{t('trade.liveProfit')}</dt>
-              <dd>
-                <Profit value={order.profit} />
-              </dd>
-            </div>
+            <Term label={t('trade.orderNo')}>{order.orderNo}</Term>
+            <Term label={t('trade.direction')}>
+              <DirectionLabel direction={order.direction} />
+            </Term>
+            <Term label={t('trade.lots')}>{f.lots(order.lots)}</Term>
+            <Term label={t('trade.markPrice')}>{order.markPrice ? f.price(order.markPrice) : '—'}</Term>
+            <Term label={t('trade.liveProfit')}>
+              <Profit value={order.profit} />
+            </Term>
           </dl>
           {failure ? (
             <p className="form-error" role="alert">

@@ -6,6 +6,7 @@ import {
   SETTLEMENT_SCALE,
   type TicketFigures,
 } from '@swx/contract';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../app/i18n.ts';
 import { formatAmount, formatPercent, signOf } from '../app/money.ts';
@@ -105,6 +106,24 @@ export function useFigureRows(figures: TicketFigures, direction: Direction): Fig
       raw: figures.liquidationPrice,
     },
   ];
+}
+
+/** One term of a definition list: its label and what it shows. */
+export function Term({
+  label,
+  children,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
+  );
 }
 
 /** A definition list of figures; `data-figure` and `data-value` carry the exact strings the server sent. */
