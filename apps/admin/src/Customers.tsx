@@ -1,39 +1,25 @@
-import { adminCalls, type CustomerDetail, type CustomerSummary } from '@swx/contract';
-import { useEffect, useId, useRef, useState } from 'react';
-import { callAdmin, StaffApiError } from './api.ts';
+import { adminCalls, type CustomerSummary } from '@swx/contract';
+import { useId, useState } from 'react';
+import { allowed, callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field } from './Field.tsx';
+import { Alert, Field, Pending, useLoadedItem } from './Field.tsx';
 import { fill, formatTime } from './text.ts';
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof StaffApiError && error.message ? error.message : fallback;
 
 function Detail({ id, onBack }: { id: number; onBack: () => void }) {
   const { text, language, staff } = useBackOffice();
-  const [detail, setDetail] = useState<CustomerDetail | null>(null);
-  const [failure, setFailure] = useState('');
+  const {
+    item: detail,
+    setItem: setDetail,
+    failure,
+    setFailure,
+    heading,
+  } = useLoadedItem(() => callAdmin('getCustomer', { params: { id } }), id, text.error.generic);
   const [done, setDone] = useState('');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    callAdmin('getCustomer', { params: { id } })
-      .then((d) => {
-        setDetail(d);
-        heading.current?.focus();
-      })
-      .catch((e: unknown) => setFailure(messageOf(e, text.error.generic)));
-  }, [id, text.error.generic]);
-  if (!detail)
-    return failure ? (
-      <Alert message={failure} />
-    ) : (
-      <p role="status" className="muted">
-        {text.loading}
-      </p>
-    );
-  const mayLock = staff !== null && (adminCalls.lockCustomer.roles as readonly string[]).includes(staff.role);
+  if (!detail) return <Pending failure={failure} loading={text.loading} />;
+  const mayLock = allowed(staff, adminCalls.lockCustomer);
   const locked = detail.status === 'locked';
   const act = async () => {
     if (reason.trim().length < 3) {
@@ -52,7 +38,7 @@ function Detail({ id, onBack }: { id: number; onBack: () => void }) {
       setReason('');
       setDone(locked ? text.customers.unlockedDone : text.customers.lockedDone);
     } catch (e) {
-      setFailure(messageOf(e, text.error.generic));
+      setFailure(failureMessage(e, text.error.generic));
     } finally {
       setBusy(false);
     }
@@ -147,7 +133,7 @@ export function Customers() {
     try {
       setResults(await callAdmin('searchCustomers', { query: { q: query.trim() } }));
     } catch (e) {
-      setFailure(messageOf(e, text.error.generic));
+      setFailure(failureMessage(e, text.error.generic));
     } finally {
       setBusy(false);
     }

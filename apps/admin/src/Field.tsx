@@ -1,4 +1,5 @@
-import { type InputHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, useEffect, useId, useRef, useState } from 'react';
+import { failureMessage } from './api.ts';
 
 /** A labelled input with its hint and error tied to it for screen readers. */
 export function Field({
@@ -38,4 +39,35 @@ export function Alert({ message }: { message: string }) {
       {message}
     </p>
   ) : null;
+}
+
+/**
+ * One item loaded for a detail view: the item once loaded (focus then moves to the heading), the
+ * load's failure, and a setter for the item an action returns.
+ */
+export function useLoadedItem<T>(load: () => Promise<T>, key: unknown, genericError: string) {
+  const [item, setItem] = useState<T | null>(null);
+  const [failure, setFailure] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the item's key changes, not on each render's new closure
+  useEffect(() => {
+    load()
+      .then((loaded) => {
+        setItem(loaded);
+        heading.current?.focus();
+      })
+      .catch((error: unknown) => setFailure(failureMessage(error, genericError)));
+  }, [key, genericError]);
+  return { item, setItem, failure, setFailure, heading };
+}
+
+/** What a detail view shows before its item is there: the failure, or that it is loading. */
+export function Pending({ failure, loading }: { failure: string; loading: string }) {
+  return failure ? (
+    <Alert message={failure} />
+  ) : (
+    <p role="status" className="muted">
+      {loading}
+    </p>
+  );
 }

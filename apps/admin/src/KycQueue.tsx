@@ -1,12 +1,9 @@
-import { adminCalls, type KycQueueItem, type KycReview, LANGUAGE_TAGS, type PhotoSide } from '@swx/contract';
+import { adminCalls, type KycQueueItem, LANGUAGE_TAGS, type PhotoSide } from '@swx/contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { callAdmin, fetchKycPhoto, StaffApiError } from './api.ts';
+import { allowed, callAdmin, failureMessage, fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field } from './Field.tsx';
+import { Alert, Field, Pending, useLoadedItem } from './Field.tsx';
 import { fill, formatTime } from './text.ts';
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof StaffApiError && error.message ? error.message : fallback;
 
 /** One photo: a thumbnail that opens a larger view in a modal dialog. */
 function Photo({ id, side }: { id: string; side: PhotoSide }) {
@@ -60,30 +57,19 @@ function Photo({ id, side }: { id: string; side: PhotoSide }) {
 
 function Review({ id, onBack }: { id: number; onBack: () => void }) {
   const { text, language, staff } = useBackOffice();
-  const [review, setReview] = useState<KycReview | null>(null);
-  const [failure, setFailure] = useState('');
+  const {
+    item: review,
+    setItem: setReview,
+    failure,
+    setFailure,
+    heading,
+  } = useLoadedItem(() => callAdmin('getKyc', { params: { id } }), id, text.error.generic);
   const [done, setDone] = useState('');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    callAdmin('getKyc', { params: { id } })
-      .then((r) => {
-        setReview(r);
-        heading.current?.focus();
-      })
-      .catch((e: unknown) => setFailure(messageOf(e, text.error.generic)));
-  }, [id, text.error.generic]);
-  if (!review)
-    return failure ? (
-      <Alert message={failure} />
-    ) : (
-      <p role="status" className="muted">
-        {text.loading}
-      </p>
-    );
-  const mayDecide = staff !== null && (adminCalls.approveKyc.roles as readonly string[]).includes(staff.role);
+  if (!review) return <Pending failure={failure} loading={text.loading} />;
+  const mayDecide = allowed(staff, adminCalls.approveKyc);
   const decide = async (approve: boolean) => {
     if (!approve && reason.trim().length < 3) {
       setReasonError(text.error.reasonShort);
@@ -99,7 +85,7 @@ function Review({ id, onBack }: { id: number; onBack: () => void }) {
       setReview(next);
       setDone(approve ? text.kyc.approved : text.kyc.rejected);
     } catch (e) {
-      setFailure(messageOf(e, text.error.generic));
+      setFailure(failureMessage(e, text.error.generic));
     } finally {
       setBusy(false);
     }
@@ -207,7 +193,7 @@ export function KycQueue() {
     setFailure('');
     callAdmin('kycQueue')
       .then(setItems)
-      .catch((e: unknown) => setFailure(messageOf(e, text.error.generic)));
+      .catch((e: unknown) => setFailure(failureMessage(e, text.error.generic)));
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again on return from a review
   useEffect(load, [open]);

@@ -1,6 +1,6 @@
 import type { StaffInfo, StaffSignInStep } from '@swx/contract';
 import { useEffect, useRef, useState } from 'react';
-import { callAdmin, StaffApiError } from './api.ts';
+import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
 import { Alert, Field } from './Field.tsx';
 
@@ -38,7 +38,7 @@ export function SignIn({
     try {
       await work();
     } catch (error) {
-      setFailure(error instanceof StaffApiError && error.message ? error.message : text.error.generic);
+      setFailure(failureMessage(error, text.error.generic));
       if (error instanceof StaffApiError && error.code === 10028) {
         setStep({ kind: 'password' });
         setCode('');

@@ -118,3 +118,13 @@ export async function fetchKycPhoto(photoId: string): Promise<string> {
     throw new StaffApiError(response.status, '');
   return URL.createObjectURL(await response.blob());
 }
+
+/** The server's localized message of a refusal, or the fallback for anything else. */
+export function failureMessage(error: unknown, fallback: string): string {
+  return error instanceof StaffApiError && error.message ? error.message : fallback;
+}
+
+/** May this staff member make this call (the contract lists each call's roles)? */
+export function allowed(staff: StaffInfo | null, call: { roles: readonly string[] }): boolean {
+  return staff !== null && call.roles.includes(staff.role);
+}
