@@ -11,7 +11,6 @@ import {
   FormError,
   IdentifierChoice,
   type IdentifierMode,
-  isolate,
   NewPasswordFields,
   newPasswordErrors,
   PhoneFields,
