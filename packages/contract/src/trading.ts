@@ -308,20 +308,9 @@ export function priceTicks(text: string, decimals: number): bigint | null {
   return BigInt((match[1] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
 }
 
-export function formatTicks(ticks: bigint, decimals: number): string {
-  const negative = ticks < 0n;
-  const digits = (negative ? -ticks : ticks).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  return `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : ''}`;
-}
-
 /** "1.25" lots → 125 centilots; null when not a multiple of 0.01. */
 export function parseCentilots(text: string): bigint | null {
   const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return null;
   return BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0') || '0');
-}
-
-export function formatCentilots(centilots: bigint): string {
-  return `${centilots / 100n}.${(centilots % 100n).toString().padStart(2, '0')}`;
 }

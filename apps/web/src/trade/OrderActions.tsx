@@ -1,4 +1,4 @@
-import { Code, formatTicks, type OptionsOrder } from '@swx/contract';
+import { Code, formatMinor, type OptionsOrder } from '@swx/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -141,8 +141,8 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
     if (sl === null || tp === null) return;
     update.mutate({
       id: order.id,
-      stopLoss: formatTicks(sl, decimals),
-      takeProfit: formatTicks(tp, decimals),
+      stopLoss: formatMinor(sl, decimals),
+      takeProfit: formatMinor(tp, decimals),
     });
   };
   return (

@@ -1,7 +1,6 @@
 import {
   type Direction,
-  formatCentilots,
-  formatTicks,
+  formatMinor,
   parseCentilots,
   type StopCheck,
   type TicketBody,
@@ -83,8 +82,8 @@ export function defaultStops(
   const stopLoss = lossTicks >= 1n ? (long ? closeTicks - lossTicks : closeTicks + lossTicks) : null;
   const takeProfit = long ? closeTicks + profitTicks : closeTicks - profitTicks;
   return {
-    stopLoss: stopLoss !== null && stopLoss > 0n ? formatTicks(stopLoss, decimals) : '',
-    takeProfit: takeProfit > 0n ? formatTicks(takeProfit, decimals) : '',
+    stopLoss: stopLoss !== null && stopLoss > 0n ? formatMinor(stopLoss, decimals) : '',
+    takeProfit: takeProfit > 0n ? formatMinor(takeProfit, decimals) : '',
   };
 }
 
@@ -140,10 +139,10 @@ export function checkTicket(input: TicketInput, terms: TradingTerms): TicketChec
     body: {
       marketId: terms.id,
       direction: input.direction,
-      lots: formatCentilots(centilots),
+      lots: formatMinor(centilots, 2),
       leverage: input.leverage,
-      stopLoss: formatTicks(stopLoss, decimals),
-      takeProfit: formatTicks(takeProfit, decimals),
+      stopLoss: formatMinor(stopLoss, decimals),
+      takeProfit: formatMinor(takeProfit, decimals),
       autoCloseAfter: input.autoCloseAfter,
     },
     errors,
@@ -161,14 +160,14 @@ export function stepLots(
   const parsedStep = parseCentilots(terms.lotStep) ?? 1n;
   const step = parsedStep > 0n ? parsedStep : 1n;
   const current = parseCentilots(normalizeDecimal(text));
-  if (current === null) return formatCentilots(min);
+  if (current === null) return formatMinor(min, 2);
   // Up from 0.37 with a step of 0.05 is 0.40; down is 0.35: the next multiple of the step that way.
   const floor = (current / step) * step;
   const ceil = floor === current ? current : floor + step;
   let next = delta > 0 ? floor + step : ceil - step;
   if (next < min) next = min;
   if (next > max) next = max;
-  return formatCentilots(next);
+  return formatMinor(next, 2);
 }
 
 /** The preview's verdict on the stops (`unreasonable: ['stopLoss']`) as a check. */

@@ -1,5 +1,5 @@
 import { type Conversion, type Direction, priceTicks, USD } from '@swx/contract';
-import { formatPrice, type Instrument, isOpen, quoteAt } from '../market/feed.ts';
+import { formatPrice, type Instrument, quoteAt } from '../market/feed.ts';
 
 /** Prices of one tick in integer ticks at the instrument's decimals, exactly as the market shows them. */
 export type TickQuote = { bid: bigint; ask: bigint; mid: bigint };
@@ -26,10 +26,6 @@ export function openSide(direction: Direction, quote: TickQuote): bigint {
 
 export function closeSide(direction: Direction, quote: TickQuote): bigint {
   return direction === 'long' ? quote.bid : quote.ask;
-}
-
-export function marketOpen(instrument: Instrument, t: number): boolean {
-  return isOpen(instrument.class, t);
 }
 
 /**

@@ -2,8 +2,8 @@ import type { CloseReason } from '@swx/contract';
 import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Instrument } from '../market/feed.ts';
-import { closeSide, marketOpen } from './pricing.ts';
+import { type Instrument, isOpen } from '../market/feed.ts';
+import { closeSide } from './pricing.ts';
 import {
   lastTick,
   openPositionsAfter,
@@ -203,7 +203,9 @@ export class TriggerEngine {
       for (let t = Math.max(row.liveTick + 1, this.lastProcessed - 120); t <= this.lastProcessed; t++) {
         const closing = this.check(row.id, t);
         if (closing) {
-          await this.settle([closing], t);
+          const one = new TickClosings();
+          one.add(closing.row, closing.reason, closing.closeTicks);
+          await this.settle(one, t);
           break;
         }
       }
@@ -213,7 +215,7 @@ export class TriggerEngine {
   /** One position against one tick, without the index (late arrivals only). */
   private check(id: number, t: number): Closing | null {
     const entry = this.tracked.get(id);
-    if (!entry || entry.row.liveTick >= t || !marketOpen(entry.instrument, t)) return null;
+    if (!entry || entry.row.liveTick >= t || !isOpen(entry.instrument.class, t)) return null;
     const { row } = entry;
     const price = closeSide(row.direction, this.trading.quote(entry.instrument, t));
     const long = row.direction === 'long';
@@ -269,7 +271,7 @@ export class TriggerEngine {
     for (const [instrumentId, levels] of this.levels) {
       if (levels.length === 0) continue;
       const instrument = this.trading.market.instrumentById(instrumentId);
-      if (!instrument || !marketOpen(instrument, t)) continue;
+      if (!instrument || !isOpen(instrument.class, t)) continue;
       const quote = this.trading.quote(instrument, t);
       levels.crossed(Number(quote.bid), Number(quote.ask), (id, kind, generation) => {
         const entry = this.tracked.get(id);
@@ -293,7 +295,7 @@ export class TriggerEngine {
       this.expiries.pop();
       const entry = this.tracked.get(top.id);
       if (!entry || entry.generation !== top.gen) continue;
-      if (!marketOpen(entry.instrument, t)) {
+      if (!isOpen(entry.instrument.class, t)) {
         // Auto-close waits for the market to open.
         this.expiries.push(t + 60, top.id, top.gen);
         continue;
@@ -323,11 +325,9 @@ export class TriggerEngine {
     this.closedIds = [];
   }
 
-  private async settle(closing: TickClosings | Closing[], t: number): Promise<void> {
+  private async settle(closing: TickClosings, t: number): Promise<void> {
     this.forgetClosed();
-    const list = Array.isArray(closing)
-      ? closing
-      : Array.from({ length: closing.length }, (_, i) => closing.at(i));
+    const list = Array.from({ length: closing.length }, (_, i) => closing.at(i));
     await Promise.all(
       list.map(async (c) => {
         try {

@@ -4,9 +4,7 @@ import {
   type CloseReason,
   Code,
   type Conversion,
-  formatCentilots,
   formatMinor,
-  formatTicks,
   isStoppedOut,
   LANGUAGES,
   type Language,
@@ -32,10 +30,10 @@ import type { Database } from '../../platform/db.ts';
 import { ApiError, type Book } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type EntryResult, LedgerError, type LedgerService, MARGIN } from '../ledger/ledger.service.ts';
-import type { Instrument } from '../market/feed.ts';
+import { type Instrument, isOpen } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
-import { closeSide, conversionAt, marketOpen, openSide, type TickQuote, tickQuote } from './pricing.ts';
+import { closeSide, conversionAt, openSide, type TickQuote, tickQuote } from './pricing.ts';
 import { type InstrumentTerms, termsOf, termsView } from './terms.ts';
 import {
   closePositions,
@@ -154,7 +152,7 @@ export class TradingService {
   terms(marketId: number): TradingTerms {
     const instrument = this.market.instrumentById(marketId);
     if (!instrument) throw new ApiError(Code.NOT_FOUND);
-    return termsView(instrument, this.termsOf(instrument), marketOpen(instrument, this.second()));
+    return termsView(instrument, this.termsOf(instrument), isOpen(instrument.class, this.second()));
   }
 
   conversion(instrument: Instrument, t: number): Conversion {
@@ -180,7 +178,7 @@ export class TradingService {
       !(AUTO_CLOSE_CHOICES as readonly number[]).includes(body.autoCloseAfter)
     )
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'autoCloseAfter', issue: 'invalid_value' }]);
-    if (!marketOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!isOpen(instrument.class, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     const stopLossTicks = priceTicks(body.stopLoss, instrument.decimals);
     const takeProfitTicks = priceTicks(body.takeProfit, instrument.decimals);
     const malformed = [
@@ -231,10 +229,10 @@ export class TradingService {
     const money = (minor: bigint) => formatMinor(minor, SETTLEMENT_SCALE);
     return {
       quoteTime: t,
-      price: formatTicks(ticket.openTicks, d),
-      bid: formatTicks(ticket.quote.bid, d),
-      ask: formatTicks(ticket.quote.ask, d),
-      spread: formatTicks(ticket.quote.ask - ticket.quote.bid, d),
+      price: formatMinor(ticket.openTicks, d),
+      bid: formatMinor(ticket.quote.bid, d),
+      ask: formatMinor(ticket.quote.ask, d),
+      spread: formatMinor(ticket.quote.ask - ticket.quote.bid, d),
       notional: money(f.notionalMinor),
       margin: money(f.marginMinor),
       fee: money(f.feeMinor),
@@ -245,7 +243,7 @@ export class TradingService {
       lossAtStopLoss: money(
         profitMinor(direction, ticket.openTicks, ticket.stopLossTicks, ticket.size, ticket.conversion),
       ),
-      liquidationPrice: formatTicks(f.liquidationTicks, d),
+      liquidationPrice: formatMinor(f.liquidationTicks, d),
       unreasonable: ticket.unreasonable,
     };
   }
@@ -266,7 +264,7 @@ export class TradingService {
       throw new ApiError(Code.PRICE_CHANGED, { quoteTime: now });
     }
     const ticket = this.ticket(body, body.quoteTime);
-    if (!marketOpen(ticket.instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!isOpen(ticket.instrument.class, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     if (ticket.unreasonable.length > 0)
       throw new ApiError(
         Code.INVALID_INPUT,
@@ -394,7 +392,7 @@ export class TradingService {
     if (row.status === 'closed') return this.view(row);
     const instrument = this.instrument(row.instrumentId);
     const t = this.second();
-    if (!marketOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!isOpen(instrument.class, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     await this.settle(row, 'manual', t, closeSide(row.direction, this.quote(instrument, t)));
     return this.view(await this.owned(userId, id));
   }
@@ -493,7 +491,7 @@ export class TradingService {
       await this.notices.notify(row.userId, language, `position_${reason}` as 'position_take_profit', {
         order: orderNo(row.id),
         code: row.code,
-        price: formatTicks(closeTicks, row.priceDecimals),
+        price: formatMinor(closeTicks, row.priceDecimals),
         profit: formatMinor(profit, SETTLEMENT_SCALE),
         book: BOOK_NAMES[language][row.book === 'demo' ? 0 : 1],
       });
@@ -517,7 +515,7 @@ export class TradingService {
         const t = this.second();
         const mark = closeSide(row.direction, this.quote(instrument, t));
         profit = profitMinor(row.direction, row.openTicks, mark, size, this.conversion(instrument, t));
-        markPrice = formatTicks(mark, d);
+        markPrice = formatMinor(mark, d);
         marginLevel = marginLevelPercent(row.marginMinor, profit);
       }
     }
@@ -528,14 +526,14 @@ export class TradingService {
       code: row.code,
       book: row.book,
       direction: row.direction,
-      lots: formatCentilots(row.centilots),
+      lots: formatMinor(row.centilots, 2),
       leverage: row.leverage,
-      openPrice: formatTicks(row.openTicks, d),
-      closePrice: row.closeTicks === null ? null : formatTicks(row.closeTicks, d),
+      openPrice: formatMinor(row.openTicks, d),
+      closePrice: row.closeTicks === null ? null : formatMinor(row.closeTicks, d),
       openTime: row.openedAt,
       closeTime: row.closedAt,
-      stopLoss: formatTicks(row.stopLossTicks, d),
-      takeProfit: formatTicks(row.takeProfitTicks, d),
+      stopLoss: formatMinor(row.stopLossTicks, d),
+      takeProfit: formatMinor(row.takeProfitTicks, d),
       autoCloseAt: row.expiresTick === null ? null : new Date(row.expiresTick * 1000).toISOString(),
       notional: money(row.notionalMinor),
       margin: money(row.marginMinor),
@@ -546,7 +544,7 @@ export class TradingService {
       lossAtStopLoss: money(
         profitMinor(row.direction, row.openTicks, row.stopLossTicks, size, openConversion),
       ),
-      liquidationPrice: formatTicks(row.liquidationTicks, d),
+      liquidationPrice: formatMinor(row.liquidationTicks, d),
       status: row.status,
       closeReason: row.closeReason,
       profit: money(profit),
