@@ -12,7 +12,15 @@ import {
   saveLastTick,
 } from './trading.repository.ts';
 import { POSITIONS_TOPIC, type PositionEvent, type TradingService } from './trading.service.ts';
-import { ExpiryHeap, InstrumentLevels, PositionTable, type TriggerKind } from './trigger-index.ts';
+import {
+  Crossed,
+  ExpiryHeap,
+  InstrumentLevels,
+  Slots,
+  STOP_OUT,
+  TRIGGER_KINDS,
+  type TriggerKind,
+} from './trigger-index.ts';
 
 /** How far back a restarted (or newly leading) engine replays missed ticks. */
 const MAX_CATCH_UP_SECONDS = 86_400;
@@ -23,35 +31,60 @@ const RELOAD_EVERY_SECONDS = 300;
 /** Cross-currency positions: their stop-out price moves with the conversion rate; re-indexed this often. */
 const REINDEX_CROSS_EVERY_SECONDS = 60;
 
-type Tracked = { row: PositionRow; generation: number; instrument: Instrument };
+type Tracked = { row: PositionRow; instrument: Instrument };
 
 /** What fires first when several levels of one position are crossed by the same tick. */
 const PRIORITY: readonly (TriggerKind | 'expiry')[] = ['take_profit', 'stop_loss', 'stop_out', 'expiry'];
 
 export type Closing = { row: PositionRow; reason: CloseReason; closeTicks: bigint };
 
-/** The positions one tick closes, as parallel lists (no object per position on the hot path). */
+/** Reason codes of a closing: the trigger kinds' codes, then auto-close. */
+const EXPIRY = TRIGGER_KINDS.length;
+const REASONS: readonly CloseReason[] = [...TRIGGER_KINDS, 'expiry'];
+
+/**
+ * The positions one tick closes, as parallel typed arrays of slot, reason and price in ticks (no
+ * object per position on the hot path; prices are integers below 2^53, as the level keys are).
+ */
 export class TickClosings {
-  readonly rows: PositionRow[] = [];
-  readonly reasons: CloseReason[] = [];
-  readonly prices: bigint[] = [];
+  slots = new Int32Array(256);
+  reasons = new Uint8Array(256);
+  prices = new Float64Array(256);
+  length = 0;
 
-  get length(): number {
-    return this.rows.length;
-  }
-
-  add(row: PositionRow, reason: CloseReason, price: bigint): void {
-    this.rows.push(row);
-    this.reasons.push(reason);
-    this.prices.push(price);
-  }
-
-  at(i: number): Closing {
-    return {
-      row: this.rows[i] as PositionRow,
-      reason: this.reasons[i] as CloseReason,
-      closeTicks: this.prices[i] as bigint,
+  /** Makes room for `more` closings, so that a caller may write them straight into the arrays. */
+  reserve(more: number): void {
+    const need = this.length + more;
+    if (need <= this.slots.length) return;
+    let size = this.slots.length * 2;
+    while (size < need) size *= 2;
+    const grow = <A extends Int32Array | Uint8Array | Float64Array>(from: A, to: A): A => {
+      to.set(from.subarray(0, this.length));
+      return to;
     };
+    this.slots = grow(this.slots, new Int32Array(size));
+    this.reasons = grow(this.reasons, new Uint8Array(size));
+    this.prices = grow(this.prices, new Float64Array(size));
+  }
+
+  add(slot: number, reason: number, price: number): void {
+    this.reserve(1);
+    this.slots[this.length] = slot;
+    this.reasons[this.length] = reason;
+    this.prices[this.length] = price;
+    this.length += 1;
+  }
+
+  slot(i: number): number {
+    return this.slots[i] as number;
+  }
+
+  reason(i: number): CloseReason {
+    return REASONS[this.reasons[i] as number] as CloseReason;
+  }
+
+  closeTicks(i: number): bigint {
+    return BigInt(this.prices[i] as number);
   }
 }
 
@@ -71,13 +104,15 @@ export class TriggerEngine {
   private readonly db: Database;
   private readonly bus: EventBus;
   private readonly logger: Logger | undefined;
-  private readonly tracked = new PositionTable<Tracked>();
+  private readonly slots = new Slots<Tracked>();
   private readonly levels = new Map<number, InstrumentLevels>();
   private readonly expiries = new ExpiryHeap();
-  private generation = 0;
   private bulk = false;
-  /** Positions closed by a tick, removed from `tracked` after the tick (not inside it). */
-  private closedIds: number[] = [];
+  /** Scratch lists of the levels a tick crossed (reused). */
+  private readonly longs = new Crossed();
+  private readonly shorts = new Crossed();
+  /** Closings whose slots are released after their tick (not inside it). */
+  private closed: TickClosings[] = [];
   private maxId = 0;
   private lastProcessed: number | null = null;
   private running: Promise<void> | null = null;
@@ -98,7 +133,7 @@ export class TriggerEngine {
 
   get openCount(): number {
     this.forgetClosed();
-    return this.tracked.size;
+    return this.slots.size;
   }
 
   async start(): Promise<void> {
@@ -144,7 +179,8 @@ export class TriggerEngine {
       if (page.length < 10_000) break;
       after = page.at(-1)?.id ?? after;
     }
-    this.tracked.clear();
+    this.slots.clear();
+    this.closed = [];
     this.levels.clear();
     this.maxId = 0;
     this.bulkLoad(rows);
@@ -169,8 +205,12 @@ export class TriggerEngine {
     }
     const instrument = this.trading.market.instrumentById(row.instrumentId);
     if (!instrument) return;
-    const generation = ++this.generation;
-    this.tracked.set(row.id, { row, generation, instrument });
+    const { slot, generation } = this.slots.put(
+      row.id,
+      { row, instrument },
+      row.liveTick,
+      row.direction === 'long',
+    );
     this.maxId = Math.max(this.maxId, row.id);
     let levels = this.levels.get(row.instrumentId);
     if (!levels) {
@@ -181,13 +221,13 @@ export class TriggerEngine {
     const sl = Number(row.stopLossTicks);
     const tp = Number(row.takeProfitTicks);
     const out = Number(row.liquidationTicks);
-    if (row.direction === 'long') levels.addLong(row.id, generation, sl, tp, out);
-    else levels.addShort(row.id, generation, sl, tp, out);
-    if (row.expiresTick !== null) this.expiries.push(row.expiresTick, row.id, generation);
+    if (row.direction === 'long') levels.addLong(slot, generation, sl, tp, out);
+    else levels.addShort(slot, generation, sl, tp, out);
+    if (row.expiresTick !== null) this.expiries.push(row.expiresTick, slot, generation);
   }
 
   untrack(id: number): void {
-    this.tracked.delete(id);
+    this.slots.release(id);
   }
 
   private async onEvent(event: PositionEvent, known: PositionRow | null): Promise<void> {
@@ -203,9 +243,7 @@ export class TriggerEngine {
       for (let t = Math.max(row.liveTick + 1, this.lastProcessed - 120); t <= this.lastProcessed; t++) {
         const closing = this.check(row.id, t);
         if (closing) {
-          const one = new TickClosings();
-          one.add(closing.row, closing.reason, closing.closeTicks);
-          await this.settle(one, t);
+          await this.settle([closing], t);
           break;
         }
       }
@@ -214,8 +252,10 @@ export class TriggerEngine {
 
   /** One position against one tick, without the index (late arrivals only). */
   private check(id: number, t: number): Closing | null {
-    const entry = this.tracked.get(id);
-    if (!entry || entry.row.liveTick >= t || !isOpen(entry.instrument.class, t)) return null;
+    const slot = this.slots.slotOf(id);
+    const entry = slot === undefined ? undefined : this.slots.values[slot];
+    if (slot === undefined || !entry || this.slots.gens[slot] === 0) return null;
+    if (entry.row.liveTick >= t || !isOpen(entry.instrument.class, t)) return null;
     const { row } = entry;
     const price = closeSide(row.direction, this.trading.quote(entry.instrument, t));
     const long = row.direction === 'long';
@@ -224,7 +264,14 @@ export class TriggerEngine {
     if (long ? price <= row.stopLossTicks : price >= row.stopLossTicks) kinds.push('stop_loss');
     if (long ? price <= row.liquidationTicks : price >= row.liquidationTicks) kinds.push('stop_out');
     if (row.expiresTick !== null && row.expiresTick <= t) kinds.push('expiry');
-    return this.decide(entry, kinds, t, price);
+    const decided = this.decide(entry, kinds, t, price);
+    if (decided) {
+      this.slots.gens[slot] = 0;
+      const one = new TickClosings();
+      one.add(slot, 0, 0);
+      this.closed.push(one);
+    }
+    return decided;
   }
 
   private decide(
@@ -264,51 +311,79 @@ export class TriggerEngine {
    * popped from each instrument's lists in level order; the first valid level of a position closes
    * it (a take profit and a stop loss never cross together; a stop loss comes before its stop-out),
    * later ones are stale. A position that went live at or after this tick is skipped and re-indexed.
+   * The hot path reads typed arrays only; a position's row is read for a stop-out's exact check.
    */
   detect(t: number): TickClosings {
     const closing = new TickClosings();
-    const notLive = new Set<Tracked>();
+    const later: number[] = [];
+    const { longs, shorts } = this;
     for (const [instrumentId, levels] of this.levels) {
       if (levels.length === 0) continue;
       const instrument = this.trading.market.instrumentById(instrumentId);
       if (!instrument || !isOpen(instrument.class, t)) continue;
       const quote = this.trading.quote(instrument, t);
-      levels.crossed(Number(quote.bid), Number(quote.ask), (id, kind, generation) => {
-        const entry = this.tracked.get(id);
-        if (!entry || entry.generation !== generation) return;
-        if (entry.row.liveTick >= t) {
-          notLive.add(entry);
-          return;
-        }
-        const price = entry.row.direction === 'long' ? quote.bid : quote.ask;
-        if (kind === 'stop_out' && !this.trading.stoppedOutAt(entry.row, t, price)) {
-          // The quote currency moved since the level was set (cross pairs): index it anew.
-          this.reindex(entry);
-          return;
-        }
-        entry.generation = -1; // closed: its other levels are stale from now on
-        this.closedIds.push(id);
-        closing.add(entry.row, kind, price);
-      });
+      longs.reset();
+      shorts.reset();
+      levels.crossed(Number(quote.bid), Number(quote.ask), longs, shorts);
+      this.fire(longs, quote.bid, t, closing, later);
+      this.fire(shorts, quote.ask, t, closing, later);
     }
+    const { gens, values } = this.slots;
     for (let top = this.expiries.peek(); top && top.tick <= t; top = this.expiries.peek()) {
       this.expiries.pop();
-      const entry = this.tracked.get(top.id);
-      if (!entry || entry.generation !== top.gen) continue;
+      if (gens[top.slot] !== top.gen) continue;
+      const entry = values[top.slot] as Tracked;
       if (!isOpen(entry.instrument.class, t)) {
         // Auto-close waits for the market to open.
-        this.expiries.push(t + 60, top.id, top.gen);
+        this.expiries.push(t + 60, top.slot, top.gen);
         continue;
       }
-      entry.generation = -1;
-      this.closedIds.push(top.id);
+      gens[top.slot] = 0;
       const price = closeSide(entry.row.direction, this.trading.quote(entry.instrument, t));
-      closing.add(entry.row, 'expiry', price);
+      closing.add(top.slot, EXPIRY, Number(price));
     }
-    for (const entry of notLive)
-      if (entry.generation >= 0 && this.tracked.get(entry.row.id) === entry) this.track(entry.row);
+    // Levels popped but not fired: back into the index (after the lists are popped, not during).
+    for (let i = 0; i < later.length; i += 2) {
+      const slot = later[i] as number;
+      if (gens[slot] === later[i + 1]) this.reindex(values[slot] as Tracked);
+    }
     this.stats.fired += closing.length;
+    this.closed.push(closing);
     return closing;
+  }
+
+  /**
+   * Fires the crossed levels of one side at its price. A level is stale unless it carries its
+   * position's current generation. A position that went live at or after this tick, or whose
+   * stop-out level the exact check refutes (cross pairs: the quote currency moved since the level
+   * was set), goes to `later`, to be indexed anew.
+   */
+  private fire(crossed: Crossed, price: bigint, t: number, closing: TickClosings, later: number[]): void {
+    const { gens, live, values } = this.slots;
+    const { slots, kinds, gens: levelGens, length } = crossed;
+    const ticks = Number(price);
+    closing.reserve(length);
+    const { slots: closedSlots, reasons, prices } = closing;
+    let n = closing.length;
+    for (let i = 0; i < length; i++) {
+      const slot = slots[i] as number;
+      const generation = levelGens[i] as number;
+      if (gens[slot] !== generation) continue;
+      const kind = kinds[i] as number;
+      if (
+        (live[slot] as number) >= t ||
+        (kind === STOP_OUT && !this.trading.stoppedOutAt((values[slot] as Tracked).row, t, price))
+      ) {
+        later.push(slot, generation);
+        continue;
+      }
+      gens[slot] = 0; // closed: its other levels are stale from now on
+      closedSlots[n] = slot;
+      reasons[n] = kind;
+      prices[n] = ticks;
+      n++;
+    }
+    closing.length = n;
   }
 
   /** Merges every list's buffer into its sorted run (after a bulk load). */
@@ -319,15 +394,28 @@ export class TriggerEngine {
     }
   }
 
-  /** Drops the positions the last ticks closed from the map (kept out of the tick's own time). */
+  /** Releases the slots of positions the last ticks closed (kept out of the tick's own time). */
   private forgetClosed(): void {
-    for (const id of this.closedIds) if (this.tracked.get(id)?.generation === -1) this.tracked.delete(id);
-    this.closedIds = [];
+    for (const closing of this.closed) {
+      for (let i = 0; i < closing.length; i++) {
+        const slot = closing.slot(i);
+        if (this.slots.gens[slot] === 0) this.slots.release(this.slots.idOf(slot));
+      }
+    }
+    this.closed = [];
   }
 
-  private async settle(closing: TickClosings, t: number): Promise<void> {
+  /** The closings of a tick with their rows (read before their slots are released). */
+  private closingsOf(closing: TickClosings): Closing[] {
+    return Array.from({ length: closing.length }, (_, i) => ({
+      row: (this.slots.values[closing.slot(i)] as Tracked).row,
+      reason: closing.reason(i),
+      closeTicks: closing.closeTicks(i),
+    }));
+  }
+
+  private async settle(list: Closing[], t: number): Promise<void> {
     this.forgetClosed();
-    const list = Array.from({ length: closing.length }, (_, i) => closing.at(i));
     await Promise.all(
       list.map(async (c) => {
         try {
@@ -375,7 +463,7 @@ export class TriggerEngine {
     from = Math.max(from, target - MAX_CATCH_UP_SECONDS);
     for (let t = from + 1; t <= target; t++) {
       const closing = this.detect(t);
-      if (closing.length > 0) await this.settle(closing, t);
+      if (closing.length > 0) await this.settle(this.closingsOf(closing), t);
       this.lastProcessed = t;
       this.stats.ticks += 1;
       // Long catch-ups yield to requests now and then.
@@ -399,7 +487,7 @@ export class TriggerEngine {
     }
     if (t - this.lastReindex >= REINDEX_CROSS_EVERY_SECONDS) {
       this.lastReindex = t;
-      for (const entry of [...this.tracked.values()]) {
+      for (const [, entry] of [...this.slots.entries()]) {
         const currency = this.trading.termsOf(entry.instrument).quoteCurrency;
         if (currency !== 'USD' && currency !== 'USDT') this.reindex(entry);
       }

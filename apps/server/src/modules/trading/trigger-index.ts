@@ -3,27 +3,78 @@
  * crossed are always a prefix: a tick pops that prefix and never looks at the rest, so its cost
  * grows with what triggers, not with what is open.
  *
- * Removing a level is lazy: a level carries its position's generation, and a position that closes
- * or moves its stops gets a new generation, so stale levels are skipped when they surface.
- * New levels go to a small unsorted buffer that is merged into the sorted run when it grows past
- * a share of it (so inserts are cheap and a tick scans at most the buffer plus the crossed prefix).
+ * A level names a position by its slot in `Slots` (dense typed arrays: no object is touched on the
+ * hot path). Removing a level is lazy: a level carries its position's generation, and a position
+ * that closes or moves its stops gets a new generation, so stale levels are skipped when they
+ * surface. New levels go to a small unsorted buffer that is merged into the sorted run when it
+ * grows past a share of it (so inserts are cheap and a tick scans at most the buffer plus the
+ * crossed prefix).
  */
 export const TRIGGER_KINDS = ['take_profit', 'stop_loss', 'stop_out'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+/** Kind codes as levels store them (indexes of TRIGGER_KINDS). */
+export const TAKE_PROFIT = 0;
+export const STOP_LOSS = 1;
+export const STOP_OUT = 2;
 
-export type Fired = { positionId: number; kind: TriggerKind; generation: number };
-/** Called for each crossed level: no allocation per level on the hot path. */
-export type Visit = (positionId: number, kind: TriggerKind, generation: number) => void;
+/**
+ * The levels one tick crossed on one side, in the order they were popped: parallel typed arrays,
+ * reused from tick to tick (no allocation per level; a sorted run is copied in one block).
+ */
+export class Crossed {
+  slots = new Int32Array(1024);
+  kinds = new Uint8Array(1024);
+  gens = new Uint32Array(1024);
+  length = 0;
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  push(slot: number, kind: number, gen: number): void {
+    this.reserve(1);
+    this.slots[this.length] = slot;
+    this.kinds[this.length] = kind;
+    this.gens[this.length] = gen;
+    this.length += 1;
+  }
+
+  /** Appends levels [from, to) of a sorted run. */
+  pushRun(slots: Int32Array, kinds: Uint8Array, gens: Uint32Array, from: number, to: number): void {
+    if (to <= from) return;
+    this.reserve(to - from);
+    this.slots.set(slots.subarray(from, to), this.length);
+    this.kinds.set(kinds.subarray(from, to), this.length);
+    this.gens.set(gens.subarray(from, to), this.length);
+    this.length += to - from;
+  }
+
+  private reserve(more: number): void {
+    const need = this.length + more;
+    if (need <= this.slots.length) return;
+    let size = this.slots.length * 2;
+    while (size < need) size *= 2;
+    const slots = new Int32Array(size);
+    const kinds = new Uint8Array(size);
+    const gens = new Uint32Array(size);
+    slots.set(this.slots.subarray(0, this.length));
+    kinds.set(this.kinds.subarray(0, this.length));
+    gens.set(this.gens.subarray(0, this.length));
+    this.slots = slots;
+    this.kinds = kinds;
+    this.gens = gens;
+  }
+}
 
 /** One sorted list: levels fire when `key <= threshold` (keys ascending). */
 export class LevelList {
   private keys = new Float64Array(0);
-  private ids = new Float64Array(0);
+  private slots = new Int32Array(0);
   private kinds = new Uint8Array(0);
   private gens = new Uint32Array(0);
   private head = 0;
   private size = 0;
-  private buffer: { key: number; id: number; kind: number; gen: number }[] = [];
+  private buffer: { key: number; slot: number; kind: number; gen: number }[] = [];
   /** Off during a bulk load: everything is merged once at the end. */
   autoMerge = true;
 
@@ -31,13 +82,13 @@ export class LevelList {
     return this.size - this.head + this.buffer.length;
   }
 
-  add(key: number, positionId: number, kind: TriggerKind, generation: number): void {
-    this.buffer.push({ key, id: positionId, kind: TRIGGER_KINDS.indexOf(kind), gen: generation });
+  add(key: number, slot: number, kind: number, generation: number): void {
+    this.buffer.push({ key, slot, kind, gen: generation });
     if (this.autoMerge && this.buffer.length > Math.max(512, (this.size - this.head) >> 5)) this.merge();
   }
 
-  /** Pops every level with key <= threshold, visiting each (buffer first, then the sorted run). */
-  take(threshold: number, visit: Visit): void {
+  /** Pops every level with key <= threshold into `out` (buffered ones first, then the sorted run). */
+  take(threshold: number, out: Crossed): void {
     if (this.buffer.length > 0) {
       let kept = 0;
       const crossed: typeof this.buffer = [];
@@ -48,20 +99,15 @@ export class LevelList {
       this.buffer.length = kept;
       // In level order, as the sorted run gives them (a stop loss before its stop-out).
       crossed.sort((a, b) => a.key - b.key);
-      for (const level of crossed) visit(level.id, TRIGGER_KINDS[level.kind] as TriggerKind, level.gen);
+      for (const level of crossed) out.push(level.slot, level.kind, level.gen);
     }
-    let i = this.head;
-    const keys = this.keys;
-    while (i < this.size && (keys[i] as number) <= threshold) {
-      visit(
-        this.ids[i] as number,
-        TRIGGER_KINDS[this.kinds[i] as number] as TriggerKind,
-        this.gens[i] as number,
-      );
-      i++;
-    }
-    this.head = i;
     if (this.head > 4096 && this.head > this.size >> 1) this.compact();
+    const from = this.head;
+    const { keys, size } = this;
+    let to = from;
+    while (to < size && (keys[to] as number) <= threshold) to++;
+    this.head = to;
+    out.pushRun(this.slots, this.kinds, this.gens, from, to);
   }
 
   /** Merges the buffer into the sorted run (linear merge after sorting the buffer). */
@@ -72,7 +118,7 @@ export class LevelList {
     const runLength = this.size - this.head;
     const total = runLength + add.length;
     const keys = new Float64Array(total);
-    const ids = new Float64Array(total);
+    const slots = new Int32Array(total);
     const kinds = new Uint8Array(total);
     const gens = new Uint32Array(total);
     let a = this.head;
@@ -81,20 +127,20 @@ export class LevelList {
       const next = add[b];
       if (a < this.size && (next === undefined || (this.keys[a] as number) <= next.key)) {
         keys[o] = this.keys[a] as number;
-        ids[o] = this.ids[a] as number;
+        slots[o] = this.slots[a] as number;
         kinds[o] = this.kinds[a] as number;
         gens[o] = this.gens[a] as number;
         a++;
       } else if (next) {
         keys[o] = next.key;
-        ids[o] = next.id;
+        slots[o] = next.slot;
         kinds[o] = next.kind;
         gens[o] = next.gen;
         b++;
       }
     }
     this.keys = keys;
-    this.ids = ids;
+    this.slots = slots;
     this.kinds = kinds;
     this.gens = gens;
     this.head = 0;
@@ -103,7 +149,7 @@ export class LevelList {
 
   private compact(): void {
     this.keys = this.keys.slice(this.head, this.size);
-    this.ids = this.ids.slice(this.head, this.size);
+    this.slots = this.slots.slice(this.head, this.size);
     this.kinds = this.kinds.slice(this.head, this.size);
     this.gens = this.gens.slice(this.head, this.size);
     this.size -= this.head;
@@ -126,36 +172,24 @@ export class InstrumentLevels {
     return this.bidFalls.length + this.bidRises.length + this.askRises.length + this.askFalls.length;
   }
 
-  addLong(
-    positionId: number,
-    generation: number,
-    stopLoss: number,
-    takeProfit: number,
-    stopOut: number,
-  ): void {
-    this.bidFalls.add(-stopLoss, positionId, 'stop_loss', generation);
-    this.bidFalls.add(-stopOut, positionId, 'stop_out', generation);
-    this.bidRises.add(takeProfit, positionId, 'take_profit', generation);
+  addLong(slot: number, generation: number, stopLoss: number, takeProfit: number, stopOut: number): void {
+    this.bidFalls.add(-stopLoss, slot, STOP_LOSS, generation);
+    this.bidFalls.add(-stopOut, slot, STOP_OUT, generation);
+    this.bidRises.add(takeProfit, slot, TAKE_PROFIT, generation);
   }
 
-  addShort(
-    positionId: number,
-    generation: number,
-    stopLoss: number,
-    takeProfit: number,
-    stopOut: number,
-  ): void {
-    this.askRises.add(stopLoss, positionId, 'stop_loss', generation);
-    this.askRises.add(stopOut, positionId, 'stop_out', generation);
-    this.askFalls.add(-takeProfit, positionId, 'take_profit', generation);
+  addShort(slot: number, generation: number, stopLoss: number, takeProfit: number, stopOut: number): void {
+    this.askRises.add(stopLoss, slot, STOP_LOSS, generation);
+    this.askRises.add(stopOut, slot, STOP_OUT, generation);
+    this.askFalls.add(-takeProfit, slot, TAKE_PROFIT, generation);
   }
 
-  /** Every level crossed by a tick with this bid and ask (in ticks). */
-  crossed(bid: number, ask: number, visit: Visit): void {
-    this.bidRises.take(bid, visit);
-    this.bidFalls.take(-bid, visit);
-    this.askFalls.take(-ask, visit);
-    this.askRises.take(ask, visit);
+  /** Every level crossed by a tick with this bid and ask (in ticks): longs' and shorts'. */
+  crossed(bid: number, ask: number, longs: Crossed, shorts: Crossed): void {
+    this.bidRises.take(bid, longs);
+    this.bidFalls.take(-bid, longs);
+    this.askFalls.take(-ask, shorts);
+    this.askRises.take(ask, shorts);
   }
 
   set autoMerge(on: boolean) {
@@ -173,17 +207,17 @@ export class InstrumentLevels {
   }
 }
 
-/** A binary min-heap of (tick, position, generation) for auto-close times. */
+/** A binary min-heap of (tick, slot, generation) for auto-close times. */
 export class ExpiryHeap {
-  private readonly items: { tick: number; id: number; gen: number }[] = [];
+  private readonly items: { tick: number; slot: number; gen: number }[] = [];
 
   get length(): number {
     return this.items.length;
   }
 
-  push(tick: number, id: number, gen: number): void {
+  push(tick: number, slot: number, gen: number): void {
     const items = this.items;
-    items.push({ tick, id, gen });
+    items.push({ tick, slot, gen });
     let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -196,11 +230,11 @@ export class ExpiryHeap {
     }
   }
 
-  peek(): { tick: number; id: number; gen: number } | undefined {
+  peek(): { tick: number; slot: number; gen: number } | undefined {
     return this.items[0];
   }
 
-  pop(): { tick: number; id: number; gen: number } | undefined {
+  pop(): { tick: number; slot: number; gen: number } | undefined {
     const items = this.items;
     const top = items[0];
     const last = items.pop();
@@ -271,5 +305,88 @@ export class PositionTable<T> {
 
   *values(): IterableIterator<T> {
     for (const page of this.pages.values()) for (const value of page) if (value !== undefined) yield value;
+  }
+}
+
+/**
+ * Open positions by slot: the hot fields a tick reads (generation, live-from tick, side) in typed
+ * arrays, the rest in one value per slot. Slots of closed positions are reused. Generation 0 means
+ * "closed": a slot keeps it from the tick that closes its position until `release`.
+ */
+export class Slots<T> {
+  gens = new Uint32Array(1024);
+  live = new Float64Array(1024);
+  long = new Uint8Array(1024);
+  private ids = new Float64Array(1024);
+  readonly values: (T | undefined)[] = [];
+  private readonly index = new PositionTable<number>();
+  private readonly free: number[] = [];
+  private used = 0;
+  private generation = 0;
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  slotOf(id: number): number | undefined {
+    return this.index.get(id);
+  }
+
+  idOf(slot: number): number {
+    return this.ids[slot] as number;
+  }
+
+  /** Puts (or refreshes) a position under a new generation, so its older levels are stale. */
+  put(id: number, value: T, liveTick: number, long: boolean): { slot: number; generation: number } {
+    let slot = this.index.get(id);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.used++;
+      if (slot >= this.gens.length) this.grow();
+      this.index.set(id, slot);
+      this.ids[slot] = id;
+    }
+    this.generation = this.generation >= 0xffff_ffff ? 1 : this.generation + 1;
+    this.gens[slot] = this.generation;
+    this.live[slot] = liveTick;
+    this.long[slot] = long ? 1 : 0;
+    this.values[slot] = value;
+    return { slot, generation: this.generation };
+  }
+
+  /** Forgets a position; its slot is free for another. */
+  release(id: number): void {
+    const slot = this.index.get(id);
+    if (slot === undefined) return;
+    this.index.delete(id);
+    this.gens[slot] = 0;
+    this.values[slot] = undefined;
+    this.free.push(slot);
+  }
+
+  clear(): void {
+    this.index.clear();
+    this.values.length = 0;
+    this.free.length = 0;
+    this.used = 0;
+    this.gens.fill(0);
+  }
+
+  *entries(): IterableIterator<[number, T]> {
+    for (let slot = 0; slot < this.used; slot++) {
+      const value = this.values[slot];
+      if (value !== undefined && this.gens[slot] !== 0) yield [slot, value];
+    }
+  }
+
+  private grow(): void {
+    const size = this.gens.length * 2;
+    const copy = <A extends Uint32Array | Float64Array | Uint8Array>(from: A, to: A): A => {
+      to.set(from);
+      return to;
+    };
+    this.gens = copy(this.gens, new Uint32Array(size));
+    this.live = copy(this.live, new Float64Array(size));
+    this.long = copy(this.long, new Uint8Array(size));
+    this.ids = copy(this.ids, new Float64Array(size));
   }
 }
