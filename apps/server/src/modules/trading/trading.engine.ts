@@ -15,6 +15,7 @@ import { POSITIONS_TOPIC, type PositionEvent, type TradingService } from './trad
 import {
   Crossed,
   ExpiryHeap,
+  grown,
   InstrumentLevels,
   Slots,
   STOP_OUT,
@@ -55,16 +56,9 @@ export class TickClosings {
   /** Makes room for `more` closings, so that a caller may write them straight into the arrays. */
   reserve(more: number): void {
     const need = this.length + more;
-    if (need <= this.slots.length) return;
-    let size = this.slots.length * 2;
-    while (size < need) size *= 2;
-    const grow = <A extends Int32Array | Uint8Array | Float64Array>(from: A, to: A): A => {
-      to.set(from.subarray(0, this.length));
-      return to;
-    };
-    this.slots = grow(this.slots, new Int32Array(size));
-    this.reasons = grow(this.reasons, new Uint8Array(size));
-    this.prices = grow(this.prices, new Float64Array(size));
+    this.slots = grown(this.slots, need, this.length);
+    this.reasons = grown(this.reasons, need, this.length);
+    this.prices = grown(this.prices, need, this.length);
   }
 
   add(slot: number, reason: number, price: number): void {
@@ -265,12 +259,8 @@ export class TriggerEngine {
     if (long ? price <= row.liquidationTicks : price >= row.liquidationTicks) kinds.push('stop_out');
     if (row.expiresTick !== null && row.expiresTick <= t) kinds.push('expiry');
     const decided = this.decide(entry, kinds, t, price);
-    if (decided) {
-      this.slots.gens[slot] = 0;
-      const one = new TickClosings();
-      one.add(slot, 0, 0);
-      this.closed.push(one);
-    }
+    // Settled at once by the caller, which re-tracks the row if settlement fails.
+    if (decided) this.slots.release(id);
     return decided;
   }
 

@@ -17,6 +17,18 @@ export const TAKE_PROFIT = 0;
 export const STOP_LOSS = 1;
 export const STOP_OUT = 2;
 
+type Dense = Int32Array | Uint32Array | Uint8Array | Float64Array;
+
+/** A typed array of at least `need` items (doubling from `from`'s size) holding `from`'s first `keep`. */
+export function grown<A extends Dense>(from: A, need: number, keep: number): A {
+  if (need <= from.length) return from;
+  let size = Math.max(1, from.length) * 2;
+  while (size < need) size *= 2;
+  const to = new (from.constructor as new (size: number) => A)(size);
+  to.set(from.subarray(0, keep));
+  return to;
+}
+
 /**
  * The levels one tick crossed on one side, in the order they were popped: parallel typed arrays,
  * reused from tick to tick (no allocation per level; a sorted run is copied in one block).
@@ -51,18 +63,9 @@ export class Crossed {
 
   private reserve(more: number): void {
     const need = this.length + more;
-    if (need <= this.slots.length) return;
-    let size = this.slots.length * 2;
-    while (size < need) size *= 2;
-    const slots = new Int32Array(size);
-    const kinds = new Uint8Array(size);
-    const gens = new Uint32Array(size);
-    slots.set(this.slots.subarray(0, this.length));
-    kinds.set(this.kinds.subarray(0, this.length));
-    gens.set(this.gens.subarray(0, this.length));
-    this.slots = slots;
-    this.kinds = kinds;
-    this.gens = gens;
+    this.slots = grown(this.slots, need, this.length);
+    this.kinds = grown(this.kinds, need, this.length);
+    this.gens = grown(this.gens, need, this.length);
   }
 }
 
@@ -302,10 +305,6 @@ export class PositionTable<T> {
     this.pages.clear();
     this.count = 0;
   }
-
-  *values(): IterableIterator<T> {
-    for (const page of this.pages.values()) for (const value of page) if (value !== undefined) yield value;
-  }
 }
 
 /**
@@ -341,7 +340,12 @@ export class Slots<T> {
     let slot = this.index.get(id);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.used++;
-      if (slot >= this.gens.length) this.grow();
+      if (slot >= this.gens.length) {
+        this.gens = grown(this.gens, slot + 1, slot);
+        this.live = grown(this.live, slot + 1, slot);
+        this.long = grown(this.long, slot + 1, slot);
+        this.ids = grown(this.ids, slot + 1, slot);
+      }
       this.index.set(id, slot);
       this.ids[slot] = id;
     }
@@ -376,17 +380,5 @@ export class Slots<T> {
       const value = this.values[slot];
       if (value !== undefined && this.gens[slot] !== 0) yield [slot, value];
     }
-  }
-
-  private grow(): void {
-    const size = this.gens.length * 2;
-    const copy = <A extends Uint32Array | Float64Array | Uint8Array>(from: A, to: A): A => {
-      to.set(from);
-      return to;
-    };
-    this.gens = copy(this.gens, new Uint32Array(size));
-    this.live = copy(this.live, new Float64Array(size));
-    this.long = copy(this.long, new Uint8Array(size));
-    this.ids = copy(this.ids, new Float64Array(size));
   }
 }
