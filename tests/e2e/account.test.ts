@@ -68,10 +68,10 @@ describe('account, desktop', () => {
     expect(await p.locator('dialog.notice-dialog[open]').count()).toBe(0);
 
     await p.goto('/profile/transactions');
-    const row = p.locator('tr[data-entry]').first();
+    const row = p.locator('li.record[data-entry]').first();
     await expect
       .poll(() => row.innerText())
-      .toMatch(/Demo funds issued\s+USDT\s+In\s+\+100,000\.00\s+Completed/);
+      .toMatch(/^Demo funds issued\s+In\s+\+100,000\.00 USDT\s+.+\s+Completed/);
     const [download] = await Promise.all([
       p.waitForEvent('download'),
       p.getByRole('button', { name: 'Export CSV' }).click(),
@@ -87,9 +87,9 @@ describe('account, desktop', () => {
 
     await p.goto('/profile');
     await p.getByRole('button', { name: 'Log out' }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+    await expect.poll(() => new URL(p.url()).pathname).toBe('/pass/login'); // spec §4
     expect(await p.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    await p.getByRole('link', { name: 'Log in' }).first().waitFor();
+    await p.getByRole('button', { name: 'Log in' }).waitFor();
 
     await p.goto('/pass/login');
     await p.getByLabel('Username or email').fill('lena@example.com');

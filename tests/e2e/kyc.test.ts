@@ -151,9 +151,9 @@ describe('KYC, customer and back office', () => {
 
     // Staff: sign in with the one-time password, enrol TOTP, review and approve.
     const admin = await staffPage('desktop');
-    await admin.getByRole('button', { name: 'KYC reviews' }).click();
+    await admin.getByRole('link', { name: 'KYC reviews' }).click();
     await admin.getByRole('heading', { name: 'KYC reviews' }).waitFor();
-    await admin.getByRole('button', { name: 'Review kyc.e2e@example.com' }).click();
+    await admin.getByRole('link', { name: 'Review kyc.e2e@example.com' }).click();
     await admin.getByRole('heading', { name: /^Verification \d+$/ }).waitFor();
     await expect.poll(() => admin.locator('.photos .thumb img').count()).toBe(3);
     await expectAccessible(admin, 'desktop /admin/ KYC review');
@@ -175,10 +175,10 @@ describe('KYC, customer and back office', () => {
     expect(errors).toEqual([]);
 
     // The customers screen: find the customer, lock with a reason, which ends their session.
-    await admin.getByRole('button', { name: 'Customers' }).click();
+    await admin.getByRole('link', { name: 'Customers' }).click();
     await admin.getByLabel('Username, email or id').fill('kyc.e2e');
     await admin.getByRole('button', { name: 'Search' }).click();
-    await admin.getByRole('button', { name: 'View kyc.e2e@example.com' }).click();
+    await admin.getByRole('link', { name: 'View kyc.e2e@example.com' }).click();
     await admin.getByRole('heading', { name: /^Customer \d+$/ }).waitFor();
     await expectAccessible(admin, 'desktop /admin/ customer');
     await admin.getByLabel('Reason').fill('testing the lock');
@@ -207,7 +207,7 @@ describe('KYC, customer and back office', () => {
 
     const admin = await staffPage('mobile');
     await expectAccessible(admin, 'mobile /admin/ customers');
-    await admin.getByRole('button', { name: 'KYC reviews' }).click();
+    await admin.getByRole('link', { name: 'KYC reviews' }).click();
     await admin.getByRole('heading', { name: 'KYC reviews' }).waitFor();
     await admin.getByText('No verification is waiting.').waitFor();
     await expectAccessible(admin, 'mobile /admin/ KYC queue');

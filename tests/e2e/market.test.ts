@@ -129,3 +129,110 @@ describe('markets in the browser', () => {
     await page.context().close();
   });
 });
+
+type ListedItem = {
+  id: number;
+  code: string;
+  open: boolean;
+  zdf: string;
+  price: string;
+  bid: string;
+  ask: string;
+};
+async function listed(type: number, code: string): Promise<ListedItem> {
+  const list = (await (
+    await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=${type}`)
+  ).json()) as { data: ListedItem[] };
+  const found = list.data.find((item) => item.code === code);
+  if (!found) throw new Error(`${code} is not listed`);
+  return found;
+}
+
+/** Everything the instrument page shows of its quote, read in one go (one rendered frame). */
+function readQuote(page: Page) {
+  return page.evaluate(() => {
+    const value = (selector: string) => document.querySelector(selector)?.getAttribute('data-value') ?? null;
+    const text = (selector: string) => document.querySelector(selector)?.textContent ?? null;
+    return {
+      headline: document.querySelector('[data-testid="live-price"]')?.getAttribute('data-price') ?? null,
+      pageBid: value('[data-quote="bid"]'),
+      pageAsk: value('[data-quote="ask"]'),
+      pageBidText: text('[data-quote="bid"] dd'),
+      pageAskText: text('[data-quote="ask"] dd'),
+      ticketBid: value('.ticket-figures [data-figure="bid"]'),
+      ticketAsk: value('.ticket-figures [data-figure="ask"]'),
+      ticketBidText: text('.ticket-figures [data-figure="bid"] dd'),
+      ticketAskText: text('.ticket-figures [data-figure="ask"] dd'),
+    };
+  });
+}
+
+describe('one quote per screen', () => {
+  for (const [layout, language] of [
+    ['desktop', 'en'],
+    ['mobile', 'ar'],
+  ] as const) {
+    it(`shows the same bid and ask on the instrument page and in the ticket, the headline inside them (${layout}, ${language})`, async () => {
+      const btc = await listed(2, 'BTCUSDT');
+      const { page, errors } = await open(layout, (lang) => localStorage.setItem('language', lang), language);
+      await page.goto(`/cruuency?code=BTCUSDT&type=2&id=${btc.id}`);
+      await page.locator('.ticket-figures [data-figure="bid"]').waitFor();
+      const seen = new Set<string>();
+      // Several ticks: each frame shows one quote, wherever it is read.
+      for (let i = 0; i < 12 && seen.size < 3; i++) {
+        const q = await readQuote(page);
+        expect(q.pageBid).not.toBeNull();
+        expect(q.pageBid).toBe(q.ticketBid);
+        expect(q.pageAsk).toBe(q.ticketAsk);
+        expect(q.pageBidText).toBe(q.ticketBidText);
+        expect(q.pageAskText).toBe(q.ticketAskText);
+        expect(Number(q.headline)).toBeGreaterThanOrEqual(Number(q.pageBid));
+        expect(Number(q.headline)).toBeLessThanOrEqual(Number(q.pageAsk));
+        seen.add(`${q.pageBid}/${q.pageAsk}`);
+        await page.waitForTimeout(700);
+      }
+      // The quote did move while we read it (the ticket follows the market each second).
+      expect(seen.size).toBeGreaterThan(1);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('marks a closed market in words and shows one change on the list and the page', async () => {
+    // Stocks trade in New York hours; whichever the time, the page and the list must agree with the feed.
+    const aapl = await listed(3, 'AAPL');
+    const { page } = await open('mobile');
+    await page.goto('/market?tab=stocks');
+    const row = page.locator('tr[data-code="AAPL"]');
+    await row.waitFor();
+    const rowBadge = row.locator('.badge');
+    await page.goto(`/cruuency?code=AAPL&type=3&id=${aapl.id}`);
+    await page.locator('[data-testid="live-price"]').waitFor();
+    const q = await readQuote(page);
+    expect(Number(q.headline)).toBeGreaterThanOrEqual(Number(q.pageBid));
+    expect(Number(q.headline)).toBeLessThanOrEqual(Number(q.pageAsk));
+    const now = await listed(3, 'AAPL');
+    if (!now.open) {
+      // Closed: the same mark in words on the page as on the list, and the same change: the last
+      // trading day's, which does not move while the market is closed.
+      await page.getByTestId('closed-mark').waitFor();
+      expect(await page.getByTestId('closed-mark').innerText()).toBe('Closed');
+      await page.getByText('The change is that of its last trading day, up to the last close.').waitFor();
+      const pageChange = await page.locator('.currency-price .change').innerText();
+      await page.goto('/market?tab=stocks');
+      await row.waitFor();
+      expect(await rowBadge.innerText()).toBe('Closed');
+      expect(await row.locator('.change').innerText()).toBe(pageChange);
+      expect(q.headline).toBe(now.price);
+      expect(q.pageBid).toBe(now.bid);
+      expect(q.pageAsk).toBe(now.ask);
+      expect(Number(now.zdf)).not.toBe(0);
+    } else {
+      expect(await page.getByTestId('closed-mark').count()).toBe(0);
+      await page.goto('/market?tab=stocks');
+      await row.waitFor();
+      expect(await rowBadge.count()).toBe(0);
+    }
+    await page.context().close();
+  });
+});

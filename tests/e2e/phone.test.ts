@@ -68,7 +68,7 @@ describe('phone accounts, desktop', () => {
     await registerByPhone(p, '+49', '0151 2345 6789', '+4915123456789', 'a safe passphrase');
 
     await p.getByRole('button', { name: 'Log out' }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+    await expect.poll(() => new URL(p.url()).pathname).toBe('/pass/login'); // spec §4
     await p.goto('/pass/login');
     await choosePhone(p);
     expect(await seriousViolations(p)).toEqual([]);

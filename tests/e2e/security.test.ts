@@ -101,7 +101,7 @@ describe('security, desktop', () => {
 
     await p.goto('/profile');
     await p.getByRole('button', { name: 'Log out' }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+    await expect.poll(() => new URL(p.url()).pathname).toBe('/pass/login'); // spec §4
     expect(await p.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
     await p.goto('/pass/login');

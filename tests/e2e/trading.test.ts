@@ -62,21 +62,45 @@ async function liveFigures(page: Page): Promise<Locator> {
 type Shown = { quoteTime: string; price: string; margin: string; fee: string; marginText: string };
 
 /**
- * Confirms the order on the confirm screen. The server accepts a quote for a few seconds; when it
- * has moved on, the dialog shows the new figures and asks again, so the test confirms again.
+ * Confirms the order on the confirm screen. The dialog renews a quote in place before it runs out
+ * (and when the server says it has), so the figures are read and the button clicked in one task of
+ * the page: what is returned is exactly what was on screen when the confirm was sent. When the
+ * server refused the quote as too old, the dialog shows new figures and the test confirms again.
  * Returns the figures of the confirm that opened the position.
  */
 async function confirmOrder(page: Page): Promise<Shown> {
   const dialog = page.getByTestId('order-confirm');
   for (let attempt = 0; attempt < 5; attempt++) {
-    const shown: Shown = {
-      quoteTime: (await dialog.getByTestId('confirm-quote-time').getAttribute('data-value')) ?? '',
-      price: (await figureValue(dialog, 'price')) ?? '',
-      margin: (await figureValue(dialog, 'margin')) ?? '',
-      fee: (await figureValue(dialog, 'fee')) ?? '',
-      marginText: await figure(dialog, 'margin').locator('dd').innerText(),
-    };
-    await dialog.getByRole('button', { name: 'Confirm and open' }).click();
+    let clicked: Shown | null = null;
+    await expect
+      .poll(
+        async () => {
+          clicked = await dialog.evaluate((element) => {
+            const value = (key: string) =>
+              element.querySelector<HTMLElement>(`.confirm-figures [data-figure="${key}"]`)?.dataset.value ??
+              '';
+            const button = [...element.querySelectorAll('button')].find(
+              (b) => b.textContent === 'Confirm and open',
+            );
+            if (!button || button.disabled) return null;
+            const read = {
+              quoteTime:
+                element.querySelector<HTMLElement>('[data-testid="confirm-quote-time"]')?.dataset.value ?? '',
+              price: value('price'),
+              margin: value('margin'),
+              fee: value('fee'),
+              marginText:
+                element.querySelector<HTMLElement>('[data-figure="margin"] .figure-shown')?.innerText ?? '',
+            };
+            button.click();
+            return read;
+          });
+          return clicked !== null;
+        },
+        { timeout: 45_000, interval: 100 },
+      )
+      .toBe(true);
+    const shown = clicked as unknown as Shown;
     let outcome = 'waiting';
     await expect
       .poll(

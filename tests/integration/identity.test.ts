@@ -76,8 +76,16 @@ describe('identity and money over HTTP', () => {
     const record = await api(server.baseUrl, `${C}/user/listTransactions`, {
       headers: { authorization: token },
     });
-    expect((record.body.data as { items: { kind: string; amount: string }[] }).items).toEqual([
-      expect.objectContaining({ kind: 'demo_funding', amount: '100000.000000' }),
+    expect((record.body.data as { items: { kind: string }[] }).items).toEqual([
+      expect.objectContaining({
+        kind: 'demo_funding',
+        changes: [{ asset: 'USDT', amount: '100000.000000' }],
+        orderNo: null,
+        postings: [
+          expect.objectContaining({ account: 'demo_issuance', own: false, amount: '-100000.000000' }),
+          expect.objectContaining({ account: 'wallet', own: true, amount: '100000.000000' }),
+        ],
+      }),
     ]);
     const csv = await fetch(`${server.baseUrl}${C}/user/exportTransactions`, {
       headers: { authorization: token },

@@ -7,12 +7,21 @@ export type Inbox = {
   close: () => Promise<void>;
 };
 
-/** A real SMTP receiver on localhost: the server under test sends its mail here. */
-export async function startInbox(): Promise<Inbox> {
+/**
+ * A real SMTP receiver on localhost: the server under test sends its mail here. `refuse` names
+ * recipients it refuses (550, quoting the address back, as real mail servers do).
+ */
+export async function startInbox(options: { refuse?: (address: string) => boolean } = {}): Promise<Inbox> {
   const messages: { to: string; raw: string }[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, done) {
+      if (!options.refuse?.(address.address)) return done();
+      done(
+        Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }),
+      );
+    },
     onData(stream, session, done) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => {

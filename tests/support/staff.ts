@@ -6,9 +6,9 @@ import { authenticatorCode } from './totp.ts';
 export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
 
 /**
- * Creates a staff account the way an operator does: `cli.ts staff:create` against a data folder
- * (PGlite allows one process at a time, so before the server starts on it). Returns the
- * one-time password it printed.
+ * Creates a staff account the way an operator does: `cli.ts staff:create` against a data folder,
+ * before the server starts on it or while it runs (then the command runs inside the server, through
+ * its control socket). Returns the one-time password it printed.
  */
 export function createStaffByCli(dataDir: string, email: string, role: StaffRoleName): string {
   const result = spawnSync(

@@ -1,21 +1,75 @@
 import { adminCalls, LANGUAGE_NAMES, type Language, type StaffInfo } from '@swx/contract';
-import { useEffect, useMemo, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { AuditLog } from './AuditLog.tsx';
 import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSession } from './api.ts';
+import { CustomerPage } from './CustomerPage.tsx';
 import { Customers } from './Customers.tsx';
-import { Ctx } from './context.ts';
-import { KycQueue } from './KycQueue.tsx';
+import { Ctx, useBackOffice } from './context.ts';
+import { KycQueue, KycReviewPage } from './KycQueue.tsx';
+import { OperatorSettings } from './operator/OperatorSettings.tsx';
+import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
+import { StaffScreen } from './StaffScreen.tsx';
 import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from './text.ts';
 
-type Section = 'customers' | 'kyc';
-const allowed = (roles: readonly string[] | 'public', staff: StaffInfo) =>
+/**
+ * The sections of the back office: each has a URL (and its items theirs, e.g. /admin/customers/12),
+ * shown to the roles the contract allows for its main call.
+ */
+const SECTIONS = [
+  { name: 'customers', path: '/customers', roles: adminCalls.searchCustomers.roles },
+  { name: 'kyc', path: '/kyc', roles: adminCalls.kycQueue.roles },
+  { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
+  { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
+  { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
+] as const;
+type SectionName = (typeof SECTIONS)[number]['name'];
+
+const mayOpen = (staff: StaffInfo, roles: readonly string[] | 'public') =>
   roles === 'public' || roles.includes(staff.role);
 
-/** The staff back office at /admin: sign-in with TOTP, then the sections the staff role allows. */
-export function BackOffice() {
+/** A section the staff member's role may not open: said so, not an empty screen. */
+function Guard({
+  staff,
+  section,
+  children,
+}: {
+  staff: StaffInfo;
+  section: SectionName;
+  children: ReactNode;
+}) {
+  const { text } = useBackOffice();
+  const entry = SECTIONS.find((s) => s.name === section);
+  if (entry && !mayOpen(staff, entry.roles))
+    return (
+      <p className="alert" role="alert">
+        {text.forbidden}
+      </p>
+    );
+  return <>{children}</>;
+}
+
+/** After a navigation inside the app, focus goes to the new screen's heading. */
+function FocusOnNavigate() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new path, which it does not read
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('main h2');
+    heading?.focus();
+  }, [pathname]);
+  return null;
+}
+
+function Shell() {
   const [language, setLanguage] = useState<Language>(staffLanguage);
   const [staff, setStaff] = useState<StaffInfo | null>(() => storedSession()?.staff ?? null);
-  const [section, setSection] = useState<Section>('customers');
   const text = textFor(language);
   setApiLanguage(language);
   useEffect(() => {
@@ -23,23 +77,17 @@ export function BackOffice() {
     document.title = text.title;
   }, [language, text.title]);
   useEffect(() => {
-    setExpiredHandler(() => setStaff(null));
+    setExpiredHandler(() => {
+      queryClient.clear();
+      setStaff(null);
+    });
   }, []);
   const context = useMemo(() => ({ text, language, staff }), [text, language, staff]);
-  const sections = staff
-    ? (
-        [
-          ['customers', allowed(adminCalls.searchCustomers.roles, staff)],
-          ['kyc', allowed(adminCalls.kycQueue.roles, staff)],
-        ] as const
-      )
-        .filter(([, ok]) => ok)
-        .map(([name]) => name)
-    : [];
-  const current = sections.includes(section) ? section : sections[0];
+  const sections = staff ? SECTIONS.filter((s) => mayOpen(staff, s.roles)) : [];
   const signOut = async () => {
     await callAdmin('signOut').catch(() => undefined);
     storeSession(null);
+    queryClient.clear();
     setStaff(null);
   };
   return (
@@ -80,15 +128,9 @@ export function BackOffice() {
         {staff && sections.length > 0 ? (
           <nav className="admin-nav" aria-label={text.nav.label}>
             <ul>
-              {sections.map((name) => (
-                <li key={name}>
-                  <button
-                    type="button"
-                    aria-current={current === name ? 'page' : undefined}
-                    onClick={() => setSection(name)}
-                  >
-                    {text.nav[name]}
-                  </button>
+              {sections.map((s) => (
+                <li key={s.name}>
+                  <NavLink to={s.path}>{text.nav[s.name]}</NavLink>
                 </li>
               ))}
             </ul>
@@ -96,19 +138,101 @@ export function BackOffice() {
         ) : null}
         <main className="admin-main">
           {!staff ? (
+            // Signing in keeps the URL: a deep link opens its screen once signed in.
             <SignIn
               onSignedIn={(session) => {
                 storeSession(session);
                 setStaff(session.staff);
               }}
             />
-          ) : current === 'kyc' ? (
-            <KycQueue />
-          ) : current === 'customers' ? (
-            <Customers />
-          ) : null}
+          ) : (
+            <>
+              <FocusOnNavigate />
+              <Routes>
+                <Route
+                  path="/"
+                  element={sections[0] ? <Navigate to={sections[0].path} replace /> : <p>{text.forbidden}</p>}
+                />
+                <Route
+                  path="/customers"
+                  element={
+                    <Guard staff={staff} section="customers">
+                      <Customers />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/customers/:id"
+                  element={
+                    <Guard staff={staff} section="customers">
+                      <CustomerPage />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/kyc"
+                  element={
+                    <Guard staff={staff} section="kyc">
+                      <KycQueue />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/kyc/:id"
+                  element={
+                    <Guard staff={staff} section="kyc">
+                      <KycReviewPage />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/staff"
+                  element={
+                    <Guard staff={staff} section="staff">
+                      <StaffScreen />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/audit"
+                  element={
+                    <Guard staff={staff} section="audit">
+                      <AuditLog />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="/settings/operator"
+                  element={
+                    <Guard staff={staff} section="operator">
+                      <OperatorSettings />
+                    </Guard>
+                  }
+                />
+                <Route
+                  path="*"
+                  element={
+                    <section className="panel">
+                      <h2 tabIndex={-1}>{text.notFound}</h2>
+                    </section>
+                  }
+                />
+              </Routes>
+            </>
+          )}
         </main>
       </div>
     </Ctx.Provider>
+  );
+}
+
+/** The staff back office at /admin/: sign-in with TOTP, then the sections the staff role allows. */
+export function BackOffice() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter basename="/admin">
+        <Shell />
+      </BrowserRouter>
+    </QueryClientProvider>
   );
 }

@@ -1,220 +1,117 @@
-import { adminCalls, type CustomerSummary } from '@swx/contract';
+import type { CustomerSummary } from '@swx/contract';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { allowed, callAdmin, failureMessage } from './api.ts';
+import { Link, useSearchParams } from 'react-router';
+import { callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field, Pending, useLoadedItem } from './Field.tsx';
-import { fill, formatTime } from './text.ts';
+import { type Column, DataTable } from './DataTable.tsx';
+import { Field } from './Field.tsx';
+import { keys } from './query.ts';
+import { formatTime } from './text.ts';
 
-function Detail({ id, onBack }: { id: number; onBack: () => void }) {
-  const { text, language, staff } = useBackOffice();
-  const {
-    item: detail,
-    setItem: setDetail,
-    failure,
-    setFailure,
-    heading,
-  } = useLoadedItem(() => callAdmin('getCustomer', { params: { id } }), id, text.error.generic);
-  const [done, setDone] = useState('');
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  if (!detail) return <Pending failure={failure} loading={text.loading} />;
-  const mayLock = allowed(staff, adminCalls.lockCustomer);
-  const locked = detail.status === 'locked';
-  const act = async () => {
-    if (reason.trim().length < 3) {
-      setReasonError(text.error.reasonShort);
-      return;
-    }
-    setReasonError(undefined);
-    setBusy(true);
-    setFailure('');
-    try {
-      const next = await callAdmin(locked ? 'unlockCustomer' : 'lockCustomer', {
-        params: { id },
-        body: { reason: reason.trim() },
-      });
-      setDetail(next);
-      setReason('');
-      setDone(locked ? text.customers.unlockedDone : text.customers.lockedDone);
-    } catch (e) {
-      setFailure(failureMessage(e, text.error.generic));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const rows: [string, string][] = [
-    [text.customers.userName, detail.userName],
-    [text.customers.email, detail.email ?? '—'],
-    [text.customers.status, locked ? text.customers.locked : text.customers.active],
-    [text.customers.kyc, text.kyc[detail.kycState]],
-    [text.customers.creditScore, String(detail.creditScore)],
-    [text.customers.liveSessions, String(detail.liveSessions)],
-    [text.customers.language, detail.language],
-    [text.customers.created, formatTime(language, detail.createdAt)],
-  ];
-  return (
-    <section className="panel" aria-labelledby="customer-heading">
-      <button type="button" className="link" onClick={onBack}>
-        {text.customers.back}
-      </button>
-      <h2 id="customer-heading" ref={heading} tabIndex={-1}>
-        {fill(text.customers.detailHeading, { id: detail.id })}
-      </h2>
-      <dl className="facts">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd data-testid={label === text.customers.status ? 'customer-status' : undefined}>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      {mayLock ? (
-        <form
-          className="stack"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void act();
-          }}
-        >
-          <p className="muted">{text.customers.lockHint}</p>
-          <Field
-            label={text.customers.reason}
-            value={reason}
-            maxLength={500}
-            error={reasonError}
-            onChange={(e) => setReason(e.target.value)}
-          />
-          <Alert message={failure} />
-          <div className="actions">
-            <button type="submit" className={locked ? 'primary' : 'danger'} disabled={busy}>
-              {locked ? text.customers.unlock : text.customers.lock}
-            </button>
-          </div>
-        </form>
-      ) : (
-        <Alert message={failure} />
-      )}
-      <h3>{text.customers.history}</h3>
-      {detail.history.length === 0 ? (
-        <p className="muted">{text.customers.historyEmpty}</p>
-      ) : (
-        <ul className="history">
-          {detail.history.map((h) => (
-            <li key={`${h.at}-${h.action}`}>
-              <strong>{h.action === 'lock' ? text.customers.actionLock : text.customers.actionUnlock}</strong>{' '}
-              · {formatTime(language, h.at)} · {h.staffEmail} — {h.reason}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
+const PAGE = 50;
 
-/** Customers: search by username, email or id; view one; lock or unlock with a reason. */
+/** Customers: search by username, email or id (newest first, 50 a page); each opens its page. */
 export function Customers() {
   const { text, language } = useBackOffice();
-  const [q, setQ] = useState('');
-  const [results, setResults] = useState<CustomerSummary[] | null>(null);
-  const [failure, setFailure] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [open, setOpen] = useState<number | null>(null);
-  const captionId = useId();
-  const search = async (query: string) => {
-    setBusy(true);
-    setFailure('');
-    try {
-      setResults(await callAdmin('searchCustomers', { query: { q: query.trim() } }));
-    } catch (e) {
-      setFailure(failureMessage(e, text.error.generic));
-    } finally {
-      setBusy(false);
-    }
-  };
-  if (open !== null)
-    return (
-      <Detail
-        id={open}
-        onBack={() => {
-          setOpen(null);
-          void search(q);
-        }}
-      />
-    );
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [draft, setDraft] = useState(q);
+  const headingId = useId();
+  const query = useInfiniteQuery({
+    queryKey: keys.customerSearch(language, q),
+    queryFn: ({ pageParam }) =>
+      callAdmin('searchCustomers', { query: { q, ...(pageParam ? { before: pageParam } : {}) } }),
+    initialPageParam: '',
+    getNextPageParam: (last) => (last.length === PAGE ? String(last.at(-1)?.id ?? '') : undefined),
+  });
+  const rows = query.data?.pages.flat();
+  const columns: Column<CustomerSummary>[] = [
+    { key: 'id', header: text.customers.id, cell: (c) => c.id, sortValue: (c) => c.id },
+    {
+      key: 'userName',
+      header: text.customers.userName,
+      cell: (c) => c.userName,
+      sortValue: (c) => c.userName,
+    },
+    {
+      key: 'email',
+      header: text.customers.email,
+      cell: (c) => c.email ?? '—',
+      sortValue: (c) => c.email ?? '',
+    },
+    {
+      key: 'status',
+      header: text.customers.status,
+      cell: (c) => (c.status === 'locked' ? text.customers.locked : text.customers.active),
+      sortValue: (c) => c.status,
+    },
+    {
+      key: 'kyc',
+      header: text.customers.kyc,
+      cell: (c) => text.kyc[c.kycState],
+      sortValue: (c) => c.kycState,
+    },
+    {
+      key: 'created',
+      header: text.customers.created,
+      cell: (c) => formatTime(language, c.createdAt),
+      sortValue: (c) => c.createdAt,
+    },
+    {
+      key: 'open',
+      header: text.customers.view,
+      hiddenHeader: true,
+      cell: (c) => (
+        <Link
+          to={q ? `/customers/${c.id}?q=${encodeURIComponent(q)}` : `/customers/${c.id}`}
+          aria-label={`${text.customers.view} ${c.userName}`}
+        >
+          {text.customers.view}
+        </Link>
+      ),
+    },
+  ];
   return (
-    <section className="panel" aria-labelledby={captionId}>
-      <h2 id={captionId}>{text.customers.heading}</h2>
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        {text.customers.heading}
+      </h2>
       <form
         className="search"
         onSubmit={(event) => {
           event.preventDefault();
-          void search(q);
+          const next = draft.trim();
+          setParams(next ? { q: next } : {});
+          if (next === q) void query.refetch();
         }}
       >
         <Field
           label={text.customers.searchLabel}
           type="search"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
+          value={draft}
+          maxLength={254}
+          onChange={(e) => setDraft(e.target.value)}
         />
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={query.isFetching && !query.isFetchingNextPage}>
           {text.customers.search}
         </button>
       </form>
-      <Alert message={failure} />
-      {busy ? (
-        <p role="status" className="muted">
-          {text.loading}
-        </p>
-      ) : null}
-      {results && results.length === 0 ? <p className="muted">{text.customers.none}</p> : null}
-      {results && results.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{text.customers.id}</th>
-                <th scope="col">{text.customers.userName}</th>
-                <th scope="col">{text.customers.email}</th>
-                <th scope="col">{text.customers.status}</th>
-                <th scope="col">{text.customers.kyc}</th>
-                <th scope="col">{text.customers.created}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{text.customers.view}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.id}</td>
-                  <td>{c.userName}</td>
-                  <td>{c.email ?? '—'}</td>
-                  <td>{c.status === 'locked' ? text.customers.locked : text.customers.active}</td>
-                  <td>{text.kyc[c.kycState]}</td>
-                  <td>{formatTime(language, c.createdAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() => setOpen(c.id)}
-                      aria-label={`${text.customers.view} ${c.userName}`}
-                    >
-                      {text.customers.view}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        caption={text.customers.heading}
+        columns={columns}
+        rows={rows}
+        rowKey={(c) => c.id}
+        loading={query.isPending}
+        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
+        onRetry={() => void query.refetch()}
+        empty={text.customers.none}
+        filterText={(c) => `${c.id} ${c.userName} ${c.email ?? ''}`}
+        hasMore={query.hasNextPage}
+        loadingMore={query.isFetchingNextPage}
+        onMore={() => void query.fetchNextPage()}
+        testId="customers-table"
+      />
     </section>
   );
 }

@@ -1,5 +1,4 @@
-import { type InputHTMLAttributes, useEffect, useId, useRef, useState } from 'react';
-import { failureMessage } from './api.ts';
+import { type InputHTMLAttributes, type SelectHTMLAttributes, useId } from 'react';
 
 /** A labelled input with its hint and error tied to it for screen readers. */
 export function Field({
@@ -41,26 +40,6 @@ export function Alert({ message }: { message: string }) {
   ) : null;
 }
 
-/**
- * One item loaded for a detail view: the item once loaded (focus then moves to the heading), the
- * load's failure, and a setter for the item an action returns.
- */
-export function useLoadedItem<T>(load: () => Promise<T>, key: unknown, genericError: string) {
-  const [item, setItem] = useState<T | null>(null);
-  const [failure, setFailure] = useState('');
-  const heading = useRef<HTMLHeadingElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the item's key changes, not on each render's new closure
-  useEffect(() => {
-    load()
-      .then((loaded) => {
-        setItem(loaded);
-        heading.current?.focus();
-      })
-      .catch((error: unknown) => setFailure(failureMessage(error, genericError)));
-  }, [key, genericError]);
-  return { item, setItem, failure, setFailure, heading };
-}
-
 /** What a detail view shows before its item is there: the failure, or that it is loading. */
 export function Pending({ failure, loading }: { failure: string; loading: string }) {
   return failure ? (
@@ -69,5 +48,33 @@ export function Pending({ failure, loading }: { failure: string; loading: string
     <p role="status" className="muted">
       {loading}
     </p>
+  );
+}
+
+/** A labelled select; `hiddenLabel` keeps the label for screen readers only (inside a table row). */
+export function SelectField({
+  label,
+  hiddenLabel = false,
+  options,
+  ...select
+}: {
+  label: string;
+  hiddenLabel?: boolean;
+  options: { value: string; label: string }[];
+} & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id} className={hiddenLabel ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
+      <select id={id} {...select}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -1,8 +1,12 @@
 import { adminCalls, type KycQueueItem, LANGUAGE_TAGS, type PhotoSide } from '@swx/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
 import { allowed, callAdmin, failureMessage, fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field, Pending, useLoadedItem } from './Field.tsx';
+import { type Column, DataTable } from './DataTable.tsx';
+import { Alert, Field, Pending } from './Field.tsx';
+import { keys } from './query.ts';
 import { fill, formatTime } from './text.ts';
 
 /** One photo: a thumbnail that opens a larger view in a modal dialog. */
@@ -55,40 +59,66 @@ function Photo({ id, side }: { id: string; side: PhotoSide }) {
   );
 }
 
-function Review({ id, onBack }: { id: number; onBack: () => void }) {
+/** One verification (/admin/kyc/:id): its fields and photos; compliance approves or rejects. */
+export function KycReviewPage() {
   const { text, language, staff } = useBackOffice();
-  const {
-    item: review,
-    setItem: setReview,
-    failure,
-    setFailure,
-    heading,
-  } = useLoadedItem(() => callAdmin('getKyc', { params: { id } }), id, text.error.generic);
+  const id = Number(useParams().id);
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: keys.kycReview(language, id),
+    queryFn: () => callAdmin('getKyc', { params: { id } }),
+    enabled: valid,
+  });
+  const heading = useRef<HTMLHeadingElement>(null);
+  const loaded = query.data !== undefined;
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [loaded]);
   const [done, setDone] = useState('');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  if (!review) return <Pending failure={failure} loading={text.loading} />;
+  const decision = useMutation({
+    mutationFn: (input: { approve: boolean; reason: string }) =>
+      input.approve
+        ? callAdmin('approveKyc', { params: { id } })
+        : callAdmin('rejectKyc', { params: { id }, body: { reason: input.reason } }),
+    onSuccess: async (next, input) => {
+      client.setQueryData(keys.kycReview(language, id), next);
+      setDone(input.approve ? text.kyc.approved : text.kyc.rejected);
+      await client.invalidateQueries({ queryKey: keys.kyc });
+      await client.invalidateQueries({ queryKey: keys.customers });
+    },
+  });
+  const back = (
+    <Link className="back" to="/kyc">
+      {text.kyc.backToQueue}
+    </Link>
+  );
+  const review = query.data;
+  if (!valid || !review)
+    return (
+      <section className="panel">
+        {back}
+        <Pending
+          failure={
+            !valid ? text.notFound : query.isError ? failureMessage(query.error, text.error.generic) : ''
+          }
+          loading={text.loading}
+        />
+      </section>
+    );
+  const failure = decision.isError ? failureMessage(decision.error, text.error.generic) : '';
+  const busy = decision.isPending;
   const mayDecide = allowed(staff, adminCalls.approveKyc);
-  const decide = async (approve: boolean) => {
+  const decide = (approve: boolean) => {
     if (!approve && reason.trim().length < 3) {
       setReasonError(text.error.reasonShort);
       return;
     }
     setReasonError(undefined);
-    setBusy(true);
-    setFailure('');
-    try {
-      const next = approve
-        ? await callAdmin('approveKyc', { params: { id } })
-        : await callAdmin('rejectKyc', { params: { id }, body: { reason: reason.trim() } });
-      setReview(next);
-      setDone(approve ? text.kyc.approved : text.kyc.rejected);
-    } catch (e) {
-      setFailure(failureMessage(e, text.error.generic));
-    } finally {
-      setBusy(false);
-    }
+    setDone('');
+    decision.mutate({ approve, reason: reason.trim() });
   };
   const d = review.details;
   const country =
@@ -109,9 +139,7 @@ function Review({ id, onBack }: { id: number; onBack: () => void }) {
   ];
   return (
     <section className="panel" aria-labelledby="kyc-heading">
-      <button type="button" className="link" onClick={onBack}>
-        {text.kyc.backToQueue}
-      </button>
+      {back}
       <h2 id="kyc-heading" ref={heading} tabIndex={-1}>
         {fill(text.kyc.detailHeading, { id: review.id })}
       </h2>
@@ -126,7 +154,7 @@ function Review({ id, onBack }: { id: number; onBack: () => void }) {
       {review.reviewedAt ? (
         <p className="muted">
           {fill(text.kyc.reviewedBy, {
-            who: review.reviewedBy ?? '',
+            who: review.reviewer?.email ?? review.reviewedBy ?? '',
             when: formatTime(language, review.reviewedAt),
           })}
           {review.reason ? ` — ${review.reason}` : ''}
@@ -150,11 +178,11 @@ function Review({ id, onBack }: { id: number; onBack: () => void }) {
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              void decide(false);
+              decide(false);
             }}
           >
             <div className="actions">
-              <button type="button" className="primary" disabled={busy} onClick={() => void decide(true)}>
+              <button type="button" className="primary" disabled={busy} onClick={() => decide(true)}>
                 {text.kyc.approve}
               </button>
             </div>
@@ -185,73 +213,62 @@ function Review({ id, onBack }: { id: number; onBack: () => void }) {
 /** The KYC review queue: pending verifications, oldest first, with their 48-hour due time. */
 export function KycQueue() {
   const { text, language } = useBackOffice();
-  const [items, setItems] = useState<KycQueueItem[] | null>(null);
-  const [failure, setFailure] = useState('');
-  const [open, setOpen] = useState<number | null>(null);
   const headingId = useId();
-  const load = () => {
-    setFailure('');
-    callAdmin('kycQueue')
-      .then(setItems)
-      .catch((e: unknown) => setFailure(failureMessage(e, text.error.generic)));
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again on return from a review
-  useEffect(load, [open]);
-  if (open !== null) return <Review id={open} onBack={() => setOpen(null)} />;
+  const query = useQuery({ queryKey: keys.kycQueue(language), queryFn: () => callAdmin('kycQueue') });
+  const documentName = (type: string) => text.kyc[type as 'idCard' | 'driverLicence' | 'passport'] ?? type;
+  const columns: Column<KycQueueItem>[] = [
+    { key: 'customer', header: text.kyc.customer, cell: (i) => i.userName, sortValue: (i) => i.userName },
+    { key: 'name', header: text.kyc.name, cell: (i) => i.name, sortValue: (i) => i.name },
+    {
+      key: 'document',
+      header: text.kyc.document,
+      cell: (i) => documentName(i.documentType),
+      sortValue: (i) => documentName(i.documentType),
+    },
+    {
+      key: 'submitted',
+      header: text.kyc.submitted,
+      cell: (i) => formatTime(language, i.submittedAt),
+      sortValue: (i) => i.submittedAt,
+    },
+    {
+      key: 'due',
+      header: text.kyc.due,
+      cell: (i) => (
+        <>
+          {formatTime(language, i.dueAt)}
+          {i.overdue ? <strong className="overdue"> {text.kyc.overdue}</strong> : null}
+        </>
+      ),
+      sortValue: (i) => i.dueAt,
+    },
+    {
+      key: 'open',
+      header: text.kyc.open,
+      hiddenHeader: true,
+      cell: (i) => (
+        <Link to={`/kyc/${i.id}`} aria-label={`${text.kyc.open} ${i.userName}`}>
+          {text.kyc.open}
+        </Link>
+      ),
+    },
+  ];
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId}>{text.kyc.heading}</h2>
-      <Alert message={failure} />
-      {items === null && !failure ? (
-        <p role="status" className="muted">
-          {text.loading}
-        </p>
-      ) : null}
-      {items && items.length === 0 ? <p className="muted">{text.kyc.empty}</p> : null}
-      {items && items.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{text.kyc.customer}</th>
-                <th scope="col">{text.kyc.name}</th>
-                <th scope="col">{text.kyc.document}</th>
-                <th scope="col">{text.kyc.submitted}</th>
-                <th scope="col">{text.kyc.due}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{text.kyc.open}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.userName}</td>
-                  <td>{item.name}</td>
-                  <td>
-                    {text.kyc[item.documentType as 'idCard' | 'driverLicence' | 'passport'] ??
-                      item.documentType}
-                  </td>
-                  <td>{formatTime(language, item.submittedAt)}</td>
-                  <td>
-                    {formatTime(language, item.dueAt)}
-                    {item.overdue ? <strong className="overdue"> {text.kyc.overdue}</strong> : null}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() => setOpen(item.id)}
-                      aria-label={`${text.kyc.open} ${item.userName}`}
-                    >
-                      {text.kyc.open}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <h2 id={headingId} tabIndex={-1}>
+        {text.kyc.heading}
+      </h2>
+      <DataTable
+        caption={text.kyc.heading}
+        columns={columns}
+        rows={query.data}
+        rowKey={(i) => i.id}
+        loading={query.isPending}
+        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
+        onRetry={() => void query.refetch()}
+        empty={text.kyc.empty}
+        filterText={(i) => `${i.userName} ${i.name}`}
+      />
     </section>
   );
 }

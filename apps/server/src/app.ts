@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { buildOpenApi, Code } from '@swx/contract';
+import { buildOpenApi, Code, languageFromAcceptLanguage, messageFor } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -20,10 +20,14 @@ import { marketRoutes } from './modules/market/market.routes.ts';
 import { MarketService } from './modules/market/market.service.ts';
 import { QuoteFeed } from './modules/market/quote-feed.ts';
 import { QuoteHub } from './modules/market/quote-hub.ts';
+import { createPriceSource } from './modules/market/source.ts';
 import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { NoticesService } from './modules/notices/notices.service.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { OperatorService } from './modules/operator/operator.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
+import { StaffAuditLog } from './modules/staff/staff.audit.ts';
 import { StaffCustomers } from './modules/staff/staff.customers.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
@@ -39,7 +43,12 @@ import type { Logger } from './platform/logger.ts';
 import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
-import { installSecurityHeaders } from './platform/security.ts';
+import {
+  handleClientError,
+  installSecurityHeaders,
+  securityHeaders,
+  websocketOrigin,
+} from './platform/security.ts';
 import type { SmsSender } from './platform/sms.ts';
 import type { FileStorage } from './platform/storage.ts';
 
@@ -67,9 +76,11 @@ export type Services = {
   customers: CustomerDirectory;
   staff: StaffService;
   staffCustomers: StaffCustomers;
+  staffAuditLog: StaffAuditLog;
   kyc: KycService;
   notices: NoticesService;
   content: ContentService;
+  operator: OperatorService;
   params: ParamsService;
   market: MarketService;
   quotes: QuoteHub;
@@ -83,7 +94,11 @@ export type App = { server: FastifyInstance; services: Services; state: { shutti
 export function createServices(platform: Platform): Services {
   const audit = new AuditService(platform.db);
   const ledger = new LedgerService(platform.db, audit, platform.logger);
-  const market = new MarketService(platform.db);
+  const market = new MarketService(
+    platform.db,
+    undefined,
+    createPriceSource(platform.config, platform.logger),
+  );
   const notices = new NoticesService(platform.db);
   const trading = new TradingService({
     db: platform.db,
@@ -124,6 +139,7 @@ export function createServices(platform: Platform): Services {
   });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));
+  const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
   return {
     audit,
     ledger,
@@ -139,7 +155,8 @@ export function createServices(platform: Platform): Services {
       logger: platform.logger,
     }),
     notices,
-    content: new ContentService(platform.db),
+    content: new ContentService(platform.db, operator),
+    operator,
     params: new ParamsService(platform.db),
     market,
     quotes: new QuoteHub(platform.bus),
@@ -148,7 +165,8 @@ export function createServices(platform: Platform): Services {
     triggers,
     customers,
     staff,
-    staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc }),
+    staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc, ledger, trading }),
+    staffAuditLog: new StaffAuditLog({ audit, staff }),
     kyc,
   };
 }
@@ -161,10 +179,22 @@ export async function buildApp(platform: Platform, services = createServices(pla
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: 90_000,
+    // The framework's own refusals answer like any call: the envelope and the security headers.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: (error, request, fastifyReply) => {
+      const reply = fastifyReply as FastifyReply;
+      reply.headers(securityHeaders(websocketOrigin(request, config.publicUrl), true));
+      const language = languageFromAcceptLanguage(request.headers['accept-language']);
+      return reply.status(400).send({
+        code: Code.INVALID_INPUT,
+        msg: messageFor(Code.INVALID_INPUT, language),
+        data: { reason: error.code },
+      });
+    },
   });
 
   installApiConventions(server, services.identity.resolveSession);
-  installSecurityHeaders(server);
+  installSecurityHeaders(server, { publicUrl: config.publicUrl });
 
   server.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/swx/')) return;
@@ -189,6 +219,9 @@ export async function buildApp(platform: Platform, services = createServices(pla
         bus: platform.bus.kind,
         mail: platform.mailer.kind,
         sms: platform.sms.kind,
+        // The sandbox (no real money) or production, and where prices come from.
+        sandbox: !platform.config.production,
+        marketSource: services.market.source.name,
       };
     } catch {
       return reply.status(503).send({ status: 'database unavailable' });
@@ -204,8 +237,9 @@ export async function buildApp(platform: Platform, services = createServices(pla
   noticesRoutes(server, services.notices);
   marketRoutes(server, services.market, services.quotes);
   tradingRoutes(server, services.trading);
-  staffRoutes(server, services.staff, services.staffCustomers);
+  staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
   kycRoutes(server, services.kyc, services.staff);
+  operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 
   await serveApps(server);

@@ -1,8 +1,11 @@
 import { buildApp, createServices } from './app.ts';
+import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { closeControl, serveControl } from './platform/control.ts';
+import { DataDirBusyError } from './platform/datalock.ts';
 import { JobRunner } from './platform/jobs.ts';
 
 /**
@@ -22,7 +25,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const platform = await openPlatform(config);
+  let platform: Awaited<ReturnType<typeof openPlatform>>;
+  try {
+    platform = await openPlatform(config);
+  } catch (error) {
+    if (error instanceof DataDirBusyError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
   if (config.totpKeyIsDevelopment) {
     // A deployment (PUBLIC_URL set) should hear about it; a development run need not.
     const log = config.publicUrl ? platform.logger.warn : platform.logger.info;
@@ -31,6 +43,7 @@ async function main(): Promise<void> {
   const services = createServices(platform);
   await services.ledger.ensureSystemAccounts();
   await services.market.load();
+  services.market.startSource();
   await services.triggers.start();
   if (config.seed) {
     await services.params.seedDefaults();
@@ -58,6 +71,30 @@ async function main(): Promise<void> {
     },
     'listening',
   );
+  // This process owns the embedded database: operator commands reach it through DATA_DIR/control.sock.
+  const control =
+    platform.db.kind === 'pglite'
+      ? await serveControl(
+          config.dataDir,
+          async (name, args, io) => {
+            const command = parseOperatorCommand(name, args);
+            if ('usage' in command) {
+              io.err(command.usage);
+              return 2;
+            }
+            return runOperatorCommand(
+              command,
+              { config, platform, services, adminUrl: `${base}/admin/` },
+              io,
+            );
+          },
+          platform.logger,
+        ).catch((error: unknown) => {
+          // The server still serves customers; operator commands then refuse with a clear message.
+          platform.logger.error({ err: error }, 'operator control socket unavailable');
+          return null;
+        })
+      : null;
   process.stdout.write(
     [
       '',
@@ -66,6 +103,9 @@ async function main(): Promise<void> {
       `  Back office   ${base}/admin/`,
       `  API           ${base}/swx/  (OpenAPI: ${base}/swx/openapi.json)`,
       `  Quotes        ${base.replace(/^http/, 'ws')}/message`,
+      config.production
+        ? `  Prices        ${services.market.source.name} (production: real money)`
+        : `  Prices        ${services.market.source.name} (SANDBOX: no real money${services.market.source.name === 'simulated' ? ', simulated prices' : ''})`,
       '',
       '',
     ].join('\n'),
@@ -79,8 +119,10 @@ async function main(): Promise<void> {
     app.state.shuttingDown = true;
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
+    if (control) await closeControl(control, config.dataDir);
     await jobs.stop();
     services.feed.stop();
+    services.market.source.stop();
     services.triggers.stop();
     services.quotes.close();
     await app.server.close();

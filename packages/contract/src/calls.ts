@@ -48,6 +48,7 @@ import {
   platformStats,
   watchBody,
 } from './market.ts';
+import { operatorInfo } from './operator.ts';
 import {
   openBody,
   optionsOrder,
@@ -246,6 +247,15 @@ export const calls = {
     status: 'live',
     params: paramKeyParams,
     data: systemParam,
+  }),
+  getOperator: call({
+    method: 'GET',
+    path: '/index/getOperator',
+    summary:
+      'Who operates the platform: company, registration, regulator, contacts, risk figure, leaders, partners and links as staff set them; sandbox when no company is named',
+    auth: false,
+    status: 'live',
+    data: operatorInfo,
   }),
   getPlatformStats: call({
     method: 'GET',

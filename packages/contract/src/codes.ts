@@ -1,8 +1,9 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10032 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
- * objects, internal faults and a price that moved before an order was confirmed.
+ * 10026-10033 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * objects, internal faults, a price that moved before an order was confirmed, and a
+ * demo reset refused while positions are open.
  */
 export const Code = {
   OK: 200,
@@ -39,6 +40,7 @@ export const Code = {
   UNKNOWN_ERROR: 10030,
   SERVICE_UNAVAILABLE: 10031,
   PRICE_CHANGED: 10032,
+  POSITIONS_OPEN: 10033,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { wireInt } from './ids.ts';
 
 /** Content types of spec §3/§9: 1 company, 2 policy, 3 footer/other; 5 FAQ and 6 announcements are ours. */
 export const ContentType = { COMPANY: 1, POLICY: 2, OTHER: 3, FAQ: 5, ANNOUNCEMENT: 6 } as const;
@@ -18,9 +19,8 @@ export const contentDetail = z.extend(contentItem, {
 });
 export type ContentDetail = z.infer<typeof contentDetail>;
 
-/** Path parameters arrive as strings; these coerce and bound them. */
-const pathInt = (min: number, max: number) =>
-  z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max));
+/** Path parameters arrive as strings: decimal digits only, then bounded. */
+const pathInt = wireInt;
 
 export const contentTypeParams = z.object({
   type: z.pipe(pathInt(1, 3), z.union([z.literal(1), z.literal(2), z.literal(3)])),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { wireId, wireInt } from './ids.ts';
 import { PHONE_CODES } from './kyc.ts';
 
 /** Login name: a username (letters, digits, _ . -) or an email address. */
@@ -200,9 +201,9 @@ export const notice = z.object({
 });
 export type Notice = z.infer<typeof notice>;
 export const noticeListQuery = z.object({
-  readState: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(1))),
+  readState: z.optional(wireInt(0, 1)),
 });
-export const readNoticeQuery = z.object({ noticeId: z.coerce.number().check(z.int(), z.minimum(1)) });
+export const readNoticeQuery = z.object({ noticeId: wireId() });
 
 /** A social sign-in provider the server offers: its name in paths, and the label of its button. */
 export const socialProvider = z.object({ provider: z.string(), label: z.string() });

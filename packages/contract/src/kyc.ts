@@ -38,6 +38,79 @@ export const PHONE_CODES = [
   '+886',
 ] as const;
 
+/**
+ * The area code of each country whose code is offered (ITU-T E.164 assignments): the KYC form
+ * picks it when the country is chosen. Countries sharing a code (the +1 plan, the Crown
+ * dependencies, Åland, Svalbard, Christmas and Cocos Islands, Vatican City) are listed too.
+ */
+const COUNTRY_PHONE_CODES: Readonly<Record<string, (typeof PHONE_CODES)[number]>> = {
+  US: '+1',
+  CA: '+1',
+  AG: '+1',
+  AI: '+1',
+  AS: '+1',
+  BB: '+1',
+  BM: '+1',
+  BS: '+1',
+  DM: '+1',
+  DO: '+1',
+  GD: '+1',
+  GU: '+1',
+  JM: '+1',
+  KN: '+1',
+  KY: '+1',
+  LC: '+1',
+  MP: '+1',
+  MS: '+1',
+  PR: '+1',
+  SX: '+1',
+  TC: '+1',
+  TT: '+1',
+  VC: '+1',
+  VG: '+1',
+  VI: '+1',
+  NL: '+31',
+  BE: '+32',
+  FR: '+33',
+  ES: '+34',
+  IT: '+39',
+  VA: '+39',
+  CH: '+41',
+  AT: '+43',
+  GB: '+44',
+  GG: '+44',
+  JE: '+44',
+  IM: '+44',
+  DK: '+45',
+  SE: '+46',
+  NO: '+47',
+  SJ: '+47',
+  PL: '+48',
+  DE: '+49',
+  BR: '+55',
+  MY: '+60',
+  AU: '+61',
+  CX: '+61',
+  CC: '+61',
+  NZ: '+64',
+  SG: '+65',
+  TH: '+66',
+  JP: '+81',
+  IN: '+91',
+  PT: '+351',
+  LU: '+352',
+  IE: '+353',
+  FI: '+358',
+  AX: '+358',
+  HK: '+852',
+  TW: '+886',
+};
+
+/** The area code of a country (ISO 3166-1 alpha-2), or null when its code is not offered. */
+export function phoneCodeOfCountry(country: string): (typeof PHONE_CODES)[number] | null {
+  return Object.hasOwn(COUNTRY_PHONE_CODES, country) ? (COUNTRY_PHONE_CODES[country] ?? null) : null;
+}
+
 /** ISO 3166-1 alpha-2 codes; screens name them with Intl.DisplayNames in the reader's language. */
 export const COUNTRIES = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { wireId, wireInt } from './ids.ts';
 
 /** A decimal amount on the wire: minor units rendered at the asset's scale, sign allowed. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
@@ -47,19 +48,48 @@ export const transactionsQuery = z.object({
   asset: z.optional(z.enum(['USDT', 'USDC', 'BTC', 'ETH'])),
   from: z.optional(isoDay),
   to: z.optional(isoDay),
-  before: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
-  size: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  before: z.optional(wireId()),
+  size: z.optional(wireInt(1, 100)),
 });
 
+/** One posting of an entry: the customer's own accounts by kind (wallet, margin), the platform's by kind. */
+export const transactionPosting = z.object({
+  /** wallet, margin (the customer's); fees, house_pnl, demo_issuance, … (the platform's); counterparty. */
+  account: z.string(),
+  own: z.boolean(),
+  asset: z.string(),
+  /** Exact, at the asset's ledger scale; + credit, − debit. The postings of an entry net to zero. */
+  amount: decimalString,
+});
+
+/**
+ * One economic event of the customer's record: one ledger entry, in structured fields the app
+ * puts into words ("Opened SWX000000001: margin held …, fee …"). Amounts are decimal strings
+ * at the asset's ledger scale; the app shows them at the asset's display scale.
+ */
 export const transactionLine = z.object({
   entryId: z.int(),
   kind: z.string(),
-  asset: z.string(),
-  amount: decimalString,
   createdAt: z.string(),
   status: z.enum(['posted', 'reversed']),
-  reference: z.nullable(z.string()),
   reversesEntryId: z.nullable(z.int()),
+  reference: z.nullable(z.string()),
+  /** The order this entry belongs to, as the order detail shows it (SWX and nine digits). */
+  orderNo: z.nullable(z.string()),
+  instrument: z.nullable(z.string()),
+  /** manual, stop_loss, take_profit, stop_out, auto_close for a closing entry. */
+  closeReason: z.nullable(z.string()),
+  /** The asset of margin, fee and result (the first asset the entry changed for the customer). */
+  asset: z.string(),
+  /** The change of the customer's total balance, per asset (margin moving in or out is no change). */
+  changes: z.array(z.object({ asset: z.string(), amount: decimalString })),
+  /** Margin set aside (positive) or released (negative) by this entry; null when none moved. */
+  margin: z.nullable(decimalString),
+  /** A fee the customer paid in this entry; null when none. */
+  fee: z.nullable(decimalString),
+  /** A realised trading result: profit positive, loss negative; null when none. */
+  result: z.nullable(decimalString),
+  postings: z.array(transactionPosting),
 });
 export type TransactionLine = z.infer<typeof transactionLine>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { wireInt } from './ids.ts';
 
 /** Market type codes: 1 forex, 2 crypto, 3 stocks, 5 ETF (spec §3); 6 metals and 7 futures are ours. */
 export const MarketType = { FOREX: 1, CRYPTO: 2, STOCKS: 3, ETF: 5, METALS: 6, FUTURES: 7 } as const;
@@ -23,10 +24,13 @@ export const marketItem = z.object({
 export type MarketItem = z.infer<typeof marketItem>;
 
 export const listMarketQuery = z.object({
-  type: z.coerce.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v))),
+  type: z.pipe(
+    wireInt(0, 1000),
+    z.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v))),
+  ),
 });
 export const marketIdParams = z.object({
-  id: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1_000_000)),
+  id: wireInt(1, 1_000_000),
 });
 
 export const PERIODS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
@@ -34,7 +38,7 @@ export const candleQuery = z.object({
   code: z.string().check(z.regex(/^[A-Z0-9]{2,16}$/)),
   period: z.enum(PERIODS),
   date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
-  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000))),
+  limit: z.optional(wireInt(1, 1000)),
 });
 export const candle = z.object({
   time: z.int(),

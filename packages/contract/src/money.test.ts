@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ASSET_SCALES, formatMinor, MoneyFormatError, parseMinor, valueAtPrice } from './money.ts';
+import {
+  ASSET_SCALES,
+  displayScaleOf,
+  formatMinor,
+  MoneyFormatError,
+  parseMinor,
+  roundDecimal,
+  toDisplay,
+  valueAtPrice,
+} from './money.ts';
 
 describe('money', () => {
   it('parses decimal strings into minor units at the asset scale', () => {
@@ -44,5 +53,28 @@ describe('money', () => {
     expect(valueAtPrice(10_000_000n, 6, '0.9998', 6)).toBe(9_998_000n);
     // 1 wei at 3,000 rounds down to 0
     expect(valueAtPrice(1n, 18, '3000', 6)).toBe(0n);
+  });
+});
+
+describe('display precision', () => {
+  it('rounds to the asset display scale, half away from zero, without floats', () => {
+    expect(toDisplay('4.523411', 'USDT')).toBe('4.52');
+    expect(toDisplay('4.525', 'USDT')).toBe('4.53');
+    expect(toDisplay('-2.775000', 'USDT')).toBe('-2.78');
+    expect(toDisplay('-2.774999', 'USDT')).toBe('-2.77');
+    expect(toDisplay('-0.004', 'USDT')).toBe('0.00');
+    expect(toDisplay('100000', 'USDT')).toBe('100000.00');
+    expect(toDisplay('99.995', 'USDC')).toBe('100.00');
+    expect(toDisplay('0.123456789', 'BTC')).toBe('0.12345679');
+    expect(toDisplay('1.000000000000000001', 'ETH')).toBe('1.00000000');
+    expect(toDisplay('12345678901234567890.5', 'XYZ')).toBe('12345678901234567890.50');
+    expect(roundDecimal('0.5', 0)).toBe('1');
+    expect(displayScaleOf('BTC')).toBe(8);
+    expect(displayScaleOf('toString')).toBe(2);
+  });
+
+  it('refuses what is not a decimal', () => {
+    for (const bad of ['', '1e3', '.5', '1.', '--1', 'NaN'])
+      expect(() => toDisplay(bad, 'USDT'), bad).toThrow();
   });
 });

@@ -55,6 +55,38 @@ export function valueAtPrice(minor: bigint, scale: number, price: string, target
   );
 }
 
+/**
+ * How many decimals a customer sees of each asset, everywhere (balance, record, orders, ticket).
+ * The ledger keeps every minor unit (ASSET_SCALES); screens round to this.
+ */
+export const DISPLAY_SCALES: Record<Asset, number> = { USDT: 2, USDC: 2, BTC: 8, ETH: 8 };
+
+/** The display scale of an asset code; an asset the catalogue does not know shows two decimals. */
+export function displayScaleOf(asset: string): number {
+  return Object.hasOwn(DISPLAY_SCALES, asset) ? DISPLAY_SCALES[asset as Asset] : 2;
+}
+
+const SIGNED_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Rounds a decimal string to exactly `scale` places, half away from zero, in strings and bigints
+ * only ("4.525" → "4.53", "-2.775" → "-2.78", "-0.001" → "0.00"). Throws on anything else.
+ */
+export function roundDecimal(decimal: string, scale: number): string {
+  assertScale(scale);
+  const match = SIGNED_DECIMAL.exec(decimal);
+  if (!match) throw new MoneyFormatError(`not a decimal amount: ${JSON.stringify(decimal)}`);
+  const [, minus = '', whole = '0', fraction = ''] = match;
+  let minor = BigInt(whole + fraction.slice(0, scale).padEnd(scale, '0'));
+  if ((fraction[scale] ?? '0') >= '5') minor += 1n;
+  return formatMinor(minus && minor !== 0n ? -minor : minor, scale);
+}
+
+/** An amount of an asset as the customer sees it: rounded to the asset's display scale. */
+export function toDisplay(decimal: string, asset: string): string {
+  return roundDecimal(decimal, displayScaleOf(asset));
+}
+
 function assertScale(scale: number): void {
   if (!Number.isInteger(scale) || scale < 0 || scale > 36) throw new RangeError(`bad scale ${scale}`);
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
+import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
+import { operatorAdminCalls } from './operator.ts';
 
 /**
  * The staff API of the back office, under `/swx/admin` (never the customer base). Staff accounts,
@@ -45,7 +47,7 @@ export const staffPassword = z.string().check(z.minLength(12), z.maxLength(128))
 const challenge = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/));
 const code = z.string().check(z.trim(), z.regex(/^\d{6}$/));
 const reason = z.string().check(z.trim(), z.minLength(3), z.maxLength(500));
-const idParams = z.object({ id: z.coerce.number().check(z.int(), z.minimum(1)) });
+const idParams = z.object({ id: wireId() });
 
 export const staffInfo = z.object({ id: z.int(), email: z.string(), role: z.enum(STAFF_ROLES) });
 export type StaffInfo = z.infer<typeof staffInfo>;
@@ -118,6 +120,8 @@ export const kycReview = z.object({
   dueAt: z.string(),
   reviewedAt: z.nullable(z.string()),
   reviewedBy: z.nullable(z.string()),
+  /** The reviewer by email (the staff API fills it; reviewedBy is the audit actor). */
+  reviewer: z.optional(z.nullable(z.object({ id: z.int(), email: z.string() }))),
   reason: z.nullable(z.string()),
   details: kycDetails,
 });
@@ -131,6 +135,120 @@ export const staffListItem = z.object({
   enrolled: z.boolean(),
   createdAt: z.string(),
 });
+
+export type StaffListItem = z.infer<typeof staffListItem>;
+
+/** A staff member's change by an admin: a new role, or disabled / enabled again. */
+export const updateStaffBody = z.object({
+  role: z.optional(z.enum(STAFF_ROLES)),
+  status: z.optional(z.enum(['active', 'disabled'])),
+});
+
+/** A keyset cursor: the last id (or audit seq) of the page before; digits only. */
+const cursor = z.optional(z.string().check(z.regex(/^\d{1,15}$/)));
+const isoDay = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
+
+/** One balance of a customer in one book: decimal strings at the asset's scale. */
+export const staffBalance = z.object({
+  book: z.enum(['demo', 'live']),
+  asset: z.string(),
+  balance: z.string(),
+  held: z.string(),
+  available: z.string(),
+});
+export const staffPosition = z.object({
+  id: z.int(),
+  orderNo: z.string(),
+  book: z.enum(['demo', 'live']),
+  code: z.string(),
+  direction: z.string(),
+  lots: z.string(),
+  leverage: z.int(),
+  openPrice: z.string(),
+  closePrice: z.nullable(z.string()),
+  margin: z.string(),
+  profit: z.string(),
+  status: z.enum(['open', 'closed']),
+  openTime: z.string(),
+  closeTime: z.nullable(z.string()),
+});
+export const staffTransaction = z.object({
+  entryId: z.int(),
+  book: z.enum(['demo', 'live']),
+  kind: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  accountKind: z.string(),
+  reference: z.nullable(z.string()),
+  createdAt: z.string(),
+});
+export const staffCustomerSession = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  browser: z.string(),
+  os: z.string(),
+  ip: z.string(),
+});
+/** A staff member as others see them: the id and the email (their name in the back office). */
+export const staffRef = z.object({ id: z.int(), email: z.string() });
+export type StaffRef = z.infer<typeof staffRef>;
+
+/** Everything about one customer on one page: account, both books, positions, entries, sessions, KYC. */
+export const customerOverview = z.object({
+  customer: customerDetail,
+  balances: z.array(staffBalance),
+  positions: z.array(staffPosition),
+  transactions: z.array(staffTransaction),
+  sessions: z.array(staffCustomerSession),
+  kyc: z.nullable(
+    z.object({
+      id: z.int(),
+      status: z.enum(['pending', 'verified', 'failed']),
+      submittedAt: z.string(),
+      reviewedAt: z.nullable(z.string()),
+      reviewer: z.nullable(staffRef),
+      reason: z.nullable(z.string()),
+    }),
+  ),
+});
+export type CustomerOverview = z.infer<typeof customerOverview>;
+
+export const auditEntry = z.object({
+  seq: z.int(),
+  at: z.string(),
+  actor: z.string(),
+  /** The staff member behind a `staff:<id>` actor, by email; null for other actors. */
+  actorStaff: z.nullable(staffRef),
+  action: z.string(),
+  subject: z.string(),
+  data: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+export const auditQuery = z.object({
+  /** `staff:3`, `system`, or a staff member's email. */
+  actor: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+  /** An action or its beginning (`customer.` finds every customer action). */
+  action: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  /** A subject exactly, e.g. `user:12`. */
+  subject: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  /** Days (UTC), both included. */
+  from: isoDay,
+  to: isoDay,
+  before: cursor,
+});
+export const auditChainVerdict = z.object({
+  ok: z.boolean(),
+  rows: z.int(),
+  brokenAt: z.nullable(z.int()),
+  /** Why the row at brokenAt breaks the chain: missing, wrong previous hash, content not its hash. */
+  reason: z.nullable(z.enum(['missing', 'previous_hash', 'content_hash'])),
+  checkedAt: z.string(),
+});
+export type AuditChainVerdict = z.infer<typeof auditChainVerdict>;
+
+/** Who may read the audit log and run the chain check. */
+const AUDITORS: readonly StaffRole[] = ['admin', 'compliance'];
 
 export const adminCalls = {
   signIn: adminCall({
@@ -174,9 +292,10 @@ export const adminCalls = {
   searchCustomers: adminCall({
     method: 'GET',
     path: '/customers',
-    summary: 'Customers by username, email or id (newest first when q is empty)',
+    summary:
+      'Customers by username, email or id, newest first, 50 a page (before: the last id of the page before)',
     roles: VIEWERS,
-    query: z.object({ q: z.optional(z.string().check(z.trim(), z.maxLength(254))) }),
+    query: z.object({ q: z.optional(z.string().check(z.trim(), z.maxLength(254))), before: cursor }),
     data: z.array(customerSummary),
   }),
   getCustomer: adminCall({
@@ -252,6 +371,49 @@ export const adminCalls = {
     body: z.object({ email: staffEmail, role: z.enum(STAFF_ROLES) }),
     data: z.object({ staff: staffInfo, oneTimePassword: z.string() }),
   }),
+  updateStaff: adminCall({
+    method: 'POST',
+    path: '/staff/:id',
+    summary:
+      'Change a staff role, or disable / enable an account (disabling ends its sessions); never yourself disabled, never the last active admin',
+    roles: ['admin'],
+    params: idParams,
+    body: updateStaffBody,
+    data: staffListItem,
+  }),
+  resetStaffTotp: adminCall({
+    method: 'POST',
+    path: '/staff/:id/resetTotp',
+    summary: "Reset a staff member's two-step verification: sessions end, the next sign-in enrols again",
+    roles: ['admin'],
+    params: idParams,
+    data: staffListItem,
+  }),
+  customerOverview: adminCall({
+    method: 'GET',
+    path: '/customers/:id/overview',
+    summary:
+      'One customer on one page: account, balances in both books, positions, recent entries, sessions, KYC',
+    roles: VIEWERS,
+    params: idParams,
+    data: customerOverview,
+  }),
+  auditLog: adminCall({
+    method: 'GET',
+    path: '/audit',
+    summary: 'The audit log, newest first, 50 a page, by actor, action, subject and days',
+    roles: AUDITORS,
+    query: auditQuery,
+    data: z.object({ rows: z.array(auditEntry), next: z.nullable(z.string()) }),
+  }),
+  verifyAudit: adminCall({
+    method: 'POST',
+    path: '/audit/verify',
+    summary: "Walk the audit log's hash chain and report the first broken row, if any",
+    roles: AUDITORS,
+    data: auditChainVerdict,
+  }),
+  ...operatorAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { wireId, wireInt } from './ids.ts';
 import { decimalString } from './ledger.ts';
 import { priceString } from './market.ts';
 
@@ -61,6 +62,12 @@ export const ticketBody = z.object({
   autoCloseAfter: z.optional(z.nullable(z.int())),
 });
 export type TicketBody = z.infer<typeof ticketBody>;
+
+/**
+ * A confirmed quote stays valid for this many seconds after its tick; an older one is refused with
+ * 10032 (the confirm step fetches new figures before that and asks again).
+ */
+export const QUOTE_VALID_SECONDS = 3;
 
 /** Opening a position confirms the figures of one quote: the tick `quoteTime` (epoch seconds). */
 export const openBody = z.extend(ticketBody, {
@@ -126,7 +133,7 @@ export const optionsOrder = z.object({
 export type OptionsOrder = z.infer<typeof optionsOrder>;
 
 export const orderIdParams = z.object({
-  id: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+  id: wireId(),
 });
 export const orderIdBody = z.object({ id: z.int().check(z.minimum(1)) });
 export const updateOrderBody = z.object({
@@ -136,8 +143,8 @@ export const updateOrderBody = z.object({
 });
 export const orderListQuery = z.object({
   status: z.optional(z.enum(['open', 'closed'])),
-  page: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
-  size: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  page: z.optional(wireInt(1, 100_000)),
+  size: z.optional(wireInt(1, 100)),
 });
 export const orderPage = z.object({
   items: z.array(optionsOrder),

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Platform } from '../app.ts';
 import { createBus } from './bus.ts';
 import type { Config } from './config.ts';
+import type { LockRole } from './datalock.ts';
 import { openDatabase } from './db.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail.ts';
@@ -12,10 +13,14 @@ import { createSmsSender } from './sms.ts';
 import { FileStorage } from './storage.ts';
 
 /** Opens every platform part the configuration names and applies pending migrations. */
-export async function openPlatform(config: Config): Promise<Platform & { closeExtras: () => Promise<void> }> {
+export async function openPlatform(
+  config: Config,
+  role: LockRole = 'server',
+): Promise<Platform & { closeExtras: () => Promise<void> }> {
   const logger = createLogger(config);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // With PGlite this takes the data folder's lock (or throws DataDirBusyError): one process only.
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role });
   const applied = await migrate(db);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const bus = await createBus(config.redisUrl, logger);

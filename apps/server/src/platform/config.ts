@@ -50,6 +50,24 @@ const schema = z.object({
   SEED: z.enum(['on', 'off']).default('on'),
   /** The built-in simulated quote feed; off leaves /message silent (tests that publish their own). */
   FEED: z.enum(['on', 'off']).default('on'),
+  /**
+   * SWX_MODE=production: real money (see `production` below); the embedded default is a full sandbox.
+   * EVM_RPC_URL (a real chain for deposits) makes a run production too.
+   */
+  SWX_MODE: z.enum(['sandbox', 'production']).default('sandbox'),
+  /** Where prices come from: the built-in simulator, or Binance's public market streams. */
+  MARKET_SOURCE: z.enum(['simulated', 'binance']).default('simulated'),
+  /** The exchange's combined-stream endpoint (wss, or ws on the loopback address for tests). */
+  MARKET_SOURCE_URL: z
+    .string()
+    .url()
+    .refine((text) => {
+      const url = new URL(text);
+      return url.protocol === 'wss:' || (url.protocol === 'ws:' && LOOPBACK_HOSTS.has(url.hostname));
+    }, 'MARKET_SOURCE_URL must be a wss URL (ws only on the loopback address)')
+    .optional(),
+  /** A real source's price older than this many seconds is stale: the instrument is not tradable. */
+  MARKET_STALE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** Requests per minute per client address on the API, before any stricter per-call limit. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -167,7 +185,16 @@ export type Config = {
   leverageCaps: Record<string, number>;
   /** The configured social sign-in providers; empty when none is. */
   socialProviders: SocialProviderConfig[];
+  /** Real money: SWX_MODE=production or EVM_RPC_URL set. Never priced by the simulator. */
+  production: boolean;
+  marketSource: 'simulated' | 'binance';
+  /** The real source's endpoint (undefined for the simulator). */
+  marketSourceUrl: string | undefined;
+  marketStaleSeconds: number;
 };
+
+/** Binance's public combined-stream endpoint (market data only). */
+export const BINANCE_STREAM_URL = 'wss://data-stream.binance.vision/stream';
 
 export class ConfigError extends Error {}
 
@@ -181,6 +208,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const socialIssues: string[] = [];
   const social = socialProviders(env, socialIssues);
   if (socialIssues.length > 0) throw new ConfigError(`invalid environment:\n${socialIssues.join('\n')}`);
+  const production = e.SWX_MODE === 'production' || (env.EVM_RPC_URL ?? '').trim() !== '';
+  if (production && e.MARKET_SOURCE === 'simulated')
+    throw new ConfigError(
+      `invalid environment:\n  MARKET_SOURCE: this is a production run (${e.SWX_MODE === 'production' ? 'SWX_MODE=production' : 'EVM_RPC_URL is set'}), ` +
+        'so real money is traded: the simulated price feed must not price it. Set MARKET_SOURCE=binance ' +
+        '(a real exchange feed), or run the sandbox (SWX_MODE=sandbox, no EVM_RPC_URL).',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -205,5 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     totpKeyIsDevelopment: !e.TOTP_KEY,
     leverageCaps: e.LEVERAGE_CAPS,
     socialProviders: social,
+    production,
+    marketSource: e.MARKET_SOURCE,
+    marketSourceUrl:
+      e.MARKET_SOURCE === 'simulated' ? undefined : (e.MARKET_SOURCE_URL ?? BINANCE_STREAM_URL),
+    marketStaleSeconds: e.MARKET_STALE_SECONDS,
   };
 }

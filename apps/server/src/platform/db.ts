@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { acquireDataLock, type LockRole } from './datalock.ts';
 
 /**
  * One database interface over PGlite (the embedded default) and PostgreSQL. Both speak the same
@@ -23,13 +24,36 @@ export interface Database extends Queryable {
 const INT8 = 20;
 const NUMERIC = 1700;
 
+/**
+ * PostgreSQL with a URL; else PGlite in DATA_DIR/pglite, which one process at a time may open: the
+ * data folder's lock (datalock.ts) is taken first and released on close, and a folder another live
+ * process holds is refused with DataDirBusyError.
+ */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  role?: LockRole;
 }): Promise<Database> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl)
-    : openPglite(join(options.dataDir, 'pglite'));
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const lock = acquireDataLock(options.dataDir, options.role ?? 'server');
+  let db: Database;
+  try {
+    db = await openPglite(join(options.dataDir, 'pglite'));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
 }
 
 export async function openPglite(directory: string | undefined): Promise<Database> {

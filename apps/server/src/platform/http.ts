@@ -76,7 +76,52 @@ export type CallInput<D extends CallDefinition> = {
   customer: D['auth'] extends true ? CustomerSession : CustomerSession | null;
 };
 
-function validate(schema: z.ZodMiniType | undefined, value: unknown): unknown {
+/**
+ * Control characters: C0 (U+0000 to U+001F, tab and newline included), DEL and C1 (U+0080 to
+ * U+009F). No field of the contract is multi-line text (neither app has a text area), so every
+ * string input refuses them; a lone surrogate (not well-formed UTF-16) is refused alike.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return LONE_SURROGATE.test(text);
+}
+
+/** The first path (keys included) under which an input holds a string with a control character. */
+function controlCharacterPath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return hasControlCharacters(value) ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = controlCharacterPath(value[i], path ? `${path}.${i}` : String(i), depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    // A field's name goes back to the caller only when it is a plain name, never arbitrary text.
+    const name = /^[A-Za-z0-9_]{1,64}$/.test(key) ? key : '*';
+    const here = path ? `${path}.${name}` : name;
+    if (hasControlCharacters(key)) return here;
+    const found = controlCharacterPath(item, here, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Checks one part of a request (path parameters, query or body) with its contract schema: any
+ * string with a control character anywhere in it (known field or not) is 10026 before the schema
+ * is even asked; so is anything the schema refuses. The staff API validates through this too.
+ */
+export function validateInput(schema: z.ZodMiniType | undefined, value: unknown): unknown {
+  const bad = controlCharacterPath(value, '');
+  // The path is the field's name only: the value itself is never echoed.
+  if (bad !== null) throw new ApiError(Code.INVALID_INPUT, [{ path: bad, issue: 'control_character' }]);
   if (!schema) return undefined;
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) {
@@ -108,9 +153,9 @@ export function mountCall<D extends CallDefinition>(
     handler: async (request, reply) => {
       if (definition.auth && !request.customer) return sendCode(reply, request, Code.SESSION_EXPIRED);
       const input = {
-        params: validate(definition.params, request.params),
-        query: validate(definition.query, request.query),
-        body: validate(definition.body, request.body),
+        params: validateInput(definition.params, request.params),
+        query: validateInput(definition.query, request.query),
+        body: validateInput(definition.body, request.body),
         request,
         reply,
         customer: request.customer,
@@ -121,6 +166,20 @@ export function mountCall<D extends CallDefinition>(
   });
 }
 
+/** The request headers the server reads (language, book, token, cookies, device, origin, proxy). */
+const READ_HEADERS = [
+  'accept-language',
+  'virtually',
+  'authorization',
+  'cookie',
+  'user-agent',
+  'origin',
+  'host',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+] as const;
+
 /** Request decoration, session resolution and the error envelope for every /swx call. */
 export function installApiConventions(app: FastifyInstance, resolveSession: SessionResolver): void {
   app.decorateRequest('language', 'en');
@@ -128,6 +187,13 @@ export function installApiConventions(app: FastifyInstance, resolveSession: Sess
   app.decorateRequest('customer', null);
   app.addHook('onRequest', async (request) => {
     request.language = languageFromAcceptLanguage(request.headers['accept-language']);
+    // The headers the app reads: a control character in any of them is bad input (10026).
+    for (const name of READ_HEADERS) {
+      const value = request.headers[name];
+      const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+      if (values.some(hasControlCharacters))
+        throw new ApiError(Code.INVALID_INPUT, [{ path: `header.${name}`, issue: 'control_character' }]);
+    }
     request.book = bookOf(request.headers.virtually);
     const token = tokenOf(request);
     request.customer = token ? await resolveSession(token) : null;

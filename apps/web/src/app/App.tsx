@@ -8,6 +8,7 @@ import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
 import { NoticeDialog } from '../shell/NoticeDialog.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
+import { loginAfterExpiry } from './returnTo.ts';
 import { routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
 
@@ -104,7 +105,9 @@ function NavigationEffects() {
   const navigate = useNavigate();
   useEffect(() => {
     setSessionExpiredHandler(() => {
-      if (window.location.pathname !== '/pass/login') navigate('/pass/login', { replace: true });
+      // Told why on the login page, and brought back to this page after logging in (spec §4).
+      if (window.location.pathname !== '/pass/login')
+        navigate(loginAfterExpiry(window.location), { replace: true });
     });
   }, [navigate]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation by design

@@ -1,10 +1,15 @@
-import { isRtl, LANGUAGE_TAGS, type Language } from '@swx/contract';
+import { isLanguage, isRtl, LANGUAGE_TAGS, type Language } from '@swx/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
 
-/** One file per language; English ships with the app, the others load when chosen. */
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: typeof en }>> = {
+/**
+ * One file per language; English ships with the app, the others load when chosen. Their shapes
+ * differ only by plural forms (a language has the categories it needs: Japanese only _other,
+ * Arabic _zero to _other); the locale test checks every file against English.
+ */
+type Texts = { [key: string]: string | Texts };
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Texts }>> = {
   ja: () => import('../locales/ja.json'),
   ko: () => import('../locales/ko.json'),
   de: () => import('../locales/de.json'),
@@ -18,6 +23,23 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: typeof e
 
 export const i18n = i18next.createInstance();
 
+/**
+ * `{{count, number}}` in a text: the number in the reader's locale. i18next passes its language
+ * code (ours, like `hk`), not a locale tag, so the tag is looked up here. Counts go to t() as
+ * numbers, so i18next also picks the language's plural form (_zero, _one, _two, _few, _many,
+ * _other).
+ */
+export function formatNumberFor(lng: string | undefined, value: number | bigint): string {
+  return new Intl.NumberFormat(isLanguage(lng) ? LANGUAGE_TAGS[lng] : 'en').format(value);
+}
+
+/** Makes `{{x, number}}` format with the locale of our language code. */
+export function installLocaleNumbers(instance: typeof i18n): void {
+  instance.services.formatter?.add('number', (value: number | bigint, lng: string | undefined) =>
+    formatNumberFor(lng, value),
+  );
+}
+
 export async function initI18n(language: Language): Promise<void> {
   await i18n.use(initReactI18next).init({
     lng: 'en',
@@ -26,6 +48,7 @@ export async function initI18n(language: Language): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  installLocaleNumbers(i18n);
   await switchLanguage(language);
 }
 
@@ -38,6 +61,18 @@ export async function switchLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
   document.documentElement.lang = LANGUAGE_TAGS[language];
   document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr';
+}
+
+/**
+ * A decimal string (lots, prices, limits from the server) in the reader's locale, every digit
+ * kept and none added: Intl's string input never passes through a float.
+ */
+export function formatDecimal(language: Language, decimal: string): string {
+  const fraction = decimal.split('.')[1]?.length ?? 0;
+  return new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+    minimumFractionDigits: fraction,
+    maximumFractionDigits: fraction,
+  }).format(decimal as unknown as number);
 }
 
 /** Numbers and dates in the reader's locale. */

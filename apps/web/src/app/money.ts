@@ -1,4 +1,4 @@
-import { LANGUAGE_TAGS, type Language } from '@swx/contract';
+import { displayScaleOf, LANGUAGE_TAGS, type Language, toDisplay } from '@swx/contract';
 
 /**
  * Formats a decimal string for the reader's locale without passing through a float: Intl's
@@ -18,6 +18,26 @@ export function formatAmount(
     signDisplay: options.sign ? 'exceptZero' : 'auto',
   });
   return format.format(trimmed as unknown as number);
+}
+
+/**
+ * An amount of an asset as every screen shows it (balance, record, orders, ticket): rounded to the
+ * asset's display scale by the contract's `toDisplay`, with exactly that many decimals, in the
+ * reader's number format.
+ */
+export function formatMoney(
+  language: Language,
+  decimal: string,
+  asset: string,
+  options: { sign?: boolean } = {},
+): string {
+  const scale = displayScaleOf(asset);
+  const format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+    minimumFractionDigits: scale,
+    maximumFractionDigits: scale,
+    signDisplay: options.sign ? 'exceptZero' : 'auto',
+  });
+  return format.format(toDisplay(decimal, asset) as unknown as number);
 }
 
 /** The sign of a decimal string: -1, 0 or 1. */

@@ -73,3 +73,10 @@ export const statsQuery = queryOptions({
   queryFn: () => callApi('getPlatformStats'),
   staleTime: 60_000,
 });
+
+/** Who operates the platform, as staff set it (the same in every language; texts pick theirs). */
+export const operatorQuery = queryOptions({
+  queryKey: ['operator'],
+  queryFn: () => callApi('getOperator'),
+  staleTime: 5 * 60_000,
+});

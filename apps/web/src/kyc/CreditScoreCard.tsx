@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatNumber } from '../app/i18n.ts';
 import { useClientState } from '../app/state.ts';
 import { Failed, Loading } from '../pages/PageState.tsx';
 import { kycQueries } from './queries.ts';
@@ -23,7 +24,12 @@ export function CreditScoreCard() {
       </h2>
       <p className="credit-score">
         <meter min={0} max={data.max} value={data.score} aria-labelledby="credit-title" />
-        <span data-testid="credit-score">{t('kyc.credit.of', { score: data.score, max: data.max })}</span>
+        <span data-testid="credit-score">
+          {t('kyc.credit.of', {
+            score: formatNumber(language, data.score),
+            max: formatNumber(language, data.max),
+          })}
+        </span>
       </p>
       <h3 className="small">{t('kyc.credit.rulesTitle')}</h3>
       <ul className="credit-rules">

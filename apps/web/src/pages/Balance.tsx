@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { formatAmount } from '../app/money.ts';
+import { formatMoney } from '../app/money.ts';
 import { ledgerQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
@@ -16,15 +16,19 @@ function ResetDemo({ userId }: { userId: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [message, setMessage] = useState('');
+  const [refused, setRefused] = useState(false);
   const reset = useMutation({
     mutationFn: () => callApi('resetDemo'),
     onSuccess: (data) => {
       queryClient.setQueryData(ledgerQueries.balances(userId, 'demo').queryKey, data);
       void queryClient.invalidateQueries({ queryKey: ['ledger', 'transactions'] });
+      setRefused(false);
       setMessage(t('balance.resetDone'));
       dialog.current?.close();
     },
     onError: (error) => {
+      // The server's refusal in the reader's language (10033 while positions are open).
+      setRefused(true);
       setMessage(error instanceof ApiFailure ? error.message : t('state.error'));
       dialog.current?.close();
     },
@@ -34,7 +38,7 @@ function ResetDemo({ userId }: { userId: number }) {
       <button type="button" className="button ghost" onClick={() => dialog.current?.showModal()}>
         {t('balance.reset')}
       </button>
-      <p role="status" className="book-message">
+      <p role="status" className={refused && message ? 'form-error' : 'book-message'}>
         {message}
       </p>
       <dialog ref={dialog} className="modal" aria-labelledby={titleId}>
@@ -77,7 +81,7 @@ function BalanceTable({ userId }: { userId: number }) {
       <p className="total-value">
         <span className="muted">{t('balance.totalValue')}</span>{' '}
         <strong data-testid="total-value">
-          {`${formatAmount(language, query.data.totalValueUsdt, 6)} USDT`}
+          {`${formatMoney(language, query.data.totalValueUsdt, 'USDT')} USDT`}
         </strong>
         {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
       </p>
@@ -97,12 +101,12 @@ function BalanceTable({ userId }: { userId: number }) {
             {rows.map((row) => (
               <tr key={row.asset} data-asset={row.asset}>
                 <th scope="row">{row.asset}</th>
-                <td className="num">{formatAmount(language, row.available, row.scale)}</td>
-                <td className="num">{formatAmount(language, row.held, row.scale)}</td>
-                <td className="num">{formatAmount(language, row.balance, row.scale)}</td>
+                <td className="num">{formatMoney(language, row.available, row.asset)}</td>
+                <td className="num">{formatMoney(language, row.held, row.asset)}</td>
+                <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
                 <td className="num">
                   {row.valueUsdt !== null ? (
-                    formatAmount(language, row.valueUsdt, 6)
+                    formatMoney(language, row.valueUsdt, 'USDT')
                   ) : (
                     <span title={t('balance.valuePending')}>
                       —<span className="visually-hidden"> {t('balance.valuePending')}</span>
@@ -127,7 +131,7 @@ export default function Balance() {
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (
-    <AccountPage title={t('title.balance')}>
+    <AccountPage title={t('title.balance')} book>
       <section className="card">
         <BookSwitch />
       </section>

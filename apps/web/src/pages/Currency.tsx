@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { marketQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { Change } from '../market/Change.tsx';
-import { direction, percent, price, useQuoteMap } from '../market/live.ts';
+import { direction, percent, price, type Quote, useQuoteMap } from '../market/live.ts';
 import { WatchStar } from '../market/WatchStar.tsx';
 import { useWatchlist } from '../market/watch.ts';
 import { Failed, Loading } from './PageState.tsx';
@@ -46,9 +46,23 @@ export default function Currency() {
   const watch = useWatchlist();
   const [announcement, setAnnouncement] = useState('');
   const lastAnnounced = useRef(0);
+  /** The order ticket's quote (the tick its figures are priced at), while it has one. */
+  const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
 
-  const nowPrice = live?.price ?? info.data?.price;
-  const zdf = live?.zdf ?? info.data?.zdf ?? '0';
+  // One quote for the whole screen: the headline, the bid/ask strip and the ticket show the same
+  // tick. While the ticket prices the market, that is its tick; otherwise the instrument's own
+  // snapshot (price, bid and ask computed together). Never the socket's price beside another
+  // moment's bid and ask.
+  const open = info.data?.open === true;
+  const quote: Quote | null =
+    open && ticketQuote
+      ? ticketQuote
+      : info.data
+        ? { bid: info.data.bid, ask: info.data.ask, mid: info.data.price }
+        : null;
+  const nowPrice = quote?.mid;
+  // A closed market shows the change of its last day of trading, as the market list does.
+  const zdf = (open ? live?.zdf : undefined) ?? info.data?.zdf ?? '0';
   const stats = useMemo(() => {
     const c = (day.data?.candles ?? []).slice(-96);
     if (c.length === 0) return null;
@@ -102,32 +116,45 @@ export default function Currency() {
         {watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
       </header>
       <p className="currency-price">
-        <strong data-testid="live-price">{nowPrice ? price(nowPrice, locale) : '—'}</strong>{' '}
+        <strong data-testid="live-price" data-price={nowPrice}>
+          {nowPrice ? price(nowPrice, locale) : '—'}
+        </strong>{' '}
         <Change zdf={zdf} />
+        {item.open ? null : (
+          <span className="badge" data-testid="closed-mark">
+            {t('market.closed')}
+          </span>
+        )}
       </p>
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      {item.open ? null : <p className="notice">{t('market.marketClosed')}</p>}
-      <dl className="quote-grid">
-        <div>
-          <dt>{t('market.bid')}</dt>
-          <dd>{price(item.bid, locale)}</dd>
-        </div>
-        <div>
-          <dt>{t('market.ask')}</dt>
-          <dd>{price(item.ask, locale)}</dd>
-        </div>
-        <div>
-          <dt>{t('market.spread')}</dt>
-          <dd>
-            {price(
-              (Number(item.ask) - Number(item.bid)).toFixed(item.ask.split('.')[1]?.length ?? 2),
-              locale,
-            )}
-          </dd>
-        </div>
-      </dl>
+      {item.open ? null : (
+        <p className="notice">
+          {t('market.marketClosed')} {t('market.closedChange')}
+        </p>
+      )}
+      {quote ? (
+        <dl className="quote-grid" data-testid="page-quote">
+          <div data-quote="bid" data-value={quote.bid}>
+            <dt>{t('market.bid')}</dt>
+            <dd>{price(quote.bid, locale)}</dd>
+          </div>
+          <div data-quote="ask" data-value={quote.ask}>
+            <dt>{t('market.ask')}</dt>
+            <dd>{price(quote.ask, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('market.spread')}</dt>
+            <dd>
+              {price(
+                (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
+                locale,
+              )}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
       <section aria-labelledby="stats-title" className="card">
         <h2 id="stats-title">{t('market.stats')}</h2>
         {stats ? (
@@ -175,7 +202,7 @@ export default function Currency() {
             <CandleChart
               candles={series.data.candles}
               periodSeconds={SECONDS[period] ?? 3600}
-              livePrice={live?.price}
+              livePrice={open ? nowPrice : undefined}
               label={t('market.chartLabel', { name: item.appName, period })}
             />
           ) : (
@@ -186,7 +213,7 @@ export default function Currency() {
       <section className="card" aria-labelledby="trade-title">
         <h2 id="trade-title">{t('market.trade')}</h2>
         <Suspense fallback={<Loading />}>
-          <OrderTicket item={item} />
+          <OrderTicket item={item} onQuote={setTicketQuote} />
         </Suspense>
       </section>
     </div>

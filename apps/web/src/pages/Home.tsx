@@ -1,4 +1,4 @@
-import { LANGUAGE_TAGS } from '@swx/contract';
+import { LANGUAGE_TAGS, localizedFor } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { useClientState } from '../app/state.ts';
 import { MarketTable } from '../market/MarketTable.tsx';
 import { FooterLists } from '../shell/Footer.tsx';
 import { Icon, type IconName } from '../shell/icons.tsx';
+import { Copyright, SandboxNotice, useOperator } from '../shell/Operator.tsx';
 import { Failed, Loading } from './PageState.tsx';
 
 const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
@@ -18,13 +19,6 @@ const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
   { key: 'nft', icon: 'nfts', to: '/nfts' },
 ];
 
-const LEADERS = [
-  { name: 'Amara Okafor', role: 'ceo' },
-  { name: 'Lukas Brandt', role: 'cto' },
-  { name: 'Mei Lin Chen', role: 'cro' },
-  { name: 'Sofia Marino', role: 'cco' },
-] as const;
-
 /** Technology the platform is built on; each links to its project's site. */
 const PARTNERS = [
   { name: 'PostgreSQL', href: 'https://www.postgresql.org/' },
@@ -32,6 +26,95 @@ const PARTNERS = [
   { name: 'React', href: 'https://react.dev/' },
   { name: 'Lightweight Charts', href: 'https://www.tradingview.com/lightweight-charts/' },
 ] as const;
+
+/** The operator's leaders as staff set them (name, role in the reader's language, photo); none are invented. */
+function Leaders() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const operator = useOperator();
+  if (!operator || operator.leaders.length === 0) return null;
+  return (
+    <section className="section" aria-labelledby="leaders-title">
+      <h2 id="leaders-title" className="section-title">
+        {t('home.leadersTitle')}
+      </h2>
+      <ul className="leader-grid">
+        {operator.leaders.map((leader) => (
+          <li key={`${leader.name}:${leader.photoUrl ?? ''}`} className="card leader">
+            {leader.photoUrl ? (
+              <img
+                className="avatar"
+                src={leader.photoUrl}
+                alt={t('operator.photoOf', { name: leader.name })}
+              />
+            ) : (
+              <span className="avatar" aria-hidden="true">
+                {leader.name
+                  .split(/\s+/)
+                  .map((part) => part[0])
+                  .join('')
+                  .slice(0, 2)}
+              </span>
+            )}
+            <h3>{leader.name}</h3>
+            <p>{localizedFor(leader.role, language)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The operator's partners as staff set them. */
+function Partners() {
+  const { t } = useTranslation();
+  const operator = useOperator();
+  if (!operator || operator.partners.length === 0) return null;
+  return (
+    <section className="section" aria-labelledby="operator-partners-title">
+      <h2 id="operator-partners-title" className="section-title">
+        {t('home.operatorPartnersTitle')}
+      </h2>
+      <ul className="partner-row">
+        {operator.partners.map((partner) => (
+          <li key={`${partner.name}:${partner.url ?? ''}`}>
+            {partner.url ? (
+              <a className="partner" href={partner.url} target="_blank" rel="noopener noreferrer">
+                {partner.name}
+                <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
+              </a>
+            ) : (
+              <span className="partner">{partner.name}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** App-store links when staff set them; until then, that the web app is the app. */
+function AppLinks() {
+  const { t } = useTranslation();
+  const operator = useOperator();
+  const links = [
+    operator?.appStoreUrl ? { href: operator.appStoreUrl, label: t('home.appStore') } : null,
+    operator?.googlePlayUrl ? { href: operator.googlePlayUrl, label: t('home.googlePlay') } : null,
+  ].filter((link): link is { href: string; label: string } => link !== null);
+  if (links.length === 0) return <p className="muted apps-note">{t('home.appsSoon')}</p>;
+  return (
+    <ul className="app-links">
+      {links.map((link) => (
+        <li key={link.href}>
+          <a className="button ghost" href={link.href} target="_blank" rel="noopener noreferrer">
+            {link.label}
+            <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function FeatureCards() {
   const { t } = useTranslation();
@@ -133,7 +216,7 @@ function DesktopHome() {
                 {t('home.openMarkets')}
               </Link>
             </div>
-            <p className="muted apps-note">{t('home.appsSoon')}</p>
+            <AppLinks />
           </div>
           <div className="card demo-card">
             <h2>{t('home.demoTitle')}</h2>
@@ -150,26 +233,8 @@ function DesktopHome() {
           </h2>
           <LiveMarkets />
         </section>
-        <section className="section" aria-labelledby="leaders-title">
-          <h2 id="leaders-title" className="section-title">
-            {t('home.leadersTitle')}
-          </h2>
-          <ul className="leader-grid">
-            {LEADERS.map((leader) => (
-              <li key={leader.role} className="card leader">
-                <span className="avatar" aria-hidden="true">
-                  {leader.name
-                    .split(' ')
-                    .map((part) => part[0])
-                    .join('')
-                    .slice(0, 2)}
-                </span>
-                <h3>{leader.name}</h3>
-                <p>{t(`leader.${leader.role}`)}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Leaders />
+        <Partners />
         <section className="section" aria-labelledby="partners-title">
           <h2 id="partners-title" className="section-title">
             {t('home.partnersTitle')}
@@ -196,8 +261,9 @@ function MobileHome() {
     <div className="home container">
       <h2 className="visually-hidden">{t('title.home')}</h2>
       <FeatureCards />
+      <SandboxNotice />
       <FooterLists />
-      <p className="copyright">{t('footer.copyright')}</p>
+      <Copyright />
     </div>
   );
 }

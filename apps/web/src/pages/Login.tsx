@@ -1,8 +1,10 @@
 import { Code } from '@swx/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
+import { safeReturnPath } from '../app/returnTo.ts';
+import { getState } from '../app/state.ts';
 import {
   checkPhone,
   Field,
@@ -129,6 +131,13 @@ export default function Login() {
   const [errors, setErrors] = useState<{ userName?: string; phone?: string; password?: string }>({});
   const [challenge, setChallenge] = useState<string | null>(null);
   const { busy, failure, setFailure, signIn } = useSignIn();
+  const [search] = useSearchParams();
+  // Logged in already when the page opened: nothing to do here, go on (spec §4). A login made on
+  // this page goes on through useSignIn instead.
+  const [loggedInAtOpen] = useState(() => getState().isLogin);
+  const expired = search.get('expired') === '1';
+
+  if (loggedInAtOpen) return <Navigate to={safeReturnPath(search.get('return')) ?? '/'} replace />;
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -173,6 +182,11 @@ export default function Login() {
 
   return (
     <PassLayout>
+      {expired ? (
+        <p className="notice-banner" role="status" data-testid="session-expired">
+          {t('state.sessionExpired')}
+        </p>
+      ) : null}
       <form className="pass-form" onSubmit={submit} noValidate>
         <IdentifierChoice
           legend={t('phone.loginWith')}

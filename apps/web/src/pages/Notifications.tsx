@@ -10,7 +10,12 @@ function NoticeList({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ['notices', 'all', userId], queryFn: () => callApi('getNoticeList') });
+  // The server writes each notice in the request's language: the language in the key refetches
+  // them all in the new language when it changes.
+  const list = useQuery({
+    queryKey: ['notices', 'all', userId, language],
+    queryFn: () => callApi('getNoticeList'),
+  });
   const read = useMutation({
     mutationFn: (noticeId: number) => callApi('readNotice', { query: { noticeId } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['notices'] }),

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure } from '../app/api.ts';
 import { useClientState } from '../app/state.ts';
+import { BookBadge } from '../shell/BookBadge.tsx';
 import { ClosePosition, EditStops } from '../trade/OrderActions.tsx';
 import { FigureList, useOrderRows } from '../trade/parts.tsx';
 import { OPEN_REFRESH_MS, tradeQueries } from '../trade/queries.ts';
@@ -13,14 +14,13 @@ import { AccountPage } from './Account.tsx';
 import { Failed, Loading } from './PageState.tsx';
 
 function OrderFields({ order }: { order: OptionsOrder }) {
-  const { t } = useTranslation();
   const rows = useOrderRows(order);
   const [message, setMessage] = useState('');
   return (
     <section className="card order-detail" aria-labelledby="order-title" data-order={order.id}>
       <h2 id="order-title">
         <Link to={`/cruuency?code=${encodeURIComponent(order.code)}&id=${order.marketId}`}>{order.code}</Link>{' '}
-        <span className="muted small">{order.book === 'demo' ? t('account.demo') : t('account.live')}</span>
+        <BookBadge book={order.book} />
       </h2>
       <FigureList rows={rows} className="detail-figures" />
       <p className="book-message" role="status">

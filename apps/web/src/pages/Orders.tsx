@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { formatNumber } from '../app/i18n.ts';
 import { signOf } from '../app/money.ts';
 import { useClientState } from '../app/state.ts';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
@@ -265,7 +266,9 @@ function OrderList({ userId, tab, onDone }: { userId: number; tab: Tab; onDone: 
           >
             {t('trade.previous')}
           </button>
-          <span aria-live="polite">{t('trade.page', { page, pages })}</span>
+          <span aria-live="polite">
+            {t('trade.page', { page: formatNumber(language, page), pages: formatNumber(language, pages) })}
+          </span>
           <button
             type="button"
             className="button ghost small"
@@ -306,7 +309,7 @@ export default function Orders() {
     event.preventDefault();
   };
   return (
-    <AccountPage title={t('title.orders')}>
+    <AccountPage title={t('title.orders')} book>
       <section className="card">
         <BookSwitch />
       </section>

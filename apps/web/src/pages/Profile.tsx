@@ -15,7 +15,7 @@ export default function Profile() {
     // The server forgets the session first; the browser forgets it whatever the answer.
     await callApi('logout').catch(() => undefined);
     clearSession();
-    navigate('/', { replace: true });
+    navigate('/pass/login', { replace: true });
   };
   return (
     <AccountPage title={t('title.profile')}>

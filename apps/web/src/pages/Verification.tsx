@@ -9,6 +9,7 @@ import {
   PHONE_CODES,
   PHOTO_SIDES,
   type PhotoSide,
+  phoneCodeOfCountry,
   SEXES,
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -72,6 +73,7 @@ function SelectField({
   onChange,
   children,
   name,
+  dir,
 }: {
   label: string;
   value: string;
@@ -79,6 +81,7 @@ function SelectField({
   onChange: (value: string) => void;
   children: ReactNode;
   name: string;
+  dir?: 'ltr' | undefined;
 }) {
   const id = useId();
   return (
@@ -87,6 +90,7 @@ function SelectField({
       <select
         id={id}
         name={name}
+        dir={dir}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
@@ -343,7 +347,10 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
           name="country"
           value={fields.country}
           error={errors.country}
-          onChange={set('country')}
+          onChange={(country) =>
+            // The area code follows the country when the country's code is offered.
+            setFields((f) => ({ ...f, country, phoneCode: phoneCodeOfCountry(country) ?? f.phoneCode }))
+          }
         >
           <option value="">{t('kyc.form.chooseCountry')}</option>
           {countries.map((c) => (
@@ -364,12 +371,14 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
           <SelectField
             label={t('kyc.form.phoneCode')}
             name="phoneCode"
+            dir="ltr"
             value={fields.phoneCode}
             onChange={set('phoneCode')}
           >
             {PHONE_CODES.map((code) => (
-              <option key={code} value={code}>
-                {code}
+              <option key={code} value={code} dir="ltr">
+                {/* A left-to-right mark keeps the plus before the digits in Arabic too. */}
+                {`\u200e${code}`}
               </option>
             ))}
           </SelectField>
@@ -377,8 +386,10 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
             label={t('kyc.form.phone')}
             name="phone"
             type="tel"
+            dir="ltr"
             inputMode="numeric"
             autoComplete="tel-national"
+            maxLength={15}
             value={fields.phone}
             error={errors.phone}
             onChange={(e) => set('phone')(e.target.value)}
@@ -443,7 +454,8 @@ function Submitted({ details }: { details: NonNullable<IdentificationStatus['det
     [t('kyc.form.sex'), t(`kyc.form.${details.sex}`)],
     [t('kyc.form.country'), country ?? details.country],
     [t('kyc.form.address'), details.address],
-    [t('kyc.form.phone'), `${details.phoneCode} ${details.phone}`],
+    // Isolated left to right, so Arabic shows +44 2079460000, not the plus after the digits.
+    [t('kyc.form.phone'), `\u2066${details.phoneCode} ${details.phone}\u2069`],
     [t('kyc.form.documentType'), t(`kyc.form.${details.documentType}`)],
   ];
   return (

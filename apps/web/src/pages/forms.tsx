@@ -3,9 +3,11 @@ import type { TFunction } from 'i18next';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { logIn, type UserInfo } from '../app/state.ts';
+import { formatNumber } from '../app/i18n.ts';
+import { safeReturnPath } from '../app/returnTo.ts';
+import { logIn, type UserInfo, useClientState } from '../app/state.ts';
 
 /** A labelled field with its hint and error tied to the input for screen readers. */
 export function Field({
@@ -62,6 +64,7 @@ export function FormError({ message }: { message: string }) {
 export function useSignIn() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
   const signIn = async (
@@ -74,7 +77,8 @@ export function useSignIn() {
       const result = await call();
       if (result) {
         logIn(result.token, result.userInfo);
-        navigate('/profile', { replace: true });
+        // Back to the page the customer wanted (an in-app path only), else the account.
+        navigate(safeReturnPath(search.get('return')) ?? '/profile', { replace: true });
       }
     } catch (error) {
       if (!onFailure?.(error)) setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
@@ -99,6 +103,7 @@ export function CodeField({
   send: () => Promise<number | null>;
 }) {
   const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
   const [resendIn, setResendIn] = useState(0);
   useEffect(() => {
     if (resendIn <= 0) return;
@@ -125,7 +130,9 @@ export function CodeField({
           if (wait) setResendIn(wait);
         }}
       >
-        {resendIn > 0 ? t('auth.resendIn', { seconds: resendIn }) : t('auth.sendCode')}
+        {resendIn > 0
+          ? t('auth.resendIn', { seconds: formatNumber(language, resendIn) })
+          : t('auth.sendCode')}
       </button>
     </Field>
   );

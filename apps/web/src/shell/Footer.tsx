@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { contentQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
-import { Icon, type IconName } from './icons.tsx';
+import { Copyright, OperatorDetails, RiskFigure, SandboxNotice, SocialLinks } from './Operator.tsx';
 
 const PRODUCT_LINKS = [
   { to: '/market', key: 'nav.market' },
@@ -12,13 +12,6 @@ const PRODUCT_LINKS = [
   { to: '/nfts', key: 'nav.nfts' },
   { to: '/trading', key: 'nav.trading' },
 ] as const;
-
-const SOCIAL: readonly { name: IconName; label: string; href: string }[] = [
-  { name: 'x', label: 'X', href: 'https://x.com/' },
-  { name: 'telegram', label: 'Telegram', href: 'https://telegram.org/' },
-  { name: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/' },
-  { name: 'youtube', label: 'YouTube', href: 'https://www.youtube.com/' },
-];
 
 export function detailHref(item: Pick<ContentItem, 'id' | 'title'>): string {
   return `/detail?${new URLSearchParams({ id: String(item.id), title: item.title }).toString()}`;
@@ -82,23 +75,12 @@ export function Footer() {
       <div className="container">
         <FooterLists />
         <div className="footer-bottom">
+          <SandboxNotice />
+          <OperatorDetails />
           <p className="risk-note">{t('footer.riskWarning')}</p>
-          <ul className="social" aria-label={t('footer.social')}>
-            {SOCIAL.map((item) => (
-              <li key={item.name}>
-                <a
-                  className="icon-button"
-                  href={item.href}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={`${item.label} ${t('a11y.opensNewWindow')}`}
-                >
-                  <Icon name={item.name} />
-                </a>
-              </li>
-            ))}
-          </ul>
-          <p className="copyright">{t('footer.copyright')}</p>
+          <RiskFigure />
+          <SocialLinks />
+          <Copyright />
         </div>
       </div>
     </footer>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { isLoginCallback, isPassPage, isTabRoot, routeMeta, TABS } from '../app/routes.ts';
@@ -7,6 +7,30 @@ import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import { WelcomeBoard } from './WelcomeBoard.tsx';
+
+/** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
+function titleFits(heading: HTMLElement): boolean {
+  const lineHeight = Number.parseFloat(getComputedStyle(heading).lineHeight) || 20;
+  return heading.scrollWidth <= heading.clientWidth && heading.scrollHeight <= 2 * lineHeight + 1;
+}
+
+/**
+ * The title between the bar's buttons, wrapping at word boundaries to two lines; when it does not
+ * fit there whole (long words, as in German or French, beside a wide Login button), it takes a row
+ * of its own under the buttons. Never cut mid-word or behind an ellipsis.
+ */
+function useStackedTitle(measureKey: string) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [stacked, setStacked] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key names what changes the title's room
+  useLayoutEffect(() => {
+    setStacked(false);
+  }, [measureKey]);
+  useLayoutEffect(() => {
+    if (!stacked && heading.current && !titleFits(heading.current)) setStacked(true);
+  });
+  return { heading, stacked };
+}
 
 /**
  * Mobile: top bar (back away from the six tab roots, title, language, bell when logged in,
@@ -21,10 +45,13 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const pass = isPassPage(pathname);
   const callback = isLoginCallback(pathname);
   const title = t(`title.${routeMeta(pathname).title}`);
+  const language = useClientState((s) => s.language);
+  const viewWidth = useClientState((s) => s.viewWidth);
+  const { heading, stacked } = useStackedTitle(`${pathname} ${language} ${isLogin} ${viewWidth} ${title}`);
   return (
     <div className="shell mobile">
       {pass ? null : (
-        <header className="mobile-bar">
+        <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
           <div className="mobile-bar-start">
             {isTabRoot(pathname) ? null : (
               <button
@@ -37,7 +64,9 @@ export function MobileShell({ children }: { children: ReactNode }) {
               </button>
             )}
           </div>
-          <h1 className="mobile-title">{title}</h1>
+          <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
+            {title}
+          </h1>
           <div className="mobile-bar-end">
             <LanguageButton />
             {isLogin ? (

@@ -16,14 +16,17 @@ export function NoticeDialog() {
   const { t } = useTranslation();
   const isLogin = useClientState((s) => s.isLogin);
   const user = useClientState((s) => s.userInfo);
+  const language = useClientState((s) => s.language);
   const queryClient = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const unread = useQuery({
-    queryKey: ['notices', 'unread', user?.id ?? 0],
+    queryKey: ['notices', 'unread', user?.id ?? 0, language],
     queryFn: () => callApi('getNoticeList', { query: { readState: 0 } }),
     enabled: isLogin && user !== null,
     refetchInterval: NOTICE_POLL_MS,
+    // A language change refetches in the new language; the open dialog stays open meanwhile.
+    placeholderData: (previous) => previous,
   });
   const first = isLogin ? unread.data?.[0] : undefined;
   const read = useMutation({

@@ -134,9 +134,9 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
     const tp = takeProfit.trim() === '' ? null : parsePrice(takeProfit, decimals);
     const next: typeof errors = {};
     if (stopLoss.trim() === '') next.stopLoss = t('trade.error.enterStopLoss');
-    else if (sl === null) next.stopLoss = t('trade.error.priceFormat', { decimals });
+    else if (sl === null) next.stopLoss = t('trade.error.priceFormat', { count: decimals });
     if (takeProfit.trim() === '') next.takeProfit = t('trade.error.enterTakeProfit');
-    else if (tp === null) next.takeProfit = t('trade.error.priceFormat', { decimals });
+    else if (tp === null) next.takeProfit = t('trade.error.priceFormat', { count: decimals });
     setErrors(next);
     if (sl === null || tp === null) return;
     update.mutate({

@@ -9,15 +9,17 @@ import {
   type TradingTerms,
 } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
 import { formatAmount } from '../app/money.ts';
 import { ledgerQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
+import { type Quote, quoteOf } from '../market/live.ts';
 import { Field } from '../pages/forms.tsx';
 import { Failed, Loading } from '../pages/PageState.tsx';
+import { BookBadge } from '../shell/BookBadge.tsx';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
 import { FigureList, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
@@ -40,8 +42,17 @@ const DEBOUNCE_MS = 300;
 /** Screen readers hear the figures when the ticket changes, and otherwise at most this often. */
 const ANNOUNCE_EVERY_MS = 20_000;
 
-/** The order ticket of the currency page: its own chunk, loaded with the page. */
-export default function OrderTicket({ item }: { item: MarketItem }) {
+/**
+ * The order ticket of the currency page: its own chunk, loaded with the page. `onQuote` hears the
+ * quote the ticket's figures are priced at (null while it has none), so the page shows that tick.
+ */
+export default function OrderTicket({
+  item,
+  onQuote,
+}: {
+  item: MarketItem;
+  onQuote?: ((quote: Quote | null) => void) | undefined;
+}) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const terms = useQuery(tradeQueries.terms(language, item.id));
@@ -56,7 +67,7 @@ export default function OrderTicket({ item }: { item: MarketItem }) {
       <Failed message={terms.error.message} onRetry={() => void terms.refetch()} />
     );
   }
-  return <Ticket item={item} terms={terms.data} />;
+  return <Ticket item={item} terms={terms.data} onQuote={onQuote} />;
 }
 
 function useAvailableUsdt(): string | null {
@@ -118,7 +129,15 @@ function Terms({ terms }: { terms: TradingTerms }) {
   );
 }
 
-function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
+function Ticket({
+  item,
+  terms,
+  onQuote,
+}: {
+  item: MarketItem;
+  terms: TradingTerms;
+  onQuote?: ((quote: Quote | null) => void) | undefined;
+}) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   const isLogin = useClientState((s) => s.isLogin);
@@ -185,6 +204,15 @@ function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
       : false;
   const canReview = isLogin && !closedNow && fresh !== null && stopKey === null && !insufficient;
 
+  // The page shows the same bid and ask as these figures, from the same tick.
+  const quotedBid = !closedNow && shown ? shown.bid : null;
+  const quotedAsk = !closedNow && shown ? shown.ask : null;
+  // A layout effect: the page re-renders before the browser paints, so no frame shows two quotes.
+  useLayoutEffect(() => {
+    onQuote?.(quotedBid !== null && quotedAsk !== null ? quoteOf(quotedBid, quotedAsk) : null);
+  }, [onQuote, quotedBid, quotedAsk]);
+  useLayoutEffect(() => () => onQuote?.(null), [onQuote]);
+
   // A polite, throttled summary for screen readers: on each change of the ticket, else rarely.
   const [announcement, setAnnouncement] = useState('');
   const lastAnnounced = useRef({ at: 0, key: '' });
@@ -209,11 +237,12 @@ function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
     if (!attempted && !touched.has(field)) return undefined;
     const error = check.errors.find((e) => e.field === field);
     if (!error) return undefined;
+    // The price's decimals are a count: the plural form and the number follow the language.
+    if (error.key === 'priceFormat') return t('trade.error.priceFormat', { count: terms.priceDecimals });
     return t(`trade.error.${error.key}`, {
-      min: terms.minLots,
-      max: terms.maxLots,
-      step: terms.lotStep,
-      decimals: terms.priceDecimals,
+      min: f.decimal(terms.minLots),
+      max: f.decimal(terms.maxLots),
+      step: f.decimal(terms.lotStep),
     });
   };
   const touch = (field: string) => () => setTouched((s) => new Set(s).add(field));
@@ -239,6 +268,7 @@ function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
 
   return (
     <div className="ticket">
+      <BookBadge className="ticket-book" />
       <form
         id={formId}
         className="ticket-form"
@@ -247,7 +277,8 @@ function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
         onSubmit={(event) => {
           event.preventDefault();
           setAttempted(true);
-          if (canReview && fresh && check.body) setSnapshot({ body: check.body, figures: fresh });
+          if (canReview && fresh && check.body)
+            setSnapshot({ body: check.body, figures: fresh, receivedAt: preview.dataUpdatedAt });
         }}
       >
         <fieldset className="direction-choice">
@@ -284,9 +315,9 @@ function Ticket({ item, terms }: { item: MarketItem; terms: TradingTerms }) {
           autoComplete="off"
           value={lots}
           hint={t('trade.lotsHint', {
-            min: terms.minLots,
-            max: terms.maxLots,
-            step: terms.lotStep,
+            min: f.decimal(terms.minLots),
+            max: f.decimal(terms.maxLots),
+            step: f.decimal(terms.lotStep),
           })}
           error={errorOf('lots')}
           onChange={(event) => setLots(event.target.value)}

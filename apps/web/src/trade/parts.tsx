@@ -3,13 +3,12 @@ import {
   type Direction,
   LANGUAGE_TAGS,
   type OptionsOrder,
-  SETTLEMENT_SCALE,
   type TicketFigures,
 } from '@swx/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../app/i18n.ts';
-import { formatAmount, formatPercent, signOf } from '../app/money.ts';
+import { formatDate, formatDecimal, formatNumber } from '../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent, signOf } from '../app/money.ts';
 import { useClientState } from '../app/state.ts';
 import { price } from '../market/live.ts';
 import './trade.css';
@@ -22,7 +21,7 @@ export function useTradeFormat() {
   return {
     language,
     usdt: (amount: string, sign = false) =>
-      t('trade.usdt', { amount: formatAmount(language, amount, SETTLEMENT_SCALE, { sign }) }),
+      t('trade.usdt', { amount: formatMoney(language, amount, 'USDT', { sign }) }),
     price: (value: string) => price(value, locale),
     ratio: (value: string) => formatPercent(language, value),
     percent: (value: string) =>
@@ -31,7 +30,9 @@ export function useTradeFormat() {
     quoteTime: (epochSeconds: number) =>
       formatDate(language, new Date(epochSeconds * 1000), { dateStyle: 'medium', timeStyle: 'medium' }),
     lots: (value: string) => formatAmount(language, value, 2),
-    leverage: (value: number) => t('trade.leverageValue', { value }),
+    leverage: (value: number) => t('trade.leverageValue', { value: formatNumber(language, value) }),
+    /** A decimal string as it is (lots limits, steps) in the reader's number format. */
+    decimal: (value: string) => formatDecimal(language, value),
   };
 }
 

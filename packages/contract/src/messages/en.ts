@@ -35,6 +35,7 @@ export const en: CatalogueMessages = {
   10030: 'Something went wrong on our side. Please try again.',
   10031: 'The service is temporarily unavailable. Please try again shortly.',
   10032: 'The price has changed. Check the new figures and confirm again.',
+  10033: 'You have open positions. Close them first, then reset the demo account.',
   10091: 'The verification code is wrong or has expired.',
   20001: 'Submitted for review.',
   20002: 'Deposit recorded and submitted for review.',

@@ -35,6 +35,7 @@ export const es: CatalogueMessages = {
   10030: 'Se ha producido un error por nuestra parte. Inténtelo de nuevo.',
   10031: 'El servicio no está disponible temporalmente. Inténtelo de nuevo en unos instantes.',
   10032: 'El precio ha cambiado. Revise las nuevas cifras y confirme de nuevo.',
+  10033: 'Tiene posiciones abiertas. Ciérrelas primero y después restablezca la cuenta demo.',
   10091: 'El código de verificación es incorrecto o ha caducado.',
   20001: 'Enviado para revisión.',
   20002: 'Depósito registrado y enviado para revisión.',

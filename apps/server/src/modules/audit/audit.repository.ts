@@ -77,3 +77,50 @@ export async function listOpenStaffAlerts(
   );
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
+
+export type AuditFilter = {
+  actor?: string | undefined;
+  /** An action or its beginning. */
+  actionPrefix?: string | undefined;
+  subject?: string | undefined;
+  /** ISO times: at >= from, at < to. */
+  from?: string | undefined;
+  to?: string | undefined;
+  beforeSeq?: number | undefined;
+  limit: number;
+};
+
+/** Audit rows matching a filter, newest first, a page before a seq (keyset). */
+export async function searchAuditRows(db: Queryable, filter: AuditFilter): Promise<AuditRow[]> {
+  const prefix =
+    filter.actionPrefix === undefined ? null : `${filter.actionPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db.query<{
+    seq: string;
+    at: string;
+    actor: string;
+    action: string;
+    subject: string;
+    data: string;
+    prev_hash: string;
+    hash: string;
+  }>(
+    `SELECT * FROM audit_log
+     WHERE ($1::text IS NULL OR actor = $1)
+       AND ($2::text IS NULL OR action LIKE $2)
+       AND ($3::text IS NULL OR subject = $3)
+       AND ($4::text IS NULL OR at >= $4)
+       AND ($5::text IS NULL OR at < $5)
+       AND ($6::bigint IS NULL OR seq < $6)
+     ORDER BY seq DESC LIMIT $7`,
+    [
+      filter.actor ?? null,
+      prefix,
+      filter.subject ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.beforeSeq ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map((r) => ({ ...r, seq: Number(r.seq), prevHash: r.prev_hash }));
+}

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../../platform/db.ts';
 import {
+  type AuditFilter,
   type AuditRow,
   insertAuditRows,
   insertStaffAlert,
   listOpenStaffAlerts,
   lockChainHead,
   readAuditRows,
+  searchAuditRows,
 } from './audit.repository.ts';
 
 /** What happened, by whom, to what; `data` is any JSON value (bigints become decimal strings). */
@@ -31,9 +33,14 @@ export function rowHash(row: Omit<AuditRow, 'hash'>): string {
     .digest('hex');
 }
 
+export type { AuditFilter } from './audit.repository.ts';
+
 export type ChainVerdict =
   | { ok: true; rows: number }
-  | { ok: false; rows: number; brokenAt: number; reason: string };
+  | { ok: false; rows: number; brokenAt: number; reason: string; kind: ChainBreak };
+
+/** How a row breaks the chain: it is missing, it names the wrong previous hash, or its content changed. */
+export type ChainBreak = 'missing' | 'previous_hash' | 'content_hash';
 
 /**
  * The append-only, hash-chained audit log: every money movement and every staff action. Appends
@@ -83,17 +90,40 @@ export class AuditService {
       if (rows.length === 0) return { ok: true, rows: count };
       for (const row of rows) {
         if (row.seq !== expectedSeq)
-          return { ok: false, rows: count, brokenAt: expectedSeq, reason: `row ${expectedSeq} is missing` };
+          return {
+            ok: false,
+            rows: count,
+            brokenAt: expectedSeq,
+            reason: `row ${expectedSeq} is missing`,
+            kind: 'missing',
+          };
         if (row.prevHash !== prevHash)
-          return { ok: false, rows: count, brokenAt: row.seq, reason: 'previous hash does not match' };
+          return {
+            ok: false,
+            rows: count,
+            brokenAt: row.seq,
+            reason: 'previous hash does not match',
+            kind: 'previous_hash',
+          };
         const { hash, ...rest } = row;
         if (rowHash(rest) !== hash)
-          return { ok: false, rows: count, brokenAt: row.seq, reason: 'row content does not match its hash' };
+          return {
+            ok: false,
+            rows: count,
+            brokenAt: row.seq,
+            reason: 'row content does not match its hash',
+            kind: 'content_hash',
+          };
         prevHash = hash;
         expectedSeq += 1;
         count += 1;
       }
     }
+  }
+
+  /** Rows matching a filter, newest first (keyset pages by seq); for the back office. */
+  search(filter: AuditFilter): Promise<AuditRow[]> {
+    return searchAuditRows(this.db, { ...filter, limit: Math.min(Math.max(filter.limit, 1), 200) });
   }
 
   /** Raises an alert for staff, recorded in the audit log too. */

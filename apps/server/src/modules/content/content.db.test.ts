@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import { AuditService } from '../audit/audit.service.ts';
+import { OperatorService } from '../operator/operator.service.ts';
 import { ParamsService } from '../params/params.service.ts';
 import { ContentService } from './content.service.ts';
 
@@ -9,7 +11,10 @@ describe(`content on ${TEST_DB}`, () => {
   let content: ContentService;
   beforeAll(async () => {
     t = await openTestDatabase();
-    content = new ContentService(t.db);
+    content = new ContentService(
+      t.db,
+      new OperatorService({ db: t.db, audit: new AuditService(t.db), production: false }),
+    );
     await content.seed();
   });
   afterAll(() => t.close());

@@ -6,18 +6,21 @@ import {
   type ContentDetail,
   type ContentItem,
   ContentType,
+  isLanguage,
   LANGUAGES,
   type Language,
 } from '@swx/contract';
 import { z } from 'zod';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import type { OperatorService } from '../operator/operator.service.ts';
 import {
   findContent,
   insertMissingTranslation,
   listContents,
   upsertContentItem,
 } from './content.repository.ts';
+import { operatorValues, renderTemplate, sentenceJoiner } from './content.template.ts';
 
 const SEED_DIR = join(dirname(fileURLToPath(import.meta.url)), 'seed');
 
@@ -36,9 +39,12 @@ const FOOTER_TYPES = [ContentType.COMPANY, ContentType.POLICY, ContentType.OTHER
  */
 export class ContentService {
   private readonly db: Database;
+  private readonly operator: Pick<OperatorService, 'info'>;
 
-  constructor(db: Database) {
+  /** The operator settings fill the pages' templates (content.template.ts) when they are read. */
+  constructor(db: Database, operator: Pick<OperatorService, 'info'>) {
     this.db = db;
+    this.operator = operator;
   }
 
   /** Loads the checked-in pages (seed/<language>.json); text already in the database is kept. */
@@ -102,7 +108,11 @@ export class ContentService {
       slug: row.slug,
       type: row.type,
       title: row.title,
-      body: row.body,
+      body: renderTemplate(
+        row.body,
+        operatorValues(await this.operator.info(), language),
+        sentenceJoiner(isLanguage(row.language) ? row.language : language),
+      ),
       language: row.language,
       updatedAt: new Date(row.updated_at).toISOString(),
     };

@@ -31,14 +31,20 @@ const COLUMNS = 'id, user_name, email, status, language, created_at';
  * Customers matching a staff search: the exact id, or a username or email containing the text
  * (case-insensitive, LIKE wildcards in the text taken literally). Newest first.
  */
-export async function searchCustomers(db: Queryable, text: string, limit: number): Promise<CustomerRow[]> {
+export async function searchCustomers(
+  db: Queryable,
+  text: string,
+  limit: number,
+  beforeId: number | null = null,
+): Promise<CustomerRow[]> {
   const id = /^\d{1,15}$/.test(text) ? Number(text) : null;
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = await db.query<RawCustomer>(
     `SELECT ${COLUMNS} FROM users
-     WHERE $1::text = '' OR id = $2::bigint OR lower(user_name) LIKE $3 OR email LIKE $3
+     WHERE ($1::text = '' OR id = $2::bigint OR lower(user_name) LIKE $3 OR email LIKE $3)
+       AND ($5::bigint IS NULL OR id < $5)
      ORDER BY id DESC LIMIT $4`,
-    [text, id, pattern, limit],
+    [text, id, pattern, limit, beforeId],
   );
   return rows.map(toCustomer);
 }

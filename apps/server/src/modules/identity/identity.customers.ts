@@ -7,6 +7,8 @@ import {
   setCustomerStatus,
   userNamesOf,
 } from './identity.customers.repository.ts';
+import { maskIp, summariseUserAgent } from './identity.devices.ts';
+import { listUserSessions } from './identity.repository.ts';
 
 export type { CustomerRow };
 
@@ -22,8 +24,24 @@ export class CustomerDirectory {
     this.db = db;
   }
 
-  search(text: string, limit = 50): Promise<CustomerRow[]> {
-    return searchCustomers(this.db, text.trim(), Math.min(Math.max(limit, 1), 200));
+  /** Newest first; `beforeId` continues after the last id of the page before (keyset). */
+  search(text: string, limit = 50, beforeId: number | null = null): Promise<CustomerRow[]> {
+    return searchCustomers(this.db, text.trim(), Math.min(Math.max(limit, 1), 200), beforeId);
+  }
+
+  /** A customer's live sessions for staff: device summarised, address masked, never the token. */
+  async sessions(
+    userId: number,
+  ): Promise<
+    { id: string; createdAt: string; lastSeenAt: string; browser: string; os: string; ip: string }[]
+  > {
+    return (await listUserSessions(this.db, userId)).map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      ...summariseUserAgent(row.userAgent),
+      ip: maskIp(row.ip),
+    }));
   }
 
   get(userId: number): Promise<CustomerRow | null> {

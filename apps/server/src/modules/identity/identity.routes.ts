@@ -1,14 +1,44 @@
 import { calls } from '@swx/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
-import type { Client, IdentityService } from './identity.service.ts';
+import { DEVICE_COOKIE, DEVICE_TTL_SECONDS } from './identity.devices.ts';
+import type { Client, IdentityService, LoginChallenge, LoginResult } from './identity.service.ts';
 import { SOCIAL_BINDING_COOKIE, SOCIAL_FLOW_TTL_SECONDS } from './identity.social.ts';
 
 const clientOf = (request: FastifyRequest): Client => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
   language: request.language,
+  device: cookieOf(request, DEVICE_COOKIE),
 });
+
+function cookieOf(request: FastifyRequest, name: string): string | null {
+  for (const part of String(request.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
+}
+
+/**
+ * After a sign-in that opened a session (registration, password, second step, social): the
+ * device cookie, so this browser keeps signing in while the account is under attack. HttpOnly,
+ * SameSite=Strict, only sent to the login calls.
+ */
+function rememberDevice(
+  identity: IdentityService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: LoginResult | LoginChallenge,
+): void {
+  if (!('token' in answer)) return;
+  const token = identity.deviceToken(answer.userInfo.id, cookieOf(request, DEVICE_COOKIE));
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  reply.header(
+    'set-cookie',
+    `${DEVICE_COOKIE}=${token}; Path=/swx/customer/login/; Max-Age=${DEVICE_TTL_SECONDS}; HttpOnly; SameSite=Strict${secure}`,
+  );
+}
 
 /** The social sign-in binding cookie: HttpOnly, SameSite=Lax, only for the login calls. */
 function bindingCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
@@ -33,10 +63,22 @@ export function identityRoutes(app: FastifyInstance, identity: IdentityService):
   }));
   mountCall(app, calls.sendCode, ({ body, request }) => identity.sendCode(body, clientOf(request)));
   mountCall(app, calls.sendSmsCode, ({ body, request }) => identity.sendSmsCode(body, clientOf(request)));
-  mountCall(app, calls.register, ({ body, request }) => identity.register(body, clientOf(request)));
+  mountCall(app, calls.register, async ({ body, request, reply }) => {
+    const answer = await identity.register(body, clientOf(request));
+    rememberDevice(identity, request, reply, answer);
+    return answer;
+  });
   mountCall(app, calls.resetPassword, ({ body }) => identity.resetPassword(body));
-  mountCall(app, calls.login, ({ body, request }) => identity.login(body, clientOf(request)));
-  mountCall(app, calls.loginTotp, ({ body, request }) => identity.loginTotp(body, clientOf(request)));
+  mountCall(app, calls.login, async ({ body, request, reply }) => {
+    const answer = await identity.login(body, clientOf(request));
+    rememberDevice(identity, request, reply, answer);
+    return answer;
+  });
+  mountCall(app, calls.loginTotp, async ({ body, request, reply }) => {
+    const answer = await identity.loginTotp(body, clientOf(request));
+    rememberDevice(identity, request, reply, answer);
+    return answer;
+  });
   mountCall(app, calls.listSocialProviders, async () => identity.socialProviders());
   mountCall(app, calls.loginByProvider, async ({ params, request, reply }) => {
     const started = await identity.startSocialLogin(
@@ -55,6 +97,7 @@ export function identityRoutes(app: FastifyInstance, identity: IdentityService):
       clientOf(request),
     );
     reply.header('set-cookie', bindingCookie(request, '', 0));
+    rememberDevice(identity, request, reply, answer);
     return answer;
   });
   mountCall(app, calls.logout, async ({ customer }) => {

@@ -9,7 +9,13 @@ import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { SmsSender } from '../../platform/sms.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
-import { maskIp, summariseUserAgent } from './identity.devices.ts';
+import {
+  deviceKey,
+  maskIp,
+  newDeviceToken,
+  readDeviceToken,
+  summariseUserAgent,
+} from './identity.devices.ts';
 import { codeMail, codeSms, type SecurityEvent, securityMail } from './identity.mail.ts';
 import {
   activateTotp,
@@ -70,7 +76,16 @@ export const CHALLENGE_TTL_SECONDS = 300;
 export const CHALLENGE_MAX_ATTEMPTS = 5;
 
 export const LIMITS = {
-  loginPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  /**
+   * Password sign-ins. Per address: every attempt from it. Per (account, address): an attacker's
+   * address stops long before the account does. Per account, however it is named (username, email
+   * or phone count as one): only devices the account has never signed in on; a device that has
+   * (its device token) counts against its own limit instead, so an attack on the account does not
+   * lock its owner out.
+   */
+  loginPerAccount: { limit: 20, windowMs: 15 * 60_000 },
+  loginPerPair: { limit: 10, windowMs: 15 * 60_000 },
+  loginPerDevice: { limit: 10, windowMs: 15 * 60_000 },
   loginPerAddress: { limit: 30, windowMs: 15 * 60_000 },
   codePerTarget: { limit: 1, windowMs: CODE_RESEND_SECONDS * 1000 },
   codePerTargetDaily: { limit: 10, windowMs: 24 * 3600_000 },
@@ -83,7 +98,13 @@ export const LIMITS = {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export type Client = { ip: string; userAgent: string; language: Language };
+export type Client = {
+  ip: string;
+  userAgent: string;
+  language: Language;
+  /** The device token this browser holds from an earlier sign-in (the device cookie), if any. */
+  device?: string | null;
+};
 
 export type LoginResult = { token: string; userInfo: { id: number; userName: string } };
 /** The password was right and the account has two-step verification: the code comes next. */
@@ -114,6 +135,7 @@ export class IdentityService {
   private readonly ledger: LedgerService;
   private readonly notices: NoticesService | undefined;
   private readonly totpKey: Buffer;
+  private readonly deviceKey: Buffer;
   private readonly now: () => number;
   private readonly social: SocialSignIn;
   private readonly publicUrl: string | undefined;
@@ -143,6 +165,7 @@ export class IdentityService {
     this.notices = deps.notices;
     if (deps.totpKey.length !== 32) throw new Error('the TOTP key must be 32 bytes');
     this.totpKey = deps.totpKey;
+    this.deviceKey = deviceKey(deps.totpKey);
     this.now = deps.now ?? Date.now;
     this.social = new SocialSignIn({
       db: deps.db,
@@ -383,8 +406,16 @@ export class IdentityService {
         : phoneFromLogin(input.userName ?? '');
     const login = phone ?? (input.userName ?? '').trim().toLowerCase();
     await this.limit(`login:addr:${client.ip}`, LIMITS.loginPerAddress);
-    await this.limit(`login:account:${login}`, LIMITS.loginPerAccount);
     const user = phone ? await findUserByPhone(this.db, phone) : await findUserByLogin(this.db, login);
+    // One account however it is named; a name without an account is counted by the name.
+    const account = user ? `user:${user.id}` : `name:${login}`;
+    const device = user ? readDeviceToken(this.deviceKey, client.device) : null;
+    if (device && device.userId === user?.id) {
+      await this.limit(`login:device:${device.nonce}`, LIMITS.loginPerDevice);
+    } else {
+      await this.limit(`login:pair:${account}:${client.ip}`, LIMITS.loginPerPair);
+      await this.limit(`login:account:${account}`, LIMITS.loginPerAccount);
+    }
     if (!user) {
       // Spend the same time as a real check, so timing tells nothing more than the code does.
       this.dummyHash ??= argonHash('not a password', ARGON2);
@@ -697,6 +728,17 @@ export class IdentityService {
       ttlSeconds: SESSION_TTL_SECONDS,
     });
     return token;
+  }
+
+  /**
+   * The device token for a browser that just signed in to this account: the one it holds when it
+   * is this account's (so the device keeps its name in the limits), else a new one.
+   */
+  deviceToken(userId: number, held: string | null | undefined): string {
+    const device = readDeviceToken(this.deviceKey, held);
+    return device?.userId === userId
+      ? newDeviceToken(this.deviceKey, userId, device.nonce)
+      : newDeviceToken(this.deviceKey, userId);
   }
 
   /** The platform's session resolver: a token to its customer, or null. */

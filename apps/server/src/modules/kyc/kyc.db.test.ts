@@ -92,8 +92,10 @@ describe(`KYC on ${TEST_DB}`, () => {
         { key: 'kycVerified', points: 20, applied: true },
       ],
     });
-    const [notice] = await notices.list(userId);
+    const [notice] = await notices.list(userId, 'de');
     expect(notice?.noticeContent).toContain('Ihre Identität ist bestätigt');
+    // Read in another language, the same notice is in that language.
+    expect((await notices.list(userId, 'en'))[0]?.noticeContent).toContain('Your identity is verified');
     // Decided once: a second decision and a new submission are refused.
     await expect(
       kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'late' }),
@@ -122,7 +124,9 @@ describe(`KYC on ${TEST_DB}`, () => {
     await kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'The back photo is blurred' });
     const failed = await kyc.status(userId);
     expect(failed).toMatchObject({ state: 'failed', canSubmit: true, reason: 'The back photo is blurred' });
-    expect((await notices.list(userId))[0]?.noticeContent).toContain('Reason: The back photo is blurred');
+    expect((await notices.list(userId, 'en'))[0]?.noticeContent).toContain(
+      'Reason: The back photo is blurred',
+    );
     expect((await kyc.creditScore(userId)).score).toBe(60);
     const again = await kyc.submit(userId, body({ documentType: 'driverLicence' }));
     expect(again).toMatchObject({ state: 'pending', reason: null });

@@ -1,4 +1,12 @@
-import { ADMIN_API_BASE, adminCalls, Code, CUSTOMER_API_BASE, calls, kycPhotoParams } from '@swx/contract';
+import {
+  ADMIN_API_BASE,
+  adminCalls,
+  Code,
+  CUSTOMER_API_BASE,
+  calls,
+  type KycReview,
+  kycPhotoParams,
+} from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mountCall, sendCode } from '../../platform/http.ts';
 import type { StoredFile } from '../../platform/storage.ts';
@@ -46,16 +54,21 @@ export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffSer
     await staff.record(session, 'kyc.queue_viewed', 'kyc', {});
     return kyc.queue();
   });
+  // The reviewer by name (email) for staff, beside the audit actor.
+  const named = async (review: KycReview): Promise<KycReview> => ({
+    ...review,
+    reviewer: await staff.refOfActor(review.reviewedBy),
+  });
   mountStaffCall(app, staff, adminCalls.getKyc, async ({ staff: session, params }) => {
     const review = await kyc.review(params.id);
     await staff.record(session, 'kyc.viewed', `kyc:${params.id}`, { userId: review.userId });
-    return review;
+    return named(review);
   });
-  mountStaffCall(app, staff, adminCalls.approveKyc, ({ staff: session, params }) =>
-    kyc.decide(session, params.id, { approve: true }),
+  mountStaffCall(app, staff, adminCalls.approveKyc, async ({ staff: session, params }) =>
+    named(await kyc.decide(session, params.id, { approve: true })),
   );
-  mountStaffCall(app, staff, adminCalls.rejectKyc, ({ staff: session, params, body }) =>
-    kyc.decide(session, params.id, { approve: false, reason: body.reason }),
+  mountStaffCall(app, staff, adminCalls.rejectKyc, async ({ staff: session, params, body }) =>
+    named(await kyc.decide(session, params.id, { approve: false, reason: body.reason })),
   );
   app.get(`${ADMIN_API_BASE}/kyc/photo/:id`, async (request, reply) => {
     const session = await requireStaff(staff, request, adminCalls.getKyc.roles);

@@ -275,6 +275,12 @@ export class KycService {
     };
   }
 
+  /** A customer's latest submission as staff see it, or null when they never submitted. */
+  async latestReviewOf(userId: number): Promise<KycReview | null> {
+    const s = await latestSubmission(this.db, userId);
+    return s ? this.reviewOf(s) : null;
+  }
+
   async review(id: number): Promise<KycReview> {
     const s = await findSubmission(this.db, id);
     if (!s) throw new ApiError(Code.NOT_FOUND);

@@ -385,6 +385,114 @@ export async function entryLinesOfOwner(
   }));
 }
 
+export type OwnerEntry = {
+  entryId: number;
+  kind: string;
+  reference: string | null;
+  reason: string | null;
+  reversesEntryId: number | null;
+  reversedBy: number | null;
+  createdAt: string;
+};
+
+/**
+ * The entries (not their lines) that touched an owner's accounts in a book, newest first: one
+ * per economic event. `asset` keeps the entries with a posting of the owner's in that asset.
+ */
+export async function entriesOfOwner(
+  db: Queryable,
+  filter: {
+    book: Book;
+    ownerId: number;
+    kind?: string;
+    asset?: string;
+    from?: string;
+    to?: string;
+    beforeId?: number;
+    limit: number;
+  },
+): Promise<OwnerEntry[]> {
+  const rows = await db.query<{
+    id: string;
+    kind: string;
+    reference: string | null;
+    reason: string | null;
+    reverses_entry_id: string | null;
+    reversed_by: string | null;
+    created_at: Date;
+  }>(
+    `SELECT e.id, e.kind, e.reference, e.reason, e.reverses_entry_id,
+            (SELECT r.id FROM ledger_entries r WHERE r.reverses_entry_id = e.id) AS reversed_by,
+            e.created_at
+     FROM ledger_entries e
+     WHERE e.id IN (SELECT p.entry_id FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+                    WHERE a.owner_id = $2 AND a.book = $1
+                      AND ($4::text IS NULL OR p.asset = $4)
+                      AND ($7::bigint IS NULL OR p.entry_id < $7))
+       AND ($3::text IS NULL OR e.kind = $3)
+       AND ($5::timestamptz IS NULL OR e.created_at >= $5)
+       AND ($6::timestamptz IS NULL OR e.created_at < $6)
+       AND ($7::bigint IS NULL OR e.id < $7)
+     ORDER BY e.id DESC
+     LIMIT $8`,
+    [
+      filter.book,
+      filter.ownerId,
+      filter.kind ?? null,
+      filter.asset ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.beforeId ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map((r) => ({
+    entryId: Number(r.id),
+    kind: r.kind,
+    reference: r.reference,
+    reason: r.reason,
+    reversesEntryId: r.reverses_entry_id === null ? null : Number(r.reverses_entry_id),
+    reversedBy: r.reversed_by === null ? null : Number(r.reversed_by),
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
+export type EntryPosting = {
+  entryId: number;
+  accountId: number;
+  ownerId: number | null;
+  accountKind: string;
+  asset: string;
+  amount: bigint;
+};
+
+/** Every posting of the given entries with its account's owner and kind, by entry then account. */
+export async function postingsOfEntries(db: Queryable, entryIds: readonly number[]): Promise<EntryPosting[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await db.query<{
+    entry_id: string;
+    account_id: string;
+    owner_id: string | null;
+    kind: string;
+    asset: string;
+    amount: string;
+  }>(
+    `SELECT p.entry_id, p.account_id, a.owner_id, a.kind, p.asset, p.amount
+     FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+     WHERE p.entry_id = ANY($1::bigint[])
+     ORDER BY p.entry_id DESC, p.account_id`,
+    [entryIds],
+  );
+  return rows.map((r) => ({
+    entryId: Number(r.entry_id),
+    accountId: Number(r.account_id),
+    ownerId: r.owner_id === null ? null : Number(r.owner_id),
+    accountKind: r.kind,
+    asset: r.asset,
+    amount: BigInt(r.amount),
+  }));
+}
+
 export async function postingsOfEntry(
   db: Queryable,
   entryId: number,

@@ -8,7 +8,7 @@ import {
   transactionsQuery,
 } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type Book, mountCall, sendCode } from '../../platform/http.ts';
+import { ApiError, type Book, mountCall, sendCode, validateInput } from '../../platform/http.ts';
 import type { MarketService } from '../market/market.service.ts';
 import { LedgerError, type LedgerService } from './ledger.service.ts';
 
@@ -51,7 +51,7 @@ async function linesOf(
   filter: Filter,
   limit: number,
 ): Promise<TransactionLine[]> {
-  const lines = await ledger.entriesOf(book, userId, {
+  const events = await ledger.eventsOf(book, userId, {
     ...(filter.kind ? { kind: filter.kind } : {}),
     ...(filter.asset ? { asset: filter.asset } : {}),
     ...(filter.from ? { from: filter.from } : {}),
@@ -60,16 +60,32 @@ async function linesOf(
     ...(filter.before ? { beforeId: filter.before } : {}),
     limit,
   });
-  return lines.map((l) => ({
-    entryId: l.entryId,
-    kind: l.kind,
-    asset: l.asset,
-    amount: formatMinor(l.amount, scaleOf(l.asset)),
-    createdAt: l.createdAt,
-    status: l.reversedBy === null ? 'posted' : 'reversed',
-    reference: l.reference,
-    reversesEntryId: l.reversesEntryId,
-  }));
+  return events.map((e) => {
+    const scale = scaleOf(e.asset);
+    const decimal = (minor: bigint | null) => (minor === null ? null : formatMinor(minor, scale));
+    return {
+      entryId: e.entryId,
+      kind: e.kind,
+      createdAt: e.createdAt,
+      status: e.reversedBy === null ? 'posted' : 'reversed',
+      reversesEntryId: e.reversesEntryId,
+      reference: e.reference,
+      orderNo: e.detail?.orderNo ?? null,
+      instrument: e.detail?.instrument ?? null,
+      closeReason: e.detail?.closeReason ?? null,
+      asset: e.asset,
+      changes: e.changes.map((c) => ({ asset: c.asset, amount: formatMinor(c.amount, scaleOf(c.asset)) })),
+      margin: decimal(e.margin),
+      fee: decimal(e.fee),
+      result: decimal(e.result),
+      postings: e.postings.map((p) => ({
+        account: p.account,
+        own: p.own,
+        asset: p.asset,
+        amount: formatMinor(p.amount, scaleOf(p.asset)),
+      })),
+    };
+  });
 }
 
 /** A CSV cell: quoted, and never read as a formula by a spreadsheet. */
@@ -95,6 +111,8 @@ export function ledgerRoutes(app: FastifyInstance, ledger: LedgerService, market
     try {
       await ledger.resetDemo(customer.userId, `${Date.now()}`);
     } catch (error) {
+      if (error instanceof LedgerError && error.reason === 'positions_open')
+        throw new ApiError(Code.POSITIONS_OPEN);
       if (error instanceof LedgerError && error.reason === 'insufficient_funds')
         throw new ApiError(Code.INSUFFICIENT_BALANCE);
       throw error;
@@ -105,14 +123,42 @@ export function ledgerRoutes(app: FastifyInstance, ledger: LedgerService, market
   // The transaction record as CSV (up to 10,000 lines, same filters), for the export button.
   app.get('/swx/customer/user/exportTransactions', async (request, reply) => {
     if (!request.customer) return sendCode(reply, request, Code.SESSION_EXPIRED);
+    validateInput(undefined, request.query); // control characters: 10026, like every call
     const parsed = transactionsQuery.safeParse(request.query ?? {});
     if (!parsed.success) return sendCode(reply, request, Code.INVALID_INPUT);
     const lines = await linesOf(ledger, request.book, request.customer.userId, parsed.data, 10_000);
-    const header = ['entry', 'time', 'type', 'asset', 'amount', 'status', 'reference'];
-    const body = lines.map((l) =>
-      [String(l.entryId), l.createdAt, l.kind, l.asset, l.amount, l.status, l.reference ?? '']
-        .map(cell)
-        .join(','),
+    // One line per event and asset it changed; the trading figures on the line of their asset.
+    const header = [
+      'entry',
+      'time',
+      'type',
+      'asset',
+      'amount',
+      'status',
+      'order',
+      'margin',
+      'fee',
+      'result',
+      'reference',
+    ];
+    const body = lines.flatMap((l) =>
+      (l.changes.length > 0 ? l.changes : [{ asset: l.asset, amount: '0' }]).map((c) =>
+        [
+          String(l.entryId),
+          l.createdAt,
+          l.kind,
+          c.asset,
+          c.amount,
+          l.status,
+          l.orderNo ?? '',
+          c.asset === l.asset ? (l.margin ?? '') : '',
+          c.asset === l.asset ? (l.fee ?? '') : '',
+          c.asset === l.asset ? (l.result ?? '') : '',
+          l.reference ?? '',
+        ]
+          .map(cell)
+          .join(','),
+      ),
     );
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="swx-${request.book}-transactions.csv"`);

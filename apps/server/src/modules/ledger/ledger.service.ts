@@ -10,10 +10,12 @@ import {
   type Book,
   type EntryLine,
   ensureAccount,
+  entriesOfOwner,
   entryById,
   entryLinesOfOwner,
   ledgerInvariants,
   nonZeroAccountsOfKind,
+  postingsOfEntries,
   postingsOfEntry,
   reconcileAccounts,
 } from './ledger.repository.ts';
@@ -55,6 +57,33 @@ export const MARGIN = 'margin';
 /** Virtual money a demo book starts with, and returns to on reset: 100,000 USDT. */
 export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
 
+/** What another module knows of its entries: the order (as the order detail shows it) and more. */
+export type EntryDetail = { orderNo: string; instrument: string; closeReason: string | null };
+/** Describes the given entries of one kind (ids of the caller's own entries only). */
+export type EntryDescriber = (entryIds: readonly number[]) => Promise<Map<number, EntryDetail>>;
+
+/** One economic event of a customer's record: an entry, its meaning in figures, and its postings. */
+export type LedgerEvent = {
+  entryId: number;
+  kind: string;
+  createdAt: string;
+  reversedBy: number | null;
+  reversesEntryId: number | null;
+  reference: string | null;
+  detail: EntryDetail | null;
+  /** The asset of margin, fee and result: the first the entry changed for the customer. */
+  asset: string;
+  /** Change of the customer's total (wallet + margin) per asset. */
+  changes: { asset: string; amount: bigint }[];
+  /** Set aside (+) or released (−) into the customer's margin account; null when untouched. */
+  margin: bigint | null;
+  /** Paid to the platform's fee account; null when the entry has no fee posting. */
+  fee: bigint | null;
+  /** Realised result: on an entry that releases margin, the change of the total; else null. */
+  result: bigint | null;
+  postings: { account: string; own: boolean; asset: string; amount: bigint }[];
+};
+
 export type Balance = { asset: Asset; scale: number; balance: bigint; held: bigint; available: bigint };
 export type ValuedBalance = Balance & { valueUsdtMinor: bigint | null };
 
@@ -67,6 +96,7 @@ export class LedgerService {
   private readonly db: Database;
   private readonly batcher: LedgerBatcher;
   private readonly accountIds = new Map<string, number>();
+  private readonly describers = new Map<string, EntryDescriber>();
 
   constructor(db: Database, audit: AuditService, logger?: Logger) {
     this.db = db;
@@ -120,6 +150,11 @@ export class LedgerService {
         { accountId: await this.walletAccount('demo', userId, 'USDT'), amount: DEMO_FUNDING_MINOR },
       ],
     });
+  }
+
+  /** Lets another module name its entries in the customer's record (order number, instrument). */
+  registerDescriber(kind: string, describer: EntryDescriber): void {
+    this.describers.set(kind, describer);
   }
 
   /** Lets another module write a record in the same transaction as an entry (TransferRequest.attach). */
@@ -231,13 +266,77 @@ export class LedgerService {
   }
 
   /**
+   * A customer's record in one book: one event per entry that touched their accounts, newest first
+   * (keyset pages by entry id), with every posting of the entry and what it means in figures.
+   */
+  async eventsOf(
+    book: Book,
+    ownerId: number,
+    filter: { kind?: string; asset?: string; from?: string; to?: string; beforeId?: number; limit: number },
+  ): Promise<LedgerEvent[]> {
+    const entries = await entriesOfOwner(this.db, { book, ownerId, ...filter });
+    const postings = await postingsOfEntries(
+      this.db,
+      entries.map((e) => e.entryId),
+    );
+    const details = new Map<number, EntryDetail>();
+    for (const [kind, describe] of this.describers) {
+      const ids = entries.filter((e) => e.kind === kind).map((e) => e.entryId);
+      if (ids.length > 0) for (const [id, detail] of await describe(ids)) details.set(id, detail);
+    }
+    return entries.map((entry) => {
+      const mine = postings.filter((p) => p.entryId === entry.entryId);
+      const own = mine.filter((p) => p.ownerId === ownerId);
+      const changes: { asset: string; amount: bigint }[] = [];
+      for (const p of own) {
+        const change = changes.find((c) => c.asset === p.asset);
+        if (change) change.amount += p.amount;
+        else changes.push({ asset: p.asset, amount: p.amount });
+      }
+      const asset = changes[0]?.asset ?? mine[0]?.asset ?? 'USDT';
+      const sum = (list: typeof mine) =>
+        list.length === 0 ? null : list.reduce((total, p) => total + p.amount, 0n);
+      const margin = sum(own.filter((p) => p.asset === asset && p.accountKind === MARGIN));
+      const fee = sum(
+        mine.filter((p) => p.asset === asset && p.ownerId === null && p.accountKind === 'fees'),
+      );
+      const result =
+        margin !== null && margin < 0n ? (changes.find((c) => c.asset === asset)?.amount ?? 0n) : null;
+      return {
+        entryId: entry.entryId,
+        kind: entry.kind,
+        createdAt: entry.createdAt,
+        reversedBy: entry.reversedBy,
+        reversesEntryId: entry.reversesEntryId,
+        reference: entry.reference,
+        detail: details.get(entry.entryId) ?? null,
+        asset,
+        changes,
+        margin,
+        fee,
+        result,
+        postings: mine.map((p) => ({
+          account: p.ownerId === ownerId || p.ownerId === null ? p.accountKind : 'counterparty',
+          own: p.ownerId === ownerId,
+          asset: p.asset,
+          amount: p.amount,
+        })),
+      };
+    });
+  }
+
+  /**
    * Resets a demo book: every asset back to zero and USDT back to 100,000, as one entry against
-   * the demo issuance account. Refused while money is held (open positions must close first).
+   * the demo issuance account. Refused while positions are open (`positions_open`: close them
+   * first) or other money is held.
    */
   async resetDemo(userId: number, resetId: string): Promise<EntryResult | null> {
+    const accounts = await accountsOfOwner(this.db, 'demo', userId);
+    if (accounts.some((a) => a.kind === MARGIN && a.balance > 0n))
+      throw new LedgerError('positions_open', 'close open positions before resetting the demo book');
     const balances = await this.balances('demo', userId);
     if (balances.some((b) => b.held > 0n))
-      throw new LedgerError('insufficient_funds', 'close open positions before resetting the demo book');
+      throw new LedgerError('insufficient_funds', 'money is held in the demo book');
     const postings = [];
     for (const b of balances) {
       const target = b.asset === 'USDT' ? DEMO_FUNDING_MINOR : 0n;

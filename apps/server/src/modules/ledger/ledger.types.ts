@@ -59,6 +59,7 @@ export type HoldResult = { holdId: number; replayed: boolean };
 
 export type LedgerErrorCode =
   | 'insufficient_funds'
+  | 'positions_open'
   | 'idempotency_conflict'
   | 'unknown_account'
   | 'unknown_hold'

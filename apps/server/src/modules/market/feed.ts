@@ -1,14 +1,20 @@
+import { seedOf, walk } from './noise.ts';
+import { priceFunction } from './structure.ts';
+
+export { seedOf } from './noise.ts';
+
 /**
  * The built-in simulated price source. A price is a deterministic function of the instrument and
  * the time, so the feed is the same on every server node, continuous across restarts, and any
  * moment of the past year can be priced (for candles) without stored history.
  *
- * log(price(t)) = log(ref) + scale · Σ_k √P_k · noise_k(t): value noise at periods P_k = 4^k s
- * (1 s to about 6 months), each octave weighted by √P_k as Brownian motion would be, so moves
- * grow with the square root of the horizon; bounded noise keeps prices from drifting to zero
- * over a year. `scale` is calibrated once so the typical one-day move equals the class's daily
- * volatility. Markets that are closed (stocks and ETFs outside US sessions and at weekends, forex,
- * metals and futures at weekends) hold their last price until they reopen.
+ * Prices keep the structure of real markets (`structure.ts`): shared factors with betas, pegged
+ * stablecoins, wrapped tokens and funds on their underlying, currency crosses equal to their legs.
+ * Each walk is bounded value noise at periods 4^k s (1 s to about 6 months), weighted as Brownian
+ * motion would be and calibrated so a typical one-day move equals the given daily volatility
+ * (`noise.ts`). A code outside the modelled catalogue walks alone around its reference at its
+ * class's volatility. Markets that are closed (stocks and ETFs outside US sessions and at
+ * weekends, forex, metals and futures at weekends) hold their last price until they reopen.
  */
 export type MarketClass = 'forex' | 'crypto' | 'stocks' | 'etf' | 'metals' | 'futures';
 
@@ -27,60 +33,6 @@ export const CLASS_RULES: Record<MarketClass, ClassRules> = {
   metals: { dailyVolatility: 0.011, spread: 0.0003 },
   futures: { dailyVolatility: 0.013, spread: 0.0002 },
 };
-
-const OCTAVES = 13; // 4^0 s … 4^12 s ≈ 194 days
-const PERIODS = Array.from({ length: OCTAVES }, (_, k) => 4 ** k);
-const WEIGHTS = PERIODS.map((p) => Math.sqrt(p));
-
-/** A 32-bit hash of three integers (integer mixing in the style of murmur3's finaliser). */
-function hash3(seed: number, k: number, i: number): number {
-  let h =
-    (seed ^
-      Math.imul(k + 1, 0x9e3779b1) ^
-      Math.imul(i | 0, 0x85ebca6b) ^
-      Math.imul(Math.floor(i / 4_294_967_296), 0xc2b2ae35)) >>>
-    0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-export function seedOf(code: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < code.length; i++) h = Math.imul(h ^ code.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** Σ_k √P_k · noise_k(t), t in seconds (fractional allowed). */
-function fractalNoise(seed: number, t: number): number {
-  let sum = 0;
-  for (let k = 0; k < OCTAVES; k++) {
-    const period = PERIODS[k] as number;
-    const x = t / period;
-    const i = Math.floor(x);
-    const f = x - i;
-    const a = hash3(seed, k, i) / 2_147_483_648 - 1;
-    const b = hash3(seed, k, i + 1) / 2_147_483_648 - 1;
-    const s = f * f * (3 - 2 * f);
-    sum += (WEIGHTS[k] as number) * (a + (b - a) * s);
-  }
-  return sum;
-}
-
-/** The standard deviation of the noise's one-day change, measured once over many days and seeds. */
-const UNIT_DAILY = (() => {
-  let sum = 0;
-  let n = 0;
-  for (let seed = 1; seed <= 40; seed++) {
-    for (let day = 0; day < 60; day++) {
-      const t = 1_700_000_000 + day * 86_400 + seed * 7919;
-      const d = fractalNoise(seed * 2_654_435_761, t + 86_400) - fractalNoise(seed * 2_654_435_761, t);
-      sum += d * d;
-      n += 1;
-    }
-  }
-  return Math.sqrt(sum / n);
-})();
 
 export type Instrument = { id: number; code: string; class: MarketClass; ref: number; decimals: number };
 
@@ -141,8 +93,12 @@ function newYorkOffsetSeconds(t: number): number {
 /** The mid price of an instrument at time t (seconds), holding the last price while closed. */
 export function midAt(instrument: Instrument, t: number): number {
   const at = lastOpenTime(instrument.class, t);
-  const scale = CLASS_RULES[instrument.class].dailyVolatility / UNIT_DAILY;
-  return instrument.ref * Math.exp(scale * fractalNoise(seedOf(instrument.code), at));
+  const modelled = priceFunction(instrument.code);
+  if (modelled) return modelled(at);
+  return (
+    instrument.ref *
+    Math.exp(CLASS_RULES[instrument.class].dailyVolatility * walk(seedOf(instrument.code), at))
+  );
 }
 
 export type Quote = { mid: number; bid: number; ask: number };
@@ -157,10 +113,15 @@ export function formatPrice(instrument: Instrument, value: number): string {
   return value.toFixed(instrument.decimals);
 }
 
-/** The 24-hour change as a ratio, e.g. 0.0123 for +1.23 %. */
+/**
+ * The 24-hour change as a ratio, e.g. 0.0123 for +1.23 %. While a market is closed, the change of
+ * its last day of trading: the last price against the one 24 hours before it (a stock on Saturday
+ * shows Friday's close against Thursday's), never a change that only reflects the clock.
+ */
 export function change24h(instrument: Instrument, t: number): number {
-  const before = midAt(instrument, t - 86_400);
-  return (midAt(instrument, t) - before) / before;
+  const at = lastOpenTime(instrument.class, t);
+  const before = midAt(instrument, at - 86_400);
+  return (midAt(instrument, at) - before) / before;
 }
 
 /** At most 100 points of the last 24 hours, oldest first, for the mini chart. */

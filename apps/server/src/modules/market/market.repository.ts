@@ -11,7 +11,10 @@ export type InstrumentRow = {
   decimals: number;
 };
 
-/** Adds catalogue instruments that are missing; existing rows (and their ids) are kept. */
+/**
+ * Adds catalogue instruments that are missing; existing rows (and their ids) are kept, with their
+ * reference price brought up to the catalogue's (the feed's levels come from the catalogue).
+ */
 export async function insertMissingInstruments(
   db: Queryable,
   rows: readonly {
@@ -26,7 +29,8 @@ export async function insertMissingInstruments(
   await db.query(
     `INSERT INTO instruments (code, class, name, names, ref_price, decimals)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[])
-     ON CONFLICT (code) DO NOTHING`,
+     ON CONFLICT (code) DO UPDATE SET ref_price = EXCLUDED.ref_price
+       WHERE instruments.ref_price IS DISTINCT FROM EXCLUDED.ref_price`,
     [
       rows.map((r) => r.code),
       rows.map((r) => r.class),

@@ -2,18 +2,7 @@ import { Code, type Language, type LiveQuote, type MarketItem } from '@swx/contr
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { CATALOGUE } from './catalogue.data.ts';
-import {
-  type Candle,
-  candles,
-  change24h,
-  formatPrice,
-  hundred,
-  type Instrument,
-  isOpen,
-  type MarketClass,
-  type Period,
-  quoteAt,
-} from './feed.ts';
+import { type Candle, formatPrice, type Instrument, type MarketClass, type Period } from './feed.ts';
 import {
   addToWatchlist,
   insertMissingInstruments,
@@ -21,6 +10,7 @@ import {
   removeFromWatchlist,
   watchlistOf,
 } from './market.repository.ts';
+import { type PriceSource, simulatedSource } from './source.ts';
 
 export const TYPE_OF_CLASS: Record<MarketClass, number> = {
   forex: 1,
@@ -51,10 +41,23 @@ export class MarketService {
   private byCode = new Map<string, Listed>();
   private readonly hundredCache = new Map<number, { at: number; points: string[] }>();
   private readonly now: () => number;
+  /** Where prices come from: the simulator (sandbox) or a real exchange (source.ts). */
+  readonly source: PriceSource;
 
-  constructor(db: Database, now: () => number = () => Date.now()) {
+  constructor(db: Database, now: () => number = () => Date.now(), source: PriceSource = simulatedSource) {
     this.db = db;
     this.now = now;
+    this.source = source;
+  }
+
+  /** Starts the price source on the listed instruments (after load; a real source connects). */
+  startSource(): void {
+    this.source.start(this.instruments);
+  }
+
+  /** Whether an instrument is tradable at second t: its market open and a fresh price. */
+  isOpen(instrument: Instrument, t: number): boolean {
+    return this.source.isOpen(instrument, t);
   }
 
   /** Seeds missing catalogue entries, then loads the listed instruments into memory. */
@@ -106,12 +109,15 @@ export class MarketService {
     return Math.floor(this.now() / 1000);
   }
 
-  private item(instrument: Listed, language: Language, t: number): MarketItem {
-    const quote = quoteAt(instrument, t);
+  /** The item as customers see it; null while its source has never priced it. */
+  private item(instrument: Listed, language: Language, t: number): MarketItem | null {
+    // A stale price is shown marked closed (open: false) and is never traded or published.
+    const quote = this.source.lastQuote(instrument, t);
+    if (!quote) return null;
     const nowMs = this.now();
     let cached = this.hundredCache.get(instrument.id);
     if (!cached || nowMs - cached.at > HUNDRED_TTL_MS) {
-      cached = { at: nowMs, points: hundred(instrument, t) };
+      cached = { at: nowMs, points: this.source.hundred(instrument, t) };
       this.hundredCache.set(instrument.id, cached);
     }
     return {
@@ -123,22 +129,27 @@ export class MarketService {
       price: formatPrice(instrument, quote.mid),
       bid: formatPrice(instrument, quote.bid),
       ask: formatPrice(instrument, quote.ask),
-      zdf: change24h(instrument, t).toFixed(6),
+      zdf: this.source.change24h(instrument, t).toFixed(6),
       hundred: cached.points,
-      open: isOpen(instrument.class, t),
+      open: this.source.isOpen(instrument, t),
     };
   }
 
   listByType(type: number, language: Language): MarketItem[] {
     const cls = CLASS_OF_TYPE[type];
     const t = this.seconds();
-    return this.instruments.filter((i) => i.class === cls).map((i) => this.item(i, language, t));
+    return this.instruments.flatMap((i) => {
+      const item = i.class === cls ? this.item(i, language, t) : null;
+      return item ? [item] : [];
+    });
   }
 
   info(id: number, language: Language): MarketItem {
     const instrument = this.byId.get(id);
     if (!instrument) throw new ApiError(Code.NOT_FOUND);
-    return this.item(instrument, language, this.seconds());
+    const item = this.item(instrument, language, this.seconds());
+    if (!item) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    return item;
   }
 
   /** Candles ending on a UTC date of the past year (its last second, or now for today). */
@@ -153,18 +164,19 @@ export class MarketService {
         throw new ApiError(Code.INVALID_INPUT, [{ path: 'date', issue: 'out_of_range' }]);
       end = Math.min(dayEnd, now);
     }
-    return candles(instrument, period, end, limit);
+    return this.source.candles(instrument, period, end, limit);
   }
 
   /** The quote batch for one tick: every instrument whose market is open. */
   quotes(t = this.seconds()): LiveQuote[] {
     const out: LiveQuote[] = [];
     for (const instrument of this.instruments) {
-      if (!isOpen(instrument.class, t)) continue;
+      const quote = this.source.quote(instrument, t);
+      if (!quote || !this.source.isOpen(instrument, t)) continue;
       out.push({
         code: instrument.code,
-        price: formatPrice(instrument, quoteAt(instrument, t).mid),
-        zdf: change24h(instrument, t).toFixed(6),
+        price: formatPrice(instrument, quote.mid),
+        zdf: this.source.change24h(instrument, t).toFixed(6),
       });
     }
     return out;
@@ -173,14 +185,16 @@ export class MarketService {
   /** The current mid price of an instrument as a decimal string, or null if it is not listed. */
   midPrice(code: string): string | null {
     const instrument = this.byCode.get(code);
-    return instrument ? formatPrice(instrument, quoteAt(instrument, this.seconds()).mid) : null;
+    const quote = instrument ? this.source.lastQuote(instrument, this.seconds()) : null;
+    return instrument && quote ? formatPrice(instrument, quote.mid) : null;
   }
 
   async watchlist(userId: number, language: Language): Promise<MarketItem[]> {
     const t = this.seconds();
     return (await watchlistOf(this.db, userId)).flatMap((id) => {
       const instrument = this.byId.get(id);
-      return instrument ? [this.item(instrument, language, t)] : [];
+      const item = instrument ? this.item(instrument, language, t) : null;
+      return item ? [item] : [];
     });
   }
 

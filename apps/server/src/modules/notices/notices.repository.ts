@@ -1,14 +1,22 @@
 import type { Queryable } from '../../platform/db.ts';
 
-export type NoticeRow = { id: number; noticeContent: string; readState: 0 | 1; createdAt: string };
+export type NoticeRow = {
+  id: number;
+  kind: string;
+  /** The parameters to render the text in any language; null for notices from before they were kept. */
+  params: Record<string, string> | null;
+  noticeContent: string;
+  readState: 0 | 1;
+  createdAt: string;
+};
 
 export async function insertNotice(
   db: Queryable,
-  notice: { userId: number; kind: string; content: string },
+  notice: { userId: number; kind: string; params: Record<string, string>; content: string },
 ): Promise<number> {
   const rows = await db.query<{ id: string }>(
-    'INSERT INTO notices (user_id, kind, notice_content) VALUES ($1, $2, $3) RETURNING id',
-    [notice.userId, notice.kind, notice.content],
+    'INSERT INTO notices (user_id, kind, params, notice_content) VALUES ($1, $2, $3::jsonb, $4) RETURNING id',
+    [notice.userId, notice.kind, JSON.stringify(notice.params), notice.content],
   );
   return Number(rows[0]?.id);
 }
@@ -18,14 +26,23 @@ export async function noticesOf(
   userId: number,
   filter: { readState?: 0 | 1; limit: number },
 ): Promise<NoticeRow[]> {
-  const rows = await db.query<{ id: string; notice_content: string; read_state: number; created_at: Date }>(
-    `SELECT id, notice_content, read_state, created_at FROM notices
+  const rows = await db.query<{
+    id: string;
+    kind: string;
+    params: Record<string, string> | string | null;
+    notice_content: string;
+    read_state: number;
+    created_at: Date;
+  }>(
+    `SELECT id, kind, params, notice_content, read_state, created_at FROM notices
      WHERE user_id = $1 AND ($2::smallint IS NULL OR read_state = $2)
      ORDER BY id DESC LIMIT $3`,
     [userId, filter.readState ?? null, filter.limit],
   );
   return rows.map((r) => ({
     id: Number(r.id),
+    kind: r.kind,
+    params: typeof r.params === 'string' ? (JSON.parse(r.params) as Record<string, string>) : r.params,
     noticeContent: r.notice_content,
     readState: r.read_state === 1 ? 1 : 0,
     createdAt: new Date(r.created_at).toISOString(),

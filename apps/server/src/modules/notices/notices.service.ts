@@ -3,7 +3,7 @@ import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { insertNotice, markRead, type NoticeRow, noticesOf } from './notices.repository.ts';
 
-/** Notice texts per language; `{name}`-style parameters are filled in at creation. */
+/** Notice texts per language; `{name}`-style parameters are filled in when the notice is read. */
 const TEMPLATES = {
   welcome: {
     en: 'Welcome to SWX, {name}. Your demo account holds 100,000 virtual USDT to practise with; it never touches real money. Switch to your live account from My account whenever you are ready.',
@@ -93,9 +93,59 @@ const TEMPLATES = {
 
 export type NoticeKind = keyof typeof TEMPLATES;
 
+/** Parameters that are words, not data: stored as a token, named in the reader's language. */
+const WORDS: Record<string, Record<string, Record<Language, string>>> = {
+  book: {
+    demo: {
+      en: 'demo',
+      ja: 'デモ',
+      ko: '모의',
+      de: 'Demo',
+      fr: 'démo',
+      it: 'demo',
+      es: 'demo',
+      ar: 'التجريبي',
+      hk: '模擬',
+      zh: '模拟',
+    },
+    live: {
+      en: 'live',
+      ja: 'リアル',
+      ko: '실전',
+      de: 'Live',
+      fr: 'réel',
+      it: 'reale',
+      es: 'real',
+      ar: 'الحقيقي',
+      hk: '真實',
+      zh: '实盘',
+    },
+  },
+};
+
+function isKind(kind: string): kind is NoticeKind {
+  return Object.hasOwn(TEMPLATES, kind);
+}
+
+/** A notice's text in one language from its kind and parameters. */
+export function renderNotice(kind: NoticeKind, language: Language, params: Record<string, string>): string {
+  let content: string = TEMPLATES[kind][language];
+  for (const [key, value] of Object.entries(params)) {
+    const word = WORDS[key]?.[value]?.[language];
+    content = content.replaceAll(`{${key}}`, word ?? value);
+  }
+  return content;
+}
+
+/** What the customer reads: made now in their language; a notice without parameters as it was written. */
+export type NoticeView = { id: number; noticeContent: string; readState: 0 | 1; createdAt: string };
+
 /**
- * Notices to customers (spec §3, §4). Other modules create them here, in the customer's language;
- * the customer lists them, and reading one marks it read. A notice is only ever the owner's.
+ * Notices to customers (spec §3, §4). Other modules create them here with a kind and parameters;
+ * the customer lists them, each rendered in the language of that request (so a language change
+ * shows every notice in the new language), and reading one marks it read. The text in the
+ * language at creation is stored too, and notices kept from before parameters were stored show
+ * it. A notice is only ever the owner's.
  */
 export class NoticesService {
   private readonly db: Database;
@@ -110,16 +160,31 @@ export class NoticesService {
     kind: NoticeKind,
     params: Record<string, string>,
   ): Promise<number> {
-    let content: string = TEMPLATES[kind][language];
-    for (const [key, value] of Object.entries(params)) content = content.replaceAll(`{${key}}`, value);
-    return insertNotice(this.db, { userId, kind, content });
+    const content = renderNotice(kind, language, params);
+    return insertNotice(this.db, { userId, kind, params, content });
   }
 
-  list(userId: number, readState?: 0 | 1): Promise<NoticeRow[]> {
-    return noticesOf(this.db, userId, readState === undefined ? { limit: 100 } : { readState, limit: 100 });
+  async list(userId: number, language: Language, readState?: 0 | 1): Promise<NoticeView[]> {
+    const rows = await noticesOf(
+      this.db,
+      userId,
+      readState === undefined ? { limit: 100 } : { readState, limit: 100 },
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      noticeContent: viewText(row, language),
+      readState: row.readState,
+      createdAt: row.createdAt,
+    }));
   }
 
   async read(userId: number, noticeId: number): Promise<void> {
     if (!(await markRead(this.db, userId, noticeId))) throw new ApiError(Code.NOT_FOUND);
   }
+}
+
+function viewText(row: NoticeRow, language: Language): string {
+  return row.params !== null && isKind(row.kind)
+    ? renderNotice(row.kind, language, row.params)
+    : row.noticeContent;
 }

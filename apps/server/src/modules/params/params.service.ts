@@ -4,8 +4,9 @@ import { ApiError } from '../../platform/http.ts';
 import { findParam, findPublicParam, insertMissingParams } from './params.repository.ts';
 
 /**
- * System parameters: values staff can change without a release (rates, limits, contact
- * details). Public ones are readable by customers through getParamByKey; modules read any.
+ * System parameters: values staff can change without a release (rates, limits; contact details
+ * are the operator settings of modules/operator). Public ones are readable by customers through
+ * getParamByKey; modules read any.
  */
 export const DEFAULT_PARAMS = [
   {
@@ -34,12 +35,6 @@ export const DEFAULT_PARAMS = [
     value: '48',
     isPublic: true,
     description: 'Hours within which a KYC review is answered',
-  },
-  {
-    key: 'supportEmail',
-    value: 'support@swx.localhost',
-    isPublic: true,
-    description: 'Customer support mail address',
   },
 ] as const;
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { hash as argonHash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError } from '../../platform/http.ts';
 import { createMailer } from '../../platform/mail.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
@@ -14,7 +15,9 @@ import { ARGON2, IdentityService } from '../identity/identity.service.ts';
 import { base32Decode, totpCode } from '../identity/identity.totp.ts';
 import { KycService } from '../kyc/kyc.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
+import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
+import { TradingService } from '../trading/trading.service.ts';
 import { StaffCustomers } from './staff.customers.ts';
 import { StaffService as Staff, type StaffService, type StaffSession } from './staff.service.ts';
 
@@ -60,7 +63,14 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       notices,
       customers: directory,
     });
-    customers = new StaffCustomers({ db: t.db, staff, customers: directory, kyc });
+    const trading = new TradingService({
+      db: t.db,
+      ledger,
+      market: new MarketService(t.db),
+      bus: createMemoryBus(),
+      notices,
+    });
+    customers = new StaffCustomers({ db: t.db, staff, customers: directory, kyc, ledger, trading });
   });
   afterAll(() => t.close());
 
@@ -256,5 +266,30 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       role: 'finance',
       enrolled: false,
     });
+  });
+
+  it('keeps one admin who can act when two admins demote each other at the same time', async () => {
+    const a = (await enrolled('left.admin@example.com', 'admin')).session;
+    const b = (await enrolled('right.admin@example.com', 'admin')).session;
+    const others = (await staff.list(a)).filter(
+      (s) =>
+        s.role === 'admin' && s.status === 'active' && s.enrolled && s.id !== a.staffId && s.id !== b.staffId,
+    );
+    for (const other of others) await staff.update(a, other.id, { status: 'disabled' });
+    await expect(staff.update(a, a.staffId, { status: 'disabled' })).rejects.toSatisfy(refusedWith(10008));
+    const outcomes = await Promise.allSettled([
+      staff.update(a, b.staffId, { role: 'support' }),
+      staff.update(b, a.staffId, { role: 'support' }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect(refusedWith(10008)(refused?.status === 'rejected' ? refused.reason : null)).toBe(true);
+    const admins = (await staff.list(a)).filter(
+      (s) => s.role === 'admin' && s.status === 'active' && s.enrolled,
+    );
+    expect(admins).toHaveLength(1);
+    // The one left cannot step down either.
+    const last = admins[0]?.id === a.staffId ? a : b;
+    await expect(staff.update(last, last.staffId, { role: 'finance' })).rejects.toSatisfy(refusedWith(10008));
   });
 });

@@ -1,7 +1,7 @@
 import { ADMIN_API_BASE, type AdminCallDefinition, Code } from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod/mini';
-import { ApiError, envelopeOf, tokenOf } from '../../platform/http.ts';
+import { ApiError, envelopeOf, tokenOf, validateInput } from '../../platform/http.ts';
 import type { StaffService, StaffSession } from './staff.service.ts';
 
 type Inferred<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
@@ -13,17 +13,6 @@ export type StaffCallInput<D extends AdminCallDefinition> = {
   request: FastifyRequest;
   staff: D['roles'] extends 'public' ? null : StaffSession;
 };
-
-function validate(schema: z.ZodMiniType | undefined, value: unknown): unknown {
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success)
-    throw new ApiError(
-      Code.INVALID_INPUT,
-      parsed.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.join('.'), issue: issue.code })),
-    );
-  return parsed.data;
-}
 
 /**
  * The staff session of a request: the token of the Authorization header looked up among staff
@@ -59,9 +48,9 @@ export function mountStaffCall<D extends AdminCallDefinition>(
       const session =
         definition.roles === 'public' ? null : await requireStaff(staff, request, definition.roles);
       const input = {
-        params: validate(definition.params, request.params),
-        query: validate(definition.query, request.query),
-        body: validate(definition.body, request.body),
+        params: validateInput(definition.params, request.params),
+        query: validateInput(definition.query, request.query),
+        body: validateInput(definition.body, request.body),
         request,
         staff: session,
       } as StaffCallInput<D>;

@@ -271,3 +271,53 @@ export async function statusHistory(
     at: new Date(r.created_at).toISOString(),
   }));
 }
+
+/**
+ * Locks the admin accounts that can act (active and enrolled) in id order and returns their ids:
+ * the last-admin guard. An admin who has not enrolled yet does not count.
+ */
+export async function lockActiveAdmins(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM staff WHERE role = 'admin' AND status = 'active' AND totp_enabled_at IS NOT NULL
+     ORDER BY id FOR UPDATE`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** Sets a staff member's role and status; null when there is no such account. */
+export async function updateStaffAccount(
+  db: Queryable,
+  id: number,
+  change: { role: StaffRole; status: 'active' | 'disabled' },
+): Promise<StaffRow | null> {
+  const rows = await db.query<RawStaff>(
+    `UPDATE staff SET role = $2, status = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, change.role, change.status],
+  );
+  return rows[0] ? toStaff(rows[0]) : null;
+}
+
+/** Forgets the authenticator: the next sign-in enrols a new one. */
+export async function clearStaffTotp(db: Queryable, id: number): Promise<StaffRow | null> {
+  const rows = await db.query<RawStaff>(
+    `UPDATE staff SET totp_enabled_at = NULL, totp_secret_enc = NULL, totp_last_step = 0
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ? toStaff(rows[0]) : null;
+}
+
+/** Ends every session and pending sign-in step of a staff member. */
+export async function endStaffSessions(db: Queryable, staffId: number): Promise<void> {
+  await db.query('DELETE FROM staff_sessions WHERE staff_id = $1', [staffId]);
+  await db.query('DELETE FROM staff_challenges WHERE staff_id = $1', [staffId]);
+}
+
+/** Emails of some staff members by id. */
+export async function staffEmailsOf(db: Queryable, ids: number[]): Promise<Map<number, string>> {
+  const rows = await db.query<{ id: string; email: string }>(
+    'SELECT id, email FROM staff WHERE id = ANY($1::bigint[])',
+    [ids],
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.email]));
+}

@@ -1,5 +1,6 @@
 import { adminCalls } from '@swx/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StaffAuditLog } from './staff.audit.ts';
 import type { StaffCustomers } from './staff.customers.ts';
 import { mountStaffCall } from './staff.http.ts';
 import type { StaffClient, StaffService } from './staff.service.ts';
@@ -10,7 +11,12 @@ const clientOf = (request: FastifyRequest): StaffClient => ({
 });
 
 /** The staff API under /swx/admin: sign-in with TOTP, the customers screen, staff accounts. */
-export function staffRoutes(app: FastifyInstance, staff: StaffService, customers: StaffCustomers): void {
+export function staffRoutes(
+  app: FastifyInstance,
+  staff: StaffService,
+  customers: StaffCustomers,
+  auditLog: StaffAuditLog,
+): void {
   mountStaffCall(app, staff, adminCalls.signIn, ({ body, request }) => staff.signIn(body, clientOf(request)));
   mountStaffCall(app, staff, adminCalls.enrol, ({ body, request }) => staff.enrol(body, clientOf(request)));
   mountStaffCall(app, staff, adminCalls.verifyCode, ({ body, request }) =>
@@ -27,7 +33,10 @@ export function staffRoutes(app: FastifyInstance, staff: StaffService, customers
   }));
 
   mountStaffCall(app, staff, adminCalls.searchCustomers, ({ staff: session, query }) =>
-    customers.search(session, query.q ?? ''),
+    customers.search(session, query.q ?? '', query.before ? Number(query.before) : null),
+  );
+  mountStaffCall(app, staff, adminCalls.customerOverview, ({ staff: session, params }) =>
+    customers.overview(session, params.id),
   );
   mountStaffCall(app, staff, adminCalls.getCustomer, ({ staff: session, params }) =>
     customers.view(session, params.id),
@@ -43,4 +52,15 @@ export function staffRoutes(app: FastifyInstance, staff: StaffService, customers
   mountStaffCall(app, staff, adminCalls.createStaff, ({ staff: session, body }) =>
     staff.create(body, session),
   );
+  mountStaffCall(app, staff, adminCalls.updateStaff, ({ staff: session, params, body }) =>
+    staff.update(session, params.id, body),
+  );
+  mountStaffCall(app, staff, adminCalls.resetStaffTotp, ({ staff: session, params }) =>
+    staff.resetTotp(session, params.id),
+  );
+
+  mountStaffCall(app, staff, adminCalls.auditLog, ({ staff: session, query }) =>
+    auditLog.search(session, query),
+  );
+  mountStaffCall(app, staff, adminCalls.verifyAudit, ({ staff: session }) => auditLog.verify(session));
 }

@@ -1,6 +1,13 @@
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
-import { Code, type StaffInfo, type StaffRole, type StaffSignInStep } from '@swx/contract';
+import {
+  Code,
+  type StaffInfo,
+  type StaffListItem,
+  type StaffRef,
+  type StaffRole,
+  type StaffSignInStep,
+} from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
@@ -15,7 +22,9 @@ import {
 } from '../identity/identity.totp.ts';
 import {
   advanceStaffTotpStep,
+  clearStaffTotp,
   deleteStaffSession,
+  endStaffSessions,
   enrolStaff,
   findStaffByEmail,
   findStaffById,
@@ -24,11 +33,14 @@ import {
   insertStaffChallenge,
   insertStaffSession,
   listStaff,
+  lockActiveAdmins,
   lockStaffChallenge,
   recordStaffChallengeAttempt,
   type StaffRow,
   savePendingStaffTotp,
+  staffEmailsOf,
   touchStaffSession,
+  updateStaffAccount,
 } from './staff.repository.ts';
 
 /** argon2id with OWASP's minimum, as for customers. */
@@ -64,6 +76,21 @@ function newOneTimePassword(): string {
 }
 
 export const actorOf = (session: { staffId: number }) => `staff:${session.staffId}`;
+
+/** The staff id of an actor text `staff:<id>`, else null. */
+export function staffIdOfActor(actor: string | null): number | null {
+  const match = actor ? /^staff:(\d{1,15})$/.exec(actor) : null;
+  return match ? Number(match[1]) : null;
+}
+
+const listItemOf = (r: StaffRow): StaffListItem => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  status: r.status,
+  enrolled: r.enrolled,
+  createdAt: r.createdAt,
+});
 
 /**
  * Staff accounts of the back office: created by an operator command or an admin with a one-time
@@ -141,17 +168,92 @@ export class StaffService {
     }
   }
 
-  async list(by: StaffSession) {
+  async list(by: StaffSession): Promise<StaffListItem[]> {
     await this.record(by, 'staff.listed', 'staff', {});
     const rows = await listStaff(this.db);
-    return rows.map((r) => ({
-      id: r.id,
-      email: r.email,
-      role: r.role,
-      status: r.status,
-      enrolled: r.enrolled,
-      createdAt: r.createdAt,
-    }));
+    return rows.map(listItemOf);
+  }
+
+  /**
+   * An admin changes a staff member's role or disables / enables the account, audited in the
+   * same transaction. Disabling ends the account's sessions. Refused (10008): disabling yourself,
+   * and any change that would leave no active, enrolled admin; unknown id 10028.
+   */
+  async update(
+    by: StaffSession,
+    id: number,
+    change: { role?: StaffRole | undefined; status?: 'active' | 'disabled' | undefined },
+  ): Promise<StaffListItem> {
+    if (id === by.staffId && change.status === 'disabled') throw new ApiError(Code.WRONG_USER_STATUS);
+    return this.db.transaction(async (tx) => {
+      // Admins first, in id order, then the account: every change takes the locks in one order.
+      const admins = await lockActiveAdmins(tx);
+      const before = await findStaffById(tx, id, true);
+      if (!before) throw new ApiError(Code.NOT_FOUND);
+      const role = change.role ?? before.role;
+      const status = change.status ?? before.status;
+      const wasAdmin = admins.includes(id);
+      const staysAdmin = role === 'admin' && status === 'active';
+      if (wasAdmin && !staysAdmin && admins.filter((a) => a !== id).length === 0)
+        throw new ApiError(Code.WRONG_USER_STATUS);
+      const after = await updateStaffAccount(tx, id, { role, status });
+      if (!after) throw new ApiError(Code.NOT_FOUND);
+      const events = [];
+      if (role !== before.role)
+        events.push({
+          actor: actorOf(by),
+          action: 'staff.role_changed',
+          subject: `staff:${id}`,
+          data: { from: before.role, to: role },
+        });
+      if (status !== before.status) {
+        if (status === 'disabled') await endStaffSessions(tx, id);
+        events.push({
+          actor: actorOf(by),
+          action: status === 'disabled' ? 'staff.disabled' : 'staff.enabled',
+          subject: `staff:${id}`,
+          data: {},
+        });
+      }
+      await this.audit.appendInTx(tx, events);
+      return listItemOf(after);
+    });
+  }
+
+  /**
+   * Resets a staff member's two-step verification: the authenticator is forgotten, their sessions
+   * end, and their next sign-in (with their password) enrols a new one. Not for yourself (10008).
+   */
+  async resetTotp(by: StaffSession, id: number): Promise<StaffListItem> {
+    if (id === by.staffId) throw new ApiError(Code.WRONG_USER_STATUS);
+    return this.db.transaction(async (tx) => {
+      const after = await clearStaffTotp(tx, id);
+      if (!after) throw new ApiError(Code.NOT_FOUND);
+      await endStaffSessions(tx, id);
+      await this.audit.appendInTx(tx, [
+        { actor: actorOf(by), action: 'staff.totp_reset', subject: `staff:${id}`, data: {} },
+      ]);
+      return listItemOf(after);
+    });
+  }
+
+  /** Staff members by id, as others see them (email); unknown ids are left out. */
+  async refsOf(ids: number[]): Promise<Map<number, StaffRef>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const emails = await staffEmailsOf(this.db, unique);
+    return new Map([...emails].map(([id, email]) => [id, { id, email }]));
+  }
+
+  /** A staff member's id by email, or null. */
+  async findIdByEmail(email: string): Promise<number | null> {
+    return (await findStaffByEmail(this.db, email))?.id ?? null;
+  }
+
+  /** The staff member behind an actor text `staff:<id>`, or null. */
+  async refOfActor(actor: string | null): Promise<StaffRef | null> {
+    const id = staffIdOfActor(actor);
+    return id === null ? null : ((await this.refsOf([id])).get(id) ?? null);
   }
 
   /** First step: email and password. Unknown email and wrong password answer the same 10004. */

@@ -1,5 +1,7 @@
-import { type Conversion, type Direction, priceTicks, USD } from '@swx/contract';
-import { formatPrice, type Instrument, quoteAt } from '../market/feed.ts';
+import { Code, type Conversion, type Direction, priceTicks, USD } from '@swx/contract';
+import { ApiError } from '../../platform/http.ts';
+import { formatPrice, type Instrument } from '../market/feed.ts';
+import { type PriceSource, simulatedSource } from '../market/source.ts';
 
 /** Prices of one tick in integer ticks at the instrument's decimals, exactly as the market shows them. */
 export type TickQuote = { bid: bigint; ask: bigint; mid: bigint };
@@ -10,8 +12,18 @@ function ticksOf(instrument: Instrument, value: number): bigint {
   return ticks;
 }
 
-export function tickQuote(instrument: Instrument, t: number): TickQuote {
-  const q = quoteAt(instrument, t);
+/**
+ * The quote of tick t from the market's price source. Callers check that the instrument is open
+ * first; a source with no fresh price (stale, or not priced) refuses rather than price from an
+ * old one.
+ */
+export function tickQuote(
+  instrument: Instrument,
+  t: number,
+  source: PriceSource = simulatedSource,
+): TickQuote {
+  const q = source.quote(instrument, t);
+  if (!q) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
   return {
     bid: ticksOf(instrument, q.bid),
     ask: ticksOf(instrument, q.ask),

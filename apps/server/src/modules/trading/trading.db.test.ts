@@ -233,7 +233,7 @@ describe(`trading on ${TEST_DB}`, () => {
     expect(order.openPrice).toBe('99998.00'); // a short opens at the bid
     for (let s = clock + 1; s < clock + 1000; s++) path.set(s, 9_900_000n); // the market falls to 99,000.00
     clock += 5;
-    const closed = await trading.close(user, order.id);
+    const closed = await trading.close(user, 'demo', order.id);
     // closes at the ask 99,002.00: (99,998.00 − 99,002.00) × 0.1 = 99.60
     expect(closed).toMatchObject({
       status: 'closed',
@@ -245,11 +245,13 @@ describe(`trading on ${TEST_DB}`, () => {
     expect(w.held).toBe(0n);
     expect(w.balance).toBe(DEMO_FUNDING_MINOR - 9_999_800n + 99_600_000n); // − fee (0.1 % of 9,999.80) + profit
     // Closing again changes nothing; another customer cannot see or close it.
-    expect((await trading.close(user, order.id)).closePrice).toBe('99002.00');
+    expect((await trading.close(user, 'demo', order.id)).closePrice).toBe('99002.00');
     const other = await newCustomer();
-    expect((await refusal(trading.close(other, order.id))).code).toBe(Code.NOT_FOUND);
-    expect((await refusal(trading.get(other, order.id))).code).toBe(Code.NOT_FOUND);
-    expect((await refusal(trading.updateStops(other, order.id, '1.00', '2.00'))).code).toBe(Code.NOT_FOUND);
+    expect((await refusal(trading.close(other, 'demo', order.id))).code).toBe(Code.NOT_FOUND);
+    expect((await refusal(trading.get(other, 'demo', order.id))).code).toBe(Code.NOT_FOUND);
+    expect((await refusal(trading.updateStops(other, 'demo', order.id, '1.00', '2.00'))).code).toBe(
+      Code.NOT_FOUND,
+    );
   });
 
   it('the engine closes a long at the first tick whose bid reaches the take profit, once, with a notice', async () => {
@@ -268,7 +270,7 @@ describe(`trading on ${TEST_DB}`, () => {
     path.set(clock + 3, 10_050_000n);
     await engine.idle();
     await engine.tick(clock + 3);
-    const closed = await trading.get(user, order.id);
+    const closed = await trading.get(user, 'demo', order.id);
     expect(closed).toMatchObject({ status: 'closed', closeReason: 'take_profit', closePrice: '100101.00' });
     expect(closed.profit).toBe('9.900000'); // (100,101.00 − 100,002.00) × 0.1
     await engine.idle();
@@ -277,8 +279,13 @@ describe(`trading on ${TEST_DB}`, () => {
       `trade-close:${order.id}`,
     ]);
     expect(entries).toHaveLength(1);
-    const [notice] = await notices.list(user);
+    const [notice] = await notices.list(user, 'fr');
     expect(notice?.noticeContent).toContain('prise de bénéfice');
+    expect(notice?.noticeContent).toContain('(compte démo)');
+    // The same notice read in another language is in that language.
+    const [inGerman] = await notices.list(user, 'de');
+    expect(inGerman?.noticeContent).toContain('Take-Profit erreicht');
+    expect(inGerman?.noticeContent).toContain('(Demo-Konto)');
   });
 
   it('a gap through the stop-out closes at the gap price; the loss beyond the margin is absorbed by the house', async () => {
@@ -294,7 +301,7 @@ describe(`trading on ${TEST_DB}`, () => {
     const before = await wallet(user);
     await engine.idle();
     await engine.tick(clock + 1);
-    const closed = await trading.get(user, order.id);
+    const closed = await trading.get(user, 'demo', order.id);
     // bid 29,998.00: loss (100,002.00 − 29,998.00) × 0.1 = 7,000.40 > margin 5,000.10
     expect(closed).toMatchObject({
       closeReason: 'stop_loss',
@@ -323,7 +330,7 @@ describe(`trading on ${TEST_DB}`, () => {
     const restarted = new TriggerEngine({ trading, db: t.db, bus });
     await restarted.start();
     await restarted.tick(clock + 10);
-    expect(await trading.get(user, order.id)).toMatchObject({
+    expect(await trading.get(user, 'demo', order.id)).toMatchObject({
       status: 'closed',
       closeReason: 'take_profit',
       closePrice: '100101.00',
@@ -356,7 +363,7 @@ describe(`trading on ${TEST_DB}`, () => {
     expect(otherEngine.openCount).toBeGreaterThan(0);
     path.set(clock + 1, 9_980_000n); // bid 99,798.00: through the stop loss
     await Promise.all([engine.tick(clock + 1), otherEngine.tick(clock + 1)]);
-    expect(await trading.get(user, order.id)).toMatchObject({
+    expect(await trading.get(user, 'demo', order.id)).toMatchObject({
       status: 'closed',
       closeReason: 'stop_loss',
       closePrice: '99798.00',
@@ -365,7 +372,9 @@ describe(`trading on ${TEST_DB}`, () => {
       `trade-close:${order.id}`,
     ]);
     expect(entries).toHaveLength(1);
-    const closedNotices = (await notices.list(user)).filter((n) => n.noticeContent.includes('stop loss'));
+    const closedNotices = (await notices.list(user, 'en')).filter((n) =>
+      n.noticeContent.includes('stop loss'),
+    );
     expect(closedNotices).toHaveLength(1);
     otherEngine.stop();
   });
@@ -389,6 +398,99 @@ describe(`trading on ${TEST_DB}`, () => {
       actor: 'test',
       reason: 'undo the stray margin',
       idempotencyKey: `undo-stray-margin:${user}`,
+    });
+  });
+
+  it("the customer's record: one event per entry with the order number, margin, fee and result; postings net to zero", async () => {
+    clock = START + 8000;
+    flat(10_000_000n, clock - 10, 1000); // 100,000.00
+    const user = await newCustomer();
+    const long = await trading.open(user, 'demo', 'en', {
+      ...ticket({ takeProfit: '200000.00' }),
+      quoteTime: clock,
+      requestId: 'record-long',
+    });
+    const short = await trading.open(user, 'demo', 'en', {
+      ...ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
+      quoteTime: clock,
+      requestId: 'record-short',
+    });
+    // The demo book cannot be reset while positions are open, and says so (not "insufficient").
+    await expect(ledger.resetDemo(user, 'while-open')).rejects.toMatchObject({ reason: 'positions_open' });
+    for (let s = clock + 1; s < clock + 1000; s++) path.set(s, 10_050_000n); // up to 100,500.00
+    clock += 5;
+    await trading.close(user, 'demo', long.id); // at the bid 100,498.00: (100,498.00 − 100,002.00) × 0.1 = +49.60
+    await trading.close(user, 'demo', short.id); // at the ask 100,502.00: (99,998.00 − 100,502.00) × 0.1 = −50.40
+
+    const events = await ledger.eventsOf('demo', user, { limit: 10 });
+    expect(events.map((e) => [e.kind, e.detail?.orderNo ?? null])).toEqual([
+      ['trade_pnl', short.orderNo],
+      ['trade_pnl', long.orderNo],
+      ['trade_margin', short.orderNo],
+      ['trade_margin', long.orderNo],
+      ['demo_funding', null],
+    ]);
+    expect(long.orderNo).toMatch(/^SWX\d{9}$/);
+    const [closeShort, closeLong, openShort, openLong, funding] = events;
+    expect(openLong).toMatchObject({
+      asset: 'USDT',
+      detail: { orderNo: long.orderNo, instrument: 'BTCUSDT', closeReason: null },
+      margin: 5_000_100_000n, // held
+      fee: 10_000_200n, // 0.1 % of 10,000.20
+      result: null,
+      changes: [{ asset: 'USDT', amount: -10_000_200n }], // the total falls by the fee only
+    });
+    expect(openShort).toMatchObject({ margin: 4_999_900_000n, fee: 9_999_800n, result: null });
+    expect(closeLong).toMatchObject({
+      detail: { orderNo: long.orderNo, closeReason: 'manual' },
+      margin: -5_000_100_000n, // released
+      fee: null,
+      result: 49_600_000n, // profit
+      changes: [{ asset: 'USDT', amount: 49_600_000n }],
+    });
+    expect(closeShort).toMatchObject({
+      detail: { orderNo: short.orderNo, closeReason: 'manual' },
+      margin: -4_999_900_000n,
+      result: -50_400_000n, // loss
+      changes: [{ asset: 'USDT', amount: -50_400_000n }],
+    });
+    expect(funding).toMatchObject({ margin: null, fee: null, result: null });
+    // The postings behind each event: the customer's wallet and margin and the platform's side,
+    // netting to zero; the open pays the fee into the fee account, the close settles with the house.
+    expect(openLong?.postings).toHaveLength(3);
+    expect(openLong?.postings).toEqual(
+      expect.arrayContaining([
+        { account: 'wallet', own: true, asset: 'USDT', amount: -5_010_100_200n },
+        { account: 'margin', own: true, asset: 'USDT', amount: 5_000_100_000n },
+        { account: 'fees', own: false, asset: 'USDT', amount: 10_000_200n },
+      ]),
+    );
+    for (const e of events)
+      expect(
+        e.postings.reduce((sum, p) => sum + p.amount, 0n),
+        `${e.entryId}`,
+      ).toBe(0n);
+    expect(closeShort?.postings.find((p) => p.account === 'house_pnl')?.amount).toBe(50_400_000n);
+    expect(closeLong?.postings.find((p) => p.account === 'house_pnl')?.amount).toBe(-49_600_000n);
+    // The record adds up: its changes sum to the balance.
+    const total = events.reduce((sum, e) => sum + (e.changes[0]?.amount ?? 0n), 0n);
+    expect(total).toBe((await wallet(user)).balance);
+    expect(total).toBe(DEMO_FUNDING_MINOR - 10_000_200n - 9_999_800n + 49_600_000n - 50_400_000n);
+    // Pages by entry: two, then the rest after the last one; a kind filter keeps whole events.
+    const first = await ledger.eventsOf('demo', user, { limit: 2 });
+    const rest = await ledger.eventsOf('demo', user, { limit: 10, beforeId: first.at(-1)?.entryId ?? 0 });
+    expect([...first, ...rest].map((e) => e.entryId)).toEqual(events.map((e) => e.entryId));
+    const opens = await ledger.eventsOf('demo', user, { kind: 'trade_margin', limit: 10 });
+    expect(opens.map((e) => e.postings.length)).toEqual([3, 3]);
+    // Nobody else's record shows them; the live book has none.
+    expect(await ledger.eventsOf('demo', await newCustomer(), { limit: 10 })).toHaveLength(1);
+    expect(await ledger.eventsOf('live', user, { limit: 10 })).toEqual([]);
+    // With every position closed, the reset goes through and is an event of its own.
+    await ledger.resetDemo(user, 'after-close');
+    const [reset] = await ledger.eventsOf('demo', user, { limit: 1 });
+    expect(reset).toMatchObject({
+      kind: 'demo_reset',
+      changes: [{ asset: 'USDT', amount: 10_000_200n + 9_999_800n - 49_600_000n + 50_400_000n }],
     });
   });
 
@@ -450,7 +552,7 @@ describe(`trading on ${TEST_DB}`, () => {
           let fees = 0n;
           let realised = 0n;
           for (const { order, sl, tp, open, direction } of opened) {
-            const got = await trading.get(user, order.id);
+            const got = await trading.get(user, 'demo', order.id);
             fees += BigInt(got.fee.replace('.', ''));
             // The oracle: scan the path for the first crossing after the position went live.
             let expected: { t: number; reason: string; price: bigint } | null = null;
@@ -465,8 +567,8 @@ describe(`trading on ${TEST_DB}`, () => {
             }
             if (!expected) {
               expect(got.status).toBe('open');
-              await trading.close(user, order.id);
-              const closedNow = await trading.get(user, order.id);
+              await trading.close(user, 'demo', order.id);
+              const closedNow = await trading.get(user, 'demo', order.id);
               realised +=
                 BigInt(closedNow.profit.replace('.', '')) + BigInt(closedNow.absorbed.replace('.', ''));
               continue;

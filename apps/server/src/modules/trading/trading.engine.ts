@@ -2,7 +2,7 @@ import type { CloseReason } from '@swx/contract';
 import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type Instrument, isOpen } from '../market/feed.ts';
+import type { Instrument } from '../market/feed.ts';
 import { closeSide } from './pricing.ts';
 import {
   lastTick,
@@ -249,7 +249,7 @@ export class TriggerEngine {
     const slot = this.slots.slotOf(id);
     const entry = slot === undefined ? undefined : this.slots.values[slot];
     if (slot === undefined || !entry || this.slots.gens[slot] === 0) return null;
-    if (entry.row.liveTick >= t || !isOpen(entry.instrument.class, t)) return null;
+    if (entry.row.liveTick >= t || !this.trading.market.isOpen(entry.instrument, t)) return null;
     const { row } = entry;
     const price = closeSide(row.direction, this.trading.quote(entry.instrument, t));
     const long = row.direction === 'long';
@@ -310,7 +310,7 @@ export class TriggerEngine {
     for (const [instrumentId, levels] of this.levels) {
       if (levels.length === 0) continue;
       const instrument = this.trading.market.instrumentById(instrumentId);
-      if (!instrument || !isOpen(instrument.class, t)) continue;
+      if (!instrument || !this.trading.market.isOpen(instrument, t)) continue;
       const quote = this.trading.quote(instrument, t);
       longs.reset();
       shorts.reset();
@@ -323,7 +323,7 @@ export class TriggerEngine {
       this.expiries.pop();
       if (gens[top.slot] !== top.gen) continue;
       const entry = values[top.slot] as Tracked;
-      if (!isOpen(entry.instrument.class, t)) {
+      if (!this.trading.market.isOpen(entry.instrument, t)) {
         // Auto-close waits for the market to open.
         this.expiries.push(t + 60, top.slot, top.gen);
         continue;

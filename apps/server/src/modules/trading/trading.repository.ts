@@ -225,19 +225,42 @@ export async function positionById(db: Queryable, id: number): Promise<PositionR
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/** One of a customer's positions in one book; another customer's or the other book's: none. */
+export async function positionOf(
+  db: Queryable,
+  key: { id: number; userId: number; book: Book },
+): Promise<PositionRow | null> {
+  const rows = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM positions WHERE id = $1 AND user_id = $2 AND book = $3`,
+    [key.id, key.userId, key.book],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
 export async function positionByOpenEntry(db: Queryable, entryId: number): Promise<PositionRow | null> {
   const rows = await db.query<Raw>(`SELECT ${COLUMNS} FROM positions WHERE open_entry_id = $1`, [entryId]);
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/** The positions that the given ledger entries opened or closed. */
+export async function positionsOfEntries(db: Queryable, entryIds: readonly number[]): Promise<PositionRow[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM positions WHERE open_entry_id = ANY($1::bigint[]) OR close_entry_id = ANY($1::bigint[])`,
+    [entryIds],
+  );
+  return rows.map(fromRow);
+}
+
 export async function positionByRequest(
   db: Queryable,
   userId: number,
+  book: Book,
   requestId: string,
 ): Promise<PositionRow | null> {
   const rows = await db.query<Raw>(
-    `SELECT ${COLUMNS} FROM positions WHERE user_id = $1 AND request_id = $2`,
-    [userId, requestId],
+    `SELECT ${COLUMNS} FROM positions WHERE user_id = $1 AND book = $2 AND request_id = $3`,
+    [userId, book, requestId],
   );
   return rows[0] ? fromRow(rows[0]) : null;
 }
@@ -276,15 +299,14 @@ export async function openPositionsAfter(
 
 export async function updateStops(
   db: Queryable,
-  id: number,
-  userId: number,
+  key: { id: number; userId: number; book: Book },
   stopLossTicks: bigint,
   takeProfitTicks: bigint,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE positions SET stop_loss_ticks = $3, take_profit_ticks = $4
-     WHERE id = $1 AND user_id = $2 AND status = 'open' RETURNING id`,
-    [id, userId, stopLossTicks.toString(), takeProfitTicks.toString()],
+    `UPDATE positions SET stop_loss_ticks = $4, take_profit_ticks = $5
+     WHERE id = $1 AND user_id = $2 AND book = $3 AND status = 'open' RETURNING id`,
+    [key.id, key.userId, key.book, stopLossTicks.toString(), takeProfitTicks.toString()],
   );
   return rows.length === 1;
 }

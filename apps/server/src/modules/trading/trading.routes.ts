@@ -12,14 +12,17 @@ export function tradingRoutes(app: FastifyInstance, trading: TradingService): vo
     trading.open(customer.userId, request.book, request.language, body),
   );
 
-  mountCall(app, calls.closeOptions, ({ body, customer }) => trading.close(customer.userId, body.id));
-
-  mountCall(app, calls.updateOptions, ({ body, customer }) =>
-    trading.updateStops(customer.userId, body.id, body.stopLoss, body.takeProfit),
+  // Every read and change of a position is scoped to the request's book (the `virtually` header).
+  mountCall(app, calls.closeOptions, ({ body, customer, request }) =>
+    trading.close(customer.userId, request.book, body.id),
   );
 
-  mountCall(app, calls.getOptionsOrderById, ({ params, customer }) =>
-    trading.get(customer.userId, params.id),
+  mountCall(app, calls.updateOptions, ({ body, customer, request }) =>
+    trading.updateStops(customer.userId, request.book, body.id, body.stopLoss, body.takeProfit),
+  );
+
+  mountCall(app, calls.getOptionsOrderById, ({ params, customer, request }) =>
+    trading.get(customer.userId, request.book, params.id),
   );
 
   mountCall(app, calls.listOptionsOrder, ({ query, customer, request }) =>

@@ -17,20 +17,28 @@ import {
   parseCentilots,
   priceTicks,
   profitMinor,
+  QUOTE_VALID_SECONDS,
   SETTLEMENT_SCALE,
   type Size,
   settlement,
   type TicketBody,
   type TicketFigures,
   type TradingTerms,
+  toDisplay,
   unreasonableStops,
 } from '@swx/contract';
 import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type Book } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type EntryResult, LedgerError, type LedgerService, MARGIN } from '../ledger/ledger.service.ts';
-import { type Instrument, isOpen } from '../market/feed.ts';
+import {
+  type EntryDetail,
+  type EntryResult,
+  LedgerError,
+  type LedgerService,
+  MARGIN,
+} from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import { closeSide, conversionAt, openSide, type TickQuote, tickQuote } from './pricing.ts';
@@ -44,19 +52,17 @@ import {
   openMarginByOwner,
   type PositionClose,
   type PositionRow,
-  positionById,
   positionByOpenEntry,
   positionByRequest,
+  positionOf,
   positionsOf,
+  positionsOfEntries,
   updateStops,
 } from './trading.repository.ts';
 
 /** Bus topic of position changes, so every node's trigger engine sees positions opened anywhere. */
 export const POSITIONS_TOPIC = 'trading.positions';
 export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; origin: string };
-
-/** A confirmed quote stays valid for this many seconds after its tick (then: 10032, confirm again). */
-export const QUOTE_VALID_SECONDS = 3;
 
 const OPEN_ATTACHMENT = 'position.open';
 const CLOSE_ATTACHMENT = 'position.close';
@@ -115,13 +121,26 @@ export class TradingService {
     this.logger = deps.logger;
     this.caps = deps.leverageCaps ?? {};
     this.now = deps.now ?? (() => Date.now());
-    this.quote = deps.quote ?? tickQuote;
+    this.quote = deps.quote ?? ((instrument, t) => tickQuote(instrument, t, this.market.source));
     this.ledger.registerAttachment(OPEN_ATTACHMENT, (tx, rows) =>
       insertPositions(
         tx,
         rows.map((r) => ({ entryId: r.entryId, position: r.data.position as NewPosition })),
       ),
     );
+    // The customer's record names each trading entry by its order number, as the order detail does.
+    const describe = async (entryIds: readonly number[]) => {
+      const found = new Map<number, EntryDetail>();
+      for (const p of await positionsOfEntries(this.db, entryIds)) {
+        const orderNumber = orderNo(p.id);
+        found.set(p.openEntryId, { orderNo: orderNumber, instrument: p.code, closeReason: null });
+        if (p.closeEntryId !== null)
+          found.set(p.closeEntryId, { orderNo: orderNumber, instrument: p.code, closeReason: p.closeReason });
+      }
+      return found;
+    };
+    this.ledger.registerDescriber('trade_margin', describe);
+    this.ledger.registerDescriber('trade_pnl', describe);
     this.ledger.registerAttachment(CLOSE_ATTACHMENT, (tx, rows) =>
       closePositions(
         tx,
@@ -152,7 +171,7 @@ export class TradingService {
   terms(marketId: number): TradingTerms {
     const instrument = this.market.instrumentById(marketId);
     if (!instrument) throw new ApiError(Code.NOT_FOUND);
-    return termsView(instrument, this.termsOf(instrument), isOpen(instrument.class, this.second()));
+    return termsView(instrument, this.termsOf(instrument), this.market.isOpen(instrument, this.second()));
   }
 
   conversion(instrument: Instrument, t: number): Conversion {
@@ -178,7 +197,7 @@ export class TradingService {
       !(AUTO_CLOSE_CHOICES as readonly number[]).includes(body.autoCloseAfter)
     )
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'autoCloseAfter', issue: 'invalid_value' }]);
-    if (!isOpen(instrument.class, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!this.market.isOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     const stopLossTicks = priceTicks(body.stopLoss, instrument.decimals);
     const takeProfitTicks = priceTicks(body.takeProfit, instrument.decimals);
     const malformed = [
@@ -259,12 +278,12 @@ export class TradingService {
     const now = this.second();
     if (body.quoteTime > now || body.quoteTime < now - QUOTE_VALID_SECONDS) {
       // A retry of an order that already opened answers with it, however late.
-      const existing = await this.byRequest(userId, body.requestId);
+      const existing = await this.byRequest(userId, book, body.requestId);
       if (existing) return this.view(existing);
       throw new ApiError(Code.PRICE_CHANGED, { quoteTime: now });
     }
     const ticket = this.ticket(body, body.quoteTime);
-    if (!isOpen(ticket.instrument.class, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!this.market.isOpen(ticket.instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     if (ticket.unreasonable.length > 0)
       throw new ApiError(
         Code.INVALID_INPUT,
@@ -323,8 +342,10 @@ export class TradingService {
         throw new ApiError(Code.INSUFFICIENT_BALANCE);
       if (error instanceof LedgerError && error.reason === 'idempotency_conflict') {
         // The same order sent twice in different seconds: the first one opened it.
-        const first = await this.byRequest(userId, body.requestId);
+        const first = await this.byRequest(userId, book, body.requestId);
         if (first) return this.view(first);
+        // The request id was used in the other book: that order is not this book's to show.
+        throw new ApiError(Code.INVALID_INPUT, [{ path: 'requestId', issue: 'in_use' }]);
       }
       throw error;
     }
@@ -338,8 +359,8 @@ export class TradingService {
     return this.view(row);
   }
 
-  private byRequest(userId: number, requestId: string): Promise<PositionRow | null> {
-    return positionByRequest(this.db, userId, requestId);
+  private byRequest(userId: number, book: Book, requestId: string): Promise<PositionRow | null> {
+    return positionByRequest(this.db, userId, book, requestId);
   }
 
   /** This node's trigger engine hears of a change directly; other nodes through the bus. */
@@ -358,15 +379,19 @@ export class TradingService {
     }
   }
 
-  private async owned(userId: number, id: number): Promise<PositionRow> {
-    const row = await positionById(this.db, id);
-    // Another customer's position is indistinguishable from one that does not exist.
-    if (!row || row.userId !== userId) throw new ApiError(Code.NOT_FOUND);
+  /**
+   * One of the customer's positions in the request's book. Another customer's position, or one of
+   * the other book (a demo id used with the live header, or the reverse), is indistinguishable
+   * from one that does not exist.
+   */
+  private async owned(userId: number, book: Book, id: number): Promise<PositionRow> {
+    const row = await positionOf(this.db, { id, userId, book });
+    if (!row) throw new ApiError(Code.NOT_FOUND);
     return row;
   }
 
-  async get(userId: number, id: number): Promise<OptionsOrder> {
-    return this.view(await this.owned(userId, id));
+  async get(userId: number, book: Book, id: number): Promise<OptionsOrder> {
+    return this.view(await this.owned(userId, book, id));
   }
 
   async list(
@@ -387,19 +412,25 @@ export class TradingService {
   }
 
   /** Closes one of the customer's positions at the current tick's price. */
-  async close(userId: number, id: number): Promise<OptionsOrder> {
-    const row = await this.owned(userId, id);
+  async close(userId: number, book: Book, id: number): Promise<OptionsOrder> {
+    const row = await this.owned(userId, book, id);
     if (row.status === 'closed') return this.view(row);
     const instrument = this.instrument(row.instrumentId);
     const t = this.second();
-    if (!isOpen(instrument.class, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    if (!this.market.isOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     await this.settle(row, 'manual', t, closeSide(row.direction, this.quote(instrument, t)));
-    return this.view(await this.owned(userId, id));
+    return this.view(await this.owned(userId, book, id));
   }
 
   /** Changes the stops of an open position, checked against the current price and its stop-out price. */
-  async updateStops(userId: number, id: number, stopLoss: string, takeProfit: string): Promise<OptionsOrder> {
-    const row = await this.owned(userId, id);
+  async updateStops(
+    userId: number,
+    book: Book,
+    id: number,
+    stopLoss: string,
+    takeProfit: string,
+  ): Promise<OptionsOrder> {
+    const row = await this.owned(userId, book, id);
     if (row.status !== 'open') throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
     const instrument = this.instrument(row.instrumentId);
     const t = this.second();
@@ -422,9 +453,10 @@ export class TradingService {
         ...(check.stopLoss ? [{ path: 'stopLoss', issue: 'unreasonable' }] : []),
         ...(check.takeProfit ? [{ path: 'takeProfit', issue: 'unreasonable' }] : []),
       ]);
-    if (!(await updateStops(this.db, id, userId, sl, tp))) return this.view(await this.owned(userId, id));
+    if (!(await updateStops(this.db, { id, userId, book }, sl, tp)))
+      return this.view(await this.owned(userId, book, id));
     await this.announce({ type: 'stops', id }, null);
-    return this.view(await this.owned(userId, id));
+    return this.view(await this.owned(userId, book, id));
   }
 
   /**
@@ -492,8 +524,8 @@ export class TradingService {
         order: orderNo(row.id),
         code: row.code,
         price: formatMinor(closeTicks, row.priceDecimals),
-        profit: formatMinor(profit, SETTLEMENT_SCALE),
-        book: BOOK_NAMES[language][row.book === 'demo' ? 0 : 1],
+        profit: toDisplay(formatMinor(profit, SETTLEMENT_SCALE), 'USDT'), // at USDT's display scale
+        book: row.book,
       });
     } catch (error) {
       this.logger?.warn({ err: error, position: row.id }, 'trading: close notice failed');
@@ -511,7 +543,8 @@ export class TradingService {
     let marginLevel: string | null = null;
     if (row.status === 'open') {
       const instrument = this.market.instrumentById(row.instrumentId);
-      if (instrument) {
+      // No fresh price (a real source gone stale): no mark, rather than one from an old price.
+      if (instrument && this.market.source.quote(instrument, this.second()) !== null) {
         const t = this.second();
         const mark = closeSide(row.direction, this.quote(instrument, t));
         profit = profitMinor(row.direction, row.openTicks, mark, size, this.conversion(instrument, t));
@@ -584,20 +617,6 @@ export class TradingService {
     return liveTradedVolume(this.db);
   }
 }
-
-/** The demo and live book as a notice names them, per language. */
-const BOOK_NAMES: Record<Language, readonly [string, string]> = {
-  en: ['demo', 'live'],
-  ja: ['デモ', 'リアル'],
-  ko: ['모의', '실전'],
-  de: ['Demo', 'Live'],
-  fr: ['démo', 'réel'],
-  it: ['demo', 'reale'],
-  es: ['demo', 'real'],
-  ar: ['التجريبي', 'الحقيقي'],
-  hk: ['模擬', '真實'],
-  zh: ['模拟', '实盘'],
-};
 
 export function orderNo(id: number): string {
   return `SWX${id.toString().padStart(9, '0')}`;

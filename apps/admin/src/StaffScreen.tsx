@@ -1,0 +1,279 @@
+import { STAFF_ROLES, type StaffListItem, type StaffRole } from '@swx/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { callAdmin, failureMessage, StaffApiError } from './api.ts';
+import { useBackOffice } from './context.ts';
+import { type Column, DataTable } from './DataTable.tsx';
+import { Alert, Field, SelectField } from './Field.tsx';
+import { keys } from './query.ts';
+import { fill, formatTime } from './text.ts';
+
+type Pending =
+  | { kind: 'disable' | 'enable' | 'reset'; member: StaffListItem }
+  | { kind: 'role'; member: StaffListItem; role: StaffRole };
+
+/**
+ * Staff accounts (admins only): the list, a new account with its one-time password shown once,
+ * and per account a role change, disable / enable and a reset of two-step verification, each
+ * confirmed first. The server refuses disabling yourself and leaving no active admin.
+ */
+export function StaffScreen() {
+  const { text, language, staff: me } = useBackOffice();
+  const t = text.staff;
+  const client = useQueryClient();
+  const headingId = useId();
+  const list = useQuery({ queryKey: keys.staffList(language), queryFn: () => callAdmin('listStaff') });
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<StaffRole>('support');
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const [roles, setRoles] = useState<Record<number, StaffRole>>({});
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [done, setDone] = useState('');
+  const confirmRef = useRef<HTMLElement>(null);
+  const createdRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (pending) confirmRef.current?.focus();
+  }, [pending]);
+  useEffect(() => {
+    if (created) createdRef.current?.focus();
+  }, [created]);
+
+  const refused = (error: unknown) =>
+    error instanceof StaffApiError && error.code === 10008
+      ? t.refusedSelfOrLastAdmin
+      : failureMessage(error, text.error.generic);
+
+  const create = useMutation({
+    mutationFn: (input: { email: string; role: StaffRole }) => callAdmin('createStaff', { body: input }),
+    onSuccess: async (result) => {
+      setCreated({ email: result.staff.email, password: result.oneTimePassword });
+      setEmail('');
+      await client.invalidateQueries({ queryKey: keys.staff });
+    },
+  });
+  const change = useMutation({
+    mutationFn: (action: Pending) =>
+      action.kind === 'reset'
+        ? callAdmin('resetStaffTotp', { params: { id: action.member.id } })
+        : callAdmin('updateStaff', {
+            params: { id: action.member.id },
+            body:
+              action.kind === 'role'
+                ? { role: action.role }
+                : { status: action.kind === 'disable' ? 'disabled' : 'active' },
+          }),
+    onSuccess: async (_row, action) => {
+      setPending(null);
+      setDone(
+        action.kind === 'role'
+          ? t.roleChanged
+          : action.kind === 'disable'
+            ? t.disabledDone
+            : action.kind === 'enable'
+              ? t.enabledDone
+              : t.resetDone,
+      );
+      await client.invalidateQueries({ queryKey: keys.staff });
+    },
+  });
+
+  const question = (p: Pending) =>
+    fill(
+      p.kind === 'role'
+        ? t.confirmRole
+        : p.kind === 'disable'
+          ? t.confirmDisable
+          : p.kind === 'enable'
+            ? t.confirmEnable
+            : t.confirmReset,
+      { email: p.member.email, role: p.kind === 'role' ? text.roles[p.role] : '' },
+    );
+
+  const columns: Column<StaffListItem>[] = [
+    {
+      key: 'email',
+      header: t.email,
+      cell: (m) => (m.id === me?.id ? `${m.email} ${t.you}` : m.email),
+      sortValue: (m) => m.email,
+    },
+    { key: 'role', header: t.role, cell: (m) => text.roles[m.role], sortValue: (m) => m.role },
+    {
+      key: 'status',
+      header: t.status,
+      cell: (m) => (m.status === 'active' ? t.active : t.disabled),
+      sortValue: (m) => m.status,
+    },
+    {
+      key: 'enrolled',
+      header: t.twoStep,
+      cell: (m) => (m.enrolled ? t.twoStepOn : t.twoStepOff),
+      sortValue: (m) => (m.enrolled ? 1 : 0),
+    },
+    {
+      key: 'created',
+      header: t.createdAt,
+      cell: (m) => formatTime(language, m.createdAt),
+      sortValue: (m) => m.createdAt,
+    },
+    {
+      key: 'actions',
+      header: t.actions,
+      hiddenHeader: true,
+      cell: (m) => {
+        const chosen = roles[m.id] ?? m.role;
+        return (
+          <div className="row-actions">
+            <SelectField
+              label={fill(t.roleOf, { email: m.email })}
+              hiddenLabel
+              value={chosen}
+              onChange={(e) => setRoles({ ...roles, [m.id]: e.target.value as StaffRole })}
+              options={STAFF_ROLES.map((r) => ({ value: r, label: text.roles[r] }))}
+            />
+            <button
+              type="button"
+              disabled={chosen === m.role}
+              onClick={() => setPending({ kind: 'role', member: m, role: chosen })}
+            >
+              {t.changeRole}
+              <span className="visually-hidden"> {m.email}</span>
+            </button>
+            {m.id === me?.id ? null : (
+              <>
+                <button
+                  type="button"
+                  className={m.status === 'active' ? 'danger' : undefined}
+                  onClick={() =>
+                    setPending({ kind: m.status === 'active' ? 'disable' : 'enable', member: m })
+                  }
+                >
+                  {m.status === 'active' ? t.disable : t.enable}
+                  <span className="visually-hidden"> {m.email}</span>
+                </button>
+                {m.enrolled ? (
+                  <button type="button" onClick={() => setPending({ kind: 'reset', member: m })}>
+                    {t.reset}
+                    <span className="visually-hidden"> {m.email}</span>
+                  </button>
+                ) : null}
+              </>
+            )}
+          </div>
+        );
+      },
+    },
+  ];
+
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        {t.heading}
+      </h2>
+      {done ? (
+        <p className="success" role="status">
+          {done}
+        </p>
+      ) : null}
+      {pending ? (
+        <section className="confirm" aria-labelledby="staff-confirm" tabIndex={-1} ref={confirmRef}>
+          <p id="staff-confirm">{question(pending)}</p>
+          <Alert message={change.isError ? refused(change.error) : ''} />
+          <div className="actions">
+            <button
+              type="button"
+              className={pending.kind === 'disable' || pending.kind === 'reset' ? 'danger' : 'primary'}
+              disabled={change.isPending}
+              onClick={() => change.mutate(pending)}
+            >
+              {t.confirm}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setPending(null);
+                change.reset();
+              }}
+            >
+              {t.cancel}
+            </button>
+          </div>
+        </section>
+      ) : null}
+      <DataTable
+        caption={t.heading}
+        columns={columns}
+        rows={list.data}
+        rowKey={(m) => m.id}
+        loading={list.isPending}
+        failure={list.isError ? failureMessage(list.error, text.error.generic) : ''}
+        onRetry={() => void list.refetch()}
+        empty={t.empty}
+        filterText={(m) => `${m.email} ${text.roles[m.role]}`}
+        testId="staff-table"
+      />
+      <h3>{t.createHeading}</h3>
+      {created ? (
+        <section className="one-time" aria-labelledby="one-time-heading" tabIndex={-1} ref={createdRef}>
+          <p id="one-time-heading">
+            <strong>{t.oneTimeHeading}</strong>
+          </p>
+          <p>{fill(t.oneTimeHint, { email: created.email })}</p>
+          <p>
+            <code data-testid="one-time-password" dir="ltr">
+              {created.password}
+            </code>
+          </p>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => setCreated(null)}>
+              {t.oneTimeDone}
+            </button>
+          </div>
+        </section>
+      ) : (
+        <form
+          className="search"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const value = email.trim();
+            if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,24}$/.test(value)) {
+              setEmailError(t.emailInvalid);
+              return;
+            }
+            setEmailError(undefined);
+            create.mutate({ email: value, role });
+          }}
+        >
+          <Field
+            label={t.email}
+            type="email"
+            autoComplete="off"
+            maxLength={254}
+            value={email}
+            error={emailError}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <SelectField
+            label={t.role}
+            value={role}
+            onChange={(e) => setRole(e.target.value as StaffRole)}
+            options={STAFF_ROLES.map((r) => ({ value: r, label: text.roles[r] }))}
+          />
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {t.create}
+          </button>
+        </form>
+      )}
+      <Alert
+        message={
+          create.isError
+            ? create.error instanceof StaffApiError && create.error.code === 10007
+              ? t.emailTaken
+              : failureMessage(create.error, text.error.generic)
+            : ''
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Language } from '@swx/contract';
+import { QueryClient } from '@tanstack/react-query';
+import { StaffApiError } from './api.ts';
+
+/** Server data of the back office: no retry of a refusal (a code from the server), one of a network failure. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (count, error) => count < 1 && !(error instanceof StaffApiError && error.code > 0),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+/**
+ * Query keys: one root per domain (invalidate by the root), the language next, so a language
+ * change reloads what the server words.
+ */
+export const keys = {
+  customers: ['customers'] as const,
+  customerSearch: (language: Language, q: string) => ['customers', language, 'search', q] as const,
+  customer: (language: Language, id: number) => ['customers', language, 'overview', id] as const,
+  kyc: ['kyc'] as const,
+  kycQueue: (language: Language) => ['kyc', language, 'queue'] as const,
+  kycReview: (language: Language, id: number) => ['kyc', language, 'review', id] as const,
+  staff: ['staff'] as const,
+  staffList: (language: Language) => ['staff', language, 'list'] as const,
+  audit: ['audit'] as const,
+  auditLog: (language: Language, filters: Record<string, string>) =>
+    ['audit', language, 'log', filters] as const,
+};

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { NoticesService, renderNotice } from './notices.service.ts';
+
+describe(`notices on ${TEST_DB}`, () => {
+  let t: TestDatabase;
+  let notices: NoticesService;
+  beforeAll(async () => {
+    t = await openTestDatabase();
+    notices = new NoticesService(t.db);
+  });
+  afterAll(() => t.close());
+
+  async function customer(name: string): Promise<number> {
+    const [row] = await t.db.query<{ id: string }>(
+      "INSERT INTO users (user_name, password_hash, language) VALUES ($1, '$argon2id$x', 'en') RETURNING id",
+      [name],
+    );
+    return Number(row?.id);
+  }
+
+  it('renders a notice in the language of each read, not the language it was created in', async () => {
+    const user = await customer('notice.reader');
+    await notices.notify(user, 'en', 'position_stop_loss', {
+      order: 'SWX000000007',
+      code: 'BTCUSDT',
+      price: '90000.00',
+      profit: '-2.770000',
+      book: 'live',
+    });
+    const [english] = await notices.list(user, 'en');
+    expect(english?.noticeContent).toBe(
+      'Position SWX000000007 (BTCUSDT) reached its stop loss and closed at 90000.00. Result: -2.770000 USDT (live account).',
+    );
+    const [french] = await notices.list(user, 'fr');
+    expect(french?.noticeContent).toBe(
+      'La position SWX000000007 (BTCUSDT) a atteint son stop loss et a été clôturée à 90000.00. Résultat : -2.770000 USDT (compte réel).',
+    );
+    const [arabic] = await notices.list(user, 'ar', 0);
+    expect(arabic?.noticeContent).toContain('حساب الحقيقي');
+    expect(arabic?.id).toBe(english?.id);
+  });
+
+  it('keeps a notice written before parameters were stored readable as it was written', async () => {
+    const user = await customer('notice.legacy');
+    await t.db.query("INSERT INTO notices (user_id, kind, notice_content) VALUES ($1, 'welcome', $2)", [
+      user,
+      'Bienvenue sur SWX, notice.legacy.',
+    ]);
+    const [legacy] = await notices.list(user, 'en');
+    expect(legacy?.noticeContent).toBe('Bienvenue sur SWX, notice.legacy.');
+  });
+
+  it('fills a parameter as data, and names a book in the reader language', () => {
+    expect(renderNotice('welcome', 'de', { name: '{name}' })).toContain('Willkommen bei SWX, {name}.');
+    expect(
+      renderNotice('position_expiry', 'ja', { book: 'demo', order: 'A', code: 'B', price: '1', profit: '0' }),
+    ).toContain('（デモ 口座）');
+  });
+});

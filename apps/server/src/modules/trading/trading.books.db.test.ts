@@ -1,0 +1,135 @@
+import { Code } from '@swx/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { createMemoryBus } from '../../platform/bus.ts';
+import { ApiError } from '../../platform/http.ts';
+import { AuditService } from '../audit/audit.service.ts';
+import { type Book, LedgerService } from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
+import { MarketService } from '../market/market.service.ts';
+import { NoticesService } from '../notices/notices.service.ts';
+import type { TickQuote } from './pricing.ts';
+import { TradingService } from './trading.service.ts';
+
+/**
+ * Every read and change of a position is scoped to the request's book: a demo id with the live
+ * header (and the reverse) is "nothing found", and a request id reused in the other book never
+ * answers with the other book's order.
+ */
+let t: TestDatabase;
+let ledger: LedgerService;
+let trading: TradingService;
+let btc: Instrument;
+
+// Wednesday 18 November 2026, 15:00 UTC; BTCUSDT flat at 100,000.00 with 2.00 each side.
+const clock = Date.UTC(2026, 10, 18, 15, 0, 0) / 1000;
+const flat = (): TickQuote => ({ mid: 10_000_000n, bid: 9_999_800n, ask: 10_000_200n });
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  const audit = new AuditService(t.db);
+  ledger = new LedgerService(t.db, audit);
+  await ledger.ensureSystemAccounts();
+  const market = new MarketService(t.db, () => clock * 1000);
+  await market.load();
+  trading = new TradingService({
+    db: t.db,
+    ledger,
+    market,
+    bus: createMemoryBus(),
+    notices: new NoticesService(t.db),
+    now: () => clock * 1000,
+    quote: flat,
+  });
+  btc = market.instrument('BTCUSDT') as Instrument;
+});
+afterAll(() => t.close());
+
+async function customerWithLiveMoney(): Promise<number> {
+  const [row] = await t.db.query<{ id: string }>(
+    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
+    [`books_${Math.random().toString(36).slice(2, 10)}`],
+  );
+  const id = Number(row?.id);
+  await ledger.openCustomerBooks(id);
+  // A real deposit into the live book (external clearing → wallet), as the deposit flow books it.
+  await ledger.transfer({
+    book: 'live',
+    kind: 'deposit',
+    idempotencyKey: `test-deposit:${id}`,
+    actor: 'system',
+    reference: `test:${id}`,
+    postings: [
+      {
+        accountId: await ledger.systemAccount('live', 'USDT', 'external_clearing'),
+        amount: -50_000_000_000n,
+      },
+      { accountId: await ledger.walletAccount('live', id, 'USDT'), amount: 50_000_000_000n },
+    ],
+  });
+  return id;
+}
+
+const ticket = (requestId: string) => ({
+  marketId: btc.id,
+  direction: 'long' as const,
+  lots: '0.10',
+  leverage: 2,
+  stopLoss: '90000.00',
+  takeProfit: '120000.00',
+  autoCloseAfter: null,
+  quoteTime: clock,
+  requestId,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe(`positions scoped to their book on ${TEST_DB}`, () => {
+  it('answers 10028 to an id of the other book for get, close and stops, both ways; the list shows its own book only', async () => {
+    const user = await customerWithLiveMoney();
+    const demo = await trading.open(user, 'demo', 'en', ticket('books-demo'));
+    const live = await trading.open(user, 'live', 'en', ticket('books-live'));
+    for (const [id, other] of [
+      [demo.id, 'live'],
+      [live.id, 'demo'],
+    ] as [number, Book][]) {
+      expect(await refusal(trading.get(user, other, id))).toBe(Code.NOT_FOUND);
+      expect(await refusal(trading.close(user, other, id))).toBe(Code.NOT_FOUND);
+      expect(await refusal(trading.updateStops(user, other, id, '91000.00', '119000.00'))).toBe(
+        Code.NOT_FOUND,
+      );
+    }
+    // Nothing changed: both still open with their stops.
+    expect(await trading.get(user, 'demo', demo.id)).toMatchObject({ status: 'open', stopLoss: '90000.00' });
+    expect(await trading.get(user, 'live', live.id)).toMatchObject({ status: 'open', stopLoss: '90000.00' });
+    expect((await trading.list(user, 'demo', {})).items.map((o) => o.id)).toEqual([demo.id]);
+    expect((await trading.list(user, 'live', {})).items.map((o) => o.id)).toEqual([live.id]);
+    // In its own book each one is the customer's to change and close.
+    expect(await trading.updateStops(user, 'live', live.id, '91000.00', '119000.00')).toMatchObject({
+      stopLoss: '91000.00',
+    });
+    expect(await trading.close(user, 'demo', demo.id)).toMatchObject({ status: 'closed' });
+    expect(await trading.close(user, 'live', live.id)).toMatchObject({ status: 'closed' });
+  });
+
+  it('never answers a request id reused in the other book with that book’s order', async () => {
+    const user = await customerWithLiveMoney();
+    const demo = await trading.open(user, 'demo', 'en', ticket('books-same'));
+    expect(await refusal(trading.open(user, 'live', 'en', ticket('books-same')))).toBe(Code.INVALID_INPUT);
+    // A late retry (quote expired) of the same id in the other book: not the demo order either.
+    expect(
+      await refusal(trading.open(user, 'live', 'en', { ...ticket('books-same'), quoteTime: clock - 60 })),
+    ).toBe(Code.PRICE_CHANGED);
+    // In its own book the retry answers with the order it opened.
+    expect((await trading.open(user, 'demo', 'en', ticket('books-same'))).id).toBe(demo.id);
+    expect((await trading.list(user, 'live', {})).total).toBe(0);
+  });
+});
