@@ -166,7 +166,7 @@ describe('desktop shell', () => {
     expect(tabs).toEqual(['Home', 'Markets', 'Smart trading', 'Loans', 'NFTs', 'Account']);
     expect(await page.getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Sign up' }).isVisible()).toBe(true);
-    expect(await page.locator('.site-footer').innerText()).toContain('© 2025');
+    expect(await page.locator('.site-footer').innerText()).toContain(`© ${new Date().getFullYear()} SWX`);
     for (const path of ['/pass/login', '/pass/register', '/pass/reset', '/api/loginCallback/google']) {
       await page.goto(path);
       await page.locator('main#main').waitFor();

@@ -257,10 +257,19 @@ describe('identity and money over HTTP', () => {
     const token = (r.body.data as { token: string }).token;
     const other = await register('nosy@example.com');
     const unread = (
-      await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, { headers: { authorization: token } })
+      await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, {
+        headers: { authorization: token, 'accept-language': 'de' },
+      })
     ).body.data as { id: number; noticeContent: string; readState: number }[];
     expect(unread).toHaveLength(1);
     expect(unread[0]?.noticeContent).toMatch(/^Willkommen bei SWX/);
+    // Notices are written in the language of the reader, not of the moment they were made.
+    const inEnglish = (
+      await api(server.baseUrl, `${C}/user/getNoticeList?readState=0`, {
+        headers: { authorization: token, 'accept-language': 'en' },
+      })
+    ).body.data as { noticeContent: string }[];
+    expect(inEnglish[0]?.noticeContent).toMatch(/^Welcome to SWX/);
     // Another user reading it: nothing found, and it stays unread.
     expect(
       (
