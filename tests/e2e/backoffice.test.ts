@@ -1,19 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
-import { launchBrowser, newContext, seriousViolations, watchErrors } from '../support/browser.ts';
-import { api, type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, STAFF_PASSWORD } from '../support/staff.ts';
+import { expectAccessible, launchBrowser, newContext, watchErrors } from '../support/browser.ts';
+import { api, type RunningServer } from '../support/server.ts';
+import { STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
 let server: RunningServer;
-let inbox: Inbox;
+let stop: () => Promise<void>;
 let browser: Browser;
-let dataDir: string;
 let oneTimePassword: string;
 let customer: Session;
 const ADMIN = 'chief@swx.test';
@@ -22,28 +17,15 @@ let secret = '';
 let steps = 0;
 
 beforeAll(async () => {
-  inbox = await startInbox();
-  dataDir = mkdtempSync(join(tmpdir(), 'swx-e2e-backoffice-'));
-  oneTimePassword = createStaffByCli(dataDir, ADMIN, 'admin');
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
-  customer = await registerByApi(server, inbox, 'ada.lovelace@example.com');
+  const started = await startServerWithStaff('swx-e2e-backoffice', ADMIN, 'admin');
+  ({ server, oneTimePassword, stop } = started);
+  customer = await registerByApi(server, started.inbox, 'ada.lovelace@example.com');
   browser = await launchBrowser();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await inbox?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop?.();
 });
-
-async function expectAccessible(p: Page, label: string): Promise<void> {
-  await p.waitForLoadState('networkidle');
-  expect(await seriousViolations(p), label).toEqual([]);
-  expect(
-    await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    label,
-  ).toBeLessThanOrEqual(0);
-}
 
 /** The rows of a data table as text, one string per row. */
 const rowsOf = (p: Page, testId: string) => p.getByTestId(testId).locator('tbody tr').allInnerTexts();

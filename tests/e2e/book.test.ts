@@ -5,11 +5,13 @@ import { AuditService } from '../../apps/server/src/modules/audit/audit.service.
 import { LedgerService } from '../../apps/server/src/modules/ledger/ledger.service.ts';
 import { readAllNotices, registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
 import {
+  btcPagePath,
   holdSession,
   type Layout,
-  launchBrowser,
   newContext,
   seriousViolations,
+  sessionPage,
+  startServerAndBrowser,
   watchErrors,
 } from '../support/browser.ts';
 import { openTestDatabase } from '../support/db.ts';
@@ -24,17 +26,10 @@ let browser: Browser;
 let btcPage: string;
 
 beforeAll(async () => {
-  ({ server, inbox, stop } = await startServerWithInbox());
-  browser = await launchBrowser();
-  const list = (await (
-    await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=2`)
-  ).json()) as { data: { id: number; code: string }[] };
-  const btc = list.data.find((item) => item.code === 'BTCUSDT');
-  if (!btc) throw new Error('BTCUSDT is not listed');
-  btcPage = `/cruuency?code=BTCUSDT&type=2&id=${btc.id}`;
+  ({ server, inbox, browser, stop } = await startServerAndBrowser());
+  btcPage = await btcPagePath(server.baseUrl);
 });
 afterAll(async () => {
-  await browser?.close();
   await stop?.();
 });
 
@@ -44,11 +39,7 @@ async function open(
   email: string,
 ): Promise<{ page: Page; errors: string[]; session: Session }> {
   const session = await registerByApi(server, inbox, email);
-  await readAllNotices(server.baseUrl, session.token);
-  const context = await newContext(browser, layout, server.baseUrl);
-  await holdSession(context, session);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page), session };
+  return { ...(await sessionPage(browser, server.baseUrl, layout, session)), session };
 }
 
 const DEMO_NAME = 'Demo account: Virtual money';
@@ -409,16 +400,13 @@ describe('which book, with live money', () => {
           { accountId: await ledger.walletAccount('live', session.userInfo.id, 'USDT'), amount },
         ],
       });
-      const list = (await (
-        await fetch(`${live.server.baseUrl}/swx/customer/index/listMarketByType?type=2`)
-      ).json()) as { data: { id: number; code: string }[] };
-      const btc = list.data.find((item) => item.code === 'BTCUSDT');
+      const liveBtcPage = await btcPagePath(live.server.baseUrl);
       const context = await newContext(browser, 'desktop', live.server.baseUrl);
       await holdSession(context, session);
       await context.addInitScript(() => localStorage.setItem('virtual', '0'));
       const page = await context.newPage();
       const errors = watchErrors(page);
-      await page.goto(`/cruuency?code=BTCUSDT&type=2&id=${btc?.id}`);
+      await page.goto(liveBtcPage);
       const ticket = page.locator('.ticket');
       await ticket.waitFor({ timeout: 60_000 });
       expect(await badgeOf(ticket)).toMatchObject({ book: 'live', name: LIVE_NAME });

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +12,9 @@ import {
   watchErrors,
 } from '../support/browser.ts';
 import { jp2Image, jpegWithGps, pngImage } from '../support/images.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi, startServerWithStaff } from '../support/staff.ts';
 
 /**
  * The smaller defects of issue 11 item 7, in Chromium at an iPhone's 390 px: logout and session
@@ -31,24 +30,24 @@ const LANGUAGES = ['en', 'ja', 'ko', 'de', 'fr', 'it', 'es', 'ar', 'hk', 'zh'] a
 
 let server: RunningServer;
 let inbox: Inbox;
+let stop: () => Promise<void>;
 let browser: Browser;
-let dataDir: string;
 let staffPassword: string;
 const STAFF_EMAIL = 'details.reviewer@swx.test';
 
 beforeAll(async () => {
-  inbox = await startInbox();
-  dataDir = mkdtempSync(join(tmpdir(), 'swx-e2e-details-'));
-  staffPassword = createStaffByCli(dataDir, STAFF_EMAIL, 'compliance');
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
+  ({
+    server,
+    inbox,
+    oneTimePassword: staffPassword,
+    stop,
+  } = await startServerWithStaff('swx-e2e-details', STAFF_EMAIL, 'compliance'));
   browser = await launchBrowser();
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await inbox?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop?.();
 });
 
 /**

@@ -1,27 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, type Session } from '../support/accounts.ts';
-import {
-  holdSession,
-  type Layout,
-  launchBrowser,
-  newContext,
-  seriousViolations,
-  watchErrors,
-} from '../support/browser.ts';
+import { registerByApi, type Session } from '../support/accounts.ts';
+import { expectAccessible, type Layout, launchBrowser, newContext, sessionPage } from '../support/browser.ts';
 import { jp2Image, jpegWithGps, pdfDocument, pngImage } from '../support/images.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, STAFF_PASSWORD } from '../support/staff.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
 let server: RunningServer;
 let inbox: Inbox;
+let stop: () => Promise<void>;
 let browser: Browser;
-let dataDir: string;
 let oneTimePassword: string;
 const STAFF_EMAIL = 'reviewer@swx.test';
 /** The staff authenticator secret, read from the enrolment screen. */
@@ -30,35 +20,20 @@ let staffSecret = '';
 let staffSteps = 0;
 
 beforeAll(async () => {
-  inbox = await startInbox();
-  dataDir = mkdtempSync(join(tmpdir(), 'swx-e2e-kyc-'));
-  oneTimePassword = createStaffByCli(dataDir, STAFF_EMAIL, 'compliance');
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
+  ({ server, inbox, oneTimePassword, stop } = await startServerWithStaff(
+    'swx-e2e-kyc',
+    STAFF_EMAIL,
+    'compliance',
+  ));
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await inbox?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop?.();
 });
 
-async function customerPage(layout: Layout, session: Session): Promise<{ page: Page; errors: string[] }> {
-  await readAllNotices(server.baseUrl, session.token);
-  const context = await newContext(browser, layout, server.baseUrl);
-  await holdSession(context, session);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
-}
-
-async function expectAccessible(p: Page, label: string): Promise<void> {
-  await p.waitForLoadState('networkidle');
-  expect(await seriousViolations(p), label).toEqual([]);
-  expect(
-    await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    label,
-  ).toBeLessThanOrEqual(0);
-}
+const customerPage = (layout: Layout, session: Session) =>
+  sessionPage(browser, server.baseUrl, layout, session);
 
 /** Staff sign-in in the browser: the enrolment the first time, password and code after. */
 async function staffPage(layout: Layout): Promise<Page> {

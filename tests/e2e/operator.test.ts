@@ -5,6 +5,7 @@ import { LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IPHONE_UA, launchBrowser, watchErrors } from '../support/browser.ts';
+import { HARBOUR_IDENTITY } from '../support/operator.ts';
 import { api, ROOT, type RunningServer, startServer } from '../support/server.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 
@@ -33,17 +34,9 @@ const footerStatement = (language: Language): string =>
   ).operator.sandbox;
 
 const IDENTITY = {
-  companyName: 'Harbour Markets Ltd',
-  registrationNumber: 'HE 412233',
-  registrationCountry: 'CY',
-  registeredAddress: '12 Quay Street, 3036 Limassol',
-  regulator: 'Cyprus Securities and Exchange Commission',
-  licenceNumber: '388/20',
-  supportEmail: 'help@harbour-markets.com',
+  ...HARBOUR_IDENTITY,
   supportPhone: '+357 25 000 000',
   supportHours: { en: 'Mon–Fri 08:00–18:00 CET', ar: 'الاثنين–الجمعة 08:00–18:00' },
-  riskPercent: '74.5',
-  riskAsOf: '2026-09-30',
   leaders: [
     { name: 'Dana Whitfield', role: { en: 'Chief Executive Officer', ar: 'الرئيسة التنفيذية' } },
     { name: 'Omar Haddad', role: { en: 'Chief Risk Officer' } },

@@ -2,9 +2,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { CATALOGUE, Code } from '@swx/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
-import { holdSession, type Layout, launchBrowser, newContext, watchErrors } from '../support/browser.ts';
-import type { RunningServer } from '../support/server.ts';
+import { readAllNotices, registerByApi, type Session } from '../support/accounts.ts';
+import {
+  holdSession,
+  type Layout,
+  newContext,
+  startServerAndBrowser,
+  watchErrors,
+} from '../support/browser.ts';
+import { listedCryptoId, type RunningServer } from '../support/server.ts';
 
 /**
  * The transaction record after real trades (opened and closed through the API against the live
@@ -73,14 +79,10 @@ let openOrder: { id: number; orderNo: string };
 
 beforeAll(async () => {
   let inbox: Parameters<typeof registerByApi>[1];
-  ({ server, inbox, stop } = await startServerWithInbox());
-  browser = await launchBrowser();
+  ({ server, inbox, browser, stop } = await startServerAndBrowser());
   trader = await registerByApi(server, inbox, 'ledger.reader@example.com');
   await readAllNotices(server.baseUrl, trader.token);
-  const list = (await (
-    await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=2`)
-  ).json()) as { data: { id: number; code: string }[] };
-  btcId = list.data.find((item) => item.code === 'BTCUSDT')?.id as number;
+  btcId = await listedCryptoId(server.baseUrl, 'BTCUSDT');
   closedOrder = await openLong();
   openOrder = await openLong();
   const closed = await call<{ status: string }>('/order/closeOptions', { id: closedOrder.id });
@@ -88,7 +90,6 @@ beforeAll(async () => {
   if (shots) mkdirSync(shots, { recursive: true });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
   await stop?.();
 });
 

@@ -1,14 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
-import {
-  holdSession,
-  type Layout,
-  launchBrowser,
-  newContext,
-  seriousViolations,
-  watchErrors,
-} from '../support/browser.ts';
+import { registerByApi, type Session } from '../support/accounts.ts';
+import { expectAccessible, type Layout, sessionPage, startServerAndBrowser } from '../support/browser.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 import { authenticatorCode } from '../support/totp.ts';
@@ -19,23 +12,14 @@ let stop: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  ({ server, inbox, stop } = await startServerWithInbox());
-  browser = await launchBrowser();
+  ({ server, inbox, browser, stop } = await startServerAndBrowser());
 });
 afterAll(async () => {
-  await browser?.close();
   await stop?.();
 });
 
-/** Marks the welcome notice read, so its blocking dialog does not cover the screens under test. */
-/** A page whose browser already holds the session of an account registered through the API. */
-async function loggedInPage(layout: Layout, session: Session): Promise<{ page: Page; errors: string[] }> {
-  await readAllNotices(server.baseUrl, session.token);
-  const context = await newContext(browser, layout, server.baseUrl);
-  await holdSession(context, session);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
-}
+const loggedInPage = (layout: Layout, session: Session) =>
+  sessionPage(browser, server.baseUrl, layout, session);
 
 async function userInfoStatus(token: string): Promise<number> {
   const r = await fetch(`${server.baseUrl}/swx/customer/user/getUserInfo`, {
@@ -43,15 +27,6 @@ async function userInfoStatus(token: string): Promise<number> {
     headers: { authorization: token },
   });
   return r.status;
-}
-
-async function expectAccessible(p: Page, label: string): Promise<void> {
-  await p.waitForLoadState('networkidle');
-  expect(await seriousViolations(p), label).toEqual([]);
-  expect(
-    await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    label,
-  ).toBeLessThanOrEqual(0);
 }
 
 describe('security, desktop', () => {

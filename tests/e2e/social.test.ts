@@ -1,11 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerWithInbox } from '../support/accounts.ts';
 import {
+  expectAccessible,
   type Layout,
-  launchBrowser,
   newContext,
-  seriousViolations,
+  startServerAndBrowser,
   watchErrors,
 } from '../support/browser.ts';
 import { freePort, type OidcProvider, startOidcProvider } from '../support/oidc.ts';
@@ -19,11 +18,9 @@ let browser: Browser;
 beforeAll(async () => {
   const port = await freePort();
   provider = await startOidcProvider(`http://127.0.0.1:${port}`);
-  ({ server, stop } = await startServerWithInbox({ PORT: String(port), ...provider.serverEnv() }));
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser({ PORT: String(port), ...provider.serverEnv() }));
 });
 afterAll(async () => {
-  await browser?.close();
   await stop?.();
   await provider?.close();
 });
@@ -33,15 +30,6 @@ async function open(layout: Layout): Promise<{ page: Page; errors: string[] }> {
   await context.addInitScript(() => sessionStorage.setItem('welcomeShown', '1'));
   const page = await context.newPage();
   return { page, errors: watchErrors(page) };
-}
-
-async function expectAccessible(p: Page, label: string): Promise<void> {
-  await p.waitForLoadState('networkidle');
-  expect(await seriousViolations(p), label).toEqual([]);
-  expect(
-    await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    label,
-  ).toBeLessThanOrEqual(0);
 }
 
 /** At the provider's own page: type the account and sign in, as a person would. */

@@ -1,11 +1,12 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { readAllNotices, registerByApi } from '../support/accounts.ts';
 import {
+  btcPagePath,
   holdSession,
-  launchBrowser,
   newContext,
   seriousViolations,
+  startServerAndBrowser,
   watchErrors,
 } from '../support/browser.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -19,17 +20,10 @@ let browser: Browser;
 let btcPage: string;
 
 beforeAll(async () => {
-  ({ server, inbox, stop } = await startServerWithInbox());
-  browser = await launchBrowser();
-  const list = (await (
-    await fetch(`${server.baseUrl}/swx/customer/index/listMarketByType?type=2`)
-  ).json()) as { data: { id: number; code: string }[] };
-  const btc = list.data.find((item) => item.code === 'BTCUSDT');
-  if (!btc) throw new Error('BTCUSDT is not listed');
-  btcPage = `/cruuency?code=BTCUSDT&type=2&id=${btc.id}`;
+  ({ server, inbox, browser, stop } = await startServerAndBrowser());
+  btcPage = await btcPagePath(server.baseUrl);
 });
 afterAll(async () => {
-  await browser?.close();
   await stop?.();
 });
 

@@ -10,6 +10,7 @@ import {
   recordedFrames,
   startBinanceReplay,
 } from '../support/binance.ts';
+import { smallLong } from '../support/orders.ts';
 import { api, ROOT, type RunningServer, startServer } from '../support/server.ts';
 
 const FRAMES = recordedFrames();
@@ -214,15 +215,7 @@ describe('a server priced by the Binance source', { timeout: SLOW }, () => {
   /** The order ticket's figures for a small BTC long (previewOptions needs no session). */
   const preview = async () => {
     const btc = (await crypto()).find((i) => i.code === 'BTCUSDT') as Item & { id: number };
-    const body = {
-      marketId: btc.id,
-      direction: 'long',
-      lots: '0.05',
-      leverage: 2,
-      stopLoss: '1.00',
-      takeProfit: '1.00',
-      autoCloseAfter: null,
-    };
+    const body = smallLong(btc.id);
     return (
       await api(server.baseUrl, '/swx/customer/order/previewOptions', {
         method: 'POST',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
+import { HARBOUR_IDENTITY } from '../support/operator.ts';
 import { api, type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
@@ -10,15 +11,7 @@ import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 const C = '/swx/customer';
 const A = '/swx/admin';
 const SETTINGS = {
-  companyName: 'Harbour Markets Ltd',
-  registrationNumber: 'HE 412233',
-  registrationCountry: 'CY',
-  registeredAddress: '12 Quay Street, 3036 Limassol',
-  regulator: 'Cyprus Securities and Exchange Commission',
-  licenceNumber: '388/20',
-  supportEmail: 'help@harbour-markets.com',
-  riskPercent: '74.5',
-  riskAsOf: '2026-09-30',
+  ...HARBOUR_IDENTITY,
   leaders: [{ name: 'Dana Whitfield', role: { en: 'Chief Executive Officer' } }],
   partners: [],
   social: [],

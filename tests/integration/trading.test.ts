@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session, startServerWithInbox } from '../support/accounts.ts';
+import { smallLong } from '../support/orders.ts';
 import { api, type RunningServer } from '../support/server.ts';
 
 const C = '/swx/customer';
@@ -60,16 +61,7 @@ describe('positions over HTTP, priced by the live feed', () => {
     return response.body as Envelope<T>;
   };
 
-  const ticket = (over: Record<string, unknown> = {}) => ({
-    marketId: btcId,
-    direction: 'long',
-    lots: '0.05',
-    leverage: 2,
-    stopLoss: '1.00',
-    takeProfit: '1.00',
-    autoCloseAfter: null,
-    ...over,
-  });
+  const ticket = (over: Record<string, unknown> = {}) => ({ ...smallLong(btcId), ...over });
 
   /** A preview with stops 10 % away on the right sides, then an order at its quote. */
   async function openLong(session: Session, over: Record<string, unknown> = {}) {

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { readAllNotices, type Session, startServerWithInbox } from './accounts.ts';
+import { listedCryptoId, type RunningServer } from './server.ts';
+import type { Inbox } from './smtp.ts';
 
 /** Debian's Chromium, launched with the flags this machine needs (no network beyond loopback). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,6 +23,31 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-quic',
     ],
   });
+}
+
+/**
+ * What most browser test files start with: a server whose mail goes to an inbox in the test
+ * (`startServerWithInbox`) and Chromium. `stop` closes Chromium, then the server and the inbox.
+ */
+export async function startServerAndBrowser(
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; inbox: Inbox; browser: Browser; stop: () => Promise<void> }> {
+  const started = await startServerWithInbox(env);
+  try {
+    const browser = await launchBrowser();
+    return {
+      server: started.server,
+      inbox: started.inbox,
+      browser,
+      async stop() {
+        await browser.close();
+        await started.stop();
+      },
+    };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
 }
 
 export const IPHONE_UA =
@@ -56,6 +85,28 @@ export async function holdSession(context: BrowserContext, session: BrowserSessi
   }, session);
 }
 
+/**
+ * A page whose browser already holds the session of an account registered through the API, with
+ * every notice read first, so no notice dialog covers the screens under test.
+ */
+export async function sessionPage(
+  browser: Browser,
+  baseUrl: string,
+  layout: Layout,
+  session: Session,
+): Promise<{ page: Page; errors: string[] }> {
+  await readAllNotices(baseUrl, session.token);
+  const context = await newContext(browser, layout, baseUrl);
+  await holdSession(context, session);
+  const page = await context.newPage();
+  return { page, errors: watchErrors(page) };
+}
+
+/** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */
+export async function btcPagePath(baseUrl: string): Promise<string> {
+  return `/cruuency?code=BTCUSDT&type=2&id=${await listedCryptoId(baseUrl, 'BTCUSDT')}`;
+}
+
 /** Collects uncaught page errors so a test can assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -87,4 +138,14 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** No serious accessibility violation and no sideways scrolling, once the page has settled. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  expect(await seriousViolations(page), label).toEqual([]);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    label,
+  ).toBeLessThanOrEqual(0);
 }

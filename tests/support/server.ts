@@ -93,3 +93,13 @@ export async function api(
     body: (await response.json()) as { code: number; msg: string; data: unknown },
   };
 }
+
+/** The id of a crypto instrument the server lists (type 2); fails the setup when it is not listed. */
+export async function listedCryptoId(baseUrl: string, code: string): Promise<number> {
+  const list = (await (await fetch(`${baseUrl}/swx/customer/index/listMarketByType?type=2`)).json()) as {
+    data: { id: number; code: string }[];
+  };
+  const item = list.data.find((entry) => entry.code === code);
+  if (!item) throw new Error(`${code} is not listed`);
+  return item.id;
+}

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable } from './DataTable.tsx';
+import { type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Alert, Field } from './Field.tsx';
 import { keys } from './query.ts';
 import { fill, formatTime } from './text.ts';
@@ -37,7 +37,7 @@ export function AuditLog() {
   const rows = log.data?.pages.flatMap((p) => p.rows);
   const columns: Column<AuditEntry>[] = [
     { key: 'seq', header: t.seq, cell: (r) => r.seq, sortValue: (r) => r.seq },
-    { key: 'at', header: t.at, cell: (r) => formatTime(language, r.at), sortValue: (r) => r.at },
+    timeColumn('at', t.at, language, (r) => r.at),
     {
       key: 'actor',
       header: t.actorColumn,

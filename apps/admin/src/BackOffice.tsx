@@ -1,6 +1,6 @@
 import { adminCalls, LANGUAGE_NAMES, type Language, type StaffInfo } from '@swx/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { AuditLog } from './AuditLog.tsx';
 import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSession } from './api.ts';
@@ -26,6 +26,17 @@ const SECTIONS = [
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
 ] as const;
 type SectionName = (typeof SECTIONS)[number]['name'];
+
+/** Every screen with its URL, opened only by the roles of the section it belongs to. */
+const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentType }[] = [
+  { path: '/customers', section: 'customers', Screen: Customers },
+  { path: '/customers/:id', section: 'customers', Screen: CustomerPage },
+  { path: '/kyc', section: 'kyc', Screen: KycQueue },
+  { path: '/kyc/:id', section: 'kyc', Screen: KycReviewPage },
+  { path: '/staff', section: 'staff', Screen: StaffScreen },
+  { path: '/audit', section: 'audit', Screen: AuditLog },
+  { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },
+];
 
 const mayOpen = (staff: StaffInfo, roles: readonly string[] | 'public') =>
   roles === 'public' || roles.includes(staff.role);
@@ -153,62 +164,17 @@ function Shell() {
                   path="/"
                   element={sections[0] ? <Navigate to={sections[0].path} replace /> : <p>{text.forbidden}</p>}
                 />
-                <Route
-                  path="/customers"
-                  element={
-                    <Guard staff={staff} section="customers">
-                      <Customers />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/customers/:id"
-                  element={
-                    <Guard staff={staff} section="customers">
-                      <CustomerPage />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/kyc"
-                  element={
-                    <Guard staff={staff} section="kyc">
-                      <KycQueue />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/kyc/:id"
-                  element={
-                    <Guard staff={staff} section="kyc">
-                      <KycReviewPage />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/staff"
-                  element={
-                    <Guard staff={staff} section="staff">
-                      <StaffScreen />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/audit"
-                  element={
-                    <Guard staff={staff} section="audit">
-                      <AuditLog />
-                    </Guard>
-                  }
-                />
-                <Route
-                  path="/settings/operator"
-                  element={
-                    <Guard staff={staff} section="operator">
-                      <OperatorSettings />
-                    </Guard>
-                  }
-                />
+                {SCREENS.map(({ path, section, Screen }) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <Guard staff={staff} section={section}>
+                        <Screen />
+                      </Guard>
+                    }
+                  />
+                ))}
                 <Route
                   path="*"
                   element={

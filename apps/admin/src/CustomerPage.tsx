@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { allowed, callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable } from './DataTable.tsx';
+import { type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Alert, Field, Pending } from './Field.tsx';
 import { keys } from './query.ts';
 import { fill, formatTime } from './text.ts';
@@ -134,20 +134,10 @@ export function CustomerPage() {
       cell: (p) => (p.status === 'open' ? t.open : t.closed),
       sortValue: (p) => p.status,
     },
-    {
-      key: 'opened',
-      header: t.opened,
-      cell: (p) => formatTime(language, p.openTime),
-      sortValue: (p) => p.openTime,
-    },
+    timeColumn('opened', t.opened, language, (p) => p.openTime),
   ];
   const entryColumns: Column<Entry>[] = [
-    {
-      key: 'time',
-      header: t.time,
-      cell: (e) => formatTime(language, e.createdAt),
-      sortValue: (e) => e.createdAt,
-    },
+    timeColumn('time', t.time, language, (e) => e.createdAt),
     { key: 'entry', header: t.entry, cell: (e) => e.entryId, sortValue: (e) => e.entryId },
     { key: 'book', header: t.book, cell: (e) => bookName(e.book), sortValue: (e) => e.book },
     { key: 'kind', header: t.kind, cell: (e) => <code>{e.kind}</code>, sortValue: (e) => e.kind },
@@ -168,18 +158,8 @@ export function CustomerPage() {
       sortValue: (s) => s.browser,
     },
     { key: 'ip', header: t.address, cell: (s) => <Amount value={s.ip} /> },
-    {
-      key: 'started',
-      header: t.started,
-      cell: (s) => formatTime(language, s.createdAt),
-      sortValue: (s) => s.createdAt,
-    },
-    {
-      key: 'seen',
-      header: t.lastSeen,
-      cell: (s) => formatTime(language, s.lastSeenAt),
-      sortValue: (s) => s.lastSeenAt,
-    },
+    timeColumn('started', t.started, language, (s) => s.createdAt),
+    timeColumn('seen', t.lastSeen, language, (s) => s.lastSeenAt),
   ];
   const submit = () => {
     if (reason.trim().length < 3) {

@@ -4,10 +4,9 @@ import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable } from './DataTable.tsx';
+import { type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Field } from './Field.tsx';
 import { keys } from './query.ts';
-import { formatTime } from './text.ts';
 
 const PAGE = 50;
 
@@ -52,12 +51,7 @@ export function Customers() {
       cell: (c) => text.kyc[c.kycState],
       sortValue: (c) => c.kycState,
     },
-    {
-      key: 'created',
-      header: text.customers.created,
-      cell: (c) => formatTime(language, c.createdAt),
-      sortValue: (c) => c.createdAt,
-    },
+    timeColumn('created', text.customers.created, language, (c) => c.createdAt),
     {
       key: 'open',
       header: text.customers.view,

@@ -1,6 +1,7 @@
+import type { Language } from '@swx/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { useBackOffice } from './context.ts';
-import { fill } from './text.ts';
+import { fill, formatTime } from './text.ts';
 
 export type Column<T> = {
   key: string;
@@ -11,6 +12,16 @@ export type Column<T> = {
   /** The header is for screen readers only (an actions column). */
   hiddenHeader?: boolean;
 };
+
+/** A column of times (ISO), shown in the staff member's language and sorted by time. */
+export function timeColumn<T>(
+  key: string,
+  header: string,
+  language: Language,
+  time: (row: T) => string,
+): Column<T> {
+  return { key, header, cell: (row) => formatTime(language, time(row)), sortValue: time };
+}
 
 /**
  * The back office's one data table: a caption, sortable columns (header buttons, aria-sort), a

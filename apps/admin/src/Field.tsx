@@ -23,13 +23,18 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="error-text">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
+}
+
+/** A field's error under its control, which names it in aria-describedby as `${id}-error`. */
+export function FieldError({ id, error }: { id: string; error?: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className="error-text">
+      {error}
+    </p>
+  ) : null;
 }
 
 export function Alert({ message }: { message: string }) {

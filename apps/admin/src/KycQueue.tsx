@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { allowed, callAdmin, failureMessage, fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable } from './DataTable.tsx';
+import { type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Alert, Field, Pending } from './Field.tsx';
 import { keys } from './query.ts';
 import { fill, formatTime } from './text.ts';
@@ -225,12 +225,7 @@ export function KycQueue() {
       cell: (i) => documentName(i.documentType),
       sortValue: (i) => documentName(i.documentType),
     },
-    {
-      key: 'submitted',
-      header: text.kyc.submitted,
-      cell: (i) => formatTime(language, i.submittedAt),
-      sortValue: (i) => i.submittedAt,
-    },
+    timeColumn('submitted', text.kyc.submitted, language, (i) => i.submittedAt),
     {
       key: 'due',
       header: text.kyc.due,

@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable } from './DataTable.tsx';
+import { type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Alert, Field, SelectField } from './Field.tsx';
 import { keys } from './query.ts';
-import { fill, formatTime } from './text.ts';
+import { fill } from './text.ts';
 
 type Pending =
   | { kind: 'disable' | 'enable' | 'reset'; member: StaffListItem }
@@ -66,13 +66,9 @@ export function StaffScreen() {
     onSuccess: async (_row, action) => {
       setPending(null);
       setDone(
-        action.kind === 'role'
-          ? t.roleChanged
-          : action.kind === 'disable'
-            ? t.disabledDone
-            : action.kind === 'enable'
-              ? t.enabledDone
-              : t.resetDone,
+        { role: t.roleChanged, disable: t.disabledDone, enable: t.enabledDone, reset: t.resetDone }[
+          action.kind
+        ],
       );
       await client.invalidateQueries({ queryKey: keys.staff });
     },
@@ -80,13 +76,9 @@ export function StaffScreen() {
 
   const question = (p: Pending) =>
     fill(
-      p.kind === 'role'
-        ? t.confirmRole
-        : p.kind === 'disable'
-          ? t.confirmDisable
-          : p.kind === 'enable'
-            ? t.confirmEnable
-            : t.confirmReset,
+      { role: t.confirmRole, disable: t.confirmDisable, enable: t.confirmEnable, reset: t.confirmReset }[
+        p.kind
+      ],
       { email: p.member.email, role: p.kind === 'role' ? text.roles[p.role] : '' },
     );
 
@@ -110,12 +102,7 @@ export function StaffScreen() {
       cell: (m) => (m.enrolled ? t.twoStepOn : t.twoStepOff),
       sortValue: (m) => (m.enrolled ? 1 : 0),
     },
-    {
-      key: 'created',
-      header: t.createdAt,
-      cell: (m) => formatTime(language, m.createdAt),
-      sortValue: (m) => m.createdAt,
-    },
+    timeColumn('created', t.createdAt, language, (m) => m.createdAt),
     {
       key: 'actions',
       header: t.actions,

@@ -10,10 +10,10 @@ import {
   SOCIAL_NETWORKS,
   type SocialNetwork,
 } from '@swx/contract';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Alert, Field } from '../Field.tsx';
+import { Alert, Field, FieldError } from '../Field.tsx';
 import { fill, formatTime } from '../text.ts';
 import { OPERATOR_TEXT, type OperatorText } from './operator.text.ts';
 
@@ -193,12 +193,53 @@ function CountrySelect({
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={`${id}-error`} className="error-text">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
+  );
+}
+
+/** Rows the staff member adds and removes (leaders, partners), each in a numbered group of its own. */
+function RowGroups<Row extends { key: number }>({
+  legend,
+  rows,
+  onChange,
+  numbered,
+  add,
+  remove,
+  newRow,
+  renderRow,
+}: {
+  legend: string;
+  rows: Row[];
+  onChange: (rows: Row[]) => void;
+  numbered: (n: number) => string;
+  add: string;
+  remove: string;
+  newRow: () => Row;
+  renderRow: (row: Row, index: number, update: (next: Partial<Row>) => void) => ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {rows.map((row, index) => (
+        <fieldset key={row.key} className="row-group">
+          <legend>{numbered(index + 1)}</legend>
+          {renderRow(row, index, (next) =>
+            onChange(rows.map((other) => (other.key === row.key ? { ...other, ...next } : other))),
+          )}
+          <div className="actions">
+            <button type="button" onClick={() => onChange(rows.filter((other) => other.key !== row.key))}>
+              {remove}
+            </button>
+          </div>
+        </fieldset>
+      ))}
+      <div className="actions">
+        <button type="button" onClick={() => onChange([...rows, newRow()])}>
+          {add}
+        </button>
+      </div>
+    </fieldset>
   );
 }
 
@@ -395,120 +436,69 @@ export function OperatorSettings() {
           {field('riskPercent', { inputMode: 'decimal', dir: 'ltr', hint: text.hints.riskPercent })}
           {field('riskAsOf', { type: 'date' })}
         </fieldset>
-        <fieldset>
-          <legend>{text.sections.leaders}</legend>
-          {form.leaders.map((leader, index) => {
-            const update = (next: Partial<LeaderRow>) =>
-              set(
-                'leaders',
-                form.leaders.map((row) => (row.key === leader.key ? { ...row, ...next } : row)),
-              );
-            return (
-              <fieldset key={leader.key} className="row-group">
-                <legend>{fill(text.leaderNumber, { n: index + 1 })}</legend>
-                <Field
-                  label={text.fields.leaderName}
-                  value={leader.name}
-                  maxLength={120}
-                  error={errors[`leaders.${index}.name`]}
-                  onChange={(event) => update({ name: event.target.value })}
-                />
-                <LocalizedField
-                  label={text.fields.leaderRole}
-                  value={leader.role}
-                  errors={errors}
-                  path={`leaders.${index}.role`}
-                  onChange={(role) => update({ role })}
-                />
-                <Field
-                  label={text.fields.leaderPhoto}
-                  hint={text.hints.leaderPhoto}
-                  value={leader.photoUrl}
-                  dir="ltr"
-                  error={errors[`leaders.${index}.photoUrl`]}
-                  onChange={(event) => update({ photoUrl: event.target.value })}
-                />
-                <div className="actions">
-                  <button
-                    type="button"
-                    onClick={() =>
-                      set(
-                        'leaders',
-                        form.leaders.filter((row) => row.key !== leader.key),
-                      )
-                    }
-                  >
-                    {text.remove}
-                  </button>
-                </div>
-              </fieldset>
-            );
-          })}
-          <div className="actions">
-            <button
-              type="button"
-              onClick={() =>
-                set('leaders', [
-                  ...form.leaders,
-                  { key: nextKey++, name: '', role: localized(undefined), photoUrl: '' },
-                ])
-              }
-            >
-              {text.addLeader}
-            </button>
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>{text.sections.partners}</legend>
-          {form.partners.map((partner, index) => {
-            const update = (next: Partial<PartnerRow>) =>
-              set(
-                'partners',
-                form.partners.map((row) => (row.key === partner.key ? { ...row, ...next } : row)),
-              );
-            return (
-              <fieldset key={partner.key} className="row-group">
-                <legend>{fill(text.partnerNumber, { n: index + 1 })}</legend>
-                <Field
-                  label={text.fields.partnerName}
-                  value={partner.name}
-                  maxLength={120}
-                  error={errors[`partners.${index}.name`]}
-                  onChange={(event) => update({ name: event.target.value })}
-                />
-                <Field
-                  label={text.fields.partnerUrl}
-                  type="url"
-                  dir="ltr"
-                  value={partner.url}
-                  error={errors[`partners.${index}.url`]}
-                  onChange={(event) => update({ url: event.target.value })}
-                />
-                <div className="actions">
-                  <button
-                    type="button"
-                    onClick={() =>
-                      set(
-                        'partners',
-                        form.partners.filter((row) => row.key !== partner.key),
-                      )
-                    }
-                  >
-                    {text.remove}
-                  </button>
-                </div>
-              </fieldset>
-            );
-          })}
-          <div className="actions">
-            <button
-              type="button"
-              onClick={() => set('partners', [...form.partners, { key: nextKey++, name: '', url: '' }])}
-            >
-              {text.addPartner}
-            </button>
-          </div>
-        </fieldset>
+        <RowGroups
+          legend={text.sections.leaders}
+          rows={form.leaders}
+          onChange={(rows) => set('leaders', rows)}
+          numbered={(n) => fill(text.leaderNumber, { n })}
+          add={text.addLeader}
+          remove={text.remove}
+          newRow={() => ({ key: nextKey++, name: '', role: localized(undefined), photoUrl: '' })}
+          renderRow={(leader, index, update) => (
+            <>
+              <Field
+                label={text.fields.leaderName}
+                value={leader.name}
+                maxLength={120}
+                error={errors[`leaders.${index}.name`]}
+                onChange={(event) => update({ name: event.target.value })}
+              />
+              <LocalizedField
+                label={text.fields.leaderRole}
+                value={leader.role}
+                errors={errors}
+                path={`leaders.${index}.role`}
+                onChange={(role) => update({ role })}
+              />
+              <Field
+                label={text.fields.leaderPhoto}
+                hint={text.hints.leaderPhoto}
+                value={leader.photoUrl}
+                dir="ltr"
+                error={errors[`leaders.${index}.photoUrl`]}
+                onChange={(event) => update({ photoUrl: event.target.value })}
+              />
+            </>
+          )}
+        />
+        <RowGroups
+          legend={text.sections.partners}
+          rows={form.partners}
+          onChange={(rows) => set('partners', rows)}
+          numbered={(n) => fill(text.partnerNumber, { n })}
+          add={text.addPartner}
+          remove={text.remove}
+          newRow={() => ({ key: nextKey++, name: '', url: '' })}
+          renderRow={(partner, index, update) => (
+            <>
+              <Field
+                label={text.fields.partnerName}
+                value={partner.name}
+                maxLength={120}
+                error={errors[`partners.${index}.name`]}
+                onChange={(event) => update({ name: event.target.value })}
+              />
+              <Field
+                label={text.fields.partnerUrl}
+                type="url"
+                dir="ltr"
+                value={partner.url}
+                error={errors[`partners.${index}.url`]}
+                onChange={(event) => update({ url: event.target.value })}
+              />
+            </>
+          )}
+        />
         <fieldset>
           <legend>{text.sections.apps}</legend>
           {field('appStoreUrl', { type: 'url', dir: 'ltr' })}

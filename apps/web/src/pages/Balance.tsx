@@ -8,6 +8,7 @@ import { ledgerQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
 import { BookSwitch } from '../shell/BookSwitch.tsx';
 import { AccountPage } from './Account.tsx';
+import { DialogButtons } from './forms.tsx';
 import { Failed, Loading } from './PageState.tsx';
 
 function ResetDemo({ userId }: { userId: number }) {
@@ -45,19 +46,13 @@ function ResetDemo({ userId }: { userId: number }) {
         <div className="modal-body">
           <h2 id={titleId}>{t('balance.reset')}</h2>
           <p>{t('balance.resetConfirm')}</p>
-          <div className="row end">
-            <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-              {t('balance.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              disabled={reset.isPending}
-              onClick={() => reset.mutate()}
-            >
-              {t('balance.confirm')}
-            </button>
-          </div>
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('balance.cancel')}
+            confirm={t('balance.confirm')}
+            disabled={reset.isPending}
+            onConfirm={() => reset.mutate()}
+          />
         </div>
       </dialog>
     </>

@@ -1,5 +1,6 @@
 import { LANGUAGE_TAGS, localizedFor } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { marketQueries, statsQuery } from '../app/queries.ts';
@@ -27,6 +28,37 @@ const PARTNERS = [
   { name: 'Lightweight Charts', href: 'https://www.tradingview.com/lightweight-charts/' },
 ] as const;
 
+/** A titled section of the home page; `id` names its heading for the section's accessible name. */
+function HomeSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="section" aria-labelledby={id}>
+      <h2 id={id} className="section-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A link that opens in a new window, and says so to screen readers. */
+function ExternalLink({
+  className,
+  href,
+  children,
+}: {
+  className: string;
+  href: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <a className={className} href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+      <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
+    </a>
+  );
+}
+
 /** The operator's leaders as staff set them (name, role in the reader's language, photo); none are invented. */
 function Leaders() {
   const { t } = useTranslation();
@@ -34,10 +66,7 @@ function Leaders() {
   const operator = useOperator();
   if (!operator || operator.leaders.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="leaders-title">
-      <h2 id="leaders-title" className="section-title">
-        {t('home.leadersTitle')}
-      </h2>
+    <HomeSection id="leaders-title" title={t('home.leadersTitle')}>
       <ul className="leader-grid">
         {operator.leaders.map((leader) => (
           <li key={`${leader.name}:${leader.photoUrl ?? ''}`} className="card leader">
@@ -61,7 +90,7 @@ function Leaders() {
           </li>
         ))}
       </ul>
-    </section>
+    </HomeSection>
   );
 }
 
@@ -71,25 +100,21 @@ function Partners() {
   const operator = useOperator();
   if (!operator || operator.partners.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="operator-partners-title">
-      <h2 id="operator-partners-title" className="section-title">
-        {t('home.operatorPartnersTitle')}
-      </h2>
+    <HomeSection id="operator-partners-title" title={t('home.operatorPartnersTitle')}>
       <ul className="partner-row">
         {operator.partners.map((partner) => (
           <li key={`${partner.name}:${partner.url ?? ''}`}>
             {partner.url ? (
-              <a className="partner" href={partner.url} target="_blank" rel="noopener noreferrer">
+              <ExternalLink className="partner" href={partner.url}>
                 {partner.name}
-                <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
-              </a>
+              </ExternalLink>
             ) : (
               <span className="partner">{partner.name}</span>
             )}
           </li>
         ))}
       </ul>
-    </section>
+    </HomeSection>
   );
 }
 
@@ -106,10 +131,9 @@ function AppLinks() {
     <ul className="app-links">
       {links.map((link) => (
         <li key={link.href}>
-          <a className="button ghost" href={link.href} target="_blank" rel="noopener noreferrer">
+          <ExternalLink className="button ghost" href={link.href}>
             {link.label}
-            <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
-          </a>
+          </ExternalLink>
         </li>
       ))}
     </ul>
@@ -119,10 +143,7 @@ function AppLinks() {
 function FeatureCards() {
   const { t } = useTranslation();
   return (
-    <section className="section" aria-labelledby="features-title">
-      <h2 id="features-title" className="section-title">
-        {t('home.featuresTitle')}
-      </h2>
+    <HomeSection id="features-title" title={t('home.featuresTitle')}>
       <ul className="feature-grid">
         {FEATURES.map((feature) => (
           <li key={feature.key} className="card feature">
@@ -134,7 +155,7 @@ function FeatureCards() {
           </li>
         ))}
       </ul>
-    </section>
+    </HomeSection>
   );
 }
 
@@ -147,10 +168,7 @@ function Stats() {
   const figure = (value: number | undefined) =>
     value === undefined ? '—' : new Intl.NumberFormat(locale).format(value);
   return (
-    <section className="section" aria-labelledby="stats-title">
-      <h2 id="stats-title" className="section-title">
-        {t('home.statsTitle')}
-      </h2>
+    <HomeSection id="stats-title" title={t('home.statsTitle')}>
       <dl className="stats">
         <div className="card">
           <dt>{t('home.statsUsers')}</dt>
@@ -177,7 +195,7 @@ function Stats() {
         </div>
       </dl>
       <p className="muted small">{t('home.statsNote')}</p>
-    </section>
+    </HomeSection>
   );
 }
 
@@ -227,29 +245,22 @@ function DesktopHome() {
       <div className="container">
         <Stats />
         <FeatureCards />
-        <section className="section" aria-labelledby="markets-title">
-          <h2 id="markets-title" className="section-title">
-            {t('home.marketsTitle')}
-          </h2>
+        <HomeSection id="markets-title" title={t('home.marketsTitle')}>
           <LiveMarkets />
-        </section>
+        </HomeSection>
         <Leaders />
         <Partners />
-        <section className="section" aria-labelledby="partners-title">
-          <h2 id="partners-title" className="section-title">
-            {t('home.partnersTitle')}
-          </h2>
+        <HomeSection id="partners-title" title={t('home.partnersTitle')}>
           <ul className="partner-row">
             {PARTNERS.map((partner) => (
               <li key={partner.name}>
-                <a className="partner" href={partner.href} target="_blank" rel="noopener noreferrer">
+                <ExternalLink className="partner" href={partner.href}>
                   {partner.name}
-                  <span className="visually-hidden"> {t('a11y.opensNewWindow')}</span>
-                </a>
+                </ExternalLink>
               </li>
             ))}
           </ul>
-        </section>
+        </HomeSection>
       </div>
     </div>
   );

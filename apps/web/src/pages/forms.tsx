@@ -1,6 +1,6 @@
 import { PHONE_CODES, phoneE164 } from '@swx/contract';
 import type { TFunction } from 'i18next';
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -53,6 +53,42 @@ export function FormError({ message }: { message: string }) {
       {message}
     </p>
   ) : null;
+}
+
+/**
+ * A modal dialog's buttons: one that closes it, and the primary one, which submits the dialog's
+ * form when no `onConfirm` is given.
+ */
+export function DialogButtons({
+  dialog,
+  cancel,
+  confirm,
+  disabled,
+  onConfirm,
+  className = 'row end',
+}: {
+  dialog: RefObject<HTMLDialogElement | null>;
+  cancel: string;
+  confirm: string;
+  disabled: boolean;
+  onConfirm?: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
+        {cancel}
+      </button>
+      <button
+        type={onConfirm ? 'button' : 'submit'}
+        className="button primary"
+        disabled={disabled}
+        onClick={onConfirm}
+      >
+        {confirm}
+      </button>
+    </div>
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../app/api.ts';
+import { DialogButtons, FormError } from '../pages/forms.tsx';
 import { BookBadge } from '../shell/BookBadge.tsx';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
 import { autoCloseKey, stopIssues, stopMessage, stopsOfFigures } from './ticket.ts';
@@ -283,11 +284,7 @@ export function ConfirmOrder({
             {t(`trade.error.${stopMessage(stopsOfFigures(figures.unreasonable)) ?? 'both'}`)}
           </p>
         ) : null}
-        {failure ? (
-          <p className="form-error" role="alert">
-            {failure}
-          </p>
-        ) : null}
+        <FormError message={failure} />
         <p className="visually-hidden" aria-live="polite" data-testid="requote-announcer">
           {typeof announcement === 'string'
             ? announcement
@@ -296,23 +293,18 @@ export function ConfirmOrder({
               : ''}
         </p>
       </section>
-      <div className="confirm-actions row end">
-        <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-          {t('trade.confirm.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button primary"
-          disabled={confirming || expired || refused}
-          onClick={() => {
-            setFailure('');
-            sending.current = true;
-            open.mutate(snapshot);
-          }}
-        >
-          {confirming ? t('trade.confirm.opening') : t('trade.confirm.confirm')}
-        </button>
-      </div>
+      <DialogButtons
+        className="confirm-actions row end"
+        dialog={dialog}
+        cancel={t('trade.confirm.cancel')}
+        confirm={confirming ? t('trade.confirm.opening') : t('trade.confirm.confirm')}
+        disabled={confirming || expired || refused}
+        onConfirm={() => {
+          setFailure('');
+          sending.current = true;
+          open.mutate(snapshot);
+        }}
+      />
     </dialog>
   );
 }

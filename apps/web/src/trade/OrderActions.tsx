@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../app/api.ts';
-import { Field } from '../pages/forms.tsx';
+import { DialogButtons, Field, FormError } from '../pages/forms.tsx';
 import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
 import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
 
@@ -71,24 +71,14 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
               <Profit value={order.profit} />
             </Term>
           </dl>
-          {failure ? (
-            <p className="form-error" role="alert">
-              {failure}
-            </p>
-          ) : null}
-          <div className="row end">
-            <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-              {t('trade.confirm.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              disabled={close.isPending || order.status !== 'open'}
-              onClick={() => close.mutate()}
-            >
-              {t('trade.closeNow')}
-            </button>
-          </div>
+          <FormError message={failure} />
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('trade.confirm.cancel')}
+            confirm={t('trade.closeNow')}
+            disabled={close.isPending || order.status !== 'open'}
+            onConfirm={() => close.mutate()}
+          />
         </div>
       </dialog>
     </>
@@ -190,14 +180,12 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
               {errors.both ?? errors.form}
             </p>
           ) : null}
-          <div className="row end">
-            <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-              {t('trade.confirm.cancel')}
-            </button>
-            <button type="submit" className="button primary" disabled={update.isPending}>
-              {t('trade.save')}
-            </button>
-          </div>
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('trade.confirm.cancel')}
+            confirm={t('trade.save')}
+            disabled={update.isPending}
+          />
         </form>
       </dialog>
     </>

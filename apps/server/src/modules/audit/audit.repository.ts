@@ -11,6 +11,20 @@ export type AuditRow = {
   hash: string;
 };
 
+/** A row of `audit_log` as the database returns it. */
+export type AuditLogRow = {
+  seq: string;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string;
+  data: string;
+  prev_hash: string;
+  hash: string;
+};
+
+const auditRowOf = (r: AuditLogRow): AuditRow => ({ ...r, seq: Number(r.seq), prevHash: r.prev_hash });
+
 /** Locks the head of the chain for this transaction (ordering every append) and returns it. */
 export async function lockChainHead(tx: Queryable): Promise<{ seq: number; hash: string }> {
   const rows = await tx.query<{ seq: string; hash: string }>('SELECT seq, hash FROM audit_head FOR UPDATE');
@@ -45,17 +59,11 @@ export async function insertAuditRows(tx: Queryable, rows: readonly AuditRow[]):
 }
 
 export async function readAuditRows(db: Queryable, afterSeq: number, limit: number): Promise<AuditRow[]> {
-  const rows = await db.query<{
-    seq: string;
-    at: string;
-    actor: string;
-    action: string;
-    subject: string;
-    data: string;
-    prev_hash: string;
-    hash: string;
-  }>('SELECT * FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
-  return rows.map((r) => ({ ...r, seq: Number(r.seq), prevHash: r.prev_hash }));
+  const rows = await db.query<AuditLogRow>('SELECT * FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT $2', [
+    afterSeq,
+    limit,
+  ]);
+  return rows.map(auditRowOf);
 }
 
 export async function insertStaffAlert(
@@ -94,16 +102,7 @@ export type AuditFilter = {
 export async function searchAuditRows(db: Queryable, filter: AuditFilter): Promise<AuditRow[]> {
   const prefix =
     filter.actionPrefix === undefined ? null : `${filter.actionPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await db.query<{
-    seq: string;
-    at: string;
-    actor: string;
-    action: string;
-    subject: string;
-    data: string;
-    prev_hash: string;
-    hash: string;
-  }>(
+  const rows = await db.query<AuditLogRow>(
     `SELECT * FROM audit_log
      WHERE ($1::text IS NULL OR actor = $1)
        AND ($2::text IS NULL OR action LIKE $2)
@@ -122,5 +121,5 @@ export async function searchAuditRows(db: Queryable, filter: AuditFilter): Promi
       filter.limit,
     ],
   );
-  return rows.map((r) => ({ ...r, seq: Number(r.seq), prevHash: r.prev_hash }));
+  return rows.map(auditRowOf);
 }

@@ -2,20 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_OPERATOR_SETTINGS, LANGUAGES, type OperatorSettings } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
+import { HARBOUR_IDENTITY } from '../../../../../tests/support/operator.ts';
 import { operatorValues, renderTemplate, sentenceJoiner } from './content.template.ts';
 
 const FULL: OperatorSettings & { sandbox: boolean } = {
   sandbox: false,
-  companyName: 'Harbour Markets Ltd',
-  registrationNumber: 'HE 412233',
-  registrationCountry: 'CY',
-  registeredAddress: '12 Quay Street, 3036 Limassol',
-  regulator: 'Cyprus Securities and Exchange Commission',
-  licenceNumber: '388/20',
-  supportEmail: 'help@harbour-markets.com',
+  ...HARBOUR_IDENTITY,
   supportHours: { en: 'Mon–Fri 08:00–18:00 CET', de: 'Mo–Fr 08:00–18:00 MEZ' },
-  riskPercent: '74.5',
-  riskAsOf: '2026-09-30',
   leaders: [],
   partners: [],
   social: [],

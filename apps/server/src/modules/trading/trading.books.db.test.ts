@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError } from '../../platform/http.ts';
-import { AuditService } from '../audit/audit.service.ts';
-import { type Book, LedgerService } from '../ledger/ledger.service.ts';
+import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
-import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { TickQuote } from './pricing.ts';
 import { TradingService } from './trading.service.ts';
+import { insertCustomer, longTicket, tradingParts } from './trading.testing.ts';
 
 /**
  * Every read and change of a position is scoped to the request's book: a demo id with the live
@@ -27,11 +26,9 @@ const flat = (): TickQuote => ({ mid: 10_000_000n, bid: 9_999_800n, ask: 10_000_
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  const audit = new AuditService(t.db);
-  ledger = new LedgerService(t.db, audit);
-  await ledger.ensureSystemAccounts();
-  const market = new MarketService(t.db, () => clock * 1000);
-  await market.load();
+  const parts = await tradingParts(t.db, () => clock * 1000);
+  ledger = parts.ledger;
+  const market = parts.market;
   trading = new TradingService({
     db: t.db,
     ledger,
@@ -46,11 +43,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function customerWithLiveMoney(): Promise<number> {
-  const [row] = await t.db.query<{ id: string }>(
-    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
-    [`books_${Math.random().toString(36).slice(2, 10)}`],
-  );
-  const id = Number(row?.id);
+  const id = await insertCustomer(t.db, `books_${Math.random().toString(36).slice(2, 10)}`);
   await ledger.openCustomerBooks(id);
   // A real deposit into the live book (external clearing → wallet), as the deposit flow books it.
   await ledger.transfer({
@@ -70,17 +63,7 @@ async function customerWithLiveMoney(): Promise<number> {
   return id;
 }
 
-const ticket = (requestId: string) => ({
-  marketId: btc.id,
-  direction: 'long' as const,
-  lots: '0.10',
-  leverage: 2,
-  stopLoss: '90000.00',
-  takeProfit: '120000.00',
-  autoCloseAfter: null,
-  quoteTime: clock,
-  requestId,
-});
+const ticket = (requestId: string) => ({ ...longTicket(btc.id), quoteTime: clock, requestId });
 
 async function refusal(promise: Promise<unknown>): Promise<number> {
   try {

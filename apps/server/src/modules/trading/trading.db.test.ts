@@ -4,15 +4,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError } from '../../platform/http.ts';
-import { AuditService } from '../audit/audit.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
-import { MarketService } from '../market/market.service.ts';
+import type { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { TickQuote } from './pricing.ts';
 import { TriggerEngine } from './trading.engine.ts';
 import { reconcileMargins } from './trading.jobs.ts';
 import { TradingService } from './trading.service.ts';
+import { insertCustomer, longTicket, tradingParts } from './trading.testing.ts';
 
 /**
  * Positions against the real ledger and database. Prices come from a scripted path per test
@@ -47,11 +48,7 @@ function scripted(instrument: Instrument, second: number): TickQuote {
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  audit = new AuditService(t.db);
-  ledger = new LedgerService(t.db, audit);
-  await ledger.ensureSystemAccounts();
-  market = new MarketService(t.db, () => clock * 1000);
-  await market.load();
+  ({ audit, ledger, market } = await tradingParts(t.db, () => clock * 1000));
   notices = new NoticesService(t.db);
   bus = createMemoryBus();
   trading = new TradingService({
@@ -83,11 +80,7 @@ afterEach(async () => {
 let nextUser = 0;
 async function newCustomer(): Promise<number> {
   nextUser += 1;
-  const [row] = await t.db.query<{ id: string }>(
-    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
-    [`trader${nextUser}_${Math.random().toString(36).slice(2, 8)}`],
-  );
-  const id = Number(row?.id);
+  const id = await insertCustomer(t.db, `trader${nextUser}_${Math.random().toString(36).slice(2, 8)}`);
   await ledger.openCustomerBooks(id);
   return id;
 }
@@ -115,16 +108,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: number; data:
   throw new Error('expected a refusal');
 }
 
-const ticket = (over: Record<string, unknown> = {}) => ({
-  marketId: btc.id,
-  direction: 'long' as const,
-  lots: '0.10',
-  leverage: 2,
-  stopLoss: '90000.00',
-  takeProfit: '120000.00',
-  autoCloseAfter: null,
-  ...over,
-});
+const ticket = (over: Record<string, unknown> = {}) => ({ ...longTicket(btc.id), ...over });
 
 describe(`trading on ${TEST_DB}`, () => {
   it('previews the figures a long would open with: ask price, notional, margin = notional / leverage, fee 0.1 %', () => {
