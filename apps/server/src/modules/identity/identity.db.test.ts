@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { createMailer, listOutbox } from '../../platform/mail.ts';
@@ -338,5 +338,38 @@ describe(`identity on ${TEST_DB}`, () => {
     await identity.revokeSession(bob.session, bobPhoneId);
     expect(await identity.resolveSession(bobPhone)).toBeNull();
     expect(await identity.resolveSession(bob.token)).not.toBeNull();
+  });
+  it('someone asking for reset codes all day cannot keep the owner from resetting', async () => {
+    const email = 'besieged@example.com';
+    const { session } = await registered(email);
+    const knownDevice = identity.deviceToken(session.userId, null);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      // One code a minute per target: each ask comes a minute after the last.
+      const ask = async (ip: string, device?: string) => {
+        vi.setSystemTime(Date.now() + 61_000);
+        return identity.sendCode({ email, purpose: 'reset' }, { ...client, ip, device }).then(
+          () => 'sent',
+          (e: unknown) => (e instanceof ApiError ? e.code : e),
+        );
+      };
+      // An attacker's address is stopped after 10 codes a day to this address.
+      for (let i = 0; i < 10; i++) expect(await ask('192.0.2.1')).toBe('sent');
+      expect(await ask('192.0.2.1')).toBe(10027);
+      // More addresses: 30 a day to one target from all sources together, the code that
+      // registered the account included (1 + 10 + 10 + 9).
+      for (let i = 0; i < 10; i++) expect(await ask('192.0.2.2')).toBe('sent');
+      for (let i = 0; i < 9; i++) expect(await ask('192.0.2.3')).toBe('sent');
+      expect(await ask('192.0.2.4')).toBe(10027);
+      // The owner on a new device waits like everyone else…
+      expect(await ask('198.51.100.200')).toBe(10027);
+      // …but on a device the account has signed in on, the owner still gets a code.
+      expect(await ask('198.51.100.201', knownDevice)).toBe('sent');
+      // A device token of another account is no pass.
+      const other = await registered('bystander@example.com');
+      expect(await ask('198.51.100.202', identity.deviceToken(other.session.userId, null))).toBe(10027);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

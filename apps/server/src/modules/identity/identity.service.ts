@@ -88,7 +88,15 @@ export const LIMITS = {
   loginPerDevice: { limit: 10, windowMs: 15 * 60_000 },
   loginPerAddress: { limit: 30, windowMs: 15 * 60_000 },
   codePerTarget: { limit: 1, windowMs: CODE_RESEND_SECONDS * 1000 },
-  codePerTargetDaily: { limit: 10, windowMs: 24 * 3600_000 },
+  /**
+   * Codes a day to one address or number, in the same three tiers as sign-ins: per (target,
+   * address) an attacker's address stops first; per target, all sources together; a device the
+   * target's account has signed in on counts against its own limit instead, so someone asking for
+   * codes all day cannot keep the owner from resetting a password.
+   */
+  codePerPairDaily: { limit: 10, windowMs: 24 * 3600_000 },
+  codePerTargetDaily: { limit: 30, windowMs: 24 * 3600_000 },
+  codePerDeviceDaily: { limit: 10, windowMs: 24 * 3600_000 },
   codePerAddress: { limit: 20, windowMs: 3600_000 },
   /** Every guess at an account's authenticator code (login, enable, disable) counts here. */
   totpPerAccount: { limit: 10, windowMs: 15 * 60_000 },
@@ -175,6 +183,17 @@ export class IdentityService {
     this.publicUrl = deps.social?.publicUrl;
   }
 
+  /** The daily code limits of one target (see LIMITS); `ownerId` is the account it belongs to. */
+  private async limitCodesOf(target: string, ownerId: number | undefined, client: Client): Promise<void> {
+    const device = ownerId === undefined ? null : readDeviceToken(this.deviceKey, client.device);
+    if (device && device.userId === ownerId) {
+      await this.limit(`code:device-day:${device.nonce}`, LIMITS.codePerDeviceDaily);
+      return;
+    }
+    await this.limit(`code:pair-day:${target}:${client.ip}`, LIMITS.codePerPairDaily);
+    await this.limit(`code:target-day:${target}`, LIMITS.codePerTargetDaily);
+  }
+
   private async limit(key: string, rule: { limit: number; windowMs: number }): Promise<void> {
     const verdict = await this.limiter.hit(key, rule.limit, rule.windowMs);
     if (!verdict.allowed)
@@ -210,7 +229,8 @@ export class IdentityService {
     const email = input.email.toLowerCase();
     await this.limit(`code:addr:${client.ip}`, LIMITS.codePerAddress);
     await this.limit(`code:target:${input.purpose}:${email}`, LIMITS.codePerTarget);
-    await this.limit(`code:target-day:${email}`, LIMITS.codePerTargetDaily);
+    const owner = input.purpose === 'reset' ? await findUserByLogin(this.db, email) : null;
+    await this.limitCodesOf(email, owner?.id, client);
     if (input.purpose === 'register' && (await userNameOrEmailTaken(this.db, email, email)).email)
       throw new ApiError(Code.EMAIL_EXISTS);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -239,11 +259,12 @@ export class IdentityService {
     const phone = this.phoneOf(input.areaCode, input.phone);
     await this.limit(`code:addr:${client.ip}`, LIMITS.codePerAddress);
     await this.limit(`code:target:${input.purpose}:${phone}`, LIMITS.codePerTarget);
-    await this.limit(`code:target-day:${phone}`, LIMITS.codePerTargetDaily);
+    const owner = input.purpose === 'reset' ? await findUserByPhone(this.db, phone) : null;
+    await this.limitCodesOf(phone, owner?.id, client);
     const taken = await phoneTaken(this.db, phone);
     if (input.purpose === 'register' && taken) throw new ApiError(Code.EMAIL_EXISTS);
     const sent = { expiresInSeconds: CODE_TTL_SECONDS, resendInSeconds: CODE_RESEND_SECONDS };
-    if (input.purpose === 'reset' && !(await findUserByPhone(this.db, phone))) return sent;
+    if (input.purpose === 'reset' && !owner) return sent;
     if (!this.sms) throw new Error('no SMS sender is configured');
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await insertCode(this.db, {
