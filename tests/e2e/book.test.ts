@@ -134,7 +134,10 @@ async function confirmUntilOpened(page: Page, dialog: Locator): Promise<Reading>
           else if (await dialog.locator('.form-error').count()) outcome = 'refused';
           else {
             const now = await readAnd(dialog, false);
-            outcome = now && now.quoteTime !== shown.quoteTime && now.state !== 'refreshing' ? 'renewed' : '';
+            if (now?.state === 'failed') outcome = 'failed';
+            else
+              outcome =
+                now && now.quoteTime !== shown.quoteTime && now.state !== 'refreshing' ? 'renewed' : '';
           }
           return outcome;
         },
@@ -143,6 +146,8 @@ async function confirmUntilOpened(page: Page, dialog: Locator): Promise<Reading>
       .not.toBe('');
     if (outcome === 'opened') return shown;
     if (outcome === 'refused') throw new Error(await dialog.locator('.form-error').first().innerText());
+    if (outcome === 'failed')
+      throw new Error(`renewal failed: ${await dialog.locator('[data-testid="requote"]').innerText()}`);
   }
   throw new Error('the order did not open after five renewals');
 }

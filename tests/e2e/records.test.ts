@@ -93,7 +93,7 @@ afterAll(async () => {
   await stop?.();
 });
 
-async function open(layout: Layout, language: 'en' | 'ar'): Promise<{ page: Page; errors: string[] }> {
+async function open(layout: Layout, language: string): Promise<{ page: Page; errors: string[] }> {
   const context = await newContext(browser, layout, server.baseUrl);
   await holdSession(context, trader);
   await context.addInitScript((lang) => localStorage.setItem('language', lang), language);
@@ -191,6 +191,22 @@ describe('the transaction record', () => {
       await page.context().close();
     });
   }
+
+  it('fits a 390 px phone in every other language too, postings open', { timeout: 120_000 }, async () => {
+    for (const language of ['ja', 'ko', 'de', 'fr', 'it', 'es', 'hk', 'zh']) {
+      const { page, errors } = await open('mobile', language);
+      await page.goto('/profile/transactions');
+      const records = page.locator('ol.records > li.record');
+      await expect.poll(() => records.count()).toBe(4);
+      expect(await records.first().locator('.record-what').innerText()).toContain(closedOrder.orderNo);
+      for (const summary of await page.locator('.record-postings summary').all()) await summary.click();
+      await page.locator('.record-postings table').first().waitFor();
+      const width = await overflow(page);
+      expect({ language, ...width }).toEqual({ language, ...width, scrollWidth: width.clientWidth });
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
 
   it('resets once every position is closed', async () => {
     const closed = await call<{ status: string }>('/order/closeOptions', { id: openOrder.id });
