@@ -343,6 +343,7 @@ describe(`identity on ${TEST_DB}`, () => {
     const email = 'besieged@example.com';
     const { session } = await registered(email);
     const knownDevice = identity.deviceToken(session.userId, null);
+    const other = await registered('bystander@example.com');
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
       // One code a minute per target: each ask comes a minute after the last.
@@ -366,7 +367,6 @@ describe(`identity on ${TEST_DB}`, () => {
       // …but on a device the account has signed in on, the owner still gets a code.
       expect(await ask('198.51.100.201', knownDevice)).toBe('sent');
       // A device token of another account is no pass.
-      const other = await registered('bystander@example.com');
       expect(await ask('198.51.100.202', identity.deviceToken(other.session.userId, null))).toBe(10027);
     } finally {
       vi.useRealTimers();
