@@ -1,5 +1,6 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_API_BASE, calls } from './calls.ts';
+import { type CallName, CUSTOMER_API_BASE, calls } from './calls.ts';
 import { ALL_CODES, Code, httpStatusFor, isSuccessCode } from './codes.ts';
 import { LANGUAGES } from './languages.ts';
 import { CATALOGUE, messageFor } from './messages/index.ts';
@@ -107,5 +108,17 @@ describe('contract', () => {
     const byId = doc.paths[`${CUSTOMER_API_BASE}/index/getContentsById/{id}`]?.get;
     expect(byId?.parameters.some((p) => p.name === 'id' && p.in === 'path')).toBe(true);
     expect(byId?.parameters.some((p) => p.name === 'virtually' && p.in === 'header')).toBe(true);
+  });
+
+  it('takes each file of calls/ whole, and each call name from one file only', () => {
+    const files = import.meta.glob<Record<string, Record<string, unknown>>>(
+      ['./calls/*.ts', '!./calls/define.ts'],
+      {
+        eager: true,
+      },
+    );
+    const declared = Object.values(files).flatMap((domain) => Object.values(domain).flatMap(Object.entries));
+    expect(declared.map(([name]) => name).sort()).toEqual(Object.keys(calls).sort());
+    for (const [name, definition] of declared) expect(calls[name as CallName], name).toBe(definition);
   });
 });
