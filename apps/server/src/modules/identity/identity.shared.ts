@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { verify as argonVerify } from '@node-rs/argon2';
+import { Code, type Language, phoneE164 } from '@swx/contract';
+import type { Database } from '../../platform/db.ts';
+import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import type { Mailer } from '../../platform/mail.ts';
+import type { RateLimiter } from '../../platform/ratelimit.ts';
+import type { SmsSender } from '../../platform/sms.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
+import { maskIp, summariseUserAgent } from './identity.devices.ts';
+import { type SecurityEvent, securityMail } from './identity.mail.ts';
+import { findUserById, type UserRow } from './identity.repository.ts';
+import type { SocialSignIn } from './identity.social.ts';
+
+/*
+ * What the identity use cases share (registration, codes, sessions, passwords, two-step, social
+ * sign-in): the parts they work with, the limits, and the few steps more than one of them takes.
+ */
+
+/** argon2id with OWASP's minimum: 19 MiB of memory, 2 passes, 1 lane. */
+export const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+/** A session in use is renewed at most this often, to keep reads cheap. */
+export const RENEW_AFTER_SECONDS = 3600;
+export const CODE_TTL_SECONDS = 600;
+export const CODE_RESEND_SECONDS = 60;
+export const CODE_MAX_ATTEMPTS = 5;
+/** The step between a right password and the second factor: 5 minutes, 5 attempts. */
+export const CHALLENGE_TTL_SECONDS = 300;
+export const CHALLENGE_MAX_ATTEMPTS = 5;
+
+export const LIMITS = {
+  /**
+   * Password sign-ins. Per address: every attempt from it. Per (account, address): an attacker's
+   * address stops long before the account does. Per account, however it is named (username, email
+   * or phone count as one): only devices the account has never signed in on; a device that has
+   * (its device token) counts against its own limit instead, so an attack on the account does not
+   * lock its owner out.
+   */
+  loginPerAccount: { limit: 20, windowMs: 15 * 60_000 },
+  loginPerPair: { limit: 10, windowMs: 15 * 60_000 },
+  loginPerDevice: { limit: 10, windowMs: 15 * 60_000 },
+  loginPerAddress: { limit: 30, windowMs: 15 * 60_000 },
+  codePerTarget: { limit: 1, windowMs: CODE_RESEND_SECONDS * 1000 },
+  /**
+   * Codes a day to one address or number, in the same three tiers as sign-ins: per (target,
+   * address) an attacker's address stops first; per target, all sources together; a device the
+   * target's account has signed in on counts against its own limit instead, so someone asking for
+   * codes all day cannot keep the owner from resetting a password.
+   */
+  codePerPairDaily: { limit: 10, windowMs: 24 * 3600_000 },
+  codePerTargetDaily: { limit: 30, windowMs: 24 * 3600_000 },
+  codePerDeviceDaily: { limit: 10, windowMs: 24 * 3600_000 },
+  codePerAddress: { limit: 20, windowMs: 3600_000 },
+  /** Every guess at an account's authenticator code (login, enable, disable) counts here. */
+  totpPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  /** Social sign-ins started per address; finishing one counts as a login (loginPerAddress). */
+  socialStartPerAddress: { limit: 30, windowMs: 15 * 60_000 },
+} as const;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export type Client = {
+  ip: string;
+  userAgent: string;
+  language: Language;
+  /** The device token this browser holds from an earlier sign-in (the device cookie), if any. */
+  device?: string | null;
+};
+
+export type LoginResult = { token: string; userInfo: { id: number; userName: string } };
+/** The password was right and the account has two-step verification: the code comes next. */
+export type LoginChallenge = { twoFactor: true; challenge: string };
+
+/** The parts every use case works with; `IdentityService` builds it once. */
+export type IdentityContext = {
+  readonly db: Database;
+  readonly mailer: Mailer;
+  /** The SMS sender of phone codes; without it, sendSmsCode fails. */
+  readonly sms: SmsSender | undefined;
+  readonly limiter: RateLimiter;
+  readonly ledger: LedgerService;
+  readonly notices: NoticesService | undefined;
+  /** The AES-256-GCM key of the TOTP secrets at rest. */
+  readonly totpKey: Buffer;
+  /** The HMAC key of device tokens, derived from the TOTP key. */
+  readonly deviceKey: Buffer;
+  /** The clock TOTP codes and security mails go by (tests move it). */
+  readonly now: () => number;
+  readonly social: SocialSignIn;
+  /** PUBLIC_URL, the origin of social sign-in callbacks; else the request's. */
+  readonly publicUrl: string | undefined;
+};
+
+export async function limit(
+  ctx: IdentityContext,
+  key: string,
+  rule: { limit: number; windowMs: number },
+): Promise<void> {
+  const verdict = await ctx.limiter.hit(key, rule.limit, rule.windowMs);
+  if (!verdict.allowed)
+    throw new ApiError(Code.TOO_MANY_REQUESTS, {
+      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+    });
+}
+
+/** A phone's E.164 form; the contract checked it already, so null is bad input (10026). */
+export function phoneOf(areaCode: string, number: string): string {
+  const phone = phoneE164(areaCode, number);
+  if (!phone) throw new ApiError(Code.INVALID_INPUT, [{ path: 'phone', issue: 'format' }]);
+  return phone;
+}
+
+/** A new password is typed twice; two different ones are bad input on the second field (10026). */
+export function requireSamePasswords(input: { password: string; password2: string }): void {
+  if (input.password !== input.password2)
+    throw new ApiError(Code.INVALID_INPUT, [{ path: 'password2', issue: 'mismatch' }]);
+}
+
+/** The logged-in user's record; a session always has one (users are deleted with their sessions). */
+export async function currentUser(ctx: IdentityContext, session: CustomerSession): Promise<UserRow> {
+  const user = await findUserById(ctx.db, session.userId);
+  if (!user) throw new ApiError(Code.SESSION_EXPIRED);
+  return user;
+}
+
+/** The password of a logged-in user, before a change to the account: 10004 when wrong, limited like login. */
+export async function checkPassword(
+  ctx: IdentityContext,
+  user: UserRow,
+  password: string,
+  client: Client,
+): Promise<void> {
+  await limit(ctx, `password:addr:${client.ip}`, LIMITS.loginPerAddress);
+  await limit(ctx, `password:account:${user.id}`, LIMITS.loginPerAccount);
+  if (!(await argonVerify(user.passwordHash, password).catch(() => false)))
+    throw new ApiError(Code.WRONG_PASSWORD);
+}
+
+/** A mail about the account's security; a mail that cannot go is kept by the mailer, not lost. */
+export async function notifySecurity(
+  ctx: IdentityContext,
+  user: UserRow,
+  event: SecurityEvent,
+  client: Client,
+): Promise<void> {
+  if (!user.email) return;
+  const agent = summariseUserAgent(client.userAgent);
+  const mail = securityMail(client.language, event, {
+    time: new Date(ctx.now()),
+    device: [agent.browser, agent.os].filter(Boolean).join(', '),
+    ip: maskIp(client.ip),
+  });
+  await ctx.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
+}
