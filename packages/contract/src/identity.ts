@@ -8,6 +8,7 @@ export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,24}$/;
 
 export const userNameField = z.string().check(z.trim(), z.minLength(1), z.maxLength(254));
 export const passwordField = z.string().check(z.minLength(8), z.maxLength(128));
+export const emailField = z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL));
 export const codeField = z.string().check(z.trim(), z.regex(/^\d{6}$/));
 
 /**
@@ -52,6 +53,12 @@ const phoneChecks = [
     path: ['phone'],
   }),
 ] as const;
+/** The account is named one way: by `field`, or by its phone (areaCode + phone). */
+const phoneOr = (field: 'userName' | 'email') =>
+  z.refine<PhoneParts & { userName?: string | undefined; email?: string | undefined }>(
+    (body) => (body[field] === undefined) !== (body.phone === undefined),
+    { message: `exactly one of ${field} and phone`, path: [field] },
+  );
 
 export const checkUserNameQuery = z
   .object({
@@ -59,17 +66,11 @@ export const checkUserNameQuery = z
     areaCode: z.optional(areaCodeField),
     phone: z.optional(phoneNumberField),
   })
-  .check(
-    ...phoneChecks,
-    z.refine((q) => (q.userName === undefined) !== (q.phone === undefined), {
-      message: 'exactly one of userName and phone',
-      path: ['userName'],
-    }),
-  );
+  .check(...phoneChecks, phoneOr('userName'));
 export const availability = z.object({ available: z.boolean() });
 
 export const sendCodeBody = z.object({
-  email: z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL)),
+  email: emailField,
   purpose: z.enum(['register', 'reset']),
 });
 export const sendSmsCodeBody = z
@@ -85,38 +86,26 @@ export const sentCode = z.object({ expiresInSeconds: z.int(), resendInSeconds: z
 export const registerBody = z
   .object({
     userName: z.optional(userNameField),
-    email: z.optional(z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL))),
+    email: z.optional(emailField),
     areaCode: z.optional(areaCodeField),
     phone: z.optional(phoneNumberField),
     password: passwordField,
     password2: z.string(),
     code: codeField,
   })
-  .check(
-    ...phoneChecks,
-    z.refine((b) => (b.userName === undefined) !== (b.phone === undefined), {
-      message: 'exactly one of userName and phone',
-      path: ['userName'],
-    }),
-  );
+  .check(...phoneChecks, phoneOr('userName'));
 
 /** Recovery by the account's email (mailed code) or its phone (SMS code). */
 export const resetPasswordBody = z
   .object({
-    email: z.optional(z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL))),
+    email: z.optional(emailField),
     areaCode: z.optional(areaCodeField),
     phone: z.optional(phoneNumberField),
     code: codeField,
     password: passwordField,
     password2: z.string(),
   })
-  .check(
-    ...phoneChecks,
-    z.refine((b) => (b.email === undefined) !== (b.phone === undefined), {
-      message: 'exactly one of email and phone',
-      path: ['email'],
-    }),
-  );
+  .check(...phoneChecks, phoneOr('email'));
 
 /** A username, email or E.164 phone in userName; or the phone as areaCode + phone. */
 export const loginBody = z
@@ -126,13 +115,7 @@ export const loginBody = z
     phone: z.optional(phoneNumberField),
     password: z.string().check(z.minLength(1), z.maxLength(128)),
   })
-  .check(
-    ...phoneChecks,
-    z.refine((b) => (b.userName === undefined) !== (b.phone === undefined), {
-      message: 'exactly one of userName and phone',
-      path: ['userName'],
-    }),
-  );
+  .check(...phoneChecks, phoneOr('userName'));
 export const userInfoData = z.object({ id: z.int(), userName: z.string() });
 export const loginResult = z.object({ token: z.string(), userInfo: userInfoData });
 /** The password was right and the account has two-step verification: no token yet. */

@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Code } from '@swx/contract';
 import * as oidc from 'openid-client';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { sha256 } from './identity.shared.ts';
 import { insertSocialFlow, takeSocialFlow } from './identity.social.repository.ts';
 
 /** A provider as configured (platform config SOCIAL_<NAME>_*). */
@@ -33,8 +34,6 @@ export const SOCIAL_FLOW_TTL_SECONDS = 600;
 /** The HttpOnly cookie that ties a started sign-in to the browser that started it. */
 export const SOCIAL_BINDING_COOKIE = 'swx_social';
 const SCOPE = 'openid email profile';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
