@@ -1,17 +1,28 @@
-import { isRtl, LANGUAGE_TAGS, LANGUAGES, type Language, languageFromAcceptLanguage } from '@swx/contract';
-import { ar } from './locales/ar.ts';
-import { de } from './locales/de.ts';
-import { en, type Text } from './locales/en.ts';
-import { es } from './locales/es.ts';
-import { fr } from './locales/fr.ts';
-import { hk } from './locales/hk.ts';
-import { it } from './locales/it.ts';
-import { ja } from './locales/ja.ts';
-import { ko } from './locales/ko.ts';
-import { zh } from './locales/zh.ts';
+import {
+  interpolate,
+  isRtl,
+  LANGUAGE_TAGS,
+  LANGUAGES,
+  type Language,
+  languageFromAcceptLanguage,
+  type TextValues,
+} from '@swx/contract';
+import ar from './locales/ar.json';
+import de from './locales/de.json';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import fr from './locales/fr.json';
+import hk from './locales/hk.json';
+import it from './locales/it.json';
+import ja from './locales/ja.json';
+import ko from './locales/ko.json';
+import zh from './locales/zh.json';
 
-/** Back-office text in the ten languages (locales/*.ts, one file each, typed after English). */
-export type { Text };
+/**
+ * Back-office text in the ten languages: locales/<language>.json, typed after English, so a key
+ * missing in any language does not compile (the contract's locale test checks placeholders).
+ */
+export type Text = typeof en;
 
 const TEXT: Record<Language, Text> = { en, ja, ko, de, fr, it, es, ar, hk, zh };
 
@@ -26,9 +37,9 @@ export function textFor(language: Language): Text {
   return TEXT[language];
 }
 
-/** Fills `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => String(values[key] ?? whole));
+/** Fills `{{name}}` placeholders: the contract's `interpolate`, the syntax of every app's texts. */
+export function fill(template: string, values: TextValues): string {
+  return interpolate(template, values);
 }
 
 export function applyDocumentLanguage(language: Language): void {
