@@ -1,5 +1,6 @@
 import {
   interpolate,
+  isLanguage,
   isRtl,
   LANGUAGE_TAGS,
   LANGUAGES,
@@ -7,24 +8,28 @@ import {
   languageFromAcceptLanguage,
   type TextValues,
 } from '@swx/contract';
-import ar from './locales/ar.json';
-import de from './locales/de.json';
-import en from './locales/en.json';
-import es from './locales/es.json';
-import fr from './locales/fr.json';
-import hk from './locales/hk.json';
-import it from './locales/it.json';
-import ja from './locales/ja.json';
-import ko from './locales/ko.json';
-import zh from './locales/zh.json';
 
 /**
- * Back-office text in the ten languages: locales/<language>.json, typed after English, so a key
- * missing in any language does not compile (the contract's locale test checks placeholders).
+ * A screen's texts in the ten languages from its `locales/<language>.json`, as Vite's eager glob
+ * gives them: `byLanguage<typeof import('./locales/en.json')>(import.meta.glob('./locales/*.json',
+ * { eager: true, import: 'default' }))`. English is the type; the contract's locale test checks
+ * that every language has exactly English's keys and placeholders.
  */
-export type Text = typeof en;
+export function byLanguage<T>(files: Record<string, unknown>): Record<Language, T> {
+  const texts: Partial<Record<Language, T>> = {};
+  for (const [path, file] of Object.entries(files)) {
+    const language = /([a-z]+)\.json$/.exec(path)?.[1];
+    if (isLanguage(language)) texts[language] = file as T;
+  }
+  const missing = LANGUAGES.filter((language) => !texts[language]);
+  if (missing.length > 0) throw new Error(`no texts for ${missing.join(', ')}`);
+  return texts as Record<Language, T>;
+}
 
-const TEXT: Record<Language, Text> = { en, ja, ko, de, fr, it, es, ar, hk, zh };
+/** Back-office text in the ten languages: locales/<language>.json, typed after English. */
+export type Text = typeof import('./locales/en.json');
+
+const TEXT = byLanguage<Text>(import.meta.glob('./locales/*.json', { eager: true, import: 'default' }));
 
 /** Staff read the language they chose here, else the one their browser asks for. */
 export function staffLanguage(): Language {
