@@ -1,19 +1,35 @@
-import { isRtl, LANGUAGE_TAGS, LANGUAGES, type Language, languageFromAcceptLanguage } from '@swx/contract';
-import { ar } from './locales/ar.ts';
-import { de } from './locales/de.ts';
-import { en, type Text } from './locales/en.ts';
-import { es } from './locales/es.ts';
-import { fr } from './locales/fr.ts';
-import { hk } from './locales/hk.ts';
-import { it } from './locales/it.ts';
-import { ja } from './locales/ja.ts';
-import { ko } from './locales/ko.ts';
-import { zh } from './locales/zh.ts';
+import {
+  interpolate,
+  isLanguage,
+  isRtl,
+  LANGUAGE_TAGS,
+  LANGUAGES,
+  type Language,
+  languageFromAcceptLanguage,
+  type TextValues,
+} from '@swx/contract';
 
-/** Back-office text in the ten languages (locales/*.ts, one file each, typed after English). */
-export type { Text };
+/**
+ * A screen's texts in the ten languages from its `locales/<language>.json`, as Vite's eager glob
+ * gives them: `byLanguage<typeof import('./locales/en.json')>(import.meta.glob('./locales/*.json',
+ * { eager: true, import: 'default' }))`. English is the type; the contract's locale test checks
+ * that every language has exactly English's keys and placeholders.
+ */
+export function byLanguage<T>(files: Record<string, unknown>): Record<Language, T> {
+  const texts: Partial<Record<Language, T>> = {};
+  for (const [path, file] of Object.entries(files)) {
+    const language = /([a-z]+)\.json$/.exec(path)?.[1];
+    if (isLanguage(language)) texts[language] = file as T;
+  }
+  const missing = LANGUAGES.filter((language) => !texts[language]);
+  if (missing.length > 0) throw new Error(`no texts for ${missing.join(', ')}`);
+  return texts as Record<Language, T>;
+}
 
-const TEXT: Record<Language, Text> = { en, ja, ko, de, fr, it, es, ar, hk, zh };
+/** Back-office text in the ten languages: locales/<language>.json, typed after English. */
+export type Text = typeof import('./locales/en.json');
+
+const TEXT = byLanguage<Text>(import.meta.glob('./locales/*.json', { eager: true, import: 'default' }));
 
 /** Staff read the language they chose here, else the one their browser asks for. */
 export function staffLanguage(): Language {
@@ -26,9 +42,9 @@ export function textFor(language: Language): Text {
   return TEXT[language];
 }
 
-/** Fills `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => String(values[key] ?? whole));
+/** Fills `{{name}}` placeholders: the contract's `interpolate`, the syntax of every app's texts. */
+export function fill(template: string, values: TextValues): string {
+  return interpolate(template, values);
 }
 
 export function applyDocumentLanguage(language: Language): void {

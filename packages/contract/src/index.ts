@@ -2,6 +2,7 @@ export * from './calls.ts';
 export * from './codes.ts';
 export * from './content.ts';
 export * from './envelope.ts';
+export * from './i18n.ts';
 export * from './identity.ts';
 export * from './ids.ts';
 export * from './kyc.ts';

@@ -52,7 +52,7 @@ describe(`notices on ${TEST_DB}`, () => {
   });
 
   it('fills a parameter as data, and names a book in the reader language', () => {
-    expect(renderNotice('welcome', 'de', { name: '{name}' })).toContain('Willkommen bei SWX, {name}.');
+    expect(renderNotice('welcome', 'de', { name: '{{name}}' })).toContain('Willkommen bei SWX, {{name}}.');
     expect(
       renderNotice('position_expiry', 'ja', { book: 'demo', order: 'A', code: 'B', price: '1', profit: '0' }),
     ).toContain('（デモ 口座）');
