@@ -61,6 +61,7 @@ import {
   tradingTerms,
   updateOrderBody,
 } from './trading.ts';
+import { uploadCalls } from './uploads.ts';
 
 /**
  * Every call of spec §7, under the customer API base `/swx/customer`. A call whose module has not
@@ -361,7 +362,7 @@ export const calls = {
     method: 'POST',
     path: '/user/identification',
     summary:
-      'Submit identity verification (KYC): the fields and three photos (base64 JPG, JPEG 2000 or PNG, 2 MB each, checked by content); answers 20001 and the new state',
+      'Submit identity verification (KYC): the fields and the upload ids of three photos (uploaded first with purposes kyc_front, kyc_back, kyc_in_hand); answers 20001 and the new state',
     auth: true,
     status: 'live',
     body: identificationBody,
@@ -721,6 +722,7 @@ export const calls = {
     status: 'planned',
     data: planned,
   }),
+  ...uploadCalls,
 } as const satisfies Record<string, CallDefinition>;
 
 export type CallName = keyof typeof calls;

@@ -37,6 +37,7 @@ export const de: CatalogueMessages = {
   10031: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es in Kürze erneut.',
   10032: 'Der Kurs hat sich geändert. Prüfen Sie die neuen Werte und bestätigen Sie erneut.',
   10033: 'Sie haben offene Positionen. Schließen Sie diese zuerst und setzen Sie dann das Demokonto zurück.',
+  10034: 'Die Datei ist größer, als für diesen Upload erlaubt ist.',
   10091: 'Der Bestätigungscode ist falsch oder abgelaufen.',
   20001: 'Zur Prüfung eingereicht.',
   20002: 'Einzahlung erfasst und zur Prüfung eingereicht.',

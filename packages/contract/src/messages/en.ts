@@ -36,6 +36,7 @@ export const en: CatalogueMessages = {
   10031: 'The service is temporarily unavailable. Please try again shortly.',
   10032: 'The price has changed. Check the new figures and confirm again.',
   10033: 'You have open positions. Close them first, then reset the demo account.',
+  10034: 'The file is larger than this upload allows.',
   10091: 'The verification code is wrong or has expired.',
   20001: 'Submitted for review.',
   20002: 'Deposit recorded and submitted for review.',

@@ -36,6 +36,7 @@ export const es: CatalogueMessages = {
   10031: 'El servicio no está disponible temporalmente. Inténtelo de nuevo en unos instantes.',
   10032: 'El precio ha cambiado. Revise las nuevas cifras y confirme de nuevo.',
   10033: 'Tiene posiciones abiertas. Ciérrelas primero y después restablezca la cuenta demo.',
+  10034: 'El archivo supera el tamaño permitido para esta subida.',
   10091: 'El código de verificación es incorrecto o ha caducado.',
   20001: 'Enviado para revisión.',
   20002: 'Depósito registrado y enviado para revisión.',

@@ -36,6 +36,7 @@ export const fr: CatalogueMessages = {
   10031: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',
   10032: 'Le prix a changé. Vérifiez les nouveaux montants et confirmez à nouveau.',
   10033: 'Vous avez des positions ouvertes. Clôturez-les d’abord, puis réinitialisez le compte démo.',
+  10034: 'Le fichier dépasse la taille autorisée pour cet envoi.',
   10091: 'Le code de vérification est incorrect ou a expiré.',
   20001: 'Demande soumise pour validation.',
   20002: 'Dépôt enregistré et soumis pour validation.',

@@ -36,6 +36,7 @@ export const it: CatalogueMessages = {
   10031: 'Il servizio è temporaneamente non disponibile. Riprova tra poco.',
   10032: 'Il prezzo è cambiato. Controlla i nuovi valori e conferma di nuovo.',
   10033: 'Hai posizioni aperte. Chiudile prima, poi reimposta il conto demo.',
+  10034: 'Il file supera la dimensione consentita per questo caricamento.',
   10091: 'Il codice di verifica è errato o scaduto.',
   20001: 'Richiesta inviata per l’approvazione.',
   20002: 'Deposito registrato e inviato per l’approvazione.',
