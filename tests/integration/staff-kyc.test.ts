@@ -5,11 +5,11 @@ import { uploadFileUrl } from '@swx/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
-import { appended, hasGps, jp2Image, jpegWithGps, pngImage, zipOf } from '../support/images.ts';
+import { appended, hasGps, pngImage, zipOf } from '../support/images.ts';
 import { api, type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
-import { uploadByApi, uploadedId } from '../support/uploads.ts';
+import { uploadByApi, uploadKycPhotos } from '../support/uploads.ts';
 
 const C = '/swx/customer';
 const A = '/swx/admin';
@@ -44,11 +44,7 @@ describe('back office and KYC over HTTP', () => {
       staff[role] = (await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, password)).token;
     alice = await registerByApi(server, inbox, 'alice.kyc@example.com');
     bob = await registerByApi(server, inbox, 'bob.kyc@example.com');
-    photos = {
-      front: await uploadedId(server.baseUrl, alice.token, 'kyc_front', await jpegWithGps()),
-      back: await uploadedId(server.baseUrl, alice.token, 'kyc_back', await pngImage()),
-      inHand: await uploadedId(server.baseUrl, alice.token, 'kyc_in_hand', await jp2Image()),
-    };
+    photos = await uploadKycPhotos(server.baseUrl, alice.token);
   });
   afterAll(async () => {
     await server?.stop();

@@ -10,7 +10,7 @@ import { appended, hasGps, jp2Image, jpegWithGps, oversizePng, pngImage, zipOf }
 import { api, type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
-import { storedFiles, uploadByApi, uploadedId } from '../support/uploads.ts';
+import { storedFiles, uploadByApi, uploadedId, uploadKycPhotos } from '../support/uploads.ts';
 
 const auth = (token: string) => ({ authorization: token });
 const MB = 1024 * 1024;
@@ -238,11 +238,7 @@ describe('uploads over HTTP', () => {
   });
 
   it('identification takes only the caller’s own unused uploads: another customer’s id is 10028', async () => {
-    const mine = {
-      front: await uploadedId(server.baseUrl, alice.token, 'kyc_front', await jpegWithGps()),
-      back: await uploadedId(server.baseUrl, alice.token, 'kyc_back', await pngImage()),
-      inHand: await uploadedId(server.baseUrl, alice.token, 'kyc_in_hand', await jp2Image()),
-    };
+    const mine = await uploadKycPhotos(server.baseUrl, alice.token);
     const bobsBack = await uploadedId(server.baseUrl, bob.token, 'kyc_back', await pngImage());
     const body = (photos: typeof mine) => ({
       firstName: 'Alice',

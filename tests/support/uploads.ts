@@ -49,3 +49,19 @@ export function storedFiles(dataDir: string): string[] {
     return [];
   }
 }
+
+/**
+ * A customer's three identity photos, uploaded as the verification screen does: a JPEG carrying
+ * EXIF and GPS, a PNG and a JPEG 2000 file. Answers their upload ids by side, for identification.
+ */
+export async function uploadKycPhotos(
+  baseUrl: string,
+  token: string,
+): Promise<{ front: string; back: string; inHand: string }> {
+  const { jp2Image, jpegWithGps, pngImage } = await import('./images.ts');
+  return {
+    front: await uploadedId(baseUrl, token, 'kyc_front', await jpegWithGps(640, 400)),
+    back: await uploadedId(baseUrl, token, 'kyc_back', await pngImage(640, 400)),
+    inHand: await uploadedId(baseUrl, token, 'kyc_in_hand', await jp2Image(320, 240)),
+  };
+}

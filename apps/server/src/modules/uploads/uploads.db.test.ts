@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Code, UPLOAD_PURPOSES } from '@swx/contract';
@@ -14,6 +14,7 @@ import {
   pngImage,
   zipOf,
 } from '../../../../../tests/support/images.ts';
+import { storedFiles } from '../../../../../tests/support/uploads.ts';
 import { ApiError } from '../../platform/http.ts';
 import { migrate, readMigrations } from '../../platform/migrate.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
@@ -29,24 +30,15 @@ const refusal = (promise: Promise<unknown>) =>
     },
   );
 
-/** The files in private storage (each file has a .json beside it with its content type). */
-function storedFiles(storage: FileStorage): string[] {
-  try {
-    return readdirSync(storage.root, { recursive: true, encoding: 'utf8' }).filter((f) =>
-      /[a-f0-9]{32}$/.test(f),
-    );
-  } catch {
-    return [];
-  }
-}
-
 describe(`uploads on ${TEST_DB}`, () => {
   let t: TestDatabase;
+  let dataDir: string;
   let storage: FileStorage;
   let uploads: UploadsService;
   beforeAll(async () => {
     t = await openTestDatabase();
-    storage = new FileStorage(mkdtempSync(join(tmpdir(), 'swx-uploads-')));
+    dataDir = mkdtempSync(join(tmpdir(), 'swx-uploads-'));
+    storage = new FileStorage(dataDir);
     uploads = new UploadsService({ db: t.db, storage });
   });
   afterAll(() => t.close());
@@ -69,13 +61,13 @@ describe(`uploads on ${TEST_DB}`, () => {
     const big = await oversizePng();
     expect(big.length).toBeGreaterThan(UPLOAD_PURPOSES.kyc_front.maxBytes);
     expect(big.length).toBeLessThan(UPLOAD_PURPOSES.fund_proof.maxBytes);
-    const before = storedFiles(storage).length;
+    const before = storedFiles(dataDir).length;
     expect(await refusal(uploads.store(owner, 'kyc_front', async () => big))).toEqual({
       code: Code.FILE_TOO_LARGE,
       data: { maxBytes: 2 * 1024 * 1024 },
     });
     expect(await countOf(owner)).toBe(0);
-    expect(storedFiles(storage).length).toBe(before);
+    expect(storedFiles(dataDir).length).toBe(before);
     const proof = await uploads.store(owner, 'fund_proof', async () => big);
     expect(proof).toMatchObject({
       purpose: 'fund_proof',
@@ -84,12 +76,12 @@ describe(`uploads on ${TEST_DB}`, () => {
       height: 800,
     });
     expect(proof.id).toMatch(/^[a-f0-9]{24}$/);
-    expect(storedFiles(storage).length).toBe(before + 1);
+    expect(storedFiles(dataDir).length).toBe(before + 1);
   });
 
   it('refuses by content (a PDF, a polyglot) without storing, and strips EXIF and GPS from what it keeps', async () => {
     const owner = await customer('up-content');
-    const before = storedFiles(storage).length;
+    const before = storedFiles(dataDir).length;
     expect(await refusal(uploads.store(owner, 'kyc_back', async () => pdfDocument()))).toEqual({
       code: Code.INVALID_INPUT,
       data: [{ path: 'file', issue: 'type' }],
@@ -100,7 +92,7 @@ describe(`uploads on ${TEST_DB}`, () => {
       data: [{ path: 'file', issue: 'polyglot' }],
     });
     expect(await countOf(owner)).toBe(0);
-    expect(storedFiles(storage).length).toBe(before);
+    expect(storedFiles(dataDir).length).toBe(before);
 
     const photo = await uploads.store(owner, 'kyc_front', async () => jpegWithGps());
     const file = await uploads.fileForOwner(owner, photo.id);
