@@ -2,7 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { expectAccessible, type Layout, launchBrowser, newContext, sessionPage } from '../support/browser.ts';
-import { jp2Image, jpegWithGps, pdfDocument, pngImage } from '../support/images.ts';
+import {
+  appended,
+  jp2Image,
+  jpegWithGps,
+  oversizePng,
+  pdfDocument,
+  pngImage,
+  zipOf,
+} from '../support/images.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 import { STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
@@ -98,6 +106,23 @@ describe('KYC, customer and back office', () => {
       buffer: pdfDocument(),
     });
     await p.getByText('The image format must be JPG, JPEG 2000 or PNG.').waitFor();
+    // Over the purpose's 2 MB: refused in the browser, never sent.
+    await p.getByLabel('Back of the document').setInputFiles({
+      name: 'back.png',
+      mimeType: 'image/png',
+      buffer: await oversizePng(),
+    });
+    await p.getByText('The image is larger than 2 MB.').waitFor();
+    // A PNG with a ZIP appended passes the browser's look at its first bytes; the server refuses it
+    // and the reason is shown in the reader's language.
+    await p.getByLabel('Back of the document').setInputFiles({
+      name: 'back.png',
+      mimeType: 'image/png',
+      buffer: appended(await pngImage(), zipOf('x.html', '<script>alert(1)</script>')),
+    });
+    await p
+      .getByText('This file contains something other than an image. Please upload a plain photo.')
+      .waitFor();
     await p.getByLabel('Front of the document').setInputFiles({
       name: 'front.jpg',
       mimeType: 'image/jpeg',
@@ -116,6 +141,8 @@ describe('KYC, customer and back office', () => {
     await p.getByRole('img', { name: 'Preview: Front of the document' }).waitFor();
     await p.getByRole('img', { name: 'Preview: Back of the document' }).waitFor();
     await p.getByText('Your browser cannot preview JPEG 2000').waitFor();
+    // Each photo is uploaded as soon as it is chosen, checked by the server, then marked.
+    await expect.poll(() => p.getByText('Uploaded and checked.').count()).toBe(3);
     await expectAccessible(p, 'desktop /profile/verification, filled');
     await p.getByRole('button', { name: 'Submit for review' }).click();
     await expect.poll(() => p.getByTestId('kyc-state').innerText()).toBe('Under review');
@@ -175,6 +202,27 @@ describe('KYC, customer and back office', () => {
     await p.goto('/profile/verification');
     await expect.poll(() => p.getByTestId('kyc-state').innerText()).toBe('Not verified');
     await expectAccessible(p, 'mobile /profile/verification');
+    // While a photo is being sent, its progress shows (the upload is held here until it is seen).
+    const gate: { open?: () => void } = {};
+    const held = new Promise<void>((resolve) => {
+      gate.open = resolve;
+    });
+    await p.route('**/swx/customer/upload/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await p.getByLabel('Front of the document').setInputFiles({
+      name: 'front.png',
+      mimeType: 'image/png',
+      buffer: await pngImage(400, 300),
+    });
+    await p.getByRole('progressbar', { name: 'Front of the document' }).waitFor();
+    await expect.poll(() => p.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(true);
+    await expectAccessible(p, 'mobile /profile/verification, uploading');
+    gate.open?.();
+    await p.getByText('Uploaded and checked.').waitFor();
+    expect(await p.getByRole('progressbar').count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(false);
     await p.goto('/profile');
     await expect.poll(() => p.getByTestId('credit-score').innerText()).toBe('60 of 100');
     await expectAccessible(p, 'mobile /profile');

@@ -110,6 +110,7 @@ describe('hardening over HTTP: control characters, framework errors, ids, books,
       // Valid path parameters, so each check below reaches the part it attacks.
       const valid: Record<string, string> = {
         provider: 'google',
+        purpose: 'kyc_front',
         key: 'siteName',
         id: '1',
         x: '0',

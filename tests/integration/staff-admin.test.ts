@@ -7,6 +7,7 @@ import { api, type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi, STAFF_PASSWORD } from '../support/staff.ts';
 import { authenticatorCode } from '../support/totp.ts';
+import { uploadKycPhotos } from '../support/uploads.ts';
 
 const A = '/swx/admin';
 const auth = (token: string) => ({ authorization: token });
@@ -299,7 +300,7 @@ describe('back office: staff management, customer page, audit log', () => {
           phoneCode: '+44',
           phone: '2071234567',
           documentType: 'passport',
-          photos: await photos(),
+          photos: await uploadKycPhotos(server.baseUrl, dave.token),
         },
         dave.token,
       ),
@@ -434,12 +435,3 @@ describe('back office: staff management, customer page, audit log', () => {
     expect(logged.rows[0]).toMatchObject({ actor: `staff:${ids.compliance}`, subject: 'audit' });
   });
 });
-
-async function photos() {
-  const { jpegWithGps, pngImage, jp2Image } = await import('../support/images.ts');
-  return {
-    front: (await jpegWithGps()).toString('base64'),
-    back: (await pngImage()).toString('base64'),
-    inHand: (await jp2Image()).toString('base64'),
-  };
-}

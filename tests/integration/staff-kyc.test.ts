@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { uploadFileUrl } from '@swx/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
-import { appended, hasGps, jp2Image, jpegWithGps, pngImage, zipOf } from '../support/images.ts';
+import { appended, hasGps, pngImage, zipOf } from '../support/images.ts';
 import { api, type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
+import { uploadByApi, uploadKycPhotos } from '../support/uploads.ts';
 
 const C = '/swx/customer';
 const A = '/swx/admin';
@@ -25,6 +27,7 @@ describe('back office and KYC over HTTP', () => {
   const staff: Record<string, string> = {};
   let alice: Session;
   let bob: Session;
+  /** Alice's three photos, uploaded (the upload ids). */
   let photos: { front: string; back: string; inHand: string };
 
   beforeAll(async () => {
@@ -41,11 +44,7 @@ describe('back office and KYC over HTTP', () => {
       staff[role] = (await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, password)).token;
     alice = await registerByApi(server, inbox, 'alice.kyc@example.com');
     bob = await registerByApi(server, inbox, 'bob.kyc@example.com');
-    photos = {
-      front: (await jpegWithGps()).toString('base64'),
-      back: (await pngImage()).toString('base64'),
-      inHand: (await jp2Image()).toString('base64'),
-    };
+    photos = await uploadKycPhotos(server.baseUrl, alice.token);
   });
   afterAll(async () => {
     await server?.stop();
@@ -79,15 +78,11 @@ describe('back office and KYC over HTTP', () => {
     expect(me.body.data).toMatchObject({ email: 'compliance@swx.test', role: 'compliance' });
   });
 
-  it('checks uploads by content over HTTP: a polyglot is refused with the photo named', async () => {
-    const polyglot = appended(await pngImage(), zipOf('x.html', '<script>1</script>')).toString('base64');
-    const r = await api(
-      server.baseUrl,
-      `${C}/user/identification`,
-      post(kycBody({ ...photos, back: polyglot }), bob.token),
-    );
+  it('checks uploads by content over HTTP: a polyglot photo is refused when uploaded', async () => {
+    const polyglot = appended(await pngImage(), zipOf('x.html', '<script>1</script>'));
+    const r = await uploadByApi(server.baseUrl, bob.token, 'kyc_back', polyglot);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 10026, data: [{ path: 'photos.back', issue: 'polyglot' }] });
+    expect(r).toMatchObject({ code: 10026, data: [{ path: 'file', issue: 'polyglot' }] });
   });
 
   it('KYC submit → another customer cannot reach the photos → support cannot approve → compliance approves → verified and notified', async () => {
@@ -100,16 +95,13 @@ describe('back office and KYC over HTTP', () => {
     expect(status.state).toBe('pending');
     const front = status.details.photos.find((p) => p.side === 'front')?.id ?? '';
 
+    expect(front).toBe(photos.front);
     // Another customer's photo id answers nothing; so does no session.
-    const other = await fetch(`${server.baseUrl}${C}/user/identificationPhoto/${front}`, {
-      headers: auth(bob.token),
-    });
+    const other = await fetch(`${server.baseUrl}${uploadFileUrl(front)}`, { headers: auth(bob.token) });
     expect(other.status).toBe(404);
     expect(((await other.json()) as { code: number }).code).toBe(10028);
-    expect((await fetch(`${server.baseUrl}${C}/user/identificationPhoto/${front}`)).status).toBe(401);
-    const own = await fetch(`${server.baseUrl}${C}/user/identificationPhoto/${front}`, {
-      headers: auth(alice.token),
-    });
+    expect((await fetch(`${server.baseUrl}${uploadFileUrl(front)}`)).status).toBe(401);
+    const own = await fetch(`${server.baseUrl}${uploadFileUrl(front)}`, { headers: auth(alice.token) });
     expect(own.status).toBe(200);
     expect(own.headers.get('content-type')).toBe('image/jpeg');
     expect(own.headers.get('cache-control')).toContain('no-store');

@@ -35,6 +35,8 @@ import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { TriggerEngine } from './modules/trading/trading.engine.ts';
 import { tradingRoutes } from './modules/trading/trading.routes.ts';
 import { TradingService } from './modules/trading/trading.service.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { UploadsService } from './modules/uploads/uploads.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -78,6 +80,7 @@ export type Services = {
   staffCustomers: StaffCustomers;
   staffAuditLog: StaffAuditLog;
   kyc: KycService;
+  uploads: UploadsService;
   notices: NoticesService;
   content: ContentService;
   operator: OperatorService;
@@ -129,9 +132,14 @@ export function createServices(platform: Platform): Services {
     rateLimiter: platform.rateLimiter,
     totpKey: platform.config.totpKey,
   });
-  const kyc = new KycService({
+  const uploads = new UploadsService({
     db: platform.db,
     storage: platform.storage,
+    rateLimiter: platform.rateLimiter,
+  });
+  const kyc = new KycService({
+    db: platform.db,
+    uploads,
     audit,
     notices,
     customers,
@@ -168,6 +176,7 @@ export function createServices(platform: Platform): Services {
     staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc, ledger, trading }),
     staffAuditLog: new StaffAuditLog({ audit, staff }),
     kyc,
+    uploads,
   };
 }
 
@@ -239,6 +248,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   tradingRoutes(server, services.trading);
   staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
   kycRoutes(server, services.kyc, services.staff);
+  uploadsRoutes(server, services.uploads, services.staff);
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 

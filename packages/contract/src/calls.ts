@@ -15,6 +15,7 @@ import { smartCalls } from './calls/smart.ts';
 import { statsCalls } from './calls/stats.ts';
 import { tradingCalls } from './calls/trading.ts';
 import { walletCalls } from './calls/wallet.ts';
+import { uploadCalls } from './uploads.ts';
 
 export type { CallDefinition } from './calls/define.ts';
 
@@ -41,6 +42,7 @@ export const calls = {
   ...noticesCalls,
   ...ledgerCalls,
   ...financeCalls,
+  ...uploadCalls,
 } as const satisfies Record<string, CallDefinition>;
 
 export type CallName = keyof typeof calls;

@@ -1,9 +1,9 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10033 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
- * objects, internal faults, a price that moved before an order was confirmed, and a
- * demo reset refused while positions are open.
+ * 10026-10034 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * objects, internal faults, a price that moved before an order was confirmed, a demo reset
+ * refused while positions are open, and an upload over its purpose's size limit.
  */
 export const Code = {
   OK: 200,
@@ -41,6 +41,7 @@ export const Code = {
   SERVICE_UNAVAILABLE: 10031,
   PRICE_CHANGED: 10032,
   POSITIONS_OPEN: 10033,
+  FILE_TOO_LARGE: 10034,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,
@@ -76,6 +77,8 @@ export function httpStatusFor(code: CodeValue): number {
       return 500;
     case Code.SERVICE_UNAVAILABLE:
       return 503;
+    case Code.FILE_TOO_LARGE:
+      return 413;
     default:
       return 200;
   }

@@ -15,3 +15,4 @@ export * from './openapi.ts';
 export * from './operator.ts';
 export * from './staff.ts';
 export * from './trading.ts';
+export * from './uploads.ts';

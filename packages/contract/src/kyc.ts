@@ -1,9 +1,11 @@
 import { z } from 'zod/mini';
+import { UPLOAD_PURPOSES, type UploadPurpose, uploadId } from './uploads.ts';
 
 /**
- * Identity verification (KYC, spec §3 fields, §4 states, §5 uploads, §9 limits). A customer sends
- * the fields and three photos; staff of the compliance role approve or reject with a reason; a
- * rejected customer may submit again. Photos are checked by their content on the server.
+ * Identity verification (KYC, spec §3 fields, §4 states, §5 uploads, §9 limits). A customer uploads
+ * three photos (the upload call, purposes kyc_*), then sends the fields with the photos' upload
+ * ids; staff of the compliance role approve or reject with a reason; a rejected customer may
+ * submit again. Photos are checked by their content when uploaded.
  */
 
 /** Phone area codes offered (spec §3). */
@@ -129,21 +131,16 @@ export type PhotoSide = (typeof PHOTO_SIDES)[number];
 export const KYC_STATES = ['none', 'pending', 'verified', 'failed'] as const;
 export type KycState = (typeof KYC_STATES)[number];
 
+/** The upload purpose of each photo. */
+export const PHOTO_PURPOSES = {
+  front: 'kyc_front',
+  back: 'kyc_back',
+  inHand: 'kyc_in_hand',
+} as const satisfies Record<PhotoSide, UploadPurpose>;
 /** The upload limit of the verification screen (spec §5, §9): 2 MB per photo. */
-export const KYC_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
+export const KYC_PHOTO_MAX_BYTES = UPLOAD_PURPOSES.kyc_front.maxBytes;
 /** The review takes at most 48 hours (spec §4, §9). */
 export const KYC_REVIEW_HOURS = 48;
-/** A photo as base64 (no data: prefix): 2 MB is 2,796,204 characters; a little slack for the check. */
-const photoField = z.string().check(z.minLength(16), z.maxLength(3_000_000), z.regex(/^[A-Za-z0-9+/]+=*$/));
-
-/**
- * Why a photo was refused; the server answers 10026 with `[{path: 'photos.<side>', issue}]`.
- * size: over 2 MB; type: not JPG, JPEG 2000 or PNG by its bytes; polyglot: something else is
- * hidden in or appended to the image; corrupt: the image does not decode; dimensions: too small
- * or too large.
- */
-export const PHOTO_ISSUES = ['size', 'type', 'polyglot', 'corrupt', 'dimensions'] as const;
-export type PhotoIssue = (typeof PHOTO_ISSUES)[number];
 
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max));
 
@@ -158,7 +155,12 @@ export const identificationBody = z.object({
   phoneCode: z.enum(PHONE_CODES),
   phone: z.string().check(z.trim(), z.regex(/^[0-9]{4,15}$/)),
   documentType: z.enum(DOCUMENT_TYPES),
-  photos: z.object({ front: photoField, back: photoField, inHand: photoField }),
+  /**
+   * The upload id of each photo: the caller's own, not used yet, of the side's purpose
+   * (PHOTO_PURPOSES). Another customer's id (or none) is 10028; a wrong purpose or a used one is
+   * 10026 with `[{path: 'photos.<side>', issue: 'purpose' | 'used'}]`.
+   */
+  photos: z.object({ front: uploadId, back: uploadId, inHand: uploadId }),
 });
 export type IdentificationBody = z.infer<typeof identificationBody>;
 
@@ -192,7 +194,7 @@ export const identificationStatus = z.object({
 });
 export type IdentificationStatus = z.infer<typeof identificationStatus>;
 
-export const kycPhotoParams = z.object({ id: z.string().check(z.regex(/^[a-f0-9]{24}$/)) });
+export const kycPhotoParams = z.object({ id: uploadId });
 
 /**
  * The credit score is computed, never typed in: a base, plus the points of each rule that applies.

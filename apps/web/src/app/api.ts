@@ -32,7 +32,7 @@ export function toQueryString(query: Query): string {
 }
 
 /** The headers every call carries: language, book (`virtually`), and the token when logged in. */
-function baseHeaders(): Record<string, string> {
+export function baseHeaders(): Record<string, string> {
   const state = getState();
   const headers: Record<string, string> = {
     'accept-language': LANGUAGE_TAGS[state.language],
@@ -72,7 +72,7 @@ export function setSessionExpiredHandler(handler: () => void): void {
   onSessionExpired = handler;
 }
 
-function fillPath(path: string, params: Record<string, string | number>): string {
+export function fillPath(path: string, params: Record<string, string | number>): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }
 
@@ -103,9 +103,19 @@ export async function callApi<N extends CallName>(
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new ApiFailure(timedOut ? -2 : -1, i18n.t('state.network'));
   }
-  type Body = { code?: unknown; msg?: unknown; data?: unknown };
-  const body = (await response.json().catch(() => null)) as Body | null;
-  if (response.status === 401) {
+  const body = (await response.json().catch(() => null)) as Envelope | null;
+  return answerOf(name, response.status, body);
+}
+
+export type Envelope = { code?: unknown; msg?: unknown; data?: unknown };
+
+/**
+ * A call's answer: its data, parsed with the contract's schema, on a success code; otherwise an
+ * ApiFailure with the server's message. A 401 (body or HTTP) ends the session and goes to
+ * /pass/login. Shared by callApi and the uploads' XMLHttpRequest.
+ */
+export function answerOf<N extends CallName>(name: N, status: number, body: Envelope | null): CallData<N> {
+  if (status === 401) {
     clearAllStorage();
     onSessionExpired();
     throw new ApiFailure(Code.SESSION_EXPIRED, i18n.t('state.sessionExpired'));
@@ -119,7 +129,7 @@ export async function callApi<N extends CallName>(
   }
   if (code !== Code.OK && !(code >= 20001 && code <= 20005))
     throw new ApiFailure(code, msg, body?.data ?? null);
-  const parsed = definition.data.safeParse(body?.data);
+  const parsed = calls[name].data.safeParse(body?.data);
   if (!parsed.success) throw new ApiFailure(Code.UNKNOWN_ERROR, i18n.t('state.error'));
   return parsed.data as CallData<N>;
 }

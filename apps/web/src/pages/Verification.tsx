@@ -3,22 +3,24 @@ import {
   Code,
   DOCUMENT_TYPES,
   type IdentificationStatus,
-  KYC_PHOTO_MAX_BYTES,
   LANGUAGE_TAGS,
   type Language,
   PHONE_CODES,
+  PHOTO_PURPOSES,
   PHOTO_SIDES,
   type PhotoSide,
   phoneCodeOfCountry,
   SEXES,
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../app/api.ts';
 import { formatDate } from '../app/i18n.ts';
 import { useClientState } from '../app/state.ts';
-import { fileToBase64, kycQueries, type SniffedType, sniffFile, useOwnPhoto } from '../kyc/queries.ts';
+import { ImageInput } from '../features/uploads/ImageInput.tsx';
+import { useUploadedFile } from '../features/uploads/upload.ts';
+import { kycQueries } from '../kyc/queries.ts';
 import { AccountPage } from './Account.tsx';
 import { Field, FormError } from './forms.tsx';
 import { Failed, Loading } from './PageState.tsx';
@@ -35,7 +37,6 @@ type Fields = {
   phone: string;
   documentType: string;
 };
-type Photo = { file: File; type: SniffedType; preview: string | null };
 type Errors = Partial<Record<keyof Fields | PhotoSide, string>>;
 
 const EMPTY: Fields = {
@@ -149,50 +150,6 @@ function ChoiceField({
   );
 }
 
-/** A file input with its preview (JPG and PNG; browsers cannot show JPEG 2000) and its error. */
-function PhotoInput({
-  side,
-  photo,
-  error,
-  onPick,
-}: {
-  side: PhotoSide;
-  photo: Photo | undefined;
-  error?: string | undefined;
-  onPick: (file: File | null) => void;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <div className="field photo-field">
-      <label htmlFor={id}>{t(`kyc.form.${side}`)}</label>
-      <input
-        id={id}
-        type="file"
-        name={side}
-        accept="image/jpeg,image/png,image/jp2,.jpg,.jpeg,.png,.jp2,.j2k,.jpf"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onPick(e.target.files?.[0] ?? null)}
-      />
-      <div className="photo-preview">
-        {photo?.preview ? (
-          <img src={photo.preview} alt={t('kyc.form.previewOf', { side: t(`kyc.form.${side}`) })} />
-        ) : photo?.type === 'jp2' ? (
-          <p className="muted small">{t('kyc.form.previewUnavailable')}</p>
-        ) : (
-          <p className="muted small">{t('kyc.form.noFile')}</p>
-        )}
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function KycForm({ previous, onDone }: { previous: IdentificationStatus['details']; onDone: () => void }) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
@@ -212,53 +169,29 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
         }
       : EMPTY,
   );
-  const [photos, setPhotos] = useState<Partial<Record<PhotoSide, Photo>>>({});
+  /** The upload id of each photo, once uploaded and checked; which ones are still being sent. */
+  const [photos, setPhotos] = useState<Partial<Record<PhotoSide, string>>>({});
+  const [sending, setSending] = useState<Partial<Record<PhotoSide, boolean>>>({});
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState('');
   const set = (key: keyof Fields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
-
-  // Previews are object URLs; they are released when replaced or when the form goes away.
-  useEffect(
-    () => () => {
-      for (const photo of Object.values(photos)) if (photo?.preview) URL.revokeObjectURL(photo.preview);
-    },
-    [photos],
-  );
-
-  const pick = async (side: PhotoSide, file: File | null) => {
-    if (!file) {
-      setPhotos(({ [side]: _gone, ...rest }) => rest);
-      return;
-    }
-    const type = await sniffFile(file);
-    let error: string | undefined;
-    if (file.size > KYC_PHOTO_MAX_BYTES) error = t('kyc.error.size');
-    else if (!type) error = t('kyc.error.type');
-    setErrors((e) => ({ ...e, [side]: error }));
-    if (error) {
-      setPhotos(({ [side]: _gone, ...rest }) => rest);
-      return;
-    }
-    const preview = type === 'jp2' ? null : URL.createObjectURL(file);
-    setPhotos((p) => ({ ...p, [side]: { file, type, preview } }));
+  const setPhoto = (side: PhotoSide, id: string | null) => {
+    setPhotos(({ [side]: _gone, ...rest }) => (id ? { ...rest, [side]: id } : rest));
+    if (id) setErrors(({ [side]: _fixed, ...rest }) => rest);
   };
 
   const submit = useMutation({
-    mutationFn: async () => {
-      const [front, back, inHand] = (await Promise.all(
-        PHOTO_SIDES.map((side) => fileToBase64((photos[side] as Photo).file)),
-      )) as [string, string, string];
-      return callApi('identification', {
+    mutationFn: () =>
+      callApi('identification', {
         body: {
           ...fields,
           firstName: fields.firstName.trim(),
           lastName: fields.lastName.trim(),
           address: fields.address.trim(),
           phone: fields.phone.trim(),
-          photos: { front, back, inHand },
+          photos,
         },
-      });
-    },
+      }),
     onSuccess: onDone,
     onError: (error) => {
       if (error instanceof ApiFailure && error.code === Code.INVALID_INPUT && Array.isArray(error.data)) {
@@ -270,7 +203,7 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
             path === 'birthdate' && item.issue === 'age'
               ? t('kyc.error.age')
               : (PHOTO_SIDES as readonly string[]).includes(path)
-                ? t(`kyc.error.${item.issue ?? 'type'}`, { defaultValue: t('kyc.error.type') })
+                ? t('kyc.error.photoAgain')
                 : t('kyc.error.invalid');
         }
         setErrors(next);
@@ -286,7 +219,7 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
     if (fields.address.trim().length < 5) e.address = t('kyc.error.address');
     if (!/^\d{4,15}$/.test(fields.phone.trim())) e.phone = t('kyc.error.phone');
     if (fields.birthdate && fields.birthdate > adultBirthdateMax()) e.birthdate = t('kyc.error.age');
-    for (const side of PHOTO_SIDES) if (!photos[side]) e[side] = errors[side] ?? t('kyc.error.photoMissing');
+    for (const side of PHOTO_SIDES) if (!photos[side]) e[side] = t('kyc.error.photoMissing');
     return e;
   };
 
@@ -408,17 +341,23 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
       <p className="muted small">{t('kyc.form.photosHint')}</p>
       <div className="photo-grid">
         {PHOTO_SIDES.map((side) => (
-          <PhotoInput
+          <ImageInput
             key={side}
-            side={side}
-            photo={photos[side]}
+            purpose={PHOTO_PURPOSES[side]}
+            label={t(`kyc.form.${side}`)}
+            name={side}
             error={errors[side]}
-            onPick={(file) => void pick(side, file)}
+            onChange={(id) => setPhoto(side, id)}
+            onBusyChange={(busy) => setSending((s) => ({ ...s, [side]: busy }))}
           />
         ))}
       </div>
       <FormError message={failure} />
-      <button type="submit" className="button primary" disabled={submit.isPending}>
+      <button
+        type="submit"
+        className="button primary"
+        disabled={submit.isPending || Object.values(sending).some(Boolean)}
+      >
         {submit.isPending ? t('kyc.form.submitting') : t('kyc.form.submit')}
       </button>
     </form>
@@ -427,7 +366,7 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
 
 function SubmittedPhoto({ id, side }: { id: string; side: PhotoSide }) {
   const { t } = useTranslation();
-  const { url, failed } = useOwnPhoto(id);
+  const { url, failed } = useUploadedFile(id);
   return (
     <figure className="photo-preview">
       {url ? (

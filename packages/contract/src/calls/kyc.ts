@@ -7,7 +7,7 @@ export const kycCalls = {
     method: 'POST',
     path: '/user/identification',
     summary:
-      'Submit identity verification (KYC): the fields and three photos (base64 JPG, JPEG 2000 or PNG, 2 MB each, checked by content); answers 20001 and the new state',
+      'Submit identity verification (KYC): the fields and the upload ids of three photos (uploaded first with purposes kyc_front, kyc_back, kyc_in_hand); answers 20001 and the new state',
     auth: true,
     status: 'live',
     body: identificationBody,

@@ -5,12 +5,13 @@ import type { IdentificationBody } from '@swx/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
-import { hasGps, jp2Image, jpegWithGps, pdfDocument, pngImage } from '../../../../../tests/support/images.ts';
+import { hasGps, jp2Image, jpegWithGps, pngImage } from '../../../../../tests/support/images.ts';
 import { ApiError } from '../../platform/http.ts';
 import { FileStorage } from '../../platform/storage.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
 import { NoticesService } from '../notices/notices.service.ts';
+import { UploadsService } from '../uploads/uploads.service.ts';
 import { KycService } from './kyc.service.ts';
 
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
@@ -20,14 +21,19 @@ describe(`KYC on ${TEST_DB}`, () => {
   let t: TestDatabase;
   let kyc: KycService;
   let notices: NoticesService;
-  let photos: IdentificationBody['photos'];
+  let uploads: UploadsService;
+  let images: { front: Buffer; back: Buffer; inHand: Buffer };
   beforeAll(async () => {
     t = await openTestDatabase();
     const audit = new AuditService(t.db);
     notices = new NoticesService(t.db);
-    kyc = new KycService({
+    uploads = new UploadsService({
       db: t.db,
       storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-kyc-'))),
+    });
+    kyc = new KycService({
+      db: t.db,
+      uploads,
       audit,
       notices,
       customers: new CustomerDirectory(t.db),
@@ -36,11 +42,7 @@ describe(`KYC on ${TEST_DB}`, () => {
       "INSERT INTO staff (email, role, password_hash, password_one_time, totp_secret_enc, totp_enabled_at) VALUES ('c@example.com', 'compliance', '$argon2id$x', false, 'v1.a.b.c', now()) RETURNING id",
     );
     COMPLIANCE.staffId = Number(reviewer?.id);
-    photos = {
-      front: (await jpegWithGps()).toString('base64'),
-      back: (await pngImage()).toString('base64'),
-      inHand: (await jp2Image()).toString('base64'),
-    };
+    images = { front: await jpegWithGps(), back: await pngImage(), inHand: await jp2Image() };
   });
   afterAll(() => t.close());
 
@@ -52,7 +54,21 @@ describe(`KYC on ${TEST_DB}`, () => {
     return Number(row?.id);
   }
 
-  const body = (overrides: Partial<IdentificationBody> = {}): IdentificationBody => ({
+  /** The customer uploads the three photos (JPEG with GPS, PNG, JPEG 2000) through the uploads service. */
+  async function upload(userId: number): Promise<IdentificationBody['photos']> {
+    const id = async (purpose: 'kyc_front' | 'kyc_back' | 'kyc_in_hand', bytes: Buffer) =>
+      (await uploads.store(userId, purpose, async () => bytes)).id;
+    return {
+      front: await id('kyc_front', images.front),
+      back: await id('kyc_back', images.back),
+      inHand: await id('kyc_in_hand', images.inHand),
+    };
+  }
+
+  const body = (
+    photos: IdentificationBody['photos'],
+    overrides: Partial<IdentificationBody> = {},
+  ): IdentificationBody => ({
     firstName: 'Ada',
     lastName: 'Lovelace',
     birthdate: '1990-12-10',
@@ -70,13 +86,19 @@ describe(`KYC on ${TEST_DB}`, () => {
     const userId = await customer('kyc-de', 'de');
     expect(await kyc.status(userId)).toMatchObject({ state: 'none', canSubmit: true, details: null });
     expect((await kyc.creditScore(userId)).score).toBe(60);
-    const pending = await kyc.submit(userId, body());
+    const photos = await upload(userId);
+    const pending = await kyc.submit(userId, body(photos));
     expect(pending).toMatchObject({ state: 'pending', canSubmit: false, reason: null });
     // The result is due 48 hours after submission.
     expect(Date.parse(pending.dueAt ?? '') - Date.parse(pending.submittedAt ?? '')).toBe(48 * 3600_000);
-    expect(pending.details?.photos.map((p) => p.side)).toEqual(['front', 'back', 'inHand']);
+    // The photos are the uploads, by their ids.
+    expect(pending.details?.photos).toEqual([
+      { id: photos.front, side: 'front' },
+      { id: photos.back, side: 'back' },
+      { id: photos.inHand, side: 'inHand' },
+    ]);
     // Under review: no second submission.
-    await expect(kyc.submit(userId, body())).rejects.toSatisfy(refusedWith(10019));
+    await expect(kyc.submit(userId, body(await upload(userId)))).rejects.toSatisfy(refusedWith(10019));
 
     const [queued] = (await kyc.queue()).filter((q) => q.userId === userId);
     expect(queued).toMatchObject({ name: 'Ada Lovelace', userName: 'kyc-de', overdue: false });
@@ -100,7 +122,7 @@ describe(`KYC on ${TEST_DB}`, () => {
     await expect(
       kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'late' }),
     ).rejects.toSatisfy(refusedWith(10019));
-    await expect(kyc.submit(userId, body())).rejects.toSatisfy(refusedWith(10019));
+    await expect(kyc.submit(userId, body(await upload(userId)))).rejects.toSatisfy(refusedWith(10019));
     await expect(kyc.decide(COMPLIANCE, 987_654, { approve: true })).rejects.toSatisfy(refusedWith(10028));
     // The database itself refuses to change a decided submission.
     await expect(
@@ -118,7 +140,7 @@ describe(`KYC on ${TEST_DB}`, () => {
 
   it('fails with a reason the customer sees, then allows a resubmission', async () => {
     const userId = await customer('kyc-fail', 'en');
-    const first = await kyc.submit(userId, body({ documentType: 'idCard' }));
+    const first = await kyc.submit(userId, body(await upload(userId), { documentType: 'idCard' }));
     expect(first.state).toBe('pending');
     const [queued] = (await kyc.queue()).filter((q) => q.userId === userId);
     await kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'The back photo is blurred' });
@@ -128,41 +150,73 @@ describe(`KYC on ${TEST_DB}`, () => {
       'Reason: The back photo is blurred',
     );
     expect((await kyc.creditScore(userId)).score).toBe(60);
-    const again = await kyc.submit(userId, body({ documentType: 'driverLicence' }));
+    // The photos of the failed submission are used: a resubmission sends new ones.
+    const used = first.details?.photos.map((p) => p.id) ?? [];
+    const reused = await kyc
+      .submit(userId, body({ front: used[0] ?? '', back: used[1] ?? '', inHand: used[2] ?? '' }))
+      .catch((e: unknown) => e);
+    expect((reused as ApiError).data).toEqual([
+      { path: 'photos.front', issue: 'used' },
+      { path: 'photos.back', issue: 'used' },
+      { path: 'photos.inHand', issue: 'used' },
+    ]);
+    const again = await kyc.submit(userId, body(await upload(userId), { documentType: 'driverLicence' }));
     expect(again).toMatchObject({ state: 'pending', reason: null });
     expect(again.details?.documentType).toBe('driverLicence');
   });
 
-  it('serves a photo to its owner only, re-encoded without EXIF or GPS', async () => {
+  it('keeps the photos as uploads: their owner and KYC staff read them, re-encoded without EXIF or GPS', async () => {
     const owner = await customer('kyc-owner');
     const other = await customer('kyc-other');
-    const status = await kyc.submit(owner, body());
+    const status = await kyc.submit(owner, body(await upload(owner)));
     const front = status.details?.photos.find((p) => p.side === 'front');
     const inHand = status.details?.photos.find((p) => p.side === 'inHand');
     if (!front || !inHand) throw new Error('no photos');
-    expect(await kyc.photoForOwner(other, front.id)).toBeNull();
-    expect(await kyc.photoForOwner(owner, 'f'.repeat(24))).toBeNull();
-    const file = await kyc.photoForOwner(owner, front.id);
+    expect(await uploads.fileForOwner(other, front.id)).toBeNull();
+    const file = await uploads.fileForOwner(owner, front.id);
     expect(file?.contentType).toBe('image/jpeg');
     expect(await hasGps(file?.bytes ?? Buffer.alloc(0))).toBe(false);
     expect((await sharp(file?.bytes).metadata()).exif).toBeUndefined();
     // JPEG 2000 is kept as PNG, so every browser of staff can show it.
-    expect((await kyc.photoForOwner(owner, inHand.id))?.contentType).toBe('image/png');
-    expect((await kyc.photoForStaff(front.id))?.contentType).toBe('image/jpeg');
+    expect((await uploads.fileForOwner(owner, inHand.id))?.contentType).toBe('image/png');
+    const forStaff = await kyc.photoForStaff('compliance', front.id);
+    expect(forStaff).toMatchObject({ contentType: 'image/jpeg', submissionId: expect.any(Number) });
+    // The purpose names the roles: support and finance read no identity photo.
+    expect(await kyc.photoForStaff('support', front.id)).toBeNull();
+    expect(await kyc.photoForStaff('finance', front.id)).toBeNull();
+    expect(await kyc.photoForStaff('compliance', 'f'.repeat(24))).toBeNull();
   });
 
-  it('refuses bad photos side by side, an under-age birthdate and an unknown country', async () => {
+  it('takes only the caller’s own unused uploads of each side’s purpose, and writes nothing otherwise', async () => {
     const userId = await customer('kyc-bad');
-    const refusal = await kyc
-      .submit(userId, body({ photos: { ...photos, back: pdfDocument().toString('base64') } }))
+    const intruder = await customer('kyc-intruder');
+    const mine = await upload(userId);
+    const theirs = await upload(intruder);
+    // Another customer's upload id: nothing found, whichever side names it.
+    await expect(kyc.submit(userId, body({ ...mine, back: theirs.back }))).rejects.toSatisfy(
+      refusedWith(10028),
+    );
+    await expect(kyc.submit(userId, body({ ...mine, front: 'f'.repeat(24) }))).rejects.toSatisfy(
+      refusedWith(10028),
+    );
+    // Sides swapped: each upload is of another side's purpose.
+    const swapped = await kyc
+      .submit(userId, body({ ...mine, front: mine.back, back: mine.front }))
       .catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(ApiError);
-    expect((refusal as ApiError).data).toEqual([{ path: 'photos.back', issue: 'type' }]);
+    expect((swapped as ApiError).data).toEqual([
+      { path: 'photos.front', issue: 'purpose' },
+      { path: 'photos.back', issue: 'purpose' },
+    ]);
     const young = new Date();
     const birthdate = `${young.getUTCFullYear() - 17}-01-01`;
-    await expect(kyc.submit(userId, body({ birthdate }))).rejects.toSatisfy(refusedWith(10026));
-    await expect(kyc.submit(userId, body({ country: 'XX' }))).rejects.toSatisfy(refusedWith(10026));
-    await expect(kyc.submit(userId, body({ birthdate: '1990-02-30' }))).rejects.toSatisfy(refusedWith(10026));
+    await expect(kyc.submit(userId, body(mine, { birthdate }))).rejects.toSatisfy(refusedWith(10026));
+    await expect(kyc.submit(userId, body(mine, { country: 'XX' }))).rejects.toSatisfy(refusedWith(10026));
+    await expect(kyc.submit(userId, body(mine, { birthdate: '1990-02-30' }))).rejects.toSatisfy(
+      refusedWith(10026),
+    );
     expect((await kyc.status(userId)).state).toBe('none');
+    // Nothing was taken by the refused submissions: the same uploads still go through, once.
+    expect((await kyc.submit(userId, body(mine))).state).toBe('pending');
+    expect((await kyc.submit(intruder, body(theirs))).state).toBe('pending');
   });
 });

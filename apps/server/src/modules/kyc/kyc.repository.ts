@@ -65,14 +65,8 @@ const toSubmission = (r: RawSubmission): SubmissionRow => ({
   reason: r.reason,
 });
 
-export type PhotoRow = {
-  id: string;
-  side: PhotoSide;
-  storageKey: string;
-  contentType: string;
-  width: number;
-  height: number;
-};
+/** A submission's photo: which upload (uploads module) is which side. */
+export type PhotoRow = { uploadId: string; side: PhotoSide };
 
 export async function insertSubmission(
   db: Queryable,
@@ -106,11 +100,11 @@ export async function insertSubmission(
 
 export async function insertPhotos(db: Queryable, submissionId: number, photos: PhotoRow[]): Promise<void> {
   for (const p of photos)
-    await db.query(
-      `INSERT INTO kyc_photos (id, submission_id, side, storage_key, content_type, width, height)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [p.id, submissionId, p.side, p.storageKey, p.contentType, p.width, p.height],
-    );
+    await db.query('INSERT INTO kyc_photos (upload_id, submission_id, side) VALUES ($1, $2, $3)', [
+      p.uploadId,
+      submissionId,
+      p.side,
+    ]);
 }
 
 /** A user's newest submission. */
@@ -161,58 +155,23 @@ export async function decideSubmission(
 }
 
 export async function photosOf(db: Queryable, submissionId: number): Promise<PhotoRow[]> {
-  const rows = await db.query<{
-    id: string;
-    side: PhotoSide;
-    storage_key: string;
-    content_type: string;
-    width: number;
-    height: number;
-  }>(
-    `SELECT id, side, storage_key, content_type, width, height FROM kyc_photos WHERE submission_id = $1
+  const rows = await db.query<{ upload_id: string; side: PhotoSide }>(
+    `SELECT upload_id, side FROM kyc_photos WHERE submission_id = $1
      ORDER BY CASE side WHEN 'front' THEN 1 WHEN 'back' THEN 2 ELSE 3 END`,
     [submissionId],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    side: r.side,
-    storageKey: r.storage_key,
-    contentType: r.content_type,
-    width: r.width,
-    height: r.height,
-  }));
+  return rows.map((r) => ({ uploadId: r.upload_id, side: r.side }));
 }
 
-/** A photo by its public id, with the owner of its submission. */
+/** A photo by its upload id, with the submission it belongs to. */
 export async function findPhoto(
   db: Queryable,
-  photoId: string,
-): Promise<(PhotoRow & { userId: number; submissionId: number }) | null> {
-  const rows = await db.query<{
-    id: string;
-    side: PhotoSide;
-    storage_key: string;
-    content_type: string;
-    width: number;
-    height: number;
-    user_id: string;
-    submission_id: string;
-  }>(
-    `SELECT p.id, p.side, p.storage_key, p.content_type, p.width, p.height, s.user_id, p.submission_id
-     FROM kyc_photos p JOIN kyc_submissions s ON s.id = p.submission_id WHERE p.id = $1`,
-    [photoId],
+  uploadId: string,
+): Promise<(PhotoRow & { submissionId: number }) | null> {
+  const rows = await db.query<{ upload_id: string; side: PhotoSide; submission_id: string }>(
+    'SELECT upload_id, side, submission_id FROM kyc_photos WHERE upload_id = $1',
+    [uploadId],
   );
   const r = rows[0];
-  return r
-    ? {
-        id: r.id,
-        side: r.side,
-        storageKey: r.storage_key,
-        contentType: r.content_type,
-        width: r.width,
-        height: r.height,
-        userId: Number(r.user_id),
-        submissionId: Number(r.submission_id),
-      }
-    : null;
+  return r ? { uploadId: r.upload_id, side: r.side, submissionId: Number(r.submission_id) } : null;
 }

@@ -1,53 +1,19 @@
-import {
-  ADMIN_API_BASE,
-  adminCalls,
-  Code,
-  CUSTOMER_API_BASE,
-  calls,
-  type KycReview,
-  kycPhotoParams,
-} from '@swx/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_API_BASE, adminCalls, Code, calls, type KycReview, kycPhotoParams } from '@swx/contract';
+import type { FastifyInstance } from 'fastify';
 import { mountCall, sendCode } from '../../platform/http.ts';
-import type { StoredFile } from '../../platform/storage.ts';
 import { mountStaffCall, requireStaff } from '../staff/staff.http.ts';
 import type { StaffService } from '../staff/staff.service.ts';
+import { sendPrivateFile } from '../uploads/uploads.routes.ts';
 import type { KycService } from './kyc.service.ts';
 
-/** Three photos of up to 2 MB as base64 (4/3 larger) and the fields: 10 MB is ample. */
-const IDENTIFICATION_BODY_LIMIT = 10 * 1024 * 1024;
-
-/** A private image: never cached, never sniffed, shown inline only. */
-function sendImage(reply: FastifyReply, file: StoredFile) {
-  return reply
-    .header('content-type', file.contentType)
-    .header('cache-control', 'private, no-store')
-    .header('content-disposition', 'inline')
-    .send(file.bytes);
-}
-
-function photoIdOf(request: FastifyRequest): string | null {
-  const parsed = kycPhotoParams.safeParse(request.params);
-  return parsed.success ? parsed.data.id : null;
-}
-
 export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffService): void {
-  // Customer calls.
+  // Customer calls. The photos are uploads (the uploads module); their owner reads them back at
+  // the guarded file route /swx/files/:id.
   mountCall(app, calls.identification, ({ customer, body }) => kyc.submit(customer.userId, body), {
     successCode: Code.SUBMITTED_FOR_REVIEW,
-    bodyLimit: IDENTIFICATION_BODY_LIMIT,
   });
   mountCall(app, calls.getIdentification, ({ customer }) => kyc.status(customer.userId));
   mountCall(app, calls.getCreditScore, ({ customer }) => kyc.creditScore(customer.userId));
-
-  /** A photo of my own submission; any other id (someone else's, or none) is "nothing found". */
-  app.get(`${CUSTOMER_API_BASE}/user/identificationPhoto/:id`, async (request, reply) => {
-    if (!request.customer) return sendCode(reply, request, Code.SESSION_EXPIRED);
-    const id = photoIdOf(request);
-    const file = id ? await kyc.photoForOwner(request.customer.userId, id) : null;
-    if (!file) return sendCode(reply, request, Code.NOT_FOUND);
-    return sendImage(reply, file);
-  });
 
   // Staff calls: the review queue (compliance decides; admin may read).
   mountStaffCall(app, staff, adminCalls.kycQueue, async ({ staff: session }) => {
@@ -70,12 +36,15 @@ export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffSer
   mountStaffCall(app, staff, adminCalls.rejectKyc, async ({ staff: session, params, body }) =>
     named(await kyc.decide(session, params.id, { approve: false, reason: body.reason })),
   );
+  // A photo of a submission for the review screen: the uploads service serves it (roles per
+  // purpose); the view is audited with its submission.
   app.get(`${ADMIN_API_BASE}/kyc/photo/:id`, async (request, reply) => {
     const session = await requireStaff(staff, request, adminCalls.getKyc.roles);
-    const id = photoIdOf(request);
-    const file = id ? await kyc.photoForStaff(id) : null;
+    const parsed = kycPhotoParams.safeParse(request.params);
+    const id = parsed.success ? parsed.data.id : null;
+    const file = id ? await kyc.photoForStaff(session.role, id) : null;
     if (!file) return sendCode(reply, request, Code.NOT_FOUND);
     await staff.record(session, 'kyc.photo_viewed', `kyc_photo:${id}`, { submissionId: file.submissionId });
-    return sendImage(reply, file);
+    return sendPrivateFile(reply, file);
   });
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   COUNTRIES,
   Code,
@@ -6,24 +5,24 @@ import {
   type IdentificationBody,
   type IdentificationStatus,
   isLanguage,
-  KYC_PHOTO_MAX_BYTES,
   KYC_REVIEW_HOURS,
   type KycQueueItem,
   type KycReview,
   type KycState,
   type Language,
+  PHOTO_PURPOSES,
   PHOTO_SIDES,
-  type PhotoSide,
+  type StaffRole,
 } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
-import type { FileStorage, StoredFile } from '../../platform/storage.ts';
+import type { StoredFile } from '../../platform/storage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 import { computeCreditScore } from './kyc.credit.ts';
-import { type CheckedImage, checkImage, ImageRefusal } from './kyc.images.ts';
 import {
   decideSubmission,
   findPhoto,
@@ -32,7 +31,6 @@ import {
   insertSubmission,
   latestStates,
   latestSubmission,
-  type PhotoRow,
   pendingSubmissions,
   photosOf,
   type SubmissionRow,
@@ -42,7 +40,7 @@ import {
 export type Reviewer = { staffId: number };
 
 const MIN_AGE_YEARS = 18;
-/** Decoding three photos costs CPU: a customer may try 10 submissions an hour. */
+/** A customer may try 10 submissions an hour (each upload is limited by the uploads service too). */
 export const SUBMIT_LIMIT = { limit: 10, windowMs: 3600_000 };
 const MAX_AGE_YEARS = 120;
 
@@ -62,14 +60,15 @@ function validBirthdate(text: string, today: Date): boolean {
 }
 
 /**
- * Identity verification (spec §3-§5): a customer submits the fields and three photos; the photos
- * are checked by content and re-encoded without metadata, then kept in private storage; staff of
+ * Identity verification (spec §3-§5): a customer uploads three photos through the uploads service
+ * (checked by content, re-encoded without metadata, kept in private storage), then submits the
+ * fields with the photos' upload ids, which the submission takes in its transaction; staff of
  * the compliance role approve or reject with a reason (audited); the customer gets a notice in
  * their language. States: none → pending → verified | failed; failed → pending again.
  */
 export class KycService {
   private readonly db: Database;
-  private readonly storage: FileStorage;
+  private readonly uploads: UploadsService;
   private readonly audit: AuditService;
   private readonly notices: NoticesService;
   private readonly customers: CustomerDirectory;
@@ -78,7 +77,7 @@ export class KycService {
 
   constructor(deps: {
     db: Database;
-    storage: FileStorage;
+    uploads: UploadsService;
     audit: AuditService;
     notices: NoticesService;
     customers: CustomerDirectory;
@@ -86,29 +85,12 @@ export class KycService {
     now?: () => number;
   }) {
     this.db = deps.db;
-    this.storage = deps.storage;
+    this.uploads = deps.uploads;
     this.audit = deps.audit;
     this.notices = deps.notices;
     this.customers = deps.customers;
     this.limiter = deps.rateLimiter;
     this.now = deps.now ?? Date.now;
-  }
-
-  /** Decodes and checks the three photos; every refused side is named in one 10026 answer. */
-  private async checkPhotos(photos: IdentificationBody['photos']): Promise<Record<PhotoSide, CheckedImage>> {
-    const issues: { path: string; issue: string }[] = [];
-    const checked: Partial<Record<PhotoSide, CheckedImage>> = {};
-    for (const side of PHOTO_SIDES) {
-      try {
-        const bytes = Buffer.from(photos[side], 'base64');
-        checked[side] = await checkImage(bytes, KYC_PHOTO_MAX_BYTES);
-      } catch (error) {
-        if (!(error instanceof ImageRefusal)) throw error;
-        issues.push({ path: `photos.${side}`, issue: error.issue });
-      }
-    }
-    if (issues.length > 0) throw new ApiError(Code.INVALID_INPUT, issues);
-    return checked as Record<PhotoSide, CheckedImage>;
   }
 
   /** Submit (or, after a failure, resubmit). Pending or verified already: 10019. */
@@ -129,21 +111,7 @@ export class KycService {
       throw new ApiError(Code.TOO_MANY_REQUESTS, {
         retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
       });
-    const checked = await this.checkPhotos(body.photos);
-
-    const stored: PhotoRow[] = [];
     try {
-      for (const side of PHOTO_SIDES) {
-        const image = checked[side];
-        stored.push({
-          id: randomBytes(12).toString('hex'),
-          side,
-          storageKey: await this.storage.put(image.bytes, image.contentType),
-          contentType: image.contentType,
-          width: image.width,
-          height: image.height,
-        });
-      }
       await this.db.transaction(async (tx) => {
         const id = await insertSubmission(tx, {
           userId,
@@ -158,7 +126,22 @@ export class KycService {
           documentType: body.documentType,
           reviewHours: KYC_REVIEW_HOURS,
         });
-        await insertPhotos(tx, id, stored);
+        // The caller's own unused photos of each side's purpose; else nothing is written.
+        await this.uploads.takeInTx(
+          tx,
+          userId,
+          PHOTO_SIDES.map((side) => ({
+            path: `photos.${side}`,
+            id: body.photos[side],
+            purpose: PHOTO_PURPOSES[side],
+          })),
+          `kyc:${id}`,
+        );
+        await insertPhotos(
+          tx,
+          id,
+          PHOTO_SIDES.map((side) => ({ uploadId: body.photos[side], side })),
+        );
         await this.audit.appendInTx(tx, [
           {
             actor: `user:${userId}`,
@@ -169,7 +152,6 @@ export class KycService {
         ]);
       });
     } catch (error) {
-      await Promise.all(stored.map((photo) => this.storage.delete(photo.storageKey)));
       // A second submission raced this one: the partial unique index lets one through.
       if ((error as { code?: string }).code === '23505') throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
       throw error;
@@ -197,7 +179,7 @@ export class KycService {
       phoneCode: s.phoneCode,
       phone: s.phone,
       documentType: s.documentType,
-      photos: photos.map((p) => ({ id: p.id, side: p.side })),
+      photos: photos.map((p) => ({ id: p.uploadId, side: p.side })),
     };
   }
 
@@ -228,19 +210,20 @@ export class KycService {
     return computeCreditScore({ kycState: await this.stateOf(userId) });
   }
 
-  /** A photo for its owner only: another customer's photo id finds nothing. */
-  async photoForOwner(userId: number, photoId: string): Promise<StoredFile | null> {
-    const photo = await findPhoto(this.db, photoId);
-    if (!photo || photo.userId !== userId) return null;
-    return this.storage.get(photo.storageKey);
-  }
-
-  /** A photo for staff (the route checks the role and audits the view). */
-  async photoForStaff(photoId: string): Promise<(StoredFile & { submissionId: number }) | null> {
-    const photo = await findPhoto(this.db, photoId);
+  /**
+   * A photo of a submission for staff, through the uploads service (which checks that the
+   * purpose names the role); the route audits the view with the submission.
+   */
+  async photoForStaff(
+    role: StaffRole,
+    uploadId: string,
+  ): Promise<(StoredFile & { submissionId: number }) | null> {
+    const photo = await findPhoto(this.db, uploadId);
     if (!photo) return null;
-    const file = await this.storage.get(photo.storageKey);
-    return file ? { ...file, submissionId: photo.submissionId } : null;
+    const file = await this.uploads.fileForStaff(role, uploadId);
+    return file
+      ? { bytes: file.bytes, contentType: file.contentType, submissionId: photo.submissionId }
+      : null;
   }
 
   async queue(limit = 200): Promise<KycQueueItem[]> {

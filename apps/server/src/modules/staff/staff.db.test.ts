@@ -18,6 +18,7 @@ import { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import { TradingService } from '../trading/trading.service.ts';
+import { UploadsService } from '../uploads/uploads.service.ts';
 import { StaffCustomers } from './staff.customers.ts';
 import { StaffService as Staff, type StaffService, type StaffSession } from './staff.service.ts';
 
@@ -58,7 +59,10 @@ describe(`staff accounts on ${TEST_DB}`, () => {
     const notices = new NoticesService(t.db);
     const kyc = new KycService({
       db: t.db,
-      storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-staff-files-'))),
+      uploads: new UploadsService({
+        db: t.db,
+        storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-staff-files-'))),
+      }),
       audit,
       notices,
       customers: directory,

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import type { PhotoIssue } from '@swx/contract';
+import type { UploadIssue } from '@swx/contract';
 import sharp, { type Metadata } from 'sharp';
 
 /**
  * Upload checks by content (DESIGN §3 Files, spec §5): the bytes, never the file name or the
- * declared type, decide. An image is accepted when
- *  1. it is within the size limit;
+ * declared type, decide. The uploads service runs them on every file before it is stored. An
+ * image is accepted when
+ *  1. it is within the size limit of its purpose;
  *  2. its magic bytes say JPEG, JPEG 2000 (JP2 file or raw codestream) or PNG;
  *  3. its structure, walked marker by marker (JPEG), chunk by chunk with CRCs (PNG) or box by box
  *     (JP2), ends exactly where the file ends: nothing appended (a ZIP, HTML, a script);
@@ -30,9 +31,12 @@ export type CheckedImage = {
   height: number;
 };
 
+/** Why an image was refused: a content issue of the contract, or over the size limit. */
+export type ImageIssue = UploadIssue | 'size';
+
 export class ImageRefusal extends Error {
-  readonly issue: PhotoIssue;
-  constructor(issue: PhotoIssue, detail = '') {
+  readonly issue: ImageIssue;
+  constructor(issue: ImageIssue, detail = '') {
     super(`image refused: ${issue}${detail ? ` (${detail})` : ''}`);
     this.issue = issue;
   }
@@ -217,7 +221,7 @@ function decodeInWorker(
   codestream: Buffer,
 ): Promise<{ pixels: Buffer; width: number; height: number; channels: number }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./kyc.jp2.worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./uploads.jp2.worker.ts', import.meta.url), {
       workerData: { codestream: new Uint8Array(codestream) },
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });

@@ -1,4 +1,4 @@
-import { KYC_PHOTO_MAX_BYTES } from '@swx/contract';
+import { UPLOAD_PURPOSES } from '@swx/contract';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,9 +12,10 @@ import {
   pngImage,
   zipOf,
 } from '../../../../../tests/support/images.ts';
-import { checkImage, ImageRefusal, sniff } from './kyc.images.ts';
+import { checkImage, ImageRefusal, sniff } from './uploads.images.ts';
 
-const LIMIT = KYC_PHOTO_MAX_BYTES;
+// The smallest limit of any purpose: an identity photo's 2 MB.
+const LIMIT = UPLOAD_PURPOSES.kyc_front.maxBytes;
 
 async function refusal(bytes: Buffer): Promise<string> {
   try {
@@ -26,7 +27,7 @@ async function refusal(bytes: Buffer): Promise<string> {
   return 'accepted';
 }
 
-describe('KYC photo checks, on real image files', () => {
+describe('upload image checks, on real image files', () => {
   it('accepts a PNG and re-encodes it as a PNG of the same size', async () => {
     const png = await pngImage(320, 200);
     const checked = await checkImage(png, LIMIT);

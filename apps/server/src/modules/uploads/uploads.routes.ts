@@ -1,0 +1,81 @@
+import fastifyMultipart from '@fastify/multipart';
+import { Code, calls, UPLOAD_FIELD, UPLOAD_FILE_PATH, uploadIdParams } from '@swx/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, mountCall, sendCode, tokenOf } from '../../platform/http.ts';
+import type { StoredFile } from '../../platform/storage.ts';
+import type { StaffService } from '../staff/staff.service.ts';
+import type { UploadsService } from './uploads.service.ts';
+
+/** Room for the multipart framing around the file: boundary lines and the part's headers. */
+const FRAMING_BYTES = 16 * 1024;
+
+/**
+ * The file part of a multipart request, read as a stream and kept only up to `maxBytes`: a body
+ * that declares more is refused before a byte is read; a file that turns out longer is read to
+ * its end without being kept (busboy truncates it) and refused. Either way 10034, nothing stored.
+ */
+async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES)
+    throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
+  const part = await request.file({
+    // One byte over the limit is enough to know the file is too large.
+    limits: { fileSize: maxBytes + 1, files: 1, fields: 0, parts: 1, headerPairs: 20, fieldNameSize: 64 },
+    throwFileSizeLimit: false,
+  });
+  if (!part || part.fieldname !== UPLOAD_FIELD)
+    throw new ApiError(Code.INVALID_INPUT, [{ path: UPLOAD_FIELD, issue: 'required' }]);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total <= maxBytes) chunks.push(chunk);
+  }
+  if (total > maxBytes || part.file.truncated) throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
+  return Buffer.concat(chunks, total);
+}
+
+/** A private file: never cached, never sniffed (the platform's nosniff), shown inline only. */
+export function sendPrivateFile(reply: FastifyReply, file: StoredFile) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', 'inline')
+    .send(file.bytes);
+}
+
+export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, staff: StaffService): void {
+  // Multipart is parsed only here: every other route keeps refusing it as a body it cannot read.
+  void app.register(async (scope) => {
+    await scope.register(fastifyMultipart);
+    mountCall(scope, calls.upload, ({ customer, params, request }) =>
+      uploads.store(customer.userId, params.purpose, (maxBytes) => readFilePart(request, maxBytes)),
+    );
+  });
+
+  /**
+   * The one guarded file route: a customer's token reads only their own uploads; a staff token
+   * reads the uploads whose purpose names the staff member's role, and each view is audited. Any
+   * other id (someone else's, a purpose not theirs, none at all) is "nothing found"; no session
+   * is 401.
+   */
+  app.get(UPLOAD_FILE_PATH, async (request, reply) => {
+    const parsed = uploadIdParams.safeParse(request.params);
+    const id = parsed.success ? parsed.data.id : null;
+    if (request.customer) {
+      const file = id ? await uploads.fileForOwner(request.customer.userId, id) : null;
+      if (!file) return sendCode(reply, request, Code.NOT_FOUND);
+      return sendPrivateFile(reply, file);
+    }
+    const token = tokenOf(request);
+    const session = token ? await staff.resolveSession(token) : null;
+    if (!session) return sendCode(reply, request, Code.SESSION_EXPIRED);
+    const file = id ? await uploads.fileForStaff(session.role, id) : null;
+    if (!file) return sendCode(reply, request, Code.NOT_FOUND);
+    await staff.record(session, 'upload.viewed', `upload:${file.upload.id}`, {
+      purpose: file.upload.purpose,
+      ownerId: file.upload.ownerId,
+    });
+    return sendPrivateFile(reply, file);
+  });
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod/mini';
+import type { StaffRole } from './staff.ts';
+
+/**
+ * Uploads (spec §5 "Uploads", §9 limits; DESIGN §3 Files). A customer uploads one file for one
+ * purpose; the server reads it as a stream up to the purpose's limit (a file over it is refused
+ * with 10034 and never stored), checks it by its bytes (JPG, JPEG 2000, PNG), re-encodes it so no
+ * metadata survives, keeps it in private storage and answers its random public id. A feature then
+ * takes the id (its owner's own, unused, of the purpose it expects) and marks it used. The file
+ * is served only to its owner and to staff of the roles the purpose names.
+ *
+ * To accept a new kind of upload, add a purpose here: nothing else declares one.
+ */
+export type UploadPurposeRule = {
+  /** The largest file accepted, in bytes (spec §5: 2 MB, 5 MB for a fund payment proof, 50 MB). */
+  maxBytes: number;
+  /** The staff roles that may see files of this purpose (the owner always may). */
+  staffRoles: readonly StaffRole[];
+};
+
+const MB = 1024 * 1024;
+/** Who reads identity documents: the roles of the KYC review. */
+const KYC_ROLES: readonly StaffRole[] = ['admin', 'compliance'];
+/** Who checks payments: finance, and admin. */
+const PAYMENT_ROLES: readonly StaffRole[] = ['admin', 'finance'];
+
+/**
+ * Every purpose with its limit and readers. Identity photos take the spec's 2 MB, the fund payment
+ * proof its 5 MB; the spec gives 50 MB to "another" screen without naming it, and the other proofs
+ * (deposit, repayment) are the screens left, so they take it.
+ */
+export const UPLOAD_PURPOSES = {
+  kyc_front: { maxBytes: 2 * MB, staffRoles: KYC_ROLES },
+  kyc_back: { maxBytes: 2 * MB, staffRoles: KYC_ROLES },
+  kyc_in_hand: { maxBytes: 2 * MB, staffRoles: KYC_ROLES },
+  fund_proof: { maxBytes: 5 * MB, staffRoles: PAYMENT_ROLES },
+  deposit_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
+  repayment_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
+} as const satisfies Record<string, UploadPurposeRule>;
+
+export type UploadPurpose = keyof typeof UPLOAD_PURPOSES;
+export const UPLOAD_PURPOSE_NAMES = Object.keys(UPLOAD_PURPOSES) as UploadPurpose[];
+
+export function isUploadPurpose(value: string): value is UploadPurpose {
+  return Object.hasOwn(UPLOAD_PURPOSES, value);
+}
+
+/** The image types accepted, by their bytes; a browser's file picker is offered these. */
+export const UPLOAD_ACCEPT = 'image/jpeg,image/png,image/jp2,.jpg,.jpeg,.png,.jp2,.j2k,.jpf';
+
+/**
+ * Why a file's content was refused (10026 with `[{path: 'file', issue}]`): type: not JPG, JPEG
+ * 2000 or PNG by its bytes; polyglot: something else is hidden in or appended to the image;
+ * corrupt: it does not decode; dimensions: too small or too large. A file over the purpose's limit
+ * is 10034 instead, with `{maxBytes}`.
+ */
+export const UPLOAD_ISSUES = ['type', 'polyglot', 'corrupt', 'dimensions'] as const;
+export type UploadIssue = (typeof UPLOAD_ISSUES)[number];
+
+/** Why a feature refused an upload id it was given: not of the purpose it takes, or used already. */
+export const UPLOAD_REFERENCE_ISSUES = ['purpose', 'used'] as const;
+
+/** The random public id of an upload: 24 hex digits (the storage key never leaves the server). */
+export const uploadId = z.string().check(z.regex(/^[a-f0-9]{24}$/));
+export const uploadIdParams = z.object({ id: uploadId });
+export const uploadPurposeParams = z.object({ purpose: z.enum(UPLOAD_PURPOSE_NAMES) });
+
+/** A stored upload, as its owner gets it back. */
+export const uploadedFile = z.object({
+  id: uploadId,
+  purpose: z.enum(UPLOAD_PURPOSE_NAMES),
+  /** After re-encoding: JPEG stays JPEG, PNG stays PNG, JPEG 2000 becomes PNG. */
+  contentType: z.enum(['image/jpeg', 'image/png']),
+  /** The stored (re-encoded) file's bytes. */
+  size: z.int(),
+  width: z.int(),
+  height: z.int(),
+});
+export type UploadedFile = z.infer<typeof uploadedFile>;
+
+/** The guarded file route: its owner (customer token) or staff of a role the purpose names. */
+export const UPLOAD_FILE_PATH = '/swx/files/:id';
+export const uploadFileUrl = (id: string) => UPLOAD_FILE_PATH.replace(':id', encodeURIComponent(id));
+/** The multipart part that carries the file. */
+export const UPLOAD_FIELD = 'file';
+
+/** Customer calls (spread into `calls`). */
+export const uploadCalls = {
+  upload: {
+    method: 'POST',
+    path: '/upload/:purpose',
+    summary:
+      'Upload one image for a purpose (multipart/form-data, one part named "file"): read as a stream up to the purpose\'s limit (over it: 10034, nothing stored), checked by its bytes (JPG, JPEG 2000, PNG; else 10026), re-encoded without metadata; answers its id, which a feature call then takes. Served back at GET /swx/files/{id} to its owner and to staff',
+    auth: true,
+    status: 'live',
+    params: uploadPurposeParams,
+    data: uploadedFile,
+  },
+} as const;
