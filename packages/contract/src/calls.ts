@@ -14,8 +14,8 @@ import { paramsCalls } from './calls/params.ts';
 import { smartCalls } from './calls/smart.ts';
 import { statsCalls } from './calls/stats.ts';
 import { tradingCalls } from './calls/trading.ts';
+import { uploadCalls } from './calls/uploads.ts';
 import { walletCalls } from './calls/wallet.ts';
-import { uploadCalls } from './uploads.ts';
 
 export type { CallDefinition } from './calls/define.ts';
 

@@ -83,17 +83,3 @@ export const UPLOAD_FILE_PATH = '/swx/files/:id';
 export const uploadFileUrl = (id: string) => UPLOAD_FILE_PATH.replace(':id', encodeURIComponent(id));
 /** The multipart part that carries the file. */
 export const UPLOAD_FIELD = 'file';
-
-/** Customer calls (spread into `calls`). */
-export const uploadCalls = {
-  upload: {
-    method: 'POST',
-    path: '/upload/:purpose',
-    summary:
-      'Upload one image for a purpose (multipart/form-data, one part named "file"): read as a stream up to the purpose\'s limit (over it: 10034, nothing stored), checked by its bytes (JPG, JPEG 2000, PNG; else 10026), re-encoded without metadata; answers its id, which a feature call then takes. Served back at GET /swx/files/{id} to its owner and to staff',
-    auth: true,
-    status: 'live',
-    params: uploadPurposeParams,
-    data: uploadedFile,
-  },
-} as const;
