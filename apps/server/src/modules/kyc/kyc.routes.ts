@@ -4,13 +4,15 @@ import {
   Code,
   CUSTOMER_API_BASE,
   calls,
-  type KycReview,
+  type kycReviewCalls,
   kycPhotoParams,
 } from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mountCall, sendCode } from '../../platform/http.ts';
 import type { StoredFile } from '../../platform/storage.ts';
-import { mountStaffCall, requireStaff } from '../staff/staff.http.ts';
+import { mountReview } from '../review/review.routes.ts';
+import type { ReviewQueue } from '../review/review.service.ts';
+import { requireStaff } from '../staff/staff.http.ts';
 import type { StaffService } from '../staff/staff.service.ts';
 import type { KycService } from './kyc.service.ts';
 
@@ -31,7 +33,12 @@ function photoIdOf(request: FastifyRequest): string | null {
   return parsed.success ? parsed.data.id : null;
 }
 
-export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffService): void {
+export function kycRoutes(
+  app: FastifyInstance,
+  kyc: KycService,
+  staff: StaffService,
+  review: ReviewQueue<typeof kycReviewCalls>,
+): void {
   // Customer calls.
   mountCall(app, calls.identification, ({ customer, body }) => kyc.submit(customer.userId, body), {
     successCode: Code.SUBMITTED_FOR_REVIEW,
@@ -49,27 +56,8 @@ export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffSer
     return sendImage(reply, file);
   });
 
-  // Staff calls: the review queue (compliance decides; admin may read).
-  mountStaffCall(app, staff, adminCalls.kycQueue, async ({ staff: session }) => {
-    await staff.record(session, 'kyc.queue_viewed', 'kyc', {});
-    return kyc.queue();
-  });
-  // The reviewer by name (email) for staff, beside the audit actor.
-  const named = async (review: KycReview): Promise<KycReview> => ({
-    ...review,
-    reviewer: await staff.refOfActor(review.reviewedBy),
-  });
-  mountStaffCall(app, staff, adminCalls.getKyc, async ({ staff: session, params }) => {
-    const review = await kyc.review(params.id);
-    await staff.record(session, 'kyc.viewed', `kyc:${params.id}`, { userId: review.userId });
-    return named(review);
-  });
-  mountStaffCall(app, staff, adminCalls.approveKyc, async ({ staff: session, params }) =>
-    named(await kyc.decide(session, params.id, { approve: true })),
-  );
-  mountStaffCall(app, staff, adminCalls.rejectKyc, async ({ staff: session, params, body }) =>
-    named(await kyc.decide(session, params.id, { approve: false, reason: body.reason })),
-  );
+  // Staff calls: the review queue (compliance decides; admin may read), from kyc.review.ts.
+  mountReview(app, staff, review);
   app.get(`${ADMIN_API_BASE}/kyc/photo/:id`, async (request, reply) => {
     const session = await requireStaff(staff, request, adminCalls.getKyc.roles);
     const id = photoIdOf(request);

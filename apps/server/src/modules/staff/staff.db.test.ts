@@ -60,7 +60,6 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       db: t.db,
       storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-staff-files-'))),
       audit,
-      notices,
       customers: directory,
     });
     const trading = new TradingService({
