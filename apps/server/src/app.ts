@@ -141,7 +141,14 @@ export function createServices(platform: Platform): Services {
     rateLimiter: platform.rateLimiter,
   });
   // Staff review queues: one registration per kind (modules/review).
-  const reviews = new ReviewService({ db: platform.db, audit, notices, staff, customers, logger: platform.logger });
+  const reviews = new ReviewService({
+    db: platform.db,
+    audit,
+    notices,
+    staff,
+    customers,
+    logger: platform.logger,
+  });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));
   const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });

@@ -38,7 +38,9 @@ export const reviewIdParams = z.object({ id: wireId() });
 /** Keyset: `after` is the last id of the page before (the queue is oldest first). */
 export const reviewListQuery = z.object({ after: z.optional(z.string().check(z.regex(/^\d{1,15}$/))) });
 /** A rejection's reason: the customer reads it. */
-export const reviewRejectBody = z.object({ reason: z.string().check(z.trim(), z.minLength(3), z.maxLength(500)) });
+export const reviewRejectBody = z.object({
+  reason: z.string().check(z.trim(), z.minLength(3), z.maxLength(500)),
+});
 
 /** One page of a queue is this long; a shorter page is the last. */
 export const REVIEW_PAGE = 50;

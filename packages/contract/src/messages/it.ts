@@ -36,7 +36,8 @@ export const it: CatalogueMessages = {
   10031: 'Il servizio è temporaneamente non disponibile. Riprova tra poco.',
   10032: 'Il prezzo è cambiato. Controlla i nuovi valori e conferma di nuovo.',
   10033: 'Hai posizioni aperte. Chiudile prima, poi reimposta il conto demo.',
-  10034: 'Un altro membro dello staff sta esaminando questa pratica. Riprova quando la sua presa in carico scade.',
+  10034:
+    'Un altro membro dello staff sta esaminando questa pratica. Riprova quando la sua presa in carico scade.',
   10035: 'Prendi in carico la pratica prima di decidere; la tua presa in carico potrebbe essere scaduta.',
   10036: 'La seconda approvazione deve arrivare da un altro membro dello staff.',
   10091: 'Il codice di verifica è errato o scaduto.',

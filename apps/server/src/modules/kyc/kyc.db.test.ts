@@ -43,7 +43,9 @@ describe(`KYC on ${TEST_DB}`, () => {
       rateLimiter: createMemoryRateLimiter(),
       totpKey: Buffer.alloc(32, 7),
     });
-    review = new ReviewService({ db: t.db, audit, notices, staff, customers }).register(kycReview(kyc, staff));
+    review = new ReviewService({ db: t.db, audit, notices, staff, customers }).register(
+      kycReview(kyc, staff),
+    );
     const [reviewer] = await t.db.query<{ id: string }>(
       "INSERT INTO staff (email, role, password_hash, password_one_time, totp_secret_enc, totp_enabled_at) VALUES ('c@example.com', 'compliance', '$argon2id$x', false, 'v1.a.b.c', now()) RETURNING id",
     );

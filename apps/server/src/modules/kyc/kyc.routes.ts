@@ -4,8 +4,8 @@ import {
   Code,
   CUSTOMER_API_BASE,
   calls,
-  type kycReviewCalls,
   kycPhotoParams,
+  type kycReviewCalls,
 } from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mountCall, sendCode } from '../../platform/http.ts';

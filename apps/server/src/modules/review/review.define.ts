@@ -1,7 +1,8 @@
-import type { Asset, CodeValue, ReviewCallSet } from '@swx/contract';
+import { ASSET_SCALES, type Asset, type CodeValue, parseMinor, type ReviewCallSet } from '@swx/contract';
 import type { z } from 'zod/mini';
 import type { Queryable } from '../../platform/db.ts';
 import type { NoticeKind } from '../notices/notices.service.ts';
+import type { ParamsService } from '../params/params.service.ts';
 import type { ReviewDecision } from './review.repository.ts';
 
 export type { ReviewCallSet, ReviewDecision };
@@ -83,4 +84,19 @@ export type ReviewDefinition<C extends ReviewCallSet> = {
 /** Declares a review kind; register it with `ReviewService.register` and mount it with `reviewRoutes`. */
 export function defineReview<C extends ReviewCallSet>(definition: ReviewDefinition<C>): ReviewDefinition<C> {
   return definition;
+}
+
+/**
+ * A four-eyes threshold staff set as system parameters: `<prefix>.<asset>` is the amount in the
+ * asset's units (e.g. `fourEyesAbove.withdrawal.USDT` = `10000`); an asset without one never
+ * needs a second approver.
+ */
+export function thresholdFromParams(
+  params: Pick<ParamsService, 'get'>,
+  prefix: string,
+): (asset: Asset) => Promise<bigint | null> {
+  return async (asset) => {
+    const value = await params.get(`${prefix}.${asset}`);
+    return value === null ? null : parseMinor(value, ASSET_SCALES[asset]);
+  };
 }

@@ -150,7 +150,9 @@ export class ReviewQueue<C extends ReviewCallSet> {
   }
 
   private async record(actor: ReviewActor, action: string, subject: string, data: unknown): Promise<void> {
-    await this.deps.audit.append([{ actor: actorOf(actor.staffId), action: `${this.kind}.${action}`, subject, data }]);
+    await this.deps.audit.append([
+      { actor: actorOf(actor.staffId), action: `${this.kind}.${action}`, subject, data },
+    ]);
   }
 
   /** Does this amount need two approvers? Thresholds are read once per asset per call. */
@@ -273,7 +275,10 @@ export class ReviewQueue<C extends ReviewCallSet> {
     if (!(error instanceof ApiError) || error.code !== Code.REVIEW_CLAIMED) return error;
     const { staffId, until } = (error.data ?? {}) as { staffId?: number; until?: string };
     if (staffId === undefined) return error;
-    const ref = (await this.deps.staff.refsOf([staffId])).get(staffId) ?? { id: staffId, email: actorOf(staffId) };
+    const ref = (await this.deps.staff.refsOf([staffId])).get(staffId) ?? {
+      id: staffId,
+      email: actorOf(staffId),
+    };
     return new ApiError(Code.REVIEW_CLAIMED, { claimedBy: ref, until });
   }
 
@@ -316,7 +321,12 @@ export class ReviewQueue<C extends ReviewCallSet> {
       const row = await releaseClaim(tx, this.kind, itemId, actor.staffId);
       if (!row) return null;
       await this.deps.audit.appendInTx(tx, [
-        { actor: actorOf(actor.staffId), action: `${this.kind}.released`, subject: this.subject(itemId), data: {} },
+        {
+          actor: actorOf(actor.staffId),
+          action: `${this.kind}.released`,
+          subject: this.subject(itemId),
+          data: {},
+        },
       ]);
       return row;
     });
@@ -352,37 +362,39 @@ export class ReviewQueue<C extends ReviewCallSet> {
     const item = await this.pendingItem(itemId);
     const twoNeeded = decision === 'approved' && (await this.fourEyesCheck()(item));
     const now = this.deps.now();
-    const step = await this.deps.db.transaction(async (tx) => {
-      // The row locked: a decision and a claim of the same item wait for each other.
-      const row = await reviewRow(tx, this.kind, itemId, true);
-      const refusal = this.refusal(row, actor.staffId, now);
-      if (refusal) throw refusal;
-      if (decision === 'approved' && row?.firstApprover === actor.staffId)
-        throw new ApiError(Code.REVIEW_SECOND_APPROVER);
-      if (twoNeeded && row?.firstApprover == null) {
-        await recordFirstApproval(tx, this.kind, itemId, actor.staffId, iso(now));
-        await this.deps.audit.appendInTx(tx, [
-          {
-            actor: actorOf(actor.staffId),
-            action: `${this.kind}.first_approval`,
-            subject: this.subject(itemId),
-            data: { userId: this.definition.facts(item).userId },
-          },
-        ]);
-        return 'first' as const;
-      }
-      await recordIntent(tx, {
-        kind: this.kind,
-        itemId,
-        decision,
-        staffId: actor.staffId,
-        reason,
-        at: iso(now),
+    const step = await this.deps.db
+      .transaction(async (tx) => {
+        // The row locked: a decision and a claim of the same item wait for each other.
+        const row = await reviewRow(tx, this.kind, itemId, true);
+        const refusal = this.refusal(row, actor.staffId, now);
+        if (refusal) throw refusal;
+        if (decision === 'approved' && row?.firstApprover === actor.staffId)
+          throw new ApiError(Code.REVIEW_SECOND_APPROVER);
+        if (twoNeeded && row?.firstApprover == null) {
+          await recordFirstApproval(tx, this.kind, itemId, actor.staffId, iso(now));
+          await this.deps.audit.appendInTx(tx, [
+            {
+              actor: actorOf(actor.staffId),
+              action: `${this.kind}.first_approval`,
+              subject: this.subject(itemId),
+              data: { userId: this.definition.facts(item).userId },
+            },
+          ]);
+          return 'first' as const;
+        }
+        await recordIntent(tx, {
+          kind: this.kind,
+          itemId,
+          decision,
+          staffId: actor.staffId,
+          reason,
+          at: iso(now),
+        });
+        return 'final' as const;
+      })
+      .catch(async (error: unknown) => {
+        throw await this.named(error);
       });
-      return 'final' as const;
-    }).catch(async (error: unknown) => {
-      throw await this.named(error);
-    });
     if (step === 'final') {
       const refused = await this.carryOut(itemId);
       if (refused) throw refused;
