@@ -173,7 +173,19 @@ describe(`staff review queue on ${TEST_DB}`, () => {
   const wallet = async (userId: number) =>
     (await ledger.balances('demo', userId)).find((b) => b.asset === 'USDT');
 
-  it('two staff claim the same item at once: exactly one wins, the other is told who holds it', async () => {
+  it('staff claiming the same items at once: exactly one wins each, the others are told who holds it', async () => {
+    const items = [await payoutOf('51'), await payoutOf('52'), await payoutOf('53'), await payoutOf('54')];
+    const races = await Promise.all(
+      items.map(({ id }) =>
+        Promise.allSettled([queue.claim(cat(), id), queue.claim(ben(), id), queue.claim(ann(), id)]),
+      ),
+    );
+    for (const outcomes of races) {
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o.status === 'rejected' && refusedWith(Code.REVIEW_CLAIMED)(o.reason)),
+      ).toHaveLength(2);
+    }
     const { id } = await payoutOf('50');
     const outcomes = await Promise.allSettled([
       queue.claim(ann(), id),
