@@ -37,10 +37,10 @@ export const de: CatalogueMessages = {
   10031: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es in Kürze erneut.',
   10032: 'Der Kurs hat sich geändert. Prüfen Sie die neuen Werte und bestätigen Sie erneut.',
   10033: 'Sie haben offene Positionen. Schließen Sie diese zuerst und setzen Sie dann das Demokonto zurück.',
-  10034:
+  10035:
     'Ein anderes Teammitglied prüft diesen Vorgang. Versuchen Sie es erneut, wenn dessen Übernahme endet.',
-  10035: 'Übernehmen Sie den Vorgang, bevor Sie entscheiden; Ihre Übernahme ist möglicherweise abgelaufen.',
-  10036: 'Die zweite Freigabe muss von einem anderen Teammitglied kommen.',
+  10036: 'Übernehmen Sie den Vorgang, bevor Sie entscheiden; Ihre Übernahme ist möglicherweise abgelaufen.',
+  10037: 'Die zweite Freigabe muss von einem anderen Teammitglied kommen.',
   10091: 'Der Bestätigungscode ist falsch oder abgelaufen.',
   20001: 'Zur Prüfung eingereicht.',
   20002: 'Einzahlung erfasst und zur Prüfung eingereicht.',

@@ -36,10 +36,10 @@ export const es: CatalogueMessages = {
   10031: 'El servicio no está disponible temporalmente. Inténtelo de nuevo en unos instantes.',
   10032: 'El precio ha cambiado. Revise las nuevas cifras y confirme de nuevo.',
   10033: 'Tiene posiciones abiertas. Ciérrelas primero y después restablezca la cuenta demo.',
-  10034:
+  10035:
     'Otro miembro del personal está revisando este caso. Inténtelo de nuevo cuando termine su asignación.',
-  10035: 'Asígnese este caso antes de decidir; puede que su asignación haya caducado.',
-  10036: 'La segunda aprobación debe darla otro miembro del personal.',
+  10036: 'Asígnese este caso antes de decidir; puede que su asignación haya caducado.',
+  10037: 'La segunda aprobación debe darla otro miembro del personal.',
   10091: 'El código de verificación es incorrecto o ha caducado.',
   20001: 'Enviado para revisión.',
   20002: 'Depósito registrado y enviado para revisión.',

@@ -36,10 +36,10 @@ export const it: CatalogueMessages = {
   10031: 'Il servizio è temporaneamente non disponibile. Riprova tra poco.',
   10032: 'Il prezzo è cambiato. Controlla i nuovi valori e conferma di nuovo.',
   10033: 'Hai posizioni aperte. Chiudile prima, poi reimposta il conto demo.',
-  10034:
+  10035:
     'Un altro membro dello staff sta esaminando questa pratica. Riprova quando la sua presa in carico scade.',
-  10035: 'Prendi in carico la pratica prima di decidere; la tua presa in carico potrebbe essere scaduta.',
-  10036: 'La seconda approvazione deve arrivare da un altro membro dello staff.',
+  10036: 'Prendi in carico la pratica prima di decidere; la tua presa in carico potrebbe essere scaduta.',
+  10037: 'La seconda approvazione deve arrivare da un altro membro dello staff.',
   10091: 'Il codice di verifica è errato o scaduto.',
   20001: 'Richiesta inviata per l’approvazione.',
   20002: 'Deposito registrato e inviato per l’approvazione.',
