@@ -145,9 +145,9 @@ describe('back office and KYC over HTTP', () => {
       (await api(server.baseUrl, `${C}/user/getIdentification`, { headers: auth(alice.token) })).body.data,
     ).toMatchObject({ state: 'pending' });
 
-    // Deciding needs a live claim of the decider: without one, 10035; claimed, the queue names who.
+    // Deciding needs a live claim of the decider: without one, 10036; claimed, the queue names who.
     expect((await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff.compliance))).body.code).toBe(
-      10035,
+      10036,
     );
     const claimed = await api(server.baseUrl, `${A}/kyc/${id}/claim`, post({}, staff.compliance));
     expect(claimed.body).toMatchObject({

@@ -83,9 +83,9 @@ function refusalOf(error: unknown, decidedCode: ApiError['code']): ApiError | nu
  * releases, approves and rejects, and every one of those is audited with the actor `staff:<id>`.
  *
  * - A claim is a lease (15 minutes, renewed by claiming again); deciding needs a live claim of the
- *   decider, and of two staff claiming at once exactly one wins (10034 for the other).
+ *   decider, and of two staff claiming at once exactly one wins (10035 for the other).
  * - Four eyes: above the kind's threshold the first approval is recorded, and a second approver
- *   from another staff account completes it (the same account again: 10036).
+ *   from another staff account completes it (the same account again: 10037).
  * - A decision is carried out in three steps, so that the ledger (which commits in its own
  *   transactions, through its batcher) and the record agree: (1) the decision is recorded on the
  *   locked review row; (2) its ledger effect runs under the key `review:<kind>:<id>:<decision>`;
@@ -260,7 +260,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
     return item;
   }
 
-  /** Why this staff member cannot act on the item as its claimant: held by another (10034), or no claim (10035). */
+  /** Why this staff member cannot act on the item as its claimant: held by another (10035), or no claim (10036). */
   private refusal(row: ReviewRow | null, staffId: number, now: number): ApiError | null {
     if (row?.decision || row?.intent) return new ApiError(this.definition.decidedCode);
     const live = row?.claimedBy != null && row.claimUntil !== null && Date.parse(row.claimUntil) > now;
@@ -270,7 +270,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
     return new ApiError(Code.REVIEW_CLAIM_REQUIRED);
   }
 
-  /** A 10034 names the claimant by email (looked up outside the transaction that refused). */
+  /** A 10035 names the claimant by email (looked up outside the transaction that refused). */
   private async named(error: unknown): Promise<unknown> {
     if (!(error instanceof ApiError) || error.code !== Code.REVIEW_CLAIMED) return error;
     const { staffId, until } = (error.data ?? {}) as { staffId?: number; until?: string };
