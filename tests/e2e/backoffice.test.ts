@@ -2,8 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { expectAccessible, launchBrowser, newContext, watchErrors } from '../support/browser.ts';
+import { jp2Image, jpegWithGps, pngImage } from '../support/images.ts';
 import { api, type RunningServer } from '../support/server.ts';
-import { STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi, STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
 let server: RunningServer;
@@ -11,6 +13,9 @@ let stop: () => Promise<void>;
 let browser: Browser;
 let oneTimePassword: string;
 let customer: Session;
+let inbox: Inbox;
+/** The admin's second session (signed in over the API by the phone test), reused after it. */
+let adminSession: { token: string; staff: unknown } | null = null;
 const ADMIN = 'chief@swx.test';
 /** The admin's authenticator secret, read from the enrolment screen, and the TOTP steps used. */
 let secret = '';
@@ -18,7 +23,7 @@ let steps = 0;
 
 beforeAll(async () => {
   const started = await startServerWithStaff('swx-e2e-backoffice', ADMIN, 'admin');
-  ({ server, oneTimePassword, stop } = started);
+  ({ server, oneTimePassword, stop, inbox } = started);
   customer = await registerByApi(server, started.inbox, 'ada.lovelace@example.com');
   browser = await launchBrowser();
 }, 180_000);
@@ -167,6 +172,7 @@ describe('back office as an app', () => {
     const signedIn = (
       await post('/auth/verifyCode', { challenge: first.challenge, code: authenticatorCode(secret, steps++) })
     ).body.data as { token: string; staff: unknown };
+    adminSession = signedIn;
     const context = await newContext(browser, 'mobile', server.baseUrl);
     await context.addInitScript((s) => {
       sessionStorage.setItem('staffToken', s.token);
@@ -192,6 +198,78 @@ describe('back office as an app', () => {
     await p.getByRole('heading', { name: 'الموظفون', level: 2 }).waitFor();
     await expect.poll(async () => (await rowsOf(p, 'staff-table')).join('\n')).toContain(ADMIN);
     await expectAccessible(p, 'mobile /admin/staff, Arabic');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+  it('the KYC review queue: the claimant by name in the list and on the item, a deep link that survives a reload', async () => {
+    const call = (path: string, token: string, body?: unknown) =>
+      api(server.baseUrl, path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          authorization: token,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const signedIn = adminSession;
+    if (!signedIn) throw new Error('the admin has no session');
+    // A compliance officer, made by the admin, claims a customer's verification.
+    const created = (
+      await call('/swx/admin/staff', signedIn.token, { email: 'reviewer.kyc@swx.test', role: 'compliance' })
+    ).body.data as { oneTimePassword: string };
+    const reviewer = await enrolStaffByApi(server.baseUrl, 'reviewer.kyc@swx.test', created.oneTimePassword);
+    const applicant = await registerByApi(server, inbox, 'grace.hopper@example.com');
+    const submitted = await call('/swx/customer/user/identification', applicant.token, {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      birthdate: '1986-12-09',
+      sex: 'female',
+      country: 'US',
+      address: '1 Navy Yard, Arlington',
+      phoneCode: '+1',
+      phone: '2025550100',
+      documentType: 'passport',
+      photos: {
+        front: (await jpegWithGps()).toString('base64'),
+        back: (await pngImage()).toString('base64'),
+        inHand: (await jp2Image()).toString('base64'),
+      },
+    });
+    expect(submitted.body.code).toBe(20001);
+    const queue = (await call('/swx/admin/kyc/queue', reviewer.token)).body.data as {
+      id: number;
+      userId: number;
+    }[];
+    const id = queue.find((q) => q.userId === applicant.userInfo.id)?.id ?? 0;
+    expect((await call(`/swx/admin/kyc/${id}/claim`, reviewer.token, {})).body.code).toBe(200);
+
+    // The admin reads the queue and the item; only compliance decides.
+    const context = await newContext(browser, 'desktop', server.baseUrl);
+    await context.addInitScript((s) => {
+      sessionStorage.setItem('staffToken', s.token);
+      sessionStorage.setItem('staffInfo', JSON.stringify(s.staff));
+    }, signedIn);
+    const p = await context.newPage();
+    const errors = watchErrors(p);
+    await p.goto('/admin/kyc');
+    await p.getByRole('heading', { name: 'KYC reviews' }).waitFor();
+    await expect
+      .poll(async () => (await rowsOf(p, 'kyc-table')).join('\n'))
+      .toMatch(/grace\.hopper@example\.com[\s\S]*reviewer\.kyc@swx\.test/);
+    await expectAccessible(p, 'desktop /admin/kyc');
+    await p.getByRole('link', { name: 'Review grace.hopper@example.com' }).click();
+    await p.getByRole('heading', { name: `Verification ${id}` }).waitFor();
+    expect(new URL(p.url()).pathname).toBe(`/admin/kyc/${id}`);
+    const status = () => p.getByTestId('review-status').innerText();
+    expect(await status()).toMatch(/reviewer\.kyc@swx\.test, until/);
+    await p.getByText('Only the compliance role approves or rejects.').waitFor();
+    expect(await p.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await expectAccessible(p, 'desktop /admin/kyc/:id');
+    // The reviewer lets it go: after a reload of the same address, nobody holds it.
+    expect((await call(`/swx/admin/kyc/${id}/release`, reviewer.token, {})).body.code).toBe(200);
+    await p.reload();
+    await p.getByRole('heading', { name: `Verification ${id}` }).waitFor();
+    await expect.poll(status).toMatch(/Reviewer\s+Nobody/);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -161,6 +161,10 @@ describe('KYC, customer and back office', () => {
     await expectAccessible(admin, 'desktop /admin/ KYC review');
     await admin.getByRole('button', { name: 'Enlarge Front' }).click();
     await admin.getByRole('dialog', { name: 'Front' }).getByRole('button', { name: 'Close' }).click();
+    // Claim first (the review queue's lease), then decide; the page names who holds it.
+    await admin.getByRole('button', { name: 'Claim', exact: true }).click();
+    await admin.getByText(/^Claimed until /).waitFor();
+    expect(await admin.getByTestId('review-status').innerText()).toContain('You, until');
     await admin.getByRole('button', { name: 'Approve' }).click();
     await admin.getByText('Approved; the customer was notified.').waitFor();
     expect(await admin.getByTestId('kyc-status').innerText()).toBe('Verified');

@@ -310,6 +310,10 @@ describe('back office: staff management, customer page, audit log', () => {
     const item = (queue.body.data as { id: number; userId: number }[]).find(
       (q) => q.userId === dave.userInfo.id,
     );
+    // Deciding needs a claim of the decider (the review queue's lease).
+    expect(
+      (await api(server.baseUrl, `${A}/kyc/${item?.id}/claim`, post({}, token.compliance))).body.code,
+    ).toBe(200);
     const rejected = await api(
       server.baseUrl,
       `${A}/kyc/${item?.id}/reject`,

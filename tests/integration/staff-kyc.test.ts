@@ -137,8 +137,29 @@ describe('back office and KYC over HTTP', () => {
       (await api(server.baseUrl, `${C}/user/getIdentification`, { headers: auth(alice.token) })).body.data,
     ).toMatchObject({ state: 'pending' });
 
+    // Deciding needs a live claim of the decider: without one, 10036; claimed, the queue names who.
+    expect((await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff.compliance))).body.code).toBe(
+      10036,
+    );
+    const claimed = await api(server.baseUrl, `${A}/kyc/${id}/claim`, post({}, staff.compliance));
+    expect(claimed.body).toMatchObject({
+      code: 200,
+      data: { review: { state: 'pending', claim: { staff: { email: 'compliance@swx.test' } } } },
+    });
+    const listed = await api(server.baseUrl, `${A}/kyc/queue`, { headers: auth(staff.compliance ?? '') });
+    expect(
+      (listed.body.data as { id: number; review: unknown }[]).find((q) => q.id === id)?.review,
+    ).toMatchObject({
+      claim: { staff: { email: 'compliance@swx.test' } },
+    });
     const approved = await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff.compliance));
-    expect(approved.body).toMatchObject({ code: 200, data: { status: 'verified' } });
+    expect(approved.body).toMatchObject({
+      code: 200,
+      data: {
+        status: 'verified',
+        review: { state: 'approved', decidedBy: { email: 'compliance@swx.test' } },
+      },
+    });
     const mine = await api(server.baseUrl, `${C}/user/getIdentification`, { headers: auth(alice.token) });
     expect(mine.body.data).toMatchObject({ state: 'verified', canSubmit: false });
     const score = await api(server.baseUrl, `${C}/user/getCreditScore`, { headers: auth(alice.token) });

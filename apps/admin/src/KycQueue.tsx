@@ -1,12 +1,21 @@
-import { adminCalls, type KycQueueItem, LANGUAGE_TAGS, type PhotoSide } from '@swx/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { allowed, callAdmin, failureMessage, fetchKycPhoto } from './api.ts';
+import {
+  type KycQueueItem,
+  type KycReview,
+  kycReviewCalls,
+  LANGUAGE_TAGS,
+  type PhotoSide,
+} from '@swx/contract';
+import { useEffect, useRef, useState } from 'react';
+import { fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable, timeColumn } from './DataTable.tsx';
-import { Alert, Field, Pending } from './Field.tsx';
+import { timeColumn } from './DataTable.tsx';
 import { keys } from './query.ts';
+import {
+  type Reviewed,
+  ReviewItemScreen,
+  type ReviewKind,
+  ReviewQueueScreen,
+} from './review/ReviewQueue.tsx';
 import { fill, formatTime } from './text.ts';
 
 /** One photo: a thumbnail that opens a larger view in a modal dialog. */
@@ -59,67 +68,9 @@ function Photo({ id, side }: { id: string; side: PhotoSide }) {
   );
 }
 
-/** One verification (/admin/kyc/:id): its fields and photos; compliance approves or rejects. */
-export function KycReviewPage() {
-  const { text, language, staff } = useBackOffice();
-  const id = Number(useParams().id);
-  const valid = Number.isSafeInteger(id) && id > 0;
-  const client = useQueryClient();
-  const query = useQuery({
-    queryKey: keys.kycReview(language, id),
-    queryFn: () => callAdmin('getKyc', { params: { id } }),
-    enabled: valid,
-  });
-  const heading = useRef<HTMLHeadingElement>(null);
-  const loaded = query.data !== undefined;
-  useEffect(() => {
-    if (loaded) heading.current?.focus();
-  }, [loaded]);
-  const [done, setDone] = useState('');
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const decision = useMutation({
-    mutationFn: (input: { approve: boolean; reason: string }) =>
-      input.approve
-        ? callAdmin('approveKyc', { params: { id } })
-        : callAdmin('rejectKyc', { params: { id }, body: { reason: input.reason } }),
-    onSuccess: async (next, input) => {
-      client.setQueryData(keys.kycReview(language, id), next);
-      setDone(input.approve ? text.kyc.approved : text.kyc.rejected);
-      await client.invalidateQueries({ queryKey: keys.kyc });
-      await client.invalidateQueries({ queryKey: keys.customers });
-    },
-  });
-  const back = (
-    <Link className="back" to="/kyc">
-      {text.kyc.backToQueue}
-    </Link>
-  );
-  const review = query.data;
-  if (!valid || !review)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            !valid ? text.notFound : query.isError ? failureMessage(query.error, text.error.generic) : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
-  const failure = decision.isError ? failureMessage(decision.error, text.error.generic) : '';
-  const busy = decision.isPending;
-  const mayDecide = allowed(staff, adminCalls.approveKyc);
-  const decide = (approve: boolean) => {
-    if (!approve && reason.trim().length < 3) {
-      setReasonError(text.error.reasonShort);
-      return;
-    }
-    setReasonError(undefined);
-    setDone('');
-    decision.mutate({ approve, reason: reason.trim() });
-  };
+/** A verification's fields and photos, on its review page. */
+function KycDetails({ item: review }: { item: Reviewed<KycReview> }) {
+  const { text, language } = useBackOffice();
   const d = review.details;
   const country =
     new Intl.DisplayNames([LANGUAGE_TAGS[language]], { type: 'region' }).of(d.country) ?? d.country;
@@ -138,11 +89,7 @@ export function KycReviewPage() {
     [text.kyc.status, text.kyc[review.status]],
   ];
   return (
-    <section className="panel" aria-labelledby="kyc-heading">
-      {back}
-      <h2 id="kyc-heading" ref={heading} tabIndex={-1}>
-        {fill(text.kyc.detailHeading, { id: review.id })}
-      </h2>
+    <>
       <dl className="facts">
         {rows.map(([label, value]) => (
           <div key={label}>
@@ -166,64 +113,36 @@ export function KycReviewPage() {
           <Photo key={p.id} id={p.id} side={p.side} />
         ))}
       </div>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      {review.status === 'pending' ? (
-        mayDecide ? (
-          <form
-            className="stack"
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              decide(false);
-            }}
-          >
-            <div className="actions">
-              <button type="button" className="primary" disabled={busy} onClick={() => decide(true)}>
-                {text.kyc.approve}
-              </button>
-            </div>
-            <Field
-              label={text.kyc.rejectReason}
-              value={reason}
-              maxLength={500}
-              error={reasonError}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            <Alert message={failure} />
-            <div className="actions">
-              <button type="submit" className="danger" disabled={busy}>
-                {text.kyc.reject}
-              </button>
-            </div>
-          </form>
-        ) : (
-          <p className="muted">{text.kyc.onlyCompliance}</p>
-        )
-      ) : (
-        <Alert message={failure} />
-      )}
-    </section>
+    </>
   );
 }
 
-/** The KYC review queue: pending verifications, oldest first, with their 48-hour due time. */
-export function KycQueue() {
-  const { text, language } = useBackOffice();
-  const headingId = useId();
-  const query = useQuery({ queryKey: keys.kycQueue(language), queryFn: () => callAdmin('kycQueue') });
-  const documentName = (type: string) => text.kyc[type as 'idCard' | 'driverLicence' | 'passport'] ?? type;
-  const columns: Column<KycQueueItem>[] = [
+const documentName = (text: ReturnType<typeof useBackOffice>['text'], type: string) =>
+  text.kyc[type as 'idCard' | 'driverLicence' | 'passport'] ?? type;
+
+/** KYC on the review queue screen: compliance claims and decides, admin may read. */
+const kyc: ReviewKind<KycQueueItem, KycReview> = {
+  calls: kycReviewCalls,
+  base: '/kyc',
+  root: keys.kyc[0],
+  alsoChanges: [keys.customers],
+  words: (text) => ({
+    heading: text.kyc.heading,
+    empty: text.kyc.empty,
+    open: text.kyc.open,
+    approved: text.kyc.approved,
+    rejected: text.kyc.rejected,
+    onlyDeciders: text.kyc.onlyCompliance,
+  }),
+  itemHeading: (text, review) => fill(text.kyc.detailHeading, { id: review.id }),
+  columns: ({ text, language }) => [
     { key: 'customer', header: text.kyc.customer, cell: (i) => i.userName, sortValue: (i) => i.userName },
     { key: 'name', header: text.kyc.name, cell: (i) => i.name, sortValue: (i) => i.name },
     {
       key: 'document',
       header: text.kyc.document,
-      cell: (i) => documentName(i.documentType),
-      sortValue: (i) => documentName(i.documentType),
+      cell: (i) => documentName(text, i.documentType),
+      sortValue: (i) => documentName(text, i.documentType),
     },
     timeColumn('submitted', text.kyc.submitted, language, (i) => i.submittedAt),
     {
@@ -237,33 +156,19 @@ export function KycQueue() {
       ),
       sortValue: (i) => i.dueAt,
     },
-    {
-      key: 'open',
-      header: text.kyc.open,
-      hiddenHeader: true,
-      cell: (i) => (
-        <Link to={`/kyc/${i.id}`} aria-label={`${text.kyc.open} ${i.userName}`}>
-          {text.kyc.open}
-        </Link>
-      ),
-    },
-  ];
-  return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {text.kyc.heading}
-      </h2>
-      <DataTable
-        caption={text.kyc.heading}
-        columns={columns}
-        rows={query.data}
-        rowKey={(i) => i.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
-        empty={text.kyc.empty}
-        filterText={(i) => `${i.userName} ${i.name}`}
-      />
-    </section>
-  );
+  ],
+  rowName: (i) => i.userName,
+  filterText: (i) => `${i.userName} ${i.name}`,
+  Details: KycDetails,
+  testId: 'kyc-table',
+};
+
+/** The KYC review queue (/admin/kyc): pending verifications, oldest first, with their due time. */
+export function KycQueue() {
+  return <ReviewQueueScreen kind={kyc} />;
+}
+
+/** One verification (/admin/kyc/:id): its review, fields and photos. */
+export function KycReviewPage() {
+  return <ReviewItemScreen kind={kyc} />;
 }

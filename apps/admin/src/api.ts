@@ -1,6 +1,7 @@
 import {
   ADMIN_API_BASE,
   type AdminCallData,
+  type AdminCallDefinition,
   type AdminCallName,
   adminCalls,
   Code,
@@ -8,6 +9,7 @@ import {
   type Language,
   type StaffInfo,
 } from '@swx/contract';
+import type { z } from 'zod/mini';
 
 /**
  * The staff API client: calls by contract name under /swx/admin, with the staff token (kept in
@@ -61,11 +63,20 @@ function fillPath(path: string, params: Record<string, string | number>): string
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }
 
-export async function callAdmin<N extends AdminCallName>(
+type CallInput = { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown };
+
+export function callAdmin<N extends AdminCallName>(
   name: N,
-  input: { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown } = {},
+  input: CallInput = {},
 ): Promise<AdminCallData<N>> {
-  const definition = adminCalls[name];
+  return callDefinition(adminCalls[name], input) as Promise<AdminCallData<N>>;
+}
+
+/** A staff call by its contract definition (generic screens, e.g. a review kind's `reviewCalls`). */
+export async function callDefinition<D extends AdminCallDefinition>(
+  definition: D,
+  input: CallInput = {},
+): Promise<z.infer<D['data']>> {
   const headers: Record<string, string> = {
     accept: 'application/json',
     'accept-language': LANGUAGE_TAGS[language],
@@ -101,7 +112,7 @@ export async function callAdmin<N extends AdminCallName>(
   if (code !== Code.OK) throw new StaffApiError(code, body?.msg ?? '', body?.data ?? null);
   const parsed = definition.data.safeParse(body?.data);
   if (!parsed.success) throw new StaffApiError(-1, '');
-  return parsed.data as AdminCallData<N>;
+  return parsed.data as z.infer<D['data']>;
 }
 
 /** A KYC photo as an object URL (the call needs the staff token, so an <img> cannot fetch it). */

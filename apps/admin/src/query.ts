@@ -21,11 +21,16 @@ export const keys = {
   customerSearch: (language: Language, q: string) => ['customers', language, 'search', q] as const,
   customer: (language: Language, id: number) => ['customers', language, 'overview', id] as const,
   kyc: ['kyc'] as const,
-  kycQueue: (language: Language) => ['kyc', language, 'queue'] as const,
-  kycReview: (language: Language, id: number) => ['kyc', language, 'review', id] as const,
   staff: ['staff'] as const,
   staffList: (language: Language) => ['staff', language, 'list'] as const,
   audit: ['audit'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };
+
+/** The keys of a review kind under its domain's root (review/ReviewQueue.tsx): its queue and items. */
+export const reviewKeys = (root: string) => ({
+  root: [root] as const,
+  queue: (language: Language) => [root, language, 'queue'] as const,
+  item: (language: Language, id: number) => [root, language, 'item', id] as const,
+});

@@ -12,6 +12,7 @@ import { ContentService } from './modules/content/content.service.ts';
 import { CustomerDirectory } from './modules/identity/identity.customers.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { IdentityService } from './modules/identity/identity.service.ts';
+import { kycReview } from './modules/kyc/kyc.review.ts';
 import { kycRoutes } from './modules/kyc/kyc.routes.ts';
 import { KycService } from './modules/kyc/kyc.service.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
@@ -27,6 +28,7 @@ import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
+import { type ReviewQueue, ReviewService } from './modules/review/review.service.ts';
 import { StaffAuditLog } from './modules/staff/staff.audit.ts';
 import { StaffCustomers } from './modules/staff/staff.customers.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -81,6 +83,8 @@ export type Services = {
   staffAuditLog: StaffAuditLog;
   kyc: KycService;
   uploads: UploadsService;
+  reviews: ReviewService;
+  kycReview: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
   notices: NoticesService;
   content: ContentService;
   operator: OperatorService;
@@ -141,9 +145,17 @@ export function createServices(platform: Platform): Services {
     db: platform.db,
     uploads,
     audit,
-    notices,
     customers,
     rateLimiter: platform.rateLimiter,
+  });
+  // Staff review queues: one registration per kind (modules/review).
+  const reviews = new ReviewService({
+    db: platform.db,
+    audit,
+    notices,
+    staff,
+    customers,
+    logger: platform.logger,
   });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));
@@ -177,6 +189,8 @@ export function createServices(platform: Platform): Services {
     staffAuditLog: new StaffAuditLog({ audit, staff }),
     kyc,
     uploads,
+    reviews,
+    kycReview: reviews.register(kycReview(kyc, staff)),
   };
 }
 
@@ -247,7 +261,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   marketRoutes(server, services.market, services.quotes);
   tradingRoutes(server, services.trading);
   staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
-  kycRoutes(server, services.kyc, services.staff);
+  kycRoutes(server, services.kyc, services.staff, services.kycReview);
   uploadsRoutes(server, services.uploads, services.staff);
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });

@@ -1,9 +1,10 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10034 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * 10026-10037 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
- * refused while positions are open, and an upload over its purpose's size limit.
+ * refused while positions are open, an upload over its purpose's size limit, and the staff review
+ * queue's claims and four eyes.
  */
 export const Code = {
   OK: 200,
@@ -42,6 +43,12 @@ export const Code = {
   PRICE_CHANGED: 10032,
   POSITIONS_OPEN: 10033,
   FILE_TOO_LARGE: 10034,
+  /** A staff review: another staff member holds the item's claim (data: who and until when). */
+  REVIEW_CLAIMED: 10035,
+  /** A staff review: deciding needs a live claim of the decider. */
+  REVIEW_CLAIM_REQUIRED: 10036,
+  /** A staff review above its four-eyes threshold: the second approver must be another account. */
+  REVIEW_SECOND_APPROVER: 10037,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
 import { operatorAdminCalls } from './operator.ts';
+import { reviewCalls } from './review.ts';
 
 /**
  * The staff API of the back office, under `/swx/admin` (never the customer base). Staff accounts,
@@ -126,6 +127,16 @@ export const kycReview = z.object({
   details: kycDetails,
 });
 export type KycReview = z.infer<typeof kycReview>;
+
+/** The KYC review queue: admin and compliance read it, compliance decides (modules/review). */
+export const kycReviewCalls = reviewCalls({
+  path: '/kyc',
+  noun: 'verification',
+  listItem: kycQueueItem,
+  item: kycReview,
+  readers: KYC_READERS,
+  deciders: KYC_REVIEWERS,
+});
 
 export const staffListItem = z.object({
   id: z.int(),
@@ -324,38 +335,12 @@ export const adminCalls = {
     body: z.object({ reason }),
     data: customerDetail,
   }),
-  kycQueue: adminCall({
-    method: 'GET',
-    path: '/kyc/queue',
-    summary: 'Pending verifications, oldest first, with their 48-hour due time',
-    roles: KYC_READERS,
-    data: z.array(kycQueueItem),
-  }),
-  getKyc: adminCall({
-    method: 'GET',
-    path: '/kyc/:id',
-    summary: 'One verification with its fields and photo ids',
-    roles: KYC_READERS,
-    params: idParams,
-    data: kycReview,
-  }),
-  approveKyc: adminCall({
-    method: 'POST',
-    path: '/kyc/:id/approve',
-    summary: 'Approve a pending verification; the customer gets a notice',
-    roles: KYC_REVIEWERS,
-    params: idParams,
-    data: kycReview,
-  }),
-  rejectKyc: adminCall({
-    method: 'POST',
-    path: '/kyc/:id/reject',
-    summary: 'Reject a pending verification with a reason the customer sees; they may submit again',
-    roles: KYC_REVIEWERS,
-    params: idParams,
-    body: z.object({ reason }),
-    data: kycReview,
-  }),
+  kycQueue: kycReviewCalls.list,
+  getKyc: kycReviewCalls.get,
+  claimKyc: kycReviewCalls.claim,
+  releaseKyc: kycReviewCalls.release,
+  approveKyc: kycReviewCalls.approve,
+  rejectKyc: kycReviewCalls.reject,
   listStaff: adminCall({
     method: 'GET',
     path: '/staff',

@@ -7,11 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { hasGps, jp2Image, jpegWithGps, pngImage } from '../../../../../tests/support/images.ts';
 import { ApiError } from '../../platform/http.ts';
+import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { FileStorage } from '../../platform/storage.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
 import { NoticesService } from '../notices/notices.service.ts';
+import { type ReviewQueue, ReviewService } from '../review/review.service.ts';
+import { StaffService } from '../staff/staff.service.ts';
 import { UploadsService } from '../uploads/uploads.service.ts';
+import { kycReview } from './kyc.review.ts';
 import { KycService } from './kyc.service.ts';
 
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
@@ -21,12 +25,14 @@ describe(`KYC on ${TEST_DB}`, () => {
   let t: TestDatabase;
   let kyc: KycService;
   let notices: NoticesService;
+  let review: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
   let uploads: UploadsService;
   let images: { front: Buffer; back: Buffer; inHand: Buffer };
   beforeAll(async () => {
     t = await openTestDatabase();
     const audit = new AuditService(t.db);
     notices = new NoticesService(t.db);
+    const customers = new CustomerDirectory(t.db);
     uploads = new UploadsService({
       db: t.db,
       storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-kyc-'))),
@@ -35,9 +41,17 @@ describe(`KYC on ${TEST_DB}`, () => {
       db: t.db,
       uploads,
       audit,
-      notices,
-      customers: new CustomerDirectory(t.db),
+      customers,
     });
+    const staff = new StaffService({
+      db: t.db,
+      audit,
+      rateLimiter: createMemoryRateLimiter(),
+      totpKey: Buffer.alloc(32, 7),
+    });
+    review = new ReviewService({ db: t.db, audit, notices, staff, customers }).register(
+      kycReview(kyc, staff),
+    );
     const [reviewer] = await t.db.query<{ id: string }>(
       "INSERT INTO staff (email, role, password_hash, password_one_time, totp_secret_enc, totp_enabled_at) VALUES ('c@example.com', 'compliance', '$argon2id$x', false, 'v1.a.b.c', now()) RETURNING id",
     );
@@ -102,7 +116,8 @@ describe(`KYC on ${TEST_DB}`, () => {
 
     const [queued] = (await kyc.queue()).filter((q) => q.userId === userId);
     expect(queued).toMatchObject({ name: 'Ada Lovelace', userName: 'kyc-de', overdue: false });
-    const approved = await kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: true });
+    await review.claim(COMPLIANCE, queued?.id ?? 0);
+    const approved = await review.approve(COMPLIANCE, queued?.id ?? 0);
     expect(approved).toMatchObject({ status: 'verified', reviewedBy: `staff:${COMPLIANCE.staffId}` });
     expect((await kyc.status(userId)).state).toBe('verified');
     const score = await kyc.creditScore(userId);
@@ -119,11 +134,9 @@ describe(`KYC on ${TEST_DB}`, () => {
     // Read in another language, the same notice is in that language.
     expect((await notices.list(userId, 'en'))[0]?.noticeContent).toContain('Your identity is verified');
     // Decided once: a second decision and a new submission are refused.
-    await expect(
-      kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'late' }),
-    ).rejects.toSatisfy(refusedWith(10019));
+    await expect(review.reject(COMPLIANCE, queued?.id ?? 0, 'late')).rejects.toSatisfy(refusedWith(10019));
     await expect(kyc.submit(userId, body(await upload(userId)))).rejects.toSatisfy(refusedWith(10019));
-    await expect(kyc.decide(COMPLIANCE, 987_654, { approve: true })).rejects.toSatisfy(refusedWith(10028));
+    await expect(review.approve(COMPLIANCE, 987_654)).rejects.toSatisfy(refusedWith(10028));
     // The database itself refuses to change a decided submission.
     await expect(
       t.db.query("UPDATE kyc_submissions SET status = 'failed', reason = 'edit' WHERE id = $1", [queued?.id]),
@@ -134,6 +147,7 @@ describe(`KYC on ${TEST_DB}`, () => {
     );
     expect(audit).toEqual([
       { actor: `user:${userId}`, action: 'kyc.submitted' },
+      { actor: `staff:${COMPLIANCE.staffId}`, action: 'kyc.claimed' },
       { actor: `staff:${COMPLIANCE.staffId}`, action: 'kyc.approved' },
     ]);
   });
@@ -143,7 +157,8 @@ describe(`KYC on ${TEST_DB}`, () => {
     const first = await kyc.submit(userId, body(await upload(userId), { documentType: 'idCard' }));
     expect(first.state).toBe('pending');
     const [queued] = (await kyc.queue()).filter((q) => q.userId === userId);
-    await kyc.decide(COMPLIANCE, queued?.id ?? 0, { approve: false, reason: 'The back photo is blurred' });
+    await review.claim(COMPLIANCE, queued?.id ?? 0);
+    await review.reject(COMPLIANCE, queued?.id ?? 0, 'The back photo is blurred');
     const failed = await kyc.status(userId);
     expect(failed).toMatchObject({ state: 'failed', canSubmit: true, reason: 'The back photo is blurred' });
     expect((await notices.list(userId, 'en'))[0]?.noticeContent).toContain(

@@ -121,11 +121,16 @@ export async function findSubmission(db: Queryable, id: number): Promise<Submiss
   return rows[0] ? toSubmission(rows[0]) : null;
 }
 
-/** Pending submissions, oldest first. */
-export async function pendingSubmissions(db: Queryable, limit: number): Promise<SubmissionRow[]> {
+/** Pending submissions, oldest first (by id, for keyset paging), after the id `after`. */
+export async function pendingSubmissions(
+  db: Queryable,
+  after: number | null,
+  limit: number,
+): Promise<SubmissionRow[]> {
   const rows = await db.query<RawSubmission>(
-    `SELECT ${COLUMNS} FROM kyc_submissions WHERE status = 'pending' ORDER BY submitted_at, id LIMIT $1`,
-    [limit],
+    `SELECT ${COLUMNS} FROM kyc_submissions WHERE status = 'pending' AND ($1::bigint IS NULL OR id > $1)
+     ORDER BY id LIMIT $2`,
+    [after, limit],
   );
   return rows.map(toSubmission);
 }

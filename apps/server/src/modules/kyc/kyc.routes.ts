@@ -1,12 +1,19 @@
-import { ADMIN_API_BASE, adminCalls, Code, calls, type KycReview, kycPhotoParams } from '@swx/contract';
+import { ADMIN_API_BASE, adminCalls, Code, calls, kycPhotoParams, type kycReviewCalls } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountCall, sendCode } from '../../platform/http.ts';
-import { mountStaffCall, requireStaff } from '../staff/staff.http.ts';
+import { mountReview } from '../review/review.routes.ts';
+import type { ReviewQueue } from '../review/review.service.ts';
+import { requireStaff } from '../staff/staff.http.ts';
 import type { StaffService } from '../staff/staff.service.ts';
 import { sendPrivateFile } from '../uploads/uploads.routes.ts';
 import type { KycService } from './kyc.service.ts';
 
-export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffService): void {
+export function kycRoutes(
+  app: FastifyInstance,
+  kyc: KycService,
+  staff: StaffService,
+  review: ReviewQueue<typeof kycReviewCalls>,
+): void {
   // Customer calls. The photos are uploads (the uploads module); their owner reads them back at
   // the guarded file route /swx/files/:id.
   mountCall(app, calls.identification, ({ customer, body }) => kyc.submit(customer.userId, body), {
@@ -15,27 +22,8 @@ export function kycRoutes(app: FastifyInstance, kyc: KycService, staff: StaffSer
   mountCall(app, calls.getIdentification, ({ customer }) => kyc.status(customer.userId));
   mountCall(app, calls.getCreditScore, ({ customer }) => kyc.creditScore(customer.userId));
 
-  // Staff calls: the review queue (compliance decides; admin may read).
-  mountStaffCall(app, staff, adminCalls.kycQueue, async ({ staff: session }) => {
-    await staff.record(session, 'kyc.queue_viewed', 'kyc', {});
-    return kyc.queue();
-  });
-  // The reviewer by name (email) for staff, beside the audit actor.
-  const named = async (review: KycReview): Promise<KycReview> => ({
-    ...review,
-    reviewer: await staff.refOfActor(review.reviewedBy),
-  });
-  mountStaffCall(app, staff, adminCalls.getKyc, async ({ staff: session, params }) => {
-    const review = await kyc.review(params.id);
-    await staff.record(session, 'kyc.viewed', `kyc:${params.id}`, { userId: review.userId });
-    return named(review);
-  });
-  mountStaffCall(app, staff, adminCalls.approveKyc, async ({ staff: session, params }) =>
-    named(await kyc.decide(session, params.id, { approve: true })),
-  );
-  mountStaffCall(app, staff, adminCalls.rejectKyc, async ({ staff: session, params, body }) =>
-    named(await kyc.decide(session, params.id, { approve: false, reason: body.reason })),
-  );
+  // Staff calls: the review queue (compliance decides; admin may read), from kyc.review.ts.
+  mountReview(app, staff, review);
   // A photo of a submission for the review screen: the uploads service serves it (roles per
   // purpose); the view is audited with its submission.
   app.get(`${ADMIN_API_BASE}/kyc/photo/:id`, async (request, reply) => {

@@ -4,23 +4,20 @@ import {
   type CreditScore,
   type IdentificationBody,
   type IdentificationStatus,
-  isLanguage,
   KYC_REVIEW_HOURS,
   type KycQueueItem,
   type KycReview,
   type KycState,
-  type Language,
   PHOTO_PURPOSES,
   PHOTO_SIDES,
   type StaffRole,
 } from '@swx/contract';
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { StoredFile } from '../../platform/storage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { computeCreditScore } from './kyc.credit.ts';
 import {
@@ -35,9 +32,6 @@ import {
   photosOf,
   type SubmissionRow,
 } from './kyc.repository.ts';
-
-/** The reviewer of a decision: a staff member of the compliance role (checked by the route). */
-export type Reviewer = { staffId: number };
 
 const MIN_AGE_YEARS = 18;
 /** A customer may try 10 submissions an hour (each upload is limited by the uploads service too). */
@@ -63,14 +57,14 @@ function validBirthdate(text: string, today: Date): boolean {
  * Identity verification (spec §3-§5): a customer uploads three photos through the uploads service
  * (checked by content, re-encoded without metadata, kept in private storage), then submits the
  * fields with the photos' upload ids, which the submission takes in its transaction; staff of
- * the compliance role approve or reject with a reason (audited); the customer gets a notice in
- * their language. States: none → pending → verified | failed; failed → pending again.
+ * the compliance role approve or reject with a reason through the review queue (kyc.review.ts);
+ * the customer gets a notice in their language. States: none → pending → verified | failed;
+ * failed → pending again.
  */
 export class KycService {
   private readonly db: Database;
   private readonly uploads: UploadsService;
   private readonly audit: AuditService;
-  private readonly notices: NoticesService;
   private readonly customers: CustomerDirectory;
   private readonly limiter: RateLimiter | undefined;
   private readonly now: () => number;
@@ -79,7 +73,6 @@ export class KycService {
     db: Database;
     uploads: UploadsService;
     audit: AuditService;
-    notices: NoticesService;
     customers: CustomerDirectory;
     rateLimiter?: RateLimiter;
     now?: () => number;
@@ -87,7 +80,6 @@ export class KycService {
     this.db = deps.db;
     this.uploads = deps.uploads;
     this.audit = deps.audit;
-    this.notices = deps.notices;
     this.customers = deps.customers;
     this.limiter = deps.rateLimiter;
     this.now = deps.now ?? Date.now;
@@ -226,8 +218,9 @@ export class KycService {
       : null;
   }
 
-  async queue(limit = 200): Promise<KycQueueItem[]> {
-    const rows = await pendingSubmissions(this.db, limit);
+  /** Pending submissions, oldest first (by id), after the id `after`: the review queue's rows. */
+  async queue(page: { after?: number | null; limit?: number } = {}): Promise<KycQueueItem[]> {
+    const rows = await pendingSubmissions(this.db, page.after ?? null, page.limit ?? 200);
     const names = await this.customers.namesOf(rows.map((r) => r.userId));
     const now = this.now();
     return rows.map((r) => ({
@@ -264,47 +257,27 @@ export class KycService {
     return s ? this.reviewOf(s) : null;
   }
 
-  async review(id: number): Promise<KycReview> {
+  /** One submission as staff see it, or null. */
+  async review(id: number): Promise<KycReview | null> {
     const s = await findSubmission(this.db, id);
-    if (!s) throw new ApiError(Code.NOT_FOUND);
-    return this.reviewOf(s);
+    return s ? this.reviewOf(s) : null;
   }
 
   /**
-   * Approves or rejects a pending submission, with its audit row in the same transaction; then
-   * the customer gets a notice in their language. Not pending: 10019; unknown: 10028.
+   * Records the review's decision on a pending submission, in the review's transaction (with its
+   * audit row and the customer's notice; see kyc.review.ts). A submission no longer pending is
+   * refused (and the database refuses any change to a decided one).
    */
-  async decide(
-    reviewer: Reviewer,
+  async recordDecision(
+    tx: Queryable,
     id: number,
-    decision: { approve: true } | { approve: false; reason: string },
-  ): Promise<KycReview> {
-    const decided = await this.db.transaction(async (tx) => {
-      const row = await decideSubmission(tx, id, {
-        status: decision.approve ? 'verified' : 'failed',
-        staffId: reviewer.staffId,
-        reason: decision.approve ? null : decision.reason,
-      });
-      if (!row) return null;
-      await this.audit.appendInTx(tx, [
-        {
-          actor: `staff:${reviewer.staffId}`,
-          action: decision.approve ? 'kyc.approved' : 'kyc.rejected',
-          subject: `kyc:${id}`,
-          data: { userId: row.userId, ...(decision.approve ? {} : { reason: decision.reason }) },
-        },
-      ]);
-      return row;
+    decision: { approve: boolean; staffId: number; reason: string | null },
+  ): Promise<void> {
+    const row = await decideSubmission(tx, id, {
+      status: decision.approve ? 'verified' : 'failed',
+      staffId: decision.staffId,
+      reason: decision.approve ? null : decision.reason,
     });
-    if (!decided) {
-      if (!(await findSubmission(this.db, id))) throw new ApiError(Code.NOT_FOUND);
-      throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
-    }
-    const customer = await this.customers.get(decided.userId);
-    const language: Language = customer && isLanguage(customer.language) ? customer.language : 'en';
-    if (decided.status === 'verified')
-      await this.notices.notify(decided.userId, language, 'kyc_verified', {});
-    else await this.notices.notify(decided.userId, language, 'kyc_failed', { reason: decided.reason ?? '' });
-    return this.reviewOf(decided);
+    if (!row) throw new ApiError(Code.WRONG_AUTHENTICATION_STATUS);
   }
 }

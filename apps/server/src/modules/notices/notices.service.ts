@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Code, interpolate, type Language } from '@swx/contract';
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
 import { insertNotice, markRead, type NoticeRow, noticesOf } from './notices.repository.ts';
@@ -55,8 +55,19 @@ export class NoticesService {
     kind: NoticeKind,
     params: Record<string, string>,
   ): Promise<number> {
+    return this.notifyInTx(this.db, userId, language, kind, params);
+  }
+
+  /** A notice written in the caller's transaction: it exists exactly when the caller's change does. */
+  async notifyInTx(
+    tx: Queryable,
+    userId: number,
+    language: Language,
+    kind: NoticeKind,
+    params: Record<string, string>,
+  ): Promise<number> {
     const content = renderNotice(kind, language, params);
-    return insertNotice(this.db, { userId, kind, params, content });
+    return insertNotice(tx, { userId, kind, params, content });
   }
 
   async list(userId: number, language: Language, readState?: 0 | 1): Promise<NoticeView[]> {

@@ -64,7 +64,6 @@ describe(`staff accounts on ${TEST_DB}`, () => {
         storage: new FileStorage(mkdtempSync(join(tmpdir(), 'swx-staff-files-'))),
       }),
       audit,
-      notices,
       customers: directory,
     });
     const trading = new TradingService({
