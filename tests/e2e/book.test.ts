@@ -300,11 +300,13 @@ describe('which book', () => {
     let held = 0;
     await page.route('**/swx/customer/order/buyOptions', async (route) => {
       held++;
-      const sent = JSON.parse(route.request().postData() ?? '{}') as { quoteTime: number };
-      const { quoteTime: _q, requestId: _r, ...ticket } = sent as Record<string, unknown>;
+      const sent = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>;
+      const { quoteId: _q, requestId: _r, ...ticket } = sent;
+      // The quote sent is at most this second's: past this second + its lifetime, it has expired.
+      const now = await serverSecond(ticket);
       await expect
         .poll(() => serverSecond(ticket), { timeout: 20_000, interval: 250 })
-        .toBeGreaterThan(sent.quoteTime + QUOTE_VALID_SECONDS);
+        .toBeGreaterThan(now + QUOTE_VALID_SECONDS);
       await route.continue();
     });
     const sent = await confirmShown(dialog);
