@@ -1,4 +1,4 @@
-import { QUOTE_VALID_SECONDS } from '@swx/contract';
+import { type Book, QUOTE_VALID_SECONDS } from '@swx/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditService } from '../../apps/server/src/modules/audit/audit.service.ts';
@@ -182,7 +182,7 @@ async function reviewOrder(page: Page): Promise<Locator> {
 }
 
 /** After a confirm, the order detail shows exactly the figures that were on screen when it was sent. */
-async function expectOpenedAt(page: Page, shown: Reading, book: 'demo' | 'live' = 'demo'): Promise<void> {
+async function expectOpenedAt(page: Page, shown: Reading, book: Book = 'demo'): Promise<void> {
   await expect
     .poll(() => new URL(page.url()).pathname, { timeout: 30_000 })
     .toMatch(/^\/profile\/orders\/\d+$/);

@@ -9,6 +9,7 @@ import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
+import type { QuoteHolder } from '../products/quotes.ts';
 import type { TickQuote } from './pricing.ts';
 import { TriggerEngine } from './trading.engine.ts';
 import { reconcileMargins } from './trading.jobs.ts';
@@ -214,8 +215,7 @@ describe(`trading on ${TEST_DB}`, () => {
     expect((await refusal(order(quoted.quoteId, 'quote-2'))).code).toBe(Code.PRICE_CHANGED);
     expect((await order(quoted.quoteId, 'quote-1')).id).toBe(opened.id);
     // Another customer's quote, the other book's, or one asked without a session: nothing found.
-    const fresh = (h: { customerId: number | null; book: 'demo' | 'live' }) =>
-      trading.preview(ticket(), h).quoteId;
+    const fresh = (h: QuoteHolder) => trading.preview(ticket(), h).quoteId;
     const other = await newCustomer();
     expect((await refusal(order(fresh({ customerId: other, book: 'demo' }), 'quote-3'))).code).toBe(
       Code.NOT_FOUND,
