@@ -1,4 +1,4 @@
-import { QUOTE_VALID_SECONDS } from '@swx/contract';
+import { type Book, QUOTE_VALID_SECONDS } from '@swx/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditService } from '../../apps/server/src/modules/audit/audit.service.ts';
@@ -182,7 +182,7 @@ async function reviewOrder(page: Page): Promise<Locator> {
 }
 
 /** After a confirm, the order detail shows exactly the figures that were on screen when it was sent. */
-async function expectOpenedAt(page: Page, shown: Reading, book: 'demo' | 'live' = 'demo'): Promise<void> {
+async function expectOpenedAt(page: Page, shown: Reading, book: Book = 'demo'): Promise<void> {
   await expect
     .poll(() => new URL(page.url()).pathname, { timeout: 30_000 })
     .toMatch(/^\/profile\/orders\/\d+$/);
@@ -300,11 +300,13 @@ describe('which book', () => {
     let held = 0;
     await page.route('**/swx/customer/order/buyOptions', async (route) => {
       held++;
-      const sent = JSON.parse(route.request().postData() ?? '{}') as { quoteTime: number };
-      const { quoteTime: _q, requestId: _r, ...ticket } = sent as Record<string, unknown>;
+      const sent = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>;
+      const { quoteId: _q, requestId: _r, ...ticket } = sent;
+      // The quote sent is at most this second's: past this second + its lifetime, it has expired.
+      const now = await serverSecond(ticket);
       await expect
         .poll(() => serverSecond(ticket), { timeout: 20_000, interval: 250 })
-        .toBeGreaterThan(sent.quoteTime + QUOTE_VALID_SECONDS);
+        .toBeGreaterThan(now + QUOTE_VALID_SECONDS);
       await route.continue();
     });
     const sent = await confirmShown(dialog);

@@ -62,10 +62,10 @@ async function openLong(): Promise<{ id: number; orderNo: string }> {
       takeProfit: '1.00',
     });
     const ticket = { ...base, stopLoss: shift(first.data.bid, 90n), takeProfit: shift(first.data.bid, 110n) };
-    const preview = await call<{ quoteTime: number }>('/order/previewOptions', ticket);
+    const preview = await call<{ quoteId: string }>('/order/previewOptions', ticket);
     const opened = await call<{ id: number; orderNo: string }>('/order/buyOptions', {
       ...ticket,
-      quoteTime: preview.data.quoteTime,
+      quoteId: preview.data.quoteId,
       requestId: crypto.randomUUID(),
     });
     if (opened.code === 200) return opened.data;

@@ -298,7 +298,7 @@ describe('trading, the feed closes a position', () => {
       return ((await response.json()) as { data: T }).data;
     };
     const btcId = Number(new URLSearchParams(btcPage.split('?')[1]).get('id'));
-    type Figures = { quoteTime: number; bid: string; ask: string; unreasonable: string[] };
+    type Figures = { quoteId: string; bid: string; ask: string; unreasonable: string[] };
     const base = { marketId: btcId, lots: '0.02', leverage: 2, autoCloseAfter: null };
     // A long one tick below its take profit and a short one tick above its: whichever way the
     // market moves next, one of them reaches its target within seconds.
@@ -322,7 +322,7 @@ describe('trading, the feed closes a position', () => {
       if (preview.unreasonable.length) continue;
       const order = await call<{ id: number }>('/order/buyOptions', {
         ...ticket,
-        quoteTime: preview.quoteTime,
+        quoteId: preview.quoteId,
         requestId: crypto.randomUUID(),
       });
       if (order?.id) ids.push(order.id);

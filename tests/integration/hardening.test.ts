@@ -329,7 +329,7 @@ describe('hardening over HTTP: control characters, framework errors, ids, books,
     const requestId = randomUUID();
     const opened = await post(
       '/order/buyOptions',
-      { ...ticket, ...stops, quoteTime: (preview.body.data as { quoteTime: number }).quoteTime, requestId },
+      { ...ticket, ...stops, quoteId: (preview.body.data as { quoteId: string }).quoteId, requestId },
       'NO',
     );
     expect(opened.body.code).toBe(200);
@@ -342,19 +342,17 @@ describe('hardening over HTTP: control characters, framework errors, ids, books,
     expect((await post('/order/closeOptions', { id }, 'YES')).body.code).toBe(10028);
     const liveList = await request(`${C}/order/listOptionsOrder`, { headers: live });
     expect(liveList.body.data).toMatchObject({ total: 0, items: [] });
-    // The same request id sent to the live book does not answer with the demo order.
-    const replay = await post(
-      '/order/buyOptions',
-      {
-        ...ticket,
-        ...stops,
-        quoteTime: (preview.body.data as { quoteTime: number }).quoteTime - 60,
-        requestId,
-      },
-      'YES',
-    );
-    expect(replay.body.code).not.toBe(200);
-    expect(JSON.stringify(replay.body)).not.toContain(`"id":${id}`);
+    // The same request id sent to the live book does not answer with the demo order: neither with
+    // the demo quote (not the live book's) nor with a live one.
+    const livePreview = await post('/order/previewOptions', { ...ticket, ...stops }, 'YES');
+    for (const quoteId of [
+      (preview.body.data as { quoteId: string }).quoteId,
+      (livePreview.body.data as { quoteId: string }).quoteId,
+    ]) {
+      const replay = await post('/order/buyOptions', { ...ticket, ...stops, quoteId, requestId }, 'YES');
+      expect(replay.body.code).not.toBe(200);
+      expect(JSON.stringify(replay.body)).not.toContain(`"id":${id}`);
+    }
 
     // With its own book's header it is there, still open.
     const demo = { authorization: alice.token, virtually: 'NO' };

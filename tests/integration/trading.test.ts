@@ -6,6 +6,8 @@ import { api, type RunningServer } from '../support/server.ts';
 const C = '/swx/customer';
 type Envelope<T> = { code: number; msg: string; data: T };
 type Figures = {
+  quoteId: string;
+  expiresAt: number;
   quoteTime: number;
   price: string;
   bid: string;
@@ -63,20 +65,20 @@ describe('positions over HTTP, priced by the live feed', () => {
 
   const ticket = (over: Record<string, unknown> = {}) => ({ ...smallLong(btcId), ...over });
 
-  /** A preview with stops 10 % away on the right sides, then an order at its quote. */
-  async function openLong(session: Session, over: Record<string, unknown> = {}) {
+  /** Stops 10 % away from the current bid, on the right sides of a long. */
+  async function sensibleStops() {
     const first = await call<Figures>('/order/previewOptions', null, ticket());
-    const stopLoss = percentOf(first.data.bid, 90n);
-    const takeProfit = percentOf(first.data.bid, 110n);
-    const preview = await call<Figures>(
-      '/order/previewOptions',
-      null,
-      ticket({ stopLoss, takeProfit, ...over }),
-    );
+    return { stopLoss: percentOf(first.data.bid, 90n), takeProfit: percentOf(first.data.bid, 110n) };
+  }
+
+  /** The customer's preview with sensible stops, then an order at its quote. */
+  async function openLong(session: Session, over: Record<string, unknown> = {}) {
+    const body = ticket({ ...(await sensibleStops()), ...over });
+    const preview = await call<Figures>('/order/previewOptions', session, body);
     expect(preview.code).toBe(200);
     const opened = await call<Order>('/order/buyOptions', session, {
-      ...ticket({ stopLoss, takeProfit, ...over }),
-      quoteTime: preview.data.quoteTime,
+      ...body,
+      quoteId: preview.data.quoteId,
       requestId: crypto.randomUUID(),
     });
     return { preview, opened };
@@ -142,13 +144,13 @@ describe('positions over HTTP, priced by the live feed', () => {
     expect((await call<Order>(`/order/getOptionsOrderById/${id}`, alice)).data.status).toBe('open');
   });
 
-  it('refuses unreasonable stops with a localized message naming each, and a stale quote with 10032', async () => {
-    const preview = await call<Figures>('/order/previewOptions', null, ticket());
+  it('refuses unreasonable stops with a localized message naming each; what cannot open already at the preview', async () => {
+    const preview = await call<Figures>('/order/previewOptions', alice, ticket());
     expect(preview.data.unreasonable).toEqual(['stopLoss', 'takeProfit']); // 1.00: beyond the stop-out, below the price
     const refused = await call<{ path: string; issue: string }[]>(
       '/order/buyOptions',
       alice,
-      { ...ticket(), quoteTime: preview.data.quoteTime, requestId: crypto.randomUUID() },
+      { ...ticket(), quoteId: preview.data.quoteId, requestId: crypto.randomUUID() },
       'de',
     );
     expect(refused.code).toBe(10026);
@@ -156,49 +158,68 @@ describe('positions over HTTP, priced by the live feed', () => {
       { path: 'stopLoss', issue: 'unreasonable' },
       { path: 'takeProfit', issue: 'unreasonable' },
     ]);
-    const stale = await call(
-      '/order/buyOptions',
-      alice,
-      {
-        ...ticket(),
-        quoteTime: preview.data.quoteTime - 60,
-        requestId: crypto.randomUUID(),
-      },
-      'de',
-    );
-    expect(stale).toMatchObject({ code: 10032, msg: expect.stringContaining('Kurs') });
+    expect((await call('/order/previewOptions', alice, ticket({ leverage: 10 }))).code).toBe(10014);
+    expect((await call('/order/previewOptions', alice, ticket({ lots: '0' }))).code).toBe(10016);
+    // An order needs a quote id.
     expect(
+      (await call('/order/buyOptions', alice, { ...ticket(), requestId: crypto.randomUUID() })).code,
+    ).toBe(10026);
+  });
+
+  it("commits a quote only for its holder, in its book, as signed, before it expires; the live book's empty balance is 10011", async () => {
+    const body = ticket(await sensibleStops());
+    const order = (session: Session, quoteId: string, headers: Record<string, string> = {}) =>
+      api(server.baseUrl, `${C}/order/buyOptions`, {
+        method: 'POST',
+        headers: { authorization: session.token, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ ...body, quoteId, requestId: crypto.randomUUID() }),
+      }).then((r) => r.body as Envelope<unknown>);
+    const previewOf = async (session: Session | null, headers: Record<string, string> = {}) =>
       (
-        await call('/order/buyOptions', alice, {
-          ...ticket({ leverage: 10 }),
-          quoteTime: preview.data.quoteTime,
-          requestId: crypto.randomUUID(),
+        await api(server.baseUrl, `${C}/order/previewOptions`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(session ? { authorization: session.token } : {}),
+            ...headers,
+          },
+          body: JSON.stringify(body),
         })
-      ).code,
-    ).toBe(10014);
-    expect(
-      (
-        await call('/order/buyOptions', alice, {
-          ...ticket({ lots: '0' }),
-          quoteTime: preview.data.quoteTime,
-          requestId: crypto.randomUUID(),
-        })
-      ).code,
-    ).toBe(10016);
-    // The live book holds nothing: insufficient balance.
-    const live = await api(server.baseUrl, `${C}/order/buyOptions`, {
-      method: 'POST',
-      headers: { authorization: alice.token, virtually: 'YES', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        ...ticket({
-          stopLoss: percentOf(preview.data.bid, 90n),
-          takeProfit: percentOf(preview.data.bid, 110n),
-        }),
-        quoteTime: preview.data.quoteTime,
-        requestId: crypto.randomUUID(),
-      }),
+      ).body as Envelope<Figures>;
+    const positions = async (session: Session) =>
+      (await call<{ total: number }>('/order/listOptionsOrder', session)).data.total;
+    const before = await positions(alice);
+    // Alice's quote: Bob gets nothing, nor does Alice with it in the live book; nor a quote asked without a session.
+    const alices = await previewOf(alice);
+    expect((await order(bob, alices.data.quoteId)).code).toBe(10028);
+    expect((await order(alice, alices.data.quoteId, { virtually: 'YES' })).code).toBe(10028);
+    expect((await order(alice, (await previewOf(null)).data.quoteId)).code).toBe(10028);
+    // A figure changed in the quote, or its signature: refused as not the server's.
+    const [payload = '', mac = ''] = alices.data.quoteId.split('.');
+    const signed = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { f: { feeMinor: string } };
+    signed.f.feeMinor = '0';
+    const forged = `${Buffer.from(JSON.stringify(signed)).toString('base64url')}.${mac}`;
+    expect(await order(alice, forged)).toMatchObject({
+      code: 10026,
+      data: [{ path: 'quoteId', issue: 'invalid' }],
     });
-    expect([10011, 10032]).toContain(live.body.code);
+    expect((await order(alice, `${payload}.${'A'.repeat(43)}`)).code).toBe(10026);
+    // Once the server's clock is past the quote's last second: 10032, in the reader's language.
+    await expect
+      .poll(async () => (await previewOf(alice)).data.quoteTime, { timeout: 20_000, interval: 250 })
+      .toBeGreaterThan(alices.data.expiresAt);
+    const late = await api(server.baseUrl, `${C}/order/buyOptions`, {
+      method: 'POST',
+      headers: { authorization: alice.token, 'content-type': 'application/json', 'accept-language': 'de' },
+      body: JSON.stringify({ ...body, quoteId: alices.data.quoteId, requestId: crypto.randomUUID() }),
+    });
+    expect(late.body).toMatchObject({ code: 10032, msg: expect.stringContaining('Kurs') });
+    // The live book holds nothing: a live quote of Alice's is refused for want of balance.
+    const live = await previewOf(alice, { virtually: 'YES' });
+    expect([10011, 10032]).toContain((await order(alice, live.data.quoteId, { virtually: 'YES' })).code);
+    // Nothing of the above opened anything.
+    expect(await positions(alice)).toBe(before);
+    expect(await positions(bob)).toBe(0);
   });
 
   it('closes at the market on request, and lists it in the history with the reason', async () => {
@@ -212,7 +233,7 @@ describe('positions over HTTP, priced by the live feed', () => {
   it('the feed reaches a take profit one tick away: the engine closes the position and a notice follows', async () => {
     // A long whose take profit is one tick above the bid and a short one tick below the ask: the
     // market moves one way or the other within seconds, and one of them reaches its target.
-    const base = await call<Figures>('/order/previewOptions', null, ticket());
+    const base = await call<Figures>('/order/previewOptions', bob, ticket());
     const stops = {
       long: { stopLoss: percentOf(base.data.bid, 80n), takeProfit: shift(base.data.bid, 1n) },
       short: { stopLoss: percentOf(base.data.ask, 120n), takeProfit: shift(base.data.ask, -1n) },
@@ -220,11 +241,11 @@ describe('positions over HTTP, priced by the live feed', () => {
     const ids: number[] = [];
     for (const direction of ['long', 'short'] as const) {
       const body = ticket({ direction, ...stops[direction] });
-      const preview = await call<Figures>('/order/previewOptions', null, body);
+      const preview = await call<Figures>('/order/previewOptions', bob, body);
       if (preview.data.unreasonable.length > 0) continue; // the market already passed it
       const order = await call<Order>('/order/buyOptions', bob, {
         ...body,
-        quoteTime: preview.data.quoteTime,
+        quoteId: preview.data.quoteId,
         requestId: crypto.randomUUID(),
       });
       if (order.code === 200) ids.push(order.data.id);

@@ -28,6 +28,7 @@ import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
+import { quoteKey } from './modules/products/quotes.ts';
 import { type ReviewQueue, ReviewService } from './modules/review/review.service.ts';
 import { StaffAuditLog } from './modules/staff/staff.audit.ts';
 import { StaffCustomers } from './modules/staff/staff.customers.ts';
@@ -100,7 +101,9 @@ export type App = { server: FastifyInstance; services: Services; state: { shutti
 
 export function createServices(platform: Platform): Services {
   const audit = new AuditService(platform.db);
-  const ledger = new LedgerService(platform.db, audit, platform.logger);
+  const ledger = new LedgerService(platform.db, audit, platform.logger, {
+    maxQueued: platform.config.ledgerMaxQueued,
+  });
   const market = new MarketService(
     platform.db,
     undefined,
@@ -115,6 +118,7 @@ export function createServices(platform: Platform): Services {
     notices,
     logger: platform.logger,
     leverageCaps: platform.config.leverageCaps,
+    quoteKey: quoteKey(platform.config.totpKey),
   });
   const triggers = new TriggerEngine({
     trading,

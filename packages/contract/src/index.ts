@@ -13,6 +13,7 @@ export * from './messages/index.ts';
 export * from './money.ts';
 export * from './openapi.ts';
 export * from './operator.ts';
+export * from './quotes.ts';
 export * from './review.ts';
 export * from './staff.ts';
 export * from './trading.ts';

@@ -1,6 +1,14 @@
 import { z } from 'zod/mini';
 import { wireId, wireInt } from './ids.ts';
 
+/**
+ * The two books (DESIGN §2): demo (virtual money) and live (real money). Chosen per request by the
+ * `virtually` header; every money object belongs to one. Declared here once.
+ */
+export const BOOKS = ['demo', 'live'] as const;
+export type Book = (typeof BOOKS)[number];
+export const bookSchema = z.enum(BOOKS);
+
 /** A decimal amount on the wire: minor units rendered at the asset's scale, sign allowed. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
 
@@ -14,7 +22,7 @@ export const balanceRow = z.object({
   valueUsdt: z.nullable(decimalString),
 });
 export const balancesData = z.object({
-  book: z.enum(['demo', 'live']),
+  book: bookSchema,
   balances: z.array(balanceRow),
   /** The sum of the priced balances in USDT (assets without a price are left out and flagged). */
   totalValueUsdt: decimalString,
@@ -22,7 +30,10 @@ export const balancesData = z.object({
 });
 export type BalancesData = z.infer<typeof balancesData>;
 
-/** Entry kinds a customer can filter by; others (system) never reach a customer's record. */
+/**
+ * Every kind of ledger entry (the ledger refuses no other: `TransferRequest.kind` is typed by it),
+ * and the kinds a customer filters the record by. A new product adds its kinds here.
+ */
 export const ENTRY_KINDS = [
   'demo_funding',
   'demo_reset',
@@ -40,6 +51,11 @@ export const ENTRY_KINDS = [
   'reversal',
   'transfer',
 ] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export function isEntryKind(kind: string): kind is EntryKind {
+  return (ENTRY_KINDS as readonly string[]).includes(kind);
+}
 
 const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
+import { bookSchema } from './ledger.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
 
@@ -161,7 +162,7 @@ const isoDay = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
 
 /** One balance of a customer in one book: decimal strings at the asset's scale. */
 export const staffBalance = z.object({
-  book: z.enum(['demo', 'live']),
+  book: bookSchema,
   asset: z.string(),
   balance: z.string(),
   held: z.string(),
@@ -170,7 +171,7 @@ export const staffBalance = z.object({
 export const staffPosition = z.object({
   id: z.int(),
   orderNo: z.string(),
-  book: z.enum(['demo', 'live']),
+  book: bookSchema,
   code: z.string(),
   direction: z.string(),
   lots: z.string(),
@@ -185,7 +186,7 @@ export const staffPosition = z.object({
 });
 export const staffTransaction = z.object({
   entryId: z.int(),
-  book: z.enum(['demo', 'live']),
+  book: bookSchema,
   kind: z.string(),
   asset: z.string(),
   amount: z.string(),

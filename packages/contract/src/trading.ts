@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
 import { wireId, wireInt } from './ids.ts';
-import { decimalString } from './ledger.ts';
+import { bookSchema, decimalString } from './ledger.ts';
 import { priceString } from './market.ts';
+import { quoteFields, quoteId } from './quotes.ts';
 
 /**
  * Leveraged positions (DESIGN §2 rule 6): priced from the market with the stated spread and fee;
@@ -64,21 +65,27 @@ export const ticketBody = z.object({
 export type TicketBody = z.infer<typeof ticketBody>;
 
 /**
- * A confirmed quote stays valid for this many seconds after its tick; an older one is refused with
- * 10032 (the confirm step fetches new figures before that and asks again).
+ * A quote stays valid for this many seconds after its tick (`expiresAt` = `quoteTime` + this); a
+ * later confirm is refused with 10032 (the confirm step fetches new figures before that and asks
+ * again).
  */
 export const QUOTE_VALID_SECONDS = 3;
 
-/** Opening a position confirms the figures of one quote: the tick `quoteTime` (epoch seconds). */
+/**
+ * Opening a position confirms one quote: `quoteId` names the signed figures of the preview, and
+ * the position opens at exactly those (or is refused). The ticket is sent again and must be the
+ * one quoted.
+ */
 export const openBody = z.extend(ticketBody, {
-  quoteTime: z.int().check(z.minimum(0)),
+  quoteId,
   /** Chosen by the client once per order, so a retried request opens one position. */
   requestId: z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
 });
 export type OpenBody = z.infer<typeof openBody>;
 
-/** Every figure of a ticket at one tick, as the position would open. */
+/** Every figure of a ticket at one tick, as the position would open, and the quote that opens it. */
 export const ticketFigures = z.object({
+  ...quoteFields,
   quoteTime: z.int(),
   price: priceString,
   bid: priceString,
@@ -102,7 +109,7 @@ export const optionsOrder = z.object({
   orderNo: z.string(),
   marketId: z.int(),
   code: z.string(),
-  book: z.enum(['demo', 'live']),
+  book: bookSchema,
   direction: z.enum(DIRECTIONS),
   lots: lotsString,
   leverage: z.int(),

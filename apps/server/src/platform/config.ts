@@ -68,6 +68,11 @@ const schema = z.object({
     .optional(),
   /** A real source's price older than this many seconds is stale: the instrument is not tradable. */
   MARKET_STALE_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /**
+   * Ledger operations that may wait for a batch at once (ledger.batch.ts); beyond it a request is
+   * refused at once with 10031 (unavailable) instead of waiting behind an ever longer queue.
+   */
+  LEDGER_MAX_QUEUED: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
   /** Requests per minute per client address on the API, before any stricter per-call limit. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -178,6 +183,8 @@ export type Config = {
   seed: boolean;
   feed: boolean;
   apiRateLimit: number;
+  /** The ledger batcher's queue bound (LEDGER_MAX_QUEUED). */
+  ledgerMaxQueued: number;
   trustProxy: boolean;
   /** 32 bytes; from TOTP_KEY, or the development key derived from DEV_TOTP_KEY_TEXT. */
   totpKey: Buffer;
@@ -232,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: e.SEED === 'on',
     feed: e.FEED === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
+    ledgerMaxQueued: e.LEDGER_MAX_QUEUED,
     trustProxy: e.TRUST_PROXY === 'true',
     totpKey: e.TOTP_KEY
       ? Buffer.from(e.TOTP_KEY, 'hex')

@@ -1,4 +1,5 @@
 import {
+  type Book,
   type CallDefinition,
   Code,
   type CodeValue,
@@ -12,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod/mini';
 
 /** Which book a request acts on: the `virtually` header, NO = demo, YES = live, missing = demo (spec §7). */
-export type Book = 'demo' | 'live';
+export type { Book };
 
 /** The customer behind a request's token. The identity module resolves tokens into this. */
 export type CustomerSession = { userId: number; userName: string; sessionId: string };
@@ -25,13 +26,30 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * An error that names the catalogue code its caller gets (and the envelope's data); null is an
+ * internal fault, logged and answered 10030. A module's own errors extend it (the ledger's
+ * `LedgerError` maps its reasons in one place), so a refusal that reaches the error handler is
+ * answered with its code wherever it was raised.
+ */
+export class CodedError extends Error {
+  readonly apiCode: CodeValue | null;
+  readonly apiData: unknown;
+
+  constructor(message: string, apiCode: CodeValue | null, apiData: unknown = null) {
+    super(message);
+    this.apiCode = apiCode;
+    this.apiData = apiData;
+  }
+}
+
 /** A refusal with a catalogue code; the error handler turns it into the localized envelope. */
-export class ApiError extends Error {
+export class ApiError extends CodedError {
   readonly code: CodeValue;
   readonly data: unknown;
 
   constructor(code: CodeValue, data: unknown = null) {
-    super(`api error ${code}`);
+    super(`api error ${code}`, code, data);
     this.code = code;
     this.data = data;
   }
@@ -199,7 +217,8 @@ export function installApiConventions(app: FastifyInstance, resolveSession: Sess
     request.customer = token ? await resolveSession(token) : null;
   });
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return sendCode(reply, request, error.code, error.data);
+    if (error instanceof CodedError && error.apiCode !== null)
+      return sendCode(reply, request, error.apiCode, error.apiData);
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status === 429) return sendCode(reply, request, Code.TOO_MANY_REQUESTS);
     if (status >= 400 && status < 500) {

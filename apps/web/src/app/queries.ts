@@ -1,4 +1,4 @@
-import { contentListId, type Language } from '@swx/contract';
+import { type Book, contentListId, type Language } from '@swx/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from './api.ts';
 
@@ -24,7 +24,7 @@ export const contentQueries = {
     }),
 };
 
-export type Book = 'demo' | 'live';
+export type { Book };
 
 export type TransactionFilter = { kind?: string; asset?: string; from?: string; to?: string };
 

@@ -16,12 +16,13 @@ import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
 import { autoCloseKey, stopIssues, stopMessage, stopsOfFigures } from './ticket.ts';
 
 /**
- * What the confirm step shows and sends: one ticket, the figures of one quote, and when those
- * figures arrived (the browser's clock, so a skewed clock does not shorten or stretch the quote).
+ * What the confirm step shows and sends: one ticket, the figures of one quote (with the quote id
+ * that commits them), and when those figures arrived (the browser's clock, so a skewed clock does
+ * not shorten or stretch the quote).
  */
 export type Snapshot = { body: TicketBody; figures: TicketFigures; receivedAt: number };
 
-/** The server accepts a quote this long after its tick (10032 after that). */
+/** The server commits a quote this long after its tick (10032 after that). */
 const QUOTE_LIFETIME_MS = QUOTE_VALID_SECONDS * 1000;
 /** New figures are fetched this long before the quote runs out, so a confirm sent then still counts. */
 const REFRESH_MARGIN_MS = 800;
@@ -37,7 +38,7 @@ type Renewal =
 /**
  * The "order confirm" screen: a modal dialog (the browser traps focus in it and Escape closes it)
  * that says which book the order opens in, repeats every figure of the quote, and opens the
- * position at exactly that quote (`quoteTime`). A quote lives a few seconds: before it runs out
+ * position at exactly that quote (its `quoteId`). A quote lives a few seconds: before it runs out
  * (or when the server says it has), the dialog fetches the current figures in place, marks in
  * words each figure that changed with its old value, and the user confirms what is shown. Nothing
  * ever opens at figures the dialog did not show. The title and the buttons stay in view; the
@@ -124,7 +125,7 @@ export function ConfirmOrder({
 
   const open = useMutation({
     mutationFn: (s: Snapshot) =>
-      callApi('buyOptions', { body: { ...s.body, quoteTime: s.figures.quoteTime, requestId } }),
+      callApi('buyOptions', { body: { ...s.body, quoteId: s.figures.quoteId, requestId } }),
     onSuccess: (order) => {
       sending.current = false;
       void queryClient.invalidateQueries({ queryKey: ['trade'] });

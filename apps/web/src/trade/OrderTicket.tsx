@@ -181,8 +181,11 @@ function Ticket({
   const marketOpen = terms.open;
 
   const language = useClientState((s) => s.language);
+  // The quote is signed for the customer and the book that asked: both are in the key.
+  const userId = useClientState((s) => s.userInfo?.id ?? 0);
+  const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
   const preview = useQuery({
-    queryKey: ['trade', 'preview', language, debouncedKey],
+    queryKey: ['trade', 'preview', userId, book, language, debouncedKey],
     queryFn: () => callApi('previewOptions', { body: JSON.parse(debouncedKey) as TicketBody }),
     enabled: debouncedKey !== '' && marketOpen,
     refetchInterval: (query) => (query.state.status === 'error' ? false : PREVIEW_EVERY_MS),
@@ -489,6 +492,8 @@ function Ticket({
 }
 
 const EMPTY_FIGURES: TicketFigures = {
+  quoteId: '',
+  expiresAt: 0,
   quoteTime: 0,
   price: '0',
   bid: '0',

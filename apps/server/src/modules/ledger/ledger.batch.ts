@@ -16,7 +16,10 @@ import {
   writeBatch,
 } from './ledger.repository.ts';
 import {
+  type AttachmentChannel,
   type AttachmentWriter,
+  EntryAttachment,
+  type EntryKind,
   type EntryResult,
   type HoldRequest,
   type HoldResult,
@@ -35,38 +38,63 @@ import {
  * database still checks every invariant (entries net to zero, customer balance - held >= 0,
  * append-only, books never mixed). If a batch fails as a whole (a deadlock, a key raced in from
  * another node), each operation is retried alone, so one bad request never sinks the others.
+ * The queue is bounded (`maxQueued`): when it is full a request is refused at once
+ * (`unavailable`, code 10031) rather than left waiting behind an ever longer line.
  */
 export type Operation =
-  | { type: 'transfer'; request: TransferRequest }
+  | { type: 'transfer'; request: TransferRequest<unknown> }
   | { type: 'hold'; request: HoldRequest }
   | { type: 'post'; request: PostHoldRequest }
   | { type: 'void'; request: VoidHoldRequest };
 
-type Outcome = EntryResult | HoldResult;
+/** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
+type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean };
+type Written = WrittenEntry | HoldResult;
 
 type Pending = {
   op: Operation;
   hash: string;
-  resolve: (value: Outcome) => void;
+  resolve: (written: Written) => void;
   reject: (error: unknown) => void;
 };
 
+type Outcomes = Map<Pending, Written | Error>;
+
 export const MAX_BATCH = 512;
+/** Operations that may wait for a batch at once, unless configured (LEDGER_MAX_QUEUED). */
+export const DEFAULT_MAX_QUEUED = 20_000;
+
+/** The request as hashed for idempotency: without the actor, postings in account order, an attachment by kind and data. */
+function hashedForm(op: Operation): unknown {
+  if (op.type !== 'transfer') {
+    const { actor: _actor, ...rest } = op.request;
+    return rest;
+  }
+  const { actor: _actor, attach, postings, ...rest } = op.request;
+  return {
+    ...rest,
+    postings: [...postings].sort((a, b) => a.accountId - b.accountId),
+    ...(attach ? { attach: { kind: attach.kind, data: attach.data } } : {}),
+  };
+}
 
 export function requestHash(op: Operation): string {
-  const r = op.request as unknown as Record<string, unknown>;
-  const { actor: _actor, ...rest } = r;
-  const normalized =
-    op.type === 'transfer'
-      ? { ...rest, postings: [...(op.request.postings ?? [])].sort((a, b) => a.accountId - b.accountId) }
-      : rest;
   return createHash('sha256')
-    .update(`${op.type}:${canonicalJson(normalized)}`)
+    .update(`${op.type}:${canonicalJson(hashedForm(op))}`)
     .digest('hex');
 }
 
 function keyOf(op: Operation): string {
   return op.request.idempotencyKey;
+}
+
+/** Where a key is unique: entries (transfer, post), holds, and hold resolutions (post and void share it). */
+function keySlot(op: Operation): string {
+  return `${op.type === 'void' ? 'post' : op.type}:${keyOf(op)}`;
+}
+
+function isEntry(written: Written): written is WrittenEntry {
+  return 'entryId' in written;
 }
 
 /** What an operation does to each account: balance and held deltas, and the posting lines. */
@@ -79,37 +107,99 @@ type Effect = {
   audit: AuditEvent;
 };
 
+type Accepted = { item: Pending; effect: Effect };
+
+/** The rows a batch locked: holds named by post and void, and every account it touches. */
+type Locked = { holds: Map<number, HoldRow>; accounts: Map<number, AccountRow> };
+
+/** Idempotency keys already used, read after the locks. */
+type Stored = {
+  entries: Map<string, { id: number; requestHash: string; createdAt: string }>;
+  holds: Map<string, HoldRow>;
+  resolutions: Map<string, HoldRow>;
+};
+
 export class LedgerBatcher {
   private queue: Pending[] = [];
   private running = false;
   private readonly db: Database;
   private readonly audit: AuditService;
   private readonly logger: Logger | undefined;
+  private readonly maxQueued: number;
   /** Figures for benchmarks and logs. */
-  readonly stats = { batches: 0, operations: 0, fallbacks: 0 };
-  private readonly writers = new Map<string, AttachmentWriter>();
+  readonly stats = { batches: 0, operations: 0, fallbacks: 0, refusedFull: 0 };
+  private readonly channels = new Map<EntryKind, AttachmentChannel>();
 
-  constructor(db: Database, audit: AuditService, logger?: Logger) {
+  constructor(db: Database, audit: AuditService, logger?: Logger, limits: { maxQueued?: number } = {}) {
     this.db = db;
     this.audit = audit;
     this.logger = logger;
+    this.maxQueued = limits.maxQueued ?? DEFAULT_MAX_QUEUED;
+    if (!Number.isInteger(this.maxQueued) || this.maxQueued < 1)
+      throw new Error('the ledger queue holds at least one operation');
   }
 
-  /** Registers the writer of one attachment kind (see TransferRequest.attach). */
-  registerAttachment(kind: string, writer: AttachmentWriter): void {
-    if (this.writers.has(kind)) throw new Error(`attachment ${kind} registered twice`);
-    this.writers.set(kind, writer);
+  /** Registers the attachment of one entry kind (see TransferRequest.attach); once per kind. */
+  attachment<D, R>(kind: EntryKind, writer: AttachmentWriter<D, R>): EntryAttachment<D, R> {
+    if (this.channels.has(kind)) throw new Error(`attachment of ${kind} registered twice`);
+    const attachment = new EntryAttachment(kind, writer);
+    this.channels.set(kind, attachment);
+    return attachment;
   }
 
-  submit(op: Operation): Promise<Outcome> {
-    if (op.type === 'transfer' && op.request.attach && !this.writers.has(op.request.attach.kind))
+  transfer<R>(request: TransferRequest<R>): Promise<EntryResult<R>> {
+    const attach = request.attach;
+    if (attach && (attach.kind !== request.kind || this.channels.get(attach.kind) !== attach.channel))
       return Promise.reject(
-        new LedgerError('invalid_request', `no writer for attachment ${op.request.attach.kind}`),
+        new LedgerError('invalid_request', `no attachment of ${attach.kind} registered for ${request.kind}`),
       );
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, hash: requestHash(op), resolve, reject });
-      if (!this.running) void this.drain();
+      this.enqueue({ type: 'transfer', request }, reject, (written) => {
+        if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a transfer'));
+        // Read now, in the batch that wrote it (the next batch forgets it).
+        const attached = written.replayed ? undefined : attach?.result(written.entryId);
+        resolve(attached === undefined ? written : { ...written, attached });
+      });
     });
+  }
+
+  postHold(request: PostHoldRequest): Promise<EntryResult> {
+    return new Promise((resolve, reject) => {
+      this.enqueue({ type: 'post', request }, reject, (written) =>
+        isEntry(written) ? resolve(written) : reject(new Error('the ledger answered a hold for a post')),
+      );
+    });
+  }
+
+  hold(request: HoldRequest): Promise<HoldResult> {
+    return this.holdOperation({ type: 'hold', request });
+  }
+
+  voidHold(request: VoidHoldRequest): Promise<HoldResult> {
+    return this.holdOperation({ type: 'void', request });
+  }
+
+  private holdOperation(op: Operation): Promise<HoldResult> {
+    return new Promise((resolve, reject) => {
+      this.enqueue(op, reject, (written) =>
+        isEntry(written) ? reject(new Error('the ledger answered an entry for a hold')) : resolve(written),
+      );
+    });
+  }
+
+  /** Queues an operation for the next batch, or refuses it at once when the queue is full. */
+  private enqueue(
+    op: Operation,
+    reject: (error: unknown) => void,
+    resolve: (written: Written) => void,
+  ): void {
+    if (this.queue.length >= this.maxQueued) {
+      this.stats.refusedFull += 1;
+      reject(new LedgerError('unavailable', `the ledger queue is full (${this.maxQueued} operations)`));
+      return;
+    }
+    this.queue.push({ op, hash: requestHash(op), resolve, reject });
+    if (!this.running) void this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -127,7 +217,7 @@ export class LedgerBatcher {
   private async runBatch(batch: Pending[], retried = false): Promise<void> {
     this.stats.batches += 1;
     this.stats.operations += batch.length;
-    let outcomes: Map<Pending, Outcome | Error>;
+    let outcomes: Outcomes;
     try {
       outcomes = await this.db.transaction((tx) => this.execute(tx, batch));
     } catch (error) {
@@ -152,202 +242,12 @@ export class LedgerBatcher {
     }
   }
 
-  private async execute(tx: Queryable, batch: Pending[]): Promise<Map<Pending, Outcome | Error>> {
-    const outcomes = new Map<Pending, Outcome | Error>();
-
-    // 1. Holds named by post and void operations, locked.
-    const holdIds = batch.flatMap((p) =>
-      p.op.type === 'post' || p.op.type === 'void' ? [p.op.request.holdId] : [],
-    );
-    const holds = new Map<number, HoldRow>(
-      (await lockHolds(tx, [...new Set(holdIds)])).map((h) => [h.id, h]),
-    );
-
-    // 2. Every account the batch touches, locked in id order.
-    const accountIds = new Set<number>();
-    for (const { op } of batch) {
-      if (op.type === 'transfer') for (const p of op.request.postings) accountIds.add(p.accountId);
-      if (op.type === 'hold') accountIds.add(op.request.accountId);
-      if (op.type === 'post') accountIds.add(op.request.toAccountId);
-      if (op.type === 'post' || op.type === 'void') {
-        const hold = holds.get(op.request.holdId);
-        if (hold) accountIds.add(hold.accountId);
-      }
-    }
-    const accounts = new Map<number, AccountRow>(
-      (
-        await lockAccounts(
-          tx,
-          [...accountIds].sort((a, b) => a - b),
-        )
-      ).map((a) => [a.id, a]),
-    );
-
-    // 3. Idempotency keys already used (read after the locks: a concurrent duplicate has committed by now).
-    const entryKeys = batch
-      .filter((p) => p.op.type === 'transfer' || p.op.type === 'post')
-      .map((p) => keyOf(p.op));
-    const holdKeys = batch.filter((p) => p.op.type === 'hold').map((p) => keyOf(p.op));
-    const resolutionKeys = batch
-      .filter((p) => p.op.type === 'post' || p.op.type === 'void')
-      .map((p) => keyOf(p.op));
-    const storedEntries = new Map((await entriesByKeys(tx, entryKeys)).map((e) => [e.idempotencyKey, e]));
-    const storedHolds = new Map((await holdsByKeys(tx, holdKeys)).map((h) => [h.idempotencyKey, h]));
-    const storedResolutions = new Map(
-      (await holdsByResolutionKeys(tx, resolutionKeys)).map((h) => [h.resolutionKey ?? '', h]),
-    );
-    const keyHashes = new Map<string, string>();
-
-    // 4. Apply in order to the locked balances.
-    const live = new Map<number, { balance: bigint; held: bigint }>();
-    const state = (id: number) => {
-      let s = live.get(id);
-      if (!s) {
-        const a = accounts.get(id);
-        if (!a) return null;
-        s = { balance: a.balance, held: a.held };
-        live.set(id, s);
-      }
-      return s;
-    };
-    const accepted: { item: Pending; effect: Effect }[] = [];
-    const replayOf = new Map<Pending, Pending>();
-    for (const item of batch) {
-      const key = keyOf(item.op);
-      // The same key twice in one batch: the later one follows the first.
-      const earlierHash = keyHashes.get(`${item.op.type === 'void' ? 'post' : item.op.type}:${key}`);
-      if (earlierHash !== undefined) {
-        if (earlierHash !== item.hash) outcomes.set(item, conflict(key));
-        else {
-          const first = batch.find((p) => p !== item && keyOf(p.op) === key && p.hash === item.hash);
-          if (first) replayOf.set(item, first);
-        }
-        continue;
-      }
-      const replay = this.replay(item, storedEntries, storedHolds, storedResolutions);
-      if (replay) {
-        outcomes.set(item, replay);
-        continue;
-      }
-      keyHashes.set(`${item.op.type === 'void' ? 'post' : item.op.type}:${key}`, item.hash);
-      const effect = this.plan(item.op, accounts, holds);
-      if (effect instanceof LedgerError) {
-        outcomes.set(item, effect);
-        keyHashes.delete(`${item.op.type === 'void' ? 'post' : item.op.type}:${key}`);
-        continue;
-      }
-      // Check the effect against the running balances; accept it only if every account stays valid.
-      const refused = [...effect.deltas].find(([id, d]) => {
-        const s = state(id);
-        const account = accounts.get(id);
-        if (!s || !account) return true;
-        const balance = s.balance + d.balance;
-        const held = s.held + d.held;
-        return held < 0n || (!account.allowNegative && balance - held < 0n);
-      });
-      if (refused) {
-        outcomes.set(
-          item,
-          new LedgerError('insufficient_funds', `account ${refused[0]} has insufficient available balance`),
-        );
-        keyHashes.delete(`${item.op.type === 'void' ? 'post' : item.op.type}:${key}`);
-        continue;
-      }
-      for (const [id, d] of effect.deltas) {
-        const s = state(id);
-        if (s) {
-          s.balance += d.balance;
-          s.held += d.held;
-        }
-      }
-      if (effect.resolution) {
-        const hold = holds.get(effect.resolution.holdId);
-        if (hold) holds.set(hold.id, { ...hold, status: effect.resolution.status, resolutionKey: key });
-      }
-      accepted.push({ item, effect });
-    }
-
-    // 5. Write everything accepted in one statement, then its audit rows.
-    const net = new Map<number, { balance: bigint; held: bigint }>();
-    for (const { effect } of accepted) {
-      for (const [id, d] of effect.deltas) {
-        const n = net.get(id) ?? { balance: 0n, held: 0n };
-        n.balance += d.balance;
-        n.held += d.held;
-        net.set(id, n);
-      }
-    }
-    const written = await writeBatch(tx, {
-      entries: accepted.flatMap((a) => (a.effect.entry ? [a.effect.entry] : [])),
-      postings: accepted.flatMap((a) =>
-        (a.effect.postings ?? []).map((p) => ({ ...p, entryKey: keyOf(a.item.op) })),
-      ),
-      holds: accepted.flatMap((a) => (a.effect.hold ? [a.effect.hold] : [])),
-      resolutions: accepted.flatMap((a) =>
-        a.effect.resolution
-          ? [
-              {
-                holdId: a.effect.resolution.holdId,
-                status: a.effect.resolution.status,
-                resolutionKey: keyOf(a.item.op),
-              },
-            ]
-          : [],
-      ),
-      deltas: [...net]
-        .filter(([, d]) => d.balance !== 0n || d.held !== 0n)
-        .map(([accountId, d]) => ({ accountId, ...d })),
-    });
-    const entryOf = (item: Pending) =>
-      item.op.type === 'transfer' || item.op.type === 'post'
-        ? written.entries.get(keyOf(item.op))
-        : undefined;
-    // Attachments of the accepted entries, one writer call per kind, in this transaction.
-    const attached = new Map<string, { entryId: number; data: Record<string, unknown> }[]>();
-    for (const { item } of accepted) {
-      if (item.op.type !== 'transfer' || !item.op.request.attach) continue;
-      const entry = entryOf(item);
-      if (!entry) continue;
-      const { kind, data } = item.op.request.attach;
-      const rows = attached.get(kind) ?? [];
-      rows.push({ entryId: entry.id, data });
-      attached.set(kind, rows);
-    }
-    const attachedResults = new Map<number, unknown>();
-    for (const [kind, rows] of attached) {
-      const writer = this.writers.get(kind);
-      if (!writer) throw new Error(`no writer for attachment ${kind}`);
-      const results = await writer(tx, rows);
-      if (results) for (const [entryId, result] of results) attachedResults.set(entryId, result);
-    }
-    const holdOf = (item: Pending) =>
-      item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
-    await this.audit.appendInTx(
-      tx,
-      accepted.map(({ item, effect }) => {
-        const entry = entryOf(item);
-        const holdId = holdOf(item);
-        return {
-          ...effect.audit,
-          subject: entry
-            ? `ledger_entry:${entry.id}`
-            : holdId
-              ? `ledger_hold:${holdId}`
-              : effect.audit.subject,
-        };
-      }),
-    );
-
-    for (const { item } of accepted) {
-      const entry = entryOf(item);
-      if (entry) {
-        const result: EntryResult = { entryId: entry.id, createdAt: entry.createdAt, replayed: false };
-        if (attachedResults.has(entry.id)) result.attached = attachedResults.get(entry.id);
-        outcomes.set(item, result);
-      } else if (item.op.type === 'hold') outcomes.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
-      else if (item.op.type === 'void')
-        outcomes.set(item, { holdId: item.op.request.holdId, replayed: false });
-    }
+  /** One batch in one transaction: lock, read keys, apply in order, write what was accepted. */
+  private async execute(tx: Queryable, batch: Pending[]): Promise<Outcomes> {
+    const locked = await lockTargets(tx, batch);
+    const stored = await storedKeys(tx, batch);
+    const { outcomes, accepted, replayOf } = this.apply(batch, locked, stored);
+    for (const [item, written] of await this.write(tx, accepted)) outcomes.set(item, written);
     for (const [item, first] of replayOf) {
       const outcome = outcomes.get(first);
       outcomes.set(
@@ -360,176 +260,413 @@ export class LedgerBatcher {
     return outcomes;
   }
 
-  /** The stored result of an operation already done under this key, or a conflict if it differed. */
-  private replay(
-    item: Pending,
-    entries: Map<string, { id: number; requestHash: string; createdAt: string }>,
-    holds: Map<string, HoldRow>,
-    resolutions: Map<string, HoldRow>,
-  ): Outcome | Error | null {
-    const key = keyOf(item.op);
-    if (item.op.type === 'transfer' || item.op.type === 'post') {
-      const stored = entries.get(key);
-      if (stored) {
-        return stored.requestHash === item.hash
-          ? { entryId: stored.id, createdAt: stored.createdAt, replayed: true }
-          : conflict(key);
+  /**
+   * Applies the batch in order to the locked balances: each operation is replayed, refused or
+   * accepted on its own, exactly as if it ran alone after the ones before it.
+   */
+  private apply(
+    batch: Pending[],
+    locked: Locked,
+    stored: Stored,
+  ): { outcomes: Outcomes; accepted: Accepted[]; replayOf: Map<Pending, Pending> } {
+    const outcomes: Outcomes = new Map();
+    const accepted: Accepted[] = [];
+    const replayOf = new Map<Pending, Pending>();
+    const keyHashes = new Map<string, string>();
+    const live = new RunningBalances(locked.accounts);
+    for (const item of batch) {
+      const slot = keySlot(item.op);
+      // The same key twice in one batch: the later one follows the first.
+      const earlierHash = keyHashes.get(slot);
+      if (earlierHash !== undefined) {
+        if (earlierHash !== item.hash) outcomes.set(item, conflict(keyOf(item.op)));
+        else {
+          const key = keyOf(item.op);
+          const first = batch.find((p) => p !== item && keyOf(p.op) === key && p.hash === item.hash);
+          if (first) replayOf.set(item, first);
+        }
+        continue;
       }
-    }
-    if (item.op.type === 'hold') {
-      const stored = holds.get(key);
-      if (stored)
-        return stored.requestHash === item.hash ? { holdId: stored.id, replayed: true } : conflict(key);
-    }
-    if (item.op.type === 'void') {
-      const stored = resolutions.get(key);
-      if (stored) {
-        return stored.id === item.op.request.holdId && stored.status === 'voided'
-          ? { holdId: stored.id, replayed: true }
-          : conflict(key);
+      const replay = replayOfStored(item, stored);
+      if (replay) {
+        outcomes.set(item, replay);
+        continue;
       }
+      const effect = plan(item.op, item.hash, locked);
+      if (effect instanceof LedgerError) {
+        outcomes.set(item, effect);
+        continue;
+      }
+      const refused = live.refusal(effect);
+      if (refused !== null) {
+        outcomes.set(
+          item,
+          new LedgerError('insufficient_funds', `account ${refused} has insufficient available balance`),
+        );
+        continue;
+      }
+      keyHashes.set(slot, item.hash);
+      live.add(effect);
+      if (effect.resolution) {
+        const hold = locked.holds.get(effect.resolution.holdId);
+        if (hold)
+          locked.holds.set(hold.id, {
+            ...hold,
+            status: effect.resolution.status,
+            resolutionKey: keyOf(item.op),
+          });
+      }
+      accepted.push({ item, effect });
+    }
+    return { outcomes, accepted, replayOf };
+  }
+
+  /** Writes everything accepted in one statement, then the attachments and the audit rows. */
+  private async write(tx: Queryable, accepted: Accepted[]): Promise<Map<Pending, Written>> {
+    const written = await writeBatch(tx, batchWrite(accepted));
+    const entryOf = (item: Pending) =>
+      item.op.type === 'transfer' || item.op.type === 'post'
+        ? written.entries.get(keyOf(item.op))
+        : undefined;
+    const holdOf = (item: Pending) =>
+      item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
+    await writeAttachments(tx, accepted, entryOf);
+    await this.audit.appendInTx(
+      tx,
+      accepted.map(({ item, effect }) => {
+        const entry = entryOf(item);
+        const holdId = holdOf(item);
+        const subject = entry
+          ? `ledger_entry:${entry.id}`
+          : holdId
+            ? `ledger_hold:${holdId}`
+            : effect.audit.subject;
+        return { ...effect.audit, subject };
+      }),
+    );
+    const results = new Map<Pending, Written>();
+    for (const { item } of accepted) {
+      const entry = entryOf(item);
+      if (entry) results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false });
+      else if (item.op.type === 'hold') results.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
+      else if (item.op.type === 'void')
+        results.set(item, { holdId: item.op.request.holdId, replayed: false });
+    }
+    return results;
+  }
+}
+
+/** Step 1 and 2: the holds named by post and void operations, then every account touched, locked in id order. */
+async function lockTargets(tx: Queryable, batch: Pending[]): Promise<Locked> {
+  const holdIds = batch.flatMap((p) =>
+    p.op.type === 'post' || p.op.type === 'void' ? [p.op.request.holdId] : [],
+  );
+  const holds = new Map<number, HoldRow>((await lockHolds(tx, [...new Set(holdIds)])).map((h) => [h.id, h]));
+  const accountIds = new Set<number>();
+  for (const { op } of batch) {
+    if (op.type === 'transfer') for (const p of op.request.postings) accountIds.add(p.accountId);
+    if (op.type === 'hold') accountIds.add(op.request.accountId);
+    if (op.type === 'post') accountIds.add(op.request.toAccountId);
+    if (op.type === 'post' || op.type === 'void') {
+      const hold = holds.get(op.request.holdId);
+      if (hold) accountIds.add(hold.accountId);
+    }
+  }
+  const locked = await lockAccounts(
+    tx,
+    [...accountIds].sort((a, b) => a - b),
+  );
+  return { holds, accounts: new Map(locked.map((a) => [a.id, a])) };
+}
+
+/** Step 3: idempotency keys already used (read after the locks: a concurrent duplicate has committed by now). */
+async function storedKeys(tx: Queryable, batch: Pending[]): Promise<Stored> {
+  const keysOf = (types: Operation['type'][]) =>
+    batch.filter((p) => types.includes(p.op.type)).map((p) => keyOf(p.op));
+  const entries = await entriesByKeys(tx, keysOf(['transfer', 'post']));
+  const holds = await holdsByKeys(tx, keysOf(['hold']));
+  const resolutions = await holdsByResolutionKeys(tx, keysOf(['post', 'void']));
+  return {
+    entries: new Map(entries.map((e) => [e.idempotencyKey, e])),
+    holds: new Map(holds.map((h) => [h.idempotencyKey, h])),
+    resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
+  };
+}
+
+/** Balances and held amounts of the locked accounts as the batch's accepted operations change them. */
+class RunningBalances {
+  private readonly accounts: Map<number, AccountRow>;
+  private readonly live = new Map<number, { balance: bigint; held: bigint }>();
+
+  constructor(accounts: Map<number, AccountRow>) {
+    this.accounts = accounts;
+  }
+
+  private state(id: number): { balance: bigint; held: bigint } | null {
+    let s = this.live.get(id);
+    if (!s) {
+      const a = this.accounts.get(id);
+      if (!a) return null;
+      s = { balance: a.balance, held: a.held };
+      this.live.set(id, s);
+    }
+    return s;
+  }
+
+  /** The first account the effect would leave invalid (held below zero, a customer below zero available), or null. */
+  refusal(effect: Effect): number | null {
+    for (const [id, d] of effect.deltas) {
+      const s = this.state(id);
+      const account = this.accounts.get(id);
+      if (!s || !account) return id;
+      const balance = s.balance + d.balance;
+      const held = s.held + d.held;
+      if (held < 0n || (!account.allowNegative && balance - held < 0n)) return id;
     }
     return null;
   }
 
-  private plan(
-    op: Operation,
-    accounts: Map<number, AccountRow>,
-    holds: Map<number, HoldRow>,
-  ): Effect | LedgerError {
-    const hash = requestHash(op);
-    if (op.type === 'transfer') {
-      const r = op.request;
-      const deltas = new Map<number, { balance: bigint; held: bigint }>();
-      const postings: Omit<NewPosting, 'entryKey'>[] = [];
-      const sums = new Map<string, bigint>();
-      for (const p of r.postings) {
-        const account = accounts.get(p.accountId);
-        if (!account) return new LedgerError('unknown_account', `account ${p.accountId} does not exist`);
-        if (account.book !== r.book)
-          return new LedgerError('invalid_request', 'a posting may not cross books');
-        if (deltas.has(p.accountId))
-          return new LedgerError('invalid_request', 'an account appears twice in one entry');
-        if (p.amount === 0n) return new LedgerError('invalid_request', 'a posting of zero');
-        deltas.set(p.accountId, { balance: p.amount, held: 0n });
-        postings.push({ accountId: p.accountId, book: r.book, asset: account.asset, amount: p.amount });
-        sums.set(account.asset, (sums.get(account.asset) ?? 0n) + p.amount);
+  add(effect: Effect): void {
+    for (const [id, d] of effect.deltas) {
+      const s = this.state(id);
+      if (s) {
+        s.balance += d.balance;
+        s.held += d.held;
       }
-      if (postings.length < 2)
-        return new LedgerError('invalid_request', 'an entry needs at least two postings');
-      if ([...sums.values()].some((s) => s !== 0n))
-        return new LedgerError('invalid_request', 'postings must net to zero per asset');
-      return {
-        deltas,
-        postings,
-        entry: {
-          book: r.book,
-          kind: r.kind,
-          idempotencyKey: r.idempotencyKey,
-          requestHash: hash,
-          reference: r.reference ?? null,
-          actor: r.actor,
-          reason: r.reason ?? null,
-          reversesEntryId: r.reversesEntryId ?? null,
-        },
-        audit: {
-          actor: r.actor,
-          action: r.reversesEntryId ? 'ledger.reversal' : `ledger.${r.kind}`,
-          subject: '',
-          data: {
-            book: r.book,
-            postings: postings.map((p) => ({ account: p.accountId, asset: p.asset, amount: p.amount })),
-            reference: r.reference ?? null,
-            reason: r.reason ?? null,
-          },
-        },
-      };
     }
-    if (op.type === 'hold') {
-      const r = op.request;
-      const account = accounts.get(r.accountId);
-      if (!account) return new LedgerError('unknown_account', `account ${r.accountId} does not exist`);
-      if (account.book !== r.book) return new LedgerError('invalid_request', 'a hold may not cross books');
-      if (r.amount <= 0n) return new LedgerError('invalid_request', 'a hold must be positive');
-      return {
-        deltas: new Map([[r.accountId, { balance: 0n, held: r.amount }]]),
-        hold: {
-          accountId: r.accountId,
-          book: r.book,
-          asset: account.asset,
-          amount: r.amount,
-          idempotencyKey: r.idempotencyKey,
-          requestHash: hash,
-          reference: r.reference ?? null,
-          actor: r.actor,
-        },
-        audit: {
-          actor: r.actor,
-          action: 'ledger.hold',
-          subject: '',
-          data: {
-            book: r.book,
-            account: r.accountId,
-            asset: account.asset,
-            amount: r.amount,
-            reference: r.reference ?? null,
-          },
-        },
-      };
-    }
-    const hold = holds.get(op.request.holdId);
-    if (!hold) return new LedgerError('unknown_hold', `hold ${op.request.holdId} does not exist`);
-    if (hold.status !== 'pending')
-      return new LedgerError('hold_not_pending', `hold ${hold.id} is ${hold.status}`);
-    if (op.type === 'void') {
-      return {
-        deltas: new Map([[hold.accountId, { balance: 0n, held: -hold.amount }]]),
-        resolution: { holdId: hold.id, status: 'voided' },
-        audit: {
-          actor: op.request.actor,
-          action: 'ledger.hold_void',
-          subject: `ledger_hold:${hold.id}`,
-          data: { hold: hold.id, amount: hold.amount },
-        },
-      };
-    }
-    const r = op.request;
-    const to = accounts.get(r.toAccountId);
-    if (!to) return new LedgerError('unknown_account', `account ${r.toAccountId} does not exist`);
-    if (to.book !== hold.book || to.asset !== hold.asset)
-      return new LedgerError('invalid_request', 'a hold posts within its book and asset');
-    if (r.amount <= 0n || r.amount > hold.amount)
-      return new LedgerError('invalid_request', 'a hold posts at most its amount');
-    if (to.id === hold.accountId)
-      return new LedgerError('invalid_request', 'a hold posts to another account');
-    return {
-      deltas: new Map([
-        [hold.accountId, { balance: -r.amount, held: -hold.amount }],
-        [to.id, { balance: r.amount, held: 0n }],
-      ]),
-      postings: [
-        { accountId: hold.accountId, book: hold.book, asset: hold.asset, amount: -r.amount },
-        { accountId: to.id, book: hold.book, asset: hold.asset, amount: r.amount },
-      ],
-      entry: {
-        book: hold.book,
-        kind: r.kind,
-        idempotencyKey: r.idempotencyKey,
-        requestHash: hash,
-        reference: r.reference ?? null,
-        actor: r.actor,
-        reason: null,
-        reversesEntryId: null,
-      },
-      resolution: { holdId: hold.id, status: 'posted' },
-      audit: {
-        actor: r.actor,
-        action: `ledger.${r.kind}`,
-        subject: '',
-        data: { hold: hold.id, from: hold.accountId, to: to.id, asset: hold.asset, amount: r.amount },
-      },
-    };
   }
+}
+
+/** The rows of the one statement that writes a batch: entries, postings, holds, resolutions, net deltas. */
+function batchWrite(accepted: Accepted[]) {
+  const net = new Map<number, { balance: bigint; held: bigint }>();
+  for (const { effect } of accepted) {
+    for (const [id, d] of effect.deltas) {
+      const n = net.get(id) ?? { balance: 0n, held: 0n };
+      n.balance += d.balance;
+      n.held += d.held;
+      net.set(id, n);
+    }
+  }
+  return {
+    entries: accepted.flatMap((a) => (a.effect.entry ? [a.effect.entry] : [])),
+    postings: accepted.flatMap((a) =>
+      (a.effect.postings ?? []).map((p) => ({ ...p, entryKey: keyOf(a.item.op) })),
+    ),
+    holds: accepted.flatMap((a) => (a.effect.hold ? [a.effect.hold] : [])),
+    resolutions: accepted.flatMap((a) =>
+      a.effect.resolution ? [{ ...a.effect.resolution, resolutionKey: keyOf(a.item.op) }] : [],
+    ),
+    deltas: [...net]
+      .filter(([, d]) => d.balance !== 0n || d.held !== 0n)
+      .map(([accountId, d]) => ({ accountId, ...d })),
+  };
+}
+
+/** The attachments of the accepted entries: one writer call per entry kind, in the batch's transaction. */
+async function writeAttachments(
+  tx: Queryable,
+  accepted: Accepted[],
+  entryOf: (item: Pending) => { id: number } | undefined,
+): Promise<void> {
+  const staged: { channel: AttachmentChannel; stage: () => void }[] = [];
+  for (const { item } of accepted) {
+    if (item.op.type !== 'transfer' || !item.op.request.attach) continue;
+    const entry = entryOf(item);
+    const attach = item.op.request.attach;
+    if (entry) staged.push({ channel: attach.channel, stage: () => attach.stage(entry.id) });
+  }
+  const channels = new Set(staged.map((s) => s.channel));
+  for (const channel of channels) channel.clear();
+  for (const s of staged) s.stage();
+  for (const channel of channels) await channel.flush(tx);
+}
+
+/** The stored result of an operation already done under this key, or a conflict if it differed. */
+function replayOfStored(item: Pending, stored: Stored): Written | Error | null {
+  const key = keyOf(item.op);
+  if (item.op.type === 'transfer' || item.op.type === 'post') {
+    const entry = stored.entries.get(key);
+    if (entry)
+      return entry.requestHash === item.hash
+        ? { entryId: entry.id, createdAt: entry.createdAt, replayed: true }
+        : conflict(key);
+  }
+  if (item.op.type === 'hold') {
+    const hold = stored.holds.get(key);
+    if (hold) return hold.requestHash === item.hash ? { holdId: hold.id, replayed: true } : conflict(key);
+  }
+  if (item.op.type === 'void') {
+    const hold = stored.resolutions.get(key);
+    if (hold)
+      return hold.id === item.op.request.holdId && hold.status === 'voided'
+        ? { holdId: hold.id, replayed: true }
+        : conflict(key);
+  }
+  return null;
+}
+
+/** What one operation would do, checked against the locked rows; or why it cannot. */
+function plan(op: Operation, hash: string, locked: Locked): Effect | LedgerError {
+  switch (op.type) {
+    case 'transfer':
+      return planTransfer(op.request, hash, locked.accounts);
+    case 'hold':
+      return planHold(op.request, hash, locked.accounts);
+    case 'void': {
+      const hold = pendingHold(op.request.holdId, locked.holds);
+      return hold instanceof LedgerError ? hold : planVoid(op.request, hold);
+    }
+    case 'post': {
+      const hold = pendingHold(op.request.holdId, locked.holds);
+      return hold instanceof LedgerError ? hold : planPost(op.request, hash, hold, locked.accounts);
+    }
+  }
+}
+
+function planTransfer(
+  r: TransferRequest<unknown>,
+  hash: string,
+  accounts: Map<number, AccountRow>,
+): Effect | LedgerError {
+  const deltas = new Map<number, { balance: bigint; held: bigint }>();
+  const postings: Omit<NewPosting, 'entryKey'>[] = [];
+  const sums = new Map<string, bigint>();
+  for (const p of r.postings) {
+    const account = accounts.get(p.accountId);
+    if (!account) return new LedgerError('unknown_account', `account ${p.accountId} does not exist`);
+    if (account.book !== r.book) return new LedgerError('invalid_request', 'a posting may not cross books');
+    if (deltas.has(p.accountId))
+      return new LedgerError('invalid_request', 'an account appears twice in one entry');
+    if (p.amount === 0n) return new LedgerError('invalid_request', 'a posting of zero');
+    deltas.set(p.accountId, { balance: p.amount, held: 0n });
+    postings.push({ accountId: p.accountId, book: r.book, asset: account.asset, amount: p.amount });
+    sums.set(account.asset, (sums.get(account.asset) ?? 0n) + p.amount);
+  }
+  if (postings.length < 2) return new LedgerError('invalid_request', 'an entry needs at least two postings');
+  if ([...sums.values()].some((s) => s !== 0n))
+    return new LedgerError('invalid_request', 'postings must net to zero per asset');
+  return {
+    deltas,
+    postings,
+    entry: {
+      book: r.book,
+      kind: r.kind,
+      idempotencyKey: r.idempotencyKey,
+      requestHash: hash,
+      reference: r.reference ?? null,
+      actor: r.actor,
+      reason: r.reason ?? null,
+      reversesEntryId: r.reversesEntryId ?? null,
+    },
+    audit: {
+      actor: r.actor,
+      action: r.reversesEntryId ? 'ledger.reversal' : `ledger.${r.kind}`,
+      subject: '',
+      data: {
+        book: r.book,
+        postings: postings.map((p) => ({ account: p.accountId, asset: p.asset, amount: p.amount })),
+        reference: r.reference ?? null,
+        reason: r.reason ?? null,
+      },
+    },
+  };
+}
+
+function planHold(r: HoldRequest, hash: string, accounts: Map<number, AccountRow>): Effect | LedgerError {
+  const account = accounts.get(r.accountId);
+  if (!account) return new LedgerError('unknown_account', `account ${r.accountId} does not exist`);
+  if (account.book !== r.book) return new LedgerError('invalid_request', 'a hold may not cross books');
+  if (r.amount <= 0n) return new LedgerError('invalid_request', 'a hold must be positive');
+  return {
+    deltas: new Map([[r.accountId, { balance: 0n, held: r.amount }]]),
+    hold: {
+      accountId: r.accountId,
+      book: r.book,
+      asset: account.asset,
+      amount: r.amount,
+      idempotencyKey: r.idempotencyKey,
+      requestHash: hash,
+      reference: r.reference ?? null,
+      actor: r.actor,
+    },
+    audit: {
+      actor: r.actor,
+      action: 'ledger.hold',
+      subject: '',
+      data: {
+        book: r.book,
+        account: r.accountId,
+        asset: account.asset,
+        amount: r.amount,
+        reference: r.reference ?? null,
+      },
+    },
+  };
+}
+
+/** The hold a post or void names, if it is still pending. */
+function pendingHold(holdId: number, holds: Map<number, HoldRow>): HoldRow | LedgerError {
+  const hold = holds.get(holdId);
+  if (!hold) return new LedgerError('unknown_hold', `hold ${holdId} does not exist`);
+  if (hold.status !== 'pending')
+    return new LedgerError('hold_not_pending', `hold ${hold.id} is ${hold.status}`);
+  return hold;
+}
+
+function planVoid(r: VoidHoldRequest, hold: HoldRow): Effect {
+  return {
+    deltas: new Map([[hold.accountId, { balance: 0n, held: -hold.amount }]]),
+    resolution: { holdId: hold.id, status: 'voided' },
+    audit: {
+      actor: r.actor,
+      action: 'ledger.hold_void',
+      subject: `ledger_hold:${hold.id}`,
+      data: { hold: hold.id, amount: hold.amount },
+    },
+  };
+}
+
+function planPost(
+  r: PostHoldRequest,
+  hash: string,
+  hold: HoldRow,
+  accounts: Map<number, AccountRow>,
+): Effect | LedgerError {
+  const to = accounts.get(r.toAccountId);
+  if (!to) return new LedgerError('unknown_account', `account ${r.toAccountId} does not exist`);
+  if (to.book !== hold.book || to.asset !== hold.asset)
+    return new LedgerError('invalid_request', 'a hold posts within its book and asset');
+  if (r.amount <= 0n || r.amount > hold.amount)
+    return new LedgerError('invalid_request', 'a hold posts at most its amount');
+  if (to.id === hold.accountId) return new LedgerError('invalid_request', 'a hold posts to another account');
+  return {
+    deltas: new Map([
+      [hold.accountId, { balance: -r.amount, held: -hold.amount }],
+      [to.id, { balance: r.amount, held: 0n }],
+    ]),
+    postings: [
+      { accountId: hold.accountId, book: hold.book, asset: hold.asset, amount: -r.amount },
+      { accountId: to.id, book: hold.book, asset: hold.asset, amount: r.amount },
+    ],
+    entry: {
+      book: hold.book,
+      kind: r.kind,
+      idempotencyKey: r.idempotencyKey,
+      requestHash: hash,
+      reference: r.reference ?? null,
+      actor: r.actor,
+      reason: null,
+      reversesEntryId: null,
+    },
+    resolution: { holdId: hold.id, status: 'posted' },
+    audit: {
+      actor: r.actor,
+      action: `ledger.${r.kind}`,
+      subject: '',
+      data: { hold: hold.id, from: hold.accountId, to: to.id, asset: hold.asset, amount: r.amount },
+    },
+  };
 }
 
 function conflict(key: string): LedgerError {

@@ -38,7 +38,7 @@ describe(`concurrency on ${TEST_DB}`, () => {
       Array.from({ length: 64 }, (_, i) =>
         node(i).transfer({
           book: 'demo',
-          kind: 'withdraw_all',
+          kind: 'withdrawal',
           idempotencyKey: `drain-${user}-${i}`,
           actor: 'test',
           postings: [
@@ -69,7 +69,7 @@ describe(`concurrency on ${TEST_DB}`, () => {
     const fees = await node(0).systemAccount('demo', 'USDT', 'fees');
     const request = {
       book: 'demo' as const,
-      kind: 'fee',
+      kind: 'fee' as const,
       idempotencyKey: `same-key-${user}`,
       actor: 'test',
       postings: [

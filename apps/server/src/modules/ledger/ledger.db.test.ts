@@ -1,3 +1,4 @@
+import { Code } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
@@ -124,7 +125,7 @@ describe(`ledger on ${TEST_DB}`, () => {
     const fees = await ledger.systemAccount('demo', 'USDT', 'fees');
     const request = {
       book: 'demo' as const,
-      kind: 'fee',
+      kind: 'fee' as const,
       idempotencyKey: `idem-key-${a}`,
       actor: 'test',
       postings: [
@@ -179,7 +180,7 @@ describe(`ledger on ${TEST_DB}`, () => {
       holdId,
       toAccountId: house,
       amount: USDT(10_000),
-      kind: 'trade_loss',
+      kind: 'trade_pnl',
       idempotencyKey: `p-key-${a}-1`,
       actor: 'test',
     });
@@ -241,7 +242,7 @@ describe(`ledger on ${TEST_DB}`, () => {
     const house = await ledger.systemAccount('demo', 'USDT', 'house_pnl');
     await ledger.transfer({
       book: 'demo',
-      kind: 'trade_loss',
+      kind: 'trade_pnl',
       idempotencyKey: `l-key-${a}`,
       actor: 'test',
       postings: [
@@ -293,6 +294,128 @@ describe(`ledger on ${TEST_DB}`, () => {
     await expect(t.db.query("UPDATE ledger_entries SET kind = 'edited'")).rejects.toThrow(/append-only/);
     await expect(t.db.query('DELETE FROM ledger_postings')).rejects.toThrow(/append-only/);
     await expect(t.db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+  });
+});
+
+describe(`typed attachments and the bounded queue on ${TEST_DB}`, () => {
+  it("writes an entry kind's attachment in the entry's transaction, typed both ways; a failing writer writes nothing", async () => {
+    // A ledger of its own: an entry kind's attachment is registered once per ledger.
+    const own = new LedgerService(t.db, audit);
+    const swaps = own.attachment<{ note: string; fail: boolean }, { kind: string; note: string }>(
+      'swap',
+      async (tx, rows) => {
+        if (rows.some((r) => r.data.fail)) throw new Error('the writer refuses');
+        // The entry is visible to the writer: same transaction, before the commit.
+        const found = await tx.query<{ id: string; kind: string }>(
+          'SELECT id, kind FROM ledger_entries WHERE id = ANY($1::bigint[])',
+          [rows.map((r) => r.entryId)],
+        );
+        return new Map(
+          found.map((e) => [
+            Number(e.id),
+            { kind: e.kind, note: rows.find((r) => r.entryId === Number(e.id))?.data.note ?? '' },
+          ]),
+        );
+      },
+    );
+    expect(() => own.attachment('swap', async () => new Map())).toThrow(/twice/);
+    const a = await newCustomer();
+    const wallet = await ledger.walletAccount('demo', a, 'USDT');
+    const fees = await ledger.systemAccount('demo', 'USDT', 'fees');
+    const swap = (key: string, data: { note: string; fail: boolean }) =>
+      own.transfer({
+        book: 'demo',
+        kind: 'swap',
+        idempotencyKey: key,
+        actor: 'test',
+        postings: [
+          { accountId: wallet, amount: -USDT(2) },
+          { accountId: fees, amount: USDT(2) },
+        ],
+        attach: swaps.with(data),
+      });
+    const first = await swap(`swap-${a}-1`, { note: 'first', fail: false });
+    const attached: { kind: string; note: string } | undefined = first.attached;
+    expect(attached).toEqual({ kind: 'swap', note: 'first' });
+    // A replay answers the entry without writing again; other data under the key is a conflict.
+    const again = await swap(`swap-${a}-1`, { note: 'first', fail: false });
+    expect(again).toMatchObject({ entryId: first.entryId, replayed: true });
+    expect(again.attached).toBeUndefined();
+    await expect(swap(`swap-${a}-1`, { note: 'other', fail: false })).rejects.toSatisfy(
+      rejectsWith('idempotency_conflict'),
+    );
+    // The writer fails: the entry is not written either.
+    await expect(swap(`swap-${a}-2`, { note: 'fails', fail: true })).rejects.toThrow(/refuses/);
+    expect((await ledger.entriesOf('demo', a, { kind: 'swap', limit: 10 })).map((l) => l.entryId)).toEqual([
+      first.entryId,
+    ]);
+    expect((await ledger.balances('demo', a)).find((x) => x.asset === 'USDT')?.balance).toBe(
+      DEMO_FUNDING_MINOR - USDT(2),
+    );
+    // An attachment goes with entries of its own kind, through the ledger it was registered with.
+    await expect(
+      own.transfer({
+        book: 'demo',
+        kind: 'fee',
+        idempotencyKey: `swap-${a}-3`,
+        actor: 'test',
+        postings: [
+          { accountId: wallet, amount: -1n },
+          { accountId: fees, amount: 1n },
+        ],
+        attach: swaps.with({ note: 'wrong kind', fail: false }),
+      }),
+    ).rejects.toSatisfy(rejectsWith('invalid_request'));
+    await expect(
+      ledger.transfer({
+        book: 'demo',
+        kind: 'swap',
+        idempotencyKey: `swap-${a}-4`,
+        actor: 'test',
+        postings: [
+          { accountId: wallet, amount: -1n },
+          { accountId: fees, amount: 1n },
+        ],
+        attach: swaps.with({ note: 'other ledger', fail: false }),
+      }),
+    ).rejects.toSatisfy(rejectsWith('invalid_request'));
+  });
+
+  it('refuses at once with 10031 when its queue is full, and serves what it queued', async () => {
+    const bounded = new LedgerService(t.db, audit, undefined, { maxQueued: 3 });
+    const a = await newCustomer();
+    const wallet = await bounded.walletAccount('demo', a, 'USDT');
+    const fees = await bounded.systemAccount('demo', 'USDT', 'fees');
+    const fee = (n: number) =>
+      bounded.transfer({
+        book: 'demo',
+        kind: 'fee',
+        idempotencyKey: `bounded-${a}-${n}`,
+        actor: 'test',
+        postings: [
+          { accountId: wallet, amount: -USDT(1) },
+          { accountId: fees, amount: USDT(1) },
+        ],
+      });
+    // The first goes straight into a batch; three wait for the next; the fifth finds the queue full.
+    const sent = [1, 2, 3, 4, 5].map((n) =>
+      fee(n).then(
+        (r) => r,
+        (e: unknown) => e,
+      ),
+    );
+    const answers = await Promise.all(sent);
+    const refused = answers.filter((x) => x instanceof LedgerError);
+    expect(refused).toHaveLength(1);
+    expect(answers[4]).toBe(refused[0]);
+    expect(refused[0]).toMatchObject({ reason: 'unavailable', apiCode: Code.SERVICE_UNAVAILABLE });
+    expect(answers.slice(0, 4).every((x) => !(x instanceof Error) && x !== null)).toBe(true);
+    expect((await bounded.balances('demo', a)).find((x) => x.asset === 'USDT')?.balance).toBe(
+      DEMO_FUNDING_MINOR - USDT(4),
+    );
+    expect(bounded.stats.refusedFull).toBe(1);
+    // Once the queue has drained, the refused request goes through.
+    expect((await fee(5)).replayed).toBe(false);
   });
 });
 
@@ -383,7 +506,7 @@ describe(`ledger against a reference model on ${TEST_DB}`, () => {
             if (from === to) continue;
             const request = {
               book: 'demo' as const,
-              kind: 'transfer',
+              kind: 'transfer' as const,
               idempotencyKey: key,
               actor: 'model',
               postings: [
@@ -448,7 +571,7 @@ describe(`ledger against a reference model on ${TEST_DB}`, () => {
                   holdId: hold.id,
                   toAccountId: house,
                   amount,
-                  kind: 'trade_loss',
+                  kind: 'trade_pnl',
                   idempotencyKey: key,
                   actor: 'model',
                 })

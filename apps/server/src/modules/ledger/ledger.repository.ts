@@ -1,8 +1,9 @@
+import type { Book } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 
 /** SQL of the ledger. Amounts cross this boundary as bigint; the database holds numeric(78,0). */
 
-export type Book = 'demo' | 'live';
+export type { Book };
 
 export type AccountRow = {
   id: number;

@@ -1,4 +1,4 @@
-import { ASSET_SCALES, type Asset, valueAtPrice } from '@swx/contract';
+import { ASSET_SCALES, type Asset, BOOKS, type Book, valueAtPrice } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -7,7 +7,6 @@ import {
   type AccountRow,
   accountById,
   accountsOfOwner,
-  type Book,
   type EntryLine,
   ensureAccount,
   entriesOfOwner,
@@ -21,19 +20,21 @@ import {
 } from './ledger.repository.ts';
 import {
   type AttachmentWriter,
+  type EntryAttachment,
+  type EntryKind,
   type EntryResult,
   type HoldRequest,
   type HoldResult,
   LedgerError,
+  ledgerErrorCode,
   type PostHoldRequest,
   type TransferRequest,
   type VoidHoldRequest,
 } from './ledger.types.ts';
 
-export type { AttachmentWriter, Book, EntryResult, HoldResult, TransferRequest };
-export { LedgerError };
+export type { AttachmentWriter, Book, EntryAttachment, EntryKind, EntryResult, HoldResult, TransferRequest };
+export { BOOKS, LedgerError, ledgerErrorCode };
 
-export const BOOKS: readonly Book[] = ['demo', 'live'];
 export const ASSETS = Object.keys(ASSET_SCALES) as Asset[];
 
 /** System accounts, one per book and asset. They may go negative where double entry needs it. */
@@ -98,9 +99,10 @@ export class LedgerService {
   private readonly accountIds = new Map<string, number>();
   private readonly describers = new Map<string, EntryDescriber>();
 
-  constructor(db: Database, audit: AuditService, logger?: Logger) {
+  /** `limits.maxQueued`: operations that may wait for a batch at once (LEDGER_MAX_QUEUED); more are refused with 10031. */
+  constructor(db: Database, audit: AuditService, logger?: Logger, limits: { maxQueued?: number } = {}) {
     this.db = db;
-    this.batcher = new LedgerBatcher(db, audit, logger);
+    this.batcher = new LedgerBatcher(db, audit, logger, limits);
   }
 
   get stats() {
@@ -153,33 +155,37 @@ export class LedgerService {
   }
 
   /** Lets another module name its entries in the customer's record (order number, instrument). */
-  registerDescriber(kind: string, describer: EntryDescriber): void {
+  registerDescriber(kind: EntryKind, describer: EntryDescriber): void {
     this.describers.set(kind, describer);
   }
 
-  /** Lets another module write a record in the same transaction as an entry (TransferRequest.attach). */
-  registerAttachment(kind: string, writer: AttachmentWriter): void {
-    this.batcher.registerAttachment(kind, writer);
+  /**
+   * The attachment of one entry kind: a record the module owning the kind writes in the same
+   * transaction as each entry (`transfer({ kind, attach: attachment.with(data) })`), typed by its
+   * data D and by what its writer answers R (`EntryResult.attached`). Registered once per kind.
+   */
+  attachment<D, R>(kind: EntryKind, writer: AttachmentWriter<D, R>): EntryAttachment<D, R> {
+    return this.batcher.attachment(kind, writer);
   }
 
-  async transfer(request: TransferRequest): Promise<EntryResult> {
+  async transfer<R = never>(request: TransferRequest<R>): Promise<EntryResult<R>> {
     validateKey(request.idempotencyKey);
-    return (await this.batcher.submit({ type: 'transfer', request })) as EntryResult;
+    return this.batcher.transfer(request);
   }
 
   async hold(request: HoldRequest): Promise<HoldResult> {
     validateKey(request.idempotencyKey);
-    return (await this.batcher.submit({ type: 'hold', request })) as HoldResult;
+    return this.batcher.hold(request);
   }
 
   async postHold(request: PostHoldRequest): Promise<EntryResult> {
     validateKey(request.idempotencyKey);
-    return (await this.batcher.submit({ type: 'post', request })) as EntryResult;
+    return this.batcher.postHold(request);
   }
 
   async voidHold(request: VoidHoldRequest): Promise<HoldResult> {
     validateKey(request.idempotencyKey);
-    return (await this.batcher.submit({ type: 'void', request })) as HoldResult;
+    return this.batcher.voidHold(request);
   }
 
   /** A correction: a new entry with every posting of the original negated, linked to it. */

@@ -2,13 +2,12 @@ import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
-import { ApiError } from '../../platform/http.ts';
 import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { TickQuote } from './pricing.ts';
 import { TradingService } from './trading.service.ts';
-import { insertCustomer, longTicket, tradingParts } from './trading.testing.ts';
+import { insertCustomer, longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
 
 /**
  * Every read and change of a position is scoped to the request's book: a demo id with the live
@@ -21,7 +20,7 @@ let trading: TradingService;
 let btc: Instrument;
 
 // Wednesday 18 November 2026, 15:00 UTC; BTCUSDT flat at 100,000.00 with 2.00 each side.
-const clock = Date.UTC(2026, 10, 18, 15, 0, 0) / 1000;
+let clock = Date.UTC(2026, 10, 18, 15, 0, 0) / 1000;
 const flat = (): TickQuote => ({ mid: 10_000_000n, bid: 9_999_800n, ask: 10_000_200n });
 
 beforeAll(async () => {
@@ -63,30 +62,22 @@ async function customerWithLiveMoney(): Promise<number> {
   return id;
 }
 
-const ticket = (requestId: string) => ({ ...longTicket(btc.id), quoteTime: clock, requestId });
-
-async function refusal(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const place = (user: number, book: Book, requestId: string) =>
+  placeOrder(trading, user, longTicket(btc.id), requestId, { book });
+const codeOf = async (run: Promise<unknown>): Promise<number> => (await refusal(run)).code;
 
 describe(`positions scoped to their book on ${TEST_DB}`, () => {
   it('answers 10028 to an id of the other book for get, close and stops, both ways; the list shows its own book only', async () => {
     const user = await customerWithLiveMoney();
-    const demo = await trading.open(user, 'demo', 'en', ticket('books-demo'));
-    const live = await trading.open(user, 'live', 'en', ticket('books-live'));
+    const demo = await place(user, 'demo', 'books-demo');
+    const live = await place(user, 'live', 'books-live');
     for (const [id, other] of [
       [demo.id, 'live'],
       [live.id, 'demo'],
     ] as [number, Book][]) {
-      expect(await refusal(trading.get(user, other, id))).toBe(Code.NOT_FOUND);
-      expect(await refusal(trading.close(user, other, id))).toBe(Code.NOT_FOUND);
-      expect(await refusal(trading.updateStops(user, other, id, '91000.00', '119000.00'))).toBe(
+      expect(await codeOf(trading.get(user, other, id))).toBe(Code.NOT_FOUND);
+      expect(await codeOf(trading.close(user, other, id))).toBe(Code.NOT_FOUND);
+      expect(await codeOf(trading.updateStops(user, other, id, '91000.00', '119000.00'))).toBe(
         Code.NOT_FOUND,
       );
     }
@@ -105,14 +96,22 @@ describe(`positions scoped to their book on ${TEST_DB}`, () => {
 
   it('never answers a request id reused in the other book with that book’s order', async () => {
     const user = await customerWithLiveMoney();
-    const demo = await trading.open(user, 'demo', 'en', ticket('books-same'));
-    expect(await refusal(trading.open(user, 'live', 'en', ticket('books-same')))).toBe(Code.INVALID_INPUT);
+    const lateLive = trading.preview(longTicket(btc.id), { customerId: user, book: 'live' });
+    const demo = await place(user, 'demo', 'books-same');
+    expect(await codeOf(place(user, 'live', 'books-same'))).toBe(Code.INVALID_INPUT);
     // A late retry (quote expired) of the same id in the other book: not the demo order either.
+    clock = lateLive.expiresAt + 1;
     expect(
-      await refusal(trading.open(user, 'live', 'en', { ...ticket('books-same'), quoteTime: clock - 60 })),
+      await codeOf(
+        trading.open(user, 'live', 'en', {
+          ...longTicket(btc.id),
+          quoteId: lateLive.quoteId,
+          requestId: 'books-same',
+        }),
+      ),
     ).toBe(Code.PRICE_CHANGED);
     // In its own book the retry answers with the order it opened.
-    expect((await trading.open(user, 'demo', 'en', ticket('books-same'))).id).toBe(demo.id);
+    expect((await place(user, 'demo', 'books-same')).id).toBe(demo.id);
     expect((await trading.list(user, 'live', {})).total).toBe(0);
   });
 });

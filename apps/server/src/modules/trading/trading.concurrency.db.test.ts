@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { type Database, openPostgres } from '../../platform/db.ts';
-import { ApiError } from '../../platform/http.ts';
+import { CodedError } from '../../platform/http.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
@@ -25,6 +26,8 @@ beforeAll(async () => {
   if (t.url) for (let i = 0; i < 3; i++) pools.push(await openPostgres(t.url));
   dbs.push(...pools);
   const list = t.url ? dbs : [t.db, t.db, t.db, t.db];
+  // The nodes share the quote key (derived from TOTP_KEY in a real deployment).
+  const quoteKey = randomBytes(32);
   nodes = [];
   for (const db of list) {
     const ledger = new LedgerService(db, new AuditService(db));
@@ -43,6 +46,7 @@ beforeAll(async () => {
         bus: createMemoryBus(),
         now: () => NOW,
         quote: flat,
+        quoteKey,
       }),
     });
   }
@@ -63,19 +67,23 @@ describe(`concurrent orders on ${TEST_DB}`, () => {
     await first.ledger.openCustomerBooks(user);
     const btc = (await t.db.query<{ id: number }>(`SELECT id FROM instruments WHERE code = 'BTCUSDT'`))[0]
       ?.id as number;
-    const quoteTime = Math.floor(NOW / 1000);
+    const ticket = {
+      marketId: btc,
+      direction: 'long' as const,
+      lots: '0.60',
+      leverage: 2,
+      stopLoss: '90000.00',
+      takeProfit: '110000.00',
+      autoCloseAfter: null,
+    };
+    // One quote from one node, committed 48 times (48 orders) on every node.
+    const { quoteId } = first.trading.preview(ticket, { customerId: user, book: 'demo' });
     // 0.60 lot × 100,002.00 = 60,001.20 notional; margin 30,000.60 at 2×; fee 60.0012 → 30,060.6012
     const results = await Promise.allSettled(
       Array.from({ length: 48 }, (_, i) =>
         (nodes[i % nodes.length] as (typeof nodes)[number]).trading.open(user, 'demo', 'en', {
-          marketId: btc,
-          direction: 'long',
-          lots: '0.60',
-          leverage: 2,
-          stopLoss: '90000.00',
-          takeProfit: '110000.00',
-          autoCloseAfter: null,
-          quoteTime,
+          ...ticket,
+          quoteId,
           requestId: `concurrent-${i}`,
         }),
       ),
@@ -84,7 +92,7 @@ describe(`concurrent orders on ${TEST_DB}`, () => {
     const refused = results.filter((r) => r.status === 'rejected');
     expect(opened).toHaveLength(3);
     for (const r of refused)
-      expect(r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code).toBe(
+      expect(r.status === 'rejected' && r.reason instanceof CodedError && r.reason.apiCode).toBe(
         Code.INSUFFICIENT_BALANCE,
       );
     const usdt = (await first.ledger.balances('demo', user)).find((b) => b.asset === 'USDT');

@@ -1,19 +1,20 @@
-import { Code, parseCentilots } from '@swx/contract';
+import { randomBytes } from 'node:crypto';
+import { Code, parseCentilots, QUOTE_VALID_SECONDS } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
-import { ApiError } from '../../platform/http.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
+import type { QuoteHolder } from '../products/quotes.ts';
 import type { TickQuote } from './pricing.ts';
 import { TriggerEngine } from './trading.engine.ts';
 import { reconcileMargins } from './trading.jobs.ts';
 import { TradingService } from './trading.service.ts';
-import { insertCustomer, longTicket, tradingParts } from './trading.testing.ts';
+import { insertCustomer, longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
 
 /**
  * Positions against the real ledger and database. Prices come from a scripted path per test
@@ -98,23 +99,15 @@ function flat(mid: bigint, from = clock - 10, seconds = 20): void {
   for (let s = from; s < from + seconds; s++) path.set(s, mid);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: number; data: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, data: error.data };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 const ticket = (over: Record<string, unknown> = {}) => ({ ...longTicket(btc.id), ...over });
 
 describe(`trading on ${TEST_DB}`, () => {
   it('previews the figures a long would open with: ask price, notional, margin = notional / leverage, fee 0.1 %', () => {
     clock = START;
     flat(10_000_000n); // 100,000.00
-    const figures = trading.preview(ticket());
+    const figures = trading.preview(ticket(), { customerId: null, book: 'demo' });
+    expect(figures.quoteTime).toBe(START);
+    expect(figures.expiresAt).toBe(START + QUOTE_VALID_SECONDS);
     expect(figures.price).toBe('100002.00'); // the ask: mid + 2.00
     expect(figures.bid).toBe('99998.00');
     expect(figures.spread).toBe('4.00');
@@ -135,11 +128,7 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 100;
     flat(10_000_000n);
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'en', {
-      ...ticket(),
-      quoteTime: clock,
-      requestId: 'req-open-1',
-    });
+    const order = await placeOrder(trading, user, ticket(), 'req-open-1');
     expect(order).toMatchObject({
       status: 'open',
       openPrice: '100002.00',
@@ -155,11 +144,7 @@ describe(`trading on ${TEST_DB}`, () => {
     expect(w.held).toBe(5_000_100_000n);
     expect(w.available).toBe(DEMO_FUNDING_MINOR - 5_000_100_000n - 10_000_200n);
     // The same request again opens nothing new.
-    const again = await trading.open(user, 'demo', 'en', {
-      ...ticket(),
-      quoteTime: clock,
-      requestId: 'req-open-1',
-    });
+    const again = await placeOrder(trading, user, ticket(), 'req-open-1');
     expect(again.id).toBe(order.id);
     expect((await trading.list(user, 'demo', { status: 'open' })).total).toBe(1);
   });
@@ -168,12 +153,18 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 200;
     flat(10_000_000n);
     const user = await newCustomer();
-    const open = (over: Record<string, unknown>, quoteTime = clock) =>
-      trading.open(user, 'demo', 'en', { ...ticket(over), quoteTime, requestId: `r-${Math.random()}` });
-    expect((await refusal(open({ marketId: 999_999 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT);
-    expect((await refusal(open({ leverage: 5 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT); // crypto: at most 2
-    expect((await refusal(open({ lots: '0.00' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
-    expect((await refusal(open({ lots: '100.01' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
+    const preview = (over: Record<string, unknown>) => () =>
+      trading.preview(ticket(over), { customerId: user, book: 'demo' });
+    const open = (over: Record<string, unknown>) =>
+      placeOrder(trading, user, ticket(over), `r-${Math.random()}`);
+    // What cannot open is refused by the preview already.
+    expect((await refusal(preview({ marketId: 999_999 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT);
+    expect((await refusal(preview({ leverage: 5 }))).code).toBe(Code.OPTIONS_PRODUCT_INCORRECT); // crypto: at most 2
+    expect((await refusal(preview({ lots: '0.00' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
+    expect((await refusal(preview({ lots: '100.01' }))).code).toBe(Code.INCORRECT_PURCHASE_AMOUNT);
+    expect((await refusal(preview({ stopLoss: '90000.001' }))).code).toBe(Code.INVALID_INPUT);
+    // Unreasonable stops: the preview says which, and the order at that quote is refused naming each.
+    expect(preview({ stopLoss: '100500.00' })().unreasonable).toEqual(['stopLoss']);
     expect((await refusal(open({ stopLoss: '100500.00' }))).data).toEqual([
       { path: 'stopLoss', issue: 'unreasonable' },
     ]);
@@ -184,11 +175,8 @@ describe(`trading on ${TEST_DB}`, () => {
       { path: 'stopLoss', issue: 'unreasonable' }, // beyond the stop-out price 75,001.50
       { path: 'takeProfit', issue: 'unreasonable' },
     ]);
-    expect((await refusal(open({ stopLoss: '90000.001' }))).code).toBe(Code.INVALID_INPUT);
-    expect((await refusal(open({}, clock - 4))).code).toBe(Code.PRICE_CHANGED);
-    expect((await refusal(open({}, clock + 1))).code).toBe(Code.PRICE_CHANGED);
     // The live book is empty: insufficient balance, and nothing moved.
-    const live = trading.open(user, 'live', 'en', { ...ticket(), quoteTime: clock, requestId: 'live-1' });
+    const live = placeOrder(trading, user, ticket(), 'live-1', { book: 'live' });
     expect((await refusal(live)).code).toBe(Code.INSUFFICIENT_BALANCE);
     expect((await trading.list(user, 'live', {})).total).toBe(0);
     // Sunday: US stocks are closed.
@@ -200,20 +188,138 @@ describe(`trading on ${TEST_DB}`, () => {
       bus: createMemoryBus(),
       now: () => sunday * 1000,
     });
-    const preview = async () =>
-      closed.preview({ ...ticket(), marketId: aapl.id, leverage: 5, stopLoss: '1.00', takeProfit: '999.00' });
-    expect((await refusal(preview())).code).toBe(Code.NOT_AVAILABLE_FOR_TRADING);
+    const sundayPreview = () =>
+      closed.preview(
+        { ...ticket(), marketId: aapl.id, leverage: 5, stopLoss: '1.00', takeProfit: '999.00' },
+        { customerId: user, book: 'demo' },
+      );
+    expect((await refusal(sundayPreview)).code).toBe(Code.NOT_AVAILABLE_FOR_TRADING);
+  });
+
+  it('quote, then commit: the order opens at the quoted figures until the quote expires, and only for its holder', async () => {
+    clock = START + 250;
+    flat(10_000_000n, clock - 10, 40);
+    const user = await newCustomer();
+    const holder = { customerId: user, book: 'demo' as const };
+    const quoted = trading.preview(ticket(), holder);
+    const order = (quoteId: string, requestId: string, over: Record<string, unknown> = {}) =>
+      trading.open(user, 'demo', 'en', { ...ticket(over), quoteId, requestId });
+    // The price moves after the quote (a real market's past second is not recomputed): the order
+    // still opens at exactly the quoted figures, up to the quote's last second.
+    for (let s = clock; s < clock + 40; s++) path.set(s, 10_100_000n);
+    clock = quoted.expiresAt;
+    const opened = await order(quoted.quoteId, 'quote-1');
+    expect(opened).toMatchObject({ openPrice: quoted.price, margin: quoted.margin, fee: quoted.fee });
+    // One second later it has expired: 10032, unless the same order is retried (it answers the order).
+    clock = quoted.expiresAt + 1;
+    expect((await refusal(order(quoted.quoteId, 'quote-2'))).code).toBe(Code.PRICE_CHANGED);
+    expect((await order(quoted.quoteId, 'quote-1')).id).toBe(opened.id);
+    // Another customer's quote, the other book's, or one asked without a session: nothing found.
+    const fresh = (h: QuoteHolder) => trading.preview(ticket(), h).quoteId;
+    const other = await newCustomer();
+    expect((await refusal(order(fresh({ customerId: other, book: 'demo' }), 'quote-3'))).code).toBe(
+      Code.NOT_FOUND,
+    );
+    expect((await refusal(order(fresh({ customerId: user, book: 'live' }), 'quote-4'))).code).toBe(
+      Code.NOT_FOUND,
+    );
+    expect((await refusal(order(fresh({ customerId: null, book: 'demo' }), 'quote-5'))).code).toBe(
+      Code.NOT_FOUND,
+    );
+    // A quote of another ticket, or an id this server did not sign: invalid input.
+    expect((await refusal(order(fresh(holder), 'quote-6', { lots: '0.20' }))).data).toEqual([
+      { path: 'quoteId', issue: 'other_ticket' },
+    ]);
+    const good = fresh(holder);
+    const [payload = '', mac = ''] = good.split('.');
+    const forged = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { f: { marginMinor: string } };
+    forged.f.marginMinor = '1';
+    const tampered = [
+      `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`,
+      `${payload}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+      `${payload}.${mac}.${mac}`,
+      'not-a-quote',
+    ];
+    for (const quoteId of tampered)
+      expect((await refusal(order(quoteId, `quote-t-${Math.random()}`))).data).toEqual([
+        { path: 'quoteId', issue: 'invalid' },
+      ]);
+    // Signed under another key (a node that does not share the quote key): not this server's.
+    const stranger = new TradingService({
+      db: t.db,
+      ledger: new LedgerService(t.db, audit),
+      market,
+      bus: createMemoryBus(),
+      now: () => clock * 1000,
+      quote: scripted,
+    });
+    expect((await refusal(order(stranger.preview(ticket(), holder).quoteId, 'quote-7'))).code).toBe(
+      Code.INVALID_INPUT,
+    );
+    // The balance no longer covers the quote when it is committed: 10011, and nothing moved.
+    const poor = await newCustomer();
+    const quote = trading.preview(ticket(), { customerId: poor, book: 'demo' });
+    await ledger.transfer({
+      book: 'demo',
+      kind: 'transfer',
+      idempotencyKey: `drain-wallet-${poor}`,
+      actor: 'test',
+      postings: [
+        {
+          accountId: await ledger.walletAccount('demo', poor, 'USDT'),
+          amount: -(DEMO_FUNDING_MINOR - 1_000_000n),
+        },
+        {
+          accountId: await ledger.walletAccount('demo', other, 'USDT'),
+          amount: DEMO_FUNDING_MINOR - 1_000_000n,
+        },
+      ],
+    });
+    const late = trading.open(poor, 'demo', 'en', {
+      ...ticket(),
+      quoteId: quote.quoteId,
+      requestId: 'quote-8',
+    });
+    expect((await refusal(late)).code).toBe(Code.INSUFFICIENT_BALANCE);
+    expect((await trading.list(poor, 'demo', {})).total).toBe(0);
+  });
+
+  it('every node verifies every node’s quotes when they share the quote key', async () => {
+    clock = START + 280;
+    flat(10_000_000n);
+    const key = randomBytes(32);
+    const node = () =>
+      new TradingService({
+        db: t.db,
+        ledger: new LedgerService(t.db, audit),
+        market,
+        bus: createMemoryBus(),
+        now: () => clock * 1000,
+        quote: scripted,
+        quoteKey: key,
+      });
+    const [a, b] = [node(), node()];
+    const user = await newCustomer();
+    const quoted = a.preview(ticket(), { customerId: user, book: 'demo' });
+    const opened = await b.open(user, 'demo', 'en', {
+      ...ticket(),
+      quoteId: quoted.quoteId,
+      requestId: 'node-b',
+    });
+    expect(opened).toMatchObject({ openPrice: quoted.price, margin: quoted.margin });
+    await b.close(user, 'demo', opened.id);
   });
 
   it('closes at the market: the profit is the move times the size, and only the fee is lost on a flat market', async () => {
     clock = START + 300;
     flat(10_000_000n, clock - 10, 1000);
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'en', {
-      ...ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
-      quoteTime: clock,
-      requestId: 'short-1',
-    });
+    const order = await placeOrder(
+      trading,
+      user,
+      ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
+      'short-1',
+    );
     expect(order.openPrice).toBe('99998.00'); // a short opens at the bid
     for (let s = clock + 1; s < clock + 1000; s++) path.set(s, 9_900_000n); // the market falls to 99,000.00
     clock += 5;
@@ -242,10 +348,8 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 2000;
     flat(10_000_000n, clock - 10, 20);
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'fr', {
-      ...ticket({ takeProfit: '100100.00' }),
-      quoteTime: clock,
-      requestId: 'tp-1',
+    const order = await placeOrder(trading, user, ticket({ takeProfit: '100100.00' }), 'tp-1', {
+      language: 'fr',
     });
     await engine.idle();
     await engine.tick(clock); // its own second: not yet live
@@ -276,11 +380,7 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 3000;
     flat(10_000_000n, clock - 10, 20);
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'en', {
-      ...ticket({ stopLoss: '80000.00' }),
-      quoteTime: clock,
-      requestId: 'gap-1',
-    });
+    const order = await placeOrder(trading, user, ticket({ stopLoss: '80000.00' }), 'gap-1');
     path.set(clock + 1, 3_000_000n); // a crash to 30,000.00: beyond stop loss, stop-out and the margin
     const before = await wallet(user);
     await engine.idle();
@@ -301,11 +401,7 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 5000;
     flat(10_000_000n, clock - 10, 20);
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'en', {
-      ...ticket({ takeProfit: '100100.00' }),
-      quoteTime: clock,
-      requestId: 'restart-1',
-    });
+    const order = await placeOrder(trading, user, ticket({ takeProfit: '100100.00' }), 'restart-1');
     await engine.idle();
     await engine.tick(clock);
     engine.stop(); // the node goes down
@@ -338,11 +434,7 @@ describe(`trading on ${TEST_DB}`, () => {
     const otherEngine = new TriggerEngine({ trading: otherNode, db: t.db, bus });
     await otherEngine.start();
     const user = await newCustomer();
-    const order = await trading.open(user, 'demo', 'en', {
-      ...ticket({ stopLoss: '99900.00' }),
-      quoteTime: clock,
-      requestId: 'two-nodes-1',
-    });
+    const order = await placeOrder(trading, user, ticket({ stopLoss: '99900.00' }), 'two-nodes-1');
     await Promise.all([engine.idle(), otherEngine.idle()]);
     expect(otherEngine.openCount).toBeGreaterThan(0);
     path.set(clock + 1, 9_980_000n); // bid 99,798.00: through the stop loss
@@ -389,16 +481,13 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 8000;
     flat(10_000_000n, clock - 10, 1000); // 100,000.00
     const user = await newCustomer();
-    const long = await trading.open(user, 'demo', 'en', {
-      ...ticket({ takeProfit: '200000.00' }),
-      quoteTime: clock,
-      requestId: 'record-long',
-    });
-    const short = await trading.open(user, 'demo', 'en', {
-      ...ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
-      quoteTime: clock,
-      requestId: 'record-short',
-    });
+    const long = await placeOrder(trading, user, ticket({ takeProfit: '200000.00' }), 'record-long');
+    const short = await placeOrder(
+      trading,
+      user,
+      ticket({ direction: 'short', stopLoss: '110000.00', takeProfit: '90000.00' }),
+      'record-short',
+    );
     // The demo book cannot be reset while positions are open, and says so (not "insufficient").
     await expect(ledger.resetDemo(user, 'while-open')).rejects.toMatchObject({ reason: 'positions_open' });
     for (let s = clock + 1; s < clock + 1000; s++) path.set(s, 10_050_000n); // up to 100,500.00
@@ -518,17 +607,20 @@ describe(`trading on ${TEST_DB}`, () => {
             const sign = spec.long ? 1n : -1n;
             const sl = open - sign * BigInt(spec.sl) * 1000n; // 10.00 to 2,000.00 away
             const tp = open + sign * BigInt(spec.tp) * 1000n;
-            const order = await trading.open(user, 'demo', 'en', {
-              ...ticket({
-                direction,
-                lots: `${Math.floor(spec.lots / 100)}.${String(spec.lots % 100).padStart(2, '0')}`,
-                leverage: spec.leverage,
-              }),
-              stopLoss: (Number(sl) / 100).toFixed(2),
-              takeProfit: (Number(tp) / 100).toFixed(2),
-              quoteTime: t0,
-              requestId: `prop-${t0}-${i}`,
-            });
+            const order = await placeOrder(
+              trading,
+              user,
+              {
+                ...ticket({
+                  direction,
+                  lots: `${Math.floor(spec.lots / 100)}.${String(spec.lots % 100).padStart(2, '0')}`,
+                  leverage: spec.leverage,
+                }),
+                stopLoss: (Number(sl) / 100).toFixed(2),
+                takeProfit: (Number(tp) / 100).toFixed(2),
+              },
+              `prop-${t0}-${i}`,
+            );
             opened.push({ order, spec, sl, tp, open, direction });
           }
           await engine.idle();

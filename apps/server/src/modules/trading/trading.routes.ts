@@ -6,7 +6,10 @@ import type { TradingService } from './trading.service.ts';
 export function tradingRoutes(app: FastifyInstance, trading: TradingService): void {
   mountCall(app, calls.getTradingTerms, async ({ params }) => trading.terms(params.id));
 
-  mountCall(app, calls.previewOptions, async ({ body }) => trading.preview(body));
+  // The quote is signed for whoever asked (no session: a quote nobody can commit) in the request's book.
+  mountCall(app, calls.previewOptions, async ({ body, customer, request }) =>
+    trading.preview(body, { customerId: customer?.userId ?? null, book: request.book }),
+  );
 
   mountCall(app, calls.buyOptions, ({ body, customer, request }) =>
     trading.open(customer.userId, request.book, request.language, body),

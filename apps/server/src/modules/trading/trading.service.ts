@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTO_CLOSE_CHOICES,
   type CloseReason,
@@ -17,7 +17,6 @@ import {
   parseCentilots,
   priceTicks,
   profitMinor,
-  QUOTE_VALID_SECONDS,
   SETTLEMENT_SCALE,
   type Size,
   settlement,
@@ -32,6 +31,7 @@ import type { Database } from '../../platform/db.ts';
 import { ApiError, type Book } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import {
+  type EntryAttachment,
   type EntryDetail,
   type EntryResult,
   LedgerError,
@@ -41,8 +41,10 @@ import {
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import { type QuoteHolder, Quotes, type Redeemed } from '../products/quotes.ts';
 import { closeSide, conversionAt, openSide, type TickQuote, tickQuote } from './pricing.ts';
 import { type InstrumentTerms, termsOf, termsView } from './terms.ts';
+import { OPENING, type OpeningQuote, sameTicket, ticketFiguresOf } from './trading.quote.ts';
 import {
   closePositions,
   insertPositions,
@@ -63,22 +65,6 @@ import {
 /** Bus topic of position changes, so every node's trigger engine sees positions opened anywhere. */
 export const POSITIONS_TOPIC = 'trading.positions';
 export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; origin: string };
-
-const OPEN_ATTACHMENT = 'position.open';
-const CLOSE_ATTACHMENT = 'position.close';
-
-type Ticket = {
-  instrument: Instrument;
-  terms: InstrumentTerms;
-  size: Size;
-  quote: TickQuote;
-  conversion: Conversion;
-  openTicks: bigint;
-  stopLossTicks: bigint;
-  takeProfitTicks: bigint;
-  figures: ReturnType<typeof openingFigures>;
-  unreasonable: ('stopLoss' | 'takeProfit')[];
-};
 
 /**
  * Leveraged positions: open, close, change stops, list. Money moves only through the ledger, and
@@ -101,6 +87,11 @@ export class TradingService {
   readonly now: () => number;
   /** The price of an instrument at a tick: the market feed, or a scripted path in tests. */
   readonly quote: (instrument: Instrument, t: number) => TickQuote;
+  /** Opening quotes: signed figures the preview answers and the order commits (products/quotes.ts). */
+  private readonly quotes: Quotes<typeof OPENING.figures>;
+  /** The position an opening entry writes, and the close a closing entry writes, in the ledger's transaction. */
+  private readonly opens: EntryAttachment<NewPosition, { id: number; openedAt: string }>;
+  private readonly closes: EntryAttachment<PositionClose, never>;
 
   constructor(deps: {
     db: Database;
@@ -112,6 +103,11 @@ export class TradingService {
     leverageCaps?: Readonly<Record<string, number>>;
     now?: () => number;
     quote?: (instrument: Instrument, t: number) => TickQuote;
+    /**
+     * The key quotes are signed under (`quoteKey(TOTP_KEY)`, the same on every node); without
+     * one, a random key of this process (its quotes commit only here).
+     */
+    quoteKey?: Buffer;
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -122,12 +118,22 @@ export class TradingService {
     this.caps = deps.leverageCaps ?? {};
     this.now = deps.now ?? (() => Date.now());
     this.quote = deps.quote ?? ((instrument, t) => tickQuote(instrument, t, this.market.source));
-    this.ledger.registerAttachment(OPEN_ATTACHMENT, (tx, rows) =>
-      insertPositions(
-        tx,
-        rows.map((r) => ({ entryId: r.entryId, position: r.data.position as NewPosition })),
-      ),
+    this.quotes = new Quotes(OPENING, deps.quoteKey ?? randomBytes(32), () => this.now());
+    this.opens = this.ledger.attachment<NewPosition, { id: number; openedAt: string }>(
+      'trade_margin',
+      (tx, rows) =>
+        insertPositions(
+          tx,
+          rows.map((r) => ({ entryId: r.entryId, position: r.data })),
+        ),
     );
+    this.closes = this.ledger.attachment<PositionClose, never>('trade_pnl', async (tx, rows) => {
+      await closePositions(
+        tx,
+        rows.map((r) => ({ entryId: r.entryId, close: r.data })),
+      );
+      return new Map<number, never>();
+    });
     // The customer's record names each trading entry by its order number, as the order detail does.
     const describe = async (entryIds: readonly number[]) => {
       const found = new Map<number, EntryDetail>();
@@ -141,12 +147,6 @@ export class TradingService {
     };
     this.ledger.registerDescriber('trade_margin', describe);
     this.ledger.registerDescriber('trade_pnl', describe);
-    this.ledger.registerAttachment(CLOSE_ATTACHMENT, (tx, rows) =>
-      closePositions(
-        tx,
-        rows.map((r) => ({ entryId: r.entryId, close: r.data.close as PositionClose })),
-      ),
-    );
   }
 
   private second(): number {
@@ -183,8 +183,12 @@ export class TradingService {
     );
   }
 
-  /** Checks a ticket and computes its figures at tick t; refuses what cannot open (codes of spec §8). */
-  private ticket(body: TicketBody, t: number): Ticket {
+  /**
+   * The one pricing function of an opening: checks a ticket and computes every figure at tick t
+   * (codes of spec §8 for what cannot open). The preview shows these figures and signs them into
+   * its quote; the order opens with exactly them.
+   */
+  private opening(body: TicketBody, t: number): OpeningQuote {
     const instrument = this.instrument(body.marketId);
     const terms = this.termsOf(instrument);
     if (!terms.leverages.includes(body.leverage)) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
@@ -225,108 +229,120 @@ export class TradingService {
       stopLossTicks,
       takeProfitTicks,
     );
-    const unreasonable: ('stopLoss' | 'takeProfit')[] = [];
-    if (check.stopLoss) unreasonable.push('stopLoss');
-    if (check.takeProfit) unreasonable.push('takeProfit');
     return {
-      instrument,
-      terms,
-      size,
-      quote,
-      conversion,
+      marketId: instrument.id,
+      direction: body.direction,
+      leverage: body.leverage,
+      autoCloseAfter: body.autoCloseAfter ?? null,
+      centilots,
+      lotSize: terms.lotSize,
+      decimals: instrument.decimals,
+      bidTicks: quote.bid,
+      askTicks: quote.ask,
       openTicks,
       stopLossTicks,
       takeProfitTicks,
-      figures,
-      unreasonable,
-    };
-  }
-
-  private figuresOf(ticket: Ticket, direction: TicketBody['direction'], t: number): TicketFigures {
-    const d = ticket.instrument.decimals;
-    const f = ticket.figures;
-    const money = (minor: bigint) => formatMinor(minor, SETTLEMENT_SCALE);
-    return {
+      liquidationTicks: figures.liquidationTicks,
+      conversionNum: conversion.num,
+      conversionDen: conversion.den,
+      notionalMinor: figures.notionalMinor,
+      marginMinor: figures.marginMinor,
+      feeMinor: figures.feeMinor,
+      feePpm: terms.feePpm,
       quoteTime: t,
-      price: formatMinor(ticket.openTicks, d),
-      bid: formatMinor(ticket.quote.bid, d),
-      ask: formatMinor(ticket.quote.ask, d),
-      spread: formatMinor(ticket.quote.ask - ticket.quote.bid, d),
-      notional: money(f.notionalMinor),
-      margin: money(f.marginMinor),
-      fee: money(f.feeMinor),
-      cost: money(f.marginMinor + f.feeMinor),
-      profitAtTakeProfit: money(
-        profitMinor(direction, ticket.openTicks, ticket.takeProfitTicks, ticket.size, ticket.conversion),
-      ),
-      lossAtStopLoss: money(
-        profitMinor(direction, ticket.openTicks, ticket.stopLossTicks, ticket.size, ticket.conversion),
-      ),
-      liquidationPrice: formatMinor(f.liquidationTicks, d),
-      unreasonable: ticket.unreasonable,
+      unreasonable: [
+        ...(check.stopLoss ? ['stopLoss' as const] : []),
+        ...(check.takeProfit ? ['takeProfit' as const] : []),
+      ],
     };
   }
 
-  /** Every figure of a ticket at the current tick; nothing is opened. */
-  preview(body: TicketBody): TicketFigures {
+  /**
+   * Every figure of a ticket at the current tick, and the quote that opens it: signed for the
+   * customer who asked (none without a session) in the request's book. Nothing is opened.
+   */
+  preview(body: TicketBody, holder: QuoteHolder): TicketFigures {
     const t = this.second();
-    return this.figuresOf(this.ticket(body, t), body.direction, t);
+    const quote = this.opening(body, t);
+    return { ...this.quotes.issue(holder, t, quote), ...ticketFiguresOf(quote) };
   }
 
-  /** Opens a position at the figures of the quote the customer confirmed (tick `quoteTime`). */
+  /**
+   * Opens a position at exactly the figures of the quote the customer confirmed (`quoteId`), or
+   * refuses: 10032 when the quote expired, 10011 when the balance no longer covers it, 10026 /
+   * 10028 for a quote that is not this customer's in this book, or not of this ticket.
+   */
   async open(userId: number, book: Book, language: Language, body: OpenBody): Promise<OptionsOrder> {
-    const now = this.second();
-    if (body.quoteTime > now || body.quoteTime < now - QUOTE_VALID_SECONDS) {
-      // A retry of an order that already opened answers with it, however late.
-      const existing = await this.byRequest(userId, book, body.requestId);
-      if (existing) return this.view(existing);
-      throw new ApiError(Code.PRICE_CHANGED, { quoteTime: now });
-    }
-    const ticket = this.ticket(body, body.quoteTime);
-    if (!this.market.isOpen(ticket.instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
-    if (ticket.unreasonable.length > 0)
+    return this.quotes.commit(
+      body.quoteId,
+      { customerId: userId, book },
+      {
+        // A retry of an order that already opened answers with it, however late.
+        replay: async () => {
+          const existing = await this.byRequest(userId, book, body.requestId);
+          return existing ? this.view(existing) : null;
+        },
+        post: (quote) => this.post(userId, book, language, body, quote),
+      },
+    );
+  }
+
+  /** The ledger entry of a confirmed quote: wallet −(margin + fee), margin +margin, fees +fee; the position attached. */
+  private async post(
+    userId: number,
+    book: Book,
+    language: Language,
+    body: OpenBody,
+    quote: Redeemed<OpeningQuote>,
+  ): Promise<OptionsOrder> {
+    const q = quote.figures;
+    if (!sameTicket(q, body))
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'quoteId', issue: 'other_ticket' }]);
+    if (q.unreasonable.length > 0)
       throw new ApiError(
         Code.INVALID_INPUT,
-        ticket.unreasonable.map((path) => ({ path, issue: 'unreasonable' })),
+        q.unreasonable.map((path) => ({ path, issue: 'unreasonable' })),
       );
-    const f = ticket.figures;
+    const instrument = this.instrument(q.marketId);
+    const now = this.second();
+    if (!this.market.isOpen(instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
     const position: NewPosition = {
       userId,
       book,
-      instrumentId: ticket.instrument.id,
-      code: ticket.instrument.code,
-      direction: body.direction,
-      centilots: ticket.size.centilots,
-      lotSize: ticket.size.lotSize,
-      leverage: body.leverage,
-      priceDecimals: ticket.instrument.decimals,
-      openTicks: ticket.openTicks,
-      stopLossTicks: ticket.stopLossTicks,
-      takeProfitTicks: ticket.takeProfitTicks,
-      liquidationTicks: f.liquidationTicks,
-      conversionNum: ticket.conversion.num,
-      conversionDen: ticket.conversion.den,
-      notionalMinor: f.notionalMinor,
-      marginMinor: f.marginMinor,
-      feeMinor: f.feeMinor,
-      feePpm: Number(ticket.terms.feePpm),
-      openTick: body.quoteTime,
+      instrumentId: instrument.id,
+      code: instrument.code,
+      direction: q.direction,
+      centilots: q.centilots,
+      lotSize: q.lotSize,
+      leverage: q.leverage,
+      priceDecimals: q.decimals,
+      openTicks: q.openTicks,
+      stopLossTicks: q.stopLossTicks,
+      takeProfitTicks: q.takeProfitTicks,
+      liquidationTicks: q.liquidationTicks,
+      conversionNum: q.conversionNum,
+      conversionDen: q.conversionDen,
+      notionalMinor: q.notionalMinor,
+      marginMinor: q.marginMinor,
+      feeMinor: q.feeMinor,
+      feePpm: Number(q.feePpm),
+      openTick: q.quoteTime,
       liveTick: now,
-      expiresTick: body.autoCloseAfter ? now + body.autoCloseAfter : null,
+      expiresTick: q.autoCloseAfter ? now + q.autoCloseAfter : null,
       language,
       requestId: body.requestId,
     };
     const postings = [
       {
         accountId: await this.ledger.walletAccount(book, userId, 'USDT'),
-        amount: -(f.marginMinor + f.feeMinor),
+        amount: -(q.marginMinor + q.feeMinor),
       },
-      { accountId: await this.ledger.accountId(book, userId, 'USDT', MARGIN), amount: f.marginMinor },
-      ...(f.feeMinor > 0n
-        ? [{ accountId: await this.ledger.systemAccount(book, 'USDT', 'fees'), amount: f.feeMinor }]
+      { accountId: await this.ledger.accountId(book, userId, 'USDT', MARGIN), amount: q.marginMinor },
+      ...(q.feeMinor > 0n
+        ? [{ accountId: await this.ledger.systemAccount(book, 'USDT', 'fees'), amount: q.feeMinor }]
         : []),
     ];
-    let entry: EntryResult;
+    let entry: EntryResult<{ id: number; openedAt: string }>;
     try {
       entry = await this.ledger.transfer({
         book,
@@ -335,21 +351,19 @@ export class TradingService {
         actor: `user:${userId}`,
         reference: `order:${body.requestId}`,
         postings,
-        attach: { kind: OPEN_ATTACHMENT, data: { position } },
+        attach: this.opens.with(position),
       });
     } catch (error) {
-      if (error instanceof LedgerError && error.reason === 'insufficient_funds')
-        throw new ApiError(Code.INSUFFICIENT_BALANCE);
+      // Insufficient balance reaches the caller as 10011 (ledgerErrorCode).
       if (error instanceof LedgerError && error.reason === 'idempotency_conflict') {
         // The same order sent twice in different seconds: the first one opened it.
         const first = await this.byRequest(userId, book, body.requestId);
         if (first) return this.view(first);
         // The request id was used in the other book: that order is not this book's to show.
-        throw new ApiError(Code.INVALID_INPUT, [{ path: 'requestId', issue: 'in_use' }]);
       }
       throw error;
     }
-    const inserted = entry.attached as { id: number; openedAt: string } | undefined;
+    const inserted = entry.attached;
     // A replay (the same order twice in one second) reads what the first one wrote.
     const row = inserted
       ? openedRow(position, inserted.id, entry.entryId, inserted.openedAt)
@@ -501,7 +515,7 @@ export class TradingService {
         reference: `position:${row.id}`,
         reason: absorbedMinor > 0n ? `${reason}; loss beyond margin absorbed: ${absorbedMinor}` : reason,
         postings,
-        attach: { kind: CLOSE_ATTACHMENT, data: { close } },
+        attach: this.closes.with(close),
       });
       // The same close already done (another engine at the same tick): nothing more to do.
       if (result.replayed) return false;

@@ -1,7 +1,10 @@
+import type { Book, Language, OptionsOrder, TicketBody } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
+import { CodedError } from '../../platform/http.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
+import type { TradingService } from './trading.service.ts';
 
 /** What the trading database tests build on: the audit log, the ledger with its system accounts, the catalogue. */
 export async function tradingParts(
@@ -35,3 +38,30 @@ export const longTicket = (marketId: number) => ({
   takeProfit: '120000.00',
   autoCloseAfter: null,
 });
+
+/** Quote, then commit: previews a ticket for the customer at the service's tick and opens it at that quote. */
+export function placeOrder(
+  trading: TradingService,
+  userId: number,
+  body: TicketBody,
+  requestId: string,
+  options: { book?: Book; language?: Language } = {},
+): Promise<OptionsOrder> {
+  const book = options.book ?? 'demo';
+  const { quoteId } = trading.preview(body, { customerId: userId, book });
+  return trading.open(userId, book, options.language ?? 'en', { ...body, quoteId, requestId });
+}
+
+/** The catalogue code and data a refusal answers (an ApiError, or a ledger refusal by its mapping). */
+export async function refusal(
+  run: Promise<unknown> | (() => unknown),
+): Promise<{ code: number; data: unknown }> {
+  try {
+    await (typeof run === 'function' ? run() : run);
+  } catch (error) {
+    if (error instanceof CodedError && error.apiCode !== null)
+      return { code: error.apiCode, data: error.apiData };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
