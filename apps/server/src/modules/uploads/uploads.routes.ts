@@ -8,6 +8,8 @@ import type { UploadsService } from './uploads.service.ts';
 
 /** Room for the multipart framing around the file: boundary lines and the part's headers. */
 const FRAMING_BYTES = 16 * 1024;
+/** An unread body up to this size is drained after an early refusal (see the onSend hook). */
+const DRAIN_BYTES = 5 * 1024 * 1024;
 
 /**
  * The file part of a multipart request, read as a stream and kept only up to `maxBytes`: a body
@@ -48,6 +50,16 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, sta
   // Multipart is parsed only here: every other route keeps refusing it as a body it cannot read.
   void app.register(async (scope) => {
     await scope.register(fastifyMultipart);
+    // A refusal sent before the body was read (no session, a wrong part, a declared size over the
+    // limit): a body of a few megabytes is read and dropped, so the client, still sending, gets
+    // its answer on a healthy connection; a larger or unknown one closes the connection instead
+    // of reading what nobody will keep.
+    scope.addHook('onSend', async (request, reply) => {
+      if (request.raw.complete) return;
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared <= DRAIN_BYTES) request.raw.resume();
+      else reply.header('connection', 'close');
+    });
     mountCall(scope, calls.upload, ({ customer, params, request }) =>
       uploads.store(customer.userId, params.purpose, (maxBytes) => readFilePart(request, maxBytes)),
     );
