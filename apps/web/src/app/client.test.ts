@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { toQueryString } from './api.ts';
 import { rootFontSizePx } from './layout.ts';
 import { isLoginCallback, isPassPage, isTabRoot, routeMeta } from './routes.ts';
 import { isDesktopUserAgent } from './state.ts';
@@ -34,13 +33,6 @@ describe('root font scaling (spec §9)', () => {
       expect(rootFontSizePx(width, true)).toBeLessThanOrEqual(100);
       expect(rootFontSizePx(width, false)).toBeLessThanOrEqual(100);
     }
-  });
-});
-
-describe('GET parameters (spec §7)', () => {
-  it('repeats the key for arrays and skips undefined', () => {
-    expect(toQueryString({ id: [1, 2], type: 2, skip: undefined })).toBe('?id=1&id=2&type=2');
-    expect(toQueryString({})).toBe('');
   });
 });
 
