@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
-import { isLoginCallback, isPassPage, TABS } from '../app/routes.ts';
+import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageDropdown } from './LanguagePicker.tsx';
@@ -32,7 +32,8 @@ export function DesktopShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
-  const chrome = !isPassPage(pathname) && !isLoginCallback(pathname);
+  // The route list says which pages hide the nav and footer (login, register, reset, the social return).
+  const chrome = routeMeta(pathname).chrome === undefined;
   return (
     <div className="shell desktop">
       <a className="skip-link" href="#main">
