@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../app/state.ts';
-import { contentQueries } from '../features/market/queries.ts';
+import { contentQueries } from '../features/content/queries.ts';
 import {
   Copyright,
   OperatorDetails,

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { contentQueries } from '../market/queries.ts';
+import { contentQueries } from './queries.ts';
 
 /** Body text is plain: blank lines split paragraphs, a paragraph's first line may be its heading. */
 export function ContentBody({ body }: { body: string }) {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { contentQueries } from '../market/queries.ts';
 import { ContentArticle } from './Detail.tsx';
+import { contentQueries } from './queries.ts';
 
 /** About us: the company content item with the slug `about`. */
 export default function Introduction() {

@@ -8,8 +8,9 @@ import { FooterLists } from '../../shell/Footer.tsx';
 import { Icon, type IconName } from '../../shell/icons.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { MarketTable } from '../market/MarketTable.tsx';
-import { marketQueries, statsQuery } from '../market/queries.ts';
+import { marketQueries } from '../market/queries.ts';
 import { Copyright, SandboxNotice, useOperator } from '../operator/Operator.tsx';
+import { statsQueries } from '../stats/queries.ts';
 
 const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
   { key: 'markets', icon: 'market', to: '/market' },
@@ -163,7 +164,7 @@ function FeatureCards() {
 function Stats() {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
-  const stats = useQuery(statsQuery);
+  const stats = useQuery(statsQueries.platform());
   const locale = LANGUAGE_TAGS[language];
   const figure = (value: number | undefined) =>
     value === undefined ? '—' : new Intl.NumberFormat(locale).format(value);

@@ -7,7 +7,8 @@ import { useClientState } from '../../app/state.ts';
 import { FormError, useSignIn } from './fields.tsx';
 import { SecondStep } from './Login.tsx';
 import { PassLayout } from './PassLayout.tsx';
-import { pathName, socialFailure, socialProvidersQuery } from './social.tsx';
+import { identityQueries } from './queries.ts';
+import { pathName, socialFailure } from './social.tsx';
 
 /** What the provider put in the return address: a code and state, or an error. */
 type Returned = { code: string; state: string; iss: string | undefined; error: boolean };
@@ -49,7 +50,7 @@ export default function LoginCallback() {
       error: query.has('error'),
     };
   });
-  const providers = useQuery(socialProvidersQuery);
+  const providers = useQuery(identityQueries.socialProviders());
   const label = providers.data?.find((p) => p.provider === provider)?.label ?? pathName(provider);
   const [challenge, setChallenge] = useState<string | null>(null);
   // Why it failed, kept as the cause so its text follows the language and the provider's label.

@@ -9,11 +9,7 @@ import { useClientState } from '../../app/state.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { Field, FormError } from './fields.tsx';
-
-const securityKeys = {
-  totp: (userId: number) => ['security', 'totp', userId] as const,
-  sessions: (userId: number) => ['security', 'sessions', userId] as const,
-};
+import { identityQueries } from './queries.ts';
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiFailure ? error.message : fallback;
@@ -278,8 +274,8 @@ function TwoFactor({ userId }: { userId: number }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [notice, setNotice] = useState('');
   const [failure, setFailure] = useState('');
-  const status = useQuery({ queryKey: securityKeys.totp(userId), queryFn: () => callApi('getTotpStatus') });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: securityKeys.totp(userId) });
+  const status = useQuery(identityQueries.totp(userId));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: identityQueries.totp(userId).queryKey });
   const setup = useMutation({
     mutationFn: () => callApi('setupTotp'),
     onSuccess: (data) => {
@@ -384,7 +380,7 @@ function Sessions({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   const headingId = useId();
   const [message, setMessage] = useState('');
-  const list = useQuery({ queryKey: securityKeys.sessions(userId), queryFn: () => callApi('listSessions') });
+  const list = useQuery(identityQueries.sessions(userId));
   const revoke = useMutation({
     mutationFn: (id: string) => callApi('revokeSession', { body: { id } }),
     onSuccess: () => setMessage(t('security.sessions.revoked')),
@@ -395,7 +391,7 @@ function Sessions({ userId }: { userId: number }) {
           ? ''
           : messageOf(failed, t('state.error')),
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.sessions(userId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: identityQueries.sessions(userId).queryKey }),
   });
   const when = (iso: string) => formatDate(language, iso, { dateStyle: 'medium', timeStyle: 'short' });
 

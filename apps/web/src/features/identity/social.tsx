@@ -1,16 +1,10 @@
 import { Code } from '@swx/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
-
-/** The providers the server offers (only configured ones); their labels are names, not text. */
-export const socialProvidersQuery = queryOptions({
-  queryKey: ['social', 'providers'],
-  queryFn: () => callApi('listSocialProviders'),
-  staleTime: 10 * 60_000,
-});
+import { identityQueries } from './queries.ts';
 
 /** `google` → `Google`, as the call's path names it: loginByGoogle. */
 export const pathName = (provider: string) => provider.charAt(0).toUpperCase() + provider.slice(1);
@@ -40,7 +34,7 @@ export function socialFailure(t: TFunction, error: unknown, provider: string): s
 export function SocialButtons({ onError }: { onError: (message: string) => void }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const providers = useQuery(socialProvidersQuery);
+  const providers = useQuery(identityQueries.socialProviders());
   const [busy, setBusy] = useState<string | null>(null);
   useEffect(() => {
     // Back from the provider through the browser's page cache: the buttons work again.

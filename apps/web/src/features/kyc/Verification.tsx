@@ -537,7 +537,7 @@ function VerificationBody() {
             previous={data.details}
             onDone={() => {
               setJustSent(true);
-              void queryClient.invalidateQueries({ queryKey: ['kyc'] });
+              void queryClient.invalidateQueries({ queryKey: kycQueries.all });
             }}
           />
         </section>

@@ -5,15 +5,18 @@ import { callApi } from '../../app/api.ts';
 import { getState } from '../../app/state.ts';
 
 /** Verification and credit score carry the user and the language (server texts), like every query. */
+const all = ['kyc'] as const;
+
 export const kycQueries = {
+  all,
   status: (userId: number, language: Language) =>
     queryOptions({
-      queryKey: ['kyc', 'status', userId, language],
+      queryKey: [...all, 'status', userId, language],
       queryFn: () => callApi('getIdentification'),
     }),
   creditScore: (userId: number, language: Language) =>
     queryOptions({
-      queryKey: ['kyc', 'credit', userId, language],
+      queryKey: [...all, 'credit', userId, language],
       queryFn: () => callApi('getCreditScore'),
     }),
 };

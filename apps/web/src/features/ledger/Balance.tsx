@@ -9,7 +9,7 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { DialogButtons } from '../identity/fields.tsx';
-import { ledgerQueries } from '../market/queries.ts';
+import { ledgerQueries } from './queries.ts';
 
 function ResetDemo({ userId }: { userId: number }) {
   const { t } = useTranslation();
@@ -22,7 +22,7 @@ function ResetDemo({ userId }: { userId: number }) {
     mutationFn: () => callApi('resetDemo'),
     onSuccess: (data) => {
       queryClient.setQueryData(ledgerQueries.balances(userId, 'demo').queryKey, data);
-      void queryClient.invalidateQueries({ queryKey: ['ledger', 'transactions'] });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.transactionLists });
       setRefused(false);
       setMessage(t('balance.resetDone'));
       dialog.current?.close();

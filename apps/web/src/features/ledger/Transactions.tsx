@@ -3,18 +3,17 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure, callApi, downloadFile } from '../../app/api.ts';
+import { ApiFailure, downloadFile } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
-import { type TransactionFilter, transactionsQueryKey } from '../market/queries.ts';
+import { ledgerQueries, type TransactionFilter } from './queries.ts';
 import './ledger.css';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 
 const ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
-const PAGE = 20;
 
 function Filters({ value, onApply }: { value: TransactionFilter; onApply: (f: TransactionFilter) => void }) {
   const { t } = useTranslation();
@@ -202,15 +201,7 @@ function Records({ userId }: { userId: number }) {
   const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
   const [filter, setFilter] = useState<TransactionFilter>({});
   const [exportError, setExportError] = useState('');
-  const query = useInfiniteQuery({
-    queryKey: transactionsQueryKey(userId, book, filter),
-    queryFn: ({ pageParam }) =>
-      callApi('listTransactions', {
-        query: { ...filter, size: PAGE, ...(pageParam ? { before: pageParam } : {}) },
-      }),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextBefore ?? undefined,
-  });
+  const query = useInfiniteQuery(ledgerQueries.transactions(userId, book, filter));
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   const exportCsv = async () => {
     setExportError('');

@@ -18,7 +18,7 @@ export function useWatchlist() {
   const toggle = useMutation({
     mutationFn: (item: MarketItem) =>
       callApi(ids.has(item.id) ? 'removeWatchlist' : 'addWatchlist', { body: { id: item.id } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['market', 'watchlist'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: marketQueries.watchlists }),
   });
   return { enabled: isLogin && user !== null, query, ids, toggle: (item: MarketItem) => toggle.mutate(item) };
 }

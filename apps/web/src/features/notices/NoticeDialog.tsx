@@ -3,9 +3,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
-
-/** Poll interval of spec §9. */
-export const NOTICE_POLL_MS = 10_000;
+import { noticeQueries } from './queries.ts';
 
 /**
  * While logged in, unread notices are fetched every 10 s; the first shows in a blocking dialog
@@ -21,17 +19,15 @@ export function NoticeDialog() {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const unread = useQuery({
-    queryKey: ['notices', 'unread', user?.id ?? 0, language],
-    queryFn: () => callApi('getNoticeList', { query: { readState: 0 } }),
+    ...noticeQueries.unread(user?.id ?? 0, language),
     enabled: isLogin && user !== null,
-    refetchInterval: NOTICE_POLL_MS,
     // A language change refetches in the new language; the open dialog stays open meanwhile.
     placeholderData: (previous) => previous,
   });
   const first = isLogin ? unread.data?.[0] : undefined;
   const read = useMutation({
     mutationFn: (noticeId: number) => callApi('readNotice', { query: { noticeId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notices'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: noticeQueries.all }),
   });
   useEffect(() => {
     const element = dialog.current;

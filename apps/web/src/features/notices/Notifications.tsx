@@ -5,6 +5,7 @@ import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
+import { noticeQueries } from './queries.ts';
 
 function NoticeList({ userId }: { userId: number }) {
   const { t } = useTranslation();
@@ -12,13 +13,10 @@ function NoticeList({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   // The server writes each notice in the request's language: the language in the key refetches
   // them all in the new language when it changes.
-  const list = useQuery({
-    queryKey: ['notices', 'all', userId, language],
-    queryFn: () => callApi('getNoticeList'),
-  });
+  const list = useQuery(noticeQueries.list(userId, language));
   const read = useMutation({
     mutationFn: (noticeId: number) => callApi('readNotice', { query: { noticeId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notices'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: noticeQueries.all }),
   });
   if (list.isPending) return <Loading />;
   if (list.isError) return <Failed message={list.error.message} onRetry={() => void list.refetch()} />;

@@ -4,14 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Icon } from '../../shell/icons.tsx';
-import { operatorQuery } from '../market/queries.ts';
+import { operatorQueries } from './queries.ts';
 
 /**
  * The operator's identity on the customer pages (DESIGN §2 rule 9): only what staff set is shown;
  * with no company named the site is a sandbox and says so. Nothing here is typed into the code.
  */
 export function useOperator(): OperatorInfo | undefined {
-  return useQuery(operatorQuery).data;
+  return useQuery(operatorQueries.settings()).data;
 }
 
 /** "74.5 %" in the reader's format; the decimal string is scaled by exponent, never a float. */

@@ -12,7 +12,9 @@ import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { DialogButtons, FormError } from '../identity/fields.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
+import { tradeQueries } from './queries.ts';
 import { autoCloseKey, stopIssues, stopMessage, stopsOfFigures } from './ticket.ts';
 
 /**
@@ -127,8 +129,8 @@ export function ConfirmOrder({
       callApi('buyOptions', { body: { ...s.body, quoteTime: s.figures.quoteTime, requestId } }),
     onSuccess: (order) => {
       sending.current = false;
-      void queryClient.invalidateQueries({ queryKey: ['trade'] });
-      void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+      void queryClient.invalidateQueries({ queryKey: tradeQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
       navigate(`/profile/orders/${order.id}`);
     },

@@ -4,7 +4,9 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { DialogButtons, Field, FormError } from '../identity/fields.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
+import { tradeQueries } from './queries.ts';
 import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
 
 /** Price decimals of a position, read from its open price (the server writes it at the instrument's). */
@@ -15,8 +17,8 @@ function decimalsOf(order: OptionsOrder): number {
 function useAfterChange() {
   const queryClient = useQueryClient();
   return () => {
-    void queryClient.invalidateQueries({ queryKey: ['trade'] });
-    void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+    void queryClient.invalidateQueries({ queryKey: tradeQueries.all });
+    void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
   };
 }
 

@@ -4,7 +4,6 @@ import {
   type MarketItem,
   parseMinor,
   SETTLEMENT_SCALE,
-  type TicketBody,
   type TicketFigures,
   type TradingTerms,
 } from '@swx/contract';
@@ -12,14 +11,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApiFailure, callApi } from '../../app/api.ts';
+import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { Field } from '../identity/fields.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
 import { type Quote, quoteOf } from '../market/live.ts';
-import { ledgerQueries } from '../market/queries.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
 import { FigureList, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
@@ -182,8 +181,7 @@ function Ticket({
 
   const language = useClientState((s) => s.language);
   const preview = useQuery({
-    queryKey: ['trade', 'preview', language, debouncedKey],
-    queryFn: () => callApi('previewOptions', { body: JSON.parse(debouncedKey) as TicketBody }),
+    ...tradeQueries.preview(language, debouncedKey),
     enabled: debouncedKey !== '' && marketOpen,
     refetchInterval: (query) => (query.state.status === 'error' ? false : PREVIEW_EVERY_MS),
     placeholderData: keepPreviousData,
