@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
-import { FormError, useSignIn } from './fields.tsx';
+import { FormError } from '../../ui/Field.tsx';
+import { useSignedIn } from './fields.tsx';
 import { SecondStep } from './Login.tsx';
 import { PassLayout } from './PassLayout.tsx';
 import { identityQueries } from './queries.ts';
@@ -55,7 +56,7 @@ export default function LoginCallback() {
   const [challenge, setChallenge] = useState<string | null>(null);
   // Why it failed, kept as the cause so its text follows the language and the provider's label.
   const [problem, setProblem] = useState<{ kind: 'cancelled' | 'missing' } | { error: unknown } | null>(null);
-  const { signIn } = useSignIn();
+  const signedIn = useSignedIn();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, for the address the page opened with
   useEffect(() => {
@@ -70,26 +71,12 @@ export default function LoginCallback() {
     }
     if (sent.has(returned.state)) return;
     sent.add(returned.state);
-    void signIn(
-      async () => {
-        const answer = await callApi('loginByProviderCallback', {
-          params: { provider: pathName(provider) },
-          body: {
-            code: returned.code,
-            state: returned.state,
-            ...(returned.iss ? { iss: returned.iss } : {}),
-          },
-        });
-        if ('challenge' in answer) {
-          setChallenge(answer.challenge);
-          return null;
-        }
-        return answer;
-      },
-      (error) => {
-        setProblem({ error });
-        return true;
-      },
+    callApi('loginByProviderCallback', {
+      params: { provider: pathName(provider) },
+      body: { code: returned.code, state: returned.state, ...(returned.iss ? { iss: returned.iss } : {}) },
+    }).then(
+      (answer) => ('challenge' in answer ? setChallenge(answer.challenge) : signedIn(answer)),
+      (error: unknown) => setProblem({ error }),
     );
   }, []);
 

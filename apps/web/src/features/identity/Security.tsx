@@ -6,9 +6,9 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { qrPath } from '../../app/qr.ts';
 import { useClientState } from '../../app/state.ts';
+import { Field, FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
-import { Field, FormError } from './fields.tsx';
 import { identityQueries } from './queries.ts';
 
 const messageOf = (error: unknown, fallback: string) =>

@@ -1,6 +1,6 @@
 import { PHONE_CODES, phoneE164 } from '@swx/contract';
 import type { TFunction } from 'i18next';
-import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
+import type { ReactNode } from 'react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,133 +8,66 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatNumber } from '../../app/i18n.ts';
 import { safeReturnPath } from '../../app/returnTo.ts';
 import { logIn, type UserInfo, useClientState } from '../../app/state.ts';
+import { Field } from '../../ui/Field.tsx';
+import type { FieldErrors, FormBinding, Values } from '../../ui/form/useContractForm.ts';
 
-/** A labelled field with its hint and error tied to the input for screen readers. */
-export function Field({
-  label,
-  hint,
-  error,
-  children,
-  ...input
-}: {
-  label: string;
-  hint?: string | undefined;
-  error?: string | undefined;
-  children?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="field-row">
-        <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
-        {children}
-      </div>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+/**
+ * The fields the sign-in forms share (login, register, reset, password change, the second step),
+ * bound to a `useContractForm`, and the words of their errors.
+ */
+
+/** The spec's message for an issue with an identity field (zod code or the server's), or none. */
+export function identityMessage(t: TFunction, field: string, issue: string, values: Values<string>) {
+  const typed = (values[field] ?? '').trim();
+  switch (field) {
+    case 'userName':
+      return typed ? t('auth.error.userNameFormat') : t('auth.error.enterUserName');
+    case 'email':
+      return t('auth.error.emailFormat');
+    case 'phone':
+      return phoneDigits(typed) ? t('phone.error.phoneFormat') : t('phone.error.enterPhone');
+    case 'code':
+      return typed ? t('auth.error.codeFormat') : t('auth.error.enterCode');
+    case 'password':
+      if (issue !== 'too_small') return undefined;
+      return values.password ? t('auth.error.passwordShort') : t('auth.error.enterPassword');
+    case 'password2':
+      return issue === 'mismatch' ? t('auth.error.mismatch') : undefined;
+    case 'oldPassword':
+      return issue === 'too_small' ? t('settings.password.enterCurrent') : undefined;
+    default:
+      return undefined;
+  }
 }
 
-export function FormError({ message }: { message: string }) {
-  return message ? (
-    <p className="form-error" role="alert">
-      {message}
-    </p>
-  ) : null;
+/** The repeated password, which no body schema states: entered, and the same as the first. */
+export function repeatedPasswordError(
+  t: TFunction,
+  values: Values<'password' | 'password2'>,
+): FieldErrors<'password2'> {
+  if (!values.password2) return { password2: t('auth.error.enterPassword2') };
+  return values.password2 === values.password ? {} : { password2: t('auth.error.mismatch') };
 }
 
 /**
- * A modal dialog's buttons: one that closes it, and the primary one, which submits the dialog's
- * form when no `onConfirm` is given.
+ * Signing in (login, registration, social return, second step): stores the session and goes on
+ * to the page the customer wanted (an in-app path only), else My account.
  */
-export function DialogButtons({
-  dialog,
-  cancel,
-  confirm,
-  disabled,
-  onConfirm,
-  className = 'row end',
-}: {
-  dialog: RefObject<HTMLDialogElement | null>;
-  cancel: string;
-  confirm: string;
-  disabled: boolean;
-  onConfirm?: () => void;
-  className?: string;
-}) {
-  return (
-    <div className={className}>
-      <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-        {cancel}
-      </button>
-      <button
-        type={onConfirm ? 'button' : 'submit'}
-        className="button primary"
-        disabled={disabled}
-        onClick={onConfirm}
-      >
-        {confirm}
-      </button>
-    </div>
-  );
-}
-
-/**
- * Signing in (login or registration): runs the call, stores the session and goes to My account;
- * a refusal becomes the form's localized error. Shared so both forms behave the same. A call that
- * resolves with null has more to ask (the second login step): nothing is stored yet. `onFailure`
- * may take a refusal over (and return true) instead of showing it.
- */
-export function useSignIn() {
-  const { t } = useTranslation();
+export function useSignedIn() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState('');
-  const signIn = async (
-    call: () => Promise<{ token: string; userInfo: UserInfo } | null>,
-    onFailure?: (error: unknown) => boolean,
-  ) => {
-    setBusy(true);
-    setFailure('');
-    try {
-      const result = await call();
-      if (result) {
-        logIn(result.token, result.userInfo);
-        // Back to the page the customer wanted (an in-app path only), else the account.
-        navigate(safeReturnPath(search.get('return')) ?? '/profile', { replace: true });
-      }
-    } catch (error) {
-      if (!onFailure?.(error)) setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
-    } finally {
-      setBusy(false);
-    }
+  return (result: { token: string; userInfo: UserInfo }) => {
+    logIn(result.token, result.userInfo);
+    navigate(safeReturnPath(search.get('return')) ?? '/profile', { replace: true });
   };
-  return { busy, failure, setFailure, signIn };
 }
 
 /** The verification-code field with its "Send code" button and resend countdown. */
 export function CodeField({
-  value,
-  error,
-  onChange,
+  form,
   send,
 }: {
-  value: string;
-  error?: string | undefined;
-  onChange: (event: React.ChangeEvent<HTMLInputElement>) => void;
+  form: FormBinding<'code'>;
   /** Sends a code; resolves with the seconds before another may be sent, or null when refused. */
   send: () => Promise<number | null>;
 }) {
@@ -149,13 +82,10 @@ export function CodeField({
   return (
     <Field
       label={t('auth.code')}
-      name="code"
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={6}
-      value={value}
-      error={error}
-      onChange={onChange}
+      {...form.field('code')}
     >
       <button
         type="button"
@@ -176,19 +106,11 @@ export function CodeField({
 
 /** A new password and its repetition, with the shared hint. */
 export function NewPasswordFields({
+  form,
   label,
-  password,
-  password2,
-  errors,
-  onPassword,
-  onPassword2,
 }: {
+  form: FormBinding<'password' | 'password2'>;
   label: string;
-  password: string;
-  password2: string;
-  errors: { password?: string | undefined; password2?: string | undefined };
-  onPassword: (event: React.ChangeEvent<HTMLInputElement>) => void;
-  onPassword2: (event: React.ChangeEvent<HTMLInputElement>) => void;
 }) {
   const { t } = useTranslation();
   return (
@@ -196,54 +118,42 @@ export function NewPasswordFields({
       <Field
         label={label}
         hint={t('auth.passwordHint')}
-        name="password"
         type="password"
         autoComplete="new-password"
-        value={password}
-        error={errors.password}
-        onChange={onPassword}
+        {...form.field('password')}
       />
       <Field
         label={t('auth.password2')}
-        name="password2"
         type="password"
         autoComplete="new-password"
-        value={password2}
-        error={errors.password2}
-        onChange={onPassword2}
+        {...form.field('password2')}
       />
     </>
   );
 }
 
-/** Checks of a new password pair, with the spec's messages. */
-export function newPasswordErrors(
-  t: (key: string) => string,
-  password: string,
-  password2: string,
-): { password?: string; password2?: string } {
-  const e: { password?: string; password2?: string } = {};
-  if (!password) e.password = t('auth.error.enterPassword');
-  else if (password.length < 8) e.password = t('auth.error.passwordShort');
-  if (!password2) e.password2 = t('auth.error.enterPassword2');
-  else if (password2 !== password) e.password2 = t('auth.error.mismatch');
-  return e;
+/** The current password (login, password change). */
+export function PasswordField({ form, label }: { form: FormBinding<'password'>; label: string }) {
+  return <Field label={label} type="password" autoComplete="current-password" {...form.field('password')} />;
 }
 
 /** How the customer identifies: a username or email, or a phone number. */
 export type IdentifierMode = 'name' | 'phone';
 
-/** The choice between email/username and phone, as a labelled radio group. */
-export function IdentifierChoice({
+/**
+ * The choice between email/username and phone (a labelled radio group), then the phone fields
+ * or `children` (the name fields). A new choice clears the form's errors and messages.
+ */
+export function IdentifierFields({
+  form,
   legend,
   nameLabel,
-  mode,
-  onChange,
+  children,
 }: {
+  form: FormBinding<'mode' | 'areaCode' | 'phone'>;
   legend: string;
   nameLabel: string;
-  mode: IdentifierMode;
-  onChange: (mode: IdentifierMode) => void;
+  children: ReactNode;
 }) {
   const { t } = useTranslation();
   const name = useId();
@@ -253,20 +163,28 @@ export function IdentifierChoice({
         type="radio"
         name={name}
         value={value}
-        checked={mode === value}
-        onChange={() => onChange(value)}
+        checked={form.values.mode === value}
+        onChange={() => {
+          form.setValue('mode', value);
+          form.setErrors({});
+          form.setNotice('');
+          form.setFailure('');
+        }}
       />
       {label}
     </label>
   );
   return (
-    <fieldset className="id-choice">
-      <legend>{legend}</legend>
-      <div className="id-choice-options">
-        {option('name', nameLabel)}
-        {option('phone', t('phone.optionPhone'))}
-      </div>
-    </fieldset>
+    <>
+      <fieldset className="id-choice">
+        <legend>{legend}</legend>
+        <div className="id-choice-options">
+          {option('name', nameLabel)}
+          {option('phone', t('phone.optionPhone'))}
+        </div>
+      </fieldset>
+      {form.values.mode === 'phone' ? <PhoneFields form={form} /> : children}
+    </>
   );
 }
 
@@ -277,23 +195,12 @@ export const isolate = (text: string | null) => `\u2066${text ?? ''}\u2069`;
 export const phoneDigits = (typed: string) => typed.replace(/[\s().-]/g, '');
 
 /** A phone number: the area-code select (spec §3 codes) and the number, each with its label. */
-export function PhoneFields({
-  areaCode,
-  phone,
-  error,
-  onAreaCode,
-  onPhone,
-}: {
-  areaCode: string;
-  phone: string;
-  error?: string | undefined;
-  onAreaCode: (value: string) => void;
-  onPhone: (value: string) => void;
-}) {
+function PhoneFields({ form }: { form: FormBinding<'areaCode' | 'phone'> }) {
   const { t } = useTranslation();
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const error = form.errors.phone;
   return (
     <div className="field phone-field">
       <div className="phone-row">
@@ -304,8 +211,8 @@ export function PhoneFields({
             name="areaCode"
             dir="ltr"
             autoComplete="tel-country-code"
-            value={areaCode}
-            onChange={(event) => onAreaCode(event.target.value)}
+            value={form.values.areaCode}
+            onChange={(event) => form.setValue('areaCode', event.target.value)}
           >
             {PHONE_CODES.map((code) => (
               <option key={code} value={code} dir="ltr">
@@ -325,10 +232,10 @@ export function PhoneFields({
             inputMode="tel"
             autoComplete="tel-national"
             maxLength={20}
-            value={phone}
+            value={form.values.phone}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-            onChange={(event) => onPhone(event.target.value)}
+            onChange={(event) => form.setValue('phone', event.target.value)}
           />
         </div>
       </div>
@@ -344,43 +251,53 @@ export function PhoneFields({
   );
 }
 
-/** The check of a phone number: its E.164 form, or the localized error. */
-export function checkPhone(
-  t: (key: string) => string,
-  areaCode: string,
-  typed: string,
-): { e164: string | null; error?: string } {
-  const digits = phoneDigits(typed);
-  if (!digits) return { e164: null, error: t('phone.error.enterPhone') };
-  const e164 = phoneE164(areaCode, digits);
-  return e164 ? { e164 } : { e164: null, error: t('phone.error.phoneFormat') };
+/** The phone part of a body: area code and the digits as typed (the server normalises to E.164). */
+export function phoneBody(values: Values<'areaCode' | 'phone'>) {
+  return { areaCode: values.areaCode, phone: phoneDigits(values.phone) };
 }
 
 /** Where a verification code goes: a phone (SMS) or an email address (mail). */
 export type CodeTarget = { areaCode: string; phone: string } | { email: string };
 
 /**
- * Sends a registration or recovery code by SMS or mail; answers the seconds until a resend may be
- * asked and the localized notice saying where the code went.
+ * The "Send code" action of a form (registration, recovery): checks the fields naming where the
+ * code goes, sends it by SMS or mail, and says where it went (the form's notice); a refusal is
+ * the form's error. Resolves with the seconds before another may be sent, or null.
  */
-export async function sendVerificationCode(
-  t: TFunction,
-  target: CodeTarget,
+export function useCodeSender<K extends string>(
+  form: FormBinding<K>,
   purpose: 'register' | 'reset',
-): Promise<{ resendInSeconds: number; notice: string }> {
-  if ('phone' in target) {
-    const sent = await callApi('sendSmsCode', {
-      body: { areaCode: target.areaCode, phone: phoneDigits(target.phone), purpose },
-    });
-    const e164 = checkPhone(t, target.areaCode, target.phone).e164;
-    return { resendInSeconds: sent.resendInSeconds, notice: t('phone.codeSent', { phone: isolate(e164) }) };
-  }
-  const sent = await callApi('sendCode', { body: { email: target.email, purpose } });
-  return { resendInSeconds: sent.resendInSeconds, notice: t('auth.codeSent', { email: target.email }) };
+  fields: readonly K[],
+  target: () => CodeTarget,
+) {
+  const { t } = useTranslation();
+  return async (): Promise<number | null> => {
+    form.setFailure('');
+    if (Object.keys(form.validate(fields).errors).length > 0) return null;
+    try {
+      const to = target();
+      if ('phone' in to) {
+        const sent = await callApi('sendSmsCode', { body: { ...phoneBody(to), purpose } });
+        form.setNotice(
+          t('phone.codeSent', { phone: isolate(phoneE164(to.areaCode, phoneDigits(to.phone))) }),
+        );
+        return sent.resendInSeconds;
+      }
+      const sent = await callApi('sendCode', { body: { email: to.email, purpose } });
+      form.setNotice(t('auth.codeSent', { email: to.email }));
+      return sent.resendInSeconds;
+    } catch (error) {
+      form.setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
+      return null;
+    }
+  };
 }
 
-/** The spec's messages for a verification code: enter it, and six digits. */
-export function codeError(t: (key: string) => string, code: string): string | undefined {
-  if (!code.trim()) return t('auth.error.enterCode');
-  return /^\d{6}$/.test(code.trim()) ? undefined : t('auth.error.codeFormat');
+/** The form's notice (where a code went, a change done), read out when it appears. */
+export function FormNotice({ message }: { message: string }) {
+  return message ? (
+    <p className="form-notice" role="status">
+      {message}
+    </p>
+  ) : null;
 }

@@ -18,9 +18,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
+import { Field, FormError } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
-import { Field, FormError } from '../identity/fields.tsx';
 import { fileToBase64, kycQueries, type SniffedType, sniffFile, useOwnPhoto } from './queries.ts';
 import './kyc.css';
 

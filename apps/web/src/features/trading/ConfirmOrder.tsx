@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
-import { DialogButtons, FormError } from '../identity/fields.tsx';
+import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';

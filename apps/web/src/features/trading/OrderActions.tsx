@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
-import { DialogButtons, Field, FormError } from '../identity/fields.tsx';
+import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
