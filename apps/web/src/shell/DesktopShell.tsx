@@ -6,6 +6,7 @@ import { useClientState } from '../app/state.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageDropdown } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
+import './shell.css';
 
 export function Logo() {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function Logo() {
         <path
           d="M8 21l5-6 4 4 7-9"
           fill="none"
-          stroke="#fff"
+          className="brand-mark"
           strokeWidth="3"
           strokeLinecap="round"
           strokeLinejoin="round"

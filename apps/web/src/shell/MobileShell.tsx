@@ -7,6 +7,7 @@ import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import { WelcomeBoard } from './WelcomeBoard.tsx';
+import './shell.css';
 
 /** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
 function titleFits(heading: HTMLElement): boolean {

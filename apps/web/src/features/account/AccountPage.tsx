@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import './account.css';
 
 /** Account screens need a session; without one they say so and offer to log in (no route guard, spec §6). */
 export function NeedsLogin({ children }: { children: ReactNode }) {

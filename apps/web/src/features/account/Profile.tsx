@@ -5,6 +5,7 @@ import { clearSession, useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
 import { AccountPage } from './AccountPage.tsx';
+import './account.css';
 
 /** My account: who is logged in, the demo/live switch, the account screens, logout. */
 export default function Profile() {

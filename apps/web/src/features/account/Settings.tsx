@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { AccountPage } from './AccountPage.tsx';
+import './account.css';
 
 /** Settings: change password, change language, security, account verification. */
 export default function Settings() {

@@ -6,6 +6,7 @@ import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { contentQueries } from './queries.ts';
+import './content.css';
 
 /** Body text is plain: blank lines split paragraphs, a paragraph's first line may be its heading. */
 export function ContentBody({ body }: { body: string }) {

@@ -11,6 +11,7 @@ import { MarketTable } from '../market/MarketTable.tsx';
 import { marketQueries } from '../market/queries.ts';
 import { Copyright, SandboxNotice, useOperator } from '../operator/Operator.tsx';
 import { statsQueries } from '../stats/queries.ts';
+import './home.css';
 
 const FEATURES: readonly { key: string; icon: IconName; to: string }[] = [
   { key: 'markets', icon: 'market', to: '/market' },

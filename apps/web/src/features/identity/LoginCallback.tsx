@@ -10,6 +10,7 @@ import { SecondStep } from './Login.tsx';
 import { PassLayout } from './PassLayout.tsx';
 import { identityQueries } from './queries.ts';
 import { pathName, socialFailure } from './social.tsx';
+import './identity.css';
 
 /** What the provider put in the return address: a code and state, or an error. */
 type Returned = { code: string; state: string; iss: string | undefined; error: boolean };

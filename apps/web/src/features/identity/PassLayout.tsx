@@ -5,6 +5,7 @@ import { routeMeta } from '../../app/routes.ts';
 import { useClientState } from '../../app/state.ts';
 import { Logo } from '../../shell/DesktopShell.tsx';
 import { LanguageButton, LanguageDropdown } from '../../shell/LanguagePicker.tsx';
+import './identity.css';
 
 /** Login, register and reset: no nav or footer (spec §2), a header of their own with the language picker. */
 export function PassLayout({ children }: { children: ReactNode }) {

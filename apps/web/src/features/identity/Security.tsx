@@ -10,6 +10,7 @@ import { Field, FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { identityQueries } from './queries.ts';
+import './identity.css';
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiFailure ? error.message : fallback;
@@ -69,8 +70,8 @@ function TotpQrCode({ uri }: { uri: string }) {
       viewBox={`0 0 ${size} ${size}`}
       shapeRendering="crispEdges"
     >
-      <rect width={size} height={size} fill="#ffffff" />
-      <path d={path} fill="#000000" />
+      <rect className="totp-qr-light" width={size} height={size} />
+      <path className="totp-qr-dark" d={path} />
     </svg>
   );
 }

@@ -10,6 +10,7 @@ import { safeReturnPath } from '../../app/returnTo.ts';
 import { logIn, type UserInfo, useClientState } from '../../app/state.ts';
 import { Field } from '../../ui/Field.tsx';
 import type { FieldErrors, FormBinding, Values } from '../../ui/form/useContractForm.ts';
+import './identity.css';
 
 /**
  * The fields the sign-in forms share (login, register, reset, password change, the second step),

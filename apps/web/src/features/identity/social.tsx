@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { identityQueries } from './queries.ts';
+import './identity.css';
 
 /** `google` → `Google`, as the call's path names it: loginByGoogle. */
 export const pathName = (provider: string) => provider.charAt(0).toUpperCase() + provider.slice(1);

@@ -10,6 +10,7 @@ import { DialogButtons } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { ledgerQueries } from './queries.ts';
+import './ledger.css';
 
 function ResetDemo({ userId }: { userId: number }) {
   const { t } = useTranslation();

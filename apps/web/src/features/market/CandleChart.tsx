@@ -32,23 +32,29 @@ export default function CandleChart({
 
   useEffect(() => {
     if (!box.current) return;
+    // The chart draws on a canvas: its colours are read from the design tokens.
+    const token = (name: string) =>
+      getComputedStyle(box.current as HTMLElement)
+        .getPropertyValue(name)
+        .trim();
+    const [up, down, grid] = [token('--up'), token('--down'), token('--chart-grid')];
     const created = createChart(box.current, {
       autoSize: true,
       layout: {
-        background: { type: ColorType.Solid, color: '#ffffff' },
-        textColor: '#374151',
+        background: { type: ColorType.Solid, color: token('--chart-bg') },
+        textColor: token('--chart-text'),
         attributionLogo: false,
       },
-      grid: { vertLines: { color: '#eef1f5' }, horzLines: { color: '#eef1f5' } },
+      grid: { vertLines: { color: grid }, horzLines: { color: grid } },
       timeScale: { timeVisible: true, secondsVisible: false },
     });
     series.current = created.addSeries(CandlestickSeries, {
-      upColor: '#047857',
-      downColor: '#b91c1c',
-      borderUpColor: '#047857',
-      borderDownColor: '#b91c1c',
-      wickUpColor: '#047857',
-      wickDownColor: '#b91c1c',
+      upColor: up,
+      downColor: down,
+      borderUpColor: up,
+      borderDownColor: down,
+      wickUpColor: up,
+      wickDownColor: down,
     });
     chart.current = created;
     return () => {

@@ -10,6 +10,7 @@ import { direction, percent, price, type Quote, useQuoteMap } from './live.ts';
 import { marketQueries } from './queries.ts';
 import { WatchStar } from './WatchStar.tsx';
 import { useWatchlist } from './watch.ts';
+import './market.css';
 
 const CandleChart = lazy(() => import('./CandleChart.tsx'));
 /** The order ticket is its own chunk: reading prices needs none of it. */

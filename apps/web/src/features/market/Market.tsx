@@ -8,6 +8,7 @@ import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { MarketTable } from './MarketTable.tsx';
 import { marketQueries } from './queries.ts';
 import { useWatchlist } from './watch.ts';
+import './market.css';
 
 const TABS = [
   { key: 'forex', type: 1 },

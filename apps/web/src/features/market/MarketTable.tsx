@@ -7,6 +7,7 @@ import { Change } from './Change.tsx';
 import { direction, price, useQuoteMap, withLive } from './live.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { WatchStar } from './WatchStar.tsx';
+import './market.css';
 
 export function currencyHref(item: Pick<MarketItem, 'code' | 'type' | 'id'>): string {
   return `/cruuency?${new URLSearchParams({ code: item.code, type: String(item.type), id: String(item.id) }).toString()}`;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
 import { noticeQueries } from './queries.ts';
+import './notices.css';
 
 /**
  * While logged in, unread notices are fetched every 10 s; the first shows in a blocking dialog

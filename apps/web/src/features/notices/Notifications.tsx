@@ -6,6 +6,7 @@ import { useClientState } from '../../app/state.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { noticeQueries } from './queries.ts';
+import './notices.css';
 
 function NoticeList({ userId }: { userId: number }) {
   const { t } = useTranslation();

@@ -5,6 +5,7 @@ import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Icon } from '../../shell/icons.tsx';
 import { operatorQueries } from './queries.ts';
+import './operator.css';
 
 /**
  * The operator's identity on the customer pages (DESIGN §2 rule 9): only what staff set is shown;
