@@ -1,4 +1,4 @@
-import { Code } from '@swx/contract';
+import { Code, type FieldIssue, fieldIssue } from '@swx/contract';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
@@ -16,7 +16,7 @@ export type Values<F extends string> = Record<F, string>;
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;
 
 /** One problem with one part of a body: a zod issue, or one of a 10026 answer's `{path, issue}`. */
-export type Issue = { path: string; issue: string };
+export type Issue = FieldIssue;
 
 /** What the schema says of a body: its issues (path joined with dots, zod's code), or the parsed body. */
 export function checkBody<Out>(
@@ -35,7 +35,10 @@ export function checkBody<Out>(
 export function refusalIssues(error: unknown): Issue[] {
   if (!(error instanceof ApiFailure) || error.code !== Code.INVALID_INPUT || !Array.isArray(error.data))
     return [];
-  return error.data.filter(isIssue);
+  return error.data.flatMap((item) => {
+    const parsed = fieldIssue.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /**
@@ -173,12 +176,6 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
       onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(name, event.target.value),
     }),
   };
-}
-
-function isIssue(value: unknown): value is Issue {
-  if (typeof value !== 'object' || value === null) return false;
-  const { path, issue } = value as { path?: unknown; issue?: unknown };
-  return typeof path === 'string' && typeof issue === 'string';
 }
 
 /**
