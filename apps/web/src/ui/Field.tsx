@@ -1,6 +1,34 @@
 import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
 import { useId } from 'react';
 
+/**
+ * The ids a field's control points to with `aria-describedby` (its hint and its error, when
+ * shown), and the two paragraphs under it.
+ */
+export function useFieldNotes(hint: string | undefined, error: string | undefined) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return {
+    id,
+    describedBy: [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined,
+    notes: (
+      <>
+        {hint ? (
+          <p id={hintId} className="field-hint">
+            {hint}
+          </p>
+        ) : null}
+        {error ? (
+          <p id={errorId} className="field-error">
+            {error}
+          </p>
+        ) : null}
+      </>
+    ),
+  };
+}
+
 /** A labelled field with its hint and error tied to the input for screen readers. */
 export function Field({
   label,
@@ -14,10 +42,7 @@ export function Field({
   error?: string | undefined;
   children?: ReactNode;
 } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { id, describedBy, notes } = useFieldNotes(hint, error);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -25,16 +50,7 @@ export function Field({
         <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
         {children}
       </div>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      {notes}
     </div>
   );
 }

@@ -83,8 +83,7 @@ export function SecondStep({
           className="link-button"
           onClick={() => {
             setUseRecovery((value) => !value);
-            form.setErrors({});
-            form.setFailure('');
+            form.clearMessages();
           }}
         >
           {useRecovery ? t('security.login.useApp') : t('security.login.useRecovery')}

@@ -5,14 +5,11 @@ import { callApi } from '../../app/api.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import {
-  CodeField,
-  FormNotice,
+  CodeAndNewPassword,
   IdentifierFields,
   identityMessage,
-  NewPasswordFields,
   phoneBody,
   repeatedPasswordError,
-  useCodeSender,
   useSignedIn,
 } from './fields.tsx';
 import { PassLayout } from './PassLayout.tsx';
@@ -56,11 +53,6 @@ export default function Register() {
     submit: async (body) => signedIn(await callApi('register', { body })),
   });
   const { values } = form;
-  const sendCode = useCodeSender(form, 'register', ['userName', 'email', 'phone'], () =>
-    values.mode === 'phone'
-      ? values
-      : { email: (isEmail(values.userName) ? values.userName : values.email).trim() },
-  );
 
   return (
     <PassLayout>
@@ -76,9 +68,17 @@ export default function Register() {
             <Field label={t('auth.email')} type="email" autoComplete="email" {...form.field('email')} />
           )}
         </IdentifierFields>
-        <CodeField form={form} send={sendCode} />
-        <FormNotice message={form.notice} />
-        <NewPasswordFields form={form} label={t('auth.password')} />
+        <CodeAndNewPassword
+          form={form}
+          purpose="register"
+          identifiers={['userName', 'email', 'phone']}
+          target={() =>
+            values.mode === 'phone'
+              ? values
+              : { email: (isEmail(values.userName) ? values.userName : values.email).trim() }
+          }
+          passwordLabel={t('auth.password')}
+        />
         <FormError message={form.failure} />
         <button type="submit" className="button primary large block" disabled={form.busy}>
           {form.busy ? t('auth.registering') : t('auth.submitRegister')}

@@ -6,14 +6,11 @@ import { callApi } from '../../app/api.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import {
-  CodeField,
-  FormNotice,
+  CodeAndNewPassword,
   IdentifierFields,
   identityMessage,
-  NewPasswordFields,
   phoneBody,
   repeatedPasswordError,
-  useCodeSender,
 } from './fields.tsx';
 import { PassLayout } from './PassLayout.tsx';
 
@@ -41,9 +38,6 @@ export default function Reset() {
     },
   });
   const { values } = form;
-  const sendCode = useCodeSender(form, 'reset', ['email', 'phone'], () =>
-    values.mode === 'phone' ? values : { email: values.email.trim() },
-  );
 
   if (done) {
     return (
@@ -61,9 +55,13 @@ export default function Reset() {
         <IdentifierFields form={form} legend={t('phone.resetWith')} nameLabel={t('phone.optionEmail')}>
           <Field label={t('auth.resetEmail')} type="email" autoComplete="email" {...form.field('email')} />
         </IdentifierFields>
-        <CodeField form={form} send={sendCode} />
-        <FormNotice message={form.notice} />
-        <NewPasswordFields form={form} label={t('auth.newPassword')} />
+        <CodeAndNewPassword
+          form={form}
+          purpose="reset"
+          identifiers={['email', 'phone']}
+          target={() => (values.mode === 'phone' ? values : { email: values.email.trim() })}
+          passwordLabel={t('auth.newPassword')}
+        />
         <FormError message={form.failure} />
         <button type="submit" className="button primary large block" disabled={form.busy}>
           {t('auth.submitReset')}

@@ -8,7 +8,7 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatNumber } from '../../app/i18n.ts';
 import { safeReturnPath } from '../../app/returnTo.ts';
 import { logIn, type UserInfo, useClientState } from '../../app/state.ts';
-import { Field } from '../../ui/Field.tsx';
+import { Field, useFieldNotes } from '../../ui/Field.tsx';
 import type { FieldErrors, FormBinding, Values } from '../../ui/form/useContractForm.ts';
 import './identity.css';
 
@@ -61,6 +61,34 @@ export function useSignedIn() {
     logIn(result.token, result.userInfo);
     navigate(safeReturnPath(search.get('return')) ?? '/profile', { replace: true });
   };
+}
+
+/**
+ * What registration and recovery share after the identifier: the code with its "Send code"
+ * button (checking `identifiers` first and sending to `target`), where the code went, and the new
+ * password twice.
+ */
+export function CodeAndNewPassword<K extends string>({
+  form,
+  purpose,
+  identifiers,
+  target,
+  passwordLabel,
+}: {
+  form: FormBinding<K | 'code' | 'password' | 'password2'> & { notice: string };
+  purpose: 'register' | 'reset';
+  identifiers: readonly K[];
+  target: () => CodeTarget;
+  passwordLabel: string;
+}) {
+  const send = useCodeSender(form, purpose, identifiers, target);
+  return (
+    <>
+      <CodeField form={form} send={send} />
+      <FormNotice message={form.notice} />
+      <NewPasswordFields form={form} label={passwordLabel} />
+    </>
+  );
 }
 
 /** The verification-code field with its "Send code" button and resend countdown. */
@@ -167,9 +195,7 @@ export function IdentifierFields({
         checked={form.values.mode === value}
         onChange={() => {
           form.setValue('mode', value);
-          form.setErrors({});
-          form.setNotice('');
-          form.setFailure('');
+          form.clearMessages();
         }}
       />
       {label}
@@ -198,10 +224,8 @@ export const phoneDigits = (typed: string) => typed.replace(/[\s().-]/g, '');
 /** A phone number: the area-code select (spec §3 codes) and the number, each with its label. */
 function PhoneFields({ form }: { form: FormBinding<'areaCode' | 'phone'> }) {
   const { t } = useTranslation();
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
   const error = form.errors.phone;
+  const { id, describedBy, notes } = useFieldNotes(t('phone.numberHint'), error);
   return (
     <div className="field phone-field">
       <div className="phone-row">
@@ -235,19 +259,12 @@ function PhoneFields({ form }: { form: FormBinding<'areaCode' | 'phone'> }) {
             maxLength={20}
             value={form.values.phone}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+            aria-describedby={describedBy}
             onChange={(event) => form.setValue('phone', event.target.value)}
           />
         </div>
       </div>
-      <p id={hintId} className="field-hint">
-        {t('phone.numberHint')}
-      </p>
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      {notes}
     </div>
   );
 }
@@ -265,7 +282,7 @@ export type CodeTarget = { areaCode: string; phone: string } | { email: string }
  * code goes, sends it by SMS or mail, and says where it went (the form's notice); a refusal is
  * the form's error. Resolves with the seconds before another may be sent, or null.
  */
-export function useCodeSender<K extends string>(
+function useCodeSender<K extends string>(
   form: FormBinding<K>,
   purpose: 'register' | 'reset',
   fields: readonly K[],

@@ -161,6 +161,12 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
     validate,
     showFailure,
     onSubmit,
+    /** No field error, form error or notice (another way of answering was chosen). */
+    clearMessages: () => {
+      setErrors({});
+      setFailure('');
+      setNotice('');
+    },
     /** Back to `next` (or the first values), with no error or notice. */
     reset: (next: Values<F> = options.initial) => {
       setValues(next);
@@ -192,7 +198,7 @@ export type FormBinding<K extends string> = {
     error: string | undefined;
     onChange: (event: ChangeEvent<HTMLInputElement>) => void;
   };
-  setErrors: (errors: FieldErrors<K>) => void;
+  clearMessages: () => void;
   setFailure: (message: string) => void;
   setNotice: (message: string) => void;
   showFailure: (error: unknown) => void;
