@@ -10,7 +10,8 @@ export const BUDGET_BYTES = 150 * 1024;
 
 export function homeInitialJs(dist = join(root, 'apps', 'web', 'dist')) {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  // The app's entry (index.html); the build has a second page, service.html.
+  const entry = manifest['index.html'] ?? Object.values(manifest).find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('no entry chunk in the manifest');
   const files = new Set();
   const visit = (chunk) => {

@@ -1,5 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+
+const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
 export default defineConfig({
   plugins: [react()],
@@ -9,6 +12,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 400,
+    // The app, and the customer-service page (spec §7), a page of its own on the same tokens.
+    rollupOptions: { input: { main: page('index.html'), service: page('service.html') } },
   },
   server: {
     proxy: {

@@ -1,7 +1,9 @@
+// The design tokens shared with the customer app, then the back office's own styles.
+import '../../web/src/styles/tokens.css';
+import './admin.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BackOffice } from './BackOffice.tsx';
-import './admin.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');

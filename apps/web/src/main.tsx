@@ -1,3 +1,6 @@
+// The tokens first: they declare the cascade layers' order for every stylesheet after them.
+import './styles/tokens.css';
+import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
@@ -5,7 +8,6 @@ import { initI18n } from './app/i18n.ts';
 import { applyRootFont } from './app/layout.ts';
 import { connectQuotes } from './app/quotes.ts';
 import { getState, setState } from './app/state.ts';
-import './styles.css';
 
 async function start(): Promise<void> {
   const state = getState();

@@ -7,6 +7,10 @@ export function envelope<T extends z.ZodMiniType>(data: T) {
 
 export type Envelope<T> = { code: number; msg: string; data: T };
 
-/** The data of a refusal caused by invalid input: which fields, and why, in the request's language. */
-export const fieldIssue = z.object({ path: z.string(), message: z.string() });
+/**
+ * One entry of a 10026 refusal's data: the field's path (dotted, never its value) and the issue's
+ * code (zod's `too_small`, `invalid_format`, `custom`, … or the server's `control_character`,
+ * `mismatch`). The front ends word it in the reader's language.
+ */
+export const fieldIssue = z.object({ path: z.string(), issue: z.string() });
 export type FieldIssue = z.infer<typeof fieldIssue>;

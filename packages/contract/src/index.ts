@@ -1,4 +1,5 @@
 export * from './calls.ts';
+export * from './client.ts';
 export * from './codes.ts';
 export * from './content.ts';
 export * from './envelope.ts';

@@ -2,14 +2,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Component, type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import Home from '../pages/Home.tsx';
-import { Loading } from '../pages/PageState.tsx';
+import Home from '../features/home/Home.tsx';
+import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
-import { NoticeDialog } from '../shell/NoticeDialog.tsx';
+import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { loginAfterExpiry } from './returnTo.ts';
-import { routeMeta } from './routes.ts';
+import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
 
 /** The chunk load timeout of spec §9. */
@@ -34,26 +34,18 @@ function lazyPage<T extends ComponentType>(load: () => Promise<{ default: T }>) 
   );
 }
 
-const Upcoming = lazyPage(() => import('../pages/Upcoming.tsx'));
-const Detail = lazyPage(() => import('../pages/Detail.tsx'));
-const Introduction = lazyPage(() => import('../pages/Introduction.tsx'));
-const Login = lazyPage(() => import('../pages/Login.tsx'));
-const LoginCallback = lazyPage(() => import('../pages/LoginCallback.tsx'));
-const Register = lazyPage(() => import('../pages/Register.tsx'));
-const Reset = lazyPage(() => import('../pages/Reset.tsx'));
-const Profile = lazyPage(() => import('../pages/Profile.tsx'));
-const Balance = lazyPage(() => import('../pages/Balance.tsx'));
-const Transactions = lazyPage(() => import('../pages/Transactions.tsx'));
-const Market = lazyPage(() => import('../pages/Market.tsx'));
-const Notifications = lazyPage(() => import('../pages/Notifications.tsx'));
-const Settings = lazyPage(() => import('../pages/Settings.tsx'));
-const Password = lazyPage(() => import('../pages/Password.tsx'));
-const Language = lazyPage(() => import('../pages/Language.tsx'));
-const Security = lazyPage(() => import('../pages/Security.tsx'));
-const Verification = lazyPage(() => import('../pages/Verification.tsx'));
-const Currency = lazyPage(() => import('../pages/Currency.tsx'));
-const Orders = lazyPage(() => import('../pages/Orders.tsx'));
-const OrderDetail = lazyPage(() => import('../pages/OrderDetail.tsx'));
+const Upcoming = lazyPage(() => import('../shell/Upcoming.tsx'));
+
+/** What the router shows for a route of the list: one lazy component per screen, made once. */
+function routeElement(view: RouteView): ReactNode {
+  if (view === 'home') return <Home />;
+  if (view === 'upcoming') return <Upcoming />;
+  if ('redirect' in view) return <Navigate to={view.redirect} replace />;
+  const Page = lazyPage(view.load);
+  return <Page />;
+}
+
+const ROUTE_ELEMENTS = ROUTES.map((route) => ({ path: route.path, element: routeElement(route.view) }));
 
 function ChunkFailed() {
   const { t } = useTranslation();
@@ -138,17 +130,6 @@ function Shell({ children }: { children: ReactNode }) {
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 
-const UPCOMING_PATHS = [
-  '/trading',
-  '/loan',
-  '/nfts',
-  '/profile/invite',
-  '/help',
-  '/help/faq',
-  '/help/notice',
-  '/swap',
-];
-
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
@@ -160,39 +141,9 @@ export function App() {
           <Boundary>
             <Suspense fallback={<Loading />}>
               <Routes>
-                <Route path="/" element={<Home />} />
-                {UPCOMING_PATHS.map((path) => (
-                  <Route key={path} path={path} element={<Upcoming />} />
+                {ROUTE_ELEMENTS.map(({ path, element }) => (
+                  <Route key={path} path={path} element={element} />
                 ))}
-                <Route path="/market" element={<Market />} />
-                <Route path="/cruuency" element={<Currency />} />
-                <Route path="/profile" element={<Profile />} />
-                <Route path="/profile/notification" element={<Notifications />} />
-                <Route path="/profile/settings" element={<Settings />} />
-                <Route path="/profile/password" element={<Password />} />
-                <Route path="/profile/language" element={<Language />} />
-                <Route path="/profile/security" element={<Security />} />
-                <Route path="/profile/verification" element={<Verification />} />
-                <Route path="/profile/balance" element={<Balance />} />
-                <Route path="/profile/transactions" element={<Transactions />} />
-                <Route path="/profile/orders" element={<Orders />} />
-                <Route path="/profile/orders/:id" element={<OrderDetail />} />
-                <Route path="/pass/register" element={<Register />} />
-                <Route path="/pass/login" element={<Login />} />
-                <Route path="/api/loginCallback/:provider" element={<LoginCallback />} />
-                <Route path="/pass/reset" element={<Reset />} />
-                <Route path="/detail" element={<Detail />} />
-                <Route path="/introduction" element={<Introduction />} />
-                <Route path="/financial">
-                  <Route index element={<Navigate to="/financial/cryptoInvest" replace />} />
-                  <Route path="vipInvest" element={<Upcoming />} />
-                  <Route path="vipInvestDetail/:info" element={<Upcoming />} />
-                  <Route path="cryptoInvest" element={<Upcoming />} />
-                  <Route path="cryptoInvestDetail" element={<Upcoming />} />
-                  <Route path="myInvest/:type" element={<Upcoming />} />
-                  <Route path="*" element={<Navigate to="/financial/cryptoInvest" replace />} />
-                </Route>
-                <Route path="*" element={<Navigate to="/" replace />} />
               </Routes>
             </Suspense>
           </Boundary>

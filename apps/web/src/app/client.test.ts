@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toQueryString } from './api.ts';
+import en from '../locales/en.json';
 import { rootFontSizePx } from './layout.ts';
-import { isLoginCallback, isPassPage, isTabRoot, routeMeta } from './routes.ts';
+import { isLoginCallback, isPassPage, isTabRoot, ROUTES, routeMeta, TABS } from './routes.ts';
 import { isDesktopUserAgent } from './state.ts';
 
 describe('layout by user agent (spec §4)', () => {
@@ -37,13 +37,6 @@ describe('root font scaling (spec §9)', () => {
   });
 });
 
-describe('GET parameters (spec §7)', () => {
-  it('repeats the key for arrays and skips undefined', () => {
-    expect(toQueryString({ id: [1, 2], type: 2, skip: undefined })).toBe('?id=1&id=2&type=2');
-    expect(toQueryString({})).toBe('');
-  });
-});
-
 describe('routes', () => {
   it('knows each route of spec §2', () => {
     expect(routeMeta('/').title).toBe('home');
@@ -61,5 +54,18 @@ describe('routes', () => {
     expect(isLoginCallback('/api/loginCallback/github')).toBe(true);
     expect(isTabRoot('/nfts')).toBe(true);
     expect(isTabRoot('/profile/balance')).toBe(false);
+  });
+
+  it('builds the router and the shells from one list: each path shows its own entry, titled in English', () => {
+    const titles = en.title as Record<string, string>;
+    for (const route of ROUTES) {
+      const sample = `/${route.path.replace(/:[A-Za-z]+/g, '7').replace('*', 'anything')}`.replace('//', '/');
+      expect(routeMeta(sample)).toBe(route);
+      expect(titles[route.title], route.title).toBeTruthy();
+    }
+    expect(TABS.map((tab) => tab.key)).toEqual(['home', 'market', 'trading', 'loan', 'nfts', 'profile']);
+    expect(routeMeta('/no/such/page').view).toEqual({ redirect: '/' });
+    expect(routeMeta('/financial/elsewhere').view).toEqual({ redirect: '/financial/cryptoInvest' });
+    expect(routeMeta('/profile/invite').view).toBe('upcoming');
   });
 });

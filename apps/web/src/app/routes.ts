@@ -1,72 +1,193 @@
+import type { ComponentType } from 'react';
+import { matchRoutes } from 'react-router';
+
 /**
- * The route table of spec §2, with what the shells need to know of each route: its title key,
- * the tab it belongs to, and which chrome it hides.
+ * The one route list (spec §2). The router is built from it (App.tsx), and so is everything the
+ * shells know of a route: its title, the tab it belongs to, whether it is a tab root (no back
+ * button; in the top nav and the tab bar), which chrome it hides, and which routes are pages
+ * "opening soon". A new screen is one entry here.
  */
 export type TabKey = 'home' | 'market' | 'trading' | 'loan' | 'nfts' | 'profile';
 
-export const TABS: readonly { key: TabKey; path: string }[] = [
-  { key: 'home', path: '/' },
-  { key: 'market', path: '/market' },
-  { key: 'trading', path: '/trading' },
-  { key: 'loan', path: '/loan' },
-  { key: 'nfts', path: '/nfts' },
-  { key: 'profile', path: '/profile' },
+type Loader = () => Promise<{ default: ComponentType }>;
+
+/**
+ * What a route shows: a screen loaded on first visit (its own chunk), the home page (in the
+ * entry chunk), the "opening soon" page of a feature a later issue builds, or a redirect.
+ */
+export type RouteView = { load: Loader } | 'home' | 'upcoming' | { redirect: string };
+
+export type RouteEntry = {
+  /** A react-router path: `:name` parameters, `*` for the rest. */
+  path: string;
+  /** Its title, a key under `title.` in the locale files (document title, mobile bar, page heading). */
+  title: string;
+  tab?: TabKey;
+  /** One of the six tabs, in this order. */
+  tabRoot?: true;
+  /**
+   * `pass`: login, register and reset show neither nav nor footer nor tab bar (spec §2), and no
+   * one returns to them after a login; `bare`: the social sign-in return page hides the desktop
+   * nav and footer and the mobile tab bar.
+   */
+  chrome?: 'pass' | 'bare';
+  view: RouteView;
+};
+
+const upcoming = 'upcoming';
+
+export const ROUTES: readonly RouteEntry[] = [
+  { path: '/', title: 'home', tab: 'home', tabRoot: true, view: 'home' },
+  {
+    path: '/market',
+    title: 'market',
+    tab: 'market',
+    tabRoot: true,
+    view: { load: () => import('../features/market/Market.tsx') },
+  },
+  { path: '/trading', title: 'trading', tab: 'trading', tabRoot: true, view: upcoming },
+  { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: upcoming },
+  { path: '/nfts', title: 'nfts', tab: 'nfts', tabRoot: true, view: upcoming },
+  {
+    path: '/profile',
+    title: 'profile',
+    tab: 'profile',
+    tabRoot: true,
+    view: { load: () => import('../features/account/Profile.tsx') },
+  },
+  {
+    path: '/cruuency',
+    title: 'currency',
+    tab: 'market',
+    view: { load: () => import('../features/market/Currency.tsx') },
+  },
+  {
+    path: '/profile/balance',
+    title: 'balance',
+    tab: 'profile',
+    view: { load: () => import('../features/ledger/Balance.tsx') },
+  },
+  {
+    path: '/profile/transactions',
+    title: 'transactions',
+    tab: 'profile',
+    view: { load: () => import('../features/ledger/Transactions.tsx') },
+  },
+  {
+    path: '/profile/orders',
+    title: 'orders',
+    tab: 'profile',
+    view: { load: () => import('../features/trading/Orders.tsx') },
+  },
+  {
+    path: '/profile/orders/:id',
+    title: 'orderDetail',
+    tab: 'profile',
+    view: { load: () => import('../features/trading/OrderDetail.tsx') },
+  },
+  {
+    path: '/profile/notification',
+    title: 'notification',
+    tab: 'profile',
+    view: { load: () => import('../features/notices/Notifications.tsx') },
+  },
+  {
+    path: '/profile/settings',
+    title: 'settings',
+    tab: 'profile',
+    view: { load: () => import('../features/account/Settings.tsx') },
+  },
+  {
+    path: '/profile/language',
+    title: 'changeLanguage',
+    tab: 'profile',
+    view: { load: () => import('../features/account/Language.tsx') },
+  },
+  {
+    path: '/profile/password',
+    title: 'changePassword',
+    tab: 'profile',
+    view: { load: () => import('../features/identity/Password.tsx') },
+  },
+  {
+    path: '/profile/security',
+    title: 'security',
+    tab: 'profile',
+    view: { load: () => import('../features/identity/Security.tsx') },
+  },
+  {
+    path: '/profile/verification',
+    title: 'verification',
+    tab: 'profile',
+    view: { load: () => import('../features/kyc/Verification.tsx') },
+  },
+  { path: '/profile/invite', title: 'invite', tab: 'profile', view: upcoming },
+  {
+    path: '/pass/login',
+    title: 'login',
+    chrome: 'pass',
+    view: { load: () => import('../features/identity/Login.tsx') },
+  },
+  {
+    path: '/pass/register',
+    title: 'register',
+    chrome: 'pass',
+    view: { load: () => import('../features/identity/Register.tsx') },
+  },
+  {
+    path: '/pass/reset',
+    title: 'reset',
+    chrome: 'pass',
+    view: { load: () => import('../features/identity/Reset.tsx') },
+  },
+  {
+    path: '/api/loginCallback/:provider',
+    title: 'loginCallback',
+    chrome: 'bare',
+    view: { load: () => import('../features/identity/LoginCallback.tsx') },
+  },
+  { path: '/detail', title: 'detail', view: { load: () => import('../features/content/Detail.tsx') } },
+  {
+    path: '/introduction',
+    title: 'introduction',
+    view: { load: () => import('../features/content/Introduction.tsx') },
+  },
+  { path: '/help', title: 'help', view: upcoming },
+  { path: '/help/faq', title: 'faq', view: upcoming },
+  { path: '/help/notice', title: 'helpNotice', view: upcoming },
+  { path: '/swap', title: 'swap', view: upcoming },
+  { path: '/financial', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
+  { path: '/financial/vipInvest', title: 'vipInvest', tab: 'profile', view: upcoming },
+  { path: '/financial/vipInvestDetail/:info', title: 'vipInvestDetail', tab: 'profile', view: upcoming },
+  { path: '/financial/cryptoInvest', title: 'cryptoInvest', tab: 'profile', view: upcoming },
+  { path: '/financial/cryptoInvestDetail', title: 'cryptoInvestDetail', tab: 'profile', view: upcoming },
+  { path: '/financial/myInvest/:type', title: 'myInvest', tab: 'profile', view: upcoming },
+  { path: '/financial/*', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
+  { path: '*', title: 'home', tab: 'home', view: { redirect: '/' } },
 ];
 
-export type RouteMeta = { pattern: RegExp; title: string; tab?: TabKey };
+/** The six tabs of the top nav and the tab bar. */
+export const TABS: readonly { key: TabKey; path: string }[] = ROUTES.flatMap((route) =>
+  route.tabRoot && route.tab ? [{ key: route.tab, path: route.path }] : [],
+);
 
-const META: readonly RouteMeta[] = [
-  { pattern: /^\/$/, title: 'home', tab: 'home' },
-  { pattern: /^\/market$/, title: 'market', tab: 'market' },
-  { pattern: /^\/trading$/, title: 'trading', tab: 'trading' },
-  { pattern: /^\/loan$/, title: 'loan', tab: 'loan' },
-  { pattern: /^\/nfts$/, title: 'nfts', tab: 'nfts' },
-  { pattern: /^\/profile$/, title: 'profile', tab: 'profile' },
-  { pattern: /^\/profile\/balance$/, title: 'balance', tab: 'profile' },
-  { pattern: /^\/profile\/invite$/, title: 'invite', tab: 'profile' },
-  { pattern: /^\/profile\/transactions$/, title: 'transactions', tab: 'profile' },
-  { pattern: /^\/profile\/notification$/, title: 'notification', tab: 'profile' },
-  { pattern: /^\/profile\/settings$/, title: 'settings', tab: 'profile' },
-  { pattern: /^\/profile\/password$/, title: 'changePassword', tab: 'profile' },
-  { pattern: /^\/profile\/language$/, title: 'changeLanguage', tab: 'profile' },
-  { pattern: /^\/profile\/security$/, title: 'security', tab: 'profile' },
-  { pattern: /^\/profile\/verification$/, title: 'verification', tab: 'profile' },
-  { pattern: /^\/profile\/orders$/, title: 'orders', tab: 'profile' },
-  { pattern: /^\/profile\/orders\/[^/]+$/, title: 'orderDetail', tab: 'profile' },
-  { pattern: /^\/cruuency$/, title: 'currency', tab: 'market' },
-  { pattern: /^\/help$/, title: 'help' },
-  { pattern: /^\/help\/faq$/, title: 'faq' },
-  { pattern: /^\/help\/notice$/, title: 'helpNotice' },
-  { pattern: /^\/pass\/register$/, title: 'register' },
-  { pattern: /^\/pass\/login$/, title: 'login' },
-  { pattern: /^\/pass\/reset$/, title: 'reset' },
-  { pattern: /^\/detail$/, title: 'detail' },
-  { pattern: /^\/introduction$/, title: 'introduction' },
-  { pattern: /^\/financial\/vipInvest$/, title: 'vipInvest', tab: 'profile' },
-  { pattern: /^\/financial\/vipInvestDetail\/[^/]+$/, title: 'vipInvestDetail', tab: 'profile' },
-  { pattern: /^\/financial\/cryptoInvest$/, title: 'cryptoInvest', tab: 'profile' },
-  { pattern: /^\/financial\/cryptoInvestDetail$/, title: 'cryptoInvestDetail', tab: 'profile' },
-  { pattern: /^\/financial\/myInvest\/[^/]+$/, title: 'myInvest', tab: 'profile' },
-  { pattern: /^\/financial/, title: 'financial', tab: 'profile' },
-  { pattern: /^\/swap$/, title: 'swap' },
-  { pattern: /^\/api\/loginCallback\/[^/]+$/, title: 'loginCallback' },
-];
+const HOME = ROUTES[0] as RouteEntry;
 
-export function routeMeta(pathname: string): RouteMeta {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return META.find((meta) => meta.pattern.test(path)) ?? { pattern: /^\/$/, title: 'home', tab: 'home' };
+/** The entry the router shows for a path (the same ranking as the router's). */
+export function routeMeta(pathname: string): RouteEntry {
+  return matchRoutes(ROUTES as RouteEntry[], pathname)?.[0]?.route ?? HOME;
 }
 
 /** The login, register and reset pages show neither nav nor footer (spec §2). */
 export function isPassPage(pathname: string): boolean {
-  return /^\/pass\/(login|register|reset)\/?$/.test(pathname);
+  return routeMeta(pathname).chrome === 'pass';
 }
 
 /** The social sign-in return page hides the desktop nav and footer and the mobile tab bar. */
 export function isLoginCallback(pathname: string): boolean {
-  return pathname.startsWith('/api/loginCallback/');
+  return routeMeta(pathname).chrome === 'bare';
 }
 
 export function isTabRoot(pathname: string): boolean {
-  return TABS.some((tab) => tab.path === pathname);
+  return routeMeta(pathname).tabRoot === true;
 }

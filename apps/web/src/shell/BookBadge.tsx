@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Book } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
+import type { Book } from '../features/ledger/queries.ts';
 import './book-badge.css';
 
 /** The book the app is pointed at now (the `virtually` header of every call follows the same state). */

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setState, useClientState } from '../app/state.ts';
+import { ledgerQueries } from '../features/ledger/queries.ts';
 
 /**
  * The demo/live switch (spec §4): the choice is kept in local storage, sent as the `virtually`
@@ -17,7 +18,7 @@ export function BookSwitch() {
     if (value === virtual) return;
     setState({ virtual: value });
     setMessage(value === 1 ? t('account.switchedToDemo') : t('account.switchedToLive'));
-    void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+    void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
   };
   return (
     <div className="book-switch">

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
-import { isLoginCallback, isPassPage, TABS } from '../app/routes.ts';
+import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageDropdown } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
+import './shell.css';
 
 export function Logo() {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function Logo() {
         <path
           d="M8 21l5-6 4 4 7-9"
           fill="none"
-          stroke="#fff"
+          className="brand-mark"
           strokeWidth="3"
           strokeLinecap="round"
           strokeLinejoin="round"
@@ -32,7 +33,8 @@ export function DesktopShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
-  const chrome = !isPassPage(pathname) && !isLoginCallback(pathname);
+  // The route list says which pages hide the nav and footer (login, register, reset, the social return).
+  const chrome = routeMeta(pathname).chrome === undefined;
   return (
     <div className="shell desktop">
       <a className="skip-link" href="#main">

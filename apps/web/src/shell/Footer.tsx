@@ -2,9 +2,15 @@ import { type ContentItem, ContentType } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { contentQueries } from '../app/queries.ts';
 import { useClientState } from '../app/state.ts';
-import { Copyright, OperatorDetails, RiskFigure, SandboxNotice, SocialLinks } from './Operator.tsx';
+import { contentQueries } from '../features/content/queries.ts';
+import {
+  Copyright,
+  OperatorDetails,
+  RiskFigure,
+  SandboxNotice,
+  SocialLinks,
+} from '../features/operator/Operator.tsx';
 
 const PRODUCT_LINKS = [
   { to: '/market', key: 'nav.market' },

@@ -1,12 +1,13 @@
 import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { isLoginCallback, isPassPage, isTabRoot, routeMeta, TABS } from '../app/routes.ts';
+import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import { WelcomeBoard } from './WelcomeBoard.tsx';
+import './shell.css';
 
 /** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
 function titleFits(heading: HTMLElement): boolean {
@@ -42,9 +43,10 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
   const welcomeShown = useClientState((s) => s.welcomeShown);
-  const pass = isPassPage(pathname);
-  const callback = isLoginCallback(pathname);
-  const title = t(`title.${routeMeta(pathname).title}`);
+  const route = routeMeta(pathname);
+  const pass = route.chrome === 'pass';
+  const callback = route.chrome === 'bare';
+  const title = t(`title.${route.title}`);
   const language = useClientState((s) => s.language);
   const viewWidth = useClientState((s) => s.viewWidth);
   const { heading, stacked } = useStackedTitle(`${pathname} ${language} ${isLogin} ${viewWidth} ${title}`);
@@ -53,7 +55,7 @@ export function MobileShell({ children }: { children: ReactNode }) {
       {pass ? null : (
         <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
           <div className="mobile-bar-start">
-            {isTabRoot(pathname) ? null : (
+            {route.tabRoot ? null : (
               <button
                 type="button"
                 className="icon-button flip-rtl"

@@ -1,20 +1,13 @@
 import {
-  CUSTOMER_API_BASE,
-  calls,
+  type RawEnvelope,
+  REQUEST_TIMEOUT_MS,
   UPLOAD_FIELD,
   type UploadedFile,
   type UploadPurpose,
   uploadFileUrl,
 } from '@swx/contract';
 import { useEffect, useState } from 'react';
-import {
-  ApiFailure,
-  answerOf,
-  baseHeaders,
-  type Envelope,
-  fillPath,
-  REQUEST_TIMEOUT_MS,
-} from '../../app/api.ts';
+import { ApiFailure, answerOf, baseHeaders, urlOf } from '../../app/api.ts';
 import { i18n } from '../../app/i18n.ts';
 import { getState } from '../../app/state.ts';
 
@@ -43,7 +36,7 @@ export function uploadFile(
 ): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', CUSTOMER_API_BASE + fillPath(calls.upload.path, { purpose }));
+    xhr.open('POST', urlOf('upload', { purpose }));
     for (const [name, value] of Object.entries({ accept: 'application/json', ...baseHeaders() }))
       xhr.setRequestHeader(name, value);
     xhr.timeout = REQUEST_TIMEOUT_MS;
@@ -51,9 +44,9 @@ export function uploadFile(
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      let body: Envelope | null = null;
+      let body: RawEnvelope | null = null;
       try {
-        body = JSON.parse(xhr.responseText) as Envelope;
+        body = JSON.parse(xhr.responseText) as RawEnvelope;
       } catch {
         body = null;
       }

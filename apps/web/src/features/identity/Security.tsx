@@ -1,0 +1,467 @@
+import { Code, type SessionItem } from '@swx/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatDate } from '../../app/i18n.ts';
+import { qrPath } from '../../app/qr.ts';
+import { useClientState } from '../../app/state.ts';
+import { Field, FormError } from '../../ui/Field.tsx';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { AccountPage } from '../account/AccountPage.tsx';
+import { identityQueries } from './queries.ts';
+import './identity.css';
+
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiFailure ? error.message : fallback;
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves focus to a heading when it appears, so keyboard and screen-reader users follow each step. */
+function useFocusOnMount<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return ref;
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation();
+  const [message, setMessage] = useState('');
+  return (
+    <span className="copy">
+      <button
+        type="button"
+        className="button ghost small"
+        onClick={async () =>
+          setMessage((await copyText(text)) ? t('security.totp.copied') : t('security.totp.copyFailed'))
+        }
+      >
+        {label}
+      </button>
+      <span className="small muted" role="status" aria-live="polite">
+        {message}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * The otpauth URI as a QR code, drawn here (nothing is sent anywhere): dark modules on white with
+ * a quiet zone, whatever the page's colours, so a camera reads it in every theme.
+ */
+function TotpQrCode({ uri }: { uri: string }) {
+  const { t } = useTranslation();
+  const { size, path } = useMemo(() => qrPath(uri), [uri]);
+  return (
+    <svg
+      className="totp-qr"
+      role="img"
+      aria-label={t('security.totp.qrLabel')}
+      data-testid="totp-qr"
+      viewBox={`0 0 ${size} ${size}`}
+      shapeRendering="crispEdges"
+    >
+      <rect className="totp-qr-light" width={size} height={size} />
+      <path className="totp-qr-dark" d={path} />
+    </svg>
+  );
+}
+
+/** Step 1 and 2 of turning 2FA on: the key (QR code, text and otpauth link), then a code from the app. */
+function SetupPanel({
+  secret,
+  uri,
+  onEnabled,
+  onCancel,
+}: {
+  secret: string;
+  uri: string;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [failure, setFailure] = useState('');
+  const enable = useMutation({
+    mutationFn: (value: string) => callApi('enableTotp', { body: { code: value } }),
+    onSuccess: (data) => onEnabled(data.recoveryCodes),
+    onError: (failed) => {
+      if (failed instanceof ApiFailure && failed.code === Code.VERIFICATION_CODE_WRONG)
+        setError(failed.message);
+      else setFailure(messageOf(failed, t('state.error')));
+    },
+  });
+  const grouped = secret.replace(/(.{4})(?=.)/g, '$1 ');
+  return (
+    <div className="totp-setup">
+      <h3 ref={heading} tabIndex={-1}>
+        {t('security.totp.step1')}
+      </h3>
+      <figure className="totp-qr-box">
+        <TotpQrCode uri={uri} />
+        <figcaption className="small">{t('security.totp.qrHint')}</figcaption>
+      </figure>
+      <p className="muted">{t('security.totp.step1Hint')}</p>
+      <dl className="totp-key">
+        <dt className="small muted">{t('security.totp.secretLabel')}</dt>
+        <dd>
+          <code className="totp-secret" data-testid="totp-secret">
+            {grouped}
+          </code>
+        </dd>
+      </dl>
+      <p className="row">
+        <CopyButton text={secret} label={t('security.totp.copySecret')} />
+        <a className="button ghost small" href={uri}>
+          {t('security.totp.openLink')}
+        </a>
+      </p>
+      <form
+        className="pass-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFailure('');
+          const value = code.trim();
+          if (!/^\d{6}$/.test(value)) {
+            setError(t('security.login.enterCode'));
+            return;
+          }
+          setError(undefined);
+          enable.mutate(value);
+        }}
+      >
+        <h3>{t('security.totp.step2')}</h3>
+        <Field
+          label={t('security.totp.code')}
+          name="totp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          error={error}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <FormError message={failure} />
+        <div className="row">
+          <button type="submit" className="button primary" disabled={enable.isPending}>
+            {t('security.totp.enable')}
+          </button>
+          <button type="button" className="button ghost" onClick={onCancel}>
+            {t('security.totp.cancel')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** The recovery codes, shown once right after 2FA is turned on. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation();
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  return (
+    <div className="recovery-panel" data-testid="recovery-codes">
+      <h3 ref={heading} tabIndex={-1}>
+        {t('security.totp.recoveryTitle')}
+      </h3>
+      <p>{t('security.totp.recoveryText')}</p>
+      <ol className="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p className="row">
+        <CopyButton text={codes.join('\n')} label={t('security.totp.copy')} />
+      </p>
+      <button type="button" className="button primary" onClick={onDone}>
+        {t('security.totp.saved')}
+      </button>
+    </div>
+  );
+}
+
+/** Turning 2FA off: the password and a code from the app or a recovery code. */
+function DisableForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  const [form, setForm] = useState({ password: '', code: '' });
+  const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
+  const [failure, setFailure] = useState('');
+  const disable = useMutation({
+    mutationFn: () => callApi('disableTotp', { body: { password: form.password, code: form.code.trim() } }),
+    onSuccess: onDone,
+    onError: (failed) => {
+      if (failed instanceof ApiFailure && failed.code === Code.WRONG_PASSWORD)
+        setErrors({ password: failed.message });
+      else if (failed instanceof ApiFailure && failed.code === Code.VERIFICATION_CODE_WRONG)
+        setErrors({ code: failed.message });
+      else setFailure(messageOf(failed, t('state.error')));
+    },
+  });
+  return (
+    <form
+      className="pass-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setFailure('');
+        const next: typeof errors = {};
+        if (!form.password) next.password = t('auth.error.enterPassword');
+        if (form.code.trim().length < 6) next.code = t('security.login.enterCode');
+        setErrors(next);
+        if (Object.keys(next).length === 0) disable.mutate();
+      }}
+    >
+      <h3 ref={heading} tabIndex={-1}>
+        {t('security.totp.disableTitle')}
+      </h3>
+      <p className="muted">{t('security.totp.disableHint')}</p>
+      <Field
+        label={t('auth.password')}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={form.password}
+        error={errors.password}
+        onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))}
+      />
+      <Field
+        label={t('security.totp.codeOrRecovery')}
+        name="code"
+        autoComplete="one-time-code"
+        spellCheck={false}
+        maxLength={40}
+        value={form.code}
+        error={errors.code}
+        onChange={(e) => setForm((f) => ({ ...f, code: e.target.value }))}
+      />
+      <FormError message={failure} />
+      <div className="row">
+        <button type="submit" className="button primary" disabled={disable.isPending}>
+          {t('security.totp.disableSubmit')}
+        </button>
+        <button type="button" className="button ghost" onClick={onCancel}>
+          {t('security.totp.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'setup'; secret: string; uri: string }
+  | { kind: 'codes'; codes: string[] }
+  | { kind: 'disable' };
+
+function TwoFactor({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [notice, setNotice] = useState('');
+  const [failure, setFailure] = useState('');
+  const status = useQuery(identityQueries.totp(userId));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: identityQueries.totp(userId).queryKey });
+  const setup = useMutation({
+    mutationFn: () => callApi('setupTotp'),
+    onSuccess: (data) => {
+      setNotice('');
+      setPhase({ kind: 'setup', secret: data.secret, uri: data.uri });
+    },
+    onError: (failed) => setFailure(messageOf(failed, t('state.error'))),
+  });
+
+  let body: React.ReactNode;
+  if (phase.kind === 'codes') {
+    body = (
+      <RecoveryCodes
+        codes={phase.codes}
+        onDone={() => {
+          setPhase({ kind: 'idle' });
+          void refresh();
+        }}
+      />
+    );
+  } else if (status.isPending) {
+    body = <Loading />;
+  } else if (status.isError) {
+    body = <Failed message={status.error.message} onRetry={() => void status.refetch()} />;
+  } else if (status.data.enabled) {
+    body = (
+      <>
+        <p className="totp-state on">
+          <span className="badge on">{t('security.totp.onBadge')}</span> {t('security.totp.on')}
+        </p>
+        <p className="muted small">
+          {t('security.totp.codesLeft', { count: status.data.recoveryCodesLeft })}
+        </p>
+        {phase.kind === 'disable' ? (
+          <DisableForm
+            onCancel={() => setPhase({ kind: 'idle' })}
+            onDone={() => {
+              setPhase({ kind: 'idle' });
+              setNotice(t('security.totp.disabled'));
+              void refresh();
+            }}
+          />
+        ) : (
+          <button type="button" className="button ghost" onClick={() => setPhase({ kind: 'disable' })}>
+            {t('security.totp.disable')}
+          </button>
+        )}
+      </>
+    );
+  } else if (phase.kind === 'setup') {
+    body = (
+      <SetupPanel
+        secret={phase.secret}
+        uri={phase.uri}
+        onCancel={() => setPhase({ kind: 'idle' })}
+        onEnabled={(codes) => {
+          setNotice(t('security.totp.enabled'));
+          setPhase({ kind: 'codes', codes });
+        }}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <p className="totp-state">
+          <span className="badge">{t('security.totp.offBadge')}</span> {t('security.totp.off')}
+        </p>
+        <p className="muted">{t('security.totp.intro')}</p>
+        <FormError message={failure} />
+        <button
+          type="button"
+          className="button primary"
+          disabled={setup.isPending}
+          onClick={() => {
+            setFailure('');
+            setup.mutate();
+          }}
+        >
+          {t('security.totp.setUp')}
+        </button>
+      </>
+    );
+  }
+  return (
+    <section className="card security-section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('security.totp.title')}</h2>
+      <p className="form-notice-slot" role="status" aria-live="polite">
+        {notice ? <span className="form-notice">{notice}</span> : null}
+      </p>
+      {body}
+    </section>
+  );
+}
+
+function deviceName(session: SessionItem, unknown: string): string {
+  return [session.browser, session.os].filter(Boolean).join(' · ') || unknown;
+}
+
+function Sessions({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [message, setMessage] = useState('');
+  const list = useQuery(identityQueries.sessions(userId));
+  const revoke = useMutation({
+    mutationFn: (id: string) => callApi('revokeSession', { body: { id } }),
+    onSuccess: () => setMessage(t('security.sessions.revoked')),
+    onError: (failed) =>
+      // Already gone (10028) is what the user wanted; anything else is said.
+      setMessage(
+        failed instanceof ApiFailure && failed.code === Code.NOT_FOUND
+          ? ''
+          : messageOf(failed, t('state.error')),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: identityQueries.sessions(userId).queryKey }),
+  });
+  const when = (iso: string) => formatDate(language, iso, { dateStyle: 'medium', timeStyle: 'short' });
+
+  let body: React.ReactNode;
+  if (list.isPending) body = <Loading />;
+  else if (list.isError) body = <Failed message={list.error.message} onRetry={() => void list.refetch()} />;
+  else if (list.data.length === 0) body = <Empty text={t('security.sessions.empty')} />;
+  else
+    body = (
+      <ul className="session-list">
+        {list.data.map((session) => {
+          const name = deviceName(session, t('security.sessions.unknown'));
+          return (
+            <li key={session.id} className="session" data-session={session.id} data-current={session.current}>
+              <div className="session-main">
+                <p className="session-device">
+                  {name}{' '}
+                  {session.current ? (
+                    <span className="badge on">{t('security.sessions.current')}</span>
+                  ) : null}
+                </p>
+                <p className="muted small">
+                  {t('security.sessions.lastSeen', { time: when(session.lastSeenAt) })}
+                  <span aria-hidden="true"> · </span>
+                  {t('security.sessions.signedIn', { time: when(session.createdAt) })}
+                  <span aria-hidden="true"> · </span>
+                  {t('security.sessions.address', { ip: session.ip || '—' })}
+                </p>
+              </div>
+              {session.current ? null : (
+                <button
+                  type="button"
+                  className="button ghost small"
+                  aria-label={t('security.sessions.revokeLabel', { device: name })}
+                  disabled={revoke.isPending && revoke.variables === session.id}
+                  onClick={() => revoke.mutate(session.id)}
+                >
+                  {t('security.sessions.revoke')}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    );
+  return (
+    <section className="card security-section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('security.sessions.title')}</h2>
+      <p className="muted">{t('security.sessions.intro')}</p>
+      <p className="book-message" role="status" aria-live="polite">
+        {message}
+      </p>
+      {body}
+    </section>
+  );
+}
+
+/** Security: two-step verification (set up, recovery codes, turn off) and the signed-in devices. */
+export default function Security() {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  return (
+    <AccountPage title={t('title.security')}>
+      {user ? (
+        <div className="security-page">
+          <TwoFactor userId={user.id} />
+          <Sessions userId={user.id} />
+        </div>
+      ) : null}
+    </AccountPage>
+  );
+}

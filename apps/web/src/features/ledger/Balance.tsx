@@ -1,0 +1,137 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatMoney } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { DialogButtons } from '../../ui/Field.tsx';
+import { Failed, Loading } from '../../ui/PageState.tsx';
+import { AccountPage } from '../account/AccountPage.tsx';
+import { ledgerQueries } from './queries.ts';
+import './ledger.css';
+
+function ResetDemo({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [message, setMessage] = useState('');
+  const [refused, setRefused] = useState(false);
+  const reset = useMutation({
+    mutationFn: () => callApi('resetDemo'),
+    onSuccess: (data) => {
+      queryClient.setQueryData(ledgerQueries.balances(userId, 'demo').queryKey, data);
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.transactionLists });
+      setRefused(false);
+      setMessage(t('balance.resetDone'));
+      dialog.current?.close();
+    },
+    onError: (error) => {
+      // The server's refusal in the reader's language (10033 while positions are open).
+      setRefused(true);
+      setMessage(error instanceof ApiFailure ? error.message : t('state.error'));
+      dialog.current?.close();
+    },
+  });
+  return (
+    <>
+      <button type="button" className="button ghost" onClick={() => dialog.current?.showModal()}>
+        {t('balance.reset')}
+      </button>
+      <p role="status" className={refused && message ? 'form-error' : 'book-message'}>
+        {message}
+      </p>
+      <dialog ref={dialog} className="modal" aria-labelledby={titleId}>
+        <div className="modal-body">
+          <h2 id={titleId}>{t('balance.reset')}</h2>
+          <p>{t('balance.resetConfirm')}</p>
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('balance.cancel')}
+            confirm={t('balance.confirm')}
+            disabled={reset.isPending}
+            onConfirm={() => reset.mutate()}
+          />
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+function BalanceTable({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
+  const query = useQuery(ledgerQueries.balances(userId, book));
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  const rows = query.data.balances;
+  const unpriced = query.data.unpricedAssets.length > 0;
+  return (
+    <section className="card" aria-labelledby="balances-title">
+      <h2 id="balances-title" className="visually-hidden">
+        {t('title.balance')}
+      </h2>
+      <p className="total-value">
+        <span className="muted">{t('balance.totalValue')}</span>{' '}
+        <strong data-testid="total-value">
+          {`${formatMoney(language, query.data.totalValueUsdt, 'USDT')} USDT`}
+        </strong>
+        {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
+      </p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard */}
+      <section className="table-scroll" aria-label={t('title.balance')} tabIndex={0}>
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('balance.asset')}</th>
+              <th scope="col">{t('balance.available')}</th>
+              <th scope="col">{t('balance.held')}</th>
+              <th scope="col">{t('balance.total')}</th>
+              <th scope="col">{t('balance.valueUsdt')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.asset} data-asset={row.asset}>
+                <th scope="row">{row.asset}</th>
+                <td className="num">{formatMoney(language, row.available, row.asset)}</td>
+                <td className="num">{formatMoney(language, row.held, row.asset)}</td>
+                <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
+                <td className="num">
+                  {row.valueUsdt !== null ? (
+                    formatMoney(language, row.valueUsdt, 'USDT')
+                  ) : (
+                    <span title={t('balance.valuePending')}>
+                      —<span className="visually-hidden"> {t('balance.valuePending')}</span>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <p className="muted small">{t('balance.heldHint')}</p>
+      {book === 'demo' ? <ResetDemo userId={userId} /> : null}
+      <p>
+        <Link to="/profile/transactions">{t('title.transactions')}</Link>
+      </p>
+    </section>
+  );
+}
+
+export default function Balance() {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  return (
+    <AccountPage title={t('title.balance')} book>
+      <section className="card">
+        <BookSwitch />
+      </section>
+      {user ? <BalanceTable userId={user.id} /> : null}
+    </AccountPage>
+  );
+}

@@ -1,0 +1,222 @@
+import { LANGUAGE_TAGS, PERIODS } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useClientState } from '../../app/state.ts';
+import { Failed, Loading } from '../../ui/PageState.tsx';
+import { Change } from './Change.tsx';
+import { direction, percent, price, type Quote, useQuoteMap } from './live.ts';
+import { marketQueries } from './queries.ts';
+import { WatchStar } from './WatchStar.tsx';
+import { useWatchlist } from './watch.ts';
+import './market.css';
+
+const CandleChart = lazy(() => import('./CandleChart.tsx'));
+/** The order ticket is its own chunk: reading prices needs none of it. */
+const OrderTicket = lazy(() => import('../trading/OrderTicket.tsx'));
+const SECONDS: Record<string, number> = {
+  '1m': 60,
+  '5m': 300,
+  '15m': 900,
+  '1h': 3600,
+  '4h': 14_400,
+  '1d': 86_400,
+  '1w': 604_800,
+};
+/** Screen readers hear the price at most this often, politely. */
+const ANNOUNCE_EVERY_MS = 15_000;
+
+export default function Currency() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const language = useClientState((s) => s.language);
+  const locale = LANGUAGE_TAGS[language];
+  const [period, setPeriod] = useState<(typeof PERIODS)[number]>('1h');
+  const info = useQuery({
+    ...marketQueries.info(language, id),
+    enabled: Number.isInteger(id) && id > 0,
+    refetchInterval: 5_000,
+  });
+  const code = info.data?.code ?? params.get('code') ?? '';
+  const series = useQuery({ ...marketQueries.candles(code, period), enabled: code !== '' && info.isSuccess });
+  const day = useQuery({ ...marketQueries.candles(code, '15m'), enabled: code !== '' && info.isSuccess });
+  const quotes = useQuoteMap();
+  const live = quotes.get(code);
+  const watch = useWatchlist();
+  const [announcement, setAnnouncement] = useState('');
+  const lastAnnounced = useRef(0);
+  /** The order ticket's quote (the tick its figures are priced at), while it has one. */
+  const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
+
+  // One quote for the whole screen: the headline, the bid/ask strip and the ticket show the same
+  // tick. While the ticket prices the market, that is its tick; otherwise the instrument's own
+  // snapshot (price, bid and ask computed together). Never the socket's price beside another
+  // moment's bid and ask.
+  const open = info.data?.open === true;
+  const quote: Quote | null =
+    open && ticketQuote
+      ? ticketQuote
+      : info.data
+        ? { bid: info.data.bid, ask: info.data.ask, mid: info.data.price }
+        : null;
+  const nowPrice = quote?.mid;
+  // A closed market shows the change of its last day of trading, as the market list does.
+  const zdf = (open ? live?.zdf : undefined) ?? info.data?.zdf ?? '0';
+  const stats = useMemo(() => {
+    const c = (day.data?.candles ?? []).slice(-96);
+    if (c.length === 0) return null;
+    return {
+      open: c[0]?.open ?? '',
+      high: c.reduce((m, x) => (Number(x.high) > Number(m) ? x.high : m), c[0]?.high ?? '0'),
+      low: c.reduce((m, x) => (Number(x.low) < Number(m) ? x.low : m), c[0]?.low ?? '0'),
+    };
+  }, [day.data]);
+
+  useEffect(() => {
+    if (!info.data || !nowPrice) return;
+    const now = Date.now();
+    if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
+    lastAnnounced.current = now;
+    const dir = direction(zdf);
+    setAnnouncement(
+      t('market.announce', {
+        name: info.data.appName,
+        price: price(nowPrice, locale),
+        direction: dir === 'down' ? t('market.down') : t('market.up'),
+        change: percent(zdf, locale),
+      }),
+    );
+  }, [nowPrice, zdf, info.data, locale, t]);
+
+  if (
+    !Number.isInteger(id) ||
+    id <= 0 ||
+    (info.isError && info.error instanceof Error && (info.error as { code?: number }).code === 10028)
+  ) {
+    return (
+      <div className="container page">
+        <h1 className="page-title">{t('title.currency')}</h1>
+        <p>{t('market.notFound')}</p>
+      </div>
+    );
+  }
+  if (info.isPending) return <Loading />;
+  if (info.isError) return <Failed message={info.error.message} onRetry={() => void info.refetch()} />;
+  const item = info.data;
+  const watched = watch.ids.has(item.id);
+  return (
+    <div className="container page currency">
+      <header className="currency-head">
+        <img src={item.logo} alt="" width="44" height="44" />
+        <div>
+          <h1 className="page-title">{item.appName}</h1>
+          <p className="muted">{item.code}</p>
+        </div>
+        {watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
+      </header>
+      <p className="currency-price">
+        <strong data-testid="live-price" data-price={nowPrice}>
+          {nowPrice ? price(nowPrice, locale) : '—'}
+        </strong>{' '}
+        <Change zdf={zdf} />
+        {item.open ? null : (
+          <span className="badge" data-testid="closed-mark">
+            {t('market.closed')}
+          </span>
+        )}
+      </p>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {item.open ? null : (
+        <p className="notice">
+          {t('market.marketClosed')} {t('market.closedChange')}
+        </p>
+      )}
+      {quote ? (
+        <dl className="quote-grid" data-testid="page-quote">
+          <div data-quote="bid" data-value={quote.bid}>
+            <dt>{t('market.bid')}</dt>
+            <dd>{price(quote.bid, locale)}</dd>
+          </div>
+          <div data-quote="ask" data-value={quote.ask}>
+            <dt>{t('market.ask')}</dt>
+            <dd>{price(quote.ask, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('market.spread')}</dt>
+            <dd>
+              {price(
+                (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
+                locale,
+              )}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+      <section aria-labelledby="stats-title" className="card">
+        <h2 id="stats-title">{t('market.stats')}</h2>
+        {stats ? (
+          <dl className="quote-grid">
+            <div>
+              <dt>{t('market.open24')}</dt>
+              <dd>{price(stats.open, locale)}</dd>
+            </div>
+            <div>
+              <dt>{t('market.high')}</dt>
+              <dd>{price(stats.high, locale)}</dd>
+            </div>
+            <div>
+              <dt>{t('market.low')}</dt>
+              <dd>{price(stats.low, locale)}</dd>
+            </div>
+          </dl>
+        ) : (
+          <Loading />
+        )}
+      </section>
+      <section className="card chart-card" aria-labelledby="chart-title">
+        <h2 id="chart-title" className="visually-hidden">
+          {t('market.chart')}
+        </h2>
+        <fieldset className="timeframes">
+          <legend className="visually-hidden">{t('market.timeframe')}</legend>
+          {PERIODS.map((p) => (
+            <button
+              key={p}
+              type="button"
+              aria-pressed={period === p}
+              className={period === p ? 'selected' : undefined}
+              onClick={() => setPeriod(p)}
+            >
+              {p}
+            </button>
+          ))}
+        </fieldset>
+        {series.isError ? (
+          <Failed message={series.error.message} onRetry={() => void series.refetch()} />
+        ) : null}
+        <Suspense fallback={<Loading />}>
+          {series.data ? (
+            <CandleChart
+              candles={series.data.candles}
+              periodSeconds={SECONDS[period] ?? 3600}
+              livePrice={open ? nowPrice : undefined}
+              label={t('market.chartLabel', { name: item.appName, period })}
+            />
+          ) : (
+            <Loading />
+          )}
+        </Suspense>
+      </section>
+      <section className="card" aria-labelledby="trade-title">
+        <h2 id="trade-title">{t('market.trade')}</h2>
+        <Suspense fallback={<Loading />}>
+          <OrderTicket item={item} onQuote={setTicketQuote} />
+        </Suspense>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { LANGUAGE_TAGS, type MarketItem } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useClientState } from '../../app/state.ts';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { MarketTable } from './MarketTable.tsx';
+import { marketQueries } from './queries.ts';
+import { useWatchlist } from './watch.ts';
+import './market.css';
+
+const TABS = [
+  { key: 'forex', type: 1 },
+  { key: 'crypto', type: 2 },
+  { key: 'stocks', type: 3 },
+  { key: 'etf', type: 5 },
+  { key: 'metals', type: 6 },
+  { key: 'futures', type: 7 },
+  { key: 'watchlist', type: 0 },
+] as const;
+type TabKey = (typeof TABS)[number]['key'];
+type Sort = 'name' | 'price' | 'change' | 'change-asc';
+
+function useFiltered(items: readonly MarketItem[] | undefined, search: string, sort: Sort) {
+  return useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const list = (items ?? []).filter(
+      (i) => !needle || i.code.toLowerCase().includes(needle) || i.appName.toLowerCase().includes(needle),
+    );
+    const sorted = [...list];
+    if (sort === 'name') sorted.sort((a, b) => a.appName.localeCompare(b.appName));
+    if (sort === 'price') sorted.sort((a, b) => Number(b.price) - Number(a.price));
+    if (sort === 'change') sorted.sort((a, b) => Number(b.zdf) - Number(a.zdf));
+    if (sort === 'change-asc') sorted.sort((a, b) => Number(a.zdf) - Number(b.zdf));
+    return sorted;
+  }, [items, search, sort]);
+}
+
+function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const watch = useWatchlist();
+  const type = TABS.find((x) => x.key === tab)?.type ?? 2;
+  const list = useQuery({ ...marketQueries.byType(language, type), enabled: tab !== 'watchlist' });
+  const source = tab === 'watchlist' ? watch.query : list;
+  const items = useFiltered(source.data, search, sort);
+  if (tab === 'watchlist' && !watch.enabled) {
+    return (
+      <div className="card">
+        <p>{t('market.loginToWatch')}</p>
+        <Link className="button primary" to="/pass/login">
+          {t('action.login')}
+        </Link>
+      </div>
+    );
+  }
+  if (source.isPending) return <Loading />;
+  if (source.isError) return <Failed message={source.error.message} onRetry={() => void source.refetch()} />;
+  if (items.length === 0)
+    return (
+      <Empty text={tab === 'watchlist' && !search ? t('market.emptyWatchlist') : t('market.noResults')} />
+    );
+  return (
+    <>
+      <p className="muted small" aria-live="polite">
+        {t('market.count', { count: items.length })}
+      </p>
+      <MarketTable
+        items={items}
+        caption={t(`market.${tab}`)}
+        watchedIds={watch.enabled ? watch.ids : undefined}
+        onToggleWatch={watch.enabled ? watch.toggle : undefined}
+      />
+    </>
+  );
+}
+
+export default function Market() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const [params, setParams] = useSearchParams();
+  const tab = (TABS.find((x) => x.key === params.get('tab'))?.key ?? 'crypto') as TabKey;
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<Sort>('name');
+  const id = useId();
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const choose = (key: TabKey, focus = false) => {
+    setParams({ tab: key }, { replace: true });
+    if (focus) tabRefs.current[TABS.findIndex((x) => x.key === key)]?.focus();
+  };
+  const onKey = (event: React.KeyboardEvent, index: number) => {
+    const rtl = LANGUAGE_TAGS[language] === 'ar';
+    const delta =
+      event.key === 'ArrowRight' ? (rtl ? -1 : 1) : event.key === 'ArrowLeft' ? (rtl ? 1 : -1) : 0;
+    if (event.key === 'Home') choose(TABS[0].key, true);
+    else if (event.key === 'End') choose(TABS[TABS.length - 1]?.key ?? 'watchlist', true);
+    else if (delta !== 0) choose(TABS[(index + delta + TABS.length) % TABS.length]?.key ?? 'crypto', true);
+    else return;
+    event.preventDefault();
+  };
+  return (
+    <div className="container page">
+      <h1 className="page-title">{t('title.market')}</h1>
+      <div className="tabs-bar" role="tablist" aria-label={t('market.tabs')}>
+        {TABS.map((x, index) => (
+          <button
+            key={x.key}
+            ref={(el) => {
+              tabRefs.current[index] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-${x.key}`}
+            aria-selected={tab === x.key}
+            aria-controls={`${id}-panel`}
+            tabIndex={tab === x.key ? 0 : -1}
+            onClick={() => choose(x.key)}
+            onKeyDown={(event) => onKey(event, index)}
+          >
+            {t(`market.${x.key}`)}
+          </button>
+        ))}
+      </div>
+      <div className="market-tools">
+        <label className="search">
+          <span className="visually-hidden">{t('market.search')}</span>
+          <input
+            type="search"
+            placeholder={t('market.search')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
+        <label>
+          {t('market.sortBy')}{' '}
+          <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
+            <option value="name">{t('market.sortName')}</option>
+            <option value="price">{t('market.sortPrice')}</option>
+            <option value="change">{t('market.sortChange')} ▼</option>
+            <option value="change-asc">{t('market.sortChange')} ▲</option>
+          </select>
+        </label>
+      </div>
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`}>
+        <Panel tab={tab} search={search} sort={sort} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { formatMinor, type MarketItem, priceTicks } from '@swx/contract';
+import { useSyncExternalStore } from 'react';
+import { quoteMap, subscribeQuotes } from '../../app/quotes.ts';
+
+/** Live quotes from /message, by code (updates once per pushed batch). */
+export function useQuoteMap() {
+  return useSyncExternalStore(subscribeQuotes, quoteMap);
+}
+
+/**
+ * A market item with its live price and change when the feed has pushed one (spec §3 nowPrice).
+ * A closed market keeps the server's figures (its last close and the change of its last day of
+ * trading), whatever the socket pushed before it closed, so the list and the instrument page agree.
+ */
+export function withLive(
+  item: MarketItem,
+  quotes: ReturnType<typeof useQuoteMap>,
+): MarketItem & { nowPrice: string } {
+  const live = item.open ? quotes.get(item.code) : undefined;
+  return live ? { ...item, nowPrice: live.price, zdf: live.zdf } : { ...item, nowPrice: item.price };
+}
+
+/** One quote of one tick: bid, ask and the mid between them, so the headline always sits inside. */
+export type Quote = { bid: string; ask: string; mid: string };
+
+/**
+ * The quote of one tick from its bid and ask (price strings at the instrument's decimals): the
+ * mid is computed from them, rounded down to the same decimals, so bid ≤ mid ≤ ask holds exactly.
+ */
+export function quoteOf(bid: string, ask: string): Quote {
+  const decimals = Math.max(bid.split('.')[1]?.length ?? 0, ask.split('.')[1]?.length ?? 0);
+  const b = priceTicks(bid, decimals);
+  const a = priceTicks(ask, decimals);
+  if (b === null || a === null) return { bid, ask, mid: bid };
+  return { bid, ask, mid: formatMinor((b + a) / 2n, decimals) };
+}
+
+/** zdf as a percentage with two decimals (spec §3), sign always shown. */
+export function percent(zdf: string, locale: string): string {
+  const value = Number(zdf) * 100;
+  return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value)}%`;
+}
+
+export function direction(zdf: string): 'up' | 'down' | 'flat' {
+  const value = Number(zdf);
+  return value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
+}
+
+/** A price string in the reader's locale, every digit kept. */
+export function price(value: string, locale: string): string {
+  const decimals = value.split('.')[1]?.length ?? 0;
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }).format(value as unknown as number);
+}

@@ -1,0 +1,261 @@
+import {
+  type CloseReason,
+  type Direction,
+  LANGUAGE_TAGS,
+  type OptionsOrder,
+  type TicketFigures,
+} from '@swx/contract';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatDecimal, formatNumber } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { price } from '../market/live.ts';
+import './trading.css';
+
+/** Formatters in the reader's language; every one takes the server's decimal strings as they are. */
+export function useTradeFormat() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const locale = LANGUAGE_TAGS[language];
+  return {
+    language,
+    usdt: (amount: string, sign = false) =>
+      t('trade.usdt', { amount: formatMoney(language, amount, 'USDT', { sign }) }),
+    price: (value: string) => price(value, locale),
+    ratio: (value: string) => formatPercent(language, value),
+    percent: (value: string) =>
+      formatPercent(language, value, { alreadyPercent: true, minimumFractionDigits: 2 }),
+    time: (iso: string) => formatDate(language, iso, { dateStyle: 'medium', timeStyle: 'medium' }),
+    quoteTime: (epochSeconds: number) =>
+      formatDate(language, new Date(epochSeconds * 1000), { dateStyle: 'medium', timeStyle: 'medium' }),
+    lots: (value: string) => formatAmount(language, value, 2),
+    leverage: (value: number) => t('trade.leverageValue', { value: formatNumber(language, value) }),
+    /** A decimal string as it is (lots limits, steps) in the reader's number format. */
+    decimal: (value: string) => formatDecimal(language, value),
+  };
+}
+
+/** Buy long / sell short in words with an arrow, never colour alone. */
+export function DirectionLabel({ direction }: { direction: Direction }) {
+  const { t } = useTranslation();
+  return (
+    <span className={`direction ${direction}`} data-direction={direction}>
+      <span aria-hidden="true">{direction === 'long' ? '▲ ' : '▼ '}</span>
+      {direction === 'long' ? t('trade.long') : t('trade.short')}
+    </span>
+  );
+}
+
+/** A profit or loss: sign, colour, an arrow and the word, so it never rests on colour alone. */
+export function Profit({ value }: { value: string }) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  const sign = signOf(value);
+  const word = sign > 0 ? t('trade.profitWord') : sign < 0 ? t('trade.lossWord') : '';
+  return (
+    <span className={`profit ${sign > 0 ? 'up' : sign < 0 ? 'down' : ''}`} data-value={value}>
+      <span className="nowrap">
+        <span aria-hidden="true">{sign > 0 ? '▲ ' : sign < 0 ? '▼ ' : ''}</span>
+        {word}
+      </span>{' '}
+      <span className="nowrap">{f.usdt(value, true)}</span>
+    </span>
+  );
+}
+
+export function closeReasonText(t: (key: string) => string, reason: CloseReason | null): string {
+  return reason ? t(`trade.reason.${reason}`) : '—';
+}
+
+type FigureRow = { key: string; label: string; value: React.ReactNode; raw: string };
+
+/** The rows of a ticket's figures, in the order the ticket and the confirm step show them. */
+export function useFigureRows(figures: TicketFigures, direction: Direction): FigureRow[] {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  return [
+    {
+      key: 'price',
+      label: direction === 'long' ? t('trade.priceLong') : t('trade.priceShort'),
+      value: f.price(figures.price),
+      raw: figures.price,
+    },
+    { key: 'bid', label: t('trade.bid'), value: f.price(figures.bid), raw: figures.bid },
+    { key: 'ask', label: t('trade.ask'), value: f.price(figures.ask), raw: figures.ask },
+    { key: 'spread', label: t('trade.spread'), value: f.price(figures.spread), raw: figures.spread },
+    { key: 'notional', label: t('trade.notional'), value: f.usdt(figures.notional), raw: figures.notional },
+    { key: 'margin', label: t('trade.margin'), value: f.usdt(figures.margin), raw: figures.margin },
+    { key: 'fee', label: t('trade.fee'), value: f.usdt(figures.fee), raw: figures.fee },
+    { key: 'cost', label: t('trade.cost'), value: f.usdt(figures.cost), raw: figures.cost },
+    {
+      key: 'profitAtTakeProfit',
+      label: t('trade.profitAtTakeProfit'),
+      value: <Profit value={figures.profitAtTakeProfit} />,
+      raw: figures.profitAtTakeProfit,
+    },
+    {
+      key: 'lossAtStopLoss',
+      label: t('trade.lossAtStopLoss'),
+      value: <Profit value={figures.lossAtStopLoss} />,
+      raw: figures.lossAtStopLoss,
+    },
+    {
+      key: 'liquidationPrice',
+      label: t('trade.liquidationPrice'),
+      value: f.price(figures.liquidationPrice),
+      raw: figures.liquidationPrice,
+    },
+  ];
+}
+
+/** One term of a definition list: its label and what it shows. */
+export function Term({
+  label,
+  children,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
+  );
+}
+
+/** A definition list of figures; `data-figure` and `data-value` carry the exact strings the server sent. */
+export function FigureList({ rows, className }: { rows: FigureRow[]; className?: string }) {
+  return (
+    <dl className={`figures ${className ?? ''}`}>
+      {rows.map((row) => (
+        <div key={row.key} data-figure={row.key} data-value={row.raw}>
+          <dt>{row.label}</dt>
+          <dd>{row.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Every field of an order (spec §3 Order plus ours), for the detail screen. */
+export function useOrderRows(order: OptionsOrder): FigureRow[] {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  const rows: FigureRow[] = [
+    { key: 'orderNo', label: t('trade.orderNo'), value: order.orderNo, raw: order.orderNo },
+    {
+      key: 'status',
+      label: t('trade.status'),
+      value: t(`trade.statusValue.${order.status}`),
+      raw: order.status,
+    },
+    {
+      key: 'direction',
+      label: t('trade.direction'),
+      value: <DirectionLabel direction={order.direction} />,
+      raw: order.direction,
+    },
+    { key: 'lots', label: t('trade.lots'), value: f.lots(order.lots), raw: order.lots },
+    {
+      key: 'leverage',
+      label: t('trade.leverage'),
+      value: f.leverage(order.leverage),
+      raw: String(order.leverage),
+    },
+    { key: 'openPrice', label: t('trade.openPrice'), value: f.price(order.openPrice), raw: order.openPrice },
+    { key: 'openTime', label: t('trade.openTime'), value: f.time(order.openTime), raw: order.openTime },
+  ];
+  if (order.status === 'open') {
+    rows.push(
+      {
+        key: 'markPrice',
+        label: t('trade.markPrice'),
+        value: order.markPrice ? f.price(order.markPrice) : '—',
+        raw: order.markPrice ?? '',
+      },
+      {
+        key: 'marginLevel',
+        label: t('trade.marginLevel'),
+        value: order.marginLevel ? f.percent(order.marginLevel) : '—',
+        raw: order.marginLevel ?? '',
+      },
+    );
+  } else {
+    rows.push(
+      {
+        key: 'closePrice',
+        label: t('trade.closePrice'),
+        value: order.closePrice ? f.price(order.closePrice) : '—',
+        raw: order.closePrice ?? '',
+      },
+      {
+        key: 'closeTime',
+        label: t('trade.closeTime'),
+        value: order.closeTime ? f.time(order.closeTime) : '—',
+        raw: order.closeTime ?? '',
+      },
+      {
+        key: 'closeReason',
+        label: t('trade.closeReason'),
+        value: closeReasonText(t, order.closeReason),
+        raw: order.closeReason ?? '',
+      },
+    );
+  }
+  rows.push(
+    {
+      key: 'profit',
+      label: order.status === 'open' ? t('trade.liveProfit') : t('trade.realisedProfit'),
+      value: <Profit value={order.profit} />,
+      raw: order.profit,
+    },
+    { key: 'notional', label: t('trade.notional'), value: f.usdt(order.notional), raw: order.notional },
+    { key: 'margin', label: t('trade.margin'), value: f.usdt(order.margin), raw: order.margin },
+    { key: 'fee', label: t('trade.fee'), value: f.usdt(order.fee), raw: order.fee },
+    { key: 'stopLoss', label: t('trade.stopLoss'), value: f.price(order.stopLoss), raw: order.stopLoss },
+    {
+      key: 'takeProfit',
+      label: t('trade.takeProfit'),
+      value: f.price(order.takeProfit),
+      raw: order.takeProfit,
+    },
+    {
+      key: 'expectedReturn',
+      label: t('trade.expectedReturn'),
+      value: <Profit value={order.expectedReturn} />,
+      raw: order.expectedReturn,
+    },
+    {
+      key: 'lossAtStopLoss',
+      label: t('trade.lossAtStopLoss'),
+      value: <Profit value={order.lossAtStopLoss} />,
+      raw: order.lossAtStopLoss,
+    },
+    {
+      key: 'liquidationPrice',
+      label: t('trade.liquidationPrice'),
+      value: f.price(order.liquidationPrice),
+      raw: order.liquidationPrice,
+    },
+    {
+      key: 'autoCloseAt',
+      label: t('trade.autoCloseAt'),
+      value: order.autoCloseAt ? f.time(order.autoCloseAt) : t('trade.autoCloseNone'),
+      raw: order.autoCloseAt ?? '',
+    },
+  );
+  // What the house absorbed is part of a closed position's account, stated even when nothing.
+  if (order.status === 'closed' || signOf(order.absorbed) !== 0) {
+    rows.push({
+      key: 'absorbed',
+      label: t('trade.absorbed'),
+      value: f.usdt(order.absorbed),
+      raw: order.absorbed,
+    });
+  }
+  return rows;
+}

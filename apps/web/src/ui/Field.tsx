@@ -1,0 +1,100 @@
+import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
+import { useId } from 'react';
+
+/**
+ * The ids a field's control points to with `aria-describedby` (its hint and its error, when
+ * shown), and the two paragraphs under it.
+ */
+export function useFieldNotes(hint: string | undefined, error: string | undefined) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return {
+    id,
+    describedBy: [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined,
+    notes: (
+      <>
+        {hint ? (
+          <p id={hintId} className="field-hint">
+            {hint}
+          </p>
+        ) : null}
+        {error ? (
+          <p id={errorId} className="field-error">
+            {error}
+          </p>
+        ) : null}
+      </>
+    ),
+  };
+}
+
+/** A labelled field with its hint and error tied to the input for screen readers. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  ...input
+}: {
+  label: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  children?: ReactNode;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const { id, describedBy, notes } = useFieldNotes(hint, error);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="field-row">
+        <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        {children}
+      </div>
+      {notes}
+    </div>
+  );
+}
+
+export function FormError({ message }: { message: string }) {
+  return message ? (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
+/**
+ * A modal dialog's buttons: one that closes it, and the primary one, which submits the dialog's
+ * form when no `onConfirm` is given.
+ */
+export function DialogButtons({
+  dialog,
+  cancel,
+  confirm,
+  disabled,
+  onConfirm,
+  className = 'row end',
+}: {
+  dialog: RefObject<HTMLDialogElement | null>;
+  cancel: string;
+  confirm: string;
+  disabled: boolean;
+  onConfirm?: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
+        {cancel}
+      </button>
+      <button
+        type={onConfirm ? 'button' : 'submit'}
+        className="button primary"
+        disabled={disabled}
+        onClick={onConfirm}
+      >
+        {confirm}
+      </button>
+    </div>
+  );
+}

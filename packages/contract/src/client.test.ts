@@ -1,0 +1,144 @@
+/// <reference types="node" />
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import { ApiFailure, createApiClient, fillPath, NETWORK_FAILURE, toQueryString } from './client.ts';
+import { Code } from './codes.ts';
+
+describe('GET parameters (spec §7)', () => {
+  it('repeats the key for arrays and skips undefined', () => {
+    expect(toQueryString({ id: [1, 2], type: 2, skip: undefined })).toBe('?id=1&id=2&type=2');
+    expect(toQueryString({})).toBe('');
+  });
+
+  it('fills path parameters, encoded', () => {
+    expect(fillPath('/user/:id/photo/:name', { id: 7, name: 'a b/c' })).toBe('/user/7/photo/a%20b%2Fc');
+  });
+});
+
+const calls = {
+  echo: { method: 'POST', path: '/echo/:id', data: z.object({ id: z.string(), body: z.unknown() }) },
+  refuse: { method: 'GET', path: '/refuse', data: z.null() },
+  expire: { method: 'GET', path: '/expire', data: z.null() },
+  shapeless: { method: 'GET', path: '/shapeless', data: z.object({ n: z.int() }) },
+  submitted: { method: 'GET', path: '/submitted', data: z.null() },
+} as const;
+
+type Seen = { url: string; headers: IncomingMessage['headers']; body: string };
+
+/** A real HTTP server on loopback answering envelopes as the API does. */
+let server: Server;
+let base = '';
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      seen.push({ url: request.url ?? '', headers: request.headers, body });
+      const answer = (status: number, envelope: unknown, type = 'application/json') => {
+        response.writeHead(status, { 'content-type': type });
+        response.end(typeof envelope === 'string' ? envelope : JSON.stringify(envelope));
+      };
+      const path = (request.url ?? '').replace(/^\/api/, '').replace(/\?.*$/, '');
+      if (path.startsWith('/echo/'))
+        answer(200, { code: 200, msg: 'ok', data: { id: path.slice(6), body: JSON.parse(body) } });
+      else if (path === '/refuse')
+        answer(400, { code: 10026, msg: 'Bad input', data: [{ path: 'email', issue: 'invalid_format' }] });
+      else if (path === '/expire') answer(401, { code: 401, msg: 'Session over', data: null });
+      else if (path === '/shapeless') answer(200, { code: 200, msg: 'ok', data: { n: 'x' } });
+      else if (path === '/submitted') answer(200, { code: 20001, msg: 'Submitted', data: null });
+      else if (path === '/file.csv') answer(200, 'a,b\n', 'text/csv; charset=utf-8');
+      else answer(404, 'no');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+function client(expired: unknown[] = []) {
+  return createApiClient({
+    base,
+    calls,
+    headers: () => ({ 'accept-language': 'de-DE', authorization: 'token-1' }),
+    onSessionExpired: (call) => expired.push(call),
+    text: { network: () => 'offline', error: () => 'failed' },
+  });
+}
+
+describe('the shared API client', () => {
+  it('sends the app headers and a JSON body, fills the path and parses the data', async () => {
+    const data = await client().call('echo', { params: { id: '42' }, query: { q: [1, 2] }, body: { a: 1 } });
+    expect(data).toEqual({ id: '42', body: { a: 1 } });
+    const request = seen.at(-1);
+    expect(request?.url).toBe('/api/echo/42?q=1&q=2');
+    expect(request?.headers['accept-language']).toBe('de-DE');
+    expect(request?.headers.authorization).toBe('token-1');
+    expect(request?.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends an empty JSON object for a POST without a body', async () => {
+    expect(await client().call('echo', { params: { id: '1' } })).toEqual({ id: '1', body: {} });
+  });
+
+  it('rejects a refusal with its code, message and data (10026: the field issues)', async () => {
+    const failure = await client()
+      .call('refuse')
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiFailure);
+    expect(failure).toMatchObject({
+      code: Code.INVALID_INPUT,
+      message: 'Bad input',
+      data: [{ path: 'email', issue: 'invalid_format' }],
+    });
+  });
+
+  it('takes the 20001-20005 codes as successes', async () => {
+    expect(await client().call('submitted')).toBeNull();
+  });
+
+  it('ends the session on a 401, naming the call, with the server message', async () => {
+    const expired: unknown[] = [];
+    const failure = await client(expired)
+      .call('expire')
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: Code.SESSION_EXPIRED, message: 'Session over' });
+    expect(expired).toEqual(['expire']);
+  });
+
+  it('refuses data that does not match the contract', async () => {
+    const failure = await client()
+      .call('shapeless')
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: Code.UNKNOWN_ERROR, message: 'failed' });
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    const offline = createApiClient({
+      base: 'http://127.0.0.1:9/api',
+      calls,
+      headers: () => ({}),
+      onSessionExpired: () => undefined,
+      text: { network: () => 'offline', error: () => 'failed' },
+    });
+    const failure = await offline.call('refuse').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
+  });
+
+  it('fetches a file of an accepted type, and refuses another', async () => {
+    const blob = await client().file('/file.csv', { accepts: (type) => type.startsWith('text/csv') });
+    expect(await blob.text()).toBe('a,b\n');
+    const refused = await client()
+      .file('/file.csv', { accepts: (type) => type.startsWith('image/') })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: Code.UNKNOWN_ERROR, message: 'failed' });
+  });
+});
