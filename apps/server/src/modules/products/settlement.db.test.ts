@@ -184,6 +184,39 @@ describe(`daily settlement on ${TEST_DB}`, () => {
     expect(await f.alertsOf('test.short')).toHaveLength(1);
   });
 
+  it('two products at once on a reserve that covers one page: it never goes below zero, and what is owed keeps its claim', async () => {
+    // 10,000 USDT covers one first page (6,262,500,000) but not two (12,525,000,000).
+    const funded = 10_000_000_000n;
+    await f.fundReserve(funded, 'race');
+    const a = f.savings('test.race-a');
+    const b = f.savings('test.race-b');
+    f.clock.now = runOn('2028-04-15');
+    const results = await Promise.all([
+      f.runner('a').settleDay(a, 'live', '2028-04-15'),
+      f.runner('b').settleDay(b, 'live', '2028-04-15'),
+    ]);
+    // However the pages interleaved, at most one first page was paid (none when both claimed the
+    // reserve before either checked it: each sees the other's claim), and both days stopped.
+    const paid = (await f.paid('test.race-a')).total + (await f.paid('test.race-b')).total;
+    expect([0n, PAGE_1_TOTAL]).toContain(paid);
+    expect(await f.reserveNow()).toMatchObject({ balance: funded - paid });
+    expect(results.map((r) => r.status)).toEqual(['unfunded', 'unfunded']);
+    expect(await f.alertsOf('test.race-a')).toHaveLength(1);
+    expect(await f.alertsOf('test.race-b')).toHaveLength(1);
+    // Funded with what is missing (two days less what was paid and what is there), both complete.
+    await f.fundReserve(2n * DAY_TOTAL - funded, 'race-rest');
+    for (const [product, node] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const)
+      expect(await f.runner(node).settleDay(product, 'live', '2028-04-15')).toMatchObject({
+        status: 'settled',
+        payments: 1000,
+        paidMinor: DAY_TOTAL,
+      });
+    expect(await f.reserveNow()).toEqual({ balance: 0n, held: 0n });
+  });
+
   it('a missed day is caught up first, and the day after an unfunded one waits for it', async () => {
     const product = f.savings('test.catchup');
     const jobs = new JobRunner(f.db, 'node-a', f.logger);

@@ -26,7 +26,8 @@ import {
  *   is paid only when the source's balance, less every other reservation on it, covers what the
  *   page still owes; otherwise nothing of the page is paid, the run stops, staff are alerted once
  *   per day (DESIGN §2 rule 4), and the hold stays as the day's claim on the source, so no other
- *   payout drains the source ahead of a day already due. A source is a system account and may go
+ *   payout drains the source ahead of a day already due (claims that together exceed the source
+ *   may all wait, each alerted, until it is funded). A source is a system account and may go
  *   negative in the ledger: the reservation is what keeps settlements from driving it below zero,
  *   also when several products (or nodes) pay from one source at once;
  * - the hold is released only once every payment of its page exists, so a run that overlaps
