@@ -128,18 +128,21 @@ export class AuditService {
 
   /** Raises an alert for staff, recorded in the audit log too. */
   async alertStaff(kind: string, message: string, data: unknown): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const id = await insertStaffAlert(tx, { kind, message, data: canonicalJson(data) });
-      await this.appendInTx(tx, [
-        {
-          actor: 'system',
-          action: 'staff_alert.raised',
-          subject: `staff_alert:${id}`,
-          data: { kind, message },
-        },
-      ]);
-      return id;
-    });
+    return this.db.transaction((tx) => this.alertStaffInTx(tx, kind, message, data));
+  }
+
+  /** Raises an alert in the caller's transaction: it exists exactly when the caller's record of it does. */
+  async alertStaffInTx(tx: Queryable, kind: string, message: string, data: unknown): Promise<number> {
+    const id = await insertStaffAlert(tx, { kind, message, data: canonicalJson(data) });
+    await this.appendInTx(tx, [
+      {
+        actor: 'system',
+        action: 'staff_alert.raised',
+        subject: `staff_alert:${id}`,
+        data: { kind, message },
+      },
+    ]);
+    return id;
   }
 
   openAlerts() {

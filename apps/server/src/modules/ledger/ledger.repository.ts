@@ -103,6 +103,25 @@ export async function accountById(db: Queryable, id: number): Promise<AccountRow
   return rows[0] ? toAccount(rows[0]) : null;
 }
 
+/**
+ * An account and which of `keys` name an entry, in one statement: one snapshot, so a payment is
+ * either in both (its key and its effect on the balance) or in neither.
+ */
+export async function accountWithUsedKeys(
+  db: Queryable,
+  accountId: number,
+  keys: readonly string[],
+): Promise<{ account: AccountRow; usedKeys: Set<string> } | null> {
+  const rows = await db.query<RawAccount & { used_keys: string[] | null }>(
+    `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held,
+       (SELECT array_agg(idempotency_key) FROM ledger_entries WHERE idempotency_key = ANY($2::text[])) AS used_keys
+     FROM ledger_accounts WHERE id = $1`,
+    [accountId, keys],
+  );
+  const row = rows[0];
+  return row ? { account: toAccount(row), usedKeys: new Set(row.used_keys ?? []) } : null;
+}
+
 export type StoredEntry = { id: number; idempotencyKey: string; requestHash: string; createdAt: string };
 
 export async function entriesByKeys(tx: Queryable, keys: readonly string[]): Promise<StoredEntry[]> {

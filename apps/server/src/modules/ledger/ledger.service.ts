@@ -7,6 +7,7 @@ import {
   type AccountRow,
   accountById,
   accountsOfOwner,
+  accountWithUsedKeys,
   type EntryLine,
   ensureAccount,
   entriesOfOwner,
@@ -260,6 +261,14 @@ export class LedgerService {
 
   async account(id: number): Promise<AccountRow | null> {
     return accountById(this.db, id);
+  }
+
+  /**
+   * An account and which of these idempotency keys already name an entry, read in one snapshot:
+   * a job that resumes (the settlement runner) sees each payment in both or in neither.
+   */
+  accountWithUsedKeys(accountId: number, keys: readonly string[]) {
+    return accountWithUsedKeys(this.db, accountId, keys);
   }
 
   /** Entries that touched a customer's accounts in one book, newest first (keyset pages by entry id). */
