@@ -12,7 +12,7 @@ import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import { LedgerError } from '../ledger/ledger.service.ts';
+import { LedgerError, ledgerErrorCode } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { StaffService } from '../staff/staff.service.ts';
 import type {
@@ -66,15 +66,11 @@ const actorOf = (staffId: number) => `staff:${staffId}`;
 function refusalOf(error: unknown, decidedCode: ApiError['code']): ApiError | null {
   if (error instanceof ApiError) return error;
   if (!(error instanceof LedgerError)) return null;
-  switch (error.reason) {
-    case 'insufficient_funds':
-      return new ApiError(Code.INSUFFICIENT_BALANCE);
-    case 'hold_not_pending':
-    case 'unknown_hold':
-      return new ApiError(decidedCode);
-    default:
-      return new ApiError(Code.UNKNOWN_ERROR);
-  }
+  // A hold already posted or voided (or never placed) means the item was decided elsewhere;
+  // anything else answers the ledger's own code (the one mapper), an unmapped fault 10030.
+  if (error.reason === 'hold_not_pending' || error.reason === 'unknown_hold') return new ApiError(decidedCode);
+  const mapped = ledgerErrorCode(error.reason);
+  return new ApiError(mapped?.code ?? Code.UNKNOWN_ERROR, mapped?.data ?? null);
 }
 
 /**
