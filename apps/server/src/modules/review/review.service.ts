@@ -68,7 +68,8 @@ function refusalOf(error: unknown, decidedCode: ApiError['code']): ApiError | nu
   if (!(error instanceof LedgerError)) return null;
   // A hold already posted or voided (or never placed) means the item was decided elsewhere;
   // anything else answers the ledger's own code (the one mapper), an unmapped fault 10030.
-  if (error.reason === 'hold_not_pending' || error.reason === 'unknown_hold') return new ApiError(decidedCode);
+  if (error.reason === 'hold_not_pending' || error.reason === 'unknown_hold')
+    return new ApiError(decidedCode);
   const mapped = ledgerErrorCode(error.reason);
   return new ApiError(mapped?.code ?? Code.UNKNOWN_ERROR, mapped?.data ?? null);
 }
