@@ -2,7 +2,7 @@ import type { StaffInfo, StaffSignInStep } from '@swx/contract';
 import { useEffect, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field } from './Field.tsx';
+import { Field, SubmitRow } from './Field.tsx';
 
 type Step = { kind: 'password' } | StaffSignInStep;
 
@@ -47,6 +47,26 @@ export function SignIn({
       setBusy(false);
     }
   };
+
+  /** The code, the failure, and submit / start again: the end of both code steps. */
+  const codeStepEnd = (submit: string) => (
+    <>
+      <Field
+        label={text.signIn.code}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={code}
+        error={errors.code}
+        onChange={(e) => setCode(e.target.value)}
+      />
+      <SubmitRow failure={failure} busy={busy} label={submit}>
+        <button type="button" onClick={() => setStep({ kind: 'password' })}>
+          {text.signIn.restart}
+        </button>
+      </SubmitRow>
+    </>
+  );
 
   const codeError = () => (/^\d{6}$/.test(code.trim()) ? undefined : text.error.codeFormat);
 
@@ -101,24 +121,7 @@ export function SignIn({
             onChange={(e) => setNewPassword(e.target.value)}
           />
         ) : null}
-        <Field
-          label={text.signIn.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          error={errors.code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <Alert message={failure} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {text.signIn.confirm}
-          </button>
-          <button type="button" onClick={() => setStep({ kind: 'password' })}>
-            {text.signIn.restart}
-          </button>
-        </div>
+        {codeStepEnd(text.signIn.confirm)}
       </form>
     );
   }
@@ -144,24 +147,7 @@ export function SignIn({
           {text.signIn.codeHeading}
         </h2>
         <p>{text.signIn.codeHint}</p>
-        <Field
-          label={text.signIn.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          error={errors.code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <Alert message={failure} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {text.signIn.verify}
-          </button>
-          <button type="button" onClick={() => setStep({ kind: 'password' })}>
-            {text.signIn.restart}
-          </button>
-        </div>
+        {codeStepEnd(text.signIn.verify)}
       </form>
     );
   }
@@ -204,12 +190,7 @@ export function SignIn({
         error={errors.password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <Alert message={failure} />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {text.signIn.next}
-        </button>
-      </div>
+      <SubmitRow failure={failure} busy={busy} label={text.signIn.next} />
     </form>
   );
 }
