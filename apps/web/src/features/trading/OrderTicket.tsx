@@ -20,7 +20,7 @@ import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { type Quote, quoteOf } from '../market/live.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
-import { FigureList, useFigureRows, useTradeFormat } from './parts.tsx';
+import { FigureList, StopField, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
 import {
   autoCloseKey,
@@ -359,34 +359,28 @@ function Ticket({
         </div>
 
         <div className="stops">
-          <Field
-            label={t('trade.stopLoss')}
+          <StopField
             name="stopLoss"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={direction}
             placeholder={pricePlaceholder}
             value={stopLoss}
-            hint={direction === 'long' ? t('trade.stopLossHintLong') : t('trade.stopLossHintShort')}
             error={stopLossError}
-            aria-invalid={stopLossError || stopKey === 'both' ? true : undefined}
-            onChange={(event) => {
-              setStopLoss(event.target.value);
+            joint={stopKey === 'both'}
+            onValue={(value) => {
+              setStopLoss(value);
               setDefaultedFor(null);
             }}
             onBlur={touch('stopLoss')}
           />
-          <Field
-            label={t('trade.takeProfit')}
+          <StopField
             name="takeProfit"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={direction}
             placeholder={pricePlaceholder}
             value={takeProfit}
-            hint={direction === 'long' ? t('trade.takeProfitHintLong') : t('trade.takeProfitHintShort')}
             error={takeProfitError}
-            aria-invalid={takeProfitError || stopKey === 'both' ? true : undefined}
-            onChange={(event) => {
-              setTakeProfit(event.target.value);
+            joint={stopKey === 'both'}
+            onValue={(value) => {
+              setTakeProfit(value);
               setDefaultedFor(null);
             }}
             onBlur={touch('takeProfit')}
