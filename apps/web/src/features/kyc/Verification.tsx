@@ -89,6 +89,7 @@ function SelectField({
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select
+        className="control"
         id={id}
         name={name}
         dir={dir}
@@ -400,7 +401,7 @@ function Submitted({ details }: { details: NonNullable<IdentificationStatus['det
   return (
     <section className="card" aria-labelledby="kyc-submitted">
       <h2 id="kyc-submitted">{t('kyc.details')}</h2>
-      <dl className="kyc-details">
+      <dl className="term-grid kyc-details">
         {rows.map(([label, value]) => (
           <div key={label}>
             <dt className="muted small">{label}</dt>

@@ -345,6 +345,7 @@ function Ticket({
         <div className="field">
           <label htmlFor={`${formId}-leverage`}>{t('trade.leverage')}</label>
           <select
+            className="control"
             id={`${formId}-leverage`}
             name="leverage"
             value={leverage}
@@ -395,6 +396,7 @@ function Ticket({
         <div className="field">
           <label htmlFor={`${formId}-auto`}>{t('trade.autoClose')}</label>
           <select
+            className="control"
             id={`${formId}-auto`}
             name="autoClose"
             aria-describedby={`${formId}-auto-hint`}
