@@ -10,11 +10,11 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -459,12 +459,7 @@ function Ticket({
           <div className="login-to-trade">
             <p>{t('trade.loginToTrade')}</p>
             <div className="row">
-              <Link className="button primary" to="/pass/login">
-                {t('action.login')}
-              </Link>
-              <Link className="button ghost" to="/pass/register">
-                {t('action.signUp')}
-              </Link>
+              <LoginLinks />
             </div>
           </div>
         )}
