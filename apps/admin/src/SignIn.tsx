@@ -1,5 +1,5 @@
 import type { StaffInfo, StaffSignInStep } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
 import { Field, SubmitRow } from './Field.tsx';
@@ -72,11 +72,10 @@ export function SignIn({
 
   if ('step' in step && step.step === 'enrol') {
     return (
-      <form
-        className="panel narrow"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <StepForm
+        heading={heading}
+        title={text.signIn.enrolHeading}
+        onSubmit={() => {
           const found: Record<string, string> = {};
           const c = codeError();
           if (c) found.code = c;
@@ -97,9 +96,6 @@ export function SignIn({
           });
         }}
       >
-        <h2 ref={heading} tabIndex={-1}>
-          {text.signIn.enrolHeading}
-        </h2>
         <p>{text.signIn.enrolHint}</p>
         <dl className="secret">
           <dt>{text.signIn.secretLabel}</dt>
@@ -122,17 +118,16 @@ export function SignIn({
           />
         ) : null}
         {codeStepEnd(text.signIn.confirm)}
-      </form>
+      </StepForm>
     );
   }
 
   if ('step' in step && step.step === 'totp') {
     return (
-      <form
-        className="panel narrow"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <StepForm
+        heading={heading}
+        title={text.signIn.codeHeading}
+        onSubmit={() => {
           const c = codeError();
           setErrors(c ? { code: c } : {});
           if (c) return;
@@ -143,21 +138,17 @@ export function SignIn({
           });
         }}
       >
-        <h2 ref={heading} tabIndex={-1}>
-          {text.signIn.codeHeading}
-        </h2>
         <p>{text.signIn.codeHint}</p>
         {codeStepEnd(text.signIn.verify)}
-      </form>
+      </StepForm>
     );
   }
 
   return (
-    <form
-      className="panel narrow"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <StepForm
+      heading={heading}
+      title={text.signIn.heading}
+      onSubmit={() => {
         const found: Record<string, string> = {};
         if (!email.trim()) found.email = text.error.required;
         if (!password) found.password = text.error.required;
@@ -171,9 +162,6 @@ export function SignIn({
         });
       }}
     >
-      <h2 ref={heading} tabIndex={-1}>
-        {text.signIn.heading}
-      </h2>
       <Field
         label={text.signIn.email}
         type="email"
@@ -191,6 +179,35 @@ export function SignIn({
         onChange={(e) => setPassword(e.target.value)}
       />
       <SubmitRow failure={failure} busy={busy} label={text.signIn.next} />
+    </StepForm>
+  );
+}
+
+/** One step of the sign-in: the panel, its heading (focused at each new step) and its fields. */
+function StepForm({
+  heading,
+  title,
+  onSubmit,
+  children,
+}: {
+  heading: RefObject<HTMLHeadingElement | null>;
+  title: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="panel narrow"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      {children}
     </form>
   );
 }
