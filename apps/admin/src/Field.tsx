@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type SelectHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
 
 /** A labelled input with its hint and error tied to it for screen readers. */
 export function Field({
@@ -43,6 +43,33 @@ export function Alert({ message }: { message: string }) {
       {message}
     </p>
   ) : null;
+}
+
+/** A form's end: its failure, then the submit button (and any buttons after it) in a row. */
+export function SubmitRow({
+  failure,
+  busy,
+  label,
+  tone = 'primary',
+  children,
+}: {
+  failure: string;
+  busy: boolean;
+  label: string;
+  tone?: 'primary' | 'danger';
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <Alert message={failure} />
+      <div className="actions">
+        <button type="submit" className={tone} disabled={busy}>
+          {label}
+        </button>
+        {children}
+      </div>
+    </>
+  );
 }
 
 /** What a detail view shows before its item is there: the failure, or that it is loading. */

@@ -1,8 +1,8 @@
 import type { StaffInfo, StaffSignInStep } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Alert, Field } from './Field.tsx';
+import { Field, SubmitRow } from './Field.tsx';
 
 type Step = { kind: 'password' } | StaffSignInStep;
 
@@ -48,15 +48,34 @@ export function SignIn({
     }
   };
 
+  /** The code, the failure, and submit / start again: the end of both code steps. */
+  const codeStepEnd = (submit: string) => (
+    <>
+      <Field
+        label={text.signIn.code}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={code}
+        error={errors.code}
+        onChange={(e) => setCode(e.target.value)}
+      />
+      <SubmitRow failure={failure} busy={busy} label={submit}>
+        <button type="button" onClick={() => setStep({ kind: 'password' })}>
+          {text.signIn.restart}
+        </button>
+      </SubmitRow>
+    </>
+  );
+
   const codeError = () => (/^\d{6}$/.test(code.trim()) ? undefined : text.error.codeFormat);
 
   if ('step' in step && step.step === 'enrol') {
     return (
-      <form
-        className="panel narrow"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <StepForm
+        heading={heading}
+        title={text.signIn.enrolHeading}
+        onSubmit={() => {
           const found: Record<string, string> = {};
           const c = codeError();
           if (c) found.code = c;
@@ -77,9 +96,6 @@ export function SignIn({
           });
         }}
       >
-        <h2 ref={heading} tabIndex={-1}>
-          {text.signIn.enrolHeading}
-        </h2>
         <p>{text.signIn.enrolHint}</p>
         <dl className="secret">
           <dt>{text.signIn.secretLabel}</dt>
@@ -101,35 +117,17 @@ export function SignIn({
             onChange={(e) => setNewPassword(e.target.value)}
           />
         ) : null}
-        <Field
-          label={text.signIn.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          error={errors.code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <Alert message={failure} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {text.signIn.confirm}
-          </button>
-          <button type="button" onClick={() => setStep({ kind: 'password' })}>
-            {text.signIn.restart}
-          </button>
-        </div>
-      </form>
+        {codeStepEnd(text.signIn.confirm)}
+      </StepForm>
     );
   }
 
   if ('step' in step && step.step === 'totp') {
     return (
-      <form
-        className="panel narrow"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <StepForm
+        heading={heading}
+        title={text.signIn.codeHeading}
+        onSubmit={() => {
           const c = codeError();
           setErrors(c ? { code: c } : {});
           if (c) return;
@@ -140,38 +138,17 @@ export function SignIn({
           });
         }}
       >
-        <h2 ref={heading} tabIndex={-1}>
-          {text.signIn.codeHeading}
-        </h2>
         <p>{text.signIn.codeHint}</p>
-        <Field
-          label={text.signIn.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          error={errors.code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <Alert message={failure} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {text.signIn.verify}
-          </button>
-          <button type="button" onClick={() => setStep({ kind: 'password' })}>
-            {text.signIn.restart}
-          </button>
-        </div>
-      </form>
+        {codeStepEnd(text.signIn.verify)}
+      </StepForm>
     );
   }
 
   return (
-    <form
-      className="panel narrow"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <StepForm
+      heading={heading}
+      title={text.signIn.heading}
+      onSubmit={() => {
         const found: Record<string, string> = {};
         if (!email.trim()) found.email = text.error.required;
         if (!password) found.password = text.error.required;
@@ -185,9 +162,6 @@ export function SignIn({
         });
       }}
     >
-      <h2 ref={heading} tabIndex={-1}>
-        {text.signIn.heading}
-      </h2>
       <Field
         label={text.signIn.email}
         type="email"
@@ -204,12 +178,36 @@ export function SignIn({
         error={errors.password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <Alert message={failure} />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {text.signIn.next}
-        </button>
-      </div>
+      <SubmitRow failure={failure} busy={busy} label={text.signIn.next} />
+    </StepForm>
+  );
+}
+
+/** One step of the sign-in: the panel, its heading (focused at each new step) and its fields. */
+function StepForm({
+  heading,
+  title,
+  onSubmit,
+  children,
+}: {
+  heading: RefObject<HTMLHeadingElement | null>;
+  title: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="panel narrow"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      {children}
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
@@ -194,14 +195,8 @@ export const staffTransaction = z.object({
   reference: z.nullable(z.string()),
   createdAt: z.string(),
 });
-export const staffCustomerSession = z.object({
-  id: z.string(),
-  createdAt: z.string(),
-  lastSeenAt: z.string(),
-  browser: z.string(),
-  os: z.string(),
-  ip: z.string(),
-});
+/** A customer's session as staff see it: what the customer sees, without "current". */
+export const staffCustomerSession = z.omit(sessionItem, { current: true });
 /** A staff member as others see them: the id and the email (their name in the back office). */
 export const staffRef = z.object({ id: z.int(), email: z.string() });
 export type StaffRef = z.infer<typeof staffRef>;

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import { allowed, callDefinition, failureMessage, StaffApiError } from '../api.ts';
 import { type BackOfficeContext, useBackOffice } from '../context.ts';
 import { type Column, DataTable } from '../DataTable.tsx';
-import { Alert, Field, Pending } from '../Field.tsx';
+import { Alert, Field, Pending, SubmitRow } from '../Field.tsx';
 import { reviewKeys } from '../query.ts';
 import { fill, formatTime, type Text } from '../text.ts';
 import './review.css';
@@ -324,12 +324,7 @@ export function ReviewItemScreen<L extends { id: number }, I extends { id: numbe
           error={reasonError}
           onChange={(e) => setReason(e.target.value)}
         />
-        <Alert message={failure} />
-        <div className="actions">
-          <button type="submit" className="danger" disabled={busy}>
-            {text.review.reject}
-          </button>
-        </div>
+        <SubmitRow failure={failure} busy={busy} label={text.review.reject} tone="danger" />
       </form>
     );
   return (

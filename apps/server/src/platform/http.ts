@@ -84,10 +84,17 @@ export function tokenOf(request: FastifyRequest): string | null {
 
 type Inferred<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
-export type CallInput<D extends CallDefinition> = {
+/** What a call's schemas check in a request, the customer's calls and the staff's alike. */
+type CallSchemas = { params?: z.ZodMiniType; query?: z.ZodMiniType; body?: z.ZodMiniType };
+
+/** A request's path parameters, query and body as the call's schemas give them back. */
+export type CallParts<D extends CallSchemas> = {
   params: Inferred<D['params']>;
   query: Inferred<D['query']>;
   body: Inferred<D['body']>;
+};
+
+export type CallInput<D extends CallDefinition> = CallParts<D> & {
   request: FastifyRequest;
   /** For headers only (a cookie): the answer itself is the handler's return value. */
   reply: FastifyReply;
@@ -151,6 +158,15 @@ export function validateInput(schema: z.ZodMiniType | undefined, value: unknown)
   return parsed.data;
 }
 
+/** Checks a request's path parameters, query and body with its call's schemas (`validateInput`). */
+export function validateParts<D extends CallSchemas>(definition: D, request: FastifyRequest): CallParts<D> {
+  return {
+    params: validateInput(definition.params, request.params),
+    query: validateInput(definition.query, request.query),
+    body: validateInput(definition.body, request.body),
+  } as CallParts<D>;
+}
+
 /**
  * Mounts one call of the contract: validates path, query and body with its zod schemas, checks
  * the session when the call needs one, and answers with the envelope, its data shaped by the
@@ -171,9 +187,7 @@ export function mountCall<D extends CallDefinition>(
     handler: async (request, reply) => {
       if (definition.auth && !request.customer) return sendCode(reply, request, Code.SESSION_EXPIRED);
       const input = {
-        params: validateInput(definition.params, request.params),
-        query: validateInput(definition.query, request.query),
-        body: validateInput(definition.body, request.body),
+        ...validateParts(definition, request),
         request,
         reply,
         customer: request.customer,

@@ -5,6 +5,7 @@ import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageDropdown } from './LanguagePicker.tsx';
+import { LoginLinks } from './LoginLinks.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import './shell.css';
 
@@ -58,16 +59,7 @@ export function DesktopShell({ children }: { children: ReactNode }) {
             <div className="top-actions">
               <ServiceLink />
               <LanguageDropdown />
-              {isLogin ? null : (
-                <>
-                  <Link className="button ghost" to="/pass/login">
-                    {t('action.login')}
-                  </Link>
-                  <Link className="button primary" to="/pass/register">
-                    {t('action.signUp')}
-                  </Link>
-                </>
-              )}
+              {isLogin ? null : <LoginLinks primary="signUp" />}
             </div>
           </div>
         </header>

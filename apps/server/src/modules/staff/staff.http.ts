@@ -1,15 +1,10 @@
 import { ADMIN_API_BASE, type AdminCallDefinition, Code } from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod/mini';
-import { ApiError, envelopeOf, tokenOf, validateInput } from '../../platform/http.ts';
+import { ApiError, type CallParts, envelopeOf, tokenOf, validateParts } from '../../platform/http.ts';
 import type { StaffService, StaffSession } from './staff.service.ts';
 
-type Inferred<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
-
-export type StaffCallInput<D extends AdminCallDefinition> = {
-  params: Inferred<D['params']>;
-  query: Inferred<D['query']>;
-  body: Inferred<D['body']>;
+export type StaffCallInput<D extends AdminCallDefinition> = CallParts<D> & {
   request: FastifyRequest;
   staff: D['roles'] extends 'public' ? null : StaffSession;
 };
@@ -48,9 +43,7 @@ export function mountStaffCall<D extends AdminCallDefinition>(
       const session =
         definition.roles === 'public' ? null : await requireStaff(staff, request, definition.roles);
       const input = {
-        params: validateInput(definition.params, request.params),
-        query: validateInput(definition.query, request.query),
-        body: validateInput(definition.body, request.body),
+        ...validateParts(definition, request),
         request,
         staff: session,
       } as StaffCallInput<D>;

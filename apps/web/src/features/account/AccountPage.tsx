@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import './account.css';
 
 /** Account screens need a session; without one they say so and offer to log in (no route guard, spec §6). */
@@ -17,12 +18,7 @@ export function NeedsLogin({ children }: { children: ReactNode }) {
     <section className="card needs-login">
       <p>{t('auth.loginToSee')}</p>
       <div className="row">
-        <Link className="button primary" to={login}>
-          {t('action.login')}
-        </Link>
-        <Link className="button ghost" to="/pass/register">
-          {t('action.signUp')}
-        </Link>
+        <LoginLinks login={login} />
       </div>
     </section>
   );

@@ -7,6 +7,18 @@ import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
 import { AccountPage } from './AccountPage.tsx';
 import './account.css';
 
+/** The account screens, in the order the profile lists them: a path and its title key. */
+const LINKS = [
+  ['/profile/orders', 'orders'],
+  ['/profile/balance', 'balance'],
+  ['/profile/transactions', 'transactions'],
+  ['/profile/notification', 'notification'],
+  ['/profile/settings', 'settings'],
+  ['/profile/verification', 'verification'],
+  ['/profile/invite', 'invite'],
+  ['/help', 'help'],
+] as const;
+
 /** My account: who is logged in, the demo/live switch, the account screens, logout. */
 export default function Profile() {
   const { t } = useTranslation();
@@ -28,30 +40,11 @@ export default function Profile() {
       <CreditScoreCard />
       <nav className="card account-links" aria-label={t('account.links')}>
         <ul>
-          <li>
-            <Link to="/profile/orders">{t('title.orders')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/balance">{t('title.balance')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/transactions">{t('title.transactions')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/notification">{t('title.notification')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/settings">{t('title.settings')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/verification">{t('title.verification')}</Link>
-          </li>
-          <li>
-            <Link to="/profile/invite">{t('title.invite')}</Link>
-          </li>
-          <li>
-            <Link to="/help">{t('title.help')}</Link>
-          </li>
+          {LINKS.map(([to, title]) => (
+            <li key={to}>
+              <Link to={to}>{t(`title.${title}`)}</Link>
+            </li>
+          ))}
         </ul>
       </nav>
       <button type="button" className="button ghost" onClick={() => void logout()}>

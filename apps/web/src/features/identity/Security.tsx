@@ -153,17 +153,42 @@ function SetupPanel({
           error={error}
           onChange={(e) => setCode(e.target.value)}
         />
-        <FormError message={failure} />
-        <div className="row">
-          <button type="submit" className="button primary" disabled={enable.isPending}>
-            {t('security.totp.enable')}
-          </button>
-          <button type="button" className="button ghost" onClick={onCancel}>
-            {t('security.totp.cancel')}
-          </button>
-        </div>
+        <SubmitOrCancel
+          failure={failure}
+          submit={t('security.totp.enable')}
+          busy={enable.isPending}
+          onCancel={onCancel}
+        />
       </form>
     </div>
+  );
+}
+
+/** The end of a 2FA form: its failure, then submit and cancel. */
+function SubmitOrCancel({
+  failure,
+  submit,
+  busy,
+  onCancel,
+}: {
+  failure: string;
+  submit: string;
+  busy: boolean;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <FormError message={failure} />
+      <div className="row">
+        <button type="submit" className="button primary" disabled={busy}>
+          {submit}
+        </button>
+        <button type="button" className="button ghost" onClick={onCancel}>
+          {t('security.totp.cancel')}
+        </button>
+      </div>
+    </>
   );
 }
 
@@ -249,15 +274,12 @@ function DisableForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
         error={errors.code}
         onChange={(e) => setForm((f) => ({ ...f, code: e.target.value }))}
       />
-      <FormError message={failure} />
-      <div className="row">
-        <button type="submit" className="button primary" disabled={disable.isPending}>
-          {t('security.totp.disableSubmit')}
-        </button>
-        <button type="button" className="button ghost" onClick={onCancel}>
-          {t('security.totp.cancel')}
-        </button>
-      </div>
+      <SubmitOrCancel
+        failure={failure}
+        submit={t('security.totp.disableSubmit')}
+        busy={disable.isPending}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

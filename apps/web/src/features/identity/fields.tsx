@@ -232,6 +232,7 @@ function PhoneFields({ form }: { form: FormBinding<'areaCode' | 'phone'> }) {
         <div className="phone-area">
           <label htmlFor={`${id}-area`}>{t('phone.areaCode')}</label>
           <select
+            className="control"
             id={`${id}-area`}
             name="areaCode"
             dir="ltr"

@@ -13,7 +13,7 @@ import {
   SEXES,
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ChangeEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
@@ -89,6 +89,7 @@ function SelectField({
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select
+        className="control"
         id={id}
         name={name}
         dir={dir}
@@ -175,6 +176,13 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState('');
   const set = (key: keyof Fields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  /** A text field's name, value, error and change handler, bound to its key. */
+  const bind = (key: keyof Fields) => ({
+    name: key,
+    value: fields[key],
+    error: errors[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(key)(e.target.value),
+  });
   const setPhoto = (side: PhotoSide, id: string | null) => {
     setPhotos(({ [side]: _gone, ...rest }) => (id ? { ...rest, [side]: id } : rest));
     if (id) setErrors(({ [side]: _fixed, ...rest }) => rest);
@@ -241,31 +249,14 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
     >
       <h2>{previous ? t('kyc.form.resubmitTitle') : t('kyc.form.title')}</h2>
       <div className="kyc-grid">
-        <Field
-          label={t('kyc.form.firstName')}
-          name="firstName"
-          autoComplete="given-name"
-          value={fields.firstName}
-          error={errors.firstName}
-          onChange={(e) => set('firstName')(e.target.value)}
-        />
-        <Field
-          label={t('kyc.form.lastName')}
-          name="lastName"
-          autoComplete="family-name"
-          value={fields.lastName}
-          error={errors.lastName}
-          onChange={(e) => set('lastName')(e.target.value)}
-        />
+        <Field label={t('kyc.form.firstName')} autoComplete="given-name" {...bind('firstName')} />
+        <Field label={t('kyc.form.lastName')} autoComplete="family-name" {...bind('lastName')} />
         <Field
           label={t('kyc.form.birthdate')}
-          name="birthdate"
           type="date"
           autoComplete="bday"
           max={adultBirthdateMax()}
-          value={fields.birthdate}
-          error={errors.birthdate}
-          onChange={(e) => set('birthdate')(e.target.value)}
+          {...bind('birthdate')}
         />
         <ChoiceField
           legend={t('kyc.form.sex')}
@@ -292,14 +283,7 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
             </option>
           ))}
         </SelectField>
-        <Field
-          label={t('kyc.form.address')}
-          name="address"
-          autoComplete="street-address"
-          value={fields.address}
-          error={errors.address}
-          onChange={(e) => set('address')(e.target.value)}
-        />
+        <Field label={t('kyc.form.address')} autoComplete="street-address" {...bind('address')} />
         <div className="phone-row">
           <SelectField
             label={t('kyc.form.phoneCode')}
@@ -317,15 +301,12 @@ function KycForm({ previous, onDone }: { previous: IdentificationStatus['details
           </SelectField>
           <Field
             label={t('kyc.form.phone')}
-            name="phone"
             type="tel"
             dir="ltr"
             inputMode="numeric"
             autoComplete="tel-national"
             maxLength={15}
-            value={fields.phone}
-            error={errors.phone}
-            onChange={(e) => set('phone')(e.target.value)}
+            {...bind('phone')}
           />
         </div>
         <ChoiceField
@@ -400,7 +381,7 @@ function Submitted({ details }: { details: NonNullable<IdentificationStatus['det
   return (
     <section className="card" aria-labelledby="kyc-submitted">
       <h2 id="kyc-submitted">{t('kyc.details')}</h2>
-      <dl className="kyc-details">
+      <dl className="term-grid kyc-details">
         {rows.map(([label, value]) => (
           <div key={label}>
             <dt className="muted small">{label}</dt>

@@ -37,7 +37,7 @@ function Filters({ value, onApply }: { value: TransactionFilter; onApply: (f: Tr
     >
       <label>
         {t('records.type')}
-        <select value={draft.kind ?? ''} onChange={set('kind')} name="kind">
+        <select className="control" value={draft.kind ?? ''} onChange={set('kind')} name="kind">
           <option value="">{t('records.all')}</option>
           {ENTRY_KINDS.map((kind) => (
             <option key={kind} value={kind}>
@@ -48,7 +48,7 @@ function Filters({ value, onApply }: { value: TransactionFilter; onApply: (f: Tr
       </label>
       <label>
         {t('records.asset')}
-        <select value={draft.asset ?? ''} onChange={set('asset')} name="asset">
+        <select className="control" value={draft.asset ?? ''} onChange={set('asset')} name="asset">
           <option value="">{t('records.all')}</option>
           {ASSETS.map((asset) => (
             <option key={asset} value={asset}>
@@ -59,11 +59,11 @@ function Filters({ value, onApply }: { value: TransactionFilter; onApply: (f: Tr
       </label>
       <label>
         {t('records.from')}
-        <input type="date" value={draft.from ?? ''} onChange={set('from')} name="from" />
+        <input className="control" type="date" value={draft.from ?? ''} onChange={set('from')} name="from" />
       </label>
       <label>
         {t('records.to')}
-        <input type="date" value={draft.to ?? ''} onChange={set('to')} name="to" />
+        <input className="control" type="date" value={draft.to ?? ''} onChange={set('to')} name="to" />
       </label>
       <div className="row">
         <button type="submit" className="button primary">

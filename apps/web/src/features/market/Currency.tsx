@@ -136,7 +136,7 @@ export default function Currency() {
         </p>
       )}
       {quote ? (
-        <dl className="quote-grid" data-testid="page-quote">
+        <dl className="term-grid quote-grid" data-testid="page-quote">
           <div data-quote="bid" data-value={quote.bid}>
             <dt>{t('market.bid')}</dt>
             <dd>{price(quote.bid, locale)}</dd>
@@ -159,7 +159,7 @@ export default function Currency() {
       <section aria-labelledby="stats-title" className="card">
         <h2 id="stats-title">{t('market.stats')}</h2>
         {stats ? (
-          <dl className="quote-grid">
+          <dl className="term-grid quote-grid">
             <div>
               <dt>{t('market.open24')}</dt>
               <dd>{price(stats.open, locale)}</dd>

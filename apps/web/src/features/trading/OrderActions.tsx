@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
-import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
+import { DirectionLabel, Profit, StopField, Term, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
 import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
 
@@ -155,27 +155,21 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
       <dialog ref={dialog} className="modal" aria-labelledby={titleId} data-testid="edit-dialog">
         <form className="modal-body pass-form" noValidate onSubmit={submit}>
           <h2 id={titleId}>{t('trade.editTitle', { code: order.code })}</h2>
-          <Field
-            label={t('trade.stopLoss')}
+          <StopField
             name="stopLoss"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={order.direction}
             value={stopLoss}
-            hint={order.direction === 'long' ? t('trade.stopLossHintLong') : t('trade.stopLossHintShort')}
             error={errors.stopLoss}
-            aria-invalid={errors.stopLoss || errors.both ? true : undefined}
-            onChange={(event) => setStopLoss(event.target.value)}
+            joint={Boolean(errors.both)}
+            onValue={setStopLoss}
           />
-          <Field
-            label={t('trade.takeProfit')}
+          <StopField
             name="takeProfit"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={order.direction}
             value={takeProfit}
-            hint={order.direction === 'long' ? t('trade.takeProfitHintLong') : t('trade.takeProfitHintShort')}
             error={errors.takeProfit}
-            aria-invalid={errors.takeProfit || errors.both ? true : undefined}
-            onChange={(event) => setTakeProfit(event.target.value)}
+            joint={Boolean(errors.both)}
+            onValue={setTakeProfit}
           />
           {errors.both || errors.form ? (
             <p className="form-error" role="alert">

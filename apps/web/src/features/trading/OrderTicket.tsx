@@ -10,17 +10,17 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { type Quote, quoteOf } from '../market/live.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
-import { FigureList, useFigureRows, useTradeFormat } from './parts.tsx';
+import { FigureList, StopField, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
 import {
   autoCloseKey,
@@ -345,6 +345,7 @@ function Ticket({
         <div className="field">
           <label htmlFor={`${formId}-leverage`}>{t('trade.leverage')}</label>
           <select
+            className="control"
             id={`${formId}-leverage`}
             name="leverage"
             value={leverage}
@@ -359,34 +360,28 @@ function Ticket({
         </div>
 
         <div className="stops">
-          <Field
-            label={t('trade.stopLoss')}
+          <StopField
             name="stopLoss"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={direction}
             placeholder={pricePlaceholder}
             value={stopLoss}
-            hint={direction === 'long' ? t('trade.stopLossHintLong') : t('trade.stopLossHintShort')}
             error={stopLossError}
-            aria-invalid={stopLossError || stopKey === 'both' ? true : undefined}
-            onChange={(event) => {
-              setStopLoss(event.target.value);
+            joint={stopKey === 'both'}
+            onValue={(value) => {
+              setStopLoss(value);
               setDefaultedFor(null);
             }}
             onBlur={touch('stopLoss')}
           />
-          <Field
-            label={t('trade.takeProfit')}
+          <StopField
             name="takeProfit"
-            inputMode="decimal"
-            autoComplete="off"
+            direction={direction}
             placeholder={pricePlaceholder}
             value={takeProfit}
-            hint={direction === 'long' ? t('trade.takeProfitHintLong') : t('trade.takeProfitHintShort')}
             error={takeProfitError}
-            aria-invalid={takeProfitError || stopKey === 'both' ? true : undefined}
-            onChange={(event) => {
-              setTakeProfit(event.target.value);
+            joint={stopKey === 'both'}
+            onValue={(value) => {
+              setTakeProfit(value);
               setDefaultedFor(null);
             }}
             onBlur={touch('takeProfit')}
@@ -401,6 +396,7 @@ function Ticket({
         <div className="field">
           <label htmlFor={`${formId}-auto`}>{t('trade.autoClose')}</label>
           <select
+            className="control"
             id={`${formId}-auto`}
             name="autoClose"
             aria-describedby={`${formId}-auto-hint`}
@@ -463,12 +459,7 @@ function Ticket({
           <div className="login-to-trade">
             <p>{t('trade.loginToTrade')}</p>
             <div className="row">
-              <Link className="button primary" to="/pass/login">
-                {t('action.login')}
-              </Link>
-              <Link className="button ghost" to="/pass/register">
-                {t('action.signUp')}
-              </Link>
+              <LoginLinks />
             </div>
           </div>
         )}

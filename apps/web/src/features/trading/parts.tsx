@@ -5,11 +5,12 @@ import {
   type OptionsOrder,
   type TicketFigures,
 } from '@swx/contract';
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDecimal, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
+import { Field } from '../../ui/Field.tsx';
 import { price } from '../market/live.ts';
 import './trading.css';
 
@@ -61,6 +62,45 @@ export function Profit({ value }: { value: string }) {
       </span>{' '}
       <span className="nowrap">{f.usdt(value, true)}</span>
     </span>
+  );
+}
+
+/**
+ * The stop-loss or the take-profit price of an order, with the hint for its side; `joint` marks
+ * it invalid too when the two stops are refused together.
+ */
+export function StopField({
+  name,
+  direction,
+  error,
+  joint,
+  onValue,
+  ...input
+}: {
+  name: 'stopLoss' | 'takeProfit';
+  direction: Direction;
+  error: string | undefined;
+  joint: boolean;
+  onValue: (value: string) => void;
+} & Pick<InputHTMLAttributes<HTMLInputElement>, 'value' | 'placeholder' | 'onBlur'>) {
+  const { t } = useTranslation();
+  const long = direction === 'long';
+  const [label, hint] =
+    name === 'stopLoss'
+      ? [t('trade.stopLoss'), long ? t('trade.stopLossHintLong') : t('trade.stopLossHintShort')]
+      : [t('trade.takeProfit'), long ? t('trade.takeProfitHintLong') : t('trade.takeProfitHintShort')];
+  return (
+    <Field
+      label={label}
+      name={name}
+      inputMode="decimal"
+      autoComplete="off"
+      hint={hint}
+      error={error}
+      aria-invalid={error || joint ? true : undefined}
+      onChange={(event) => onValue(event.target.value)}
+      {...input}
+    />
   );
 }
 
@@ -145,6 +185,13 @@ export function FigureList({ rows, className }: { rows: FigureRow[]; className?:
 export function useOrderRows(order: OptionsOrder): FigureRow[] {
   const { t } = useTranslation();
   const f = useTradeFormat();
+  /** A figure the order may not have (yet): a dash until it does. */
+  const maybe = <V extends string>(
+    key: string,
+    label: string,
+    raw: V | null,
+    format: (value: V) => string,
+  ): FigureRow => ({ key, label, value: raw ? format(raw) : '—', raw: raw ?? '' });
   const rows: FigureRow[] = [
     { key: 'orderNo', label: t('trade.orderNo'), value: order.orderNo, raw: order.orderNo },
     {
@@ -171,39 +218,14 @@ export function useOrderRows(order: OptionsOrder): FigureRow[] {
   ];
   if (order.status === 'open') {
     rows.push(
-      {
-        key: 'markPrice',
-        label: t('trade.markPrice'),
-        value: order.markPrice ? f.price(order.markPrice) : '—',
-        raw: order.markPrice ?? '',
-      },
-      {
-        key: 'marginLevel',
-        label: t('trade.marginLevel'),
-        value: order.marginLevel ? f.percent(order.marginLevel) : '—',
-        raw: order.marginLevel ?? '',
-      },
+      maybe('markPrice', t('trade.markPrice'), order.markPrice, f.price),
+      maybe('marginLevel', t('trade.marginLevel'), order.marginLevel, f.percent),
     );
   } else {
     rows.push(
-      {
-        key: 'closePrice',
-        label: t('trade.closePrice'),
-        value: order.closePrice ? f.price(order.closePrice) : '—',
-        raw: order.closePrice ?? '',
-      },
-      {
-        key: 'closeTime',
-        label: t('trade.closeTime'),
-        value: order.closeTime ? f.time(order.closeTime) : '—',
-        raw: order.closeTime ?? '',
-      },
-      {
-        key: 'closeReason',
-        label: t('trade.closeReason'),
-        value: closeReasonText(t, order.closeReason),
-        raw: order.closeReason ?? '',
-      },
+      maybe('closePrice', t('trade.closePrice'), order.closePrice, f.price),
+      maybe('closeTime', t('trade.closeTime'), order.closeTime, f.time),
+      maybe('closeReason', t('trade.closeReason'), order.closeReason, (reason) => closeReasonText(t, reason)),
     );
   }
   rows.push(
