@@ -55,16 +55,26 @@ export const IPHONE_UA =
 
 export type Layout = 'desktop' | 'mobile';
 
-export async function newContext(browser: Browser, layout: Layout, baseURL: string): Promise<BrowserContext> {
+/**
+ * A browser context at the desktop viewport (1366×900, or `width`) or an iPhone's 390×844, in the
+ * browser locale `locale` (en-US by default).
+ */
+export async function newContext(
+  browser: Browser,
+  layout: Layout,
+  baseURL: string,
+  options: { locale?: string; width?: number } = {},
+): Promise<BrowserContext> {
+  const locale = options.locale ?? 'en-US';
   return layout === 'desktop'
-    ? browser.newContext({ baseURL, viewport: { width: 1366, height: 900 }, locale: 'en-US' })
+    ? browser.newContext({ baseURL, viewport: { width: options.width ?? 1366, height: 900 }, locale })
     : browser.newContext({
         baseURL,
         viewport: { width: 390, height: 844 },
         userAgent: IPHONE_UA,
         isMobile: true,
         hasTouch: true,
-        locale: 'en-US',
+        locale,
       });
 }
 

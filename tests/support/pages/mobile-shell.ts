@@ -1,0 +1,38 @@
+import type { Locator, Page } from 'playwright-core';
+import { Shell } from './shell.ts';
+
+/** The phone shell: the top bar (title, back, language, service, login, bell), the tab bar, the welcome board. */
+export class MobileShell extends Shell {
+  readonly bar: Locator;
+  readonly tabBar: Locator;
+  readonly mobileTitle: Locator;
+  readonly welcomeBoard: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.bar = page.locator('.mobile-bar');
+    this.tabBar = page.locator('.tab-bar');
+    this.mobileTitle = page.locator('.mobile-title');
+    this.welcomeBoard = page.locator('dialog.welcome-board');
+  }
+
+  override languageButton(): Locator {
+    return this.bar.getByRole('button', { name: /Change language/ });
+  }
+
+  barLink(name: string): Locator {
+    return this.bar.getByRole('link', { name });
+  }
+
+  back(): Locator {
+    return this.bar.getByRole('button', { name: 'Back' });
+  }
+
+  /** Goes to a route inside the app, as a link would (no reload). */
+  async navigate(route: string): Promise<void> {
+    await this.page.evaluate((r) => {
+      history.pushState({}, '', r);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, route);
+  }
+}

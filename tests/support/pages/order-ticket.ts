@@ -1,0 +1,81 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { ConfirmDialog } from './confirm-dialog.ts';
+import { figure, figureValue } from './figures.ts';
+
+/** The order ticket of an instrument page: direction, size, stops, the live figures, and the review. */
+export class OrderTicket {
+  readonly page: Page;
+  readonly root: Locator;
+  readonly stopLoss: Locator;
+  readonly takeProfit: Locator;
+  readonly lots: Locator;
+  readonly leverage: Locator;
+  readonly autoClose: Locator;
+  readonly reviewButton: Locator;
+  /** The time of the quote the figures are priced at. */
+  readonly quoteTime: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.root = page.locator('.ticket');
+    this.stopLoss = page.getByLabel('Stop loss price');
+    this.takeProfit = page.getByLabel('Take profit price');
+    this.lots = page.getByLabel('Lots', { exact: true });
+    this.leverage = page.getByLabel('Leverage');
+    this.autoClose = page.getByLabel('Auto-close');
+    this.reviewButton = page.getByRole('button', { name: 'Review order' });
+    this.quoteTime = page.locator('.ticket-figures time');
+  }
+
+  /** The ticket as a form, named for its instrument ('Order ticket for BTCUSDT'). */
+  form(code: string): Locator {
+    return this.page.getByRole('form', { name: `Order ticket for ${code}` });
+  }
+
+  /** A stated term of the instrument (feeRate, maxLeverage, stopOut, lotSize): its shown value. */
+  term(key: string): Locator {
+    return this.page.locator(`[data-term="${key}"] dd`);
+  }
+
+  /** Waits until the figures are priced for exactly what is typed; answers them. */
+  async liveFigures(timeout?: number): Promise<Locator> {
+    const figures = this.page.locator('.ticket-figures .figures.live');
+    await figures.waitFor(timeout ? { timeout } : {});
+    return figures;
+  }
+
+  figure(figures: Locator, key: string): Locator {
+    return figure(figures, key);
+  }
+
+  value(figures: Locator, key: string): Promise<string | null> {
+    return figureValue(figures, key);
+  }
+
+  async sellShort(): Promise<void> {
+    await this.direction('Sell short').click();
+  }
+
+  async buyLong(): Promise<void> {
+    await this.direction('Buy long').click();
+  }
+
+  direction(name: 'Buy long' | 'Sell short'): Locator {
+    return this.page.getByRole('button', { name: new RegExp(name) });
+  }
+
+  async moreLots(): Promise<void> {
+    await this.page.getByRole('button', { name: 'More lots' }).click();
+  }
+
+  /** Waits for live figures and no warning, then opens the confirm step. */
+  async review(options: { timeout?: number } = {}): Promise<ConfirmDialog> {
+    await this.liveFigures(options.timeout);
+    await expect.poll(() => this.page.getByRole('alert').count(), { timeout: 30_000 }).toBe(0);
+    await this.reviewButton.click();
+    const dialog = new ConfirmDialog(this.page);
+    await dialog.root.waitFor({ timeout: options.timeout ?? 60_000 });
+    return dialog;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Locator, Page } from 'playwright-core';
+import { PageModel } from './page-model.ts';
+
+export type Photo = { name: string; mimeType: string; buffer: Buffer };
+
+/** /profile/verification: the identity verification (KYC) form, its photos and its state. */
+export class VerificationPage extends PageModel {
+  readonly state: Locator;
+  readonly country: Locator;
+  readonly areaCode: Locator;
+  readonly phone: Locator;
+  readonly submitButton: Locator;
+  readonly previews: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.state = page.getByTestId('kyc-state');
+    this.country = page.getByLabel('Country', { exact: true });
+    this.areaCode = page.getByLabel('Area code');
+    this.phone = page.getByLabel('Phone number');
+    this.submitButton = page.getByRole('button', { name: 'Submit for review' });
+    this.previews = page.locator('.photo-preview img');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/profile/verification');
+  }
+
+  async fillPerson(person: {
+    firstName: string;
+    lastName: string;
+    birthdate: string;
+    sex: 'Female' | 'Male';
+    country: string;
+    address: string;
+    areaCode: string;
+    phone: string;
+    document: 'Passport' | 'ID card' | 'Driving licence';
+  }): Promise<void> {
+    await this.page.getByLabel('First name').fill(person.firstName);
+    await this.page.getByLabel('Last name').fill(person.lastName);
+    await this.page.getByLabel('Date of birth').fill(person.birthdate);
+    await this.page.getByRole('radio', { name: person.sex }).check();
+    await this.country.selectOption(person.country);
+    await this.page.getByLabel('Address').fill(person.address);
+    await this.areaCode.selectOption(person.areaCode);
+    await this.phone.fill(person.phone);
+    await this.page.getByRole('radio', { name: person.document }).check();
+  }
+
+  /** Chooses a photo file for a slot ('Front of the document', 'Back of the document', 'You holding the document'). */
+  async attach(slot: string, photo: Photo): Promise<void> {
+    await this.page.getByLabel(slot).setInputFiles(photo);
+  }
+
+  async submit(): Promise<void> {
+    await this.submitButton.click();
+  }
+
+  /** The phone fields of a resubmission: the number and the area code it was sent with. */
+  resubmitPhone(): { number: Locator; code: Locator } {
+    return {
+      number: this.page.locator('input[name="phone"]'),
+      code: this.page.locator('select[name="phoneCode"]'),
+    };
+  }
+}
