@@ -1,28 +1,21 @@
-import type { Database, Queryable } from '../../platform/db.ts';
-import { AuditService } from '../audit/audit.service.ts';
-import { LedgerService } from '../ledger/ledger.service.ts';
+import type { Database } from '../../platform/db.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
 
-/** What the trading database tests build on: the audit log, the ledger with its system accounts, the catalogue. */
+/**
+ * What the trading database tests build on: the test context (audit log, ledger with its system
+ * accounts, identity to register customers) and the catalogue on the test's clock.
+ */
 export async function tradingParts(
   db: Database,
   now: () => number,
-): Promise<{ audit: AuditService; ledger: LedgerService; market: MarketService }> {
-  const audit = new AuditService(db);
-  const ledger = new LedgerService(db, audit);
-  await ledger.ensureSystemAccounts();
+): Promise<{ audit: AuditService; ledger: LedgerService; market: MarketService; ctx: TestContext }> {
+  const ctx = await createTestContext(db);
   const market = new MarketService(db, now);
   await market.load();
-  return { audit, ledger, market };
-}
-
-/** A customer row (no books yet) named `userName`; its id. */
-export async function insertCustomer(db: Queryable, userName: string): Promise<number> {
-  const [row] = await db.query<{ id: string }>(
-    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
-    [userName],
-  );
-  return Number(row?.id);
+  return { audit: ctx.audit, ledger: ctx.ledger, market, ctx };
 }
 
 /** A long of 0.10 lot at 2× with stops at 90,000.00 and 120,000.00 (BTCUSDT trades around 100,000). */
