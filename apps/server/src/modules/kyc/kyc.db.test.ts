@@ -1,13 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IdentificationBody } from '@swx/contract';
+import type { IdentificationBody, Language } from '@swx/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { hasGps, jp2Image, jpegWithGps, pdfDocument, pngImage } from '../../../../../tests/support/images.ts';
 import { ApiError } from '../../platform/http.ts';
 import { FileStorage } from '../../platform/storage.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
 import { NoticesService } from '../notices/notices.service.ts';
@@ -18,6 +19,7 @@ const COMPLIANCE = { staffId: 0 };
 
 describe(`KYC on ${TEST_DB}`, () => {
   let t: TestDatabase;
+  let ctx: TestContext;
   let kyc: KycService;
   let notices: NoticesService;
   let photos: IdentificationBody['photos'];
@@ -32,10 +34,8 @@ describe(`KYC on ${TEST_DB}`, () => {
       notices,
       customers: new CustomerDirectory(t.db),
     });
-    const [reviewer] = await t.db.query<{ id: string }>(
-      "INSERT INTO staff (email, role, password_hash, password_one_time, totp_secret_enc, totp_enabled_at) VALUES ('c@example.com', 'compliance', '$argon2id$x', false, 'v1.a.b.c', now()) RETURNING id",
-    );
-    COMPLIANCE.staffId = Number(reviewer?.id);
+    ctx = await createTestContext(t.db, { audit, notices });
+    COMPLIANCE.staffId = (await ctx.staffMember('compliance', 'c@example.com')).id;
     photos = {
       front: (await jpegWithGps()).toString('base64'),
       back: (await pngImage()).toString('base64'),
@@ -44,12 +44,8 @@ describe(`KYC on ${TEST_DB}`, () => {
   });
   afterAll(() => t.close());
 
-  async function customer(name: string, language = 'en'): Promise<number> {
-    const [row] = await t.db.query<{ id: string }>(
-      "INSERT INTO users (user_name, password_hash, language) VALUES ($1, '$argon2id$x', $2) RETURNING id",
-      [name, language],
-    );
-    return Number(row?.id);
+  async function customer(name: string, language: Language = 'en'): Promise<number> {
+    return (await ctx.customer({ name, language })).id;
   }
 
   const body = (overrides: Partial<IdentificationBody> = {}): IdentificationBody => ({
