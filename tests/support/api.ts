@@ -62,6 +62,8 @@ export type Client<Defs extends Record<string, CallDefinition | AdminCallDefinit
   ok<N extends keyof Defs & string>(name: N, ...args: Optional<InputOf<Defs[N]>>): Promise<DataOf<Defs[N]>>;
   /** The same client acting with other options (language, book, headers) by default. */
   with(options: CallOptions): Client<Defs>;
+  /** The session token it sends ('' when anonymous), for a raw request beside the calls. */
+  readonly token: string;
 };
 
 type Holder = { token: string } | string | null | undefined;
@@ -102,11 +104,13 @@ function client<Defs extends Record<string, CallDefinition | AdminCallDefinition
     if (language) headers['accept-language'] = language;
     if (book) headers.virtually = book === 'live' ? 'YES' : 'NO';
     const isPost = definition.method === 'POST';
-    if (isPost) headers['content-type'] = 'application/json';
+    // A body goes with a POST whose call declares one (or that is given fields), as the apps send it.
+    const hasBody = isPost && (definition.body !== undefined || Object.keys(rest).length > 0);
+    if (hasBody) headers['content-type'] = 'application/json';
     const response = await fetch(baseUrl + base + path + (isPost ? '' : query(rest)), {
       method: definition.method,
       headers,
-      ...(isPost ? { body: JSON.stringify(rest) } : {}),
+      ...(hasBody ? { body: JSON.stringify(rest) } : {}),
     });
     const envelope = (await response.json()) as { code: number; msg: string; data: unknown };
     let data = envelope.data;
@@ -132,6 +136,7 @@ function client<Defs extends Record<string, CallDefinition | AdminCallDefinition
       return answer.data;
     }) as Client<Defs>['ok'],
     with: (options) => client(definitions, base, origin, holder, { ...defaults, ...options }),
+    token: token ?? '',
   };
 }
 
