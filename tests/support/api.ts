@@ -29,7 +29,9 @@ type Schema<D, K extends string> = D extends { [key in K]: infer S extends z.Zod
   ? z.input<S>
   : unknown;
 /** A path or query value travels as text: a number is written as its digits. */
-type Wire<T> = unknown extends T ? T : { [K in keyof T]: T[K] extends string ? T[K] | number : T[K] };
+type Wire<T> = unknown extends T
+  ? T
+  : { [K in keyof T]: NonNullable<T[K]> extends string ? T[K] | number : T[K] };
 
 /** One object: path params, then the query (GET) or the body (POST), as the contract types them. */
 export type InputOf<D> = Wire<Schema<D, 'params'>> & Wire<Schema<D, 'query'>> & Schema<D, 'body'>;
