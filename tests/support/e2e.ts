@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
-import { btcPagePath, holdSession, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
+import { btcPagePath, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 import { type Inbox, startInbox } from './smtp.ts';
 import { createStaffByCli, enrolStaffByApi, STAFF_PASSWORD, type StaffRoleName } from './staff.ts';
@@ -205,7 +205,15 @@ export function useApp(options: AppOptions = {}): App {
         },
         { welcome: given.welcome ?? false, language: given.language ?? '' },
       );
-      if (given.as) await holdSession(context, given.as);
+      if (given.as)
+        // Seeded once per context, so a logout or a 401 in the test sticks.
+        await context.addInitScript((session) => {
+          if (localStorage.getItem('seeded')) return;
+          localStorage.setItem('seeded', '1');
+          localStorage.setItem('token', session.token);
+          localStorage.setItem('isLogin', 'true');
+          localStorage.setItem('userInfo', JSON.stringify(session.userInfo));
+        }, given.as);
       if (given.staff)
         await context.addInitScript((session) => {
           sessionStorage.setItem('staffToken', session.token);
