@@ -96,6 +96,8 @@ export type OpenOptions = {
   locale?: string;
   /** Another desktop width than 1366 (e.g. 1280). */
   width?: number;
+  /** The address of another server than the file's (one a test started for itself). */
+  baseUrl?: string;
 };
 
 export type Opened = { page: Page; errors: string[]; context: BrowserContext };
@@ -191,7 +193,7 @@ export function useApp(options: AppOptions = {}): App {
     },
     async open(layout, given = {}) {
       const { server: s, browser: b } = running();
-      const context = await newContext(b, layout, s.baseUrl, {
+      const context = await newContext(b, layout, given.baseUrl ?? s.baseUrl, {
         ...(given.locale ? { locale: given.locale } : {}),
         ...(given.width ? { width: given.width } : {}),
       });
