@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServerWithInbox } from '../support/accounts.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
@@ -8,13 +8,8 @@ import type { Inbox } from '../support/smtp.ts';
 describe('identity and money over HTTP', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
   let anonymous: CustomerApi;
-  beforeAll(async () => {
-    ({ server, inbox, stop } = await startServerWithInbox());
-    anonymous = customerApi(server);
-  });
-  afterAll(() => stop());
+  useServer({}, (s) => ({ server, inbox, anonymous } = s));
   // Registrations fund demo books and one test resets one: the ledger stays sound after each.
   afterEach(() => expectLedgerSound(server), 60_000);
 

@@ -1,8 +1,9 @@
 import { PERIODS } from '@swx/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { registerByApi } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import { api, type RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 
@@ -11,13 +12,8 @@ const C = '/swx/customer';
 describe('markets over HTTP and /message', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
   let anonymous: CustomerApi;
-  beforeAll(async () => {
-    ({ server, inbox, stop } = await startServerWithInbox());
-    anonymous = customerApi(server);
-  });
-  afterAll(() => stop());
+  useServer({}, (s) => ({ server, inbox, anonymous } = s));
 
   it('lists every tab with the promised counts: 28+ forex, 350+ crypto, 100+ stocks, 30+ ETF, 4 metals, 10+ futures', async () => {
     const minimum: Record<number, number> = { 1: 28, 2: 350, 3: 100, 5: 30, 6: 4, 7: 10 };

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
-import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../support/api.ts';
+import { type CustomerApi, type StaffApi, staffApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import { HARBOUR_IDENTITY } from '../support/operator.ts';
-import { api, type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
+import { api, type RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi } from '../support/staff.ts';
 
 const A = '/swx/admin';
 const SETTINGS = {
@@ -25,25 +23,25 @@ const post = (body: unknown, token?: string) => ({
 describe('operator identity over HTTP', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let dataDir: string;
+  let oneTimePasswords: Record<string, string>;
   let admin: StaffApi;
   let support: StaffApi;
   let finance: StaffApi;
   let customer: Session;
   let anonymous: CustomerApi;
 
+  // The operator command creates the first admin before the server holds the data folder; the
+  // admin creates the other staff through the staff API.
+  useServer(
+    { staff: [{ email: 'admin@harbour-markets.com', role: 'admin' }] },
+    (s) => ({ server, inbox, anonymous, oneTimePasswords } = s),
+  );
   beforeAll(async () => {
-    inbox = await startInbox();
-    dataDir = mkdtempSync(join(tmpdir(), 'swx-it-operator-'));
-    // The operator command creates the first admin before the server holds the data folder; the
-    // admin creates the other staff through the staff API.
-    const adminPassword = createStaffByCli(dataDir, 'admin@harbour-markets.com', 'admin');
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
+    const adminPassword = oneTimePasswords['admin@harbour-markets.com'] ?? '';
     admin = staffApi(
       server,
       await enrolStaffByApi(server.baseUrl, 'admin@harbour-markets.com', adminPassword),
     );
-    anonymous = customerApi(server);
     const createStaff = async (email: string, role: 'support' | 'finance') => {
       const { oneTimePassword } = await admin.ok('createStaff', { email, role });
       return staffApi(server, await enrolStaffByApi(server.baseUrl, email, oneTimePassword));
@@ -52,11 +50,6 @@ describe('operator identity over HTTP', () => {
     finance = await createStaff('finance@harbour-markets.com', 'finance');
     customer = await registerByApi(server, inbox, 'reader@example.com');
   }, 240_000);
-  afterAll(async () => {
-    await server?.stop();
-    await inbox?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('answers the sandbox default to anyone, with the envelope and security headers', async () => {
     const answer = await anonymous.call('getOperator');

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { describe, expect, it } from 'vitest';
+import { registerByApi } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 import { authenticatorCode } from '../support/totp.ts';
@@ -8,15 +9,8 @@ import { authenticatorCode } from '../support/totp.ts';
 describe('account security over HTTP', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
   let anonymous: CustomerApi;
-  beforeAll(async () => {
-    ({ server, inbox, stop } = await startServerWithInbox());
-    anonymous = customerApi(server);
-  });
-  afterAll(async () => {
-    await stop?.();
-  });
+  useServer({}, (s) => ({ server, inbox, anonymous } = s));
 
   const login = (userName: string, password = 'long enough pw') =>
     anonymous.call('login', { userName, password });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { describe, expect, it } from 'vitest';
+import { registerByApi } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import {
   CookieJar,
   freePort,
@@ -26,23 +27,20 @@ type Session = { token: string; userInfo: { id: number; userName: string } };
 describe('social sign-in over HTTP with a real OpenID provider', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
   let provider: OidcProvider;
   let anonymous: CustomerApi;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    provider = await startOidcProvider(`http://127.0.0.1:${port}`);
-    ({ server, inbox, stop } = await startServerWithInbox({
-      PORT: String(port),
-      ...provider.serverEnv(['google']),
-    }));
-    anonymous = customerApi(server);
-  });
-  afterAll(async () => {
-    await stop?.();
-    await provider?.close();
-  });
+  // The server's callback URL must be known to the provider first: a free port, then the provider.
+  useServer(
+    {
+      env: async () => {
+        const port = await freePort();
+        provider = await startOidcProvider(`http://127.0.0.1:${port}`);
+        return { PORT: String(port), ...provider.serverEnv(['google']) };
+      },
+      after: () => provider?.close(),
+    },
+    (s) => ({ server, inbox, anonymous } = s),
+  );
 
   /** loginByGoogle in a browser whose cookies are `jar`: the authorization URL to go to. */
   async function start(jar: CookieJar, name = 'Google'): Promise<{ answer: Answer; url: string }> {

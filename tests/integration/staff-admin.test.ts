@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { customerApi, type StaffApi, staffApi } from '../support/api.ts';
-import { api, type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, enrolStaffByApi, STAFF_PASSWORD } from '../support/staff.ts';
+import { useServer } from '../support/integration.ts';
+import { api, type RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi, STAFF_PASSWORD } from '../support/staff.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
 const A = '/swx/admin';
@@ -26,19 +24,20 @@ const post = (body: unknown, token?: string) => ({
 describe('back office: staff management, customer page, audit log', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let dataDir: string;
+  let oneTimePasswords: Record<string, string>;
   const staff: Record<string, StaffApi> = {};
   const ids: Record<string, number> = {};
   let dave: Session;
   const as = (role: string) => staff[role] as StaffApi;
   const id = (role: string) => ids[role] as number;
 
+  // The first admin by the operator command; the admin makes the others through the API.
+  useServer(
+    { staff: [{ email: 'admin@swx.test', role: 'admin' }] },
+    (s) => ({ server, inbox, oneTimePasswords } = s),
+  );
   beforeAll(async () => {
-    inbox = await startInbox();
-    dataDir = mkdtempSync(join(tmpdir(), 'swx-it-admin-'));
-    // The first admin by the operator command; the admin makes the others through the API.
-    const first = createStaffByCli(dataDir, 'admin@swx.test', 'admin');
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
+    const first = oneTimePasswords['admin@swx.test'] ?? '';
     staff.admin = staffApi(server, await enrolStaffByApi(server.baseUrl, 'admin@swx.test', first));
     for (const role of ['compliance', 'support', 'finance'] as const) {
       const { oneTimePassword } = await as('admin').ok('createStaff', { email: `${role}@swx.test`, role });
@@ -51,11 +50,6 @@ describe('back office: staff management, customer page, audit log', () => {
       ids[role] = (await as(role).ok('me')).id;
     dave = await registerByApi(server, inbox, 'dave.admin@example.com');
   }, 240_000);
-  afterAll(async () => {
-    await server?.stop();
-    await inbox?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('only an admin creates, lists and changes staff; a customer token and no token are 401', async () => {
     for (const role of ['compliance', 'support', 'finance']) {

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { IdentificationBody } from '@swx/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { customerApi, type StaffApi, staffApi } from '../support/api.ts';
 import { appended, hasGps, jp2Image, jpegWithGps, pngImage, zipOf } from '../support/images.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
+import { useServer } from '../support/integration.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi } from '../support/staff.ts';
 
 const C = '/swx/customer';
 const A = '/swx/admin';
@@ -18,24 +16,24 @@ const auth = (token: string) => ({ authorization: token });
 describe('back office and KYC over HTTP', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let dataDir: string;
+  let oneTimePasswords: Record<string, string>;
   const staff: Record<string, StaffApi> = {};
   let alice: Session;
   let bob: Session;
   let photos: { front: string; back: string; inHand: string };
 
+  // The operator command, before the server holds the PGlite folder.
+  const roles = ['compliance', 'support', 'finance'] as const;
+  useServer(
+    { staff: roles.map((role) => ({ email: `${role}@swx.test`, role })) },
+    (s) => ({ server, inbox, oneTimePasswords } = s),
+  );
   beforeAll(async () => {
-    inbox = await startInbox();
-    dataDir = mkdtempSync(join(tmpdir(), 'swx-it-staff-'));
-    // The operator command, before the server holds the PGlite folder.
-    const passwords = {
-      compliance: createStaffByCli(dataDir, 'compliance@swx.test', 'compliance'),
-      support: createStaffByCli(dataDir, 'support@swx.test', 'support'),
-      finance: createStaffByCli(dataDir, 'finance@swx.test', 'finance'),
-    };
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
-    for (const [role, password] of Object.entries(passwords))
-      staff[role] = staffApi(server, await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, password));
+    for (const role of roles)
+      staff[role] = staffApi(
+        server,
+        await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, oneTimePasswords[`${role}@swx.test`] ?? ''),
+      );
     alice = await registerByApi(server, inbox, 'alice.kyc@example.com');
     bob = await registerByApi(server, inbox, 'bob.kyc@example.com');
     photos = {
@@ -43,11 +41,6 @@ describe('back office and KYC over HTTP', () => {
       back: (await pngImage()).toString('base64'),
       inHand: (await jp2Image()).toString('base64'),
     };
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await inbox?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const asStaff = (role: string) => staff[role] as StaffApi;

@@ -1,10 +1,12 @@
 import type { OptionsOrder, TicketBody } from '@swx/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerByApi } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
 import { smallLong } from '../support/orders.ts';
 import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
 
 function format(ticks: bigint, decimals: number): string {
   const digits = ticks.toString().padStart(decimals + 1, '0');
@@ -24,7 +26,7 @@ function percentOf(price: string, percent: bigint): string {
 
 describe('positions over HTTP, priced by the live feed', () => {
   let server: RunningServer;
-  let stop: () => Promise<void>;
+  let inbox: Inbox;
   let anonymous: CustomerApi;
   let alice: CustomerApi;
   let bob: CustomerApi;
@@ -47,9 +49,8 @@ describe('positions over HTTP, priced by the live feed', () => {
     return { preview, opened };
   }
 
+  useServer({}, (s) => ({ server, inbox } = s));
   beforeAll(async () => {
-    let inbox: Parameters<typeof registerByApi>[1];
-    ({ server, inbox, stop } = await startServerWithInbox());
     anonymous = customerApi(server, null, { language: 'en' });
     alice = customerApi(server, await registerByApi(server, inbox, 'alice.trader@example.com'), {
       language: 'en',
@@ -60,7 +61,6 @@ describe('positions over HTTP, priced by the live feed', () => {
     const crypto = await anonymous.ok('listMarketByType', { type: 2 });
     btcId = crypto.find((i) => i.code === 'BTCUSDT')?.id as number;
   });
-  afterAll(() => stop());
   // Every test moves money: the server's ledger reconciles and its audit chain verifies after each.
   afterEach(() => expectLedgerSound(server), 60_000);
 

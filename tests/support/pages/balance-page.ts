@@ -1,14 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile/balance: a row per asset of the current book, the total, the book switch and the demo reset. */
 export class BalancePage extends PageModel {
-  readonly total: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.total = page.getByTestId('total-value');
-  }
+  readonly total = this.page.getByTestId('total-value');
 
   async goto(): Promise<void> {
     await this.page.goto('/profile/balance');

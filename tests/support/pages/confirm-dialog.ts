@@ -1,5 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
+import { PageModel } from './page-model.ts';
 
 /** The confirm dialog's figures as one consistent reading: the quote, and each row's value and mark. */
 export type Reading = {
@@ -16,21 +17,12 @@ export type Confirmed = Reading & { price: string; margin: string; fee: string; 
  * The confirm step of an order (`order-confirm`): the figures of one quote, renewed in place before
  * the quote runs out (changes marked), and the confirm that opens the position at what is shown.
  */
-export class ConfirmDialog {
-  readonly page: Page;
-  readonly root: Locator;
-  readonly buttons: Locator;
+export class ConfirmDialog extends PageModel {
+  readonly root = this.page.getByTestId('order-confirm');
+  readonly buttons = this.root.locator('.confirm-actions button');
   /** The scroller between the fixed title and the buttons. */
-  readonly scroller: Locator;
-  readonly requote: Locator;
-
-  constructor(page: Page) {
-    this.page = page;
-    this.root = page.getByTestId('order-confirm');
-    this.buttons = this.root.locator('.confirm-actions button');
-    this.scroller = this.root.locator('.confirm-scroll');
-    this.requote = this.root.getByTestId('requote');
-  }
+  readonly scroller = this.root.locator('.confirm-scroll');
+  readonly requote = this.root.getByTestId('requote');
 
   /** Reads the figures and, with `thenConfirm`, clicks confirm in the same task of the page. */
   private readAnd(thenConfirm: boolean): Promise<Reading | null> {

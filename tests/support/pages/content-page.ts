@@ -1,18 +1,11 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** A content page (/detail?id=…, /introduction) and the home page's operator parts. */
 export class ContentPage extends PageModel {
-  readonly prose: Locator;
-  readonly sandboxNotice: Locator;
-  readonly footer: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.prose = page.locator('.prose');
-    this.sandboxNotice = page.locator('[data-sandbox-notice]');
-    this.footer = page.locator('.site-footer');
-  }
+  readonly prose = this.page.locator('.prose');
+  readonly sandboxNotice = this.page.locator('[data-sandbox-notice]');
+  readonly footer = this.page.locator('.site-footer');
 
   async goto(path: string): Promise<void> {
     await this.page.goto(path);

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { OrderTicket } from './order-ticket.ts';
 import { PageModel } from './page-model.ts';
 
@@ -17,18 +17,10 @@ export type QuoteReading = {
 
 /** /cruuency: an instrument's live price, quote, chart and terms, and its order ticket. */
 export class InstrumentPage extends PageModel {
-  readonly ticket: OrderTicket;
-  readonly chart: Locator;
-  readonly livePrice: Locator;
-  readonly closedMark: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.ticket = new OrderTicket(page);
-    this.chart = page.locator('.candle-chart');
-    this.livePrice = page.locator('[data-testid="live-price"]');
-    this.closedMark = page.getByTestId('closed-mark');
-  }
+  readonly ticket = new OrderTicket(this.page);
+  readonly chart = this.page.locator('.candle-chart');
+  readonly livePrice = this.page.locator('[data-testid="live-price"]');
+  readonly closedMark = this.page.getByTestId('closed-mark');
 
   /** Opens an instrument by its code, market type and id (or a path such as `App.btcPage()`). */
   async goto(instrument: string | { code: string; type: number; id: number }): Promise<void> {

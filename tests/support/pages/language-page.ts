@@ -1,12 +1,7 @@
-import type { Page } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile/language: one button per language; a choice applies at once. */
 export class LanguagePage extends PageModel {
-  constructor(page: Page) {
-    super(page);
-  }
-
   async goto(): Promise<void> {
     await this.page.goto('/profile/language');
   }

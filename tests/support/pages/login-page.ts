@@ -1,32 +1,19 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /pass/login: by username or email, or by phone; the second step of two-step verification. */
 export class LoginPage extends PageModel {
-  readonly userName: Locator;
-  readonly password: Locator;
-  readonly areaCode: Locator;
-  readonly phoneNumber: Locator;
-  readonly submit: Locator;
-  readonly alert: Locator;
+  readonly userName = this.page.getByLabel('Username or email');
+  readonly password = this.page.getByLabel('Password');
+  readonly areaCode = this.page.getByLabel('Area code');
+  readonly phoneNumber = this.page.getByLabel('Phone number');
+  readonly submit = this.page.getByRole('button', { name: 'Log in' });
+  readonly alert = this.page.getByRole('alert');
   /** The note that a session expired, shown after a 401 sent the customer here. */
-  readonly expiredNotice: Locator;
+  readonly expiredNotice = this.page.getByTestId('session-expired');
   /** The second step: the authenticator code, or a recovery code. */
-  readonly authenticationCode: Locator;
-  readonly recoveryCode: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.userName = page.getByLabel('Username or email');
-    this.password = page.getByLabel('Password');
-    this.areaCode = page.getByLabel('Area code');
-    this.phoneNumber = page.getByLabel('Phone number');
-    this.submit = page.getByRole('button', { name: 'Log in' });
-    this.alert = page.getByRole('alert');
-    this.expiredNotice = page.getByTestId('session-expired');
-    this.authenticationCode = page.getByLabel('Authentication code');
-    this.recoveryCode = page.getByLabel('Recovery code');
-  }
+  readonly authenticationCode = this.page.getByLabel('Authentication code');
+  readonly recoveryCode = this.page.getByLabel('Recovery code');
 
   /** Opens the page; `returnTo` is the page to go back to after logging in. */
   async goto(returnTo?: string): Promise<void> {

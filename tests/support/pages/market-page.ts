@@ -1,16 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /market (and the home page's list): a row per instrument, tabs per market, search, sort, watchlist. */
 export class MarketPage extends PageModel {
-  readonly rows: Locator;
-  readonly search: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.rows = page.locator('tbody tr');
-    this.search = page.getByPlaceholder('Search by name or code');
-  }
+  readonly rows = this.page.locator('tbody tr');
+  readonly search = this.page.getByPlaceholder('Search by name or code');
 
   async goto(tab?: string): Promise<void> {
     await this.page.goto(tab ? `/market?tab=${tab}` : '/market');

@@ -1,20 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { Shell } from './shell.ts';
 
 /** The phone shell: the top bar (title, back, language, service, login, bell), the tab bar, the welcome board. */
 export class MobileShell extends Shell {
-  readonly bar: Locator;
-  readonly tabBar: Locator;
-  readonly mobileTitle: Locator;
-  readonly welcomeBoard: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.bar = page.locator('.mobile-bar');
-    this.tabBar = page.locator('.tab-bar');
-    this.mobileTitle = page.locator('.mobile-title');
-    this.welcomeBoard = page.locator('dialog.welcome-board');
-  }
+  readonly bar = this.page.locator('.mobile-bar');
+  readonly tabBar = this.page.locator('.tab-bar');
+  readonly mobileTitle = this.page.locator('.mobile-title');
+  readonly welcomeBoard = this.page.locator('dialog.welcome-board');
 
   override languageButton(): Locator {
     return this.bar.getByRole('button', { name: /Change language/ });

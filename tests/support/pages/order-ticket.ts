@@ -1,32 +1,20 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
 import { ConfirmDialog } from './confirm-dialog.ts';
 import { figure, figureValue } from './figures.ts';
+import { PageModel } from './page-model.ts';
 
 /** The order ticket of an instrument page: direction, size, stops, the live figures, and the review. */
-export class OrderTicket {
-  readonly page: Page;
-  readonly root: Locator;
-  readonly stopLoss: Locator;
-  readonly takeProfit: Locator;
-  readonly lots: Locator;
-  readonly leverage: Locator;
-  readonly autoClose: Locator;
-  readonly reviewButton: Locator;
+export class OrderTicket extends PageModel {
+  readonly root = this.page.locator('.ticket');
+  readonly stopLoss = this.page.getByLabel('Stop loss price');
+  readonly takeProfit = this.page.getByLabel('Take profit price');
+  readonly lots = this.page.getByLabel('Lots', { exact: true });
+  readonly leverage = this.page.getByLabel('Leverage');
+  readonly autoClose = this.page.getByLabel('Auto-close');
+  readonly reviewButton = this.page.getByRole('button', { name: 'Review order' });
   /** The time of the quote the figures are priced at. */
-  readonly quoteTime: Locator;
-
-  constructor(page: Page) {
-    this.page = page;
-    this.root = page.locator('.ticket');
-    this.stopLoss = page.getByLabel('Stop loss price');
-    this.takeProfit = page.getByLabel('Take profit price');
-    this.lots = page.getByLabel('Lots', { exact: true });
-    this.leverage = page.getByLabel('Leverage');
-    this.autoClose = page.getByLabel('Auto-close');
-    this.reviewButton = page.getByRole('button', { name: 'Review order' });
-    this.quoteTime = page.locator('.ticket-figures time');
-  }
+  readonly quoteTime = this.page.locator('.ticket-figures time');
 
   /** The ticket as a form, named for its instrument ('Order ticket for BTCUSDT'). */
   form(code: string): Locator {

@@ -1,13 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { figure, figureValue } from './figures.ts';
 import { PageModel } from './page-model.ts';
 
 /** /profile/orders: open positions (live figures, stops, close) and the history, as table rows. */
 export class OrdersPage extends PageModel {
-  constructor(page: Page) {
-    super(page);
-  }
-
   async goto(): Promise<void> {
     await this.page.goto('/profile/orders');
   }
@@ -39,14 +35,8 @@ export class OrdersPage extends PageModel {
 
 /** /profile/orders/:id: the order's figures as they were confirmed, and how it closed. */
 export class OrderDetailPage extends PageModel {
-  readonly root: Locator;
-  readonly notFound: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.root = page.locator('.order-detail');
-    this.notFound = page.getByTestId('order-not-found');
-  }
+  readonly root = this.page.locator('.order-detail');
+  readonly notFound = this.page.getByTestId('order-not-found');
 
   async goto(orderId: number): Promise<void> {
     await this.page.goto(`/profile/orders/${orderId}`);

@@ -1,12 +1,7 @@
-import type { Page } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile/password: a new password, with the current one. */
 export class PasswordPage extends PageModel {
-  constructor(page: Page) {
-    super(page);
-  }
-
   async goto(): Promise<void> {
     await this.page.goto('/profile/password');
   }

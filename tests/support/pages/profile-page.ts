@@ -1,14 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile, "My account": who is logged in, the credit score, the way to settings and out. */
 export class ProfilePage extends PageModel {
-  readonly creditScore: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.creditScore = page.getByTestId('credit-score');
-  }
+  readonly creditScore = this.page.getByTestId('credit-score');
 
   async goto(): Promise<void> {
     await this.page.goto('/profile');

@@ -1,28 +1,15 @@
-import type { Locator, Page } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /pass/register: by email (a mailed code) or by phone (an SMS code). */
 export class RegisterPage extends PageModel {
-  readonly userName: Locator;
-  readonly areaCode: Locator;
-  readonly phoneNumber: Locator;
-  readonly code: Locator;
-  readonly password: Locator;
-  readonly repeatPassword: Locator;
-  readonly sendCodeButton: Locator;
-  readonly createButton: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.userName = page.getByLabel('Username or email');
-    this.areaCode = page.getByLabel('Area code');
-    this.phoneNumber = page.getByLabel('Phone number');
-    this.code = page.getByLabel('Verification code');
-    this.password = page.getByLabel('Password', { exact: true });
-    this.repeatPassword = page.getByLabel('Repeat password');
-    this.sendCodeButton = page.getByRole('button', { name: 'Send code' });
-    this.createButton = page.getByRole('button', { name: 'Create account' });
-  }
+  readonly userName = this.page.getByLabel('Username or email');
+  readonly areaCode = this.page.getByLabel('Area code');
+  readonly phoneNumber = this.page.getByLabel('Phone number');
+  readonly code = this.page.getByLabel('Verification code');
+  readonly password = this.page.getByLabel('Password', { exact: true });
+  readonly repeatPassword = this.page.getByLabel('Repeat password');
+  readonly sendCodeButton = this.page.getByRole('button', { name: 'Send code' });
+  readonly createButton = this.page.getByRole('button', { name: 'Create account' });
 
   async goto(): Promise<void> {
     await this.page.goto('/pass/register');

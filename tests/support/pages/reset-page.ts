@@ -1,22 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /pass/reset: a new password with a code mailed (or sent by SMS) to the account. */
 export class ResetPage extends PageModel {
-  readonly email: Locator;
-  readonly code: Locator;
-  readonly newPassword: Locator;
-  readonly repeatPassword: Locator;
-  readonly submit: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.email = page.getByLabel('Email of your account');
-    this.code = page.getByLabel('Verification code');
-    this.newPassword = page.getByLabel('New password');
-    this.repeatPassword = page.getByLabel('Repeat password');
-    this.submit = page.getByRole('button', { name: 'Set new password' });
-  }
+  readonly email = this.page.getByLabel('Email of your account');
+  readonly code = this.page.getByLabel('Verification code');
+  readonly newPassword = this.page.getByLabel('New password');
+  readonly repeatPassword = this.page.getByLabel('Repeat password');
+  readonly submit = this.page.getByRole('button', { name: 'Set new password' });
 
   async goto(): Promise<void> {
     await this.page.goto('/pass/reset');

@@ -1,20 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile/security: two-step verification (setup, recovery codes) and the signed-in devices. */
 export class SecurityPage extends PageModel {
-  readonly sessions: Locator;
-  readonly secret: Locator;
-  readonly qr: Locator;
-  readonly recoveryCodes: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.sessions = page.locator('.session-list');
-    this.secret = page.getByTestId('totp-secret');
-    this.qr = page.getByTestId('totp-qr');
-    this.recoveryCodes = page.getByTestId('recovery-codes');
-  }
+  readonly sessions = this.page.locator('.session-list');
+  readonly secret = this.page.getByTestId('totp-secret');
+  readonly qr = this.page.getByTestId('totp-qr');
+  readonly recoveryCodes = this.page.getByTestId('recovery-codes');
 
   async goto(): Promise<void> {
     await this.page.goto('/profile/security');

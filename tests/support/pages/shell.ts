@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** Which parts of the shell a page has. */
@@ -6,18 +6,10 @@ export type Chrome = { topBar: boolean; footer: boolean; mobileBar: boolean; tab
 
 /** The desktop shell around every page: the top bar (tabs, language, service, login) and the footer. */
 export class Shell extends PageModel {
-  readonly topBar: Locator;
-  readonly footer: Locator;
-  readonly main: Locator;
-  readonly title: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.topBar = page.locator('.top-bar');
-    this.footer = page.locator('.site-footer');
-    this.main = page.locator('main#main');
-    this.title = page.locator('h1.page-title');
-  }
+  readonly topBar = this.page.locator('.top-bar');
+  readonly footer = this.page.locator('.site-footer');
+  readonly main = this.page.locator('main#main');
+  readonly title = this.page.locator('h1.page-title');
 
   chrome(): Promise<Chrome> {
     return this.page.evaluate(() => ({

@@ -1,14 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 /** /profile/transactions: the record, one card per entry, with its postings one click away. */
 export class TransactionsPage extends PageModel {
-  readonly records: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.records = page.locator('ol.records > li.record');
-  }
+  readonly records = this.page.locator('ol.records > li.record');
 
   async goto(query = ''): Promise<void> {
     await this.page.goto(`/profile/transactions${query}`);

@@ -1,26 +1,16 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from './page-model.ts';
 
 export type Photo = { name: string; mimeType: string; buffer: Buffer };
 
 /** /profile/verification: the identity verification (KYC) form, its photos and its state. */
 export class VerificationPage extends PageModel {
-  readonly state: Locator;
-  readonly country: Locator;
-  readonly areaCode: Locator;
-  readonly phone: Locator;
-  readonly submitButton: Locator;
-  readonly previews: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.state = page.getByTestId('kyc-state');
-    this.country = page.getByLabel('Country', { exact: true });
-    this.areaCode = page.getByLabel('Area code');
-    this.phone = page.getByLabel('Phone number');
-    this.submitButton = page.getByRole('button', { name: 'Submit for review' });
-    this.previews = page.locator('.photo-preview img');
-  }
+  readonly state = this.page.getByTestId('kyc-state');
+  readonly country = this.page.getByLabel('Country', { exact: true });
+  readonly areaCode = this.page.getByLabel('Area code');
+  readonly phone = this.page.getByLabel('Phone number');
+  readonly submitButton = this.page.getByRole('button', { name: 'Submit for review' });
+  readonly previews = this.page.locator('.photo-preview img');
 
   async goto(): Promise<void> {
     await this.page.goto('/profile/verification');

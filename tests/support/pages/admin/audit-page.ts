@@ -1,14 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { BackOffice } from './back-office.ts';
 
 /** The audit log: filters kept in the URL, the rows, and the chain check. */
 export class AuditPage extends BackOffice {
-  readonly verdict: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.verdict = page.getByTestId('chain-verdict');
-  }
+  readonly verdict = this.page.getByTestId('chain-verdict');
 
   field(name: 'Actor' | 'Action' | 'Subject'): Locator {
     return this.page.getByLabel(name, { exact: true });

@@ -1,12 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from '../page-model.ts';
 
 /** The back office signed in: its navigation, and the data tables every screen shows. */
 export class BackOffice extends PageModel {
-  constructor(page: Page) {
-    super(page);
-  }
-
   /** Waits for the line naming who is signed in ('Signed in as … (Compliance)'). */
   async waitForStaff(email: string, role: string): Promise<void> {
     await this.page.getByText(`Signed in as ${email} (${role})`).waitFor();

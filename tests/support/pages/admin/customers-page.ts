@@ -1,14 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
 import { BackOffice } from './back-office.ts';
 
 /** The customers screen and one customer's page: balances, record, sessions, KYC, lock. */
 export class CustomersPage extends BackOffice {
-  readonly status: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.status = page.getByTestId('customer-status');
-  }
+  readonly status = this.page.getByTestId('customer-status');
 
   /** Searches by username, email or id and opens the customer named `userName`. */
   async find(query: string, userName: string): Promise<void> {

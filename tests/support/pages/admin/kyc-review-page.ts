@@ -1,16 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
 import { BackOffice } from './back-office.ts';
 
 /** The KYC queue and one verification's review: photos, enlarge, approve or reject. */
 export class KycReviewPage extends BackOffice {
-  readonly thumbnails: Locator;
-  readonly status: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.thumbnails = page.locator('.photos .thumb img');
-    this.status = page.getByTestId('kyc-status');
-  }
+  readonly thumbnails = this.page.locator('.photos .thumb img');
+  readonly status = this.page.getByTestId('kyc-status');
 
   async openQueue(): Promise<void> {
     await this.openScreen('KYC reviews');

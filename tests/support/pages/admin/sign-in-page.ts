@@ -1,16 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { PageModel } from '../page-model.ts';
 
 /** /admin/ signed out: staff sign-in, with the authenticator enrolment the first time. */
 export class AdminSignInPage extends PageModel {
-  readonly heading: Locator;
-  readonly secret: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.heading = page.getByRole('heading', { name: 'Staff sign-in' });
-    this.secret = page.getByTestId('staff-totp-secret');
-  }
+  readonly heading = this.page.getByRole('heading', { name: 'Staff sign-in' });
+  readonly secret = this.page.getByTestId('staff-totp-secret');
 
   async goto(path = '/admin/'): Promise<void> {
     await this.page.goto(path);

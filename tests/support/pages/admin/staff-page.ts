@@ -1,14 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { BackOffice } from './back-office.ts';
 
 /** The staff screen: create an account (its one-time password once), change a role, disable. */
 export class StaffPage extends BackOffice {
-  readonly oneTimePassword: Locator;
-
-  constructor(page: Page) {
-    super(page);
-    this.oneTimePassword = page.getByTestId('one-time-password');
-  }
+  readonly oneTimePassword = this.page.getByTestId('one-time-password');
 
   async create(email: string, role: string): Promise<string> {
     await this.page.getByLabel('Email', { exact: true }).fill(email);
