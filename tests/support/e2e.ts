@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { StaffInfo } from '@swx/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
 import { btcPagePath, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
-import { type Inbox, startInbox } from './smtp.ts';
-import { createStaffByCli, enrolStaffByApi, STAFF_PASSWORD, type StaffRoleName } from './staff.ts';
+import { type StartedServer, useServer } from './integration.ts';
+import type { RunningServer } from './server.ts';
+import type { Inbox } from './smtp.ts';
+import { enrolStaffByApi, STAFF_PASSWORD, type StaffRoleName } from './staff.ts';
 import { authenticatorCode } from './totp.ts';
 
 /**
@@ -138,37 +136,37 @@ export type AppOptions = {
 /** One server and Chromium for a test file, started before its tests and stopped after them. */
 export function useApp(options: AppOptions = {}): App {
   let started: { server: RunningServer; inbox: Inbox; browser: Browser; staff?: StaffAccount } | undefined;
-  let dataDir: string | undefined;
-  let inbox: Inbox | undefined;
-  let server: RunningServer | undefined;
+  let server: StartedServer | undefined;
   let browser: Browser | undefined;
   let btcPage: string | undefined;
 
+  // The server (its `after` runs once it stopped), then Chromium; stopped in the reverse order.
+  useServer(
+    {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.staff ? { staff: [options.staff] } : {}),
+      ...(options.after ? { after: options.after } : {}),
+      timeout: options.timeout ?? 180_000,
+    },
+    (s) => {
+      server = s;
+    },
+  );
   beforeAll(async () => {
-    const env = typeof options.env === 'function' ? await options.env() : (options.env ?? {});
-    inbox = await startInbox();
-    let staff: StaffAccount | undefined;
-    let oneTimePassword = '';
-    if (options.staff) {
-      dataDir = mkdtempSync(join(tmpdir(), 'swx-e2e-'));
-      oneTimePassword = createStaffByCli(dataDir, options.staff.email, options.staff.role);
-    }
-    server = await startServer(
-      { SMTP_URL: `smtp://127.0.0.1:${inbox.port}`, ...env },
-      dataDir ? { dataDir } : {},
-    );
-    if (options.staff)
-      staff = new StaffAccount(options.staff.email, options.staff.role, oneTimePassword, server.baseUrl);
+    if (!server) throw new Error('the server did not start');
     browser = await launchBrowser();
-    started = { server, inbox, browser, ...(staff ? { staff } : {}) };
-  }, options.timeout ?? 180_000);
-
+    const staff = options.staff
+      ? new StaffAccount(
+          options.staff.email,
+          options.staff.role,
+          server.oneTimePasswords[options.staff.email] ?? '',
+          server.server.baseUrl,
+        )
+      : undefined;
+    started = { server: server.server, inbox: server.inbox, browser, ...(staff ? { staff } : {}) };
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
-    await inbox?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await options.after?.();
   });
 
   const running = () => {
