@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { readAllNotices, type Session, startServerWithInbox } from './accounts.ts';
-import { listedCryptoId, type RunningServer } from './server.ts';
-import type { Inbox } from './smtp.ts';
+import { listedCryptoId } from './server.ts';
 
 /** Debian's Chromium, launched with the flags this machine needs (no network beyond loopback). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,31 +21,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-quic',
     ],
   });
-}
-
-/**
- * What most browser test files start with: a server whose mail goes to an inbox in the test
- * (`startServerWithInbox`) and Chromium. `stop` closes Chromium, then the server and the inbox.
- */
-export async function startServerAndBrowser(
-  env: Record<string, string> = {},
-): Promise<{ server: RunningServer; inbox: Inbox; browser: Browser; stop: () => Promise<void> }> {
-  const started = await startServerWithInbox(env);
-  try {
-    const browser = await launchBrowser();
-    return {
-      server: started.server,
-      inbox: started.inbox,
-      browser,
-      async stop() {
-        await browser.close();
-        await started.stop();
-      },
-    };
-  } catch (error) {
-    await started.stop();
-    throw error;
-  }
 }
 
 export const IPHONE_UA =
@@ -76,40 +49,6 @@ export async function newContext(
         hasTouch: true,
         locale,
       });
-}
-
-export type BrowserSession = { token: string; userInfo: unknown };
-
-/**
- * The context's pages start as after a login with this session (and with the welcome board seen).
- * Seeded once per context, so a logout or a 401 in the test sticks.
- */
-export async function holdSession(context: BrowserContext, session: BrowserSession): Promise<void> {
-  await context.addInitScript((s) => {
-    sessionStorage.setItem('welcomeShown', '1');
-    if (localStorage.getItem('seeded')) return;
-    localStorage.setItem('seeded', '1');
-    localStorage.setItem('token', s.token);
-    localStorage.setItem('isLogin', 'true');
-    localStorage.setItem('userInfo', JSON.stringify(s.userInfo));
-  }, session);
-}
-
-/**
- * A page whose browser already holds the session of an account registered through the API, with
- * every notice read first, so no notice dialog covers the screens under test.
- */
-export async function sessionPage(
-  browser: Browser,
-  baseUrl: string,
-  layout: Layout,
-  session: Session,
-): Promise<{ page: Page; errors: string[] }> {
-  await readAllNotices(baseUrl, session.token);
-  const context = await newContext(browser, layout, baseUrl);
-  await holdSession(context, session);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
 }
 
 /** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */

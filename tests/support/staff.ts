@@ -1,11 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StaffInfo } from '@swx/contract';
 import { staffApi } from './api.ts';
-import { ROOT, type RunningServer, startServer } from './server.ts';
-import { type Inbox, startInbox } from './smtp.ts';
+import { ROOT } from './server.ts';
 import { authenticatorCode } from './totp.ts';
 
 export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
@@ -25,39 +22,6 @@ export function createStaffByCli(dataDir: string, email: string, role: StaffRole
   if (result.status !== 0 || !password)
     throw new Error(`staff:create failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return password;
-}
-
-/**
- * A real server on a fresh data folder (`<prefix>-…` in the temp folder) with one staff account
- * created by the CLI before it started, and its mail going to an SMTP receiver in the test.
- * `stop` stops both and removes the folder.
- */
-export async function startServerWithStaff(
-  prefix: string,
-  email: string,
-  role: StaffRoleName,
-): Promise<{
-  server: RunningServer;
-  inbox: Inbox;
-  oneTimePassword: string;
-  stop: () => Promise<void>;
-}> {
-  const inbox = await startInbox();
-  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  let server: RunningServer | undefined;
-  const stop = async () => {
-    await server?.stop();
-    await inbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const oneTimePassword = createStaffByCli(dataDir, email, role);
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
-    return { server, inbox, oneTimePassword, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }
 
 export const STAFF_PASSWORD = 'staff passphrase 2025';
