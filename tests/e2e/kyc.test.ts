@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, type Session } from '../support/accounts.ts';
-import { expectAccessible, type Layout, launchBrowser, newContext, sessionPage } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { customerApi } from '../support/api.ts';
+import { expectAccessible, type Layout } from '../support/browser.ts';
+import { useApp } from '../support/e2e.ts';
 import {
   appended,
   jp2Image,
@@ -11,103 +12,75 @@ import {
   pngImage,
   zipOf,
 } from '../support/images.ts';
-import type { RunningServer } from '../support/server.ts';
-import type { Inbox } from '../support/smtp.ts';
-import { STAFF_PASSWORD, startServerWithStaff } from '../support/staff.ts';
-import { authenticatorCode } from '../support/totp.ts';
+import {
+  AdminSignInPage,
+  BackOffice,
+  CustomersPage,
+  KycReviewPage,
+  ProfilePage,
+  VerificationPage,
+} from '../support/pages/index.ts';
+import { STAFF_PASSWORD } from '../support/staff.ts';
 
-let server: RunningServer;
-let inbox: Inbox;
-let stop: () => Promise<void>;
-let browser: Browser;
-let oneTimePassword: string;
 const STAFF_EMAIL = 'reviewer@swx.test';
-/** The staff authenticator secret, read from the enrolment screen. */
-let staffSecret = '';
-/** TOTP steps used so far by the staff account (a step is accepted once). */
-let staffSteps = 0;
-
-beforeAll(async () => {
-  ({ server, inbox, oneTimePassword, stop } = await startServerWithStaff(
-    'swx-e2e-kyc',
-    STAFF_EMAIL,
-    'compliance',
-  ));
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stop?.();
-});
-
-const customerPage = (layout: Layout, session: Session) =>
-  sessionPage(browser, server.baseUrl, layout, session);
+const app = useApp({ staff: { email: STAFF_EMAIL, role: 'compliance' } });
 
 /** Staff sign-in in the browser: the enrolment the first time, password and code after. */
 async function staffPage(layout: Layout): Promise<Page> {
-  const context = await newContext(browser, layout, server.baseUrl);
-  const p = await context.newPage();
-  await p.goto('/admin/');
-  await p.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
-  await p.getByLabel('Email').fill(STAFF_EMAIL);
-  if (!staffSecret) {
-    await p.getByLabel('Password').fill(oneTimePassword);
-    await p.getByRole('button', { name: 'Continue' }).click();
-    await p.getByRole('heading', { name: 'Set up your authenticator' }).waitFor();
+  const { page: p } = await app.open(layout);
+  const signIn = new AdminSignInPage(p);
+  await signIn.goto();
+  if (!app.staff.enrolled) {
+    await signIn.startEnrolment(STAFF_EMAIL, app.staff.oneTimePassword);
     await expectAccessible(p, `${layout} /admin/ enrolment`);
-    staffSecret = (await p.getByTestId('staff-totp-secret').innerText()).replace(/\s+/g, '');
-    expect(staffSecret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(await p.getByRole('link', { name: 'Open in authenticator app' }).getAttribute('href')).toContain(
-      `secret=${staffSecret}`,
-    );
-    await p.getByLabel('New password').fill(STAFF_PASSWORD);
-    await p.getByLabel('6-digit code').fill(authenticatorCode(staffSecret, staffSteps++));
-    await p.getByRole('button', { name: 'Turn on and sign in' }).click();
+    const secret = await signIn.enrolmentSecret();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await signIn.authenticatorLink().getAttribute('href')).toContain(`secret=${secret}`);
+    app.staff.enrolledWith(secret);
+    await signIn.finishEnrolment(STAFF_PASSWORD, app.staff.code());
   } else {
-    await p.getByLabel('Password').fill(STAFF_PASSWORD);
-    await p.getByRole('button', { name: 'Continue' }).click();
-    await p.getByRole('heading', { name: 'Authenticator code' }).waitFor();
-    await p.getByLabel('6-digit code').fill(authenticatorCode(staffSecret, staffSteps++));
-    await p.getByRole('button', { name: 'Sign in' }).click();
+    await signIn.signIn(STAFF_EMAIL, STAFF_PASSWORD, () => app.staff.code());
   }
-  await p.getByText(`Signed in as ${STAFF_EMAIL} (Compliance)`).waitFor();
+  await new BackOffice(p).waitForStaff(STAFF_EMAIL, 'Compliance');
   return p;
 }
 
 describe('KYC, customer and back office', () => {
   it('customer submits three real photos, staff approves in /admin/, the customer sees verified and the notice', async () => {
-    const session = await registerByApi(server, inbox, 'kyc.e2e@example.com');
-    const { page: p, errors } = await customerPage('desktop', session);
+    const { page: p, errors, session } = await app.signedIn('desktop', 'kyc.e2e@example.com');
     await p.goto('/profile/settings');
     await p.getByRole('link', { name: /^Account verification/ }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/profile/verification');
+    const verification = new VerificationPage(p);
+    await verification.waitForPath('/profile/verification');
     await p.getByRole('heading', { name: 'Account verification', level: 1 }).waitFor();
-    expect(await p.getByTestId('kyc-state').innerText()).toBe('Not verified');
+    expect(await verification.state.innerText()).toBe('Not verified');
     await expectAccessible(p, 'desktop /profile/verification, empty');
 
     // Submitting nothing names what is missing.
-    await p.getByRole('button', { name: 'Submit for review' }).click();
+    await verification.submit();
     await p.getByRole('alert').filter({ hasText: 'Please correct the fields marked below.' }).waitFor();
     expect(await p.getByText('Please upload this photo.').count()).toBe(3);
 
-    await p.getByLabel('First name').fill('Grace');
-    await p.getByLabel('Last name').fill('Hopper');
-    await p.getByLabel('Date of birth').fill('1986-12-09');
-    await p.getByRole('radio', { name: 'Female' }).check();
-    await p.getByLabel('Country', { exact: true }).selectOption('US');
-    await p.getByLabel('Address').fill('1 Navy Yard, Arlington');
-    await p.getByLabel('Area code').selectOption('+1');
-    await p.getByLabel('Phone number').fill('7035550100');
-    await p.getByRole('radio', { name: 'Passport' }).check();
+    await verification.fillPerson({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      birthdate: '1986-12-09',
+      sex: 'Female',
+      country: 'US',
+      address: '1 Navy Yard, Arlington',
+      areaCode: '+1',
+      phone: '7035550100',
+      document: 'Passport',
+    });
     // A PDF named .jpg is refused by its bytes, before it is sent.
-    await p.getByLabel('Back of the document').setInputFiles({
+    await verification.attach('Back of the document', {
       name: 'back.jpg',
       mimeType: 'image/jpeg',
       buffer: pdfDocument(),
     });
     await p.getByText('The image format must be JPG, JPEG 2000 or PNG.').waitFor();
     // Over the purpose's 2 MB: refused in the browser, never sent.
-    await p.getByLabel('Back of the document').setInputFiles({
+    await verification.attach('Back of the document', {
       name: 'back.png',
       mimeType: 'image/png',
       buffer: await oversizePng(),
@@ -115,7 +88,7 @@ describe('KYC, customer and back office', () => {
     await p.getByText('The image is larger than 2 MB.').waitFor();
     // A PNG with a ZIP appended passes the browser's look at its first bytes; the server refuses it
     // and the reason is shown in the reader's language.
-    await p.getByLabel('Back of the document').setInputFiles({
+    await verification.attach('Back of the document', {
       name: 'back.png',
       mimeType: 'image/png',
       buffer: appended(await pngImage(), zipOf('x.html', '<script>alert(1)</script>')),
@@ -123,17 +96,17 @@ describe('KYC, customer and back office', () => {
     await p
       .getByText('This file contains something other than an image. Please upload a plain photo.')
       .waitFor();
-    await p.getByLabel('Front of the document').setInputFiles({
+    await verification.attach('Front of the document', {
       name: 'front.jpg',
       mimeType: 'image/jpeg',
       buffer: await jpegWithGps(640, 400),
     });
-    await p.getByLabel('Back of the document').setInputFiles({
+    await verification.attach('Back of the document', {
       name: 'back.png',
       mimeType: 'image/png',
       buffer: await pngImage(640, 400),
     });
-    await p.getByLabel('You holding the document').setInputFiles({
+    await verification.attach('You holding the document', {
       name: 'hand.jp2',
       mimeType: 'image/jp2',
       buffer: await jp2Image(320, 240),
@@ -142,69 +115,61 @@ describe('KYC, customer and back office', () => {
     await p.getByRole('img', { name: 'Preview: Back of the document' }).waitFor();
     await p.getByText('Your browser cannot preview JPEG 2000').waitFor();
     // Each photo is uploaded as soon as it is chosen, checked by the server, then marked.
-    await expect.poll(() => p.getByText('Uploaded and checked.').count()).toBe(3);
+    await expect.poll(() => verification.uploaded.count()).toBe(3);
     await expectAccessible(p, 'desktop /profile/verification, filled');
-    await p.getByRole('button', { name: 'Submit for review' }).click();
-    await expect.poll(() => p.getByTestId('kyc-state').innerText()).toBe('Under review');
+    await verification.submit();
+    await expect.poll(() => verification.state.innerText()).toBe('Under review');
     await p.getByText('Submitted. We will review it within 48 hours').waitFor();
     // The submitted photos come back from the server (re-encoded): three images.
-    await expect.poll(() => p.locator('.photo-preview img').count()).toBe(3);
+    await expect.poll(() => verification.previews.count()).toBe(3);
     await expectAccessible(p, 'desktop /profile/verification, pending');
 
     // Staff: sign in with the one-time password, enrol TOTP, review and approve.
     const admin = await staffPage('desktop');
-    await admin.getByRole('link', { name: 'KYC reviews' }).click();
-    await admin.getByRole('heading', { name: 'KYC reviews' }).waitFor();
-    await admin.getByRole('link', { name: 'Review kyc.e2e@example.com' }).click();
-    await admin.getByRole('heading', { name: /^Verification \d+$/ }).waitFor();
-    await expect.poll(() => admin.locator('.photos .thumb img').count()).toBe(3);
+    const review = new KycReviewPage(admin);
+    await review.openQueue();
+    await review.review('kyc.e2e@example.com');
+    await expect.poll(() => review.thumbnails.count()).toBe(3);
     await expectAccessible(admin, 'desktop /admin/ KYC review');
-    await admin.getByRole('button', { name: 'Enlarge Front' }).click();
-    await admin.getByRole('dialog', { name: 'Front' }).getByRole('button', { name: 'Close' }).click();
+    await review.enlarge('Front');
     // Claim first (the review queue's lease), then decide; the page names who holds it.
-    await admin.getByRole('button', { name: 'Claim', exact: true }).click();
-    await admin.getByText(/^Claimed until /).waitFor();
-    expect(await admin.getByTestId('review-status').innerText()).toContain('You, until');
-    await admin.getByRole('button', { name: 'Approve' }).click();
+    await review.claim();
+    expect(await review.reviewStatus.innerText()).toContain('You, until');
+    await review.approve();
     await admin.getByText('Approved; the customer was notified.').waitFor();
-    expect(await admin.getByTestId('kyc-status').innerText()).toBe('Verified');
+    expect(await review.status.innerText()).toBe('Verified');
 
     // The customer sees it: the state, the notice dialog, the credit score.
     await p.reload();
-    await expect.poll(() => p.getByTestId('kyc-state').innerText()).toBe('Verified');
+    await expect.poll(() => verification.state.innerText()).toBe('Verified');
     const notice = p.getByRole('dialog');
     await notice.getByText('Your identity is verified.', { exact: false }).waitFor({ timeout: 20_000 });
     await notice.getByRole('button').first().click();
-    await p.goto('/profile');
-    await expect.poll(() => p.getByTestId('credit-score').innerText()).toBe('80 of 100');
+    const profile = new ProfilePage(p);
+    await profile.goto();
+    await expect.poll(() => profile.creditScore.innerText()).toBe('80 of 100');
     await p.getByText('+20 points when your identity is verified').waitFor();
     expect(errors).toEqual([]);
 
     // The customers screen: find the customer, lock with a reason, which ends their session.
-    await admin.getByRole('link', { name: 'Customers' }).click();
-    await admin.getByLabel('Username, email or id').fill('kyc.e2e');
-    await admin.getByRole('button', { name: 'Search' }).click();
-    await admin.getByRole('link', { name: 'View kyc.e2e@example.com' }).click();
-    await admin.getByRole('heading', { name: /^Customer \d+$/ }).waitFor();
+    const customers = new CustomersPage(admin);
+    await customers.openScreen('Customers');
+    await customers.find('kyc.e2e', 'kyc.e2e@example.com');
     await expectAccessible(admin, 'desktop /admin/ customer');
-    await admin.getByLabel('Reason').fill('testing the lock');
-    await admin.getByRole('button', { name: 'Lock customer' }).click();
+    await customers.lock('testing the lock');
     await admin.getByText('Customer locked; their sessions ended.').waitFor();
-    expect(await admin.getByTestId('customer-status').innerText()).toBe('Locked');
-    const info = await fetch(`${server.baseUrl}/swx/customer/user/getUserInfo`, {
-      method: 'POST',
-      headers: { authorization: session.token },
-    });
+    expect(await customers.status.innerText()).toBe('Locked');
+    const info = await customerApi(app.server, session).call('getUserInfo');
     expect(info.status).toBe(401);
-    await admin.getByRole('button', { name: 'Sign out' }).click();
-    await admin.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    await customers.signOut();
+    await new AdminSignInPage(admin).heading.waitFor();
   });
 
   it('has no serious accessibility violations on mobile: verification screen and back office', async () => {
-    const session = await registerByApi(server, inbox, 'kyc.mobile@example.com');
-    const { page: p, errors } = await customerPage('mobile', session);
-    await p.goto('/profile/verification');
-    await expect.poll(() => p.getByTestId('kyc-state').innerText()).toBe('Not verified');
+    const { page: p, errors } = await app.signedIn('mobile', 'kyc.mobile@example.com');
+    const verification = new VerificationPage(p);
+    await verification.goto();
+    await expect.poll(() => verification.state.innerText()).toBe('Not verified');
     await expectAccessible(p, 'mobile /profile/verification');
     // While a photo is being sent, its progress shows (the upload is held here until it is seen).
     const gate: { open?: () => void } = {};
@@ -215,27 +180,27 @@ describe('KYC, customer and back office', () => {
       await held;
       await route.continue();
     });
-    await p.getByLabel('Front of the document').setInputFiles({
+    await verification.attach('Front of the document', {
       name: 'front.png',
       mimeType: 'image/png',
       buffer: await pngImage(400, 300),
     });
-    await p.getByRole('progressbar', { name: 'Front of the document' }).waitFor();
-    await expect.poll(() => p.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(true);
+    await verification.progress('Front of the document').waitFor();
+    await expect.poll(() => verification.submitButton.isDisabled()).toBe(true);
     await expectAccessible(p, 'mobile /profile/verification, uploading');
     gate.open?.();
-    await p.getByText('Uploaded and checked.').waitFor();
+    await verification.uploaded.waitFor();
     expect(await p.getByRole('progressbar').count()).toBe(0);
-    expect(await p.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(false);
-    await p.goto('/profile');
-    await expect.poll(() => p.getByTestId('credit-score').innerText()).toBe('60 of 100');
+    expect(await verification.submitButton.isDisabled()).toBe(false);
+    const profile = new ProfilePage(p);
+    await profile.goto();
+    await expect.poll(() => profile.creditScore.innerText()).toBe('60 of 100');
     await expectAccessible(p, 'mobile /profile');
     expect(errors).toEqual([]);
 
     const admin = await staffPage('mobile');
     await expectAccessible(admin, 'mobile /admin/ customers');
-    await admin.getByRole('link', { name: 'KYC reviews' }).click();
-    await admin.getByRole('heading', { name: 'KYC reviews' }).waitFor();
+    await new KycReviewPage(admin).openQueue();
     await admin.getByText('No verification is waiting.').waitFor();
     await expectAccessible(admin, 'mobile /admin/ KYC queue');
   });

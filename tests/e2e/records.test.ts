@@ -1,16 +1,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { CATALOGUE, Code } from '@swx/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, type Session } from '../support/accounts.ts';
-import {
-  holdSession,
-  type Layout,
-  newContext,
-  startServerAndBrowser,
-  watchErrors,
-} from '../support/browser.ts';
-import { listedCryptoId, type RunningServer } from '../support/server.ts';
+import { CATALOGUE, Code, type TicketBody } from '@swx/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readAllNotices, type Session } from '../support/accounts.ts';
+import { type CustomerApi, customerApi } from '../support/api.ts';
+import type { Layout } from '../support/browser.ts';
+import { useApp } from '../support/e2e.ts';
+import { BalancePage, TransactionsPage } from '../support/pages/index.ts';
+import { listedCryptoId } from '../support/server.ts';
 
 /**
  * The transaction record after real trades (opened and closed through the API against the live
@@ -18,10 +14,9 @@ import { listedCryptoId, type RunningServer } from '../support/server.ts';
  * the postings one click away, no sideways scrolling at 390 px in English and Arabic, and the
  * demo reset refused with the right message while a position is open.
  */
-let server: RunningServer;
-let stop: () => Promise<void>;
-let browser: Browser;
+const app = useApp();
 let trader: Session;
+let api: CustomerApi;
 let btcId: number;
 const shots = process.env.SHOTS_DIR;
 const locale = (language: string) =>
@@ -32,20 +27,6 @@ const locale = (language: string) =>
   };
 const LOCALES = { en: locale('en'), ar: locale('ar') };
 
-type Envelope<T> = { code: number; msg: string; data: T };
-
-async function call<T>(path: string, body?: unknown): Promise<Envelope<T>> {
-  const response = await fetch(`${server.baseUrl}/swx/customer${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: trader.token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return (await response.json()) as Envelope<T>;
-}
-
 const shift = (price: string, percent: bigint) => {
   const decimals = price.split('.')[1]?.length ?? 0;
   const digits = ((BigInt(price.replace('.', '')) * percent) / 100n).toString().padStart(decimals + 1, '0');
@@ -55,17 +36,23 @@ const shift = (price: string, percent: bigint) => {
 /** Opens a long on BTCUSDT at a fresh quote (again when the quote went stale), stops 10 % away. */
 async function openLong(): Promise<{ id: number; orderNo: string }> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const base = { marketId: btcId, direction: 'long', lots: '0.05', leverage: 2, autoCloseAfter: null };
-    const first = await call<{ bid: string }>('/order/previewOptions', {
+    const base = {
+      marketId: btcId,
+      direction: 'long',
+      lots: '0.05',
+      leverage: 2,
+      autoCloseAfter: null,
+    } as const;
+    const first = await api.ok('previewOptions', { ...base, stopLoss: '1.00', takeProfit: '1.00' });
+    const ticket: TicketBody = {
       ...base,
-      stopLoss: '1.00',
-      takeProfit: '1.00',
-    });
-    const ticket = { ...base, stopLoss: shift(first.data.bid, 90n), takeProfit: shift(first.data.bid, 110n) };
-    const preview = await call<{ quoteId: string }>('/order/previewOptions', ticket);
-    const opened = await call<{ id: number; orderNo: string }>('/order/buyOptions', {
+      stopLoss: shift(first.bid, 90n),
+      takeProfit: shift(first.bid, 110n),
+    };
+    const preview = await api.ok('previewOptions', ticket);
+    const opened = await api.call('buyOptions', {
       ...ticket,
-      quoteId: preview.data.quoteId,
+      quoteId: preview.quoteId,
       requestId: crypto.randomUUID(),
     });
     if (opened.code === 200) return opened.data;
@@ -78,34 +65,18 @@ let closedOrder: { id: number; orderNo: string };
 let openOrder: { id: number; orderNo: string };
 
 beforeAll(async () => {
-  let inbox: Parameters<typeof registerByApi>[1];
-  ({ server, inbox, browser, stop } = await startServerAndBrowser());
-  trader = await registerByApi(server, inbox, 'ledger.reader@example.com');
-  await readAllNotices(server.baseUrl, trader.token);
-  btcId = await listedCryptoId(server.baseUrl, 'BTCUSDT');
+  trader = await app.customer('ledger.reader@example.com');
+  api = customerApi(app.server, trader);
+  await readAllNotices(app.server, trader.token);
+  btcId = await listedCryptoId(app.server.baseUrl, 'BTCUSDT');
   closedOrder = await openLong();
   openOrder = await openLong();
-  const closed = await call<{ status: string }>('/order/closeOptions', { id: closedOrder.id });
-  expect(closed.data.status).toBe('closed');
+  const closed = await api.ok('closeOptions', { id: closedOrder.id });
+  expect(closed.status).toBe('closed');
   if (shots) mkdirSync(shots, { recursive: true });
 }, 120_000);
-afterAll(async () => {
-  await stop?.();
-});
 
-async function open(layout: Layout, language: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await newContext(browser, layout, server.baseUrl);
-  await holdSession(context, trader);
-  await context.addInitScript((lang) => localStorage.setItem('language', lang), language);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
-}
-
-const overflow = (page: Page) =>
-  page.evaluate(() => {
-    const root = document.scrollingElement as Element;
-    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
-  });
+const open = (layout: Layout, language: string) => app.open(layout, { as: trader, language });
 
 const WORDS = {
   en: { opened: 'Opened', closed: 'Closed', result: 'result', wallet: 'Your wallet', fees: 'Platform fees' },
@@ -124,23 +95,24 @@ describe('the transaction record', () => {
     }, async () => {
       const { page, errors } = await open(layout, language);
       const words = WORDS[language];
-      await page.goto('/profile/transactions');
-      const records = page.locator('ol.records > li.record');
+      const record = new TransactionsPage(page);
+      await record.goto();
+      const records = record.records;
       await expect.poll(() => records.count()).toBe(4); // funding, two opens, one close
       expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
       const kinds = await records.evaluateAll((items) => items.map((i) => i.getAttribute('data-kind')));
       expect(kinds).toEqual(['trade_pnl', 'trade_margin', 'trade_margin', 'demo_funding']);
 
       const close = records.first();
-      const closeText = await close.locator('.record-what').innerText();
+      const closeText = await record.what(close).innerText();
       expect(closeText).toContain(closedOrder.orderNo);
       expect(closeText).toContain(words.closed);
       expect(closeText).toContain(words.result);
-      const openText = await records.nth(1).locator('.record-what').innerText();
+      const openText = await record.what(records.nth(1)).innerText();
       expect(openText).toContain(openOrder.orderNo);
       expect(openText).toContain(words.opened);
       // The fee at the asset's display precision: two decimals of USDT, never six.
-      const [fee] = (await call<{ items: { fee: string | null }[] }>('/user/listTransactions')).data.items
+      const [fee] = (await api.ok('listTransactions')).items
         .filter((i) => i.fee !== null)
         .map((i) => i.fee as string);
       expect(fee).toMatch(/^\d+\.\d{6}$/);
@@ -148,43 +120,38 @@ describe('the transaction record', () => {
         expect(await records.last().innerText()).toMatch(
           /^Demo funds issued\s+In\s+\+100,000\.00 USDT\s+.+\s+Completed/,
         );
-        const shown = await records.nth(1).locator('.record-what').innerText();
+        const shown = await record.what(records.nth(1)).innerText();
         expect(shown).toMatch(/fee \u2066\d[\d,]*\.\d{2}\u2069$/);
       }
 
       // No sideways scrolling: the page is exactly as wide as the screen.
-      const width = await overflow(page);
+      const width = await record.width();
       expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
 
       // The postings: one click on the close's disclosure shows the entry's accounts.
-      const postings = close.locator('.record-postings table');
+      const postings = record.postings(close);
       expect(await postings.isVisible()).toBe(false);
-      await close.locator('.record-postings summary').click();
+      await record.openPostings(close);
       await postings.waitFor();
       expect(await postings.innerText()).toContain(words.wallet);
       const opening = records.nth(1);
-      await opening.locator('.record-postings summary').click();
-      expect(await opening.locator('.record-postings table').innerText()).toContain(words.fees);
-      const after = await overflow(page);
+      expect(await (await record.openPostings(opening)).innerText()).toContain(words.fees);
+      const after = await record.width();
       expect(after.scrollWidth).toBeLessThanOrEqual(after.clientWidth);
       if (shots) {
         await page.screenshot({ path: `${shots}/records-${layout}-${language}.png`, fullPage: true });
         if (layout === 'desktop') {
           await page.setViewportSize({ width: 1280, height: 900 });
-          const at1280 = await overflow(page);
+          const at1280 = await record.width();
           expect(at1280.scrollWidth).toBeLessThanOrEqual(at1280.clientWidth);
           await page.screenshot({ path: `${shots}/records-1280-${language}.png`, fullPage: true });
         }
       }
 
       // A reset while a position is open says so, in the reader's language (not "insufficient").
-      await page.goto('/profile/balance');
-      const balance = LOCALES[language].balance;
-      await page.getByRole('button', { name: balance.reset }).click();
-      await page
-        .locator('dialog.modal[open]')
-        .getByRole('button', { name: balance.confirm, exact: true })
-        .click();
+      const balance = new BalancePage(page);
+      await balance.goto();
+      await balance.resetDemo(LOCALES[language].balance);
       await page.getByRole('status').filter({ hasText: CATALOGUE[language][Code.POSITIONS_OPEN] }).waitFor();
       if (shots) await page.screenshot({ path: `${shots}/reset-${layout}-${language}.png`, fullPage: false });
       expect(errors).toEqual([]);
@@ -195,13 +162,14 @@ describe('the transaction record', () => {
   it('fits a 390 px phone in every other language too, postings open', { timeout: 120_000 }, async () => {
     for (const language of ['ja', 'ko', 'de', 'fr', 'it', 'es', 'hk', 'zh']) {
       const { page, errors } = await open('mobile', language);
-      await page.goto('/profile/transactions');
-      const records = page.locator('ol.records > li.record');
+      const record = new TransactionsPage(page);
+      await record.goto();
+      const records = record.records;
       await expect.poll(() => records.count()).toBe(4);
-      expect(await records.first().locator('.record-what').innerText()).toContain(closedOrder.orderNo);
-      for (const summary of await page.locator('.record-postings summary').all()) await summary.click();
+      expect(await record.what(records.first()).innerText()).toContain(closedOrder.orderNo);
+      await record.openAllPostings();
       await page.locator('.record-postings table').first().waitFor();
-      const width = await overflow(page);
+      const width = await record.width();
       expect({ language, ...width }).toEqual({ language, ...width, scrollWidth: width.clientWidth });
       expect(errors).toEqual([]);
       await page.context().close();
@@ -209,13 +177,11 @@ describe('the transaction record', () => {
   });
 
   it('resets once every position is closed', async () => {
-    const closed = await call<{ status: string }>('/order/closeOptions', { id: openOrder.id });
+    const closed = await api.call('closeOptions', { id: openOrder.id });
     expect(closed.data.status).toBe('closed');
-    const reset = await call('/user/resetDemo', {});
+    const reset = await api.call('resetDemo');
     expect(reset.code).toBe(200);
-    const record = await call<{ items: { kind: string; changes: { asset: string }[] }[] }>(
-      '/user/listTransactions',
-    );
+    const record = await api.call('listTransactions');
     expect(record.data.items[0]?.kind).toBe('demo_reset');
   });
 });

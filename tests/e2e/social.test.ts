@@ -1,36 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAccessible,
-  type Layout,
-  newContext,
-  startServerAndBrowser,
-  watchErrors,
-} from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser.ts';
+import { useApp } from '../support/e2e.ts';
 import { freePort, type OidcProvider, startOidcProvider } from '../support/oidc.ts';
-import type { RunningServer } from '../support/server.ts';
+import { LoginPage } from '../support/pages/index.ts';
 
-let server: RunningServer;
-let stop: () => Promise<void>;
 let provider: OidcProvider;
-let browser: Browser;
-
-beforeAll(async () => {
-  const port = await freePort();
-  provider = await startOidcProvider(`http://127.0.0.1:${port}`);
-  ({ server, browser, stop } = await startServerAndBrowser({ PORT: String(port), ...provider.serverEnv() }));
+// The server's callback URL must be known to the provider first: a free port, then the provider.
+const app = useApp({
+  env: async () => {
+    const port = await freePort();
+    provider = await startOidcProvider(`http://127.0.0.1:${port}`);
+    return { PORT: String(port), ...provider.serverEnv() };
+  },
+  after: () => provider?.close(),
 });
-afterAll(async () => {
-  await stop?.();
-  await provider?.close();
-});
-
-async function open(layout: Layout): Promise<{ page: Page; errors: string[] }> {
-  const context = await newContext(browser, layout, server.baseUrl);
-  await context.addInitScript(() => sessionStorage.setItem('welcomeShown', '1'));
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
-}
 
 /** At the provider's own page: type the account and sign in, as a person would. */
 async function signInAtProvider(p: Page, account: string): Promise<void> {
@@ -43,12 +27,13 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
   it('signs in with the provider’s button and lands logged in; the same account next time', async () => {
     const accountId = `sub-e2e-${layout}`;
     provider.addAccount(accountId, { email: `${layout}.person@example.com`, email_verified: true });
-    const { page: p, errors } = await open(layout);
+    const { page: p, errors } = await app.open(layout);
+    const login = new LoginPage(p);
 
-    await p.goto('/pass/login');
-    const google = p.getByRole('button', { name: 'Continue with Google' });
+    await login.goto();
+    const google = login.socialButton('Continue with Google');
     await google.waitFor();
-    await p.getByRole('button', { name: 'Continue with Microsoft' }).waitFor();
+    await login.socialButton('Continue with Microsoft').waitFor();
     await p.getByRole('heading', { name: 'Or continue with' }).waitFor();
     await expectAccessible(p, `${layout} /pass/login with social buttons`);
 
@@ -56,9 +41,9 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
     await google.focus();
     await p.keyboard.press('Enter');
     await signInAtProvider(p, accountId);
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/profile');
-    expect(await p.evaluate(() => localStorage.getItem('isLogin'))).toBe('true');
-    const user = JSON.parse((await p.evaluate(() => localStorage.getItem('userInfo'))) ?? '{}') as {
+    await login.waitForPath('/profile');
+    expect(await login.stored('isLogin')).toBe('true');
+    const user = JSON.parse((await login.stored('userInfo')) ?? '{}') as {
       id: number;
       userName: string;
     };
@@ -66,10 +51,10 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
 
     // Logged out (storage cleared), then again: the provider's session skips its page, same account.
     await p.evaluate(() => localStorage.clear());
-    await p.goto('/pass/login');
-    await p.getByRole('button', { name: 'Continue with Google' }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/profile');
-    const again = JSON.parse((await p.evaluate(() => localStorage.getItem('userInfo'))) ?? '{}') as {
+    await login.goto();
+    await login.socialButton('Continue with Google').click();
+    await login.waitForPath('/profile');
+    const again = JSON.parse((await login.stored('userInfo')) ?? '{}') as {
       id: number;
     };
     expect(again.id).toBe(user.id);
@@ -78,7 +63,7 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
   });
 
   it('shows a localized error with a way back when the return cannot be used', async () => {
-    const { page: p, errors } = await open(layout);
+    const { page: p, errors } = await app.open(layout);
     await p.goto(`/api/loginCallback/google?code=stale&state=${'A'.repeat(43)}&iss=x`);
     await p
       .getByRole('alert')
@@ -91,7 +76,7 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
     await p.goto('/api/loginCallback/google?error=access_denied&state=x');
     await p.getByRole('alert').filter({ hasText: 'Sign-in with Google was cancelled or refused.' }).waitFor();
     await p.getByRole('link', { name: 'Back to login' }).click();
-    await expect.poll(() => new URL(p.url()).pathname).toBe('/pass/login');
+    await new LoginPage(p).waitForPath('/pass/login');
     expect(errors).toEqual([]);
     await p.context().close();
   });
@@ -99,9 +84,8 @@ describe.each(['desktop', 'mobile'] as const)('social sign-in, %s', (layout) => 
 
 describe('social sign-in in another language', () => {
   it('shows the buttons and the return page in Japanese', async () => {
-    const { page: p } = await open('desktop');
-    await p.addInitScript(() => localStorage.setItem('language', 'ja'));
-    await p.goto('/pass/login');
+    const { page: p } = await app.open('desktop', { language: 'ja' });
+    await new LoginPage(p).goto();
     await p.getByRole('button', { name: 'Google で続行' }).waitFor();
     await p.goto('/api/loginCallback/google?error=access_denied');
     await p.getByRole('link', { name: 'ログインに戻る' }).waitFor();

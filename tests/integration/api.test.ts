@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerApi } from '../support/api.ts';
 import { api, type RunningServer, startServer } from '../support/server.ts';
 
 const C = '/swx/customer';
@@ -22,35 +23,30 @@ describe('the API of a real server process', () => {
   });
 
   it('wraps answers in the {code, msg, data} envelope, localized by the request language', async () => {
-    const de = await api(server.baseUrl, `${C}/index/getParamByKey/nope`, {
-      headers: { 'accept-language': 'de-DE' },
-    });
+    const de = await customerApi(server).call('getParamByKey', { key: 'nope' }, { language: 'de-DE' });
     expect(de.status).toBe(200);
-    expect(de.body).toEqual({ code: 10018, msg: 'Der Systemparameter wurde nicht gefunden.', data: null });
-    const zh = await api(server.baseUrl, `${C}/index/listContents/1`, {
-      headers: { 'accept-language': 'zh-CN' },
+    expect({ code: de.code, msg: de.msg, data: de.data }).toEqual({
+      code: 10018,
+      msg: 'Der Systemparameter wurde nicht gefunden.',
+      data: null,
     });
-    expect(zh.body.code).toBe(200);
-    expect((zh.body.data as { slug: string; title: string }[]).find((i) => i.slug === 'about')?.title).toBe(
-      '关于我们',
-    );
+    const zh = await customerApi(server).call('listContents', { type: 1 }, { language: 'zh-CN' });
+    expect(zh.code).toBe(200);
+    expect(zh.data.find((i) => i.slug === 'about')?.title).toBe('关于我们');
   });
 
   it('serves the footer list, a content page and the listContents variants', async () => {
-    const footer = await api(server.baseUrl, `${C}/index/listContents/4/2`, {
-      headers: { 'accept-language': 'ar' },
-    });
-    const items = footer.body.data as { id: number; type: number; title: string }[];
+    const arabic = customerApi(server, null, { language: 'ar' });
+    const footer = await arabic.call('listContentsByList', { type: 4, x: 2 });
+    const items = footer.data;
     expect(items).toHaveLength(9);
-    const page = await api(server.baseUrl, `${C}/index/getContentsById/${items[0]?.id}`, {
-      headers: { 'accept-language': 'ar' },
-    });
-    expect(page.body.data).toMatchObject({ id: items[0]?.id, title: items[0]?.title, language: 'ar' });
-    expect((await api(server.baseUrl, `${C}/index/listContents/5/0`)).body).toMatchObject({
+    const page = await arabic.call('getContentsById', { id: items[0]?.id ?? 0 });
+    expect(page.data).toMatchObject({ id: items[0]?.id, title: items[0]?.title, language: 'ar' });
+    expect(await customerApi(server).call('listContentsByList', { type: 5, x: 0 })).toMatchObject({
       code: 200,
       data: [],
     });
-    expect((await api(server.baseUrl, `${C}/index/listContents/6/1`)).body).toMatchObject({
+    expect(await customerApi(server).call('listContentsByList', { type: 6, x: 1 })).toMatchObject({
       code: 200,
       data: [],
     });
@@ -83,7 +79,7 @@ describe('the API of a real server process', () => {
     const unknown = await api(server.baseUrl, `${C}/index/noSuchCall`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(10028);
-    expect((await api(server.baseUrl, `${C}/index/getContentsById/123456`)).body.code).toBe(10028);
+    expect((await customerApi(server).call('getContentsById', { id: 123456 })).code).toBe(10028);
     // A planned call of the contract is not mounted yet: it says so rather than pretending to work.
     expect((await api(server.baseUrl, `${C}/order/buySmart`, { method: 'POST' })).body.code).toBe(10028);
   });
@@ -169,11 +165,11 @@ describe('lifecycle', () => {
   it('migrates at start, keeps data across a restart and stops gracefully on SIGTERM', async () => {
     const first = await startServer({}, { keepData: true });
     const dataDir = first.dataDir;
-    const before = await api(first.baseUrl, `${C}/index/listContents/4/2`);
+    const before = await customerApi(first).call('listContentsByList', { type: 4, x: 2 });
     expect(await first.stop('SIGTERM')).toBe(0);
     const second = await startServer({}, { dataDir });
-    const after = await api(second.baseUrl, `${C}/index/listContents/4/2`);
-    expect(after.body.data).toEqual(before.body.data);
+    const after = await customerApi(second).call('listContentsByList', { type: 4, x: 2 });
+    expect(after.data).toEqual(before.data);
     expect(await second.stop('SIGINT')).toBe(0);
   });
 

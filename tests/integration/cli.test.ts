@@ -3,18 +3,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type RunningServer, startServer } from '../support/server.ts';
+import { ROOT, type RunningServer, runCli, startServer } from '../support/server.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 
 /** Runs `cli.ts <args>` as the operator does, against a data folder. */
-function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = runCli;
 
 // Server starts are slow on a loaded machine: one server for the file, generous hook and test limits.
 const SLOW = 240_000;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Instrument } from '../../apps/server/src/modules/market/feed.ts';
 import { BinanceSource, binanceSymbol } from '../../apps/server/src/modules/market/source.binance.ts';
+import { customerApi } from '../support/api.ts';
 import {
   type BinanceFrame,
   type BinanceReplay,
@@ -11,7 +12,7 @@ import {
   startBinanceReplay,
 } from '../support/binance.ts';
 import { smallLong } from '../support/orders.ts';
-import { api, ROOT, type RunningServer, startServer } from '../support/server.ts';
+import { ROOT, type RunningServer, startServer } from '../support/server.ts';
 
 const FRAMES = recordedFrames();
 /** The last recorded top of book of a symbol, and its mid. */
@@ -185,8 +186,6 @@ describe('the Binance market source, replaying recorded frames', () => {
   });
 });
 
-type Item = { code: string; price: string; bid: string; ask: string; open: boolean; zdf: string };
-
 // Server starts are slow on a loaded machine: generous hook and test limits (no timing is asserted).
 const SLOW = 240_000;
 
@@ -210,19 +209,12 @@ describe('a server priced by the Binance source', { timeout: SLOW }, () => {
     await replay?.close();
   });
 
-  const crypto = async (): Promise<Item[]> =>
-    (await api(server.baseUrl, '/swx/customer/index/listMarketByType?type=2')).body.data as Item[];
+  const crypto = () => customerApi(server).ok('listMarketByType', { type: 2 });
   /** The order ticket's figures for a small BTC long (previewOptions needs no session). */
   const preview = async () => {
-    const btc = (await crypto()).find((i) => i.code === 'BTCUSDT') as Item & { id: number };
-    const body = smallLong(btc.id);
-    return (
-      await api(server.baseUrl, '/swx/customer/order/previewOptions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).body as { code: number; data: { bid: string; ask: string } };
+    const btc = (await crypto()).find((i) => i.code === 'BTCUSDT');
+    const { code, data } = await customerApi(server).call('previewOptions', smallLong(btc?.id ?? 0));
+    return { code, data };
   };
 
   it('lists and publishes the exchange prices, only for instruments the exchange prices', async () => {
@@ -244,7 +236,7 @@ describe('a server priced by the Binance source', { timeout: SLOW }, () => {
       'SOLUSDT',
       'USDCUSDT',
     ]);
-    expect((await api(server.baseUrl, '/swx/customer/index/listMarketByType?type=3')).body.data).toEqual([]);
+    expect(await customerApi(server).ok('listMarketByType', { type: 3 })).toEqual([]);
     // The order ticket is priced from the exchange's top of book: a long would open at its ask.
     expect(await preview()).toMatchObject({
       code: 200,

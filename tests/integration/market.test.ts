@@ -1,37 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERIODS } from '@swx/contract';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { registerByApi } from '../support/accounts.ts';
+import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import { api, type RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 
 const C = '/swx/customer';
-type Item = {
-  id: number;
-  code: string;
-  type: number;
-  appName: string;
-  price: string;
-  bid: string;
-  ask: string;
-  zdf: string;
-  hundred: string[];
-  logo: string;
-};
 
 describe('markets over HTTP and /message', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ server, inbox, stop } = await startServerWithInbox());
-  });
-  afterAll(() => stop());
+  let anonymous: CustomerApi;
+  useServer({}, (s) => ({ server, inbox, anonymous } = s));
 
   it('lists every tab with the promised counts: 28+ forex, 350+ crypto, 100+ stocks, 30+ ETF, 4 metals, 10+ futures', async () => {
     const minimum: Record<number, number> = { 1: 28, 2: 350, 3: 100, 5: 30, 6: 4, 7: 10 };
     for (const [type, least] of Object.entries(minimum)) {
-      const r = await api(server.baseUrl, `${C}/index/listMarketByType?type=${type}`);
-      const items = r.body.data as Item[];
+      const r = await anonymous.call('listMarketByType', { type });
+      const items = r.data;
       expect(items.length, `type ${type}`).toBeGreaterThanOrEqual(least);
       for (const item of items.slice(0, 5)) {
         expect(item.type).toBe(Number(type));
@@ -40,16 +28,12 @@ describe('markets over HTTP and /message', () => {
         expect(item.zdf).toMatch(/^-?\d+\.\d{6}$/);
       }
     }
-    expect((await api(server.baseUrl, `${C}/index/listMarketByType?type=4`)).body.code).toBe(10026);
+    expect((await anonymous.call('listMarketByType', { type: 4 })).code).toBe(10026);
   });
 
   it('names instruments in the reader language where they differ, and draws logos locally', async () => {
-    const en = (await api(server.baseUrl, `${C}/index/listMarketByType?type=2`)).body.data as Item[];
-    const ja = (
-      await api(server.baseUrl, `${C}/index/listMarketByType?type=2`, {
-        headers: { 'accept-language': 'ja' },
-      })
-    ).body.data as Item[];
+    const en = await anonymous.ok('listMarketByType', { type: 2 });
+    const ja = await anonymous.ok('listMarketByType', { type: 2 }, { language: 'ja' });
     const btcEn = en.find((i) => i.code === 'BTCUSDT');
     const btcJa = ja.find((i) => i.code === 'BTCUSDT');
     expect(btcEn?.appName).toBe('Bitcoin');
@@ -61,24 +45,26 @@ describe('markets over HTTP and /message', () => {
   });
 
   it('serves one instrument and candles of every period for any date of the past year', async () => {
-    const [first] = (await api(server.baseUrl, `${C}/index/listMarketByType?type=2`)).body.data as Item[];
-    const info = await api(server.baseUrl, `${C}/index/getMarketInfo/${first?.id}`);
-    expect(info.body.data).toMatchObject({ id: first?.id, code: first?.code });
-    expect((await api(server.baseUrl, `${C}/index/getMarketInfo/999999`)).body.code).toBe(10028);
+    const [first] = await anonymous.ok('listMarketByType', { type: 2 });
+    const info = await anonymous.call('getMarketInfo', { id: first?.id ?? 0 });
+    expect(info.data).toMatchObject({ id: first?.id, code: first?.code });
+    expect((await anonymous.call('getMarketInfo', { id: 999999 })).code).toBe(10028);
     const yearAgo = new Date(Date.now() - 360 * 86_400_000).toISOString().slice(0, 10);
-    for (const period of ['1m', '5m', '15m', '1h', '4h', '1d', '1w']) {
-      const r = await api(
-        server.baseUrl,
-        `${C}/index/getKValueByCodeAndDate?code=BTCUSDT&period=${period}&date=${yearAgo}&limit=50`,
-      );
-      expect(r.body.code, period).toBe(200);
-      expect((r.body.data as { candles: unknown[] }).candles, period).toHaveLength(50);
+    for (const period of PERIODS) {
+      const r = await anonymous.call('getKValueByCodeAndDate', {
+        code: 'BTCUSDT',
+        period,
+        date: yearAgo,
+        limit: 50,
+      });
+      expect(r.code, period).toBe(200);
+      expect(r.data.candles, period).toHaveLength(50);
     }
     const tooOld = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
     expect(
-      (await api(server.baseUrl, `${C}/index/getKValueByCodeAndDate?code=BTCUSDT&period=1d&date=${tooOld}`))
-        .body.code,
+      (await anonymous.call('getKValueByCodeAndDate', { code: 'BTCUSDT', period: '1d', date: tooOld })).code,
     ).toBe(10026);
+    // A period the contract does not have: a raw request.
     expect(
       (await api(server.baseUrl, `${C}/index/getKValueByCodeAndDate?code=BTCUSDT&period=2h`)).body.code,
     ).toBe(10026);
@@ -97,35 +83,20 @@ describe('markets over HTTP and /message', () => {
   });
 
   it('keeps a watchlist per user: persisted, and nobody else sees it', async () => {
-    const register = async (email: string) => (await registerByApi(server, inbox, email)).token;
+    const register = async (email: string) => customerApi(server, await registerByApi(server, inbox, email));
     const a = await register('watcher@example.com');
     const b = await register('other@example.com');
-    const post = (token: string, path: string, body: unknown) =>
-      api(server.baseUrl, `${C}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: token },
-        body: JSON.stringify(body),
-      });
-    const [eth] = (
-      (await api(server.baseUrl, `${C}/index/listMarketByType?type=2`)).body.data as Item[]
-    ).filter((i) => i.code === 'ETHUSDT');
-    expect((await post(a, '/user/addWatchlist', { id: eth?.id })).body.code).toBe(200);
-    expect((await post(a, '/user/addWatchlist', { id: eth?.id })).body.code).toBe(200); // twice is once
-    expect((await post(a, '/user/addWatchlist', { id: 999_999 })).body.code).toBe(10028);
-    const mine = (await api(server.baseUrl, `${C}/user/listWatchlist`, { headers: { authorization: a } }))
-      .body.data as Item[];
+    const [eth] = (await anonymous.ok('listMarketByType', { type: 2 })).filter((i) => i.code === 'ETHUSDT');
+    const ethId = eth?.id ?? 0;
+    expect((await a.call('addWatchlist', { id: ethId })).code).toBe(200);
+    expect((await a.call('addWatchlist', { id: ethId })).code).toBe(200); // twice is once
+    expect((await a.call('addWatchlist', { id: 999_999 })).code).toBe(10028);
+    const mine = (await a.call('listWatchlist')).data;
     expect(mine.map((i) => i.code)).toEqual(['ETHUSDT']);
-    expect(
-      (await api(server.baseUrl, `${C}/user/listWatchlist`, { headers: { authorization: b } })).body.data,
-    ).toEqual([]);
+    expect((await b.call('listWatchlist')).data).toEqual([]);
     // B removing A's item changes nothing of A's.
-    await post(b, '/user/removeWatchlist', { id: eth?.id });
-    expect(
-      (
-        (await api(server.baseUrl, `${C}/user/listWatchlist`, { headers: { authorization: a } })).body
-          .data as Item[]
-      ).length,
-    ).toBe(1);
-    expect((await api(server.baseUrl, `${C}/user/listWatchlist`)).status).toBe(401);
+    await b.call('removeWatchlist', { id: ethId });
+    expect((await a.call('listWatchlist')).data.length).toBe(1);
+    expect((await anonymous.call('listWatchlist')).status).toBe(401);
   });
 });

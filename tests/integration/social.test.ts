@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerByApi, startServerWithInbox } from '../support/accounts.ts';
+import { describe, expect, it } from 'vitest';
+import { registerByApi } from '../support/accounts.ts';
+import { type CustomerApi, customerApi } from '../support/api.ts';
+import { useServer } from '../support/integration.ts';
 import {
   CookieJar,
   freePort,
@@ -7,7 +9,7 @@ import {
   signInAtProvider,
   startOidcProvider,
 } from '../support/oidc.ts';
-import { api, type RunningServer } from '../support/server.ts';
+import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
@@ -19,26 +21,26 @@ type Session = { token: string; userInfo: { id: number; userName: string } };
 /**
  * Social sign-in against a real OpenID provider (oidc-provider on 127.0.0.1): the server under
  * test has only the Google slot configured, pointing at it; everything goes over HTTP, with the
- * provider's redirects followed by hand and the browser's cookie kept in a jar.
+ * provider's redirects followed by hand and the browser's cookie kept in a jar (those calls, about
+ * the cookie on the wire, are raw requests; the others go through the typed client).
  */
 describe('social sign-in over HTTP with a real OpenID provider', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let stop: () => Promise<void>;
   let provider: OidcProvider;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    provider = await startOidcProvider(`http://127.0.0.1:${port}`);
-    ({ server, inbox, stop } = await startServerWithInbox({
-      PORT: String(port),
-      ...provider.serverEnv(['google']),
-    }));
-  });
-  afterAll(async () => {
-    await stop?.();
-    await provider?.close();
-  });
+  let anonymous: CustomerApi;
+  // The server's callback URL must be known to the provider first: a free port, then the provider.
+  useServer(
+    {
+      env: async () => {
+        const port = await freePort();
+        provider = await startOidcProvider(`http://127.0.0.1:${port}`);
+        return { PORT: String(port), ...provider.serverEnv(['google']) };
+      },
+      after: () => provider?.close(),
+    },
+    (s) => ({ server, inbox, anonymous } = s),
+  );
 
   /** loginByGoogle in a browser whose cookies are `jar`: the authorization URL to go to. */
   async function start(jar: CookieJar, name = 'Google'): Promise<{ answer: Answer; url: string }> {
@@ -80,17 +82,14 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
   async function sessionOf(answer: Answer): Promise<Session> {
     expect(answer.body.code, answer.body.msg).toBe(200);
     const session = answer.body.data as Session;
-    const me = await api(server.baseUrl, `${C}/user/getUserInfo`, {
-      method: 'POST',
-      headers: { authorization: session.token },
-    });
-    expect(me.body.data).toEqual(session.userInfo);
+    const me = await customerApi(server, session).call('getUserInfo');
+    expect(me.data).toEqual(session.userInfo);
     return session;
   }
 
   it('lists only the configured provider; the other one is not offered', async () => {
-    const list = await api(server.baseUrl, `${C}/login/socialProviders`);
-    expect(list.body).toMatchObject({ code: 200, data: [{ provider: 'google', label: 'Google' }] });
+    const list = await anonymous.call('listSocialProviders');
+    expect(list).toMatchObject({ code: 200, data: [{ provider: 'google', label: 'Google' }] });
     const other = await start(new CookieJar(), 'Microsoft');
     expect(other.answer.status).toBe(404);
     expect(other.answer.body.code).toBe(10028);
@@ -123,30 +122,23 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     provider.addAccount('sub-newcomer', { email: 'Newcomer@Example.com', email_verified: true, name: 'N' });
     const first = await sessionOf(await socialLogin('sub-newcomer'));
     expect(first.userInfo.userName).toBe('newcomer');
-    const balances = await api(server.baseUrl, `${C}/user/getBalances`, {
-      headers: { authorization: first.token, virtually: 'NO' },
-    });
-    expect(balances.body.data).toMatchObject({
+    const newcomer = customerApi(server, first);
+    const balances = await newcomer.call('getBalances', {}, { book: 'demo' });
+    expect(balances.data).toMatchObject({
       book: 'demo',
       balances: expect.arrayContaining([
         expect.objectContaining({ asset: 'USDT', balance: '100000.000000' }),
       ]),
     });
-    const notices = await api(server.baseUrl, `${C}/user/getNoticeList`, {
-      headers: { authorization: first.token },
-    });
-    expect(notices.body.data).toHaveLength(1);
+    const notices = await newcomer.call('getNoticeList');
+    expect(notices.data).toHaveLength(1);
 
     const second = await sessionOf(await socialLogin('sub-newcomer'));
     expect(second.userInfo).toEqual(first.userInfo);
     expect(second.token).not.toBe(first.token);
     // The verified email became the account's: registering it again is refused.
-    const again = await api(server.baseUrl, `${C}/login/sendCode`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'newcomer@example.com', purpose: 'register' }),
-    });
-    expect(again.body.code).toBe(10007);
+    const again = await anonymous.call('sendCode', { email: 'newcomer@example.com', purpose: 'register' });
+    expect(again.code).toBe(10007);
   });
 
   it('makes a new account’s username unique', async () => {
@@ -208,7 +200,7 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(10029);
     // No account was made by any of these.
-    expect((await api(server.baseUrl, `${C}/login/checkUserNameOrPhone?userName=mixer`)).body.data).toEqual({
+    expect((await anonymous.call('checkUserNameOrPhone', { userName: 'mixer' })).data).toEqual({
       available: true,
     });
   });
@@ -220,12 +212,11 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     expect(refused.body.code).toBe(10007);
     // Still not linked on a second try, and the owner's password still works.
     expect((await socialLogin('sub-impostor')).body.code).toBe(10007);
-    const login = await api(server.baseUrl, `${C}/login/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ userName: 'owner@example.com', password: 'long enough pw' }),
+    const login = await anonymous.call('login', {
+      userName: 'owner@example.com',
+      password: 'long enough pw',
     });
-    expect((login.body.data as Session).userInfo.id).toBe(owner.userInfo.id);
+    expect((login.data as Session).userInfo.id).toBe(owner.userInfo.id);
   });
 
   it('gives an unverified email with no account a new account that does not claim the address', async () => {
@@ -233,12 +224,8 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     const session = await sessionOf(await socialLogin('sub-unverified'));
     expect(session.userInfo.userName).toBe('unclaimed');
     // The address stays free for whoever can receive mail at it.
-    const sent = await api(server.baseUrl, `${C}/login/sendCode`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'unclaimed@example.com', purpose: 'register' }),
-    });
-    expect(sent.body.code).toBe(200);
+    const sent = await anonymous.call('sendCode', { email: 'unclaimed@example.com', purpose: 'register' });
+    expect(sent.code).toBe(200);
     expect((await sessionOf(await socialLogin('sub-unverified'))).userInfo).toEqual(session.userInfo);
   });
 
@@ -248,17 +235,10 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     const first = await sessionOf(await socialLogin('sub-linked'));
     expect(first.userInfo).toEqual(owner.userInfo);
 
-    const setup = await api(server.baseUrl, `${C}/user/setupTotp`, {
-      method: 'POST',
-      headers: { authorization: owner.token },
-    });
-    const { secret } = setup.body.data as { secret: string };
-    const enabled = await api(server.baseUrl, `${C}/user/enableTotp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: owner.token },
-      body: JSON.stringify({ code: authenticatorCode(secret) }),
-    });
-    expect(enabled.body.code).toBe(200);
+    const ownerApi = customerApi(server, owner);
+    const { secret } = await ownerApi.ok('setupTotp');
+    const enabled = await ownerApi.call('enableTotp', { code: authenticatorCode(secret) });
+    expect(enabled.code).toBe(200);
 
     const challenged = await socialLogin('sub-linked');
     expect(challenged.body.code).toBe(200);
@@ -270,12 +250,11 @@ describe('social sign-in over HTTP with a real OpenID provider', () => {
     expect(twoFactor).toBe(true);
     expect(token).toBeUndefined();
     // The authenticator's code of the next step, as enabling used this step's already.
-    const next = await api(server.baseUrl, `${C}/login/loginTotp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ challenge, code: authenticatorCode(secret, 1) }),
+    const next = await anonymous.call('loginTotp', {
+      challenge: challenge ?? '',
+      code: authenticatorCode(secret, 1),
     });
-    expect(next.body.code).toBe(200);
-    expect((next.body.data as Session).userInfo).toEqual(owner.userInfo);
+    expect(next.code).toBe(200);
+    expect(next.data.userInfo).toEqual(owner.userInfo);
   });
 });

@@ -1,58 +1,48 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { uploadFileUrl } from '@swx/contract';
+import { type IdentificationBody, uploadFileUrl } from '@swx/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi, type Session } from '../support/accounts.ts';
+import { customerApi, type StaffApi, staffApi } from '../support/api.ts';
 import { appended, hasGps, pngImage, zipOf } from '../support/images.ts';
-import { api, type RunningServer, startServer } from '../support/server.ts';
-import { type Inbox, startInbox } from '../support/smtp.ts';
-import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
+import { useServer } from '../support/integration.ts';
+import type { RunningServer } from '../support/server.ts';
+import type { Inbox } from '../support/smtp.ts';
+import { enrolStaffByApi } from '../support/staff.ts';
 import { uploadByApi, uploadKycPhotos } from '../support/uploads.ts';
 
-const C = '/swx/customer';
 const A = '/swx/admin';
 const auth = (token: string) => ({ authorization: token });
-const post = (body: unknown, token?: string) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...(token ? auth(token) : {}) },
-  body: JSON.stringify(body ?? {}),
-});
 
 describe('back office and KYC over HTTP', () => {
   let server: RunningServer;
   let inbox: Inbox;
-  let dataDir: string;
-  const staff: Record<string, string> = {};
+  let oneTimePasswords: Record<string, string>;
+  const staff: Record<string, StaffApi> = {};
   let alice: Session;
   let bob: Session;
   /** Alice's three photos, uploaded (the upload ids). */
   let photos: { front: string; back: string; inHand: string };
 
+  // The operator command, before the server holds the PGlite folder.
+  const roles = ['compliance', 'support', 'finance'] as const;
+  useServer(
+    { staff: roles.map((role) => ({ email: `${role}@swx.test`, role })) },
+    (s) => ({ server, inbox, oneTimePasswords } = s),
+  );
   beforeAll(async () => {
-    inbox = await startInbox();
-    dataDir = mkdtempSync(join(tmpdir(), 'swx-it-staff-'));
-    // The operator command, before the server holds the PGlite folder.
-    const passwords = {
-      compliance: createStaffByCli(dataDir, 'compliance@swx.test', 'compliance'),
-      support: createStaffByCli(dataDir, 'support@swx.test', 'support'),
-      finance: createStaffByCli(dataDir, 'finance@swx.test', 'finance'),
-    };
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
-    for (const [role, password] of Object.entries(passwords))
-      staff[role] = (await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, password)).token;
+    for (const role of roles)
+      staff[role] = staffApi(
+        server,
+        await enrolStaffByApi(server.baseUrl, `${role}@swx.test`, oneTimePasswords[`${role}@swx.test`] ?? ''),
+      );
     alice = await registerByApi(server, inbox, 'alice.kyc@example.com');
     bob = await registerByApi(server, inbox, 'bob.kyc@example.com');
     photos = await uploadKycPhotos(server.baseUrl, alice.token);
   });
-  afterAll(async () => {
-    await server?.stop();
-    await inbox?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
-  const kycBody = (p = photos) => ({
+  const asStaff = (role: string) => staff[role] as StaffApi;
+  const as = (session: Session) => customerApi(server, session);
+  const kycBody = (p = photos): IdentificationBody => ({
     firstName: 'Alice',
     lastName: 'Liddell',
     birthdate: '1992-05-04',
@@ -66,16 +56,17 @@ describe('back office and KYC over HTTP', () => {
   });
 
   it('refuses a customer token on /swx/admin and a staff token on customer calls', async () => {
-    const asCustomer = await api(server.baseUrl, `${A}/customers`, { headers: auth(alice.token) });
+    const customerAsStaff = staffApi(server, alice);
+    const asCustomer = await customerAsStaff.call('searchCustomers');
     expect(asCustomer.status).toBe(401);
-    expect(asCustomer.body.code).toBe(401);
-    const queue = await api(server.baseUrl, `${A}/kyc/queue`, { headers: auth(alice.token) });
-    expect(queue.body.code).toBe(401);
-    expect((await api(server.baseUrl, `${A}/auth/me`)).body.code).toBe(401);
-    const asStaff = await api(server.baseUrl, `${C}/user/getUserInfo`, post({}, staff.compliance));
-    expect(asStaff.status).toBe(401);
-    const me = await api(server.baseUrl, `${A}/auth/me`, { headers: auth(staff.compliance ?? '') });
-    expect(me.body.data).toMatchObject({ email: 'compliance@swx.test', role: 'compliance' });
+    expect(asCustomer.code).toBe(401);
+    const queue = await customerAsStaff.call('kycQueue');
+    expect(queue.code).toBe(401);
+    expect((await staffApi(server).call('me')).code).toBe(401);
+    const staffAsCustomer = await customerApi(server, asStaff('compliance').token).call('getUserInfo');
+    expect(staffAsCustomer.status).toBe(401);
+    const me = await asStaff('compliance').call('me');
+    expect(me.data).toMatchObject({ email: 'compliance@swx.test', role: 'compliance' });
   });
 
   it('checks uploads by content over HTTP: a polyglot photo is refused when uploaded', async () => {
@@ -86,14 +77,11 @@ describe('back office and KYC over HTTP', () => {
   });
 
   it('KYC submit → another customer cannot reach the photos → support cannot approve → compliance approves → verified and notified', async () => {
-    const submitted = await api(server.baseUrl, `${C}/user/identification`, post(kycBody(), alice.token));
-    expect(submitted.body.code).toBe(20001);
-    const status = submitted.body.data as {
-      state: string;
-      details: { photos: { id: string; side: string }[] };
-    };
+    const submitted = await as(alice).call('identification', kycBody());
+    expect(submitted.code).toBe(20001);
+    const status = submitted.data;
     expect(status.state).toBe('pending');
-    const front = status.details.photos.find((p) => p.side === 'front')?.id ?? '';
+    const front = status.details?.photos.find((p) => p.side === 'front')?.id ?? '';
 
     expect(front).toBe(photos.front);
     // Another customer's photo id answers nothing; so does no session.
@@ -108,116 +96,101 @@ describe('back office and KYC over HTTP', () => {
     const bytes = Buffer.from(await own.arrayBuffer());
     expect(await hasGps(bytes)).toBe(false);
     expect((await sharp(bytes).metadata()).exif).toBeUndefined();
-    // Staff reach it only through the staff API, with a KYC role.
+    // Staff reach it only through the staff API, with a KYC role (the image bytes: plain HTTP).
     expect(
       (await fetch(`${server.baseUrl}${A}/kyc/photo/${front}`, { headers: auth(alice.token) })).status,
     ).toBe(401);
     expect(
-      (await fetch(`${server.baseUrl}${A}/kyc/photo/${front}`, { headers: auth(staff.support ?? '') }))
+      (await fetch(`${server.baseUrl}${A}/kyc/photo/${front}`, { headers: auth(asStaff('support').token) }))
         .status,
     ).toBe(403);
     expect(
-      (await fetch(`${server.baseUrl}${A}/kyc/photo/${front}`, { headers: auth(staff.compliance ?? '') }))
-        .status,
+      (
+        await fetch(`${server.baseUrl}${A}/kyc/photo/${front}`, {
+          headers: auth(asStaff('compliance').token),
+        })
+      ).status,
     ).toBe(200);
 
-    const queue = await api(server.baseUrl, `${A}/kyc/queue`, { headers: auth(staff.compliance ?? '') });
-    const item = (queue.body.data as { id: number; userId: number }[]).find(
-      (q) => q.userId === alice.userInfo.id,
-    );
+    const queue = await asStaff('compliance').call('kycQueue');
+    const item = queue.data.find((q) => q.userId === alice.userInfo.id);
     expect(item).toBeDefined();
     const id = item?.id ?? 0;
     for (const role of ['support', 'finance']) {
-      const refused = await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff[role]));
+      const refused = await asStaff(role).call('approveKyc', { id });
       expect(refused.status, role).toBe(403);
-      expect(refused.body.code, role).toBe(10029);
+      expect(refused.code, role).toBe(10029);
     }
-    expect((await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, alice.token))).body.code).toBe(401);
-    expect(
-      (await api(server.baseUrl, `${C}/user/getIdentification`, { headers: auth(alice.token) })).body.data,
-    ).toMatchObject({ state: 'pending' });
+    expect((await staffApi(server, alice).call('approveKyc', { id })).code).toBe(401);
+    expect((await as(alice).call('getIdentification')).data).toMatchObject({ state: 'pending' });
 
     // Deciding needs a live claim of the decider: without one, 10036; claimed, the queue names who.
-    expect((await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff.compliance))).body.code).toBe(
-      10036,
-    );
-    const claimed = await api(server.baseUrl, `${A}/kyc/${id}/claim`, post({}, staff.compliance));
-    expect(claimed.body).toMatchObject({
+    expect((await asStaff('compliance').call('approveKyc', { id })).code).toBe(10036);
+    const claimed = await asStaff('compliance').call('claimKyc', { id });
+    expect(claimed).toMatchObject({
       code: 200,
       data: { review: { state: 'pending', claim: { staff: { email: 'compliance@swx.test' } } } },
     });
-    const listed = await api(server.baseUrl, `${A}/kyc/queue`, { headers: auth(staff.compliance ?? '') });
-    expect(
-      (listed.body.data as { id: number; review: unknown }[]).find((q) => q.id === id)?.review,
-    ).toMatchObject({
+    const listed = await asStaff('compliance').call('kycQueue');
+    expect(listed.data.find((q) => q.id === id)?.review).toMatchObject({
       claim: { staff: { email: 'compliance@swx.test' } },
     });
-    const approved = await api(server.baseUrl, `${A}/kyc/${id}/approve`, post({}, staff.compliance));
-    expect(approved.body).toMatchObject({
+    const approved = await asStaff('compliance').call('approveKyc', { id });
+    expect(approved).toMatchObject({
       code: 200,
       data: {
         status: 'verified',
         review: { state: 'approved', decidedBy: { email: 'compliance@swx.test' } },
       },
     });
-    const mine = await api(server.baseUrl, `${C}/user/getIdentification`, { headers: auth(alice.token) });
-    expect(mine.body.data).toMatchObject({ state: 'verified', canSubmit: false });
-    const score = await api(server.baseUrl, `${C}/user/getCreditScore`, { headers: auth(alice.token) });
-    expect(score.body.data).toMatchObject({ score: 80, max: 100 });
-    const notices = await api(server.baseUrl, `${C}/user/getNoticeList`, { headers: auth(alice.token) });
-    expect((notices.body.data as { noticeContent: string }[]).map((n) => n.noticeContent)).toContainEqual(
+    const mine = await as(alice).call('getIdentification');
+    expect(mine.data).toMatchObject({ state: 'verified', canSubmit: false });
+    const score = await as(alice).call('getCreditScore');
+    expect(score.data).toMatchObject({ score: 80, max: 100 });
+    const notices = await as(alice).call('getNoticeList');
+    expect(notices.data.map((n) => n.noticeContent)).toContainEqual(
       expect.stringContaining('Your identity is verified'),
     );
     // Decided once.
-    const twice = await api(
-      server.baseUrl,
-      `${A}/kyc/${id}/reject`,
-      post({ reason: 'changed my mind' }, staff.compliance),
-    );
-    expect(twice.body.code).toBe(10019);
+    const twice = await asStaff('compliance').call('rejectKyc', { id, reason: 'changed my mind' });
+    expect(twice.code).toBe(10019);
   });
 
   it('locking a customer ends their session and refuses login; finance may look but not lock', async () => {
     const carol = await registerByApi(server, inbox, 'carol.lock@example.com', 'carol password 1');
-    expect((await api(server.baseUrl, `${C}/user/getUserInfo`, post({}, carol.token))).body.code).toBe(200);
-    const found = await api(server.baseUrl, `${A}/customers?q=carol.lock`, {
-      headers: auth(staff.finance ?? ''),
+    expect((await as(carol).call('getUserInfo')).code).toBe(200);
+    const found = await asStaff('finance').call('searchCustomers', { q: 'carol.lock' });
+    expect(found.data.map((c) => c.id)).toEqual([carol.userInfo.id]);
+    const byFinance = await asStaff('finance').call('lockCustomer', {
+      id: carol.userInfo.id,
+      reason: 'suspicious activity',
     });
-    expect((found.body.data as { id: number }[]).map((c) => c.id)).toEqual([carol.userInfo.id]);
-    const byFinance = await api(
-      server.baseUrl,
-      `${A}/customers/${carol.userInfo.id}/lock`,
-      post({ reason: 'suspicious activity' }, staff.finance),
-    );
-    expect(byFinance.body.code).toBe(10029);
+    expect(byFinance.code).toBe(10029);
 
-    const locked = await api(
-      server.baseUrl,
-      `${A}/customers/${carol.userInfo.id}/lock`,
-      post({ reason: 'suspicious activity' }, staff.support),
-    );
-    expect(locked.body.data).toMatchObject({ status: 'locked', liveSessions: 0 });
-    const after = await api(server.baseUrl, `${C}/user/getUserInfo`, post({}, carol.token));
+    const locked = await asStaff('support').call('lockCustomer', {
+      id: carol.userInfo.id,
+      reason: 'suspicious activity',
+    });
+    expect(locked.data).toMatchObject({ status: 'locked', liveSessions: 0 });
+    const after = await as(carol).call('getUserInfo');
     expect(after.status).toBe(401);
-    const login = await api(
-      server.baseUrl,
-      `${C}/login/login`,
-      post({ userName: 'carol.lock@example.com', password: 'carol password 1' }),
-    );
-    expect(login.body.code).toBe(10005);
+    const anonymous = customerApi(server);
+    const login = await anonymous.call('login', {
+      userName: 'carol.lock@example.com',
+      password: 'carol password 1',
+    });
+    expect(login.code).toBe(10005);
 
-    const unlocked = await api(
-      server.baseUrl,
-      `${A}/customers/${carol.userInfo.id}/unlock`,
-      post({ reason: 'verified by phone' }, staff.support),
-    );
-    expect(unlocked.body.data).toMatchObject({ status: 'active' });
-    expect((unlocked.body.data as { history: unknown[] }).history).toHaveLength(2);
-    const again = await api(
-      server.baseUrl,
-      `${C}/login/login`,
-      post({ userName: 'carol.lock@example.com', password: 'carol password 1' }),
-    );
-    expect(again.body.code).toBe(200);
+    const unlocked = await asStaff('support').call('unlockCustomer', {
+      id: carol.userInfo.id,
+      reason: 'verified by phone',
+    });
+    expect(unlocked.data).toMatchObject({ status: 'active' });
+    expect(unlocked.data.history).toHaveLength(2);
+    const again = await anonymous.call('login', {
+      userName: 'carol.lock@example.com',
+      password: 'carol password 1',
+    });
+    expect(again.code).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import { customerApi } from './api.ts';
 import { type RunningServer, startServer } from './server.ts';
 import { type Inbox, startInbox } from './smtp.ts';
 
@@ -26,32 +27,20 @@ export async function registerByApi(
   email: string,
   password = 'long enough pw',
 ): Promise<Session> {
-  const post = (path: string, body: unknown) =>
-    fetch(`${server.baseUrl}/swx/customer${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<{ code: number; data: unknown }>);
-  const sent = await post('/login/sendCode', { email, purpose: 'register' });
-  if (sent.code !== 200) throw new Error(`sendCode answered ${sent.code}`);
-  const registered = await post('/login/register', {
+  const anonymous = customerApi(server);
+  await anonymous.ok('sendCode', { email, purpose: 'register' });
+  const registered = await anonymous.ok('register', {
     userName: email,
     password,
     password2: password,
     code: await inbox.codeFor(email),
   });
-  if (registered.code !== 200) throw new Error(`register answered ${registered.code}`);
-  return registered.data as Session;
+  return registered;
 }
 
 /** Marks every notice of a customer read through the API, so no notice dialog blocks a page. */
-export async function readAllNotices(baseUrl: string, token: string): Promise<void> {
-  const base = `${baseUrl}/swx/customer/user`;
-  const list = (await (
-    await fetch(`${base}/getNoticeList`, { headers: { authorization: token } })
-  ).json()) as {
-    data: { id: number }[];
-  };
-  for (const notice of list.data)
-    await fetch(`${base}/readNotice?noticeId=${notice.id}`, { headers: { authorization: token } });
+export async function readAllNotices(server: RunningServer | string, token: string): Promise<void> {
+  const customer = customerApi(server, token);
+  for (const notice of await customer.ok('getNoticeList'))
+    await customer.ok('readNotice', { noticeId: notice.id });
 }

@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { readAllNotices, type Session, startServerWithInbox } from './accounts.ts';
-import { listedCryptoId, type RunningServer } from './server.ts';
-import type { Inbox } from './smtp.ts';
+import { listedCryptoId } from './server.ts';
 
 /** Debian's Chromium, launched with the flags this machine needs (no network beyond loopback). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,81 +23,32 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/**
- * What most browser test files start with: a server whose mail goes to an inbox in the test
- * (`startServerWithInbox`) and Chromium. `stop` closes Chromium, then the server and the inbox.
- */
-export async function startServerAndBrowser(
-  env: Record<string, string> = {},
-): Promise<{ server: RunningServer; inbox: Inbox; browser: Browser; stop: () => Promise<void> }> {
-  const started = await startServerWithInbox(env);
-  try {
-    const browser = await launchBrowser();
-    return {
-      server: started.server,
-      inbox: started.inbox,
-      browser,
-      async stop() {
-        await browser.close();
-        await started.stop();
-      },
-    };
-  } catch (error) {
-    await started.stop();
-    throw error;
-  }
-}
-
 export const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 export type Layout = 'desktop' | 'mobile';
 
-export async function newContext(browser: Browser, layout: Layout, baseURL: string): Promise<BrowserContext> {
+/**
+ * A browser context at the desktop viewport (1366×900, or `width`) or an iPhone's 390×844, in the
+ * browser locale `locale` (en-US by default).
+ */
+export async function newContext(
+  browser: Browser,
+  layout: Layout,
+  baseURL: string,
+  options: { locale?: string; width?: number } = {},
+): Promise<BrowserContext> {
+  const locale = options.locale ?? 'en-US';
   return layout === 'desktop'
-    ? browser.newContext({ baseURL, viewport: { width: 1366, height: 900 }, locale: 'en-US' })
+    ? browser.newContext({ baseURL, viewport: { width: options.width ?? 1366, height: 900 }, locale })
     : browser.newContext({
         baseURL,
         viewport: { width: 390, height: 844 },
         userAgent: IPHONE_UA,
         isMobile: true,
         hasTouch: true,
-        locale: 'en-US',
+        locale,
       });
-}
-
-export type BrowserSession = { token: string; userInfo: unknown };
-
-/**
- * The context's pages start as after a login with this session (and with the welcome board seen).
- * Seeded once per context, so a logout or a 401 in the test sticks.
- */
-export async function holdSession(context: BrowserContext, session: BrowserSession): Promise<void> {
-  await context.addInitScript((s) => {
-    sessionStorage.setItem('welcomeShown', '1');
-    if (localStorage.getItem('seeded')) return;
-    localStorage.setItem('seeded', '1');
-    localStorage.setItem('token', s.token);
-    localStorage.setItem('isLogin', 'true');
-    localStorage.setItem('userInfo', JSON.stringify(s.userInfo));
-  }, session);
-}
-
-/**
- * A page whose browser already holds the session of an account registered through the API, with
- * every notice read first, so no notice dialog covers the screens under test.
- */
-export async function sessionPage(
-  browser: Browser,
-  baseUrl: string,
-  layout: Layout,
-  session: Session,
-): Promise<{ page: Page; errors: string[] }> {
-  await readAllNotices(baseUrl, session.token);
-  const context = await newContext(browser, layout, baseUrl);
-  await holdSession(context, session);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
 }
 
 /** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */

@@ -5,7 +5,7 @@
  */
 export const smallLong = (marketId: number) => ({
   marketId,
-  direction: 'long',
+  direction: 'long' as const,
   lots: '0.05',
   leverage: 2,
   stopLoss: '1.00',

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -112,4 +112,20 @@ export async function listedCryptoId(baseUrl: string, code: string): Promise<num
   const item = list.data.find((entry) => entry.code === code);
   if (!item) throw new Error(`${code} is not listed`);
   return item.id;
+}
+
+/**
+ * Runs an operator command (`cli.ts <args>`) against a data folder, as the operator does: while a
+ * server runs on the folder, the command runs inside it through its control socket.
+ */
+export function runCli(
+  dataDir: string,
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, type RunningServer, startServer } from './server.ts';
-import { type Inbox, startInbox } from './smtp.ts';
+import type { StaffInfo } from '@swx/contract';
+import { staffApi } from './api.ts';
+import { ROOT } from './server.ts';
 import { authenticatorCode } from './totp.ts';
 
 export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
@@ -25,64 +24,21 @@ export function createStaffByCli(dataDir: string, email: string, role: StaffRole
   return password;
 }
 
-/**
- * A real server on a fresh data folder (`<prefix>-…` in the temp folder) with one staff account
- * created by the CLI before it started, and its mail going to an SMTP receiver in the test.
- * `stop` stops both and removes the folder.
- */
-export async function startServerWithStaff(
-  prefix: string,
-  email: string,
-  role: StaffRoleName,
-): Promise<{
-  server: RunningServer;
-  inbox: Inbox;
-  oneTimePassword: string;
-  stop: () => Promise<void>;
-}> {
-  const inbox = await startInbox();
-  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  let server: RunningServer | undefined;
-  const stop = async () => {
-    await server?.stop();
-    await inbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const oneTimePassword = createStaffByCli(dataDir, email, role);
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${inbox.port}` }, { dataDir });
-    return { server, inbox, oneTimePassword, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
 export const STAFF_PASSWORD = 'staff passphrase 2025';
-
-type Envelope = { code: number; msg: string; data: unknown };
 
 /** First sign-in over the API: one-time password, enrolment with a computed TOTP code, new password. */
 export async function enrolStaffByApi(
   baseUrl: string,
   email: string,
   oneTimePassword: string,
-): Promise<{ token: string; secret: string }> {
-  const post = (path: string, body: unknown) =>
-    fetch(`${baseUrl}/swx/admin${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<Envelope>);
-  const first = await post('/auth/signIn', { email, password: oneTimePassword });
-  const step = first.data as { step: string; challenge: string; secret: string };
-  if (first.code !== 200 || step.step !== 'enrol')
-    throw new Error(`signIn answered ${JSON.stringify(first)}`);
-  const done = await post('/auth/enrol', {
+): Promise<{ token: string; secret: string; staff: StaffInfo }> {
+  const anonymous = staffApi(baseUrl);
+  const step = await anonymous.ok('signIn', { email, password: oneTimePassword });
+  if (step.step !== 'enrol') throw new Error(`signIn answered ${JSON.stringify(step)}`);
+  const done = await anonymous.ok('enrol', {
     challenge: step.challenge,
     code: authenticatorCode(step.secret),
     newPassword: STAFF_PASSWORD,
   });
-  if (done.code !== 200) throw new Error(`enrol answered ${JSON.stringify(done)}`);
-  return { token: (done.data as { token: string }).token, secret: step.secret };
+  return { token: done.token, staff: done.staff, secret: step.secret };
 }

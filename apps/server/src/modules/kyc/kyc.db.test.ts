@@ -1,19 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IdentificationBody } from '@swx/contract';
+import type { IdentificationBody, Language } from '@swx/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { hasGps, jp2Image, jpegWithGps, pngImage } from '../../../../../tests/support/images.ts';
 import { ApiError } from '../../platform/http.ts';
-import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { FileStorage } from '../../platform/storage.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import { type ReviewQueue, ReviewService } from '../review/review.service.ts';
-import { StaffService } from '../staff/staff.service.ts';
 import { UploadsService } from '../uploads/uploads.service.ts';
 import { kycReview } from './kyc.review.ts';
 import { KycService } from './kyc.service.ts';
@@ -23,6 +22,7 @@ const COMPLIANCE = { staffId: 0 };
 
 describe(`KYC on ${TEST_DB}`, () => {
   let t: TestDatabase;
+  let ctx: TestContext;
   let kyc: KycService;
   let notices: NoticesService;
   let review: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
@@ -43,29 +43,17 @@ describe(`KYC on ${TEST_DB}`, () => {
       audit,
       customers,
     });
-    const staff = new StaffService({
-      db: t.db,
-      audit,
-      rateLimiter: createMemoryRateLimiter(),
-      totpKey: Buffer.alloc(32, 7),
-    });
-    review = new ReviewService({ db: t.db, audit, notices, staff, customers }).register(
-      kycReview(kyc, staff),
+    ctx = await createTestContext(t.db, { audit, notices });
+    review = new ReviewService({ db: t.db, audit, notices, staff: ctx.staff, customers }).register(
+      kycReview(kyc, ctx.staff),
     );
-    const [reviewer] = await t.db.query<{ id: string }>(
-      "INSERT INTO staff (email, role, password_hash, password_one_time, totp_secret_enc, totp_enabled_at) VALUES ('c@example.com', 'compliance', '$argon2id$x', false, 'v1.a.b.c', now()) RETURNING id",
-    );
-    COMPLIANCE.staffId = Number(reviewer?.id);
+    COMPLIANCE.staffId = (await ctx.staffMember('compliance', 'c@example.com')).id;
     images = { front: await jpegWithGps(), back: await pngImage(), inHand: await jp2Image() };
   });
   afterAll(() => t.close());
 
-  async function customer(name: string, language = 'en'): Promise<number> {
-    const [row] = await t.db.query<{ id: string }>(
-      "INSERT INTO users (user_name, password_hash, language) VALUES ($1, '$argon2id$x', $2) RETURNING id",
-      [name, language],
-    );
-    return Number(row?.id);
+  async function customer(name: string, language: Language = 'en'): Promise<number> {
+    return (await ctx.customer({ name, language })).id;
   }
 
   /** The customer uploads the three photos (JPEG with GPS, PNG, JPEG 2000) through the uploads service. */

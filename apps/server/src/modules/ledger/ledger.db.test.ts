@@ -2,6 +2,7 @@ import { Code } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerError, LedgerService } from './ledger.service.ts';
 
@@ -18,15 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// After every test: postings net to zero per asset and book, no customer balance is negative,
+// After every test: postings net to zero per entry, asset and book, no customer balance is negative,
 // every stored balance equals its postings, and the audit chain verifies.
-afterEach(async () => {
-  const invariants = await ledger.invariants();
-  expect(invariants.unbalanced).toEqual([]);
-  expect(invariants.negativeCustomers).toEqual([]);
-  expect(await ledger.reconcile()).toEqual([]);
-  expect((await audit.verify()).ok).toBe(true);
-});
+afterEach(() => expectLedgerSound({ db: t.db, ledger, audit }));
 
 const USDT = (units: number) => BigInt(units) * 1_000_000n;
 const rejectsWith = (reason: string) => (e: unknown) => e instanceof LedgerError && e.reason === reason;

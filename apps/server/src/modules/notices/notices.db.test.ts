@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
 import { NoticesService, renderNotice } from './notices.service.ts';
 
 describe(`notices on ${TEST_DB}`, () => {
   let t: TestDatabase;
+  let ctx: TestContext;
   let notices: NoticesService;
   beforeAll(async () => {
     t = await openTestDatabase();
     notices = new NoticesService(t.db);
+    ctx = await createTestContext(t.db, { notices });
   });
   afterAll(() => t.close());
 
+  /** A customer registered in English (their welcome notice comes first). */
   async function customer(name: string): Promise<number> {
-    const [row] = await t.db.query<{ id: string }>(
-      "INSERT INTO users (user_name, password_hash, language) VALUES ($1, '$argon2id$x', 'en') RETURNING id",
-      [name],
-    );
-    return Number(row?.id);
+    return (await ctx.customer({ name })).id;
   }
 
   it('renders a notice in the language of each read, not the language it was created in', async () => {

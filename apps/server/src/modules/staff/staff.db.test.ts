@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hash as argonHash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
@@ -9,9 +8,10 @@ import { ApiError } from '../../platform/http.ts';
 import { createMailer } from '../../platform/mail.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { FileStorage } from '../../platform/storage.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
-import { ARGON2, IdentityService } from '../identity/identity.service.ts';
+import { IdentityService } from '../identity/identity.service.ts';
 import { base32Decode, totpCode } from '../identity/identity.totp.ts';
 import { KycService } from '../kyc/kyc.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
@@ -27,6 +27,7 @@ const client = { ip: '198.51.100.7', userAgent: 'staff-test' };
 
 describe(`staff accounts on ${TEST_DB}`, () => {
   let t: TestDatabase;
+  let ctx: TestContext;
   let staff: StaffService;
   let identity: IdentityService;
   let customers: StaffCustomers;
@@ -74,26 +75,15 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       notices,
     });
     customers = new StaffCustomers({ db: t.db, staff, customers: directory, kyc, ledger, trading });
+    ctx = await createTestContext(t.db, { audit, ledger, notices, staff, now: () => clock });
   });
   afterAll(() => t.close());
 
-  /** Creates and enrols a staff member; returns the session and the authenticator secret. */
+  /** Creates and enrols a staff member (on the next authenticator step); returns the session and the authenticator secret. */
   async function enrolled(email: string, role: 'admin' | 'compliance' | 'finance' | 'support') {
-    const { oneTimePassword } = await staff.create({ email, role }, null);
-    const first = await staff.signIn({ email, password: oneTimePassword }, client);
-    if (first.step !== 'enrol') throw new Error('expected the enrolment');
     step();
-    const signedIn = await staff.enrol(
-      {
-        challenge: first.challenge,
-        code: totpCode(base32Decode(first.secret), clock),
-        newPassword: 'a long staff passphrase',
-      },
-      client,
-    );
-    const session = await staff.resolveSession(signedIn.token);
-    if (!session) throw new Error('no session');
-    return { session, secret: first.secret, token: signedIn.token };
+    const member = await ctx.staffMember(role, email);
+    return { session: member.session, secret: member.secret, token: member.token };
   }
 
   it('creates an account with a one-time password only (argon2id), never a default one', async () => {
@@ -204,12 +194,9 @@ describe(`staff accounts on ${TEST_DB}`, () => {
 
   it('locks a customer with a reason (sessions end, login refused) and unlocks', async () => {
     const { session } = await enrolled('support@example.com', 'support');
-    const passwordHash = await argonHash('customer password', ARGON2);
-    const [user] = await t.db.query<{ id: string }>(
-      "INSERT INTO users (user_name, email, password_hash) VALUES ('lockme', 'lockme@example.com', $1) RETURNING id",
-      [passwordHash],
-    );
-    const userId = Number(user?.id);
+    const userId = (
+      await ctx.customer({ name: 'lockme', email: 'lockme@example.com', password: 'customer password' })
+    ).id;
     const login = await identity.login(
       { userName: 'lockme', password: 'customer password' },
       { ...client, language: 'en' },

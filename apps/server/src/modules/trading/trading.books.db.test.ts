@@ -1,13 +1,15 @@
 import { Code } from '@swx/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
+import type { TestContext } from '../../test/context.ts';
 import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { TickQuote } from './pricing.ts';
 import { TradingService } from './trading.service.ts';
-import { insertCustomer, longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
+import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
 
 /**
  * Every read and change of a position is scoped to the request's book: a demo id with the live
@@ -15,6 +17,7 @@ import { insertCustomer, longTicket, placeOrder, refusal, tradingParts } from '.
  * answers with the other book's order.
  */
 let t: TestDatabase;
+let ctx: TestContext;
 let ledger: LedgerService;
 let trading: TradingService;
 let btc: Instrument;
@@ -27,6 +30,7 @@ beforeAll(async () => {
   t = await openTestDatabase();
   const parts = await tradingParts(t.db, () => clock * 1000);
   ledger = parts.ledger;
+  ctx = parts.ctx;
   const market = parts.market;
   trading = new TradingService({
     db: t.db,
@@ -40,26 +44,11 @@ beforeAll(async () => {
   btc = market.instrument('BTCUSDT') as Instrument;
 });
 afterAll(() => t.close());
+afterEach(() => expectLedgerSound(ctx));
 
+/** A registered customer with 50,000 USDT deposited into the live book (as the deposit flow books it). */
 async function customerWithLiveMoney(): Promise<number> {
-  const id = await insertCustomer(t.db, `books_${Math.random().toString(36).slice(2, 10)}`);
-  await ledger.openCustomerBooks(id);
-  // A real deposit into the live book (external clearing → wallet), as the deposit flow books it.
-  await ledger.transfer({
-    book: 'live',
-    kind: 'deposit',
-    idempotencyKey: `test-deposit:${id}`,
-    actor: 'system',
-    reference: `test:${id}`,
-    postings: [
-      {
-        accountId: await ledger.systemAccount('live', 'USDT', 'external_clearing'),
-        amount: -50_000_000_000n,
-      },
-      { accountId: await ledger.walletAccount('live', id, 'USDT'), amount: 50_000_000_000n },
-    ],
-  });
-  return id;
+  return (await ctx.customer({ live: 50_000_000_000n })).id;
 }
 
 const place = (user: number, book: Book, requestId: string) =>

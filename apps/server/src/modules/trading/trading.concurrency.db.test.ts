@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { type Database, openPostgres } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
+import { createTestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
@@ -60,11 +62,8 @@ afterAll(async () => {
 describe(`concurrent orders on ${TEST_DB}`, () => {
   it('48 orders at once against 100,000 USDT, each costing 30,060.60: exactly three open, nothing over-commits', async () => {
     const first = nodes[0] as (typeof nodes)[number];
-    const [row] = await t.db.query<{ id: string }>(
-      `INSERT INTO users (user_name, password_hash) VALUES ('concurrent_trader', '$argon2id$test') RETURNING id`,
-    );
-    const user = Number(row?.id);
-    await first.ledger.openCustomerBooks(user);
+    const ctx = await createTestContext(t.db, { ledger: first.ledger });
+    const user = (await ctx.customer({ name: 'concurrent_trader' })).id;
     const btc = (await t.db.query<{ id: number }>(`SELECT id FROM instruments WHERE code = 'BTCUSDT'`))[0]
       ?.id as number;
     const ticket = {
@@ -104,6 +103,6 @@ describe(`concurrent orders on ${TEST_DB}`, () => {
       [user],
     );
     expect(Number(count?.n)).toBe(3);
-    expect(await first.ledger.reconcile()).toEqual([]);
+    await expectLedgerSound(ctx);
   });
 });

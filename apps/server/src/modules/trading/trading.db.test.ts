@@ -3,7 +3,9 @@ import { Code, parseCentilots, QUOTE_VALID_SECONDS } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
+import type { TestContext } from '../../test/context.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
@@ -14,13 +16,14 @@ import type { TickQuote } from './pricing.ts';
 import { TriggerEngine } from './trading.engine.ts';
 import { reconcileMargins } from './trading.jobs.ts';
 import { TradingService } from './trading.service.ts';
-import { insertCustomer, longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
+import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
 
 /**
  * Positions against the real ledger and database. Prices come from a scripted path per test
  * (`path`), so a trigger's tick and price are known in advance; ticks are driven by hand.
  */
 let t: TestDatabase;
+let ctx: TestContext;
 let ledger: LedgerService;
 let audit: AuditService;
 let market: MarketService;
@@ -49,7 +52,7 @@ function scripted(instrument: Instrument, second: number): TickQuote {
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  ({ audit, ledger, market } = await tradingParts(t.db, () => clock * 1000));
+  ({ audit, ledger, market, ctx } = await tradingParts(t.db, () => clock * 1000));
   notices = new NoticesService(t.db);
   bus = createMemoryBus();
   trading = new TradingService({
@@ -68,22 +71,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-afterEach(async () => {
-  const invariants = await ledger.invariants();
-  expect(invariants.unbalanced).toEqual([]);
-  expect(invariants.negativeCustomers).toEqual([]);
-  expect(await ledger.reconcile()).toEqual([]);
-  expect((await audit.verify()).ok).toBe(true);
-  // Every customer's margin account holds exactly the margins of their open positions.
-  expect(await reconcileMargins(trading, ledger, audit)).toEqual([]);
-});
+// The ledger is sound after every test, and every customer's margin account holds exactly the
+// margins of their open positions.
+afterEach(() =>
+  expectLedgerSound({
+    db: t.db,
+    ledger,
+    audit,
+    subLedgers: [() => reconcileMargins(trading, ledger, audit)],
+  }),
+);
 
-let nextUser = 0;
+/** A customer registered through identity, with the demo book's 100,000 USDT; their id. */
 async function newCustomer(): Promise<number> {
-  nextUser += 1;
-  const id = await insertCustomer(t.db, `trader${nextUser}_${Math.random().toString(36).slice(2, 8)}`);
-  await ledger.openCustomerBooks(id);
-  return id;
+  return (await ctx.customer()).id;
 }
 
 const wallet = async (user: number) =>

@@ -1,31 +1,24 @@
 import type { Book, Language, OptionsOrder, TicketBody } from '@swx/contract';
-import type { Database, Queryable } from '../../platform/db.ts';
+import type { Database } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
-import { AuditService } from '../audit/audit.service.ts';
-import { LedgerService } from '../ledger/ledger.service.ts';
+import { createTestContext, openPosition, type TestContext } from '../../test/context.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
 import type { TradingService } from './trading.service.ts';
 
-/** What the trading database tests build on: the audit log, the ledger with its system accounts, the catalogue. */
+/**
+ * What the trading database tests build on: the test context (audit log, ledger with its system
+ * accounts, identity to register customers) and the catalogue on the test's clock.
+ */
 export async function tradingParts(
   db: Database,
   now: () => number,
-): Promise<{ audit: AuditService; ledger: LedgerService; market: MarketService }> {
-  const audit = new AuditService(db);
-  const ledger = new LedgerService(db, audit);
-  await ledger.ensureSystemAccounts();
+): Promise<{ audit: AuditService; ledger: LedgerService; market: MarketService; ctx: TestContext }> {
+  const ctx = await createTestContext(db);
   const market = new MarketService(db, now);
   await market.load();
-  return { audit, ledger, market };
-}
-
-/** A customer row (no books yet) named `userName`; its id. */
-export async function insertCustomer(db: Queryable, userName: string): Promise<number> {
-  const [row] = await db.query<{ id: string }>(
-    `INSERT INTO users (user_name, password_hash) VALUES ($1, '$argon2id$test') RETURNING id`,
-    [userName],
-  );
-  return Number(row?.id);
+  return { audit: ctx.audit, ledger: ctx.ledger, market, ctx };
 }
 
 /** A long of 0.10 lot at 2× with stops at 90,000.00 and 120,000.00 (BTCUSDT trades around 100,000). */
@@ -39,7 +32,7 @@ export const longTicket = (marketId: number) => ({
   autoCloseAfter: null,
 });
 
-/** Quote, then commit: previews a ticket for the customer at the service's tick and opens it at that quote. */
+/** Quote, then commit under a named request id: {@link openPosition} for the customer `userId`. */
 export function placeOrder(
   trading: TradingService,
   userId: number,
@@ -47,9 +40,7 @@ export function placeOrder(
   requestId: string,
   options: { book?: Book; language?: Language } = {},
 ): Promise<OptionsOrder> {
-  const book = options.book ?? 'demo';
-  const { quoteId } = trading.preview(body, { customerId: userId, book });
-  return trading.open(userId, book, options.language ?? 'en', { ...body, quoteId, requestId });
+  return openPosition(trading, { id: userId }, body, { ...options, requestId });
 }
 
 /** The catalogue code and data a refusal answers (an ApiError, or a ledger refusal by its mapping). */

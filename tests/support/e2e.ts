@@ -1,0 +1,245 @@
+import type { StaffInfo } from '@swx/contract';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { readAllNotices, registerByApi, type Session } from './accounts.ts';
+import { staffApi } from './api.ts';
+import { btcPagePath, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
+import { type StartedServer, useServer } from './integration.ts';
+import type { RunningServer } from './server.ts';
+import type { Inbox } from './smtp.ts';
+import { enrolStaffByApi, STAFF_PASSWORD, type StaffRoleName } from './staff.ts';
+import { authenticatorCode } from './totp.ts';
+
+/**
+ * The shared fixtures of the browser tests. `useApp()` at the top of a file starts, for the whole
+ * file, a real server (its mail going to an SMTP receiver in the test, and with `staff`, a staff
+ * account the operator created by the CLI before the start) and Chromium, and stops them after.
+ * What a test then asks of it:
+ *
+ *   const app = useApp();
+ *   const { page } = await app.signedIn('desktop', 'lena@example.com'); // a logged-in customer
+ *   const { page } = await app.open('mobile', { language: 'ar' });    // a visitor
+ *   const admin = await app.staffPage('desktop');                      // a staff session
+ *
+ * Pages are driven through the page models of tests/support/pages.
+ */
+
+export type StaffSessionData = { token: string; staff: StaffInfo };
+
+/** The file's staff account: its password of the moment and its authenticator codes. */
+export class StaffAccount {
+  /** The authenticator secret, once enrolled (by the API here, or read off the enrolment screen). */
+  secret = '';
+  /** Authenticator steps used so far: a step's code is accepted once. */
+  private steps = 0;
+
+  readonly email: string;
+  readonly role: StaffRoleName;
+  readonly oneTimePassword: string;
+  private readonly baseUrl: string;
+
+  constructor(email: string, role: StaffRoleName, oneTimePassword: string, baseUrl: string) {
+    this.email = email;
+    this.role = role;
+    this.oneTimePassword = oneTimePassword;
+    this.baseUrl = baseUrl;
+  }
+
+  get enrolled(): boolean {
+    return this.secret !== '';
+  }
+
+  /** The password to type: the one-time password until enrolment, the chosen one after. */
+  get password(): string {
+    return this.enrolled ? STAFF_PASSWORD : this.oneTimePassword;
+  }
+
+  /** The next unused authenticator code. */
+  code(): string {
+    return authenticatorCode(this.secret, this.steps++);
+  }
+
+  /** Records an enrolment done in the browser (its code was taken with `code()`). */
+  enrolledWith(secret: string): void {
+    this.secret = secret;
+  }
+
+  /** A staff session over the API: the enrolment the first time, password and code after. */
+  async session(): Promise<StaffSessionData> {
+    if (!this.enrolled) {
+      const enrolled = await enrolStaffByApi(this.baseUrl, this.email, this.oneTimePassword);
+      this.secret = enrolled.secret;
+      this.steps = 1;
+      return { token: enrolled.token, staff: enrolled.staff };
+    }
+    const anonymous = staffApi(this.baseUrl);
+    const step = await anonymous.ok('signIn', { email: this.email, password: STAFF_PASSWORD });
+    if (step.step !== 'totp') throw new Error(`staff sign-in answered ${step.step}`);
+    return anonymous.ok('verifyCode', { challenge: step.challenge, code: this.code() });
+  }
+}
+
+export type OpenOptions = {
+  /** Hold this customer's session (seeded once: a logout or a 401 in the test sticks). */
+  as?: Session;
+  /** Hold this staff session in the back office's tab. */
+  staff?: StaffSessionData;
+  /** The language the app starts in (seeded once: a change in the app sticks). */
+  language?: string;
+  /** Show the mobile welcome board (by default it counts as seen). */
+  welcome?: boolean;
+  /** Keep the live-quote socket silent, for checks of layout and counts that need no prices. */
+  quiet?: boolean;
+  /** The browser's locale (en-US by default), for pages read as a reader of that language sees them. */
+  locale?: string;
+  /** Another desktop width than 1366 (e.g. 1280). */
+  width?: number;
+  /** The address of another server than the file's (one a test started for itself). */
+  baseUrl?: string;
+};
+
+export type Opened = { page: Page; errors: string[]; context: BrowserContext };
+
+export type App = {
+  readonly server: RunningServer;
+  readonly inbox: Inbox;
+  readonly browser: Browser;
+  /** The staff account created before the start (with `useApp({ staff })`). */
+  readonly staff: StaffAccount;
+  /** A page in a fresh browser context, at the desktop (1366×900) or an iPhone's 390×844 viewport. */
+  open(layout: Layout, options?: OpenOptions): Promise<Opened>;
+  /** A customer registered through the API (a mailed code, then the registration). */
+  customer(email: string, password?: string): Promise<Session>;
+  /** A logged-in customer: registered through the API, every notice read, the session in the page. */
+  signedIn(
+    layout: Layout,
+    email: string,
+    options?: Omit<OpenOptions, 'as'> & { password?: string },
+  ): Promise<Opened & { session: Session }>;
+  /** A back-office page holding a staff session of the file's staff account (signed in over the API). */
+  staffPage(layout: Layout, options?: Omit<OpenOptions, 'staff'>): Promise<Opened>;
+  /** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */
+  btcPage(): Promise<string>;
+};
+
+export type AppOptions = {
+  /** Server settings, or a function that prepares what the server needs first and answers them. */
+  env?: Record<string, string> | (() => Promise<Record<string, string>>);
+  /** A staff account created by the CLI before the server starts. */
+  staff?: { email: string; role: StaffRoleName };
+  /** Runs after the server and Chromium stopped (e.g. to stop what `env` started). */
+  after?: () => Promise<void>;
+  /** The limit of the start (a server start is slow on a busy machine). */
+  timeout?: number;
+};
+
+/** One server and Chromium for a test file, started before its tests and stopped after them. */
+export function useApp(options: AppOptions = {}): App {
+  let started: { server: RunningServer; inbox: Inbox; browser: Browser; staff?: StaffAccount } | undefined;
+  let server: StartedServer | undefined;
+  let browser: Browser | undefined;
+  let btcPage: string | undefined;
+
+  // The server (its `after` runs once it stopped), then Chromium; stopped in the reverse order.
+  useServer(
+    {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.staff ? { staff: [options.staff] } : {}),
+      ...(options.after ? { after: options.after } : {}),
+      timeout: options.timeout ?? 180_000,
+    },
+    (s) => {
+      server = s;
+    },
+  );
+  beforeAll(async () => {
+    if (!server) throw new Error('the server did not start');
+    browser = await launchBrowser();
+    const staff = options.staff
+      ? new StaffAccount(
+          options.staff.email,
+          options.staff.role,
+          server.oneTimePasswords[options.staff.email] ?? '',
+          server.server.baseUrl,
+        )
+      : undefined;
+    started = { server: server.server, inbox: server.inbox, browser, ...(staff ? { staff } : {}) };
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const running = () => {
+    if (!started) throw new Error('the app has not started (useApp must be called at the top of the file)');
+    return started;
+  };
+
+  const app: App = {
+    get server() {
+      return running().server;
+    },
+    get inbox() {
+      return running().inbox;
+    },
+    get browser() {
+      return running().browser;
+    },
+    get staff() {
+      const staff = running().staff;
+      if (!staff) throw new Error('no staff account: useApp({ staff: { email, role } })');
+      return staff;
+    },
+    async open(layout, given = {}) {
+      const { server: s, browser: b } = running();
+      const context = await newContext(b, layout, given.baseUrl ?? s.baseUrl, {
+        ...(given.locale ? { locale: given.locale } : {}),
+        ...(given.width ? { width: given.width } : {}),
+      });
+      await context.addInitScript(
+        ({ welcome, language }) => {
+          if (!welcome) sessionStorage.setItem('welcomeShown', '1');
+          if (language && !localStorage.getItem('languageSeeded')) {
+            localStorage.setItem('languageSeeded', '1');
+            localStorage.setItem('language', language);
+          }
+        },
+        { welcome: given.welcome ?? false, language: given.language ?? '' },
+      );
+      if (given.as)
+        // Seeded once per context, so a logout or a 401 in the test sticks.
+        await context.addInitScript((session) => {
+          if (localStorage.getItem('seeded')) return;
+          localStorage.setItem('seeded', '1');
+          localStorage.setItem('token', session.token);
+          localStorage.setItem('isLogin', 'true');
+          localStorage.setItem('userInfo', JSON.stringify(session.userInfo));
+        }, given.as);
+      if (given.staff)
+        await context.addInitScript((session) => {
+          sessionStorage.setItem('staffToken', session.token);
+          sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
+        }, given.staff);
+      if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
+      const page = await context.newPage();
+      return { page, errors: watchErrors(page), context };
+    },
+    customer(email, password) {
+      const { server: s, inbox: i } = running();
+      return registerByApi(s, i, email, password);
+    },
+    async signedIn(layout, email, given = {}) {
+      const { password, ...rest } = given;
+      const session = await app.customer(email, password);
+      await readAllNotices(running().server, session.token);
+      return { ...(await app.open(layout, { ...rest, as: session })), session };
+    },
+    async staffPage(layout, given = {}) {
+      return app.open(layout, { ...given, staff: await app.staff.session() });
+    },
+    async btcPage() {
+      btcPage ??= await btcPagePath(running().server.baseUrl);
+      return btcPage;
+    },
+  };
+  return app;
+}

@@ -1,0 +1,32 @@
+import type { Locator } from 'playwright-core';
+import { PageModel } from '../page-model.ts';
+
+/** The back office signed in: its navigation, and the data tables every screen shows. */
+export class BackOffice extends PageModel {
+  /** Waits for the line naming who is signed in ('Signed in as … (Compliance)'). */
+  async waitForStaff(email: string, role: string): Promise<void> {
+    await this.page.getByText(`Signed in as ${email} (${role})`).waitFor();
+  }
+
+  /** Goes to a screen by its navigation link ('Customers', 'KYC reviews', 'Staff', 'Audit log'). */
+  async openScreen(name: string): Promise<void> {
+    await this.page.getByRole('link', { name }).click();
+  }
+
+  heading(name: string | RegExp, level?: number): Locator {
+    return this.page.getByRole('heading', level ? { name, level } : { name });
+  }
+
+  /** The rows of a data table as text, one string per row. */
+  rows(testId: string): Promise<string[]> {
+    return this.page.getByTestId(testId).locator('tbody tr').allInnerTexts();
+  }
+
+  async chooseLanguage(language: string): Promise<void> {
+    await this.page.getByLabel('Language').selectOption(language);
+  }
+
+  async signOut(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Sign out' }).click();
+  }
+}

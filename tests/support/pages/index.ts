@@ -1,0 +1,31 @@
+// The page models of the browser tests: one class per screen, holding its locators and offering what
+// a person does there. Import them from here.
+export { AuditPage } from './admin/audit-page.ts';
+export { BackOffice } from './admin/back-office.ts';
+export { CustomersPage } from './admin/customers-page.ts';
+export { KycReviewPage } from './admin/kyc-review-page.ts';
+export { AdminSignInPage } from './admin/sign-in-page.ts';
+export { StaffPage } from './admin/staff-page.ts';
+export { BalancePage } from './balance-page.ts';
+export { badgeOf, DEMO_NAME, LIVE_NAME } from './book-badge.ts';
+export { ConfirmDialog, type Confirmed, type Reading } from './confirm-dialog.ts';
+export { ContentPage } from './content-page.ts';
+export { figure, figureValue } from './figures.ts';
+export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
+export { LanguagePage } from './language-page.ts';
+export { LoginPage } from './login-page.ts';
+export { MarketPage } from './market-page.ts';
+export { MobileOrdersPage } from './mobile-orders-page.ts';
+export { MobileShell } from './mobile-shell.ts';
+export { NoticeDialog } from './notice-dialog.ts';
+export { OrderTicket } from './order-ticket.ts';
+export { OrderDetailPage, OrdersPage } from './orders-page.ts';
+export { PageModel } from './page-model.ts';
+export { PasswordPage } from './password-page.ts';
+export { ProfilePage } from './profile-page.ts';
+export { RegisterPage } from './register-page.ts';
+export { ResetPage } from './reset-page.ts';
+export { SecurityPage } from './security-page.ts';
+export { type Chrome, Shell } from './shell.ts';
+export { TransactionsPage } from './transactions-page.ts';
+export { type Photo, VerificationPage } from './verification-page.ts';
