@@ -27,7 +27,12 @@ export class ConfirmDialog extends PageModel {
   /** Reads the figures and, with `thenConfirm`, clicks confirm in the same task of the page. */
   private readAnd(thenConfirm: boolean): Promise<Reading | null> {
     // Read and click in one task of the page, so no renewal can land between what is read and sent.
-    return this.root.evaluate((element, confirm) => {
+    // The dialog is looked up inside that task and null answered when it is gone: a locator's
+    // evaluate would wait for it, and an order that opens (the dialog closes, the page moves on)
+    // between two polls would leave the poll waiting for a dialog that never comes back.
+    return this.page.evaluate((confirm) => {
+      const element = document.querySelector<HTMLElement>('[data-testid="order-confirm"]');
+      if (!element) return null;
       const rows: Reading['rows'] = {};
       for (const row of element.querySelectorAll<HTMLElement>('.confirm-figures [data-figure]')) {
         rows[row.dataset.figure ?? ''] = {
