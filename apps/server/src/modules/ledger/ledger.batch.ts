@@ -156,7 +156,7 @@ export class LedgerBatcher {
 
   /** Registers a hold attachment (see HoldRequest.attach) under its name; once per name. */
   holdAttachment<D, R>(name: string, writer: AttachmentWriter<D, R, HoldTarget>): HoldAttachment<D, R> {
-    if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new Error(`invalid hold attachment name ${name}`);
+    if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid hold attachment name ${name}`);
     if (this.holdChannels.has(name)) throw new Error(`hold attachment ${name} registered twice`);
     const attachment = new HoldAttachment(name, writer);
     this.holdChannels.set(name, attachment);
