@@ -473,6 +473,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
     const { itemId, decision, staffId, userId } = decided;
     const row = await reviewRow(tx, this.kind, itemId, true);
     this.check(row, staffId, decision);
+    // Four eyes: only a second approval completes the item (a first approval is never undone).
     if (decided.fourEyes && row?.firstApprover == null) throw new ApiError(Code.REVIEW_SECOND_APPROVER);
     const context = this.contextOf(decided);
     const written = await recordDecision(tx, {
