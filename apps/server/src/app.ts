@@ -159,7 +159,7 @@ export function createServices(platform: Platform): Services {
     notices,
     staff,
     customers,
-    logger: platform.logger,
+    ledger,
   });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));

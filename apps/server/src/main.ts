@@ -1,7 +1,6 @@
 import { buildApp, createServices } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
-import { reviewResumeJob } from './modules/review/review.jobs.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
@@ -54,7 +53,6 @@ async function main(): Promise<void> {
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
-  jobs.register(reviewResumeJob(services.reviews));
   if (config.jobs) jobs.start();
   if (config.feed) services.feed.start();
 

@@ -13,8 +13,8 @@ import type { AdminCallDefinition, StaffRole } from './staff.ts';
 
 /** A claim lasts 15 minutes; the claimant renews it by claiming again. */
 export const REVIEW_LEASE_SECONDS = 15 * 60;
-/** pending: waiting for a decision; deciding: a decision is being carried out (its ledger effect). */
-export const REVIEW_STATES = ['pending', 'deciding', 'approved', 'rejected'] as const;
+/** pending: waiting for a decision (a decision and its ledger effect are one transaction). */
+export const REVIEW_STATES = ['pending', 'approved', 'rejected'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /** A staff member as the queue names them: id and email. */

@@ -55,13 +55,7 @@ function ReviewCell({ review }: { review: ReviewMeta }) {
   return (
     <span className="review-cell">
       <span>
-        {review.state === 'deciding'
-          ? text.review.states.deciding
-          : claim
-            ? claim.staff.id === staff?.id
-              ? text.review.you
-              : claim.staff.email
-            : text.review.unclaimed}
+        {claim ? (claim.staff.id === staff?.id ? text.review.you : claim.staff.email) : text.review.unclaimed}
       </span>
       {review.fourEyes ? (
         <span className="review-tag">

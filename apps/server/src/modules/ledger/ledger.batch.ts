@@ -21,8 +21,11 @@ import {
   EntryAttachment,
   type EntryKind,
   type EntryResult,
+  type HoldAttached,
+  HoldAttachment,
   type HoldRequest,
   type HoldResult,
+  type HoldTarget,
   LedgerError,
   type PostHoldRequest,
   type TransferRequest,
@@ -43,13 +46,14 @@ import {
  */
 export type Operation =
   | { type: 'transfer'; request: TransferRequest<unknown> }
-  | { type: 'hold'; request: HoldRequest }
-  | { type: 'post'; request: PostHoldRequest }
-  | { type: 'void'; request: VoidHoldRequest };
+  | { type: 'hold'; request: HoldRequest<unknown> }
+  | { type: 'post'; request: PostHoldRequest<unknown> }
+  | { type: 'void'; request: VoidHoldRequest<unknown> };
 
 /** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
 type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean };
-type Written = WrittenEntry | HoldResult;
+type WrittenHold = { holdId: number; replayed: boolean };
+type Written = WrittenEntry | WrittenHold;
 
 type Pending = {
   op: Operation;
@@ -66,15 +70,17 @@ export const DEFAULT_MAX_QUEUED = 20_000;
 
 /** The request as hashed for idempotency: without the actor, postings in account order, an attachment by kind and data. */
 function hashedForm(op: Operation): unknown {
+  const hashedAttach = (attach: { kind: string; data: unknown } | undefined) =>
+    attach ? { attach: { kind: attach.kind, data: attach.data } } : {};
   if (op.type !== 'transfer') {
-    const { actor: _actor, ...rest } = op.request;
-    return rest;
+    const { actor: _actor, attach, ...rest } = op.request;
+    return { ...rest, ...hashedAttach(attach) };
   }
   const { actor: _actor, attach, postings, ...rest } = op.request;
   return {
     ...rest,
     postings: [...postings].sort((a, b) => a.accountId - b.accountId),
-    ...(attach ? { attach: { kind: attach.kind, data: attach.data } } : {}),
+    ...hashedAttach(attach),
   };
 }
 
@@ -129,6 +135,7 @@ export class LedgerBatcher {
   /** Figures for benchmarks and logs. */
   readonly stats = { batches: 0, operations: 0, fallbacks: 0, refusedFull: 0 };
   private readonly channels = new Map<EntryKind, AttachmentChannel>();
+  private readonly holdChannels = new Map<string, AttachmentChannel>();
 
   constructor(db: Database, audit: AuditService, logger?: Logger, limits: { maxQueued?: number } = {}) {
     this.db = db;
@@ -147,6 +154,22 @@ export class LedgerBatcher {
     return attachment;
   }
 
+  /** Registers a hold attachment (see HoldRequest.attach) under its name; once per name. */
+  holdAttachment<D, R>(name: string, writer: AttachmentWriter<D, R, HoldTarget>): HoldAttachment<D, R> {
+    if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid hold attachment name ${name}`);
+    if (this.holdChannels.has(name)) throw new Error(`hold attachment ${name} registered twice`);
+    const attachment = new HoldAttachment(name, writer);
+    this.holdChannels.set(name, attachment);
+    return attachment;
+  }
+
+  /** Why a hold operation's attachment cannot go through this ledger, or null. */
+  private strangeHoldAttachment(attach: { kind: string; channel: AttachmentChannel } | undefined) {
+    return attach && this.holdChannels.get(attach.kind) !== attach.channel
+      ? new LedgerError('invalid_request', `no hold attachment ${attach.kind} registered`)
+      : null;
+  }
+
   transfer<R>(request: TransferRequest<R>): Promise<EntryResult<R>> {
     const attach = request.attach;
     if (attach && (attach.kind !== request.kind || this.channels.get(attach.kind) !== attach.channel))
@@ -163,27 +186,36 @@ export class LedgerBatcher {
     });
   }
 
-  postHold(request: PostHoldRequest): Promise<EntryResult> {
+  postHold<R>(request: PostHoldRequest<R>): Promise<EntryResult<R>> {
+    const strange = this.strangeHoldAttachment(request.attach);
+    if (strange) return Promise.reject(strange);
     return new Promise((resolve, reject) => {
-      this.enqueue({ type: 'post', request }, reject, (written) =>
-        isEntry(written) ? resolve(written) : reject(new Error('the ledger answered a hold for a post')),
-      );
+      this.enqueue({ type: 'post', request }, reject, (written) => {
+        if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a post'));
+        // Read now, in the batch that wrote it (the next batch forgets it).
+        const attached = written.replayed ? undefined : request.attach?.result(request.holdId);
+        resolve(attached === undefined ? written : { ...written, attached });
+      });
     });
   }
 
-  hold(request: HoldRequest): Promise<HoldResult> {
-    return this.holdOperation({ type: 'hold', request });
+  hold<R>(request: HoldRequest<R>): Promise<HoldResult<R>> {
+    return this.holdOperation({ type: 'hold', request }, request.attach);
   }
 
-  voidHold(request: VoidHoldRequest): Promise<HoldResult> {
-    return this.holdOperation({ type: 'void', request });
+  voidHold<R>(request: VoidHoldRequest<R>): Promise<HoldResult<R>> {
+    return this.holdOperation({ type: 'void', request }, request.attach);
   }
 
-  private holdOperation(op: Operation): Promise<HoldResult> {
+  private holdOperation<R>(op: Operation, attach: HoldAttached<R> | undefined): Promise<HoldResult<R>> {
+    const strange = this.strangeHoldAttachment(attach);
+    if (strange) return Promise.reject(strange);
     return new Promise((resolve, reject) => {
-      this.enqueue(op, reject, (written) =>
-        isEntry(written) ? reject(new Error('the ledger answered an entry for a hold')) : resolve(written),
-      );
+      this.enqueue(op, reject, (written) => {
+        if (isEntry(written)) return reject(new Error('the ledger answered an entry for a hold'));
+        const attached = written.replayed ? undefined : attach?.result(written.holdId);
+        resolve(attached === undefined ? written : { ...written, attached });
+      });
     });
   }
 
@@ -330,7 +362,7 @@ export class LedgerBatcher {
         : undefined;
     const holdOf = (item: Pending) =>
       item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
-    await writeAttachments(tx, accepted, entryOf);
+    await writeAttachments(tx, accepted, entryOf, holdOf);
     await this.audit.appendInTx(
       tx,
       accepted.map(({ item, effect }) => {
@@ -463,18 +495,35 @@ function batchWrite(accepted: Accepted[]) {
   };
 }
 
-/** The attachments of the accepted entries: one writer call per entry kind, in the batch's transaction. */
+/**
+ * The attachments of the accepted operations, after their entries and hold changes are written: one
+ * writer call per attachment kind, in the batch's transaction. A writer that throws fails the
+ * batch, which is then retried operation by operation: only the operation whose writer throws is
+ * refused, with nothing of it written.
+ */
 async function writeAttachments(
   tx: Queryable,
   accepted: Accepted[],
   entryOf: (item: Pending) => { id: number } | undefined,
+  holdOf: (item: Pending) => number | undefined,
 ): Promise<void> {
   const staged: { channel: AttachmentChannel; stage: () => void }[] = [];
   for (const { item } of accepted) {
-    if (item.op.type !== 'transfer' || !item.op.request.attach) continue;
-    const entry = entryOf(item);
-    const attach = item.op.request.attach;
-    if (entry) staged.push({ channel: attach.channel, stage: () => attach.stage(entry.id) });
+    const { op } = item;
+    if (op.type === 'transfer') {
+      const entry = entryOf(item);
+      const attach = op.request.attach;
+      if (entry && attach)
+        staged.push({ channel: attach.channel, stage: () => attach.stage({ entryId: entry.id }) });
+      continue;
+    }
+    const attach = op.request.attach;
+    if (!attach) continue;
+    const target: HoldTarget | null =
+      op.type === 'hold'
+        ? { holdId: holdOf(item) ?? 0, entryId: null }
+        : { holdId: op.request.holdId, entryId: op.type === 'post' ? (entryOf(item)?.id ?? null) : null };
+    if (target.holdId > 0) staged.push({ channel: attach.channel, stage: () => attach.stage(target) });
   }
   const channels = new Set(staged.map((s) => s.channel));
   for (const channel of channels) channel.clear();
@@ -573,7 +622,11 @@ function planTransfer(
   };
 }
 
-function planHold(r: HoldRequest, hash: string, accounts: Map<number, AccountRow>): Effect | LedgerError {
+function planHold(
+  r: HoldRequest<unknown>,
+  hash: string,
+  accounts: Map<number, AccountRow>,
+): Effect | LedgerError {
   const account = accounts.get(r.accountId);
   if (!account) return new LedgerError('unknown_account', `account ${r.accountId} does not exist`);
   if (account.book !== r.book) return new LedgerError('invalid_request', 'a hold may not cross books');
@@ -614,7 +667,7 @@ function pendingHold(holdId: number, holds: Map<number, HoldRow>): HoldRow | Led
   return hold;
 }
 
-function planVoid(r: VoidHoldRequest, hold: HoldRow): Effect {
+function planVoid(r: VoidHoldRequest<unknown>, hold: HoldRow): Effect {
   return {
     deltas: new Map([[hold.accountId, { balance: 0n, held: -hold.amount }]]),
     resolution: { holdId: hold.id, status: 'voided' },
@@ -628,7 +681,7 @@ function planVoid(r: VoidHoldRequest, hold: HoldRow): Effect {
 }
 
 function planPost(
-  r: PostHoldRequest,
+  r: PostHoldRequest<unknown>,
   hash: string,
   hold: HoldRow,
   accounts: Map<number, AccountRow>,

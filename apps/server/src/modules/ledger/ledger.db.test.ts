@@ -376,6 +376,121 @@ describe(`typed attachments and the bounded queue on ${TEST_DB}`, () => {
     ).rejects.toSatisfy(rejectsWith('invalid_request'));
   });
 
+  it('writes a hold attachment after a hold, its post or its void, in their transaction; a failing writer refuses only its operation', async () => {
+    const own = new LedgerService(t.db, audit);
+    type Seen = { status: string; entryId: number | null; note: string };
+    const notes = own.holdAttachment<{ note: string; fail: boolean }, Seen>(
+      'test_notes',
+      async (tx, rows) => {
+        if (rows.some((r) => r.data.fail)) throw new Error('the writer refuses');
+        // The hold's change is visible to the writer: same transaction, before the commit.
+        const found = await tx.query<{ id: string; status: string }>(
+          'SELECT id, status FROM ledger_holds WHERE id = ANY($1::bigint[])',
+          [rows.map((r) => r.holdId)],
+        );
+        const status = new Map(found.map((h) => [Number(h.id), h.status]));
+        return new Map(
+          rows.map((r) => [
+            r.holdId,
+            { status: status.get(r.holdId) ?? '', entryId: r.entryId, note: r.data.note },
+          ]),
+        );
+      },
+    );
+    expect(() => own.holdAttachment('test_notes', async () => new Map())).toThrow(/twice/);
+    const a = await newCustomer();
+    const wallet = await own.walletAccount('demo', a, 'USDT');
+    const fees = await own.systemAccount('demo', 'USDT', 'fees');
+    const hold = (n: number, note = 'held', fail = false) =>
+      own.hold({
+        book: 'demo',
+        accountId: wallet,
+        amount: USDT(n),
+        idempotencyKey: `noted-hold-${a}-${n}`,
+        actor: 'test',
+        attach: notes.with({ note, fail }),
+      });
+    const post = (holdId: number, note: string, fail = false) =>
+      own.postHold({
+        holdId,
+        toAccountId: fees,
+        amount: USDT(1),
+        kind: 'fee',
+        idempotencyKey: `noted-post-${holdId}`,
+        actor: 'test',
+        attach: notes.with({ note, fail }),
+      });
+    const voided = (holdId: number, note: string, fail = false) =>
+      own.voidHold({
+        holdId,
+        idempotencyKey: `noted-void-${holdId}`,
+        actor: 'test',
+        attach: notes.with({ note, fail }),
+      });
+    const h1 = await hold(3);
+    const seen: Seen | undefined = h1.attached;
+    expect(seen).toEqual({ status: 'pending', entryId: null, note: 'held' });
+    // A replay answers the hold without writing again; other data under the key is a conflict.
+    expect(await hold(3)).toEqual({ holdId: h1.holdId, replayed: true });
+    await expect(hold(3, 'other')).rejects.toSatisfy(rejectsWith('idempotency_conflict'));
+    await expect(hold(4, 'never', true)).rejects.toThrow(/refuses/);
+    const [h2, h3, h4] = [await hold(5), await hold(6), await hold(7)];
+    expect((await ledger.balances('demo', a)).find((x) => x.asset === 'USDT')?.held).toBe(
+      USDT(3 + 5 + 6 + 7),
+    );
+    // Sent at once: the first runs alone, the rest share a batch; the failing writer refuses only
+    // its own operation (the batch is retried one by one), nothing of it written.
+    const fallbacks = own.stats.fallbacks;
+    const [posted, failedPost, voidedOne, failedVoid] = await Promise.allSettled([
+      post(h1.holdId, 'posted'),
+      post(h2?.holdId ?? 0, 'fails', true),
+      voided(h3?.holdId ?? 0, 'voided'),
+      voided(h4?.holdId ?? 0, 'fails', true),
+    ]);
+    expect(own.stats.fallbacks).toBe(fallbacks + 1);
+    expect(posted.status === 'fulfilled' && posted.value.attached).toEqual({
+      status: 'posted',
+      entryId: posted.status === 'fulfilled' ? posted.value.entryId : -1,
+      note: 'posted',
+    });
+    expect(voidedOne.status === 'fulfilled' && voidedOne.value.attached).toEqual({
+      status: 'voided',
+      entryId: null,
+      note: 'voided',
+    });
+    expect(failedPost.status === 'rejected' && String(failedPost.reason)).toMatch(/refuses/);
+    expect(failedVoid.status === 'rejected' && String(failedVoid.reason)).toMatch(/refuses/);
+    const statuses = await t.db.query<{ id: string; status: string }>(
+      'SELECT id, status FROM ledger_holds WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[h1.holdId, h2?.holdId, h3?.holdId, h4?.holdId]],
+    );
+    expect(statuses.map((h) => h.status)).toEqual(['posted', 'pending', 'voided', 'pending']);
+    const [entries] = await t.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM ledger_entries WHERE idempotency_key = $1',
+      [`noted-post-${h2?.holdId}`],
+    );
+    expect(Number(entries?.n)).toBe(0);
+    expect((await ledger.balances('demo', a)).find((x) => x.asset === 'USDT')).toMatchObject({
+      balance: DEMO_FUNDING_MINOR - USDT(1),
+      held: USDT(5 + 7),
+    });
+    // Retried with a writer that accepts: they go through.
+    expect((await voided(h2?.holdId ?? 0, 'now')).attached?.status).toBe('voided');
+    expect((await voided(h4?.holdId ?? 0, 'now')).replayed).toBe(false);
+    // A replayed void answers without the writer; an attachment goes through the ledger it was registered with.
+    expect(await voided(h4?.holdId ?? 0, 'now')).toEqual({ holdId: h4?.holdId, replayed: true });
+    await expect(
+      ledger.hold({
+        book: 'demo',
+        accountId: wallet,
+        amount: 1n,
+        idempotencyKey: `noted-elsewhere-${a}`,
+        actor: 'test',
+        attach: notes.with({ note: 'other ledger', fail: false }),
+      }),
+    ).rejects.toSatisfy(rejectsWith('invalid_request'));
+  });
+
   it('refuses at once with 10031 when its queue is full, and serves what it queued', async () => {
     const bounded = new LedgerService(t.db, audit, undefined, { maxQueued: 3 });
     const a = await newCustomer();

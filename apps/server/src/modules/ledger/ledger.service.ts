@@ -24,8 +24,11 @@ import {
   type EntryAttachment,
   type EntryKind,
   type EntryResult,
+  type HoldAttached,
+  type HoldAttachment,
   type HoldRequest,
   type HoldResult,
+  type HoldTarget,
   LedgerError,
   ledgerErrorCode,
   type PostHoldRequest,
@@ -33,7 +36,18 @@ import {
   type VoidHoldRequest,
 } from './ledger.types.ts';
 
-export type { AttachmentWriter, Book, EntryAttachment, EntryKind, EntryResult, HoldResult, TransferRequest };
+export type {
+  AttachmentWriter,
+  Book,
+  EntryAttachment,
+  EntryKind,
+  EntryResult,
+  HoldAttached,
+  HoldAttachment,
+  HoldResult,
+  HoldTarget,
+  TransferRequest,
+};
 export { BOOKS, LedgerError, ledgerErrorCode };
 
 export const ASSETS = Object.keys(ASSET_SCALES) as Asset[];
@@ -169,22 +183,32 @@ export class LedgerService {
     return this.batcher.attachment(kind, writer);
   }
 
+  /**
+   * A hold attachment: a record the owning module writes in the same transaction as a hold, its
+   * post or its void (`postHold({ …, attach: attachment.with(data) })`), after the hold's change,
+   * typed by its data D and by what its writer answers R per hold id (`attached`). A writer that
+   * throws refuses that operation: nothing of it is written. Registered once per name.
+   */
+  holdAttachment<D, R>(name: string, writer: AttachmentWriter<D, R, HoldTarget>): HoldAttachment<D, R> {
+    return this.batcher.holdAttachment(name, writer);
+  }
+
   async transfer<R = never>(request: TransferRequest<R>): Promise<EntryResult<R>> {
     validateKey(request.idempotencyKey);
     return this.batcher.transfer(request);
   }
 
-  async hold(request: HoldRequest): Promise<HoldResult> {
+  async hold<R = never>(request: HoldRequest<R>): Promise<HoldResult<R>> {
     validateKey(request.idempotencyKey);
     return this.batcher.hold(request);
   }
 
-  async postHold(request: PostHoldRequest): Promise<EntryResult> {
+  async postHold<R = never>(request: PostHoldRequest<R>): Promise<EntryResult<R>> {
     validateKey(request.idempotencyKey);
     return this.batcher.postHold(request);
   }
 
-  async voidHold(request: VoidHoldRequest): Promise<HoldResult> {
+  async voidHold<R = never>(request: VoidHoldRequest<R>): Promise<HoldResult<R>> {
     validateKey(request.idempotencyKey);
     return this.batcher.voidHold(request);
   }

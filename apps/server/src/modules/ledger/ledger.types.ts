@@ -25,57 +25,66 @@ export type TransferRequest<R = never> = {
   attach?: Attachment<R>;
 };
 
-/** Writes the attachments of one entry kind for the entries of a batch, inside the batch's transaction. */
-export type AttachmentWriter<D, R> = (
+/** What an entry attachment is written for: the entry a transfer wrote. */
+export type EntryTarget = { entryId: number };
+/** What a hold attachment is written for: the hold placed, posted or voided, and the entry a post wrote. */
+export type HoldTarget = { holdId: number; entryId: number | null };
+
+/**
+ * Writes the attachments of one kind for the operations of a batch, inside the batch's transaction,
+ * after the batch's entries and hold changes; answers per entry id (entry attachments) or hold id
+ * (hold attachments). When it throws, the operations it was called for are refused: nothing of
+ * them is written (the batch is retried operation by operation, so the others go on).
+ */
+export type AttachmentWriter<D, R, T = EntryTarget> = (
   tx: Queryable,
-  rows: readonly { entryId: number; data: D }[],
+  rows: readonly (T & { data: D })[],
 ) => Promise<ReadonlyMap<number, R>>;
 
-/** What the batcher sees of an entry kind's writer: the rows of the running batch, written at once. */
+/** What the batcher sees of an attachment kind's writer: the rows of the running batch, written at once. */
 export interface AttachmentChannel {
-  readonly kind: EntryKind;
+  readonly kind: string;
   /** Forgets the rows and results of an earlier batch. */
   clear(): void;
   /** Writes the rows staged in this batch (one writer call) and keeps what the writer answered. */
   flush(tx: Queryable): Promise<void>;
 }
 
-/** One entry's attachment: its data (hashed with the request) and, once written, the writer's answer. */
-export interface Attachment<R> {
-  readonly kind: EntryKind;
+/** One operation's attachment: its data (hashed with the request) and, once written, the writer's answer. */
+export interface Attachment<R, T = EntryTarget, K extends string = EntryKind> {
+  readonly kind: K;
   readonly data: unknown;
   readonly channel: AttachmentChannel;
-  /** Stages the data for the entry the batch wrote for this request. */
-  stage(entryId: number): void;
-  /** What the writer answered for the entry, in the batch that wrote it. */
-  result(entryId: number): R | undefined;
+  /** Stages the data for what the batch wrote for this request. */
+  stage(target: T): void;
+  /** What the writer answered for it (by entry id, or hold id), in the batch that wrote it. */
+  result(id: number): R | undefined;
 }
+/** The attachment of a hold, a post or a void (`ledger.holdAttachment(name, writer).with(data)`). */
+export type HoldAttached<R> = Attachment<R, HoldTarget, string>;
 
-/**
- * The attachment of one entry kind: the module that owns the kind registers it once with the
- * ledger (`LedgerService.attachment`) and attaches typed data to each of its transfers.
- */
-export class EntryAttachment<D, R> implements AttachmentChannel {
-  readonly kind: EntryKind;
-  private readonly writer: AttachmentWriter<D, R>;
-  private rows: { entryId: number; data: D }[] = [];
+/** The rows of one attachment kind staged in the running batch, and what its writer answered. */
+class AttachmentKind<K extends string, T, D, R> implements AttachmentChannel {
+  readonly kind: K;
+  private readonly writer: AttachmentWriter<D, R, T>;
+  private rows: (T & { data: D })[] = [];
   private results: ReadonlyMap<number, R> = new Map();
 
-  constructor(kind: EntryKind, writer: AttachmentWriter<D, R>) {
+  constructor(kind: K, writer: AttachmentWriter<D, R, T>) {
     this.kind = kind;
     this.writer = writer;
   }
 
-  /** The attachment of one transfer of this kind. */
-  with(data: D): Attachment<R> {
+  /** The attachment of one operation of this kind. */
+  with(data: D): Attachment<R, T, K> {
     return {
       kind: this.kind,
       data,
       channel: this,
-      stage: (entryId) => {
-        this.rows.push({ entryId, data });
+      stage: (target) => {
+        this.rows.push({ ...target, data });
       },
-      result: (entryId) => this.results.get(entryId),
+      result: (id) => this.results.get(id),
     };
   }
 
@@ -91,17 +100,32 @@ export class EntryAttachment<D, R> implements AttachmentChannel {
   }
 }
 
-export type HoldRequest = {
+/**
+ * The attachment of one entry kind: the module that owns the kind registers it once with the
+ * ledger (`LedgerService.attachment`) and attaches typed data to each of its transfers.
+ */
+export class EntryAttachment<D, R> extends AttachmentKind<EntryKind, EntryTarget, D, R> {}
+
+/**
+ * A hold attachment, registered once by name (`LedgerService.holdAttachment`): a record the
+ * owning module writes in the same transaction as a hold, its post or its void (e.g. a staff
+ * decision posting or voiding the hold it decides), after the hold's change.
+ */
+export class HoldAttachment<D, R> extends AttachmentKind<string, HoldTarget, D, R> {}
+
+/** `R`: what a hold attachment's writer answers (`attach`, as on a transfer, for hold, post and void). */
+export type HoldRequest<R = never> = {
   book: Book;
   accountId: number;
   amount: bigint;
   idempotencyKey: string;
   reference?: string | null;
   actor: string;
+  attach?: HoldAttached<R>;
 };
 
 /** Posts a pending hold: `amount` (at most the hold's) moves from the held account to `toAccountId`; the rest is released. */
-export type PostHoldRequest = {
+export type PostHoldRequest<R = never> = {
   holdId: number;
   toAccountId: number;
   amount: bigint;
@@ -109,13 +133,20 @@ export type PostHoldRequest = {
   idempotencyKey: string;
   actor: string;
   reference?: string | null;
+  attach?: HoldAttached<R>;
 };
 
-export type VoidHoldRequest = { holdId: number; idempotencyKey: string; actor: string };
+/** A void is replayed by its key and hold (its attachment data is not compared). */
+export type VoidHoldRequest<R = never> = {
+  holdId: number;
+  idempotencyKey: string;
+  actor: string;
+  attach?: HoldAttached<R>;
+};
 
 /** `attached`: what the attachment's writer returned for this entry (absent on a replay). */
 export type EntryResult<R = never> = { entryId: number; createdAt: string; replayed: boolean; attached?: R };
-export type HoldResult = { holdId: number; replayed: boolean };
+export type HoldResult<R = never> = { holdId: number; replayed: boolean; attached?: R };
 
 export type LedgerErrorCode =
   | 'insufficient_funds'

@@ -44,7 +44,7 @@ describe(`staff review queue on ${TEST_DB}`, () => {
   let reviews: ReviewService;
   let queue: ReviewQueue<typeof payoutCalls>;
   let clock = Date.UTC(2026, 2, 2, 9, 0, 0);
-  /** Set to make the product's record step fail once (a node stopping after the ledger effect). */
+  /** Set to make the product's record fail once: a throw inside the decision's transaction, after the hold's change. */
   let failRecordOnce = false;
   const staffIds: Record<'ann' | 'ben' | 'cat', number> = { ann: 0, ben: 0, cat: 0 };
   const ann = () => ({ staffId: staffIds.ann });
@@ -82,7 +82,7 @@ describe(`staff review queue on ${TEST_DB}`, () => {
       amount: r.amount,
       status: r.status as 'pending' | 'approved' | 'rejected',
     });
-    reviews = new ReviewService({ db: t.db, audit, notices, staff, customers, now: () => clock });
+    reviews = new ReviewService({ db: t.db, audit, notices, staff, customers, ledger, now: () => clock });
     queue = reviews.register(
       defineReview({
         kind: 'payout',
@@ -104,22 +104,20 @@ describe(`staff review queue on ${TEST_DB}`, () => {
           amountOf: (item) => ({ asset: 'USDT', minor: BigInt(item.amount) }),
           above: thresholdFromParams(params, 'fourEyesAbove.payout'),
         },
-        ledger: async ({ item, decision, idempotencyKey, actor }) => {
+        // One hold operation carrying the decision (attach): both are written, or neither.
+        ledger: async ({ item, decision, idempotencyKey, actor }, attach) => {
           const [row] = await t.db.query<Row>('SELECT * FROM test_payouts WHERE id = $1', [item.id]);
           const holdId = Number(row?.hold_id);
-          if (decision === 'rejected') {
-            await ledger.voidHold({ holdId, idempotencyKey, actor });
-            return { holdId };
-          }
-          const posted = await ledger.postHold({
+          if (decision === 'rejected') return ledger.voidHold({ holdId, idempotencyKey, actor, attach });
+          return ledger.postHold({
             holdId,
             toAccountId: await ledger.systemAccount('demo', 'USDT', 'pending_withdrawals'),
             amount: BigInt(item.amount),
             kind: 'withdrawal',
             idempotencyKey,
             actor,
+            attach,
           });
-          return { entryId: posted.entryId };
         },
         record: async (tx, { itemId, decision, ledger: effect }) => {
           if (failRecordOnce) {
@@ -315,8 +313,8 @@ describe(`staff review queue on ${TEST_DB}`, () => {
     await queue.approve(ann(), other.id);
     await expect(
       t.db.query(
-        `UPDATE review_items SET intent = 'approved', intent_by = first_approver, intent_at = now()
-         WHERE kind = 'payout' AND item_id = $1`,
+        `UPDATE review_items SET decision = 'approved', decided_by = first_approver, decided_at = now(),
+           claimed_by = NULL, claim_until = NULL WHERE kind = 'payout' AND item_id = $1`,
         [other.id],
       ),
     ).rejects.toThrow(/check/i);
@@ -343,55 +341,67 @@ describe(`staff review queue on ${TEST_DB}`, () => {
     expect(await wallet(userId)).toMatchObject({ balance: usdt('100000'), held: 0n });
   });
 
-  it('a node stopping between the ledger effect and the record: the decision is finished once, later', async () => {
-    const { id, userId } = await payoutOf('90');
+  it('a throw inside the decision, after the hold was changed, writes nothing; sent again it is written once', async () => {
+    const { id, userId, holdId } = await payoutOf('90');
     await queue.claim(ben(), id);
-    failRecordOnce = true;
-    await expect(queue.approve(ben(), id)).rejects.toThrow('the node stopped');
-    // The ledger effect happened (under its key); the decision is recorded, not yet finished.
-    expect(await wallet(userId)).toMatchObject({ balance: usdt('99910'), held: 0n });
-    expect((await queue.get(cat(), id)).review.state).toBe('deciding');
+    const holdOf = async () =>
+      (await t.db.query<{ status: string }>('SELECT status FROM ledger_holds WHERE id = $1', [holdId]))[0]
+        ?.status;
+    const rowsOf = async (table: 'audit_log' | 'ledger_entries' | 'notices') =>
+      Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
+    const before = {
+      audit: await rowsOf('audit_log'),
+      entries: await rowsOf('ledger_entries'),
+      notices: await rowsOf('notices'),
+    };
+    // Approving (a post) and rejecting (a void): the product's record throws in the ledger's
+    // transaction, after the hold's change and the decision on the review row were written in it.
+    for (const decide of [() => queue.approve(ben(), id), () => queue.reject(ben(), id, 'Wrong network')]) {
+      failRecordOnce = true;
+      await expect(decide()).rejects.toThrow('the node stopped');
+      expect(await holdOf()).toBe('pending');
+      expect(await wallet(userId)).toMatchObject({ balance: usdt('100000'), held: usdt('90') });
+      expect({
+        audit: await rowsOf('audit_log'),
+        entries: await rowsOf('ledger_entries'),
+        notices: await rowsOf('notices'),
+      }).toEqual(before);
+      const [review] = await t.db.query<{ decision: string | null; claimed_by: string | null }>(
+        "SELECT decision, claimed_by FROM review_items WHERE kind = 'payout' AND item_id = $1",
+        [id],
+      );
+      expect(review).toEqual({ decision: null, claimed_by: String(staffIds.ben) });
+      expect((await t.db.query('SELECT status FROM test_payouts WHERE id = $1', [id]))[0]).toEqual({
+        status: 'pending',
+      });
+    }
     expect(await notices.list(userId, 'en')).toEqual([]);
-    await expect(queue.claim(cat(), id)).rejects.toSatisfy(refusedWith(Code.WRONG_COLLECTION_STATUS));
-    // Whoever comes next (here the claim above, or the job) finished it: the same key, one entry.
-    clock += 2 * 60_000;
-    expect(await reviews.resumeStale()).toBe(0);
-    const done = await queue.get(cat(), id);
-    expect(done).toMatchObject({
-      status: 'approved',
-      review: { state: 'approved', decidedBy: { email: 'ben@swx.test' } },
-    });
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(['payout.claimed']);
+    // Sent again, twice at once: written once, everything together. The other answers the same
+    // decision (the ledger replays its key) or, arriving after it, that the item is decided.
+    const answers = await Promise.allSettled([queue.approve(ben(), id), queue.approve(ben(), id)]);
+    expect(answers.some((a) => a.status === 'fulfilled')).toBe(true);
+    for (const answer of answers)
+      if (answer.status === 'fulfilled')
+        expect(answer.value).toMatchObject({
+          status: 'approved',
+          review: { state: 'approved', claim: null, decidedBy: { email: 'ben@swx.test' } },
+        });
+      else expect(refusedWith(Code.WRONG_COLLECTION_STATUS)(answer.reason)).toBe(true);
+    expect(await holdOf()).toBe('posted');
     expect(await wallet(userId)).toMatchObject({ balance: usdt('99910'), held: 0n });
     const [entries] = await t.db.query<{ n: string }>(
       'SELECT count(*) AS n FROM ledger_entries WHERE idempotency_key = $1',
       [`review:payout:${id}:approved`],
     );
     expect(Number(entries?.n)).toBe(1);
-    // Two views (audited too), the claim and one decision.
-    expect((await auditOf(id)).map((a) => a.action)).toEqual([
-      'payout.claimed',
-      'payout.viewed',
-      'payout.approved',
-      'payout.viewed',
-    ]);
+    const [decided] = await t.db.query<{ status: string; entry_id: string | null }>(
+      'SELECT status, entry_id FROM test_payouts WHERE id = $1',
+      [id],
+    );
+    expect(decided?.status).toBe('approved');
+    expect(decided?.entry_id).not.toBeNull();
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(['payout.claimed', 'payout.approved']);
     expect(await notices.list(userId, 'en')).toHaveLength(1);
-  });
-
-  it('the resume job finishes a decision nobody touches again', async () => {
-    const { id, userId } = await payoutOf('95');
-    await queue.claim(cat(), id);
-    failRecordOnce = true;
-    await expect(queue.reject(cat(), id, 'Wrong network')).rejects.toThrow('the node stopped');
-    // Not yet stale: the request that recorded it may still be running.
-    expect(await reviews.resumeStale()).toBe(0);
-    clock += 2 * 60_000;
-    expect(await reviews.resumeStale()).toBe(1);
-    expect((await queue.get(cat(), id)).review).toMatchObject({
-      state: 'rejected',
-      decidedBy: { email: 'cat@swx.test' },
-    });
-    expect(await wallet(userId)).toMatchObject({ balance: usdt('100000'), held: 0n });
-    expect((await notices.list(userId, 'en'))[0]?.noticeContent).toContain('Reason: Wrong network');
-    expect(await reviews.resumeStale()).toBe(0);
   });
 });

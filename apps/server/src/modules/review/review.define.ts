@@ -1,9 +1,10 @@
 import { ASSET_SCALES, type Asset, type CodeValue, parseMinor, type ReviewCallSet } from '@swx/contract';
 import type { z } from 'zod/mini';
 import type { Queryable } from '../../platform/db.ts';
+import type { EntryResult, HoldAttached, HoldResult, HoldTarget } from '../ledger/ledger.service.ts';
 import type { NoticeKind } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
-import type { ReviewDecision } from './review.repository.ts';
+import type { ReviewDecision, ReviewRow } from './review.repository.ts';
 
 export type { ReviewCallSet, ReviewDecision };
 
@@ -18,7 +19,7 @@ export type ListItemOf<C extends ReviewCallSet> = WithoutReview<
 /** An amount four eyes looks at: minor units of an asset. */
 export type ReviewAmount = { asset: Asset; minor: bigint };
 
-/** A decision being carried out: the same context on every attempt (first, or a resumed one). */
+/** A decision being carried out. */
 export type DecisionContext<I> = {
   kind: string;
   itemId: number;
@@ -36,12 +37,18 @@ export type DecisionContext<I> = {
 /** The customer's notice of a decision: a notices template and its parameters. */
 export type ReviewNotice = { kind: NoticeKind; params: Record<string, string> };
 
-/** What the ledger effect did, for the product's record and the audit row. */
-export type LedgerEffect = { entryId?: number; holdId?: number };
+/** What the ledger effect did, for the product's record and the audit row: the hold, and the entry a post wrote. */
+export type LedgerEffect = HoldTarget;
+
+/**
+ * The decision as the ledger effect carries it (`ledger(context, attach)`): its writer records the
+ * decision, the product's record, the audit row and the notice in the ledger's transaction.
+ */
+export type DecisionAttachment = HoldAttached<ReviewRow>;
 
 /**
  * A review kind: what a product declares to have its submissions decided by staff. The queue's
- * claim lease, four eyes, audit rows, notice and the order of the ledger effect come from the
+ * claim lease, four eyes, audit rows, notice and the one transaction of a decision come from the
  * review service; the product says where its items are, how a decision changes them and what the
  * customer is told.
  */
@@ -69,13 +76,16 @@ export type ReviewDefinition<C extends ReviewCallSet> = {
     above(asset: Asset): Promise<bigint | null>;
   };
   /**
-   * The decision's ledger effect (post or void a hold, a transfer), keyed by
-   * `context.idempotencyKey`. It runs after the decision is recorded and before it is finished; a
-   * refusal (LedgerError or ApiError) withdraws the decision, nothing else is written. Any other
-   * failure leaves the decision recorded, and it is finished later with the same key.
+   * The decision's ledger effect: ONE hold operation (`postHold` or `voidHold`, or `hold`) keyed
+   * by `context.idempotencyKey` and carrying `attach`, whose result it answers. The attachment
+   * writes the decision, `record`, the audit row and the notice in that operation's transaction:
+   * all of it or, when the ledger refuses or anything throws, nothing.
    */
-  ledger?(context: DecisionContext<ItemOf<C>>): Promise<LedgerEffect | null>;
-  /** The product's own change (its state, its record), in the decision's transaction. */
+  ledger?(
+    context: DecisionContext<ItemOf<C>>,
+    attach: DecisionAttachment,
+  ): Promise<EntryResult<ReviewRow> | HoldResult<ReviewRow>>;
+  /** The product's own change (its state, its record), in the decision's transaction (`ledger`: null without a ledger effect). */
   record(tx: Queryable, context: DecisionContext<ItemOf<C>> & { ledger: LedgerEffect | null }): Promise<void>;
   /** The customer's notice (written in the same transaction, read in the reader's language). */
   notice(context: DecisionContext<ItemOf<C>>): ReviewNotice;

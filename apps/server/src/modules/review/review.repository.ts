@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db.ts';
 
 export type ReviewDecision = 'approved' | 'rejected';
 
-/** The review of one item: claim, first approval, a decision being carried out, the decision. */
+/** The review of one item: claim, first approval, the decision. */
 export type ReviewRow = {
   kind: string;
   itemId: number;
@@ -10,9 +10,6 @@ export type ReviewRow = {
   claimUntil: string | null;
   firstApprover: number | null;
   firstApprovedAt: string | null;
-  intent: ReviewDecision | null;
-  intentBy: number | null;
-  intentAt: string | null;
   decision: ReviewDecision | null;
   decidedBy: number | null;
   decidedAt: string | null;
@@ -26,17 +23,14 @@ type Raw = {
   claim_until: Date | string | null;
   first_approver: string | null;
   first_approved_at: Date | string | null;
-  intent: ReviewDecision | null;
-  intent_by: string | null;
-  intent_at: Date | string | null;
   decision: ReviewDecision | null;
   decided_by: string | null;
   decided_at: Date | string | null;
   reason: string | null;
 };
 
-const COLUMNS = `kind, item_id, claimed_by, claim_until, first_approver, first_approved_at, intent, intent_by,
-  intent_at, decision, decided_by, decided_at, reason`;
+const COLUMNS = `kind, item_id, claimed_by, claim_until, first_approver, first_approved_at, decision, decided_by,
+  decided_at, reason`;
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 const id = (v: string | null) => (v === null ? null : Number(v));
 const toRow = (r: Raw): ReviewRow => ({
@@ -46,9 +40,6 @@ const toRow = (r: Raw): ReviewRow => ({
   claimUntil: iso(r.claim_until),
   firstApprover: id(r.first_approver),
   firstApprovedAt: iso(r.first_approved_at),
-  intent: r.intent,
-  intentBy: id(r.intent_by),
-  intentAt: iso(r.intent_at),
   decision: r.decision,
   decidedBy: id(r.decided_by),
   decidedAt: iso(r.decided_at),
@@ -81,7 +72,7 @@ export async function reviewRows(db: Queryable, kind: string, itemIds: number[])
  * Claims an item for `staffId` until `until`, in one statement: a new row, or the row of an item
  * nobody holds, whose claim has ended, or that `staffId` holds already (a renewal). Of two claims
  * at once one wins: the other waits for the row and then finds it held. Null when refused (held
- * by someone else, being decided, or decided).
+ * by someone else, or decided).
  */
 export async function claimItem(
   db: Queryable,
@@ -90,7 +81,7 @@ export async function claimItem(
   const rows = await db.query<Raw>(
     `INSERT INTO review_items (kind, item_id, claimed_by, claim_until) VALUES ($1, $2, $3, $5)
      ON CONFLICT (kind, item_id) DO UPDATE SET claimed_by = EXCLUDED.claimed_by, claim_until = EXCLUDED.claim_until
-     WHERE review_items.decision IS NULL AND review_items.intent IS NULL
+     WHERE review_items.decision IS NULL
        AND (review_items.claimed_by IS NULL OR review_items.claimed_by = EXCLUDED.claimed_by
             OR review_items.claim_until <= $4)
      RETURNING ${COLUMNS}`,
@@ -124,17 +115,17 @@ export async function recordFirstApproval(
 ): Promise<ReviewRow | null> {
   const rows = await tx.query<Raw>(
     `UPDATE review_items SET first_approver = $3, first_approved_at = $4, claimed_by = NULL, claim_until = NULL
-     WHERE kind = $1 AND item_id = $2 AND first_approver IS NULL AND decision IS NULL AND intent IS NULL
+     WHERE kind = $1 AND item_id = $2 AND first_approver IS NULL AND decision IS NULL
      RETURNING ${COLUMNS}`,
     [kind, itemId, staffId, at],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
 
-/** Records the decision to carry out (before its ledger effect). */
-export async function recordIntent(
+/** Records the decision (in the decision's one transaction); the claim ends. Null when already decided. */
+export async function recordDecision(
   tx: Queryable,
-  intent: {
+  decided: {
     kind: string;
     itemId: number;
     decision: ReviewDecision;
@@ -144,54 +135,10 @@ export async function recordIntent(
   },
 ): Promise<ReviewRow | null> {
   const rows = await tx.query<Raw>(
-    `UPDATE review_items SET intent = $3, intent_by = $4, reason = $5, intent_at = $6
-     WHERE kind = $1 AND item_id = $2 AND decision IS NULL AND intent IS NULL RETURNING ${COLUMNS}`,
-    [intent.kind, intent.itemId, intent.decision, intent.staffId, intent.reason, intent.at],
+    `UPDATE review_items SET decision = $3, decided_by = $4, reason = $5, decided_at = $6,
+       claimed_by = NULL, claim_until = NULL
+     WHERE kind = $1 AND item_id = $2 AND decision IS NULL RETURNING ${COLUMNS}`,
+    [decided.kind, decided.itemId, decided.decision, decided.staffId, decided.reason, decided.at],
   );
   return rows[0] ? toRow(rows[0]) : null;
-}
-
-/** Withdraws a decision whose ledger effect was refused: the item is undecided again, still claimed. */
-export async function withdrawIntent(
-  db: Queryable,
-  kind: string,
-  itemId: number,
-  decision: ReviewDecision,
-): Promise<void> {
-  await db.query(
-    `UPDATE review_items SET intent = NULL, intent_by = NULL, intent_at = NULL, reason = NULL
-     WHERE kind = $1 AND item_id = $2 AND intent = $3 AND decision IS NULL`,
-    [kind, itemId, decision],
-  );
-}
-
-/** Turns the recorded intent into the decision; null when another node finished it first. */
-export async function finishDecision(
-  tx: Queryable,
-  kind: string,
-  itemId: number,
-  decision: ReviewDecision,
-  at: string,
-): Promise<ReviewRow | null> {
-  const rows = await tx.query<Raw>(
-    `UPDATE review_items SET decision = intent, decided_by = intent_by, decided_at = $4,
-       intent = NULL, intent_by = NULL, intent_at = NULL, claimed_by = NULL, claim_until = NULL
-     WHERE kind = $1 AND item_id = $2 AND intent = $3 AND decision IS NULL RETURNING ${COLUMNS}`,
-    [kind, itemId, decision, at],
-  );
-  return rows[0] ? toRow(rows[0]) : null;
-}
-
-/** Decisions recorded before `before` and not finished: a node stopped half-way. */
-export async function staleIntents(
-  db: Queryable,
-  before: string,
-  limit: number,
-): Promise<{ kind: string; itemId: number }[]> {
-  const rows = await db.query<{ kind: string; item_id: string }>(
-    `SELECT kind, item_id FROM review_items WHERE intent IS NOT NULL AND intent_at < $1
-     ORDER BY intent_at LIMIT $2`,
-    [before, limit],
-  );
-  return rows.map((r) => ({ kind: r.kind, itemId: Number(r.item_id) }));
 }

@@ -7,12 +7,16 @@ import {
   REVIEW_PAGE,
   type ReviewMeta,
 } from '@swx/contract';
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
-import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import { LedgerError, ledgerErrorCode } from '../ledger/ledger.service.ts';
+import {
+  type HoldAttachment,
+  LedgerError,
+  type LedgerService,
+  ledgerErrorCode,
+} from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { StaffService } from '../staff/staff.service.ts';
 import type {
@@ -22,19 +26,17 @@ import type {
   ListItemOf,
   ReviewCallSet,
   ReviewDefinition,
+  ReviewNotice,
 } from './review.define.ts';
 import {
   claimItem,
-  finishDecision,
   type ReviewDecision,
   type ReviewRow,
+  recordDecision,
   recordFirstApproval,
-  recordIntent,
   releaseClaim,
   reviewRow,
   reviewRows,
-  staleIntents,
-  withdrawIntent,
 } from './review.repository.ts';
 
 /** The staff member acting (the route has checked the role). */
@@ -48,11 +50,28 @@ type Deps = {
   notices: NoticesService;
   staff: Pick<StaffService, 'refsOf'>;
   customers: Pick<CustomerDirectory, 'get'>;
+  /** Needed by kinds with a ledger effect: their decision is written by a hold attachment. */
+  ledger?: Pick<LedgerService, 'holdAttachment'>;
   now: () => number;
 };
 
-/** A decision left half-way is finished by the job once it is this old (its request has ended). */
-export const RESUME_AFTER_MS = 60_000;
+/**
+ * A decision as its one transaction writes it: everything read beforehand (the transaction reads
+ * only the review row it locks). With a ledger effect it is the attachment's data, hashed with the
+ * ledger request; the same decision sent twice is one.
+ */
+type Decision<I> = {
+  itemId: number;
+  item: I;
+  userId: number;
+  decision: ReviewDecision;
+  reason: string | null;
+  staffId: number;
+  /** Four eyes applies: the first approval must already be recorded (by another account). */
+  fourEyes: boolean;
+  language: Language;
+  notice: ReviewNotice;
+};
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** The product's item with its review beside its own fields. */
@@ -60,15 +79,19 @@ const withReview = <T>(item: T, review: ReviewMeta): Reviewed<T> => Object.assig
 const actorOf = (staffId: number) => `staff:${staffId}`;
 
 /**
- * A refusal of the decision's ledger effect, as the staff member's answer: nothing was written by
- * the ledger, so the decision is withdrawn. Null for any other failure (the outcome is unknown).
+ * A refusal of the decision's ledger effect as the staff member's answer (nothing was written);
+ * any other failure as it is.
  */
-function refusalOf(error: unknown, decidedCode: ApiError['code']): ApiError | null {
-  if (error instanceof ApiError) return error;
-  if (!(error instanceof LedgerError)) return null;
-  // A hold already posted or voided (or never placed) means the item was decided elsewhere;
-  // anything else answers the ledger's own code (the one mapper), an unmapped fault 10030.
-  if (error.reason === 'hold_not_pending' || error.reason === 'unknown_hold')
+function refusalOf(error: unknown, decidedCode: ApiError['code']): unknown {
+  if (!(error instanceof LedgerError)) return error;
+  // A hold already posted or voided (or never placed), or the decision's key used by another
+  // request, means the item was decided elsewhere; anything else answers the ledger's own code
+  // (the one mapper), an unmapped fault 10030.
+  if (
+    error.reason === 'hold_not_pending' ||
+    error.reason === 'unknown_hold' ||
+    error.reason === 'idempotency_conflict'
+  )
     return new ApiError(decidedCode);
   const mapped = ledgerErrorCode(error.reason);
   return new ApiError(mapped?.code ?? Code.UNKNOWN_ERROR, mapped?.data ?? null);
@@ -83,48 +106,26 @@ function refusalOf(error: unknown, decidedCode: ApiError['code']): ApiError | nu
  *   decider, and of two staff claiming at once exactly one wins (10035 for the other).
  * - Four eyes: above the kind's threshold the first approval is recorded, and a second approver
  *   from another staff account completes it (the same account again: 10037).
- * - A decision is carried out in three steps, so that the ledger (which commits in its own
- *   transactions, through its batcher) and the record agree: (1) the decision is recorded on the
- *   locked review row; (2) its ledger effect runs under the key `review:<kind>:<id>:<decision>`;
- *   (3) one transaction turns the record into the decision and writes the product's change, the
- *   audit row and the customer's notice. A refused ledger effect withdraws (1): no audit row, no
- *   notice, the item undecided and still claimed. A failure of unknown outcome leaves (1) in
- *   place; the next claim or decision of the item, or the `review.resume` job, runs (2) again with
- *   the same key (the ledger answers the first result) and then (3), which only one node wins.
+ * - A decision is one transaction: the decision on the locked review row, the product's record,
+ *   the audit row and the customer's notice. For a kind with a ledger effect that transaction is
+ *   the ledger's own: the kind's one hold operation (post or void, under the key
+ *   `review:<kind>:<id>:<decision>`) carries the decision as its attachment, written after the
+ *   hold's change. A refusal of the ledger or of the decision (the claim ran out), or any failure,
+ *   writes nothing: no audit row, no notice, the hold as it was, the item undecided.
  */
 export class ReviewService {
   private readonly deps: Deps;
-  private readonly resumers = new Map<string, (itemId: number) => Promise<void>>();
-  private readonly logger: Logger | undefined;
+  private readonly kinds = new Set<string>();
 
-  constructor(deps: Omit<Deps, 'now'> & { now?: () => number; logger?: Logger }) {
+  constructor(deps: Omit<Deps, 'now'> & { now?: () => number }) {
     this.deps = { ...deps, now: deps.now ?? Date.now };
-    this.logger = deps.logger;
   }
 
   /** Registers a review kind; the queue answers its staff calls (mount it with `mountReview`). */
   register<C extends ReviewCallSet>(definition: ReviewDefinition<C>): ReviewQueue<C> {
-    if (this.resumers.has(definition.kind)) throw new Error(`review ${definition.kind} registered twice`);
-    const queue = new ReviewQueue(definition, this.deps);
-    this.resumers.set(definition.kind, (itemId) => queue.resume(itemId));
-    return queue;
-  }
-
-  /** Finishes the decisions a stopped node left half-way (the review.resume job); returns how many. */
-  async resumeStale(limit = 100): Promise<number> {
-    const stale = await staleIntents(this.deps.db, iso(this.deps.now() - RESUME_AFTER_MS), limit);
-    let finished = 0;
-    for (const { kind, itemId } of stale) {
-      const resume = this.resumers.get(kind);
-      if (!resume) continue;
-      try {
-        await resume(itemId);
-        finished += 1;
-      } catch (error) {
-        this.logger?.error({ err: error, kind, itemId }, 'a review decision could not be finished');
-      }
-    }
-    return finished;
+    if (this.kinds.has(definition.kind)) throw new Error(`review ${definition.kind} registered twice`);
+    this.kinds.add(definition.kind);
+    return new ReviewQueue(definition, this.deps);
   }
 }
 
@@ -132,10 +133,25 @@ export class ReviewService {
 export class ReviewQueue<C extends ReviewCallSet> {
   readonly definition: ReviewDefinition<C>;
   private readonly deps: Deps;
+  /** The decision of a kind with a ledger effect, written in the ledger's transaction (`review_<kind>`). */
+  private readonly decisions: HoldAttachment<Decision<ItemOf<C>>, ReviewRow> | null;
 
   constructor(definition: ReviewDefinition<C>, deps: Deps) {
     this.definition = definition;
     this.deps = deps;
+    this.decisions = null;
+    if (definition.ledger) {
+      if (!deps.ledger) throw new Error(`review ${definition.kind} has a ledger effect: give the ledger`);
+      this.decisions = deps.ledger.holdAttachment<Decision<ItemOf<C>>, ReviewRow>(
+        `review_${definition.kind}`,
+        async (tx, rows) => {
+          const written = new Map<number, ReviewRow>();
+          for (const { holdId, entryId, data } of rows)
+            written.set(holdId, await this.write(tx, data, { holdId, entryId }));
+          return written;
+        },
+      );
+    }
   }
 
   get kind(): string {
@@ -186,7 +202,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
       if (row?.decision === 'approved' && row.decidedBy !== null && row.decidedAt)
         approvals.push({ staff: ref(row.decidedBy), at: row.decidedAt });
       return {
-        state: row?.intent ? 'deciding' : state,
+        state,
         claim:
           live && state === 'pending' && row?.claimedBy != null && row.claimUntil
             ? { staff: ref(row.claimedBy), until: row.claimUntil }
@@ -243,23 +259,17 @@ export class ReviewQueue<C extends ReviewCallSet> {
     return this.view(item, await reviewRow(this.deps.db, this.kind, itemId));
   }
 
-  /** The item, still pending; a decision left half-way is finished first. Unknown 10028, decided: decidedCode. */
+  /** The item, still pending. Unknown 10028, decided: decidedCode. */
   private async pendingItem(itemId: number): Promise<ItemOf<C>> {
-    let item = await this.definition.get(itemId);
+    const item = await this.definition.get(itemId);
     if (!item) throw new ApiError(Code.NOT_FOUND);
-    const row = await reviewRow(this.deps.db, this.kind, itemId);
-    if (row?.intent) {
-      await this.carryOut(itemId);
-      item = await this.definition.get(itemId);
-      if (!item) throw new ApiError(Code.NOT_FOUND);
-    }
     if (this.definition.facts(item).state !== 'pending') throw new ApiError(this.definition.decidedCode);
     return item;
   }
 
   /** Why this staff member cannot act on the item as its claimant: held by another (10035), or no claim (10036). */
   private refusal(row: ReviewRow | null, staffId: number, now: number): ApiError | null {
-    if (row?.decision || row?.intent) return new ApiError(this.definition.decidedCode);
+    if (row?.decision) return new ApiError(this.definition.decidedCode);
     const live = row?.claimedBy != null && row.claimUntil !== null && Date.parse(row.claimUntil) > now;
     if (live && row?.claimedBy === staffId) return null;
     if (live && row?.claimedBy != null)
@@ -348,7 +358,8 @@ export class ReviewQueue<C extends ReviewCallSet> {
 
   /**
    * A decision by the claimant. Above the four-eyes threshold the first approval is recorded (and
-   * the claim ends, for a second staff member to take); otherwise the decision is carried out.
+   * the claim ends, for a second staff member to take); otherwise the decision is carried out in
+   * one transaction (see the class).
    */
   private async decide(
     actor: ReviewActor,
@@ -357,112 +368,144 @@ export class ReviewQueue<C extends ReviewCallSet> {
     reason: string | null,
   ): Promise<Reviewed<ItemOf<C>>> {
     const item = await this.pendingItem(itemId);
-    const twoNeeded = decision === 'approved' && (await this.fourEyesCheck()(item));
-    const now = this.deps.now();
-    const step = await this.deps.db
-      .transaction(async (tx) => {
-        // The row locked: a decision and a claim of the same item wait for each other.
-        const row = await reviewRow(tx, this.kind, itemId, true);
-        const refusal = this.refusal(row, actor.staffId, now);
-        if (refusal) throw refusal;
-        if (decision === 'approved' && row?.firstApprover === actor.staffId)
-          throw new ApiError(Code.REVIEW_SECOND_APPROVER);
-        if (twoNeeded && row?.firstApprover == null) {
-          await recordFirstApproval(tx, this.kind, itemId, actor.staffId, iso(now));
-          await this.deps.audit.appendInTx(tx, [
-            {
-              actor: actorOf(actor.staffId),
-              action: `${this.kind}.first_approval`,
-              subject: this.subject(itemId),
-              data: { userId: this.definition.facts(item).userId },
-            },
-          ]);
-          return 'first' as const;
-        }
-        await recordIntent(tx, {
-          kind: this.kind,
-          itemId,
-          decision,
-          staffId: actor.staffId,
-          reason,
-          at: iso(now),
-        });
-        return 'final' as const;
-      })
-      .catch(async (error: unknown) => {
-        throw await this.named(error);
-      });
-    if (step === 'final') {
-      const refused = await this.carryOut(itemId);
-      if (refused) throw refused;
+    const fourEyes = decision === 'approved' && (await this.fourEyesCheck()(item));
+    try {
+      // Checked before anything is sent, and again on the locked row in the decision's transaction.
+      const row = await reviewRow(this.deps.db, this.kind, itemId);
+      this.check(row, actor.staffId, decision);
+      if (fourEyes && row?.firstApprover == null) await this.firstApproval(actor, itemId, item, decision);
+      else await this.carryOut(await this.decisionOf(actor, itemId, item, decision, reason, fourEyes));
+    } catch (error) {
+      throw await this.named(refusalOf(error, this.definition.decidedCode));
     }
     const after = await this.definition.get(itemId);
     if (!after) throw new ApiError(Code.NOT_FOUND);
     return this.view(after, await reviewRow(this.deps.db, this.kind, itemId));
   }
 
-  /** Finishes a decision recorded earlier (the job, or a later call on the item). */
-  async resume(itemId: number): Promise<void> {
-    await this.carryOut(itemId);
+  /** Throws why the staff member may not decide (see `refusal`; the first approver approving again: 10037). */
+  private check(row: ReviewRow | null, staffId: number, decision: ReviewDecision): void {
+    const refusal = this.refusal(row, staffId, this.deps.now());
+    if (refusal) throw refusal;
+    if (decision === 'approved' && row?.firstApprover === staffId)
+      throw new ApiError(Code.REVIEW_SECOND_APPROVER);
+  }
+
+  /** The first approval of a four-eyes item: recorded and audited; the claim ends. */
+  private async firstApproval(
+    actor: ReviewActor,
+    itemId: number,
+    item: ItemOf<C>,
+    decision: ReviewDecision,
+  ): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      // The row locked: a decision and a claim of the same item wait for each other.
+      const row = await reviewRow(tx, this.kind, itemId, true);
+      this.check(row, actor.staffId, decision);
+      if (!(await recordFirstApproval(tx, this.kind, itemId, actor.staffId, iso(this.deps.now()))))
+        throw new ApiError(Code.REVIEW_CLAIM_REQUIRED);
+      await this.deps.audit.appendInTx(tx, [
+        {
+          actor: actorOf(actor.staffId),
+          action: `${this.kind}.first_approval`,
+          subject: this.subject(itemId),
+          data: { userId: this.definition.facts(item).userId },
+        },
+      ]);
+    });
+  }
+
+  /** Everything the decision's transaction writes, read beforehand (the customer's language, the notice). */
+  private async decisionOf(
+    actor: ReviewActor,
+    itemId: number,
+    item: ItemOf<C>,
+    decision: ReviewDecision,
+    reason: string | null,
+    fourEyes: boolean,
+  ): Promise<Decision<ItemOf<C>>> {
+    const { userId } = this.definition.facts(item);
+    const customer = await this.deps.customers.get(userId);
+    const language: Language = customer && isLanguage(customer.language) ? customer.language : 'en';
+    const decided = { itemId, item, userId, decision, reason, staffId: actor.staffId, fourEyes, language };
+    return { ...decided, notice: this.definition.notice(this.contextOf(decided)) };
+  }
+
+  private contextOf(decided: Omit<Decision<ItemOf<C>>, 'notice'>): DecisionContext<ItemOf<C>> {
+    return {
+      kind: this.kind,
+      itemId: decided.itemId,
+      item: decided.item,
+      decision: decided.decision,
+      reason: decided.reason,
+      staffId: decided.staffId,
+      actor: actorOf(decided.staffId),
+      idempotencyKey: `review:${this.kind}:${decided.itemId}:${decided.decision}`,
+    };
   }
 
   /**
-   * Carries out the recorded decision: the ledger effect under its key, then the decision, the
-   * product's change, the audit row and the notice in one transaction. Answers the refusal when
-   * the ledger refused (the decision is withdrawn); throws when the outcome is unknown.
+   * Carries out a decision in one transaction: the kind's ledger effect carrying the decision as its
+   * attachment, or (no ledger effect) a transaction of its own.
    */
-  private async carryOut(itemId: number): Promise<ApiError | null> {
-    const { db, audit, notices, customers } = this.deps;
-    const row = await reviewRow(db, this.kind, itemId);
-    if (!row?.intent || row.intentBy === null) return null;
-    const decision = row.intent;
-    const item = await this.definition.get(itemId);
-    if (!item) throw new Error(`${this.kind} ${itemId} is being decided but does not exist`);
-    const context: DecisionContext<ItemOf<C>> = {
+  private async carryOut(decided: Decision<ItemOf<C>>): Promise<void> {
+    const { ledger } = this.definition;
+    if (!ledger || !this.decisions) {
+      await this.deps.db.transaction((tx) => this.write(tx, decided, null));
+      return;
+    }
+    const done = await ledger(this.contextOf(decided), this.decisions.with(decided));
+    // A replay: the same decision was written by the request that first used the key.
+    if (!done.replayed && done.attached === undefined)
+      throw new Error(`the ledger effect of review ${this.kind} did not carry the decision (attach)`);
+  }
+
+  /**
+   * The decision's writes, in the transaction that carries it out: the review row (locked and
+   * checked again: a live claim of the decider, four eyes), the product's record, the audit row and
+   * the notice. Throwing here writes nothing, the ledger effect included.
+   */
+  private async write(
+    tx: Queryable,
+    decided: Decision<ItemOf<C>>,
+    ledger: LedgerEffect | null,
+  ): Promise<ReviewRow> {
+    const { itemId, decision, staffId, userId } = decided;
+    const row = await reviewRow(tx, this.kind, itemId, true);
+    this.check(row, staffId, decision);
+    // Four eyes: only a second approval completes the item (a first approval is never undone).
+    if (decided.fourEyes && row?.firstApprover == null) throw new ApiError(Code.REVIEW_SECOND_APPROVER);
+    const context = this.contextOf(decided);
+    const written = await recordDecision(tx, {
       kind: this.kind,
       itemId,
-      item,
       decision,
-      reason: row.reason,
-      staffId: row.intentBy,
-      actor: actorOf(row.intentBy),
-      idempotencyKey: `review:${this.kind}:${itemId}:${decision}`,
-    };
-    let ledger: LedgerEffect | null = null;
-    if (this.definition.ledger) {
-      try {
-        ledger = await this.definition.ledger(context);
-      } catch (error) {
-        const refusal = refusalOf(error, this.definition.decidedCode);
-        if (!refusal) throw error;
-        await withdrawIntent(db, this.kind, itemId, decision);
-        return refusal;
-      }
-    }
-    const { userId } = this.definition.facts(item);
-    const customer = await customers.get(userId);
-    const language: Language = customer && isLanguage(customer.language) ? customer.language : 'en';
-    const notice = this.definition.notice(context);
-    await db.transaction(async (tx) => {
-      const done = await finishDecision(tx, this.kind, itemId, decision, iso(this.deps.now()));
-      // Another node finished it first: its transaction wrote everything below.
-      if (!done) return;
-      await this.definition.record(tx, { ...context, ledger });
-      await audit.appendInTx(tx, [
-        {
-          actor: context.actor,
-          action: `${this.kind}.${decision}`,
-          subject: this.subject(itemId),
-          data: {
-            userId,
-            ...(context.reason === null ? {} : { reason: context.reason }),
-            ...(row.firstApprover === null ? {} : { firstApprover: actorOf(row.firstApprover) }),
-            ...(ledger ? { ledger } : {}),
-          },
-        },
-      ]);
-      await notices.notifyInTx(tx, userId, language, notice.kind, notice.params);
+      staffId,
+      reason: decided.reason,
+      at: iso(this.deps.now()),
     });
-    return null;
+    if (!written) throw new ApiError(this.definition.decidedCode);
+    await this.definition.record(tx, { ...context, ledger });
+    await this.deps.audit.appendInTx(tx, [
+      {
+        actor: context.actor,
+        action: `${this.kind}.${decision}`,
+        subject: this.subject(itemId),
+        data: {
+          userId,
+          ...(decided.reason === null ? {} : { reason: decided.reason }),
+          ...(row?.firstApprover == null ? {} : { firstApprover: actorOf(row.firstApprover) }),
+          ...(ledger ? { ledger } : {}),
+        },
+      },
+    ]);
+    await this.deps.notices.notifyInTx(
+      tx,
+      userId,
+      decided.language,
+      decided.notice.kind,
+      decided.notice.params,
+    );
+    return written;
   }
 }
