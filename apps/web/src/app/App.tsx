@@ -1,11 +1,23 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Component, type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import {
+  Component,
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import Home from '../features/home/Home.tsx';
 import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
+import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
+import { announce } from '../ui/announce.ts';
+import { focusPageWhenReady } from '../ui/focus.ts';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { loginAfterExpiry } from './returnTo.ts';
@@ -109,6 +121,20 @@ function NavigationEffects() {
   useEffect(() => {
     document.title = `${t(`title.${routeMeta(pathname).title}`)} · ${t('brand')}`;
   }, [pathname, t]);
+  // After an in-app navigation (not the first page), focus moves to the new page's heading once it
+  // has rendered, and the shell's live region names the page (WCAG 2.4.3, 4.1.3). Laid out in the
+  // commit that replaced the page, so the focus guard does not move focus meanwhile.
+  const first = useRef(true);
+  const title = useRef('');
+  title.current = t(`title.${routeMeta(pathname).title}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page by design
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    return focusPageWhenReady(document.activeElement, () => announce(title.current));
+  }, [pathname]);
   return null;
 }
 
@@ -137,6 +163,7 @@ export function App() {
         <NavigationEffects />
         <RefreshUser />
         <NoticeDialog />
+        <Announcer />
         <Shell>
           <Boundary>
             <Suspense fallback={<Loading />}>
