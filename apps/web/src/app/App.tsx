@@ -17,7 +17,7 @@ import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
 import { announce } from '../ui/announce.ts';
-import { focusPageWhenReady } from '../ui/focus.ts';
+import { focusPageWhenReady, installFocusGuard } from '../ui/focus.ts';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { loginAfterExpiry } from './returnTo.ts';
@@ -107,6 +107,8 @@ function NavigationEffects() {
   const { pathname, search } = useLocation();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Focus never drops to the body when the focused control is disabled, hidden or removed.
+  useEffect(() => installFocusGuard(), []);
   useEffect(() => {
     setSessionExpiredHandler(() => {
       // Told why on the login page, and brought back to this page after logging in (spec §4).

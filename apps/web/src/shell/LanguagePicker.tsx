@@ -72,7 +72,13 @@ export function LanguageDropdown() {
         <Icon name="chevron" size={16} />
       </button>
       <div id={id} className="language-menu" hidden={!open}>
-        <LanguageOptions onChosen={() => setOpen(false)} />
+        <LanguageOptions
+          onChosen={() => {
+            // The chosen option hides with the menu: focus goes back to the button that opened it.
+            setOpen(false);
+            root.current?.querySelector<HTMLButtonElement>('button')?.focus();
+          }}
+        />
       </div>
     </div>
   );

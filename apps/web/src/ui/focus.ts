@@ -87,3 +87,68 @@ export function focusPageWhenReady(pressed: Element | null, done: () => void): (
     if (mine === navigating) navigating = 0;
   };
 }
+
+type Focused = { element: HTMLElement; ancestors: Element[] };
+
+function lost(element: HTMLElement): boolean {
+  return !shown(element) || (element as HTMLButtonElement).disabled === true;
+}
+
+/**
+ * The next logical place for focus whose control went away: the first control left in its nearest
+ * still-shown container (the code field beside a disabled "Send code", the language button of a
+ * menu that closed, the next row of a table), else the page's heading.
+ */
+function nextPlace(from: Focused): HTMLElement | null {
+  for (const ancestor of from.ancestors) {
+    if (ancestor === document.body || ancestor.matches('main, .shell, #root')) break;
+    if (!shown(ancestor)) continue;
+    const found = firstTabbable(ancestor, from.element);
+    if (found) return found;
+  }
+  return pageHeading();
+}
+
+/**
+ * Installs, once, the guard that keeps focus off the body: when the focused control is disabled,
+ * hidden or removed, focus moves to the next logical place (`nextPlace`). A click on the page's
+ * background (focus on the body, the last control still there) is left alone.
+ */
+export function installFocusGuard(): () => void {
+  let last: Focused | null = null;
+  let frame = 0;
+  const rescue = () => {
+    frame = 0;
+    if (navigating || !last) return;
+    const active = document.activeElement;
+    const dropped = active === null || active === document.body || active === document.documentElement;
+    if (!(dropped || active === last.element) || !lost(last.element)) return;
+    const target = nextPlace(last);
+    if (target) focusElement(target);
+  };
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(rescue);
+  };
+  const onFocusIn = (event: FocusEvent) => {
+    const element = event.target;
+    if (!(element instanceof HTMLElement)) return;
+    const ancestors: Element[] = [];
+    for (let at = element.parentElement; at; at = at.parentElement) ancestors.push(at);
+    last = { element, ancestors };
+  };
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['disabled', 'hidden', 'open', 'inert'],
+  });
+  document.addEventListener('focusin', onFocusIn);
+  document.addEventListener('focusout', schedule);
+  return () => {
+    observer.disconnect();
+    document.removeEventListener('focusin', onFocusIn);
+    document.removeEventListener('focusout', schedule);
+    cancelAnimationFrame(frame);
+  };
+}
