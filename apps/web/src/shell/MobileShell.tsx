@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
+import { useBarSizes } from './barSizes.ts';
 import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
@@ -46,6 +47,7 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const route = routeMeta(pathname);
   const pass = route.chrome === 'pass';
   const callback = route.chrome === 'bare';
+  useBarSizes(`${pass} ${callback}`);
   const title = t(`title.${route.title}`);
   const language = useClientState((s) => s.language);
   const viewWidth = useClientState((s) => s.viewWidth);
