@@ -246,7 +246,7 @@ export function ConfirmOrder({
           </p>
         ) : null}
         {renewal.state === 'failed' ? (
-          <div className="form-error" data-testid="requote" data-state="failed">
+          <div id={`${titleId}-expired`} className="form-error" data-testid="requote" data-state="failed">
             <p>
               {renewal.message} {t('trade.confirm.refreshFailed')}
             </p>
@@ -283,7 +283,7 @@ export function ConfirmOrder({
           })}
         </dl>
         {refused ? (
-          <p className="form-error" role="alert">
+          <p id={`${titleId}-refused`} className="form-error" role="alert">
             {t(`trade.error.${stopMessage(stopsOfFigures(figures.unreasonable)) ?? 'both'}`)}
           </p>
         ) : null}
@@ -302,6 +302,7 @@ export function ConfirmOrder({
         cancel={t('trade.confirm.cancel')}
         confirm={confirming ? t('trade.confirm.opening') : t('trade.confirm.confirm')}
         disabled={confirming || expired || refused}
+        why={refused ? `${titleId}-refused` : expired ? `${titleId}-expired` : undefined}
         onConfirm={() => {
           setFailure('');
           sending.current = true;
