@@ -16,7 +16,7 @@ import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
 import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
-import { announce } from '../ui/announce.ts';
+import { announcePage } from '../ui/announce.ts';
 import { focusPageWhenReady, installFocusGuard } from '../ui/focus.ts';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
@@ -135,7 +135,7 @@ function NavigationEffects() {
       first.current = false;
       return;
     }
-    return focusPageWhenReady(document.activeElement, () => announce(title.current));
+    return focusPageWhenReady(document.activeElement, () => announcePage(title.current));
   }, [pathname]);
   return null;
 }

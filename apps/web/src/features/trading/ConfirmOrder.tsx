@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
 import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
@@ -133,6 +134,7 @@ export function ConfirmOrder({
       void queryClient.invalidateQueries({ queryKey: tradeQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
+      announce(t('trade.openedMessage', { code: order.code }));
       navigate(`/profile/orders/${order.id}`);
     },
     onError: (error) => {

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
+import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
@@ -35,13 +36,13 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
     onSuccess: (closed) => {
       afterChange();
       dialog.current?.close();
-      onDone(
-        t('trade.closedMessage', {
-          code: closed.code,
-          price: closed.closePrice ? f.price(closed.closePrice) : '—',
-          profit: f.usdt(closed.profit, true),
-        }),
-      );
+      const message = t('trade.closedMessage', {
+        code: closed.code,
+        price: closed.closePrice ? f.price(closed.closePrice) : '—',
+        profit: f.usdt(closed.profit, true),
+      });
+      onDone(message);
+      announce(message);
     },
     onError: (error) => setFailure(error instanceof ApiFailure ? error.message : t('state.error')),
   });
@@ -108,7 +109,9 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
     onSuccess: () => {
       afterChange();
       dialog.current?.close();
-      onDone(t('trade.stopsSaved', { code: order.code }));
+      const message = t('trade.stopsSaved', { code: order.code });
+      onDone(message);
+      announce(message);
     },
     onError: (error) => {
       const key =
