@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
@@ -59,7 +60,7 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
         {t('trade.close')}
         <span className="visually-hidden"> {order.orderNo}</span>
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId} data-testid="close-dialog">
+      <Modal dialogRef={dialog} className="modal" aria-labelledby={titleId} data-testid="close-dialog">
         <div className="modal-body">
           <h2 id={titleId}>{t('trade.closeTitle', { code: order.code })}</h2>
           <p>{t('trade.closeConfirm')}</p>
@@ -83,7 +84,7 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
             onConfirm={() => close.mutate()}
           />
         </div>
-      </dialog>
+      </Modal>
     </>
   );
 }
@@ -155,7 +156,7 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
         {t('trade.editStops')}
         <span className="visually-hidden"> {order.orderNo}</span>
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId} data-testid="edit-dialog">
+      <Modal dialogRef={dialog} className="modal" aria-labelledby={titleId} data-testid="edit-dialog">
         <form className="modal-body pass-form" noValidate onSubmit={submit}>
           <h2 id={titleId}>{t('trade.editTitle', { code: order.code })}</h2>
           <Field
@@ -192,7 +193,7 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
             disabled={update.isPending}
           />
         </form>
-      </dialog>
+      </Modal>
     </>
   );
 }
