@@ -87,9 +87,10 @@ describe('markets in the browser', () => {
     const chart = page.locator('.candle-chart');
     await expect.poll(() => chart.getAttribute('data-candles'), { timeout: 15_000 }).toBe('300');
     await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0);
-    await page.getByRole('button', { name: '1d', exact: true }).click();
+    // Chart periods are spoken in words ("1 day"), the abbreviation being decoration.
+    await page.getByRole('button', { name: '1 day', exact: true }).click();
     await expect
-      .poll(() => page.getByRole('button', { name: '1d', exact: true }).getAttribute('aria-pressed'))
+      .poll(() => page.getByRole('button', { name: '1 day', exact: true }).getAttribute('aria-pressed'))
       .toBe('true');
     await expect.poll(() => chart.getAttribute('data-candles')).toBe('300');
     expect(await page.getByText('24h high').count()).toBe(1);
@@ -116,8 +117,11 @@ describe('markets in the browser', () => {
     expect(
       await page.locator('.table-scroll').evaluate((el) => el.scrollWidth - el.clientWidth),
     ).toBeLessThanOrEqual(0);
-    await page.getByRole('button', { name: 'Add Solana to watchlist' }).click();
-    await page.getByRole('button', { name: 'Remove Solana from watchlist' }).waitFor();
+    // One label; the state is aria-pressed.
+    const star = page.getByRole('button', { name: 'Solana in watchlist' });
+    expect(await star.getAttribute('aria-pressed')).toBe('false');
+    await star.click();
+    await expect.poll(() => star.getAttribute('aria-pressed')).toBe('true');
     await page.goto('/market?tab=watchlist');
     await page.locator('tr[data-code="SOLUSDT"]').waitFor();
     await page.reload();

@@ -203,7 +203,8 @@ export default function Currency() {
               className={period === p ? 'selected' : undefined}
               onClick={() => setPeriod(p)}
             >
-              {p}
+              <span aria-hidden="true">{p}</span>
+              <span className="visually-hidden">{t(`market.period.${p}`)}</span>
             </button>
           ))}
         </fieldset>
@@ -216,7 +217,7 @@ export default function Currency() {
               candles={series.data.candles}
               periodSeconds={SECONDS[period] ?? 3600}
               livePrice={open ? nowPrice : undefined}
-              label={t('market.chartLabel', { name: item.appName, period })}
+              label={t('market.chartLabel', { name: item.appName, period: t(`market.period.${period}`) })}
             />
           ) : (
             <Loading />
