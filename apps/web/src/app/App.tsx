@@ -16,6 +16,7 @@ import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
 import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
+import { PassShell } from '../shell/PassShell.tsx';
 import { announcePage } from '../ui/announce.ts';
 import { focusPageWhenReady, installFocusGuard } from '../ui/focus.ts';
 import { Loading } from '../ui/PageState.tsx';
@@ -155,6 +156,8 @@ function RefreshUser() {
 
 function Shell({ children }: { children: ReactNode }) {
   const isDesktop = useClientState((s) => s.isDesktop);
+  const { pathname } = useLocation();
+  if (routeMeta(pathname).chrome === 'pass') return <PassShell>{children}</PassShell>;
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 

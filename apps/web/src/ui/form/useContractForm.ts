@@ -1,5 +1,5 @@
 import { Code, type FieldIssue, fieldIssue } from '@swx/contract';
-import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
 import { focusFirstInvalid } from '../focus.ts';
@@ -89,7 +89,7 @@ export type ContractFormOptions<F extends string, Out> = {
  * `field(name)` gives a field component its name, value, error and change handler.
  */
 export function useContractForm<F extends string, Out>(options: ContractFormOptions<F, Out>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Values<F>>(options.initial);
   const [errors, setErrors] = useState<FieldErrors<F>>({});
   const [failure, setFailure] = useState('');
@@ -138,6 +138,29 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
     }
     setFailure(t('state.error'));
   };
+
+  // Messages follow the current language: on a change, the form's own errors are worded again in
+  // it, and what the server said (in the former language) is cleared.
+  const language = i18n.language;
+  const wordedIn = useRef(language);
+  const reword = useRef(() => {});
+  reword.current = () => {
+    const checked = checkBody(options.schema, options.toBody(values));
+    const found = { ...options.check?.(values), ...word(checked.ok ? [] : checked.issues) };
+    setErrors((shown) => {
+      const next: FieldErrors<F> = {};
+      for (const field of Object.keys(shown) as F[])
+        if (found[field] !== undefined) next[field] = found[field];
+      return next;
+    });
+    setFailure('');
+    setNotice('');
+  };
+  useEffect(() => {
+    if (wordedIn.current === language) return;
+    wordedIn.current = language;
+    reword.current();
+  }, [language]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
