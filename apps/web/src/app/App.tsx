@@ -16,14 +16,21 @@ import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
 import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
-import { PassShell } from '../shell/PassShell.tsx';
-import { announcePage } from '../ui/announce.ts';
-import { focusPageWhenReady, installFocusGuard } from '../ui/focus.ts';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
+
+/**
+ * Focus management (shell/keyboard.ts) is its own chunk, fetched at start beside the page: nothing
+ * of it is needed to draw the home page, and it is there by the first navigation.
+ */
+let focus: typeof import('../shell/keyboard.ts') | null = null;
+const focusLoaded = import('../shell/keyboard.ts').then((module) => {
+  focus = module;
+  return module;
+});
 
 /** The chunk load timeout of spec §9. */
 const CHUNK_TIMEOUT_MS = 120_000;
@@ -108,8 +115,25 @@ function NavigationEffects() {
   const { pathname, search } = useLocation();
   const { t } = useTranslation();
   const navigate = useNavigate();
-  // Focus never drops to the body when the focused control is disabled, hidden or removed.
-  useEffect(() => installFocusGuard(), []);
+  // Focus never drops to the body when the focused control is disabled, hidden or removed, and
+  // the scroll padding knows the bars' sizes.
+  useEffect(() => {
+    let undo: (() => void) | null = null;
+    let mounted = true;
+    void focusLoaded.then((module) => {
+      if (!mounted) return;
+      const unguard = module.installFocusGuard();
+      const unwatch = module.watchBarSizes();
+      undo = () => {
+        unguard();
+        unwatch();
+      };
+    });
+    return () => {
+      mounted = false;
+      undo?.();
+    };
+  }, []);
   useEffect(() => {
     setSessionExpiredHandler(() => {
       // Told why on the login page, and brought back to this page after logging in (spec §4).
@@ -136,7 +160,8 @@ function NavigationEffects() {
       first.current = false;
       return;
     }
-    return focusPageWhenReady(document.activeElement, () => announcePage(title.current));
+    const keyboard = focus;
+    return keyboard?.focusPageWhenReady(document.activeElement, () => keyboard.announcePage(title.current));
   }, [pathname]);
   return null;
 }
@@ -154,10 +179,18 @@ function RefreshUser() {
   return null;
 }
 
+/** Login, register and reset have a shell of their own, loaded with them. */
+const PassShell = lazy(() => import('../shell/PassShell.tsx'));
+
 function Shell({ children }: { children: ReactNode }) {
   const isDesktop = useClientState((s) => s.isDesktop);
   const { pathname } = useLocation();
-  if (routeMeta(pathname).chrome === 'pass') return <PassShell>{children}</PassShell>;
+  if (routeMeta(pathname).chrome === 'pass')
+    return (
+      <Suspense fallback={<Loading />}>
+        <PassShell>{children}</PassShell>
+      </Suspense>
+    );
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 

@@ -1,8 +1,9 @@
-import { useAnnouncement } from '../ui/announce.ts';
+import { useSyncExternalStore } from 'react';
+import { announced, subscribe } from '../ui/announce.ts';
 
 /** The app's one polite live region: `announce()` (ui/announce.ts) writes to it. */
 export function Announcer() {
-  const text = useAnnouncement();
+  const text = useSyncExternalStore(subscribe, announced);
   return (
     <p
       className="visually-hidden"

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
-import { useBarSizes } from './barSizes.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageDropdown } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
@@ -36,7 +35,6 @@ export function DesktopShell({ children }: { children: ReactNode }) {
   const isLogin = useClientState((s) => s.isLogin);
   // The route list says which pages hide the nav and footer (login, register, reset, the social return).
   const chrome = routeMeta(pathname).chrome === undefined;
-  useBarSizes(String(chrome));
   return (
     <div className="shell desktop">
       <a className="skip-link" href="#main">

@@ -1,15 +1,15 @@
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
-import { useBarSizes } from './barSizes.ts';
 import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
-import { WelcomeBoard } from './WelcomeBoard.tsx';
 import './shell.css';
 
+/** The welcome board is shown once per session, on mobile: its own chunk. */
+const WelcomeBoard = lazy(() => import('./WelcomeBoard.tsx'));
 /** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
 function titleFits(heading: HTMLElement): boolean {
   const lineHeight = Number.parseFloat(getComputedStyle(heading).lineHeight) || 20;
@@ -47,7 +47,6 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const route = routeMeta(pathname);
   const pass = route.chrome === 'pass';
   const callback = route.chrome === 'bare';
-  useBarSizes(`${pass} ${callback}`);
   const title = t(`title.${route.title}`);
   const language = useClientState((s) => s.language);
   const viewWidth = useClientState((s) => s.viewWidth);
@@ -104,7 +103,11 @@ export function MobileShell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
       )}
-      {welcomeShown ? null : <WelcomeBoard />}
+      {welcomeShown ? null : (
+        <Suspense fallback={null}>
+          <WelcomeBoard />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,5 +1,3 @@
-import { useSyncExternalStore } from 'react';
-
 /**
  * The one polite live region of the app (rendered by the shell's `Announcer`). A screen says what
  * happened with `announce(text)`: a position opened, closed or changed, and every money action of
@@ -49,11 +47,8 @@ export function announced(): string {
   return text;
 }
 
-function subscribe(listener: () => void): () => void {
+/** Calls `listener` on each change of what the live region says; returns an unsubscribe. */
+export function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-export function useAnnouncement(): string {
-  return useSyncExternalStore(subscribe, announced);
 }
