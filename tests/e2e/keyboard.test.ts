@@ -73,6 +73,7 @@ describe('by keyboard alone', () => {
     const password = 'typed on keys only';
     await page.goto('/pass/register');
     // The register page keeps its landmarks: a banner with a navigation, and the main region.
+    await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.getByRole('banner').count()).toBe(1);
     expect(await page.getByRole('banner').getByRole('navigation').count()).toBe(1);
     expect(await page.getByRole('main').count()).toBe(1);
