@@ -130,7 +130,7 @@ export default function Currency() {
       </p>
       <button
         type="button"
-        className="button ghost small"
+        className="button ghost small speak-price"
         aria-pressed={speakPrice}
         onClick={() => {
           setSpeakPrice((on) => !on);
