@@ -198,6 +198,32 @@ describe('by keyboard alone', () => {
     await page.context().close();
   });
 
+  it('switches to Arabic on the phone through the language dialog, then moves by the tab bar', async () => {
+    const page = await freshPage('mobile');
+    const user = new KeyboardUser(page);
+    // A short page ("opening soon"), so the tab bar is a few Tabs away.
+    await page.goto('/trading');
+    await page.locator('main h1').waitFor();
+    await user.tabTo(/^Change language/);
+    await user.press('Enter');
+    await page.locator('dialog.language-modal[open]').waitFor();
+    await user.tabTo('العربية');
+    await user.expectSeen();
+    await user.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    // The dialog closed: focus is back on the button that opened it, in view and uncovered.
+    await user.expectFocusOn(ar.a11y.changeLanguage.replace('{{language}}', 'العربية'), 'BUTTON');
+    await user.tabTo(ar.nav.home);
+    await user.expectSeen();
+    await user.press('Enter');
+    await expect.poll(() => path(page)).toBe('/');
+    // The phone's home page has its heading in the top bar: focus goes there.
+    await user.expectFocusOn(ar.title.home, 'H1');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('mobile-title'))).toBe(true);
+    await user.expectAnnounced(ar.title.home);
+    await page.context().close();
+  });
+
   it('a chart period and the watchlist star say what they are, in words and by state', async () => {
     const { page } = await loggedInPage('desktop', 'keys-names@example.com');
     const user = new KeyboardUser(page);
@@ -336,8 +362,8 @@ describe('reflow at 320 CSS px (WCAG 1.4.10)', () => {
         await page.waitForLoadState('networkidle');
         await page.locator('main#main').waitFor();
         // Against the 320 px asked for, not innerWidth: a phone browser widens its layout viewport
-      // to content that sticks out, and innerWidth with it.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - 320);
+        // to content that sticks out, and innerWidth with it.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - 320);
         if (overflow > 0) wide.push(`${at}: ${overflow} px`);
       }
       expect(wide).toEqual([]);

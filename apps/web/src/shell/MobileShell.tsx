@@ -45,7 +45,6 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const isLogin = useClientState((s) => s.isLogin);
   const welcomeShown = useClientState((s) => s.welcomeShown);
   const route = routeMeta(pathname);
-  const pass = route.chrome === 'pass';
   const callback = route.chrome === 'bare';
   const title = t(`title.${route.title}`);
   const language = useClientState((s) => s.language);
@@ -53,43 +52,41 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const { heading, stacked } = useStackedTitle(`${pathname} ${language} ${isLogin} ${viewWidth} ${title}`);
   return (
     <div className="shell mobile">
-      {pass ? null : (
-        <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
-          <div className="mobile-bar-start">
-            {route.tabRoot ? null : (
-              <button
-                type="button"
-                className="icon-button flip-rtl"
-                aria-label={t('action.back')}
-                onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
-              >
-                <Icon name="back" />
-              </button>
-            )}
-          </div>
-          <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
-            {title}
-          </h1>
-          <div className="mobile-bar-end">
-            <LanguageButton />
-            {isLogin ? (
-              <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
-                <Icon name="bell" />
-              </Link>
-            ) : null}
-            <ServiceLink />
-            {isLogin ? null : (
-              <Link className="button primary small" to="/pass/login">
-                {t('action.login')}
-              </Link>
-            )}
-          </div>
-        </header>
-      )}
-      <main id="main" tabIndex={-1} className={pass || callback ? 'no-tab-bar' : undefined}>
+      <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
+        <div className="mobile-bar-start">
+          {route.tabRoot ? null : (
+            <button
+              type="button"
+              className="icon-button flip-rtl"
+              aria-label={t('action.back')}
+              onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
+            >
+              <Icon name="back" />
+            </button>
+          )}
+        </div>
+        <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
+          {title}
+        </h1>
+        <div className="mobile-bar-end">
+          <LanguageButton />
+          {isLogin ? (
+            <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
+              <Icon name="bell" />
+            </Link>
+          ) : null}
+          <ServiceLink />
+          {isLogin ? null : (
+            <Link className="button primary small" to="/pass/login">
+              {t('action.login')}
+            </Link>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className={callback ? 'no-tab-bar' : undefined}>
         {children}
       </main>
-      {pass || callback ? null : (
+      {callback ? null : (
         <nav className="tab-bar" aria-label={t('nav.tabBar')}>
           <ul>
             {TABS.map((tab) => (
