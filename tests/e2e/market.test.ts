@@ -60,8 +60,9 @@ describe('markets in the browser', () => {
     const chart = instrument.chart;
     await expect.poll(() => chart.getAttribute('data-candles'), { timeout: 15_000 }).toBe('300');
     await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0);
-    await instrument.timeframe('1d').click();
-    await expect.poll(() => instrument.timeframe('1d').getAttribute('aria-pressed')).toBe('true');
+    // Chart periods are spoken in words ("1 day"), the abbreviation being decoration.
+    await instrument.timeframe('1 day').click();
+    await expect.poll(() => instrument.timeframe('1 day').getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => chart.getAttribute('data-candles')).toBe('300');
     expect(await page.getByText('24h high').count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
@@ -76,6 +77,8 @@ describe('markets in the browser', () => {
     await market.row('BTCUSDT').waitFor();
     // The list fits the phone: name, price and change visible without sideways scrolling.
     expect(await market.listOverflow()).toBeLessThanOrEqual(0);
+    // One label; the state is aria-pressed.
+    expect(await market.star('Solana').getAttribute('aria-pressed')).toBe('false');
     await market.watch('Solana');
     await market.goto('watchlist');
     await market.row('SOLUSDT').waitFor();

@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { expect } from 'vitest';
 import { PageModel } from './page-model.ts';
 
 /** /market (and the home page's list): a row per instrument, tabs per market, search, sort, watchlist. */
@@ -31,9 +32,14 @@ export class MarketPage extends PageModel {
     return texts.map((c) => Number(c.replace(/[^\d.+-]/g, '')));
   }
 
+  /** The watchlist star of an instrument: one label, its state in aria-pressed. */
+  star(name: string): Locator {
+    return this.page.getByRole('button', { name: `${name} in watchlist`, exact: true });
+  }
+
   async watch(name: string): Promise<void> {
-    await this.page.getByRole('button', { name: `Add ${name} to watchlist` }).click();
-    await this.page.getByRole('button', { name: `Remove ${name} from watchlist` }).waitFor();
+    await this.star(name).click();
+    await expect.poll(() => this.star(name).getAttribute('aria-pressed')).toBe('true');
   }
 
   /** How far the list sticks out of its scroller (≤ 0: it fits). */

@@ -1,9 +1,19 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Component, type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import {
+  Component,
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import Home from '../features/home/Home.tsx';
 import { NoticeDialog } from '../features/notices/NoticeDialog.tsx';
+import { Announcer } from '../shell/Announcer.tsx';
 import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
 import { Loading } from '../ui/PageState.tsx';
@@ -11,6 +21,16 @@ import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
+
+/**
+ * Focus management (shell/keyboard.ts) is its own chunk, fetched at start beside the page: nothing
+ * of it is needed to draw the home page, and it is there by the first navigation.
+ */
+let focus: typeof import('../shell/keyboard.ts') | null = null;
+const focusLoaded = import('../shell/keyboard.ts').then((module) => {
+  focus = module;
+  return module;
+});
 
 /** The chunk load timeout of spec §9. */
 const CHUNK_TIMEOUT_MS = 120_000;
@@ -95,6 +115,25 @@ function NavigationEffects() {
   const { pathname, search } = useLocation();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Focus never drops to the body when the focused control is disabled, hidden or removed, and
+  // the scroll padding knows the bars' sizes.
+  useEffect(() => {
+    let undo: (() => void) | null = null;
+    let mounted = true;
+    void focusLoaded.then((module) => {
+      if (!mounted) return;
+      const unguard = module.installFocusGuard();
+      const unwatch = module.watchBarSizes();
+      undo = () => {
+        unguard();
+        unwatch();
+      };
+    });
+    return () => {
+      mounted = false;
+      undo?.();
+    };
+  }, []);
   useEffect(() => {
     setSessionExpiredHandler(() => {
       // Told why on the login page, and brought back to this page after logging in (spec §4).
@@ -109,6 +148,21 @@ function NavigationEffects() {
   useEffect(() => {
     document.title = `${t(`title.${routeMeta(pathname).title}`)} · ${t('brand')}`;
   }, [pathname, t]);
+  // After an in-app navigation (not the first page), focus moves to the new page's heading once it
+  // has rendered, and the shell's live region names the page (WCAG 2.4.3, 4.1.3). Laid out in the
+  // commit that replaced the page, so the focus guard does not move focus meanwhile.
+  const first = useRef(true);
+  const title = useRef('');
+  title.current = t(`title.${routeMeta(pathname).title}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page by design
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const keyboard = focus;
+    return keyboard?.focusPageWhenReady(document.activeElement, () => keyboard.announcePage(title.current));
+  }, [pathname]);
   return null;
 }
 
@@ -125,8 +179,18 @@ function RefreshUser() {
   return null;
 }
 
+/** Login, register and reset have a shell of their own, loaded with them. */
+const PassShell = lazy(() => import('../shell/PassShell.tsx'));
+
 function Shell({ children }: { children: ReactNode }) {
   const isDesktop = useClientState((s) => s.isDesktop);
+  const { pathname } = useLocation();
+  if (routeMeta(pathname).chrome === 'pass')
+    return (
+      <Suspense fallback={<Loading />}>
+        <PassShell>{children}</PassShell>
+      </Suspense>
+    );
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 
@@ -137,6 +201,7 @@ export function App() {
         <NavigationEffects />
         <RefreshUser />
         <NoticeDialog />
+        <Announcer />
         <Shell>
           <Boundary>
             <Suspense fallback={<Loading />}>

@@ -15,16 +15,18 @@ describe('layout by user agent (spec §4)', () => {
 });
 
 describe('root font scaling (spec §9)', () => {
-  it('is 16 px on desktop from the 1000 px breakpoint up and shrinks below it', () => {
+  it('is 16 px on desktop, and never shrinks below the 1000 px breakpoint (that would cancel text zoom)', () => {
     expect(rootFontSizePx(1920, true)).toBe(16);
     expect(rootFontSizePx(1000, true)).toBe(16);
-    expect(rootFontSizePx(900, true)).toBe(14.4); // 16 × 900 / 1000
-    expect(rootFontSizePx(500, true)).toBe(13); // floor for readability
+    expect(rootFontSizePx(900, true)).toBe(16);
+    // A 1366 px window at 200% zoom is 683 CSS px wide: the text stays twice as large.
+    expect(rootFontSizePx(683, true)).toBe(16);
+    expect(rootFontSizePx(320, true)).toBe(16);
   });
 
-  it('scales with the viewport on mobile around a 375 px design width', () => {
+  it('grows with the viewport on mobile from a 375 px design width, never below the reader size', () => {
     expect(rootFontSizePx(375, false)).toBe(16);
-    expect(rootFontSizePx(320, false)).toBe(14);
+    expect(rootFontSizePx(320, false)).toBe(16);
     expect(rootFontSizePx(414, false)).toBe(17.66); // 16 × 414 / 375
     expect(rootFontSizePx(1200, false)).toBe(19);
   });

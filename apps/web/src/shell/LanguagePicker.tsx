@@ -50,15 +50,23 @@ export function LanguageDropdown() {
         root.current?.querySelector<HTMLButtonElement>('button')?.focus();
       }
     };
+    // The menu also closes when focus leaves it (Tab past the last language, or Shift+Tab away).
+    const onFocusOut = (event: FocusEvent) => {
+      if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+    };
+    const element = root.current;
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
+    element?.addEventListener('focusout', onFocusOut);
     return () => {
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
+      element?.removeEventListener('focusout', onFocusOut);
     };
   }, [open]);
   return (
     <div className="language-dropdown" ref={root}>
+      {' '}
       <button
         type="button"
         className="icon-button language-button"
@@ -72,7 +80,13 @@ export function LanguageDropdown() {
         <Icon name="chevron" size={16} />
       </button>
       <div id={id} className="language-menu" hidden={!open}>
-        <LanguageOptions onChosen={() => setOpen(false)} />
+        <LanguageOptions
+          onChosen={() => {
+            // The chosen option hides with the menu: focus goes back to the button that opened it.
+            setOpen(false);
+            root.current?.querySelector<HTMLButtonElement>('button')?.focus();
+          }}
+        />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
@@ -6,9 +6,10 @@ import { useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
-import { WelcomeBoard } from './WelcomeBoard.tsx';
 import './shell.css';
 
+/** The welcome board is shown once per session, on mobile: its own chunk. */
+const WelcomeBoard = lazy(() => import('./WelcomeBoard.tsx'));
 /** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
 function titleFits(heading: HTMLElement): boolean {
   const lineHeight = Number.parseFloat(getComputedStyle(heading).lineHeight) || 20;
@@ -44,7 +45,6 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const isLogin = useClientState((s) => s.isLogin);
   const welcomeShown = useClientState((s) => s.welcomeShown);
   const route = routeMeta(pathname);
-  const pass = route.chrome === 'pass';
   const callback = route.chrome === 'bare';
   const title = t(`title.${route.title}`);
   const language = useClientState((s) => s.language);
@@ -52,43 +52,41 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const { heading, stacked } = useStackedTitle(`${pathname} ${language} ${isLogin} ${viewWidth} ${title}`);
   return (
     <div className="shell mobile">
-      {pass ? null : (
-        <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
-          <div className="mobile-bar-start">
-            {route.tabRoot ? null : (
-              <button
-                type="button"
-                className="icon-button flip-rtl"
-                aria-label={t('action.back')}
-                onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
-              >
-                <Icon name="back" />
-              </button>
-            )}
-          </div>
-          <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
-            {title}
-          </h1>
-          <div className="mobile-bar-end">
-            <LanguageButton />
-            {isLogin ? (
-              <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
-                <Icon name="bell" />
-              </Link>
-            ) : null}
-            <ServiceLink />
-            {isLogin ? null : (
-              <Link className="button primary small" to="/pass/login">
-                {t('action.login')}
-              </Link>
-            )}
-          </div>
-        </header>
-      )}
-      <main id="main" tabIndex={-1} className={pass || callback ? 'no-tab-bar' : undefined}>
+      <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
+        <div className="mobile-bar-start">
+          {route.tabRoot ? null : (
+            <button
+              type="button"
+              className="icon-button flip-rtl"
+              aria-label={t('action.back')}
+              onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
+            >
+              <Icon name="back" />
+            </button>
+          )}
+        </div>
+        <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
+          {title}
+        </h1>
+        <div className="mobile-bar-end">
+          <LanguageButton />
+          {isLogin ? (
+            <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
+              <Icon name="bell" />
+            </Link>
+          ) : null}
+          <ServiceLink />
+          {isLogin ? null : (
+            <Link className="button primary small" to="/pass/login">
+              {t('action.login')}
+            </Link>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className={callback ? 'no-tab-bar' : undefined}>
         {children}
       </main>
-      {pass || callback ? null : (
+      {callback ? null : (
         <nav className="tab-bar" aria-label={t('nav.tabBar')}>
           <ul>
             {TABS.map((tab) => (
@@ -102,7 +100,11 @@ export function MobileShell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
       )}
-      {welcomeShown ? null : <WelcomeBoard />}
+      {welcomeShown ? null : (
+        <Suspense fallback={null}>
+          <WelcomeBoard />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { LanguageModal } from './LanguagePicker.tsx';
  * The mobile welcome board: once per browser session. Continue goes to registration when logged
  * out and home when logged in; Skip goes home (spec §2).
  */
-export function WelcomeBoard() {
+export default function WelcomeBoard() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const isLogin = useClientState((s) => s.isLogin);

@@ -55,9 +55,10 @@ export function Field({
   );
 }
 
-export function FormError({ message }: { message: string }) {
+/** A form's error (a server refusal), spoken as soon as it shows (role=alert). */
+export function FormError({ message, id }: { message: string; id?: string }) {
   return message ? (
-    <p className="form-error" role="alert">
+    <p id={id} className="form-error" role="alert">
       {message}
     </p>
   ) : null;
@@ -73,6 +74,7 @@ export function DialogButtons({
   confirm,
   disabled,
   onConfirm,
+  why,
   className = 'row end',
 }: {
   dialog: RefObject<HTMLDialogElement | null>;
@@ -80,6 +82,8 @@ export function DialogButtons({
   confirm: string;
   disabled: boolean;
   onConfirm?: () => void;
+  /** The id of what says why the primary action is disabled, when it is (aria-describedby). */
+  why?: string | undefined;
   className?: string;
 }) {
   return (
@@ -91,6 +95,7 @@ export function DialogButtons({
         type={onConfirm ? 'button' : 'submit'}
         className="button primary"
         disabled={disabled}
+        aria-describedby={disabled ? why : undefined}
         onClick={onConfirm}
       >
         {confirm}

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 export function Loading() {
   const { t } = useTranslation();
   return (
-    <div className="page-state" role="status" aria-live="polite">
+    // Not a live region: a fetch is not news; the page's arrival is announced by the shell.
+    <div className="page-state" data-loading="">
       <span className="spinner" aria-hidden="true" />
       {t('state.loading')}
     </div>

@@ -24,8 +24,8 @@ const SECONDS: Record<string, number> = {
   '1d': 86_400,
   '1w': 604_800,
 };
-/** Screen readers hear the price at most this often, politely. */
-const ANNOUNCE_EVERY_MS = 15_000;
+/** Screen readers hear the price at most this often, politely, unless the reader pauses it (WCAG 2.2.2). */
+const ANNOUNCE_EVERY_MS = 30_000;
 
 export default function Currency() {
   const { t } = useTranslation();
@@ -46,6 +46,7 @@ export default function Currency() {
   const live = quotes.get(code);
   const watch = useWatchlist();
   const [announcement, setAnnouncement] = useState('');
+  const [speakPrice, setSpeakPrice] = useState(true);
   const lastAnnounced = useRef(0);
   /** The order ticket's quote (the tick its figures are priced at), while it has one. */
   const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
@@ -127,8 +128,19 @@ export default function Currency() {
           </span>
         )}
       </p>
-      <p className="visually-hidden" aria-live="polite">
-        {announcement}
+      <button
+        type="button"
+        className="button ghost small speak-price"
+        aria-pressed={speakPrice}
+        onClick={() => {
+          setSpeakPrice((on) => !on);
+          setAnnouncement('');
+        }}
+      >
+        {t('market.speakPrice')}
+      </button>
+      <p className="visually-hidden" aria-live="polite" data-testid="price-announcer">
+        {speakPrice ? announcement : ''}
       </p>
       {item.open ? null : (
         <p className="notice">
@@ -191,7 +203,8 @@ export default function Currency() {
               className={period === p ? 'selected' : undefined}
               onClick={() => setPeriod(p)}
             >
-              {p}
+              <span aria-hidden="true">{p}</span>
+              <span className="visually-hidden">{t(`market.period.${p}`)}</span>
             </button>
           ))}
         </fieldset>
@@ -204,7 +217,7 @@ export default function Currency() {
               candles={series.data.candles}
               periodSeconds={SECONDS[period] ?? 3600}
               livePrice={open ? nowPrice : undefined}
-              label={t('market.chartLabel', { name: item.appName, period })}
+              label={t('market.chartLabel', { name: item.appName, period: t(`market.period.${period}`) })}
             />
           ) : (
             <Loading />

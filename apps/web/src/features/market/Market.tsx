@@ -1,14 +1,18 @@
 import { LANGUAGE_TAGS, type MarketItem } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
+import { announce } from '../../ui/announce.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { MarketTable } from './MarketTable.tsx';
 import { marketQueries } from './queries.ts';
 import { useWatchlist } from './watch.ts';
 import './market.css';
+
+/** How long the search box rests before what it found is spoken. */
+const SEARCH_ANNOUNCE_DELAY_MS = 1000;
 
 const TABS = [
   { key: 'forex', type: 1 },
@@ -45,6 +49,22 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
   const list = useQuery({ ...marketQueries.byType(language, type), enabled: tab !== 'watchlist' });
   const source = tab === 'watchlist' ? watch.query : list;
   const items = useFiltered(source.data, search, sort);
+  // What a search found is spoken once the reader stops typing, not on every key (WCAG 4.1.3).
+  const found = items.length === 0 ? t('market.noResults') : t('market.count', { count: items.length });
+  const lastSearch = useRef(search);
+  const pending = useRef(false);
+  useEffect(() => {
+    if (lastSearch.current !== search) {
+      lastSearch.current = search;
+      pending.current = true;
+    }
+    if (!pending.current || source.isPending) return;
+    const timer = setTimeout(() => {
+      pending.current = false;
+      announce(found);
+    }, SEARCH_ANNOUNCE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, found, source.isPending]);
   if (tab === 'watchlist' && !watch.enabled) {
     return (
       <div className="card">
@@ -63,9 +83,7 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
     );
   return (
     <>
-      <p className="muted small" aria-live="polite">
-        {t('market.count', { count: items.length })}
-      </p>
+      <p className="muted small">{t('market.count', { count: items.length })}</p>
       <MarketTable
         items={items}
         caption={t(`market.${tab}`)}

@@ -1,7 +1,7 @@
 import type { MarketItem } from '@swx/contract';
 import { useTranslation } from 'react-i18next';
 
-/** The watchlist toggle: a star that says what it will do, pressed when the item is watched. */
+/** The watchlist toggle: one label, pressed when the item is watched (the star itself is decoration). */
 export function WatchStar({
   item,
   watched,
@@ -17,9 +17,7 @@ export function WatchStar({
       type="button"
       className={`icon-button star ${watched ? 'on' : ''}`}
       aria-pressed={watched}
-      aria-label={
-        watched ? t('market.unwatch', { name: item.appName }) : t('market.watch', { name: item.appName })
-      }
+      aria-label={t('market.inWatchlist', { name: item.appName })}
       onClick={() => onToggle(item)}
     >
       <span aria-hidden="true">{watched ? '★' : '☆'}</span>

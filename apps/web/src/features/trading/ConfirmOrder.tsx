@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
 import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
@@ -133,6 +134,7 @@ export function ConfirmOrder({
       void queryClient.invalidateQueries({ queryKey: tradeQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
+      announce(t('trade.openedMessage', { code: order.code }));
       navigate(`/profile/orders/${order.id}`);
     },
     onError: (error) => {
@@ -246,7 +248,7 @@ export function ConfirmOrder({
           </p>
         ) : null}
         {renewal.state === 'failed' ? (
-          <div className="form-error" data-testid="requote" data-state="failed">
+          <div id={`${titleId}-expired`} className="form-error" data-testid="requote" data-state="failed">
             <p>
               {renewal.message} {t('trade.confirm.refreshFailed')}
             </p>
@@ -283,7 +285,7 @@ export function ConfirmOrder({
           })}
         </dl>
         {refused ? (
-          <p className="form-error" role="alert">
+          <p id={`${titleId}-refused`} className="form-error" role="alert">
             {t(`trade.error.${stopMessage(stopsOfFigures(figures.unreasonable)) ?? 'both'}`)}
           </p>
         ) : null}
@@ -302,6 +304,7 @@ export function ConfirmOrder({
         cancel={t('trade.confirm.cancel')}
         confirm={confirming ? t('trade.confirm.opening') : t('trade.confirm.confirm')}
         disabled={confirming || expired || refused}
+        why={refused ? `${titleId}-refused` : expired ? `${titleId}-expired` : undefined}
         onConfirm={() => {
           setFailure('');
           sending.current = true;

@@ -3,7 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
-import { DialogButtons, FormError } from '../../ui/Field.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, StopField, Term, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
@@ -35,13 +37,13 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
     onSuccess: (closed) => {
       afterChange();
       dialog.current?.close();
-      onDone(
-        t('trade.closedMessage', {
-          code: closed.code,
-          price: closed.closePrice ? f.price(closed.closePrice) : '—',
-          profit: f.usdt(closed.profit, true),
-        }),
-      );
+      const message = t('trade.closedMessage', {
+        code: closed.code,
+        price: closed.closePrice ? f.price(closed.closePrice) : '—',
+        profit: f.usdt(closed.profit, true),
+      });
+      onDone(message);
+      announce(message);
     },
     onError: (error) => setFailure(error instanceof ApiFailure ? error.message : t('state.error')),
   });
@@ -58,7 +60,7 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
         {t('trade.close')}
         <span className="visually-hidden"> {order.orderNo}</span>
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId} data-testid="close-dialog">
+      <Modal dialogRef={dialog} className="modal" aria-labelledby={titleId} data-testid="close-dialog">
         <div className="modal-body">
           <h2 id={titleId}>{t('trade.closeTitle', { code: order.code })}</h2>
           <p>{t('trade.closeConfirm')}</p>
@@ -82,7 +84,7 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
             onConfirm={() => close.mutate()}
           />
         </div>
-      </dialog>
+      </Modal>
     </>
   );
 }
@@ -108,7 +110,9 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
     onSuccess: () => {
       afterChange();
       dialog.current?.close();
-      onDone(t('trade.stopsSaved', { code: order.code }));
+      const message = t('trade.stopsSaved', { code: order.code });
+      onDone(message);
+      announce(message);
     },
     onError: (error) => {
       const key =
@@ -152,7 +156,7 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
         {t('trade.editStops')}
         <span className="visually-hidden"> {order.orderNo}</span>
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId} data-testid="edit-dialog">
+      <Modal dialogRef={dialog} className="modal" aria-labelledby={titleId} data-testid="edit-dialog">
         <form className="modal-body pass-form" noValidate onSubmit={submit}>
           <h2 id={titleId}>{t('trade.editTitle', { code: order.code })}</h2>
           <StopField
@@ -183,7 +187,7 @@ export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (mes
             disabled={update.isPending}
           />
         </form>
-      </dialog>
+      </Modal>
     </>
   );
 }

@@ -23,9 +23,8 @@ function OrderFields({ order }: { order: OptionsOrder }) {
         <BookBadge book={order.book} />
       </h2>
       <FigureList rows={rows} className="detail-figures" />
-      <p className="book-message" role="status">
-        {message}
-      </p>
+      {/* Shown here; spoken by the shell's live region (announce), once. */}
+      <p className="book-message">{message}</p>
       {order.status === 'open' ? (
         <div className="row">
           <EditStops order={order} onDone={setMessage} />

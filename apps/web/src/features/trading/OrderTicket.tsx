@@ -16,6 +16,7 @@ import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { focusFirstInvalid } from '../../ui/focus.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { type Quote, quoteOf } from '../market/live.ts';
@@ -278,6 +279,7 @@ function Ticket({
         onSubmit={(event) => {
           event.preventDefault();
           setAttempted(true);
+          focusFirstInvalid(event.currentTarget);
           if (canReview && fresh && check.body)
             setSnapshot({ body: check.body, figures: fresh, receivedAt: preview.dataUpdatedAt });
         }}
@@ -388,7 +390,7 @@ function Ticket({
           />
         </div>
         {stopKey === 'both' ? (
-          <p className="form-error" role="alert">
+          <p id={`${formId}-both`} className="form-error" role="alert">
             {t('trade.error.both')}
           </p>
         ) : null}
@@ -422,7 +424,7 @@ function Ticket({
       <section className="ticket-figures card-inset" aria-labelledby={`${formId}-figures`}>
         <h3 id={`${formId}-figures`}>{t('trade.figures')}</h3>
         {closedNow ? (
-          <p className="notice" data-testid="market-closed">
+          <p id={`${formId}-closed`} className="notice" data-testid="market-closed">
             {t('trade.marketClosed')}
           </p>
         ) : shown ? (
@@ -435,13 +437,15 @@ function Ticket({
         ) : failure && !serverStops ? (
           <Failed message={failure.message} onRetry={() => void preview.refetch()} />
         ) : (
-          <p className="muted">{bodyKey === '' ? t('trade.completeTicket') : t('trade.waiting')}</p>
+          <p id={`${formId}-status`} className="muted">
+            {bodyKey === '' ? t('trade.completeTicket') : t('trade.waiting')}
+          </p>
         )}
         <p className="visually-hidden" aria-live="polite" data-testid="ticket-announcer">
           {announcement}
         </p>
         {insufficient ? (
-          <p className="form-error" role="alert">
+          <p id={`${formId}-insufficient`} className="form-error" role="alert">
             {t('trade.insufficient')}
           </p>
         ) : null}
@@ -452,6 +456,19 @@ function Ticket({
             className="button primary block large"
             disabled={closedNow}
             aria-disabled={!canReview || undefined}
+            // A Review that cannot go on says why: the closed market, the balance, the stops, or
+            // what the ticket still needs.
+            aria-describedby={
+              closedNow
+                ? `${formId}-closed`
+                : insufficient
+                  ? `${formId}-insufficient`
+                  : stopKey === 'both'
+                    ? `${formId}-both`
+                    : !shown && !(failure && !serverStops)
+                      ? `${formId}-status`
+                      : undefined
+            }
           >
             {t('trade.review')}
           </button>

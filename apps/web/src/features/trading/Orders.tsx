@@ -313,9 +313,8 @@ export default function Orders() {
       <section className="card">
         <BookSwitch />
       </section>
-      <p className="book-message" role="status">
-        {message}
-      </p>
+      {/* Shown here; spoken by the shell's live region (announce), once. */}
+      <p className="book-message">{message}</p>
       <div className="tabs-bar" role="tablist" aria-label={t('trade.tabs')}>
         {TABS.map((key, index) => (
           <button

@@ -1,7 +1,8 @@
 import { Code, type FieldIssue, fieldIssue } from '@swx/contract';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
+import { focusFirstInvalid } from '../focus.ts';
 
 /** A zod schema of the contract, as far as the form needs it (zod/mini's `safeParse`). */
 export type ContractSchema<Out> = {
@@ -88,13 +89,17 @@ export type ContractFormOptions<F extends string, Out> = {
  * `field(name)` gives a field component its name, value, error and change handler.
  */
 export function useContractForm<F extends string, Out>(options: ContractFormOptions<F, Out>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Values<F>>(options.initial);
   const [errors, setErrors] = useState<FieldErrors<F>>({});
   const [failure, setFailure] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const fields = Object.keys(options.initial) as F[];
+  /** The form last submitted or acted in: focus goes to its first invalid field (WCAG 3.3.1). */
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const focusInvalid = () =>
+    focusFirstInvalid(document.activeElement?.closest('form') ?? formElement.current);
   const word = (issues: readonly Issue[]) => wordIssues(issues, fields, options.message, values);
 
   /**
@@ -108,6 +113,7 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
     const shown: FieldErrors<F> = {};
     for (const field of only ?? fields) if (found[field] !== undefined) shown[field] = found[field];
     setErrors(shown);
+    if (Object.keys(shown).length > 0) focusInvalid();
     // An issue the form does not word goes to the server as typed, which refuses it in words.
     return { body: checked.ok ? checked.body : raw, errors: shown };
   };
@@ -118,11 +124,13 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
       const field = options.codeFields?.[error.code];
       if (field !== undefined) {
         setErrors({ [field]: error.message } as FieldErrors<F>);
+        focusInvalid();
         return;
       }
       const found = word(refusalIssues(error));
       if (Object.keys(found).length > 0) {
         setErrors(found);
+        focusInvalid();
         return;
       }
       setFailure(error.message);
@@ -131,8 +139,32 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
     setFailure(t('state.error'));
   };
 
+  // Messages follow the current language: on a change, the form's own errors are worded again in
+  // it, and what the server said (in the former language) is cleared.
+  const language = i18n.language;
+  const wordedIn = useRef(language);
+  const reword = useRef(() => {});
+  reword.current = () => {
+    const checked = checkBody(options.schema, options.toBody(values));
+    const found = { ...options.check?.(values), ...word(checked.ok ? [] : checked.issues) };
+    setErrors((shown) => {
+      const next: FieldErrors<F> = {};
+      for (const field of Object.keys(shown) as F[])
+        if (found[field] !== undefined) next[field] = found[field];
+      return next;
+    });
+    setFailure('');
+    setNotice('');
+  };
+  useEffect(() => {
+    if (wordedIn.current === language) return;
+    wordedIn.current = language;
+    reword.current();
+  }, [language]);
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (event.currentTarget instanceof HTMLFormElement) formElement.current = event.currentTarget;
     setFailure('');
     const { body, errors: found } = validate();
     if (Object.keys(found).length > 0) return;
