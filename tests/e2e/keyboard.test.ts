@@ -104,6 +104,8 @@ describe('by keyboard alone', () => {
     const { page, errors } = await loggedInPage('desktop', 'keys-trade@example.com');
     const user = new TradingByKeyboard(page);
     await page.goto(await btcPagePath(app.server.baseUrl));
+    // The ticket is a lazy chunk: tabbing starts once its lots field is on the page.
+    await page.getByLabel('Lots', { exact: true }).waitFor();
     await user.tabTo('Lots');
     await user.expectSeen();
     await user.press('ControlOrMeta+A');
