@@ -181,6 +181,9 @@ describe('by keyboard alone', () => {
     // A short page ("opening soon"), so the tab bar is a few Tabs away.
     await page.goto('/trading');
     await page.locator('main h1').waitFor();
+    // The shell's chrome (and its focus handling) arrive as their own chunks: tab once they are here.
+    await page.getByRole('button', { name: /^Change language/ }).waitFor();
+    await page.locator('nav.tab-bar').waitFor();
     await user.tabTo(/^Change language/);
     await user.press('Enter');
     await page.locator('dialog.language-modal[open]').waitFor();
