@@ -4,7 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
-import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, StopField, Term, useTradeFormat } from './parts.tsx';
