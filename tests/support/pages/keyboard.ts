@@ -88,9 +88,19 @@ export class KeyboardUser {
 
   /** Waits until focus is on an element so named, then checks it is seen: ring drawn, nothing over it. */
   async expectFocusOn(name: string | RegExp, tag?: string): Promise<FocusState> {
+    // Name and tag are waited for together: the control pressed may bear the same name as where
+    // focus is going (the tab bar's "Home" link and the home page's title), so a name alone would
+    // match before focus moved.
+    const named = typeof name === 'string' ? new RegExp(`^${escapeRegExp(name)}$`) : name;
     await expect
-      .poll(async () => (await this.focus()).name, { timeout: 15_000, message: `focus on ${String(name)}` })
-      .toMatch(typeof name === 'string' ? new RegExp(`^${escapeRegExp(name)}$`) : name);
+      .poll(
+        async () => {
+          const state = await this.focus();
+          return named.test(state.name) && (!tag || state.tag === tag);
+        },
+        { timeout: 15_000, message: `focus on ${String(name)}${tag ? ` (${tag})` : ''}` },
+      )
+      .toBe(true);
     const now = await this.focus();
     if (tag) expect(now.tag, `${String(name)}: tag`).toBe(tag);
     await this.expectSeen(now);
