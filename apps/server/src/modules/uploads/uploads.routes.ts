@@ -16,9 +16,15 @@ const DRAIN_BYTES = 5 * 1024 * 1024;
  * that declares more is refused before a byte is read; a file that turns out longer is read to
  * its end without being kept (busboy truncates it) and refused. Either way 10034, nothing stored.
  */
-async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+/** The body length the client declared, or null when it declared none (a chunked body). */
+function declaredLength(request: FastifyRequest): number | null {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES)
+  return request.headers['content-length'] !== undefined && Number.isFinite(declared) ? declared : null;
+}
+
+async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  const declared = declaredLength(request);
+  if (declared !== null && declared > maxBytes + FRAMING_BYTES)
     throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
   const part = await request.file({
     // One byte over the limit is enough to know the file is too large.
@@ -56,8 +62,8 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, sta
     // of reading what nobody will keep.
     scope.addHook('onSend', async (request, reply) => {
       if (request.raw.complete) return;
-      const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared <= DRAIN_BYTES) request.raw.resume();
+      const declared = declaredLength(request);
+      if (declared !== null && declared <= DRAIN_BYTES) request.raw.resume();
       else reply.header('connection', 'close');
     });
     mountCall(scope, calls.upload, ({ customer, params, request }) =>
