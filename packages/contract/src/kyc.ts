@@ -137,8 +137,6 @@ export const PHOTO_PURPOSES = {
   back: 'kyc_back',
   inHand: 'kyc_in_hand',
 } as const satisfies Record<PhotoSide, UploadPurpose>;
-/** The upload limit of the verification screen (spec §5, §9): 2 MB per photo. */
-export const KYC_PHOTO_MAX_BYTES = UPLOAD_PURPOSES.kyc_front.maxBytes;
 /** The review takes at most 48 hours (spec §4, §9). */
 export const KYC_REVIEW_HOURS = 48;
 
