@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { UPLOAD_PURPOSES, type UploadPurpose, uploadId } from './uploads.ts';
+import { type UploadPurpose, uploadId } from './uploads.ts';
 
 /**
  * Identity verification (KYC, spec §3 fields, §4 states, §5 uploads, §9 limits). A customer uploads
