@@ -1,10 +1,10 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10037 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * 10026-10043 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
- * queue's claims and four eyes.
+ * queue's claims and four eyes, and the limits of deposits and withdrawals.
  */
 export const Code = {
   OK: 200,
@@ -49,6 +49,18 @@ export const Code = {
   REVIEW_CLAIM_REQUIRED: 10036,
   /** A staff review above its four-eyes threshold: the second approver must be another account. */
   REVIEW_SECOND_APPROVER: 10037,
+  /** An amount below the network's minimum (data: asset and minimum). */
+  BELOW_MINIMUM: 10038,
+  /** A withdrawal above the network's maximum per withdrawal (data: asset and maximum). */
+  ABOVE_MAXIMUM: 10039,
+  /** A withdrawal beyond today's limit (data: asset, limit and what is left). */
+  DAILY_LIMIT_REACHED: 10040,
+  /** A withdrawal address still in its waiting time (data: when it can be used). */
+  ADDRESS_LOCKED: 10041,
+  /** A deposit's transaction hash already credited or declared. */
+  TRANSACTION_ALREADY_USED: 10042,
+  /** Deposits and withdrawals exist in the live book only. */
+  LIVE_BOOK_ONLY: 10043,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

@@ -19,3 +19,4 @@ export * from './review.ts';
 export * from './staff.ts';
 export * from './trading.ts';
 export * from './uploads.ts';
+export * from './wallet.ts';

@@ -5,6 +5,7 @@ import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
+import { walletAdminCalls } from './wallet.ts';
 
 /**
  * The staff API of the back office, under `/swx/admin` (never the customer base). Staff accounts,
@@ -395,6 +396,7 @@ export const adminCalls = {
     data: auditChainVerdict,
   }),
   ...operatorAdminCalls,
+  ...walletAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;

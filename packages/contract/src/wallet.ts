@@ -1,0 +1,342 @@
+import { z } from 'zod/mini';
+import { decimalString } from './ledger.ts';
+import { quoteFields, quoteId } from './quotes.ts';
+import { reviewCalls } from './review.ts';
+import type { AdminCallDefinition } from './staff.ts';
+import { uploadId } from './uploads.ts';
+
+/**
+ * Money in and out of the live book (spec §1, §3 Deposit and Withdrawal, §5, §9; DESIGN §3 Chain).
+ * Everything a customer is told about timing and fees comes from the network's row, which staff
+ * keep in the back office; every figure of a withdrawal is quoted before it is committed and is
+ * exactly what is posted.
+ */
+
+export const NETWORK_ASSETS = ['USDT', 'ETH', 'BTC'] as const;
+export type NetworkAsset = (typeof NETWORK_ASSETS)[number];
+export const ADDRESS_FORMATS = ['evm', 'bech32'] as const;
+export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
+
+/** A network's id: the asset and the chain, e.g. `USDT-EVM`. */
+export const networkId = z.string().check(z.regex(/^[A-Z0-9]{2,10}-[A-Z0-9]{2,10}$/));
+
+/** An amount the customer types: a positive decimal (the asset's scale is checked by the server). */
+export const amountInput = z.string().check(z.trim(), z.regex(/^\d{1,20}(\.\d{1,18})?$/));
+
+/** A fee rate as a ratio (e.g. "0.005" is 0.5 %): at most 6 decimals, below 1. */
+export const feeRate = z.string().check(z.regex(/^0(\.\d{1,6})?$/));
+
+/** One way of moving an asset in or out: its limits, depths and fee, as staff set them. */
+export const network = z.object({
+  id: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  /** What the customer reads, e.g. "Ethereum (ERC-20)". */
+  name: z.string(),
+  addressFormat: z.enum(ADDRESS_FORMATS),
+  /** The platform follows the chain and credits deposits by itself (else: by proof only). */
+  watched: z.boolean(),
+  depositMinimum: decimalString,
+  /** Confirmations before a deposit is credited. */
+  creditConfirmations: z.int(),
+  /** Confirmations before a credited deposit can be withdrawn. */
+  unlockConfirmations: z.int(),
+  /** The chain's seconds between blocks, which the waiting times are computed from. */
+  blockSeconds: z.int(),
+  withdrawalFeeRate: feeRate,
+  withdrawalMinimum: decimalString,
+  withdrawalMaximum: decimalString,
+  /** Minutes a withdrawal takes to arrive once approved (sending plus confirmations). */
+  arrivalMinutes: z.int(),
+  enabled: z.boolean(),
+});
+export type Network = z.infer<typeof network>;
+
+export const networkQuery = z.object({ network: networkId });
+
+/** The customer's deposit address on a network (derived from the platform's public key). */
+export const depositAddress = z.object({
+  network: networkId,
+  address: z.string(),
+});
+
+export const DEPOSIT_STATES = [
+  /** Seen on chain, below the network's confirmations. */
+  'confirming',
+  /** Credited; not yet withdrawable (below the unlock depth). */
+  'credited',
+  /** Credited and withdrawable. */
+  'available',
+  /** Seen on chain below the network's minimum: not credited. */
+  'below_minimum',
+  /** Its block was replaced before the unlock depth: the credit was reversed. */
+  'reversed',
+  /** Declared with a proof, waiting for staff. */
+  'pending_review',
+  'rejected',
+] as const;
+export type DepositState = (typeof DEPOSIT_STATES)[number];
+
+export const deposit = z.object({
+  id: z.int(),
+  network: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  amount: decimalString,
+  /** `chain`: seen by the platform; `proof`: declared by the customer with a payment proof. */
+  source: z.enum(['chain', 'proof']),
+  state: z.enum(DEPOSIT_STATES),
+  txHash: z.string(),
+  address: z.string(),
+  confirmations: z.int(),
+  creditConfirmations: z.int(),
+  unlockConfirmations: z.int(),
+  /** Minutes until the next step (credit, then unlock), from the network's block time; null when none. */
+  etaMinutes: z.nullable(z.int()),
+  /** The network's minimum, for a deposit below it. */
+  minimum: decimalString,
+  /** Staff's reason for a rejection. */
+  reason: z.nullable(z.string()),
+  createdAt: z.string(),
+  creditedAt: z.nullable(z.string()),
+});
+export type Deposit = z.infer<typeof deposit>;
+
+/** Spec `recharge`: a deposit declared with a proof (and the BTC path, which has no node here). */
+export const rechargeBody = z.object({
+  network: networkId,
+  amount: amountInput,
+  txHash: z.string().check(z.trim(), z.regex(/^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64})$/)),
+  /** The last 6 characters of the sending address, which staff match against the chain. */
+  lastSix: z.string().check(z.trim(), z.regex(/^[0-9A-Za-z]{6}$/)),
+  proof: uploadId,
+  /** The platform's address the money was sent to (the customer's deposit address). */
+  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+});
+export type RechargeBody = z.infer<typeof rechargeBody>;
+
+/** A withdrawal address of the customer's book of addresses. */
+export const withdrawalAddress = z.object({
+  id: z.int(),
+  network: networkId,
+  address: z.string(),
+  label: z.string(),
+  /** When it can first be used (24 hours after it was added, or after a security change). */
+  usableFrom: z.string(),
+  createdAt: z.string(),
+});
+export type WithdrawalAddress = z.infer<typeof withdrawalAddress>;
+
+export const addWithdrawalAddressBody = z.object({
+  network: networkId,
+  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  label: z.string().check(z.trim(), z.maxLength(40)),
+});
+
+/** The hours a new address, or every address after a password change or two-step removal, is locked. */
+export const ADDRESS_LOCK_HOURS = 24;
+
+export const withdrawalQuoteBody = z.object({
+  /** Spec 10025 when missing. */
+  network: z.optional(networkId),
+  /** An address of the book; spec 10021 when missing. */
+  addressId: z.optional(z.int().check(z.minimum(1))),
+  amount: amountInput,
+});
+
+/** How the customer confirms a withdrawal: the authenticator's code, or a code mailed now. */
+export const CONFIRMATION_METHODS = ['totp', 'mail'] as const;
+
+export const withdrawalQuote = z.object({
+  ...quoteFields,
+  network: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  address: z.string(),
+  addressId: z.int(),
+  /** What leaves the balance. */
+  amount: decimalString,
+  fee: decimalString,
+  feeRate,
+  /** What arrives at the address: amount − fee. */
+  receive: decimalString,
+  arrivalMinutes: z.int(),
+  confirmation: z.enum(CONFIRMATION_METHODS),
+});
+export type WithdrawalQuote = z.infer<typeof withdrawalQuote>;
+
+export const withdrawalBody = z.object({
+  quoteId,
+  /** The customer's request id (one withdrawal per id, a retry answers the first). */
+  requestId: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/)),
+  code: z.string().check(z.trim(), z.regex(/^\d{6}$/)),
+});
+
+export const WITHDRAWAL_STATES = [
+  'pending_review',
+  /** Approved by staff; being signed and sent. */
+  'approved',
+  /** On chain, waiting for confirmations. */
+  'sent',
+  'completed',
+  'rejected',
+  /** Sending failed: the hold was released. */
+  'failed',
+] as const;
+export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
+
+export const withdrawal = z.object({
+  id: z.int(),
+  network: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  address: z.string(),
+  amount: decimalString,
+  fee: decimalString,
+  receive: decimalString,
+  state: z.enum(WITHDRAWAL_STATES),
+  txHash: z.nullable(z.string()),
+  confirmations: z.int(),
+  reason: z.nullable(z.string()),
+  createdAt: z.string(),
+  completedAt: z.nullable(z.string()),
+});
+export type Withdrawal = z.infer<typeof withdrawal>;
+
+/** A customer's withdrawal limit per asset and UTC day, and what is used of it. */
+export const withdrawalLimit = z.object({
+  asset: z.enum(NETWORK_ASSETS),
+  limit: decimalString,
+  used: decimalString,
+  /** The limit is the higher one of a verified identity. */
+  verified: z.boolean(),
+});
+
+export const sentCodeAnswer = z.object({ expiresInSeconds: z.int(), resendInSeconds: z.int() });
+
+/** Staff: a network's editable fields (the id and asset stay). */
+export const networkUpdateBody = z.object({
+  id: networkId,
+  name: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
+  depositMinimum: amountInput,
+  creditConfirmations: z.int().check(z.minimum(1), z.maximum(1000)),
+  unlockConfirmations: z.int().check(z.minimum(1), z.maximum(10_000)),
+  blockSeconds: z.int().check(z.minimum(1), z.maximum(3600)),
+  withdrawalFeeRate: feeRate,
+  withdrawalMinimum: amountInput,
+  withdrawalMaximum: amountInput,
+  arrivalMinutes: z.int().check(z.minimum(1), z.maximum(10_080)),
+  enabled: z.boolean(),
+});
+
+/** Staff: the hot wallet beside what customers hold, per asset of the chain. */
+export const treasuryRow = z.object({
+  asset: z.enum(NETWORK_ASSETS),
+  /** The hot wallet's balance on chain; null when the platform cannot read one (no node). */
+  hotWallet: z.nullable(decimalString),
+  hotWalletAddress: z.nullable(z.string()),
+  /** What customers hold in the live book (balances, held included). */
+  liabilities: decimalString,
+  /** Approved withdrawals not yet confirmed on chain. */
+  outgoing: decimalString,
+});
+
+/** Staff: a deposit proof in the queue. */
+export const depositReviewListItem = z.object({
+  id: z.int(),
+  userId: z.int(),
+  customer: z.string(),
+  network: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  amount: decimalString,
+  txHash: z.string(),
+  createdAt: z.string(),
+});
+export const depositReviewItem = z.extend(depositReviewListItem, {
+  lastSix: z.string(),
+  address: z.string(),
+  /** The customer's own deposit address on that network (the proof should name it). */
+  customerAddress: z.nullable(z.string()),
+  proof: z.string(),
+  state: z.enum(DEPOSIT_STATES),
+  reason: z.nullable(z.string()),
+});
+
+/** Staff: a withdrawal in the queue. */
+export const withdrawalReviewListItem = z.object({
+  id: z.int(),
+  userId: z.int(),
+  customer: z.string(),
+  network: networkId,
+  asset: z.enum(NETWORK_ASSETS),
+  amount: decimalString,
+  receive: decimalString,
+  createdAt: z.string(),
+});
+export const withdrawalReviewItem = z.extend(withdrawalReviewListItem, {
+  address: z.string(),
+  fee: decimalString,
+  /** When the address was added to the customer's book. */
+  addressAddedAt: z.string(),
+  kycVerified: z.boolean(),
+  state: z.enum(WITHDRAWAL_STATES),
+  txHash: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+});
+
+/** Who checks money in and out: finance, and admin. */
+const MONEY_STAFF = ['admin', 'finance'] as const;
+
+/** The deposit proof queue (modules/review): finance and admin read and decide. */
+export const depositReviewCalls = reviewCalls({
+  path: '/deposits',
+  noun: 'deposit proof',
+  listItem: depositReviewListItem,
+  item: depositReviewItem,
+  readers: MONEY_STAFF,
+  deciders: MONEY_STAFF,
+});
+
+/** The withdrawal queue: finance and admin decide, two of them above the four-eyes threshold. */
+export const withdrawalReviewCalls = reviewCalls({
+  path: '/withdrawals',
+  noun: 'withdrawal',
+  listItem: withdrawalReviewListItem,
+  item: withdrawalReviewItem,
+  readers: MONEY_STAFF,
+  deciders: MONEY_STAFF,
+});
+
+export const walletAdminCalls = {
+  listNetworksAdmin: {
+    method: 'GET',
+    path: '/wallet/networks',
+    summary: 'Every network with its limits, depths, fee and switch',
+    roles: MONEY_STAFF,
+    data: z.array(network),
+  },
+  updateNetwork: {
+    method: 'POST',
+    path: '/wallet/networks',
+    summary: 'Change a network (limits, depths, fee rate, arrival time, enabled); audited',
+    roles: MONEY_STAFF,
+    body: networkUpdateBody,
+    data: network,
+  },
+  treasury: {
+    method: 'GET',
+    path: '/wallet/treasury',
+    summary:
+      "The hot wallet's balance on chain beside customers' live balances and outgoing withdrawals, per asset",
+    roles: MONEY_STAFF,
+    data: z.array(treasuryRow),
+  },
+  depositQueue: depositReviewCalls.list,
+  getDeposit: depositReviewCalls.get,
+  claimDeposit: depositReviewCalls.claim,
+  releaseDeposit: depositReviewCalls.release,
+  approveDeposit: depositReviewCalls.approve,
+  rejectDeposit: depositReviewCalls.reject,
+  withdrawalQueue: withdrawalReviewCalls.list,
+  getWithdrawal: withdrawalReviewCalls.get,
+  claimWithdrawal: withdrawalReviewCalls.claim,
+  releaseWithdrawal: withdrawalReviewCalls.release,
+  approveWithdrawal: withdrawalReviewCalls.approve,
+  rejectWithdrawal: withdrawalReviewCalls.reject,
+} as const satisfies Record<string, AdminCallDefinition>;
