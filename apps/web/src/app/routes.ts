@@ -121,6 +121,36 @@ export const ROUTES: readonly RouteEntry[] = [
     tab: 'profile',
     view: { load: () => import('../features/kyc/Verification.tsx') },
   },
+  {
+    path: '/profile/deposit',
+    title: 'deposit',
+    tab: 'profile',
+    view: { load: () => import('../features/wallet/Deposit.tsx') },
+  },
+  {
+    path: '/profile/withdraw',
+    title: 'withdraw',
+    tab: 'profile',
+    view: { load: () => import('../features/wallet/Withdraw.tsx') },
+  },
+  {
+    path: '/profile/addresses',
+    title: 'addresses',
+    tab: 'profile',
+    view: { load: () => import('../features/wallet/Addresses.tsx') },
+  },
+  {
+    path: '/profile/deposits',
+    title: 'deposits',
+    tab: 'profile',
+    view: { load: () => import('../features/wallet/Records.tsx').then((m) => ({ default: m.Deposits })) },
+  },
+  {
+    path: '/profile/withdrawals',
+    title: 'withdrawals',
+    tab: 'profile',
+    view: { load: () => import('../features/wallet/Records.tsx').then((m) => ({ default: m.Withdrawals })) },
+  },
   { path: '/profile/invite', title: 'invite', tab: 'profile', view: upcoming },
   {
     path: '/pass/login',

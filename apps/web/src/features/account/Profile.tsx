@@ -11,6 +11,11 @@ import './account.css';
 const LINKS = [
   ['/profile/orders', 'orders'],
   ['/profile/balance', 'balance'],
+  ['/profile/deposit', 'deposit'],
+  ['/profile/withdraw', 'withdraw'],
+  ['/profile/addresses', 'addresses'],
+  ['/profile/deposits', 'deposits'],
+  ['/profile/withdrawals', 'withdrawals'],
   ['/profile/transactions', 'transactions'],
   ['/profile/notification', 'notification'],
   ['/profile/settings', 'settings'],

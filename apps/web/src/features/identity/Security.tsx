@@ -1,28 +1,20 @@
 import { Code, type SessionItem } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
-import { qrPath } from '../../app/qr.ts';
 import { useClientState } from '../../app/state.ts';
+import { copyText } from '../../ui/copy.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { QrCode } from '../../ui/QrCode.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { identityQueries } from './queries.ts';
 import './identity.css';
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiFailure ? error.message : fallback;
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Moves focus to a heading when it appears, so keyboard and screen-reader users follow each step. */
 function useFocusOnMount<T extends HTMLElement>() {
@@ -51,28 +43,6 @@ function CopyButton({ text, label }: { text: string; label: string }) {
         {message}
       </span>
     </span>
-  );
-}
-
-/**
- * The otpauth URI as a QR code, drawn here (nothing is sent anywhere): dark modules on white with
- * a quiet zone, whatever the page's colours, so a camera reads it in every theme.
- */
-function TotpQrCode({ uri }: { uri: string }) {
-  const { t } = useTranslation();
-  const { size, path } = useMemo(() => qrPath(uri), [uri]);
-  return (
-    <svg
-      className="totp-qr"
-      role="img"
-      aria-label={t('security.totp.qrLabel')}
-      data-testid="totp-qr"
-      viewBox={`0 0 ${size} ${size}`}
-      shapeRendering="crispEdges"
-    >
-      <rect className="totp-qr-light" width={size} height={size} />
-      <path className="totp-qr-dark" d={path} />
-    </svg>
   );
 }
 
@@ -109,7 +79,7 @@ function SetupPanel({
         {t('security.totp.step1')}
       </h3>
       <figure className="totp-qr-box">
-        <TotpQrCode uri={uri} />
+        <QrCode text={uri} label={t('security.totp.qrLabel')} className="totp-qr" testId="totp-qr" />
         <figcaption className="small">{t('security.totp.qrHint')}</figcaption>
       </figure>
       <p className="muted">{t('security.totp.step1Hint')}</p>

@@ -116,9 +116,23 @@ function BalanceTable({ userId }: { userId: number }) {
       </section>
       <p className="muted small">{t('balance.heldHint')}</p>
       {book === 'demo' ? <ResetDemo userId={userId} /> : null}
-      <p>
-        <Link to="/profile/transactions">{t('title.transactions')}</Link>
-      </p>
+      <nav aria-label={t('balance.moneyLinks')}>
+        <ul className="balance-links">
+          {(
+            [
+              ['/profile/transactions', 'transactions'],
+              ['/profile/deposit', 'deposit'],
+              ['/profile/withdraw', 'withdraw'],
+              ['/profile/deposits', 'deposits'],
+              ['/profile/withdrawals', 'withdrawals'],
+            ] as const
+          ).map(([to, title]) => (
+            <li key={to}>
+              <Link to={to}>{t(`title.${title}`)}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </section>
   );
 }

@@ -1,0 +1,272 @@
+import { Code, type Network, rechargeBody } from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { announce } from '../../ui/announce.ts';
+import { Field, FormError } from '../../ui/Field.tsx';
+import { useContractForm } from '../../ui/form/useContractForm.ts';
+import { Failed, Loading } from '../../ui/PageState.tsx';
+import { QrCode } from '../../ui/QrCode.tsx';
+import { ImageInput } from '../uploads/ImageInput.tsx';
+import {
+  CopyButton,
+  DepositProgress,
+  isBelow,
+  NetworkPicker,
+  StateWord,
+  useWalletFormat,
+  WalletLinks,
+  WalletPage,
+  WithNetworks,
+} from './parts.tsx';
+import { walletQueries } from './queries.ts';
+
+/** My address on a network: the text, its QR code and a copy button. */
+function AddressCard({ network, address }: { network: Network; address: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card deposit-address" aria-labelledby="deposit-address-title">
+      <h2 id="deposit-address-title">{t('wallet.deposit.addressTitle', { asset: network.asset })}</h2>
+      <div className="deposit-address-body">
+        <QrCode
+          text={address}
+          label={t('wallet.deposit.qrLabel', { asset: network.asset, network: network.name })}
+          className="deposit-qr"
+          testId="deposit-qr"
+        />
+        <div className="deposit-address-text">
+          <p className="muted small">
+            {t('wallet.deposit.sendOnly', { asset: network.asset, network: network.name })}
+          </p>
+          <code className="wallet-address" dir="ltr" data-testid="deposit-address">
+            {address}
+          </code>
+          <CopyButton text={address} label={t('wallet.deposit.copy')} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** What the network asks of a deposit: its minimum, the confirmations and their times. */
+function NetworkTerms({ network }: { network: Network }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  return (
+    <dl className="wallet-facts" data-testid="deposit-terms">
+      <div data-fact="minimum">
+        <dt>{t('wallet.deposit.minimum')}</dt>
+        <dd>{f.exact(network.depositMinimum, network.asset)}</dd>
+      </div>
+      {network.watched ? (
+        <>
+          <div data-fact="credit">
+            <dt>{t('wallet.deposit.credited')}</dt>
+            <dd>
+              {t('wallet.deposit.afterConfirmations', {
+                done: f.count(network.creditConfirmations),
+                eta: f.minutes(Math.ceil((network.creditConfirmations * network.blockSeconds) / 60)),
+              })}
+            </dd>
+          </div>
+          <div data-fact="unlock">
+            <dt>{t('wallet.deposit.withdrawable')}</dt>
+            <dd>
+              {t('wallet.deposit.afterConfirmations', {
+                done: f.count(network.unlockConfirmations),
+                eta: f.minutes(Math.ceil((network.unlockConfirmations * network.blockSeconds) / 60)),
+              })}
+            </dd>
+          </div>
+        </>
+      ) : (
+        <div data-fact="proof">
+          <dt>{t('wallet.deposit.credited')}</dt>
+          <dd>{t('wallet.deposit.byProof')}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** Deposits still on their way (confirming, or credited and not yet withdrawable, or in review). */
+function PendingDeposits({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const query = useQuery(walletQueries.deposits(userId));
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  const pending = query.data.filter((d) =>
+    ['confirming', 'credited', 'pending_review', 'below_minimum'].includes(d.state),
+  );
+  return (
+    <section className="card" aria-labelledby="pending-title">
+      <h2 id="pending-title">{t('wallet.deposit.pendingTitle')}</h2>
+      {pending.length === 0 ? (
+        <p className="muted">{t('wallet.deposit.noPending')}</p>
+      ) : (
+        <ul className="wallet-list" data-testid="pending-deposits">
+          {pending.map((d) => (
+            <li key={d.id} data-deposit={d.id} data-state={d.state}>
+              <strong>{f.money(d.amount, d.asset)}</strong> <StateWord kind="deposit" state={d.state} />
+              <br />
+              <DepositProgress deposit={d} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="small">
+        <Link to="/profile/deposits">{t('wallet.deposit.allDeposits')}</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The manual deposit (spec `recharge`): amount, hash, last six, proof image and receiving address. */
+function ProofForm({ network, address }: { network: Network; address: string }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const queryClient = useQueryClient();
+  /** A new image input after each proof sent, so the last image is not shown again. */
+  const [round, setRound] = useState(0);
+  const [uploading, setUploading] = useState(false);
+  const belowMinimum = t('wallet.proof.belowMinimum', {
+    minimum: f.exact(network.depositMinimum, network.asset),
+    asset: network.asset,
+  });
+  const initial = { amount: '', txHash: '', lastSix: '', proof: '', address };
+  const form = useContractForm({
+    schema: rechargeBody,
+    initial,
+    toBody: (values) => ({ ...values, network: network.id }),
+    message: (field, issue) => {
+      if (field === 'proof') return t('wallet.proof.proofMissing');
+      if (issue === 'too_small' || issue === 'too_big') return t('wallet.proof.required');
+      return t(`wallet.proof.invalid.${field}`);
+    },
+    check: (values) =>
+      isBelow(values.amount, network.depositMinimum, network.asset) ? { amount: belowMinimum } : {},
+    codeFields: { [Code.TRANSACTION_ALREADY_USED]: 'txHash' },
+    submit: async (body) => {
+      try {
+        await callApi('recharge', { body });
+      } catch (error) {
+        // Below the minimum: said with the network's minimum and asset, under the amount.
+        if (error instanceof ApiFailure && error.code === Code.BELOW_MINIMUM) {
+          form.setErrors({ amount: belowMinimum });
+          return;
+        }
+        throw error;
+      }
+      void queryClient.invalidateQueries({ queryKey: walletQueries.all });
+      form.reset({ ...initial });
+      setRound((r) => r + 1);
+      form.setNotice(t('wallet.proof.sent'));
+      announce(t('wallet.proof.sent'));
+    },
+  });
+  return (
+    <form
+      className="card pass-form wallet-form"
+      noValidate
+      aria-labelledby="proof-title"
+      data-testid="proof-form"
+      onSubmit={(event) => void form.onSubmit(event)}
+    >
+      <h2 id="proof-title">{t('wallet.proof.title')}</h2>
+      <p className="muted small">{t('wallet.proof.intro', { asset: network.asset })}</p>
+      <Field
+        label={t('wallet.proof.amount', { asset: network.asset })}
+        inputMode="decimal"
+        autoComplete="off"
+        hint={t('wallet.proof.amountHint', { minimum: f.exact(network.depositMinimum, network.asset) })}
+        {...form.field('amount')}
+      />
+      <Field
+        label={t('wallet.proof.txHash')}
+        dir="ltr"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.field('txHash')}
+      />
+      <Field
+        label={t('wallet.proof.lastSix')}
+        hint={t('wallet.proof.lastSixHint')}
+        dir="ltr"
+        autoComplete="off"
+        maxLength={6}
+        {...form.field('lastSix')}
+      />
+      <Field label={t('wallet.proof.address')} dir="ltr" autoComplete="off" {...form.field('address')} />
+      <ImageInput
+        key={round}
+        purpose="deposit_proof"
+        name="proof"
+        label={t('wallet.proof.image')}
+        error={form.errors.proof}
+        onChange={(id) => form.setValue('proof', id ?? '')}
+        onBusyChange={setUploading}
+      />
+      <FormError message={form.failure} />
+      <p className="form-notice" role="status">
+        {form.notice}
+      </p>
+      <button type="submit" className="button primary large block" disabled={form.busy || uploading}>
+        {form.busy ? t('wallet.proof.sending') : t('wallet.proof.submit')}
+      </button>
+    </form>
+  );
+}
+
+function DepositNetwork({ userId, network }: { userId: number; network: Network }) {
+  const query = useQuery(walletQueries.depositAddress(userId, network.id));
+  return (
+    <>
+      <section className="card">
+        <NetworkTerms network={network} />
+      </section>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <AddressCard network={network} address={query.data.address} />
+          <PendingDeposits userId={userId} />
+          <ProofForm key={network.id} network={network} address={query.data.address} />
+        </>
+      )}
+    </>
+  );
+}
+
+function DepositScreen({ userId, networks }: { userId: number; networks: Network[] }) {
+  const [chosen, setChosen] = useState(networks[0]?.id ?? '');
+  const network = networks.find((n) => n.id === chosen) ?? networks[0];
+  if (!network) return null;
+  return (
+    <div className="wallet-page">
+      <section className="card">
+        <NetworkPicker networks={networks} value={network.id} onChange={setChosen} />
+      </section>
+      <DepositNetwork userId={userId} network={network} />
+      <WalletLinks current="/profile/deposit" />
+    </div>
+  );
+}
+
+/** Deposit (/profile/deposit): pick a network, send to my address, or declare a deposit with a proof. */
+export default function Deposit() {
+  const { t } = useTranslation();
+  return (
+    <WalletPage title={t('title.deposit')}>
+      {(userId) => (
+        <WithNetworks userId={userId}>
+          {(networks) => <DepositScreen userId={userId} networks={networks} />}
+        </WithNetworks>
+      )}
+    </WalletPage>
+  );
+}

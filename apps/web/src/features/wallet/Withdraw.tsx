@@ -1,0 +1,402 @@
+import {
+  Code,
+  type Network,
+  type WithdrawalAddress,
+  type WithdrawalQuote,
+  withdrawalBody,
+  withdrawalQuoteBody,
+} from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatPercent } from '../../app/money.ts';
+import { BookBadge } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { useContractForm } from '../../ui/form/useContractForm.ts';
+import { Modal } from '../../ui/Modal.tsx';
+import { Failed, Loading } from '../../ui/PageState.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
+import { newRequestId } from '../trading/ticket.ts';
+import {
+  LockState,
+  NetworkPicker,
+  useNow,
+  useWalletFormat,
+  WalletLinks,
+  WalletPage,
+  WithNetworks,
+} from './parts.tsx';
+import { walletQueries } from './queries.ts';
+
+type QuoteBody = { network: string; addressId: number; amount: string };
+/** What the confirm step shows and commits: one quote of one request. */
+type Quoted = { body: QuoteBody; quote: WithdrawalQuote };
+
+/** "Send code" and its countdown before it may be sent again (a mailed code). */
+function SendCode({ onError }: { onError: (message: string) => void }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const [until, setUntil] = useState(0);
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = until > now;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [waiting]);
+  const seconds = Math.ceil((until - now) / 1000);
+  return (
+    <div className="send-code">
+      <button
+        type="button"
+        className="button ghost"
+        disabled={busy || waiting}
+        data-testid="send-code"
+        onClick={async () => {
+          setBusy(true);
+          onError('');
+          try {
+            const answer = await callApi('sendWithdrawalCode');
+            setSent(true);
+            setNow(Date.now());
+            setUntil(Date.now() + answer.resendInSeconds * 1000);
+            announce(t('wallet.confirm.codeSent'));
+          } catch (error) {
+            onError(error instanceof ApiFailure ? error.message : t('state.error'));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {waiting
+          ? t('wallet.confirm.resendIn', {
+              time: f.count(seconds),
+            })
+          : sent
+            ? t('wallet.confirm.resend')
+            : t('wallet.confirm.sendCode')}
+      </button>
+      {sent ? <p className="small muted">{t('wallet.confirm.codeSent')}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * The confirm step: the quote's figures (amount, fee and rate, amount received, arrival), the code
+ * (authenticator, or mailed now), and the commit of exactly that quote. A quote that ran out
+ * (10032) is renewed in place and the customer confirms the figures shown.
+ */
+function ConfirmWithdrawal({
+  quoted,
+  networkName,
+  onReplace,
+  onClose,
+}: {
+  quoted: Quoted;
+  networkName: string;
+  onReplace: (next: Quoted) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [requestId] = useState(newRequestId);
+  const [renewed, setRenewed] = useState(false);
+  const { quote } = quoted;
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const form = useContractForm({
+    schema: withdrawalBody,
+    initial: { code: '' },
+    toBody: (values) => ({ ...values, quoteId: quote.quoteId, requestId }),
+    message: () => t('wallet.confirm.codeInvalid'),
+    codeFields: { [Code.VERIFICATION_CODE_WRONG]: 'code' },
+    submit: async (body) => {
+      try {
+        const done = await callApi('withdrawal', { body });
+        void queryClient.invalidateQueries({ queryKey: walletQueries.all });
+        void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+        dialog.current?.close();
+        announce(t('wallet.withdraw.done', { amount: f.money(done.amount, done.asset) }));
+        navigate('/profile/withdrawals');
+      } catch (error) {
+        if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
+          // The quote ran out: the current figures, shown in place, for the customer to confirm.
+          const next = await callApi('quoteWithdrawal', { body: quoted.body });
+          onReplace({ body: quoted.body, quote: next });
+          setRenewed(true);
+          announce(t('wallet.confirm.renewed'));
+          return;
+        }
+        throw error;
+      }
+    },
+  });
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal confirm-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="withdraw-confirm"
+    >
+      <form className="modal-body wallet-confirm" noValidate onSubmit={(event) => void form.onSubmit(event)}>
+        <div className="confirm-head">
+          <h2 id={titleId}>{t('wallet.confirm.title')}</h2>
+          <BookBadge />
+        </div>
+        <dl className="wallet-facts" data-testid="withdraw-figures">
+          <div data-fact="network">
+            <dt>{t('wallet.network')}</dt>
+            <dd>{`${quote.asset} · ${networkName}`}</dd>
+          </div>
+          <div data-fact="address">
+            <dt>{t('wallet.withdraw.address')}</dt>
+            <dd>
+              <code dir="ltr" className="wallet-address">
+                {quote.address}
+              </code>
+            </dd>
+          </div>
+          <div data-fact="amount" data-value={quote.amount}>
+            <dt>{t('wallet.withdraw.amountOut')}</dt>
+            <dd>{f.money(quote.amount, quote.asset)}</dd>
+          </div>
+          <div data-fact="fee" data-value={quote.fee}>
+            <dt>{t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })}</dt>
+            <dd>{f.money(quote.fee, quote.asset)}</dd>
+          </div>
+          <div data-fact="receive" data-value={quote.receive}>
+            <dt>{t('wallet.withdraw.receive')}</dt>
+            <dd>{f.money(quote.receive, quote.asset)}</dd>
+          </div>
+          <div data-fact="arrival">
+            <dt>{t('wallet.withdraw.arrival')}</dt>
+            <dd>{f.minutes(quote.arrivalMinutes)}</dd>
+          </div>
+        </dl>
+        {renewed ? (
+          <p className="notice" data-testid="requote">
+            {t('wallet.confirm.renewed')}
+          </p>
+        ) : null}
+        {quote.confirmation === 'mail' ? (
+          <SendCode onError={form.setFailure} />
+        ) : (
+          <p className="small muted">{t('wallet.confirm.totpHint')}</p>
+        )}
+        <Field
+          label={quote.confirmation === 'mail' ? t('wallet.confirm.mailCode') : t('wallet.confirm.totpCode')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          dir="ltr"
+          {...form.field('code')}
+        />
+        <FormError message={form.failure} />
+        <DialogButtons
+          dialog={dialog}
+          cancel={t('wallet.confirm.cancel')}
+          confirm={form.busy ? t('wallet.confirm.sending') : t('wallet.confirm.confirm')}
+          disabled={form.busy}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+/** The address book of one network as radio choices, each with its lock timer. */
+function AddressChoice({
+  addresses,
+  value,
+  error,
+  onChange,
+}: {
+  addresses: WithdrawalAddress[];
+  value: string;
+  error?: string | undefined;
+  onChange: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const id = useId();
+  return (
+    <fieldset className="field wallet-choice" aria-describedby={error ? `${id}-error` : undefined}>
+      <legend>{t('wallet.withdraw.address')}</legend>
+      {addresses.length === 0 ? (
+        <p className="muted">{t('wallet.withdraw.noAddresses')}</p>
+      ) : (
+        <ul className="wallet-list">
+          {addresses.map((a) => {
+            const locked = Date.parse(a.usableFrom) > now;
+            return (
+              <li key={a.id}>
+                <label className="wallet-choice-option" data-address={a.address}>
+                  <input
+                    type="radio"
+                    name="addressId"
+                    value={String(a.id)}
+                    checked={value === String(a.id)}
+                    disabled={locked}
+                    onChange={() => onChange(String(a.id))}
+                  />
+                  <span>
+                    <strong>{a.label || t('wallet.addresses.noLabel')}</strong>{' '}
+                    <code dir="ltr" className="wallet-address">
+                      {a.address}
+                    </code>{' '}
+                    <LockState address={a} now={now} />
+                  </span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p className="small">
+        <Link to="/profile/addresses">{t('wallet.withdraw.manageAddresses')}</Link>
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function WithdrawForm({ userId, networks }: { userId: number; networks: Network[] }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const [quoted, setQuoted] = useState<Quoted | null>(null);
+  const addresses = useQuery(walletQueries.addresses(userId));
+  const limits = useQuery(walletQueries.limits(userId));
+  const balances = useQuery(ledgerQueries.balances(userId, 'live'));
+  const form = useContractForm({
+    schema: withdrawalQuoteBody,
+    initial: { network: networks[0]?.id ?? '', addressId: '', amount: '' },
+    toBody: (values) => ({
+      network: values.network,
+      ...(values.addressId ? { addressId: Number(values.addressId) } : {}),
+      amount: values.amount,
+    }),
+    message: (field) => t(`wallet.withdraw.invalid.${field}`),
+    check: (values) => (values.addressId ? {} : { addressId: t('wallet.withdraw.invalid.addressId') }),
+    // The server's words under the field they are about (limits and the waiting time name figures).
+    codeFields: {
+      [Code.BELOW_MINIMUM]: 'amount',
+      [Code.ABOVE_MAXIMUM]: 'amount',
+      [Code.DAILY_LIMIT_REACHED]: 'amount',
+      [Code.INSUFFICIENT_BALANCE]: 'amount',
+      [Code.ADDRESS_LOCKED]: 'addressId',
+      [Code.RECEIVING_ADDRESS_MISSING]: 'addressId',
+    },
+    submit: async (body) => {
+      const quote = await callApi('quoteWithdrawal', { body });
+      setQuoted({ body: body as QuoteBody, quote });
+    },
+  });
+  const network = networks.find((n) => n.id === form.values.network) ?? networks[0];
+  if (!network) return null;
+  if (addresses.isPending) return <Loading />;
+  if (addresses.isError)
+    return <Failed message={addresses.error.message} onRetry={() => void addresses.refetch()} />;
+  const mine = addresses.data.filter((a) => a.network === network.id);
+  const available = balances.data?.balances.find((b) => b.asset === network.asset)?.available;
+  const limit = limits.data?.find((l) => l.asset === network.asset);
+  const hint = [
+    available !== undefined
+      ? t('wallet.withdraw.available', { amount: f.money(available, network.asset) })
+      : '',
+    limit
+      ? t('wallet.withdraw.limit', {
+          used: f.money(limit.used, limit.asset),
+          limit: f.money(limit.limit, limit.asset),
+        })
+      : '',
+    t('wallet.withdraw.range', {
+      minimum: f.exact(network.withdrawalMinimum, network.asset),
+      maximum: f.exact(network.withdrawalMaximum, network.asset),
+    }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <>
+      <form
+        className="card pass-form wallet-form"
+        noValidate
+        data-testid="withdraw-form"
+        onSubmit={(event) => void form.onSubmit(event)}
+      >
+        <NetworkPicker
+          networks={networks}
+          value={network.id}
+          error={form.errors.network}
+          onChange={(id) => {
+            form.setValue('network', id);
+            form.setValue('addressId', '');
+          }}
+        />
+        <AddressChoice
+          addresses={mine}
+          value={form.values.addressId}
+          error={form.errors.addressId}
+          onChange={(id) => form.setValue('addressId', id)}
+        />
+        <Field
+          label={t('wallet.withdraw.amount', { asset: network.asset })}
+          inputMode="decimal"
+          autoComplete="off"
+          hint={hint}
+          {...form.field('amount')}
+        />
+        {limit && !limit.verified ? (
+          <p className="small muted">
+            {t('wallet.withdraw.verifyForMore')}{' '}
+            <Link to="/profile/verification">{t('title.verification')}</Link>
+          </p>
+        ) : null}
+        <FormError message={form.failure} />
+        <button type="submit" className="button primary large block" disabled={form.busy}>
+          {form.busy ? t('wallet.withdraw.reviewing') : t('wallet.withdraw.review')}
+        </button>
+      </form>
+      {quoted ? (
+        <ConfirmWithdrawal
+          quoted={quoted}
+          networkName={networks.find((n) => n.id === quoted.quote.network)?.name ?? quoted.quote.network}
+          onReplace={setQuoted}
+          onClose={() => setQuoted(null)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Withdraw (/profile/withdraw): network, an address of my book, amount; review the quote, confirm with a code. */
+export default function Withdraw() {
+  const { t } = useTranslation();
+  return (
+    <WalletPage title={t('title.withdraw')}>
+      {(userId) => (
+        <div className="wallet-page">
+          <WithNetworks userId={userId}>
+            {(networks) => <WithdrawForm userId={userId} networks={networks} />}
+          </WithNetworks>
+          <WalletLinks current="/profile/withdraw" />
+        </div>
+      )}
+    </WalletPage>
+  );
+}
