@@ -13,6 +13,14 @@ import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
 import { StaffScreen } from './StaffScreen.tsx';
 import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from './text.ts';
+import { Networks } from './wallet/Networks.tsx';
+import { Treasury } from './wallet/Treasury.tsx';
+import {
+  DepositQueue,
+  DepositReviewPage,
+  WithdrawalQueue,
+  WithdrawalReviewPage,
+} from './wallet/WalletQueues.tsx';
 
 /**
  * The sections of the back office: each has a URL (and its items theirs, e.g. /admin/customers/12),
@@ -21,6 +29,10 @@ import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from '
 const SECTIONS = [
   { name: 'customers', path: '/customers', roles: adminCalls.searchCustomers.roles },
   { name: 'kyc', path: '/kyc', roles: adminCalls.kycQueue.roles },
+  { name: 'deposits', path: '/deposits', roles: adminCalls.depositQueue.roles },
+  { name: 'withdrawals', path: '/withdrawals', roles: adminCalls.withdrawalQueue.roles },
+  { name: 'networks', path: '/networks', roles: adminCalls.listNetworksAdmin.roles },
+  { name: 'treasury', path: '/treasury', roles: adminCalls.treasury.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
@@ -33,6 +45,12 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/customers/:id', section: 'customers', Screen: CustomerPage },
   { path: '/kyc', section: 'kyc', Screen: KycQueue },
   { path: '/kyc/:id', section: 'kyc', Screen: KycReviewPage },
+  { path: '/deposits', section: 'deposits', Screen: DepositQueue },
+  { path: '/deposits/:id', section: 'deposits', Screen: DepositReviewPage },
+  { path: '/withdrawals', section: 'withdrawals', Screen: WithdrawalQueue },
+  { path: '/withdrawals/:id', section: 'withdrawals', Screen: WithdrawalReviewPage },
+  { path: '/networks', section: 'networks', Screen: Networks },
+  { path: '/treasury', section: 'treasury', Screen: Treasury },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { allowed, callAdmin, failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable, timeColumn } from './DataTable.tsx';
+import { Amount, type Column, DataTable, timeColumn } from './DataTable.tsx';
 import { Alert, Field, Pending } from './Field.tsx';
 import { keys } from './query.ts';
 import { fill, formatTime } from './text.ts';
@@ -13,13 +13,6 @@ type Balance = CustomerOverview['balances'][number];
 type Position = CustomerOverview['positions'][number];
 type Entry = CustomerOverview['transactions'][number];
 type Session = CustomerOverview['sessions'][number];
-
-/** An amount as sent (a decimal string at the asset's scale), kept left to right in Arabic too. */
-const Amount = ({ value }: { value: string }) => (
-  <span className="amount" dir="ltr">
-    {value}
-  </span>
-);
 
 /**
  * One customer on one page (/admin/customers/:id): account and lock history, balances in both

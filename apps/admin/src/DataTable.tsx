@@ -174,3 +174,10 @@ export function DataTable<T>({
     </div>
   );
 }
+
+/** An amount as sent (a decimal string at the asset's scale), kept left to right in Arabic too. */
+export const Amount = ({ value }: { value: string }) => (
+  <span className="amount" dir="ltr">
+    {value}
+  </span>
+);

@@ -1,14 +1,8 @@
-import {
-  type KycQueueItem,
-  type KycReview,
-  kycReviewCalls,
-  LANGUAGE_TAGS,
-  type PhotoSide,
-} from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
+import { type KycQueueItem, type KycReview, kycReviewCalls, LANGUAGE_TAGS } from '@swx/contract';
 import { fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
 import { timeColumn } from './DataTable.tsx';
+import { Photo } from './Photo.tsx';
 import { keys } from './query.ts';
 import {
   type Reviewed,
@@ -17,56 +11,6 @@ import {
   ReviewQueueScreen,
 } from './review/ReviewQueue.tsx';
 import { fill, formatTime } from './text.ts';
-
-/** One photo: a thumbnail that opens a larger view in a modal dialog. */
-function Photo({ id, side }: { id: string; side: PhotoSide }) {
-  const { text } = useBackOffice();
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    let made: string | null = null;
-    let cancelled = false;
-    fetchKycPhoto(id)
-      .then((u) => {
-        made = u;
-        if (!cancelled) setUrl(u);
-      })
-      .catch(() => {
-        if (!cancelled) setFailed(true);
-      });
-    return () => {
-      cancelled = true;
-      if (made) URL.revokeObjectURL(made);
-    };
-  }, [id]);
-  const label = text.kyc[side];
-  return (
-    <figure className="photo">
-      {url ? (
-        <button
-          type="button"
-          className="thumb"
-          onClick={() => dialog.current?.showModal()}
-          aria-label={fill(text.kyc.enlarge, { side: label })}
-        >
-          <img src={url} alt={label} />
-        </button>
-      ) : (
-        <p className="muted">{failed ? text.kyc.photoFailed : text.loading}</p>
-      )}
-      <figcaption>{label}</figcaption>
-      <dialog ref={dialog} className="viewer" aria-label={label}>
-        {url ? <img src={url} alt={label} /> : null}
-        <form method="dialog">
-          <button type="submit" className="primary">
-            {text.kyc.close}
-          </button>
-        </form>
-      </dialog>
-    </figure>
-  );
-}
 
 /** A verification's fields and photos, on its review page. */
 function KycDetails({ item: review }: { item: Reviewed<KycReview> }) {
@@ -110,7 +54,7 @@ function KycDetails({ item: review }: { item: Reviewed<KycReview> }) {
       <h3>{text.kyc.photos}</h3>
       <div className="photos">
         {d.photos.map((p) => (
-          <Photo key={p.id} id={p.id} side={p.side} />
+          <Photo key={p.id} load={() => fetchKycPhoto(p.id)} label={text.kyc[p.side]} />
         ))}
       </div>
     </>

@@ -6,6 +6,7 @@ import {
   LANGUAGE_TAGS,
   type Language,
   type StaffInfo,
+  uploadFileUrl,
 } from '@swx/contract';
 
 /** A refusal or failure of a staff call: the shared client's. */
@@ -78,6 +79,17 @@ export async function fetchKycPhoto(photoId: string): Promise<string> {
     accepts: (type) => type.startsWith('image/'),
   });
   return URL.createObjectURL(blob);
+}
+
+/**
+ * A customer's upload (a deposit proof) as an object URL, from the one file route with the staff
+ * token (staff of a role the upload's purpose names; audited as `upload.viewed`).
+ */
+export async function fetchUpload(uploadId: string): Promise<string> {
+  const response = await fetch(uploadFileUrl(uploadId), { headers: client.headers() });
+  if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('image/'))
+    throw new ApiFailure(response.status, '');
+  return URL.createObjectURL(await response.blob());
 }
 
 /** The server's localized message of a refusal, or the fallback for anything else. */

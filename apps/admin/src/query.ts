@@ -24,6 +24,12 @@ export const keys = {
   staff: ['staff'] as const,
   staffList: (language: Language) => ['staff', language, 'list'] as const,
   audit: ['audit'] as const,
+  deposits: ['deposits'] as const,
+  withdrawals: ['withdrawals'] as const,
+  networks: ['networks'] as const,
+  networkList: (language: Language) => ['networks', language, 'list'] as const,
+  treasury: ['treasury'] as const,
+  treasuryRows: (language: Language) => ['treasury', language, 'rows'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };

@@ -340,3 +340,9 @@ export const walletAdminCalls = {
   approveWithdrawal: withdrawalReviewCalls.approve,
   rejectWithdrawal: withdrawalReviewCalls.reject,
 } as const satisfies Record<string, AdminCallDefinition>;
+
+export type DepositReviewListItem = z.infer<typeof depositReviewListItem>;
+export type DepositReviewItem = z.infer<typeof depositReviewItem>;
+export type WithdrawalReviewListItem = z.infer<typeof withdrawalReviewListItem>;
+export type WithdrawalReviewItem = z.infer<typeof withdrawalReviewItem>;
+export type TreasuryRow = z.infer<typeof treasuryRow>;

@@ -6,15 +6,7 @@ import { DepositProgress, StateWord, TxHash, useWalletFormat, WalletLinks, Walle
 import { walletQueries } from './queries.ts';
 
 /** A scrollable table of a record, reachable by keyboard. */
-function RecordTable({
-  label,
-  testId,
-  children,
-}: {
-  label: string;
-  testId: string;
-  children: React.ReactNode;
-}) {
+function RecordTable({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
     <section className="table-scroll card" aria-label={label} tabIndex={0}>

@@ -1,0 +1,65 @@
+import type { TreasuryRow } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { callAdmin, failureMessage } from '../api.ts';
+import { useBackOffice } from '../context.ts';
+import { Amount, type Column, DataTable } from '../DataTable.tsx';
+import { keys } from '../query.ts';
+import './wallet.css';
+
+/** Treasury (/admin/treasury): per asset, the hot wallet on chain beside what customers hold and what is leaving. */
+export function Treasury() {
+  const { text, language } = useBackOffice();
+  const w = text.wallet;
+  const headingId = useId();
+  const query = useQuery({
+    queryKey: keys.treasuryRows(language),
+    queryFn: () => callAdmin('treasury'),
+    refetchInterval: 30_000,
+  });
+  const columns: Column<TreasuryRow>[] = [
+    { key: 'asset', header: w.asset, cell: (r) => r.asset, sortValue: (r) => r.asset },
+    {
+      key: 'hot',
+      header: w.hotWallet,
+      cell: (r) => (r.hotWallet === null ? w.noNode : <Amount value={`${r.hotWallet} ${r.asset}`} />),
+    },
+    {
+      key: 'liabilities',
+      header: w.liabilities,
+      cell: (r) => <Amount value={`${r.liabilities} ${r.asset}`} />,
+    },
+    { key: 'outgoing', header: w.outgoing, cell: (r) => <Amount value={`${r.outgoing} ${r.asset}`} /> },
+    {
+      key: 'address',
+      header: w.hotWalletAddress,
+      cell: (r) =>
+        r.hotWalletAddress ? (
+          <code dir="ltr" className="wallet-code">
+            {r.hotWalletAddress}
+          </code>
+        ) : (
+          '—'
+        ),
+    },
+  ];
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        {w.treasuryHeading}
+      </h2>
+      <p className="muted">{w.treasuryIntro}</p>
+      <DataTable
+        caption={w.treasuryHeading}
+        columns={columns}
+        rows={query.data}
+        rowKey={(r) => r.asset}
+        loading={query.isPending}
+        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
+        onRetry={() => void query.refetch()}
+        empty={w.treasuryEmpty}
+        testId="treasury-table"
+      />
+    </section>
+  );
+}
