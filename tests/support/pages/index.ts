@@ -1,15 +1,19 @@
 // The page models of the browser tests: one class per screen, holding its locators and offering what
 // a person does there. Import them from here.
+
+export { AddressesPage } from './addresses-page.ts';
 export { AuditPage } from './admin/audit-page.ts';
 export { BackOffice } from './admin/back-office.ts';
 export { CustomersPage } from './admin/customers-page.ts';
 export { KycReviewPage } from './admin/kyc-review-page.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
 export { StaffPage } from './admin/staff-page.ts';
+export { DepositReviewPage, NetworksPage, TreasuryPage, WithdrawalReviewPage } from './admin/wallet-pages.ts';
 export { BalancePage } from './balance-page.ts';
 export { badgeOf, DEMO_NAME, LIVE_NAME } from './book-badge.ts';
 export { ConfirmDialog, type Confirmed, type Reading } from './confirm-dialog.ts';
 export { ContentPage } from './content-page.ts';
+export { DepositPage, type Proof } from './deposit-page.ts';
 export { figure, figureValue } from './figures.ts';
 export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
 export { LanguagePage } from './language-page.ts';
@@ -29,3 +33,6 @@ export { SecurityPage } from './security-page.ts';
 export { type Chrome, Shell } from './shell.ts';
 export { TransactionsPage } from './transactions-page.ts';
 export { type Photo, VerificationPage } from './verification-page.ts';
+export { WalletPage } from './wallet-page.ts';
+export { WalletRecordsPage } from './wallet-records-page.ts';
+export { WithdrawPage } from './withdraw-page.ts';

@@ -154,7 +154,8 @@ export function useWalletFormat() {
       const minutes = total % 60;
       const unit = (value: number, name: 'hour' | 'minute') =>
         formatNumber(language, value, { style: 'unit', unit: name, unitDisplay: 'short' });
-      return hours > 0 ? `${unit(hours, 'hour')} ${unit(minutes, 'minute')}` : unit(minutes, 'minute');
+      if (hours === 0) return unit(minutes, 'minute');
+      return minutes === 0 ? unit(hours, 'hour') : `${unit(hours, 'hour')} ${unit(minutes, 'minute')}`;
     },
     date: (value: string) => formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short' }),
     count: (value: number) => formatNumber(language, value),

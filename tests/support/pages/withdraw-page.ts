@@ -1,0 +1,47 @@
+import type { Locator } from 'playwright-core';
+import { WalletPage } from './wallet-page.ts';
+
+/** /profile/withdraw: network, an address of my book, amount; the quote's figures and the code. */
+export class WithdrawPage extends WalletPage {
+  readonly form = this.page.getByTestId('withdraw-form');
+  readonly confirm = this.page.getByTestId('withdraw-confirm');
+  readonly figures = this.page.getByTestId('withdraw-figures');
+
+  async goto(): Promise<void> {
+    await this.page.goto('/profile/withdraw');
+  }
+
+  /** The radio of an address of the book (disabled while it is locked). */
+  addressChoice(address: string): Locator {
+    return this.form.locator(`label[data-address="${address}"] input[type="radio"]`);
+  }
+
+  /** The lock timer shown beside an address. */
+  lock(address: string): Locator {
+    return this.form.locator(`label[data-address="${address}"]`).getByTestId('lock-state');
+  }
+
+  /** Chooses the address and amount, and asks for the figures ("Review"). */
+  async review(address: string, amount: string): Promise<void> {
+    await this.addressChoice(address).check();
+    await this.form.getByLabel(/^Amount/).fill(amount);
+    await this.form.getByRole('button', { name: 'Review' }).click();
+    await this.figures.waitFor();
+  }
+
+  /** One figure of the quote ('amount', 'fee', 'receive', 'arrival'): its text and its exact value. */
+  async figure(name: string): Promise<{ text: string; value: string | null }> {
+    const row = this.figures.locator(`[data-fact="${name}"]`);
+    return { text: await row.locator('dd').innerText(), value: await row.getAttribute('data-value') };
+  }
+
+  async sendCode(): Promise<void> {
+    await this.confirm.getByTestId('send-code').click();
+  }
+
+  /** Types the code and confirms the withdrawal. */
+  async confirmWith(code: string): Promise<void> {
+    await this.confirm.getByLabel(/^Code/).fill(code);
+    await this.confirm.getByRole('button', { name: 'Confirm withdrawal' }).click();
+  }
+}
