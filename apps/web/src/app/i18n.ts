@@ -8,7 +8,7 @@ import en from '../locales/en.json';
  * differ only by plural forms (a language has the categories it needs: Japanese only _other,
  * Arabic _zero to _other); the locale test checks every file against English.
  */
-type Texts = { [key: string]: string | Texts };
+export type Texts = { [key: string]: string | Texts };
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Texts }>> = {
   ja: () => import('../locales/ja.json'),
   ko: () => import('../locales/ko.json'),
@@ -52,12 +52,39 @@ export async function initI18n(language: Language): Promise<void> {
   await switchLanguage(language);
 }
 
+/**
+ * A feature's own texts (its `locales/<language>.json`), which load with its chunk rather than
+ * with the app: the loader of one language, and the languages already added.
+ */
+type FeatureTexts = { load: (language: Language) => Promise<Texts>; added: Set<Language> };
+const featureTexts: FeatureTexts[] = [];
+
+async function addFeature(feature: FeatureTexts, language: Language): Promise<void> {
+  if (feature.added.has(language)) return;
+  // Merged into the language's one bundle: the feature's keys sit beside the app's.
+  i18n.addResourceBundle(language, 'translation', await feature.load(language), true, false);
+  feature.added.add(language);
+}
+
+/**
+ * Registers a lazy feature's texts: they are added for the current language now (the feature's
+ * screens wait for the promise, e.g. with React's `use`, so they never render before their
+ * texts), and for each language the reader switches to, before the switch.
+ */
+export async function addFeatureTexts(load: (language: Language) => Promise<Texts>): Promise<void> {
+  const feature: FeatureTexts = { load, added: new Set() };
+  featureTexts.push(feature);
+  const current = i18n.language;
+  await addFeature(feature, isLanguage(current) ? current : 'en');
+}
+
 /** Loads a language's file once, switches to it and sets `lang` and `dir` on the document. */
 export async function switchLanguage(language: Language): Promise<void> {
   if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
     const module = await loaders[language]();
     i18n.addResourceBundle(language, 'translation', module.default);
   }
+  await Promise.all(featureTexts.map((feature) => addFeature(feature, language)));
   await i18n.changeLanguage(language);
   document.documentElement.lang = LANGUAGE_TAGS[language];
   document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr';

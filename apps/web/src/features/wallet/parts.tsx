@@ -7,7 +7,7 @@ import {
   type WithdrawalAddress,
 } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, use, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, formatNumber } from '../../app/i18n.ts';
@@ -19,6 +19,7 @@ import { copyText } from '../../ui/copy.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { walletQueries } from './queries.ts';
+import { walletTexts } from './texts.ts';
 import './wallet.css';
 
 /**
@@ -27,6 +28,8 @@ import './wallet.css';
  * screen, which the server would refuse there (10043).
  */
 export function WalletPage({ title, children }: { title: string; children: (userId: number) => ReactNode }) {
+  // The wallet's texts load with its chunk; the page's Suspense shows loading until they are in.
+  use(walletTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   const demo = useClientState((s) => s.virtual === 1);
