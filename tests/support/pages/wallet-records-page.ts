@@ -16,10 +16,10 @@ export class WalletRecordsPage extends WalletPage {
 
   /** The rows of the withdrawal record (newest first). */
   withdrawalRows(): Locator {
-    return this.withdrawals.locator('tbody tr');
+    return this.withdrawals.locator(':scope > li');
   }
 
   depositRows(): Locator {
-    return this.deposits.locator('tbody tr');
+    return this.deposits.locator(':scope > li');
   }
 }

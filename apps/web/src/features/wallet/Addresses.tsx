@@ -8,6 +8,7 @@ import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { FormNotice } from '../identity/fields.tsx';
 import { LockState, NetworkPicker, useNow, WalletLinks, WalletPage, WithNetworks } from './parts.tsx';
 import { walletQueries } from './queries.ts';
 
@@ -144,9 +145,7 @@ function AddAddress({ networks }: { networks: Network[] }) {
       <Field label={t('wallet.addresses.label')} autoComplete="off" maxLength={40} {...form.field('label')} />
       <p className="small muted">{t('wallet.addresses.lockHint')}</p>
       <FormError message={form.failure} />
-      <p className="form-notice" role="status">
-        {form.notice}
-      </p>
+      <FormNotice message={form.notice} />
       <button type="submit" className="button primary large block" disabled={form.busy}>
         {t('wallet.addresses.add')}
       </button>

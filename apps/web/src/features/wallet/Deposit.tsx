@@ -9,6 +9,7 @@ import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
+import { FormNotice } from '../identity/fields.tsx';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import {
   CopyButton,
@@ -210,9 +211,7 @@ function ProofForm({ network, address }: { network: Network; address: string }) 
         onBusyChange={setUploading}
       />
       <FormError message={form.failure} />
-      <p className="form-notice" role="status">
-        {form.notice}
-      </p>
+      <FormNotice message={form.notice} />
       <button type="submit" className="button primary large block" disabled={form.busy || uploading}>
         {form.busy ? t('wallet.proof.sending') : t('wallet.proof.submit')}
       </button>

@@ -1,3 +1,4 @@
+import type { Deposit, Withdrawal } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,122 +6,141 @@ import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { DepositProgress, StateWord, TxHash, useWalletFormat, WalletLinks, WalletPage } from './parts.tsx';
 import { walletQueries } from './queries.ts';
 
-/** A scrollable table of a record, reachable by keyboard. */
-function RecordTable({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+/** One record as a card: its amount and state, then its facts (a card reads well at 320 px too). */
+function RecordCard({
+  amount,
+  state,
+  facts,
+  data,
+}: {
+  amount: string;
+  state: ReactNode;
+  facts: [string, ReactNode, string?][];
+  data: Record<string, string | number>;
+}) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
-    <section className="table-scroll card" aria-label={label} tabIndex={0}>
-      <table className="data-table wallet-table" data-testid={testId}>
-        {children}
-      </table>
-    </section>
+    <li className="card wallet-record" {...data}>
+      <div className="wallet-record-head">
+        <strong className="wallet-record-amount">{amount}</strong>
+        {state}
+      </div>
+      <dl className="wallet-record-facts">
+        {facts.map(([label, value, name]) => (
+          <div key={label} data-fact={name}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </li>
+  );
+}
+
+function DepositCard({ deposit: d }: { deposit: Deposit }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const progress = <DepositProgress deposit={d} />;
+  return (
+    <RecordCard
+      data={{ 'data-deposit': d.id, 'data-state': d.state }}
+      amount={f.money(d.amount, d.asset)}
+      state={<StateWord kind="deposit" state={d.state} />}
+      facts={[
+        [t('wallet.records.date'), f.date(d.createdAt)],
+        [t('wallet.network'), d.network],
+        ...(d.source === 'chain'
+          ? ([
+              [
+                t('wallet.records.confirmations'),
+                d.state === 'confirming' || d.state === 'credited' || d.state === 'below_minimum'
+                  ? progress
+                  : t('wallet.records.ofTotal', {
+                      done: f.count(d.confirmations),
+                      total: f.count(d.unlockConfirmations),
+                    }),
+                'confirmations',
+              ],
+            ] as [string, ReactNode, string][])
+          : ([[t('wallet.records.confirmations'), t('wallet.records.byProof')]] as [string, ReactNode][])),
+        ...(d.reason ? ([[t('wallet.records.reason'), d.reason]] as [string, ReactNode][]) : []),
+        [t('wallet.records.txHash'), <TxHash key="hash" hash={d.txHash} />, 'txHash'],
+      ]}
+    />
+  );
+}
+
+function WithdrawalCard({ withdrawal: w }: { withdrawal: Withdrawal }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  return (
+    <RecordCard
+      data={{ 'data-withdrawal': w.id, 'data-state': w.state }}
+      amount={f.money(w.amount, w.asset)}
+      state={<StateWord kind="withdrawal" state={w.state} />}
+      facts={[
+        [t('wallet.records.date'), f.date(w.createdAt)],
+        [
+          t('wallet.records.fee'),
+          <span key="fee" data-value={w.fee}>
+            {f.money(w.fee, w.asset)}
+          </span>,
+          'fee',
+        ],
+        [
+          t('wallet.records.receive'),
+          <span key="receive" data-value={w.receive}>
+            {f.money(w.receive, w.asset)}
+          </span>,
+          'receive',
+        ],
+        [
+          t('wallet.records.address'),
+          <code key="address" dir="ltr" className="wallet-address">
+            {w.address}
+          </code>,
+        ],
+        ...(w.state === 'sent'
+          ? ([
+              [
+                t('wallet.records.confirmations'),
+                t('wallet.records.confirmationsSoFar', { done: f.count(w.confirmations) }),
+              ],
+            ] as [string, ReactNode][])
+          : []),
+        ...(w.reason ? ([[t('wallet.records.reason'), w.reason]] as [string, ReactNode][]) : []),
+        [t('wallet.records.txHash'), <TxHash key="hash" hash={w.txHash} />, 'txHash'],
+      ]}
+    />
   );
 }
 
 function DepositRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
-  const f = useWalletFormat();
   const query = useQuery(walletQueries.deposits(userId));
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noDeposits')} />;
   return (
-    <RecordTable label={t('title.deposits')} testId="deposit-record">
-      <thead>
-        <tr>
-          <th scope="col">{t('wallet.records.date')}</th>
-          <th scope="col">{t('wallet.records.amount')}</th>
-          <th scope="col">{t('wallet.records.state')}</th>
-          <th scope="col">{t('wallet.records.confirmations')}</th>
-          <th scope="col">{t('wallet.records.txHash')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {query.data.map((d) => (
-          <tr key={d.id} data-deposit={d.id} data-state={d.state}>
-            <td>{f.date(d.createdAt)}</td>
-            <td className="num">{f.money(d.amount, d.asset)}</td>
-            <td>
-              <StateWord kind="deposit" state={d.state} />
-              {d.reason ? <span className="small muted"> {d.reason}</span> : null}
-              <br />
-              <span className="small">
-                <DepositProgress deposit={d} />
-              </span>
-            </td>
-            <td className="num">
-              {d.source === 'chain'
-                ? t('wallet.records.ofTotal', {
-                    done: f.count(d.confirmations),
-                    total: f.count(d.unlockConfirmations),
-                  })
-                : t('wallet.records.byProof')}
-            </td>
-            <td>
-              <TxHash hash={d.txHash} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </RecordTable>
+    <ol className="wallet-records" aria-label={t('title.deposits')} data-testid="deposit-record">
+      {query.data.map((d) => (
+        <DepositCard key={d.id} deposit={d} />
+      ))}
+    </ol>
   );
 }
 
 function WithdrawalRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
-  const f = useWalletFormat();
   const query = useQuery(walletQueries.withdrawals(userId));
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noWithdrawals')} />;
   return (
-    <RecordTable label={t('title.withdrawals')} testId="withdrawal-record">
-      <thead>
-        <tr>
-          <th scope="col">{t('wallet.records.date')}</th>
-          <th scope="col">{t('wallet.records.amount')}</th>
-          <th scope="col">{t('wallet.records.fee')}</th>
-          <th scope="col">{t('wallet.records.receive')}</th>
-          <th scope="col">{t('wallet.records.state')}</th>
-          <th scope="col">{t('wallet.records.address')}</th>
-          <th scope="col">{t('wallet.records.txHash')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {query.data.map((w) => (
-          <tr key={w.id} data-withdrawal={w.id} data-state={w.state}>
-            <td>{f.date(w.createdAt)}</td>
-            <td className="num" data-value={w.amount}>
-              {f.money(w.amount, w.asset)}
-            </td>
-            <td className="num" data-fact="fee" data-value={w.fee}>
-              {f.money(w.fee, w.asset)}
-            </td>
-            <td className="num" data-value={w.receive}>
-              {f.money(w.receive, w.asset)}
-            </td>
-            <td>
-              <StateWord kind="withdrawal" state={w.state} />
-              {w.state === 'sent' ? (
-                <span className="small">
-                  {' '}
-                  {t('wallet.records.confirmationsSoFar', { done: f.count(w.confirmations) })}
-                </span>
-              ) : null}
-              {w.reason ? <span className="small muted"> {w.reason}</span> : null}
-            </td>
-            <td>
-              <code dir="ltr" className="wallet-address" title={w.address}>
-                {w.address.length > 16 ? `${w.address.slice(0, 8)}…${w.address.slice(-6)}` : w.address}
-              </code>
-            </td>
-            <td>
-              <TxHash hash={w.txHash} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </RecordTable>
+    <ol className="wallet-records" aria-label={t('title.withdrawals')} data-testid="withdrawal-record">
+      {query.data.map((w) => (
+        <WithdrawalCard key={w.id} withdrawal={w} />
+      ))}
+    </ol>
   );
 }
 

@@ -231,7 +231,7 @@ function AddressChoice({
   const now = useNow();
   const id = useId();
   return (
-    <fieldset className="field wallet-choice" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset className="wallet-choice" aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{t('wallet.withdraw.address')}</legend>
       {addresses.length === 0 ? (
         <p className="muted">{t('wallet.withdraw.noAddresses')}</p>

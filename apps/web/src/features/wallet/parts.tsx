@@ -182,7 +182,6 @@ export function LockState({ address, now }: { address: WithdrawalAddress; now: n
   const left = Date.parse(address.usableFrom) - now;
   return left > 0 ? (
     <span className="lock-state locked" data-testid="lock-state" data-locked="true">
-      <span aria-hidden="true">⏳ </span>
       {t('wallet.lock.in', { time: f.duration(left) })}
     </span>
   ) : (
@@ -207,12 +206,13 @@ export function isBelow(
 }
 
 /** A copy button: the text on the clipboard, and "copied" said by the shell's live region. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, name }: { text: string; label: string; name?: string }) {
   const { t } = useTranslation();
   return (
     <button
       type="button"
       className="button ghost small"
+      aria-label={name}
       onClick={async () => announce((await copyText(text)) ? t('wallet.copied') : t('wallet.copyFailed'))}
     >
       {label}
@@ -220,7 +220,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A transaction hash, shortened (the full one in its title and on the copy button). */
+/** A transaction hash, shortened (the full one in its title and copied by its button). */
 export function TxHash({ hash }: { hash: string | null }) {
   const { t } = useTranslation();
   if (!hash) return <span className="muted">—</span>;
@@ -230,7 +230,7 @@ export function TxHash({ hash }: { hash: string | null }) {
       <code dir="ltr" title={hash} data-hash={hash}>
         {short}
       </code>{' '}
-      <CopyButton text={hash} label={t('wallet.copyHash')} />
+      <CopyButton text={hash} label={t('wallet.copy')} name={t('wallet.copyHash')} />
     </span>
   );
 }
