@@ -40,7 +40,12 @@ import { tradingRoutes } from './modules/trading/trading.routes.ts';
 import { TradingService } from './modules/trading/trading.service.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
+import { depositReview, withdrawalReview } from './modules/wallet/wallet.review.ts';
+import { walletRoutes } from './modules/wallet/wallet.routes.ts';
+import { WalletService } from './modules/wallet/wallet.service.ts';
 import type { EventBus } from './platform/bus.ts';
+import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from './platform/chain/derive.ts';
+import type { OpenedChain } from './platform/chain.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
@@ -72,6 +77,10 @@ export type Platform = {
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
   redis: Redis | null;
+  /** The EVM chain of deposits and withdrawals; null when the run has none. */
+  chain: OpenedChain | null;
+  /** The extended public keys customers' deposit addresses are derived from (no private key). */
+  depositKeys: { evm: string; bitcoin: string };
 };
 
 export type Services = {
@@ -86,6 +95,9 @@ export type Services = {
   uploads: UploadsService;
   reviews: ReviewService;
   kycReview: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
+  wallet: WalletService;
+  depositReview: ReviewQueue<ReturnType<typeof depositReview>['calls']>;
+  withdrawalReview: ReviewQueue<ReturnType<typeof withdrawalReview>['calls']>;
   notices: NoticesService;
   content: ContentService;
   operator: OperatorService;
@@ -163,25 +175,48 @@ export function createServices(platform: Platform): Services {
   });
   // The node that leads the quote feed also runs the trigger engine, on the same ticks.
   feed.onLeaderTick((t) => triggers.tick(t));
+  const identity = new IdentityService({
+    db: platform.db,
+    mailer: platform.mailer,
+    sms: platform.sms,
+    rateLimiter: platform.rateLimiter,
+    ledger,
+    notices,
+    totpKey: platform.config.totpKey,
+    social: { providers: platform.config.socialProviders, publicUrl: platform.config.publicUrl },
+    logger: platform.logger,
+  });
+  const params = new ParamsService(platform.db);
+  const evmKey = parseExtendedPublicKey(platform.depositKeys.evm);
+  const bitcoinKey = parseExtendedPublicKey(platform.depositKeys.bitcoin);
+  const wallet = new WalletService({
+    db: platform.db,
+    ledger,
+    audit,
+    notices,
+    uploads,
+    customers,
+    identity,
+    kyc,
+    params,
+    derive: {
+      evm: (index) => deriveEvmAddress(evmKey, index),
+      bitcoin: (index) => deriveBtcAddress(bitcoinKey, index),
+    },
+    chain: platform.chain?.chain ?? null,
+    signer: platform.chain?.signer ?? null,
+    quoteKey: quoteKey(platform.config.totpKey),
+    logger: platform.logger,
+  });
   const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
   return {
     audit,
     ledger,
-    identity: new IdentityService({
-      db: platform.db,
-      mailer: platform.mailer,
-      sms: platform.sms,
-      rateLimiter: platform.rateLimiter,
-      ledger,
-      notices,
-      totpKey: platform.config.totpKey,
-      social: { providers: platform.config.socialProviders, publicUrl: platform.config.publicUrl },
-      logger: platform.logger,
-    }),
+    identity,
     notices,
     content: new ContentService(platform.db, operator),
     operator,
-    params: new ParamsService(platform.db),
+    params,
     market,
     quotes: new QuoteHub(platform.bus),
     feed,
@@ -195,6 +230,9 @@ export function createServices(platform: Platform): Services {
     uploads,
     reviews,
     kycReview: reviews.register(kycReview(kyc, staff)),
+    wallet,
+    depositReview: reviews.register(depositReview(wallet.deposits, ledger)),
+    withdrawalReview: reviews.register(withdrawalReview(wallet.withdrawals, ledger, kyc, params)),
   };
 }
 
@@ -267,6 +305,10 @@ export async function buildApp(platform: Platform, services = createServices(pla
   staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
   kycRoutes(server, services.kyc, services.staff, services.kycReview);
   uploadsRoutes(server, services.uploads, services.staff);
+  walletRoutes(server, services.wallet, services.staff, {
+    deposits: services.depositReview,
+    withdrawals: services.withdrawalReview,
+  });
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 

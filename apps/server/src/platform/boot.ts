@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Platform } from '../app.ts';
 import { createBus } from './bus.ts';
+import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM } from './chain/derive.ts';
 import type { Config } from './config.ts';
 import type { LockRole } from './datalock.ts';
 import { openDatabase } from './db.ts';
@@ -49,6 +50,8 @@ export async function openPlatform(
     storage,
     rateLimiter,
     redis,
+    chain: null,
+    depositKeys: { evm: DEV_DEPOSIT_XPUB_EVM, bitcoin: DEV_DEPOSIT_XPUB_BTC },
     async closeExtras() {
       redis?.disconnect();
     },

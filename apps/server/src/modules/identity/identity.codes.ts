@@ -4,6 +4,7 @@ import { ApiError } from '../../platform/http.ts';
 import { readDeviceToken } from './identity.devices.ts';
 import { codeMail, codeSms } from './identity.mail.ts';
 import {
+  type CodePurpose,
   findUserByLogin,
   findUserByPhone,
   insertCode,
@@ -31,7 +32,7 @@ import {
  */
 
 type Channel = 'email' | 'sms';
-type Purpose = 'register' | 'reset';
+type Purpose = CodePurpose;
 export type SentCode = { expiresInSeconds: number; resendInSeconds: number };
 
 const codeHash = (target: string, purpose: Purpose, code: string) => sha256(`${target}:${purpose}:${code}`);
@@ -61,7 +62,7 @@ async function limitSend(
 }
 
 /** A new code for (channel, target, purpose), stored hashed; the caller sends it. */
-async function issueCode(ctx: IdentityContext, channel: Channel, target: string, purpose: Purpose) {
+export async function issueCode(ctx: IdentityContext, channel: Channel, target: string, purpose: Purpose) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await insertCode(ctx.db, {
     channel,

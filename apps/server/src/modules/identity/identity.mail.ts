@@ -19,6 +19,16 @@ export function codeMail(
   return { subject: t.subject, text: interpolate(t.body, { code, minutes: String(minutes) }) };
 }
 
+/** A code that confirms a withdrawal: the mail says so, so a code asked for by someone else is not given away. */
+export function actionCodeMail(
+  language: Language,
+  code: string,
+  minutes: number,
+): { subject: string; text: string } {
+  const t = TEXT[language].actionCodeMail;
+  return { subject: t.subject, text: interpolate(t.body, { code, minutes: String(minutes) }) };
+}
+
 export type SecurityEvent = 'passwordChanged' | 'totpEnabled' | 'totpDisabled';
 
 export function securityMail(

@@ -1,5 +1,8 @@
 import type { Queryable } from '../../platform/db.ts';
 
+/** What a one-time code is for: registering, resetting a password, confirming a withdrawal. */
+export type CodePurpose = 'register' | 'reset' | 'withdrawal';
+
 export type UserRow = {
   id: number;
   userName: string;
@@ -153,7 +156,7 @@ export async function insertCode(
   code: {
     channel: 'email' | 'sms';
     target: string;
-    purpose: 'register' | 'reset';
+    purpose: CodePurpose;
     codeHash: string;
     ttlSeconds: number;
   },
@@ -170,7 +173,7 @@ export async function latestCode(
   db: Queryable,
   channel: 'email' | 'sms',
   target: string,
-  purpose: 'register' | 'reset',
+  purpose: CodePurpose,
 ): Promise<{ id: number; codeHash: string; attempts: number } | null> {
   const rows = await db.query<{ id: string; code_hash: string; attempts: number }>(
     `SELECT id, code_hash, attempts FROM verification_codes
@@ -213,6 +216,17 @@ export async function replacePassword(
     keepSessionId,
   ]);
   await db.query('DELETE FROM login_challenges WHERE user_id = $1', [userId]);
+  await db.query('UPDATE users SET two_step_removed_at = now() WHERE id = $1', [userId]);
+}
+
+/** The last change that weakens an account's guard: a password change or reset, or two-step removal. */
+export async function lastSecurityChange(db: Queryable, userId: number): Promise<string | null> {
+  const rows = await db.query<{ at: string | Date | null }>(
+    'SELECT greatest(password_changed_at, two_step_removed_at) AS at FROM users WHERE id = $1',
+    [userId],
+  );
+  const at = rows[0]?.at ?? null;
+  return at === null ? null : new Date(at).toISOString();
 }
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {

@@ -7,6 +7,13 @@ import type { SmsSender } from '../../platform/sms.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import { type SentCode, sendCode, sendSmsCode } from './identity.codes.ts';
+import {
+  type ConfirmationMethod,
+  confirmAction,
+  confirmationMethod,
+  securityChangedAt,
+  sendActionCode,
+} from './identity.confirm.ts';
 import { deviceKey } from './identity.devices.ts';
 import { changePassword, resetPassword } from './identity.passwords.ts';
 import { isAvailable, isPhoneAvailable, register, registeredUsers } from './identity.registration.ts';
@@ -85,6 +92,26 @@ export class IdentityService {
   }
 
   // Codes
+  /** How this customer confirms a money action: the authenticator, or a code sent now. */
+  confirmationMethod(userId: number): Promise<ConfirmationMethod> {
+    return confirmationMethod(this.ctx, userId);
+  }
+
+  /** Sends the code that confirms a withdrawal (the account has no authenticator). */
+  sendActionCode(userId: number, language: Client['language']): Promise<SentCode> {
+    return sendActionCode(this.ctx, userId, language);
+  }
+
+  /** Checks the confirmation of a money action (10091 when wrong). */
+  confirmAction(userId: number, code: string): Promise<void> {
+    return confirmAction(this.ctx, userId, code);
+  }
+
+  /** The last password change or two-step removal of the account. */
+  securityChangedAt(userId: number): Promise<string | null> {
+    return securityChangedAt(this.ctx, userId);
+  }
+
   sendCode(input: Parameters<typeof sendCode>[1], client: Client): Promise<SentCode> {
     return sendCode(this.ctx, input, client);
   }

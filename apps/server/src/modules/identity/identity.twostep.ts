@@ -48,7 +48,7 @@ import {
 const recoveryHash = (userId: number, code: string) => sha256(`${userId}:${normalizeRecoveryCode(code)}`);
 
 /** An authenticator code checked against the user's secret; a step that works is used up. */
-async function useTotpCode(
+export async function useTotpCode(
   ctx: IdentityContext,
   tx: Queryable,
   userId: number,

@@ -95,6 +95,16 @@ export async function nonZeroAccountsOfKind(
   return rows.map(toAccount);
 }
 
+/** What customers hold in a book, per asset (every customer account: wallets and margins, held included). */
+export async function customerTotals(db: Queryable, book: Book): Promise<Map<string, bigint>> {
+  const rows = await db.query<{ asset: string; total: string }>(
+    `SELECT asset, sum(balance)::text AS total FROM ledger_accounts
+     WHERE book = $1 AND owner_id IS NOT NULL GROUP BY asset`,
+    [book],
+  );
+  return new Map(rows.map((r) => [r.asset, BigInt(r.total)]));
+}
+
 export async function accountById(db: Queryable, id: number): Promise<AccountRow | null> {
   const rows = await db.query<RawAccount>(
     'SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts WHERE id = $1',

@@ -8,6 +8,7 @@ import {
   accountById,
   accountsOfOwner,
   accountWithUsedKeys,
+  customerTotals,
   type EntryLine,
   ensureAccount,
   entriesOfOwner,
@@ -281,6 +282,11 @@ export class LedgerService {
       ownerId: a.ownerId ?? 0,
       balance: a.balance,
     }));
+  }
+
+  /** What customers hold in a book per asset (the treasury screen sets it beside the hot wallet). */
+  customerTotals(book: Book): Promise<Map<string, bigint>> {
+    return customerTotals(this.db, book);
   }
 
   async account(id: number): Promise<AccountRow | null> {

@@ -79,12 +79,14 @@ export type ReviewDefinition<C extends ReviewCallSet> = {
    * The decision's ledger effect: ONE hold operation (`postHold` or `voidHold`, or `hold`) keyed
    * by `context.idempotencyKey` and carrying `attach`, whose result it answers. The attachment
    * writes the decision, `record`, the audit row and the notice in that operation's transaction:
-   * all of it or, when the ledger refuses or anything throws, nothing.
+   * all of it or, when the ledger refuses or anything throws, nothing. A decision that moves no
+   * money (a withdrawal's approval: its hold stays until the chain confirms) answers null and is
+   * written in a transaction of its own.
    */
   ledger?(
     context: DecisionContext<ItemOf<C>>,
     attach: DecisionAttachment,
-  ): Promise<EntryResult<ReviewRow> | HoldResult<ReviewRow>>;
+  ): Promise<EntryResult<ReviewRow> | HoldResult<ReviewRow>> | null;
   /** The product's own change (its state, its record), in the decision's transaction (`ledger`: null without a ledger effect). */
   record(tx: Queryable, context: DecisionContext<ItemOf<C>> & { ledger: LedgerEffect | null }): Promise<void>;
   /** The customer's notice (written in the same transaction, read in the reader's language). */

@@ -454,7 +454,12 @@ export class ReviewQueue<C extends ReviewCallSet> {
       await this.deps.db.transaction((tx) => this.write(tx, decided, null));
       return;
     }
-    const done = await ledger(this.contextOf(decided), this.decisions.with(decided));
+    const effect = ledger(this.contextOf(decided), this.decisions.with(decided));
+    if (effect === null) {
+      await this.deps.db.transaction((tx) => this.write(tx, decided, null));
+      return;
+    }
+    const done = await effect;
     // A replay: the same decision was written by the request that first used the key.
     if (!done.replayed && done.attached === undefined)
       throw new Error(`the ledger effect of review ${this.kind} did not carry the decision (attach)`);

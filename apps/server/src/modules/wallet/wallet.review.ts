@@ -1,0 +1,175 @@
+import { ASSET_SCALES, Code, depositReviewCalls, parseMinor, withdrawalReviewCalls } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
+import type { KycService } from '../kyc/kyc.service.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { ParamsService } from '../params/params.service.ts';
+import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
+import type { Deposits } from './wallet.deposits.ts';
+import { decimal } from './wallet.networks.ts';
+import type { Withdrawals } from './wallet.withdrawals.ts';
+
+const LIVE = 'live' as const;
+
+/**
+ * Deposit proofs on the staff review queue: finance and admin decide. The declared amount was held
+ * on external_clearing when the customer declared it; approval posts that hold to the customer's
+ * wallet (refused with 10042 if the watcher credited the same transaction meanwhile), rejection
+ * voids it. The customer reads `deposit_approved` or `deposit_rejected`.
+ */
+export function depositReview(deposits: Deposits, ledger: LedgerService) {
+  const row = async (id: number, tx?: Queryable) => {
+    const found = await deposits.byId(id, tx);
+    return found?.source === 'proof' ? found : null;
+  };
+  return defineReview({
+    kind: 'deposit_proof',
+    calls: depositReviewCalls,
+    decidedCode: Code.WRONG_COLLECTION_STATUS,
+    list: async ({ after, limit }) =>
+      (await deposits.pendingProofs(after, limit)).map((d) => ({
+        id: d.id,
+        userId: d.userId,
+        customer: d.customer,
+        network: d.network,
+        asset: d.asset,
+        amount: decimal(d, d.amount),
+        txHash: d.txHash,
+        createdAt: d.createdAt,
+      })),
+    get: async (id) => {
+      const d = await row(id);
+      if (!d) return null;
+      return deposits.proofItem(d);
+    },
+    facts: (item) => ({
+      userId: item.userId,
+      state:
+        item.state === 'pending_review' ? 'pending' : item.state === 'rejected' ? 'rejected' : 'approved',
+    }),
+    ledger: (context, attach) => {
+      const decide = async () => {
+        const d = await row(context.itemId);
+        if (!d || d.clearingHoldId === null) throw new Error(`deposit ${context.itemId} has no hold`);
+        if (context.decision === 'rejected')
+          return ledger.voidHold({
+            holdId: d.clearingHoldId,
+            idempotencyKey: context.idempotencyKey,
+            actor: context.actor,
+            attach,
+          });
+        return ledger.postHold({
+          holdId: d.clearingHoldId,
+          toAccountId: await ledger.walletAccount(LIVE, d.userId, d.asset),
+          amount: d.amount,
+          kind: 'deposit',
+          idempotencyKey: context.idempotencyKey,
+          actor: context.actor,
+          reference: `deposit:${d.id}`,
+          attach,
+        });
+      };
+      return decide();
+    },
+    record: async (tx, decided) => {
+      const d = await row(decided.itemId, tx);
+      if (!d) throw new Error(`deposit ${decided.itemId} is gone`);
+      if (decided.decision === 'approved') await deposits.approveInTx(tx, d, decided.ledger?.entryId ?? null);
+      else await deposits.rejectInTx(tx, d, decided.reason ?? '');
+    },
+    notice: (decided): ReviewNotice => {
+      const params = { amount: decided.item.amount, asset: decided.item.asset };
+      return decided.decision === 'approved'
+        ? { kind: 'deposit_approved', params }
+        : { kind: 'deposit_rejected', params: { ...params, reason: decided.reason ?? '' } };
+    },
+  });
+}
+
+/**
+ * Withdrawals on the staff review queue: finance and admin decide, two of them above
+ * `fourEyesAbove.withdrawal.<asset>`. Approval moves no money (the hold stays until the
+ * transaction confirms on chain; the wallet job signs and sends it); rejection voids the hold.
+ */
+export function withdrawalReview(
+  withdrawals: Withdrawals,
+  ledger: LedgerService,
+  kyc: Pick<KycService, 'stateOf'>,
+  params: Pick<ParamsService, 'get'>,
+) {
+  return defineReview({
+    kind: 'withdrawal',
+    calls: withdrawalReviewCalls,
+    decidedCode: Code.WRONG_COLLECTION_STATUS,
+    list: async ({ after, limit }) =>
+      (await withdrawals.pending(after, limit)).map((w) => ({
+        id: w.id,
+        userId: w.userId,
+        customer: w.customer,
+        network: w.network,
+        asset: w.asset,
+        amount: decimal(w, w.amount),
+        receive: decimal(w, w.receive),
+        createdAt: w.createdAt,
+      })),
+    get: async (id) => {
+      const w = await withdrawals.byId(id);
+      if (!w) return null;
+      const [address, kycState, customer] = await Promise.all([
+        withdrawals.address(w.addressId),
+        kyc.stateOf(w.userId),
+        withdrawals.customerName(w.userId),
+      ]);
+      return {
+        id: w.id,
+        userId: w.userId,
+        customer,
+        network: w.network,
+        asset: w.asset,
+        amount: decimal(w, w.amount),
+        receive: decimal(w, w.receive),
+        createdAt: w.createdAt,
+        address: w.address,
+        fee: decimal(w, w.fee),
+        addressAddedAt: address?.createdAt ?? w.createdAt,
+        kycVerified: kycState === 'verified',
+        state: w.state,
+        txHash: w.txHash,
+        reason: w.reason,
+      };
+    },
+    facts: (item) => ({
+      userId: item.userId,
+      state:
+        item.state === 'pending_review' ? 'pending' : item.state === 'rejected' ? 'rejected' : 'approved',
+    }),
+    fourEyes: {
+      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
+      above: thresholdFromParams(params, 'fourEyesAbove.withdrawal'),
+    },
+    ledger: (context, attach) => {
+      if (context.decision === 'approved') return null;
+      const release = async () => {
+        const w = await withdrawals.byId(context.itemId);
+        if (!w) throw new Error(`withdrawal ${context.itemId} is gone`);
+        return ledger.voidHold({
+          holdId: w.holdId,
+          idempotencyKey: context.idempotencyKey,
+          actor: context.actor,
+          attach,
+        });
+      };
+      return release();
+    },
+    record: (tx, decided) =>
+      decided.decision === 'approved'
+        ? withdrawals.approveInTx(tx, decided.itemId)
+        : withdrawals.rejectInTx(tx, decided.itemId, decided.reason ?? ''),
+    notice: (decided): ReviewNotice => {
+      const item = decided.item;
+      const params = { amount: item.amount, asset: item.asset, receive: item.receive, address: item.address };
+      return decided.decision === 'approved'
+        ? { kind: 'withdrawal_approved', params }
+        : { kind: 'withdrawal_rejected', params: { ...params, reason: decided.reason ?? '' } };
+    },
+  });
+}
