@@ -21,11 +21,11 @@ const SCREENS: readonly { path: string; ready: (page: Page) => Promise<void> }[]
   { path: '/profile/addresses', ready: (p) => new AddressesPage(p).form.waitFor() },
   {
     path: '/profile/deposits',
-    ready: (p) => p.getByTestId('deposit-record').or(p.getByText('No deposits yet.')).first().waitFor(),
+    ready: (p) => p.getByTestId('deposit-record').or(p.locator('.page-state.empty')).first().waitFor(),
   },
   {
     path: '/profile/withdrawals',
-    ready: (p) => p.getByTestId('withdrawal-record').or(p.getByText('No withdrawals yet.')).first().waitFor(),
+    ready: (p) => p.getByTestId('withdrawal-record').or(p.locator('.page-state.empty')).first().waitFor(),
   },
 ];
 

@@ -18,9 +18,9 @@ export class AddressesPage extends WalletPage {
     await this.form.getByRole('button', { name: 'Add address' }).click();
   }
 
-  /** The row of one address. */
+  /** The row of one address (the server keeps addresses in lower case: EVM and bech32 alike). */
   row(address: string): Locator {
-    return this.book.locator(`li[data-address="${address}"]`);
+    return this.book.locator(`li[data-address="${address.toLowerCase()}"]`);
   }
 
   /** The lock timer of one address ("Usable in 23 hr, 59 min" / "Usable now"). */

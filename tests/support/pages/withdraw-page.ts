@@ -13,12 +13,12 @@ export class WithdrawPage extends WalletPage {
 
   /** The radio of an address of the book (disabled while it is locked). */
   addressChoice(address: string): Locator {
-    return this.form.locator(`label[data-address="${address}"] input[type="radio"]`);
+    return this.form.locator(`label[data-address="${address.toLowerCase()}"] input[type="radio"]`);
   }
 
   /** The lock timer shown beside an address. */
   lock(address: string): Locator {
-    return this.form.locator(`label[data-address="${address}"]`).getByTestId('lock-state');
+    return this.form.locator(`label[data-address="${address.toLowerCase()}"]`).getByTestId('lock-state');
   }
 
   /** Chooses the address and amount, and asks for the figures ("Review"). */

@@ -106,6 +106,7 @@ function AddAddress({ networks }: { networks: Network[] }) {
     message: (field, issue, values) => {
       if (field === 'address') {
         if (issue === 'too_small') return t('wallet.addresses.required');
+        if (issue === 'duplicate') return t('wallet.addresses.duplicate');
         const network = networks.find((n) => n.id === values.network);
         return t('wallet.addresses.badFormat', { network: network?.name ?? values.network });
       }

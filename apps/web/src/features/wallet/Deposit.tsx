@@ -242,7 +242,8 @@ function DepositNetwork({ userId, network }: { userId: number; network: Network 
 }
 
 function DepositScreen({ userId, networks }: { userId: number; networks: Network[] }) {
-  const [chosen, setChosen] = useState(networks[0]?.id ?? '');
+  // The chain the platform follows comes first (credited by itself); a proof-only one after.
+  const [chosen, setChosen] = useState((networks.find((n) => n.watched) ?? networks[0])?.id ?? '');
   const network = networks.find((n) => n.id === chosen) ?? networks[0];
   if (!network) return null;
   return (
