@@ -34,9 +34,7 @@ async function liveCustomer(layout: Layout, email: string, language?: string) {
   const opened = await app.signedIn(layout, email, language ? { language } : {});
   const wallet = new WalletPage(opened.page);
   await opened.page.goto('/profile/deposit');
-  await wallet.demoNotice.waitFor();
-  await opened.page.evaluate(() => localStorage.setItem('virtual', '0'));
-  await opened.page.reload();
+  await wallet.useLive();
   return opened;
 }
 

@@ -6,9 +6,9 @@ export class WalletPage extends PageModel {
   readonly demoNotice = this.page.getByTestId('wallet-demo');
   readonly network = this.page.getByLabel('Network', { exact: true });
 
-  /** Switches to the live book with the switch the demo notice offers. */
+  /** Switches to the live book with the switch the demo notice offers (in any language). */
   async useLive(): Promise<void> {
-    await this.demoNotice.getByRole('button', { name: 'Live account' }).click();
+    await this.demoNotice.locator('button[data-book="live"]').click();
     await this.demoNotice.waitFor({ state: 'detached' });
   }
 

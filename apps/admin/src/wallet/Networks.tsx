@@ -21,12 +21,16 @@ const INT_FIELDS = ['creditConfirmations', 'unlockConfirmations', 'blockSeconds'
 type FieldName = (typeof TEXT_FIELDS)[number] | (typeof INT_FIELDS)[number];
 type Draft = Record<FieldName, string> & { enabled: boolean };
 
+/** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
+const plain = (decimal: string) =>
+  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+
 const draftOf = (n: Network): Draft => ({
   name: n.name,
-  depositMinimum: n.depositMinimum,
+  depositMinimum: plain(n.depositMinimum),
   withdrawalFeeRate: n.withdrawalFeeRate,
-  withdrawalMinimum: n.withdrawalMinimum,
-  withdrawalMaximum: n.withdrawalMaximum,
+  withdrawalMinimum: plain(n.withdrawalMinimum),
+  withdrawalMaximum: plain(n.withdrawalMaximum),
   creditConfirmations: String(n.creditConfirmations),
   unlockConfirmations: String(n.unlockConfirmations),
   blockSeconds: String(n.blockSeconds),
@@ -141,7 +145,7 @@ export function Networks() {
     {
       key: 'deposit',
       header: w.fields.depositMinimum,
-      cell: (n) => <Amount value={`${n.depositMinimum} ${n.asset}`} />,
+      cell: (n) => <Amount value={`${plain(n.depositMinimum)} ${n.asset}`} />,
     },
     {
       key: 'depths',
@@ -163,7 +167,9 @@ export function Networks() {
     {
       key: 'limits',
       header: w.withdrawalRange,
-      cell: (n) => <Amount value={`${n.withdrawalMinimum} – ${n.withdrawalMaximum} ${n.asset}`} />,
+      cell: (n) => (
+        <Amount value={`${plain(n.withdrawalMinimum)} – ${plain(n.withdrawalMaximum)} ${n.asset}`} />
+      ),
     },
     {
       key: 'arrival',

@@ -1,15 +1,12 @@
-import { BackOffice } from './back-office.ts';
+import { ReviewPage } from './review-page.ts';
 
 /**
  * The KYC queue (the review-queue screen) and one verification's review: photos, enlarge, claim,
  * then approve or reject (a decision needs the reviewer's live claim).
  */
-export class KycReviewPage extends BackOffice {
+export class KycReviewPage extends ReviewPage {
   readonly thumbnails = this.page.locator('.photos .thumb img');
   readonly status = this.page.getByTestId('kyc-status');
-  /** Who holds the item's claim, and until when. */
-  readonly reviewStatus = this.page.getByTestId('review-status');
-  readonly approveButton = this.page.getByRole('button', { name: 'Approve' });
 
   async openQueue(): Promise<void> {
     await this.openScreen('KYC reviews');
@@ -31,16 +28,5 @@ export class KycReviewPage extends BackOffice {
   async enlarge(name: string): Promise<void> {
     await this.page.getByRole('button', { name: `Enlarge ${name}` }).click();
     await this.page.getByRole('dialog', { name }).getByRole('button', { name: 'Close' }).click();
-  }
-
-  /** Claims the item (the review queue's lease) and waits until the page shows the claim. */
-  async claim(): Promise<void> {
-    await this.page.getByRole('button', { name: 'Claim', exact: true }).click();
-    await this.page.getByText(/^Claimed until /).waitFor();
-  }
-
-  /** Approves the claimed item. */
-  async approve(): Promise<void> {
-    await this.approveButton.click();
   }
 }

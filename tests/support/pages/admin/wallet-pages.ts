@@ -1,8 +1,9 @@
 import type { Locator } from 'playwright-core';
 import { BackOffice } from './back-office.ts';
+import { ReviewPage } from './review-page.ts';
 
 /** The deposit proof queue (/admin/deposits) and one proof's review page. */
-export class DepositReviewPage extends BackOffice {
+export class DepositReviewPage extends ReviewPage {
   readonly proof = this.page.locator('.photos .thumb img');
 
   async gotoQueue(): Promise<void> {
@@ -18,7 +19,7 @@ export class DepositReviewPage extends BackOffice {
 }
 
 /** The withdrawal queue (/admin/withdrawals) and one withdrawal's review page (with its four-eyes state). */
-export class WithdrawalReviewPage extends BackOffice {
+export class WithdrawalReviewPage extends ReviewPage {
   async gotoQueue(): Promise<void> {
     await this.page.goto('/admin/withdrawals');
     await this.heading('Withdrawals', 2).waitFor();
