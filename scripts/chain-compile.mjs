@@ -3,10 +3,7 @@
 // committed: the server deploys it, and a unit test checks it still equals a fresh compilation.
 // Run after editing the source: node scripts/chain-compile.mjs
 import { writeFileSync } from 'node:fs';
-import {
-  ARTIFACT_PATH,
-  compileTestUsdt,
-} from '../apps/server/src/platform/chain/token.compile.ts';
+import { ARTIFACT_PATH, compileTestUsdt } from '../apps/server/src/platform/chain/token.compile.ts';
 
 const artifact = compileTestUsdt();
 writeFileSync(ARTIFACT_PATH, `${JSON.stringify(artifact, null, 2)}\n`);

@@ -41,6 +41,7 @@ import { TradingService } from './modules/trading/trading.service.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 import type { EventBus } from './platform/bus.ts';
+import type { OpenedChain } from './platform/chain/open.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
@@ -72,6 +73,11 @@ export type Platform = {
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
   redis: Redis | null;
+  /**
+   * The EVM chain (platform/chain.ts, opened by platform/chain/open.ts): the server's; null with
+   * CHAIN=off and in operator commands run outside the server.
+   */
+  chain: OpenedChain | null;
 };
 
 export type Services = {

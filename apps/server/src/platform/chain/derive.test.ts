@@ -25,7 +25,9 @@ describe('deposit address derivation', () => {
   });
 
   it('one address per index, the same every time; the sandbox BTC key gives bc1q addresses', () => {
-    const addresses = new Set(Array.from({ length: 20 }, (_, i) => deriveBtcAddress(DEV_DEPOSIT_XPUB_BTC, i)));
+    const addresses = new Set(
+      Array.from({ length: 20 }, (_, i) => deriveBtcAddress(DEV_DEPOSIT_XPUB_BTC, i)),
+    );
     expect(addresses.size).toBe(20);
     expect(deriveBtcAddress(DEV_DEPOSIT_XPUB_BTC, 3)).toBe(deriveBtcAddress(DEV_DEPOSIT_XPUB_BTC, 3));
     for (const address of addresses) expect(address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);

@@ -1,10 +1,10 @@
-import { bech32 } from '@scure/base';
-import { HDKey } from '@scure/bip32';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { bech32 } from '@scure/base';
+import { HDKey } from '@scure/bip32';
 import type { Hex } from '../chain.ts';
 
 /**

@@ -28,7 +28,10 @@ type SolcOutput = {
 };
 
 export function compileTestUsdt(): TokenArtifact {
-  const solc = createRequire(import.meta.url)('solc') as { version(): string; compile(input: string): string };
+  const solc = createRequire(import.meta.url)('solc') as {
+    version(): string;
+    compile(input: string): string;
+  };
   const version = solc.version();
   if (!version.startsWith(`${SOLC_VERSION}+`))
     throw new Error(`solc ${version} is not the pinned ${SOLC_VERSION}: run npm ci`);
