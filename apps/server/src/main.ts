@@ -143,14 +143,13 @@ async function main(): Promise<void> {
 function chainLine(opened: Platform['chain']): string {
   if (!opened) return '  Chain         off (CHAIN=off)';
   const { chain } = opened;
-  const where =
-    chain.kind === 'external'
-      ? `chain id ${chain.chainId}, USDT ${chain.tokens.USDT}`
-      : `development chain id ${chain.chainId}, test USDT ${chain.tokens.USDT}, ${chain.blockSeconds ? `a block every ${chain.blockSeconds} s` : 'a block per transaction'}`;
-  const hint = opened.dev
-    ? '; test deposit: npm run chain:send -- --to <address> --asset USDT --amount 150'
-    : '';
-  return `  Chain         ${chain.kind} (${where})${hint}`;
+  if (chain.kind === 'external')
+    return `  Chain         external (chain id ${chain.chainId}, USDT ${chain.tokens.USDT})`;
+  const blocks = chain.blockSeconds ? `a block every ${chain.blockSeconds} s` : 'a block per transaction';
+  return [
+    `  Chain         ${chain.kind} ${opened.rpcUrl} (chain id ${chain.chainId}, test USDT ${chain.tokens.USDT}, ${blocks})`,
+    '                test deposit: npm run chain:send -- --to <address> --asset USDT --amount 150',
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {

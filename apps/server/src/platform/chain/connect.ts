@@ -44,6 +44,7 @@ export async function connectDevelopment(
     chain,
     signer: localSigner(devSigner('hotWallet'), chainId, token),
     dev: new AnvilDevelopment(client, chainId, devSigner('faucet'), token),
+    rpcUrl: config.rpcUrl,
     close,
   };
 }
@@ -71,6 +72,7 @@ export async function connectExternal(
     }),
     signer: config.signer ? remoteSigner({ ...config.signer, chainId, tokenUsdt: config.tokenUsdt }) : null,
     dev: null,
+    rpcUrl: null,
     close,
   };
 }

@@ -13,6 +13,8 @@ export type OpenedChain = {
   signer: WithdrawalSigner | null;
   /** Test deposits, mining and reorganisations: development chains only (embedded, CHAIN_DEV_RPC_URL). */
   dev: DevelopmentChain | null;
+  /** A development chain's JSON-RPC address (for wallets and tools); null for a real chain's (it may hold a key). */
+  rpcUrl: string | null;
   /** Stops the embedded chain (its state is written to DATA_DIR/chain); idempotent. */
   close(): Promise<void>;
 };
