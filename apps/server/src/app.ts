@@ -45,7 +45,7 @@ import { walletRoutes } from './modules/wallet/wallet.routes.ts';
 import { WalletService } from './modules/wallet/wallet.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from './platform/chain/derive.ts';
-import type { OpenedChain } from './platform/chain.ts';
+import type { OpenedChain } from './platform/chain/open.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
@@ -77,10 +77,11 @@ export type Platform = {
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
   redis: Redis | null;
-  /** The EVM chain of deposits and withdrawals; null when the run has none. */
+  /**
+   * The EVM chain (platform/chain.ts, opened by platform/chain/open.ts): the server's; null with
+   * CHAIN=off and in operator commands run outside the server.
+   */
   chain: OpenedChain | null;
-  /** The extended public keys customers' deposit addresses are derived from (no private key). */
-  depositKeys: { evm: string; bitcoin: string };
 };
 
 export type Services = {
@@ -187,8 +188,8 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
   });
   const params = new ParamsService(platform.db);
-  const evmKey = parseExtendedPublicKey(platform.depositKeys.evm);
-  const bitcoinKey = parseExtendedPublicKey(platform.depositKeys.bitcoin);
+  const evmKey = parseExtendedPublicKey(platform.config.depositXpubs.evm);
+  const bitcoinKey = parseExtendedPublicKey(platform.config.depositXpubs.btc);
   const wallet = new WalletService({
     db: platform.db,
     ledger,
