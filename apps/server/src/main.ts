@@ -2,6 +2,7 @@ import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
+import { WalletJob } from './modules/wallet/wallet.service.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { closeControl, serveControl } from './platform/control.ts';
@@ -53,7 +54,15 @@ async function main(): Promise<void> {
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
-  if (config.jobs) jobs.start();
+  const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
+  // A development chain's blocks come at its own interval: the networks' waiting times follow it.
+  const chain = platform.chain?.chain;
+  if (chain && chain.kind !== 'external' && chain.blockSeconds >= 1)
+    await services.wallet.networks.followBlockTime(chain.blockSeconds);
+  if (config.jobs) {
+    jobs.start();
+    wallet.start();
+  }
   if (config.feed) services.feed.start();
 
   const address = await app.server.listen({ port: config.port, host: config.host });
@@ -124,6 +133,7 @@ async function main(): Promise<void> {
     force.unref();
     if (control) await closeControl(control, config.dataDir);
     await jobs.stop();
+    await wallet.stop();
     services.feed.stop();
     services.market.source.stop();
     services.triggers.stop();

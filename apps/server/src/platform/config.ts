@@ -75,6 +75,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .optional(),
   JOBS: z.enum(['on', 'off']).default('on'),
+  /** How often the wallet job reads the chain, sends approved withdrawals and follows sent ones. */
+  WALLET_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SEED: z.enum(['on', 'off']).default('on'),
   /** The built-in simulated quote feed; off leaves /message silent (tests that publish their own). */
   FEED: z.enum(['on', 'off']).default('on'),
@@ -259,6 +261,8 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   nodeId: string;
   jobs: boolean;
+  /** Milliseconds between the wallet job's passes. */
+  walletPollMs: number;
   seed: boolean;
   feed: boolean;
   apiRateLimit: number;
@@ -338,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     jobs: e.JOBS === 'on',
+    walletPollMs: e.WALLET_POLL_MS,
     seed: e.SEED === 'on',
     feed: e.FEED === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
