@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anvilProcesses } from '../../../../../tests/support/chain.ts';
 import type { Hex } from '../chain.ts';
 import { loadConfig } from '../config.ts';
 import { processAlive } from '../datalock.ts';
@@ -138,7 +139,7 @@ describe('the embedded chain', () => {
     const { chain } = opened;
     const head = await chain.head();
     const block = await chain.block(head);
-    const pids = anvilPids();
+    const pids = anvilProcesses(dataDir);
     expect(pids.length).toBeGreaterThan(0);
     await opened.close();
     await opened.close();
@@ -154,21 +155,6 @@ describe('the embedded chain', () => {
     await expect(openChain(config, logger)).rejects.toThrow(/in use by process/);
   });
 });
-
-/** The anvil processes of this test's data folder (Linux /proc). */
-function anvilPids(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return args.includes('anvil') && args.includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('a real chain’s signer service', () => {
   let service: Server;
