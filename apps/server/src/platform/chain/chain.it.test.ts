@@ -10,9 +10,11 @@ import { loadConfig } from '../config.ts';
 import { processAlive } from '../datalock.ts';
 import { createLogger } from '../logger.ts';
 import { DEV_ACCOUNTS } from './accounts.ts';
+import { startAnvil } from './anvil.ts';
 import { DEV_DEPOSIT_XPUB_EVM, deriveEvmAddress } from './derive.ts';
-import { DEV_TOKEN_ADDRESS, FAUCET_SUPPLY, HOT_WALLET_SUPPLY } from './development.ts';
+import { DEV_TOKEN_ADDRESS, ensureDevToken, FAUCET_SUPPLY, HOT_WALLET_SUPPLY } from './development.ts';
 import { type OpenedChain, openChain } from './open.ts';
+import { ERC20_ABI, rpcClient } from './rpc.ts';
 import { localSigner, remoteSigner } from './signer.ts';
 
 const USDT = (units: bigint) => units * 1_000_000n;
@@ -153,6 +155,35 @@ describe('the embedded chain', () => {
 
   it('one embedded chain per data folder', async () => {
     await expect(openChain(config, logger)).rejects.toThrow(/in use by process/);
+  });
+});
+
+describe('the test token on a fresh development chain', () => {
+  it('nodes starting together deploy it once, at its fixed address, and fund the faucet and the hot wallet', async () => {
+    const anvil = await startAnvil({ blockSeconds: 2 });
+    try {
+      const client = rpcClient(anvil.url);
+      const tokens = await Promise.all([1, 2, 3].map(() => ensureDevToken(client, 31337)));
+      expect(tokens).toEqual([DEV_TOKEN_ADDRESS, DEV_TOKEN_ADDRESS, DEV_TOKEN_ADDRESS]);
+      expect(await client.getTransactionCount({ address: DEV_ACCOUNTS.deployer.address })).toBe(3);
+      const usdt = async (address: Hex) =>
+        client.readContract({
+          address: DEV_TOKEN_ADDRESS,
+          abi: ERC20_ABI,
+          functionName: 'balanceOf',
+          args: [address],
+        });
+      expect(await usdt(DEV_ACCOUNTS.faucet.address)).toBe(FAUCET_SUPPLY);
+      expect(await usdt(DEV_ACCOUNTS.hotWallet.address)).toBe(HOT_WALLET_SUPPLY);
+      // Started again: nothing more is sent.
+      expect(await ensureDevToken(client, 31337)).toBe(DEV_TOKEN_ADDRESS);
+      expect(await client.getTransactionCount({ address: DEV_ACCOUNTS.deployer.address })).toBe(3);
+      await expect(ensureDevToken(client, 31337, other)).rejects.toThrow(
+        /no contract at CHAIN_DEV_TOKEN_USDT/,
+      );
+    } finally {
+      await anvil.stop();
+    }
   });
 });
 
