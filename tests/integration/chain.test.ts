@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../apps/server/src/platform/chain/accounts.ts';
 import { DEV_DEPOSIT_XPUB_EVM, deriveEvmAddress } from '../../apps/server/src/platform/chain/derive.ts';
 import { rpcClient } from '../../apps/server/src/platform/chain/rpc.ts';
-import { startTestChain, type TestChain } from '../support/chain.ts';
+import { anvilProcesses, startTestChain, type TestChain } from '../support/chain.ts';
 import { ROOT, type RunningServer, runCli, startServer } from '../support/server.ts';
 
 const SLOW = 180_000;
@@ -13,20 +12,9 @@ const address = deriveEvmAddress(DEV_DEPOSIT_XPUB_EVM, 11);
 const hashOf = (stdout: string) =>
   /Transaction: (0x[0-9a-f]{64})/.exec(stdout)?.[1] as `0x${string}` | undefined;
 
-/** The anvil processes started for a data folder (Linux /proc). */
-function anvilsOf(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return args.includes('anvil') && args.includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+/** npm run chain:send -- --to <address> --asset <asset> --amount <amount>, on a server's data folder. */
+const chainSend = (dataDir: string, asset: string, amount: string) =>
+  runCli(dataDir, 'chain:send', '--to', address, '--asset', asset, '--amount', amount);
 
 describe('npm run chain:send against a server on a shared development chain', { timeout: SLOW }, () => {
   let chain: TestChain;
@@ -42,16 +30,7 @@ describe('npm run chain:send against a server on a shared development chain', { 
 
   it('sends from the faucet through the running server; the test sees it on the chain', async () => {
     expect(server.output()).toContain(`Chain         development ${chain.url}`);
-    const run = runCli(
-      server.dataDir,
-      'chain:send',
-      '--to',
-      address,
-      '--asset',
-      'USDT',
-      '--amount',
-      '150.25',
-    );
+    const run = chainSend(server.dataDir, 'USDT', '150.25');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`Sent 150.25 USDT to ${address} on the development chain`);
@@ -68,16 +47,7 @@ describe('npm run chain:send against a server on a shared development chain', { 
   });
 
   it('refuses nonsense with the usage line (commands.test.ts has the cases)', () => {
-    const run = runCli(
-      server.dataDir,
-      'chain:send',
-      '--to',
-      address,
-      '--asset',
-      'USDT',
-      '--amount',
-      '1.0000001',
-    );
+    const run = chainSend(server.dataDir, 'USDT', '1.0000001');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('usage: npm run chain:send -- --to <0x address>');
   });
@@ -95,7 +65,7 @@ describe('the embedded chain of a server', { timeout: SLOW }, () => {
   it('npm run chain:send sends a test deposit on it and prints the transaction', async () => {
     const url = /Chain {9}embedded (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1];
     expect(url).toBeDefined();
-    const run = runCli(server.dataDir, 'chain:send', '--to', address, '--asset', 'ETH', '--amount', '0.2');
+    const run = chainSend(server.dataDir, 'ETH', '0.2');
     expect(run.status).toBe(0);
     const hash = hashOf(run.stdout);
     const receipt = await rpcClient(url ?? '').getTransactionReceipt({ hash: hash ?? '0x' });
@@ -104,13 +74,13 @@ describe('the embedded chain of a server', { timeout: SLOW }, () => {
   });
 
   it('its anvil ends with the server, even when the server is killed', async () => {
-    expect(anvilsOf(server.dataDir).length).toBeGreaterThan(0);
+    expect(anvilProcesses(server.dataDir).length).toBeGreaterThan(0);
     await server.stop('SIGKILL');
-    await expect.poll(() => anvilsOf(server.dataDir), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => anvilProcesses(server.dataDir), { timeout: 30_000 }).toEqual([]);
   });
 
   it('with no server running, the command says the embedded chain runs inside the server', () => {
-    const run = runCli(server.dataDir, 'chain:send', '--to', address, '--asset', 'USDT', '--amount', '1');
+    const run = chainSend(server.dataDir, 'USDT', '1');
     expect(run.status).toBe(3);
     expect(run.stderr).toContain('the embedded chain runs inside the server');
   });

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { startAnvil } from '../../apps/server/src/platform/chain/anvil.ts';
 import { connectDevelopment } from '../../apps/server/src/platform/chain/connect.ts';
 import type { OpenedChain } from '../../apps/server/src/platform/chain/open.ts';
@@ -42,4 +43,19 @@ export async function startTestChain(): Promise<TestChain> {
       CHAIN_BLOCK_SECONDS: '0',
     },
   };
+}
+
+/** The processes (anvil and the shell that watches over it) started for a data folder (Linux /proc). */
+export function anvilProcesses(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return args.includes('anvil') && args.includes(dataDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

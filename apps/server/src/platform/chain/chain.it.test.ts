@@ -1,17 +1,20 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anvilProcesses } from '../../../../../tests/support/chain.ts';
 import type { Hex } from '../chain.ts';
 import { loadConfig } from '../config.ts';
 import { processAlive } from '../datalock.ts';
 import { createLogger } from '../logger.ts';
 import { DEV_ACCOUNTS } from './accounts.ts';
+import { startAnvil } from './anvil.ts';
 import { DEV_DEPOSIT_XPUB_EVM, deriveEvmAddress } from './derive.ts';
-import { DEV_TOKEN_ADDRESS, FAUCET_SUPPLY, HOT_WALLET_SUPPLY } from './development.ts';
+import { DEV_TOKEN_ADDRESS, ensureDevToken, FAUCET_SUPPLY, HOT_WALLET_SUPPLY } from './development.ts';
 import { type OpenedChain, openChain } from './open.ts';
+import { ERC20_ABI, rpcClient } from './rpc.ts';
 import { localSigner, remoteSigner } from './signer.ts';
 
 const USDT = (units: bigint) => units * 1_000_000n;
@@ -138,7 +141,7 @@ describe('the embedded chain', () => {
     const { chain } = opened;
     const head = await chain.head();
     const block = await chain.block(head);
-    const pids = anvilPids();
+    const pids = anvilProcesses(dataDir);
     expect(pids.length).toBeGreaterThan(0);
     await opened.close();
     await opened.close();
@@ -155,20 +158,34 @@ describe('the embedded chain', () => {
   });
 });
 
-/** The anvil processes of this test's data folder (Linux /proc). */
-function anvilPids(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return args.includes('anvil') && args.includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+describe('the test token on a fresh development chain', () => {
+  it('nodes starting together deploy it once, at its fixed address, and fund the faucet and the hot wallet', async () => {
+    const anvil = await startAnvil({ blockSeconds: 2 });
+    try {
+      const client = rpcClient(anvil.url);
+      const tokens = await Promise.all([1, 2, 3].map(() => ensureDevToken(client, 31337)));
+      expect(tokens).toEqual([DEV_TOKEN_ADDRESS, DEV_TOKEN_ADDRESS, DEV_TOKEN_ADDRESS]);
+      expect(await client.getTransactionCount({ address: DEV_ACCOUNTS.deployer.address })).toBe(3);
+      const usdt = async (address: Hex) =>
+        client.readContract({
+          address: DEV_TOKEN_ADDRESS,
+          abi: ERC20_ABI,
+          functionName: 'balanceOf',
+          args: [address],
+        });
+      expect(await usdt(DEV_ACCOUNTS.faucet.address)).toBe(FAUCET_SUPPLY);
+      expect(await usdt(DEV_ACCOUNTS.hotWallet.address)).toBe(HOT_WALLET_SUPPLY);
+      // Started again: nothing more is sent.
+      expect(await ensureDevToken(client, 31337)).toBe(DEV_TOKEN_ADDRESS);
+      expect(await client.getTransactionCount({ address: DEV_ACCOUNTS.deployer.address })).toBe(3);
+      await expect(ensureDevToken(client, 31337, other)).rejects.toThrow(
+        /no contract at CHAIN_DEV_TOKEN_USDT/,
+      );
+    } finally {
+      await anvil.stop();
+    }
+  });
+});
 
 describe('a real chain’s signer service', () => {
   let service: Server;

@@ -11,6 +11,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainAsset, DevelopmentChain, Hex } from '../chain.ts';
 import { DEV_ACCOUNTS, type DevRole } from './accounts.ts';
+import { broadcastRaw } from './rpc.ts';
 import { DEV_FEES, GAS, transferCall } from './signer.ts';
 import artifact from './TestUSDT.json' with { type: 'json' };
 
@@ -56,36 +57,33 @@ async function signed(
   return account.signTransaction(tx);
 }
 
-async function sendAll(client: PublicClient, raws: Hex[]): Promise<void> {
-  for (const raw of raws)
-    await client.sendRawTransaction({ serializedTransaction: raw }).catch(async (error: unknown) => {
-      // The same deterministic transaction sent by another node sharing the chain is no failure.
-      const known = await client.getTransaction({ hash: keccak256(raw) }).catch(() => null);
-      if (!known) throw error;
-    });
-}
+const SETUP_TRANSACTIONS = 3;
 
 /**
  * Makes sure the development chain has the test token at its deterministic address: deployed by the
  * deployer's nonce-0 transaction, a billion minted to the faucet (nonce 1) and ten million to the
  * hot wallet (nonce 2), all signed with fixed fields, so nodes starting together on one chain send
- * the same transactions. Mines a
- * block at once rather than wait for the interval. Answers the token's address.
+ * the same transactions (a repeat is no error). What a crash left unsent is sent at the next start.
+ * Mines a block at once rather than wait for the interval. Answers the token's address.
+ * `expected`: a token someone else deployed (CHAIN_DEV_TOKEN_USDT), only checked.
  */
 export async function ensureDevToken(client: PublicClient, chainId: number, expected?: Hex): Promise<Hex> {
-  const token = DEV_TOKEN_ADDRESS;
+  const token = expected ?? DEV_TOKEN_ADDRESS;
   const deployer = devSigner('deployer');
-  const address = expected ?? token;
-  const code = await client.getCode({ address });
-  if (code && code !== '0x') return address;
-  if (expected && expected !== token)
-    throw new Error(`no contract at CHAIN_DEV_TOKEN_USDT ${expected} on the development chain`);
-  const nonce = await client.getTransactionCount({ address: deployer.address, blockTag: 'pending' });
-  if (nonce > 3)
+  const [code, mined] = await Promise.all([
+    client.getCode({ address: token }),
+    client.getTransactionCount({ address: deployer.address, blockTag: 'latest' }),
+  ]);
+  const deployed = code !== undefined && code !== '0x';
+  if (token !== DEV_TOKEN_ADDRESS || mined >= SETUP_TRANSACTIONS) {
+    if (deployed) return token;
     throw new Error(
-      `the development deployer ${deployer.address} has sent transactions but no token is at ${token}: ` +
-        'start a fresh development chain, or set CHAIN_DEV_TOKEN_USDT',
+      expected
+        ? `no contract at CHAIN_DEV_TOKEN_USDT ${expected} on the development chain`
+        : `the development deployer ${deployer.address} has sent transactions but no token is at ${token}: ` +
+            'start a fresh development chain, or set CHAIN_DEV_TOKEN_USDT',
     );
+  }
   const raws = [
     await signed(deployer, chainId, 0, { data: artifact.bytecode as Hex, gas: DEPLOY_GAS }),
     await signed(deployer, chainId, 1, {
@@ -98,12 +96,12 @@ export async function ensureDevToken(client: PublicClient, chainId: number, expe
       data: encodeMint(DEV_ACCOUNTS.hotWallet.address, HOT_WALLET_SUPPLY),
       gas: MINT_GAS,
     }),
-  ].slice(nonce);
-  await sendAll(client, raws);
-  const hashes = raws.map((raw) => keccak256(raw));
+  ].slice(mined);
+  for (const raw of raws) await broadcastRaw(client, raw);
   // Interval mining would make the start wait for the next block: mine now (anvil and Hardhat).
   await client.request({ method: 'evm_mine' as never, params: [] as never }).catch(() => undefined);
-  for (const hash of hashes) {
+  for (const raw of raws) {
+    const hash = keccak256(raw);
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 });
     if (receipt.status !== 'success') throw new Error(`the test token's setup transaction ${hash} reverted`);
   }

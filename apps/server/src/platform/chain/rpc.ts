@@ -31,6 +31,22 @@ export class ChainMovedError extends Error {}
 
 const lower = (address: string) => address.toLowerCase() as Hex;
 
+/** Sends a signed transaction; one the node knows already (pending, or mined) is no error. */
+export async function broadcastRaw(client: PublicClient, raw: Hex): Promise<Hex> {
+  const hash = keccak256(raw);
+  try {
+    return await client.sendRawTransaction({ serializedTransaction: raw });
+  } catch (error) {
+    // Sent before: the node says "already known" (pending) or "nonce too low" (mined).
+    const known = await client.getTransaction({ hash }).catch((lookup: unknown) => {
+      if (lookup instanceof TransactionNotFoundError) return null;
+      throw lookup;
+    });
+    if (known) return hash;
+    throw error;
+  }
+}
+
 /** The platform's Chain over any node's JSON-RPC (anvil, or a real node). */
 export class RpcChain implements Chain {
   readonly kind: Chain['kind'];
@@ -158,19 +174,8 @@ export class RpcChain implements Chain {
     });
   }
 
-  async broadcast(raw: Hex): Promise<Hex> {
-    const hash = keccak256(raw);
-    try {
-      return await this.client.sendRawTransaction({ serializedTransaction: raw });
-    } catch (error) {
-      // Sent before (pending, or mined: the node then says "already known" or "nonce too low").
-      const known = await this.client.getTransaction({ hash }).catch((lookup: unknown) => {
-        if (lookup instanceof TransactionNotFoundError) return null;
-        throw lookup;
-      });
-      if (known) return hash;
-      throw error;
-    }
+  broadcast(raw: Hex): Promise<Hex> {
+    return broadcastRaw(this.client, raw);
   }
 
   async receipt(txHash: Hex): Promise<ChainReceipt | null> {
