@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { buildOpenApi, Code, languageFromAcceptLanguage, messageFor } from '@swx/contract';
@@ -232,6 +234,13 @@ export async function buildApp(platform: Platform, services = createServices(pla
     }
   });
 
+  // Answers above 1 KB are compressed by the request's Accept-Encoding (API JSON at a fast brotli
+  // level); built assets are compressed at build time and sent as they are (preCompressed below).
+  await server.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await server.register(fastifyWebsocket, { options: { perMessageDeflate: false, maxPayload: 4096 } });
 
   server.get('/healthz', async () => ({ status: 'ok' }));
@@ -284,6 +293,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       prefix: '/',
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: cacheHeaders,
     });
   }
@@ -294,6 +304,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       decorateReply: !hasWeb,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: cacheHeaders,
     });
   }
