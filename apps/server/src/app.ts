@@ -185,7 +185,7 @@ export function createServices(platform: Platform): Services {
     operator,
     params: new ParamsService(platform.db),
     market,
-    quotes: new QuoteHub(platform.bus),
+    quotes: new QuoteHub(platform.bus, (code) => market.typeOf(code)),
     feed,
     trading,
     triggers,
