@@ -140,6 +140,18 @@ describe('the API of a real server process', () => {
     expect(short.headers.get('content-encoding')).toBeNull();
   });
 
+  it("paints a first screen before the app's script, in the language the app keeps in its cookie", async () => {
+    const page = async (cookie?: string) =>
+      (await fetch(`${server.baseUrl}/market`, { headers: cookie ? { cookie } : {} })).text();
+    const english = await page();
+    expect(english).toContain('<html lang="en" dir="ltr">');
+    expect(english).toMatch(/<div id="root"><div class="boot">.*Loading…/);
+    const arabic = await page('theme=x; swx_lang=ar');
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toContain('جارٍ التحميل…');
+    expect(await page('swx_lang=../x')).toContain('<html lang="en" dir="ltr">');
+  });
+
   it('serves the customer app for client routes and the back office under /admin', async () => {
     for (const path of ['/', '/market', '/financial/vipInvestDetail/3', '/no/such/page']) {
       const response = await fetch(server.baseUrl + path);

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { buildOpenApi, Code, languageFromAcceptLanguage, messageFor } from '@swx/contract';
+import { buildOpenApi, Code, isLanguage, languageFromAcceptLanguage, messageFor } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -321,8 +321,17 @@ async function serveApps(server: FastifyInstance): Promise<void> {
         .send('The app is not built yet: run `npm start`, which builds it.');
     }
     reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', admin ? ADMIN_DIST : WEB_DIST);
+    if (admin) return reply.sendFile('index.html', ADMIN_DIST);
+    // The page's first paint is in the reader's language: the app keeps it in the swx_lang cookie.
+    reply.header('vary', 'accept-encoding, cookie');
+    return reply.sendFile(webPage(request.headers.cookie), WEB_DIST);
   });
+}
+
+/** The built page of the language named by the swx_lang cookie (index.html: English, or none). */
+function webPage(cookie: string | undefined): string {
+  const language = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(cookie ?? '')?.[1];
+  return language && language !== 'en' && isLanguage(language) ? `index.${language}.html` : 'index.html';
 }
 
 function cacheHeaders(reply: FastifyReply, path: string): void {
