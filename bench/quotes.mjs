@@ -1,14 +1,17 @@
 // Quote broadcast: the platform's /message (real server process, quotes arriving through Redis as
 // they do with several nodes) beside a bare `ws` broadcast and a socket.io broadcast of the same
 // batches, at 1,000 and 5,000 clients. Prints deliveries per second, tick-to-client latency p50 and
-// p99, server memory per connection and server CPU.
-// Usage: node bench/quotes.mjs [seconds per case, default 8] [batches per second, default 5]
+// p99, server memory per connection and server CPU. First, with the live feed of the catalogue,
+// the bytes per second a client watching one instrument receives beside a whole-list client.
+// Usage: node bench/quotes.mjs [seconds per case, default 6]
+// BENCH_PARTS=subscription (or broadcast) runs one part only.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
+import WebSocket from 'ws';
 
 const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.argv[2] ?? 6);
@@ -80,10 +83,74 @@ function batch(size) {
   return JSON.stringify(quotes);
 }
 
+const PARTS = (process.env.BENCH_PARTS ?? 'subscription,broadcast').split(',');
+
+/** Payload bytes one client receives per second over `seconds`, after its first batch. */
+function bytesPerSecond(url, subscription, seconds) {
+  return new Promise((done, fail) => {
+    const socket = new WebSocket(url, { perMessageDeflate: false });
+    let bytes = 0;
+    let batches = 0;
+    let start = 0;
+    socket.on('open', () => {
+      if (subscription) socket.send(JSON.stringify(subscription));
+    });
+    socket.on('message', (data) => {
+      // The first batch may be sent before the subscription arrives: counting starts after it.
+      if (start === 0) {
+        start = performance.now();
+        setTimeout(() => {
+          socket.close();
+          done({ perSecond: (bytes / (performance.now() - start)) * 1000, batches });
+        }, seconds * 1000);
+        return;
+      }
+      bytes += data.length;
+      batches += 1;
+    });
+    socket.on('error', fail);
+  });
+}
+
+if (PARTS.includes('subscription')) {
+  // The real feed (every open instrument of the catalogue, one batch a second) on one node.
+  const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-quotes-'));
+  const port = 19_090;
+  const child = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JOBS: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await waitFor(child, 'Customer app');
+  const url = `ws://127.0.0.1:${port}/message`;
+  const seconds = Math.max(SECONDS, 10);
+  const [whole, one, crypto] = await Promise.all([
+    bytesPerSecond(url, null, seconds),
+    bytesPerSecond(url, { codes: ['BTCUSDT'] }, seconds),
+    bytesPerSecond(url, { types: [2] }, seconds),
+  ]);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+  const kb = (figure) =>
+    `${(figure.perSecond / 1024).toFixed(2).padStart(7)} KB/s (${figure.batches} batches)`;
+  console.log(`/message, live feed, ${seconds} s, payload bytes received per client:`);
+  console.log(`  whole list (says nothing)      ${kb(whole)}`);
+  console.log(`  one instrument (BTCUSDT)       ${kb(one)}`);
+  console.log(`  one class (crypto, type 2)     ${kb(crypto)}`);
+  console.log(`  whole list / one instrument = ${(whole.perSecond / one.perSecond).toFixed(0)}x`);
+}
+
 const publisher = new Redis(REDIS_URL);
 const rows = [];
 let port = 19_100;
-for (const scenario of SCENARIOS) {
+for (const scenario of PARTS.includes('broadcast') ? SCENARIOS : []) {
   for (const clients of CLIENTS) {
     for (const kind of ['platform', 'ws', 'socketio']) {
       const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-quotes-'));
@@ -183,6 +250,7 @@ for (const scenario of SCENARIOS) {
   }
 }
 publisher.disconnect();
-console.log(
-  `(${SECONDS} s per case; deliveries = batches received by all clients together; KB/conn = RSS added by 1,000 more clients on the warm server; CPU = server process)`,
-);
+if (rows.length > 0)
+  console.log(
+    `(${SECONDS} s per case; deliveries = batches received by all clients together; KB/conn = RSS added by 1,000 more clients on the warm server; CPU = server process)`,
+  );

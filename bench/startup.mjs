@@ -1,5 +1,7 @@
 // Cold start of the server process: time from spawn to /readyz answering ready, on a fresh data
-// folder (PGlite created, migrations and seed applied) and again on the same folder (warm data).
+// folder (PGlite created, migrations and seed applied) and again on the same folder (warm data),
+// with the embedded chain (the default: anvil started, the test token deployed on a fresh folder)
+// and, as the peer in the same run, without one (CHAIN=off).
 // Usage: node bench/startup.mjs [runs]   (run under Node 24; npm test or npm start installs it)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,10 +11,18 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[2] ?? 3);
 
-async function startOnce(dataDir) {
+async function startOnce(dataDir, extraEnv) {
   const t0 = performance.now();
   const child = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOBS: 'off' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JOBS: 'off',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -37,19 +47,30 @@ async function startOnce(dataDir) {
   return { ms };
 }
 
-const fresh = [];
-const warm = [];
+const variants = [
+  { name: 'embedded chain (default)', env: {} },
+  { name: 'no chain (CHAIN=off)', env: { CHAIN: 'off' } },
+];
+const results = variants.map(() => ({ fresh: [], warm: [] }));
 for (let i = 0; i < runs; i++) {
-  const dir = mkdtempSync(join(tmpdir(), 'swx-bench-'));
-  fresh.push((await startOnce(dir)).ms);
-  warm.push((await startOnce(dir)).ms);
-  rmSync(dir, { recursive: true, force: true });
+  // Interleaved, so that both see the same machine load.
+  for (const [v, variant] of variants.entries()) {
+    const dir = mkdtempSync(join(tmpdir(), 'swx-bench-'));
+    results[v].fresh.push((await startOnce(dir, variant.env)).ms);
+    results[v].warm.push((await startOnce(dir, variant.env)).ms);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const list = (xs) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 console.log(`server cold start, ${runs} runs (Node ${process.versions.node}, PGlite):`);
-console.log(
-  `  fresh data folder (create, migrate, seed): median ${median(fresh).toFixed(0)} ms  [${fresh.map((x) => x.toFixed(0)).join(', ')}]`,
-);
-console.log(
-  `  existing data folder:                      median ${median(warm).toFixed(0)} ms  [${warm.map((x) => x.toFixed(0)).join(', ')}]`,
-);
+for (const [v, variant] of variants.entries()) {
+  const { fresh, warm } = results[v];
+  console.log(`  ${variant.name}`);
+  console.log(
+    `    fresh data folder (create, migrate, seed): median ${median(fresh).toFixed(0)} ms  ${list(fresh)}`,
+  );
+  console.log(
+    `    existing data folder:                      median ${median(warm).toFixed(0)} ms  ${list(warm)}`,
+  );
+}

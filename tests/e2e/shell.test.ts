@@ -227,3 +227,28 @@ describe('mobile shell', () => {
     await shell.close();
   });
 });
+
+describe('installable, and offline', () => {
+  it('opens offline on the cached shell with the offline message in the reader’s language; API answers are never cached', async () => {
+    const { page, context } = await app.open('mobile', { language: 'ar' });
+    await page.goto('/market');
+    await page.locator('h1').first().waitFor();
+    expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    const cached = await page.evaluate(async () => {
+      const paths: string[] = [];
+      for (const key of await caches.keys())
+        for (const request of await (await caches.open(key)).keys())
+          paths.push(new URL(request.url).pathname);
+      return paths;
+    });
+    expect(cached).toContain('/offline.html');
+    expect(cached.filter((path) => path.startsWith('/swx/') || path === '/message')).toEqual([]);
+    await context.setOffline(true);
+    await page.goto('/profile/balance');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.locator('h1:visible').innerText()).toBe('أنت غير متصل بالإنترنت');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

@@ -114,6 +114,44 @@ describe('the API of a real server process', () => {
     );
   });
 
+  it('sends text compressed by the Accept-Encoding asked for, hashed assets cached as immutable', async () => {
+    const get = (path: string, encoding: string) =>
+      fetch(server.baseUrl + path, { headers: { 'accept-encoding': encoding } });
+    const page = await get('/market', 'br, gzip');
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1] ?? '';
+    expect(script).not.toBe('');
+    const plain = await get(script, 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const source = await plain.text();
+    for (const encoding of ['br', 'gzip']) {
+      const packed = await get(script, encoding);
+      expect(packed.headers.get('content-encoding'), encoding).toBe(encoding);
+      expect(packed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await packed.text()).toBe(source);
+    }
+    // API JSON: compressed above 1 KB, a short answer sent as it is.
+    const list = await get(`${C}/index/listMarketByType?type=2`, 'gzip');
+    expect(list.headers.get('content-encoding')).toBe('gzip');
+    expect(((await list.json()) as { code: number }).code).toBe(200);
+    const short = await get(`${C}/index/listContents/1`, 'br, gzip');
+    expect(short.headers.get('content-encoding')).toBeNull();
+  });
+
+  it("paints a first screen before the app's script, in the language the app keeps in its cookie", async () => {
+    const page = async (cookie?: string) =>
+      (await fetch(`${server.baseUrl}/market`, { headers: cookie ? { cookie } : {} })).text();
+    const english = await page();
+    expect(english).toContain('<html lang="en" dir="ltr">');
+    expect(english).toMatch(/<div id="root"><div class="boot">.*Loading…/);
+    const arabic = await page('theme=x; swx_lang=ar');
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toContain('جارٍ التحميل…');
+    expect(await page('swx_lang=../x')).toContain('<html lang="en" dir="ltr">');
+  });
+
   it('serves the customer app for client routes and the back office under /admin', async () => {
     for (const path of ['/', '/market', '/financial/vipInvestDetail/3', '/no/such/page']) {
       const response = await fetch(server.baseUrl + path);

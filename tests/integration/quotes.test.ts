@@ -59,6 +59,47 @@ describe('/message across two server nodes sharing Redis', () => {
     b?.socket.close();
   });
 
+  it('sends a subscribed client only what it asked for, on either node; a silent client gets the whole list', async () => {
+    servers.push(
+      await startServer({ REDIS_URL, NODE_ID: 'sub-a', FEED: 'off' }),
+      await startServer({ REDIS_URL, NODE_ID: 'sub-b', FEED: 'off' }),
+    );
+    const [nodeA, nodeB] = servers.slice(-2);
+    if (!nodeA || !nodeB) throw new Error('two nodes expected');
+    const one = await connect(nodeA.baseUrl); // watches one instrument
+    const forex = await connect(nodeB.baseUrl); // watches a class (1: forex) and one stock
+    const silent = await connect(nodeB.baseUrl);
+    one.socket.send(JSON.stringify({ codes: ['BTCUSDT'] }));
+    forex.socket.send(JSON.stringify({ types: [1], codes: ['AAPL'] }));
+    const batch = [
+      { code: 'EURUSD', price: '1.08412', zdf: '0.0012' },
+      { code: 'BTCUSDT', price: '91234.50', zdf: '-0.0210' },
+      { code: 'AAPL', price: '231.40', zdf: '0.0050' },
+      { code: 'XAUUSD', price: '2650.10', zdf: '0.0001' },
+      { code: 'GBPUSD', price: '1.27010', zdf: '-0.0003' },
+    ];
+    const last = (c: { messages: unknown[] }) => c.messages[c.messages.length - 1];
+    // Publish as the feed does until both subscriptions have reached their nodes.
+    await until(() => {
+      void redis.publish('swx:market.quotes', JSON.stringify(batch));
+      return (
+        JSON.stringify(last(one)) === JSON.stringify([batch[1]]) && (last(forex) as unknown[])?.length === 3
+      );
+    }, 10_000);
+    expect(last(forex)).toEqual([batch[0], batch[2], batch[4]]);
+    expect(silent.messages.length).toBeGreaterThan(0);
+    for (const message of silent.messages) expect(message).toEqual(batch);
+    // `{}` asks for the whole list again; a malformed subscription changes nothing.
+    one.socket.send(JSON.stringify({}));
+    forex.socket.send(JSON.stringify({ codes: ['not a code'] }));
+    await until(() => {
+      void redis.publish('swx:market.quotes', JSON.stringify(batch));
+      return JSON.stringify(last(one)) === JSON.stringify(batch);
+    }, 10_000);
+    expect(last(forex)).toEqual([batch[0], batch[2], batch[4]]);
+    for (const client of [one, forex, silent]) client.socket.close();
+  });
+
   it('with the built-in feed on both nodes, one leader publishes: each tick reaches every client once', async () => {
     await redis.del('swx:market:feed-leader');
     const nodes = [

@@ -16,7 +16,8 @@ export type RunningServer = {
 
 /**
  * Starts the real server process (apps/server/src/main.ts on Node 24) on a free port with its own
- * data folder, and waits until /readyz answers ready.
+ * data folder, and waits until /readyz answers ready. Without a chain (CHAIN=off) unless `env`
+ * names one: `{ CHAIN: 'embedded' }`, or a shared development chain's `chain.env` (support/chain.ts).
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -35,6 +36,11 @@ export async function startServer(
       // Every customer of a test file comes from the one loopback address, so the per-address API
       // allowance (600 a minute) is raised here; api.test.ts tests the allowance with its own value.
       API_RATE_LIMIT: '20000',
+      // No chain unless the test names one (CHAIN, CHAIN_DEV_RPC_URL, …): hundreds of server starts
+      // would otherwise each start an anvil. tests/support/chain.ts starts one to share.
+      ...(Object.keys(env).some((name) => name.startsWith('CHAIN') || name.startsWith('EVM_'))
+        ? {}
+        : { CHAIN: 'off' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

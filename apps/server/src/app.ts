@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { buildOpenApi, Code, languageFromAcceptLanguage, messageFor } from '@swx/contract';
+import { buildOpenApi, Code, isLanguage, languageFromAcceptLanguage, messageFor } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -45,7 +47,7 @@ import { walletRoutes } from './modules/wallet/wallet.routes.ts';
 import { WalletService } from './modules/wallet/wallet.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from './platform/chain/derive.ts';
-import type { OpenedChain } from './platform/chain.ts';
+import type { OpenedChain } from './platform/chain/open.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
@@ -77,10 +79,11 @@ export type Platform = {
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
   redis: Redis | null;
-  /** The EVM chain of deposits and withdrawals; null when the run has none. */
+  /**
+   * The EVM chain (platform/chain.ts, opened by platform/chain/open.ts): the server's; null with
+   * CHAIN=off and in operator commands run outside the server.
+   */
   chain: OpenedChain | null;
-  /** The extended public keys customers' deposit addresses are derived from (no private key). */
-  depositKeys: { evm: string; bitcoin: string };
 };
 
 export type Services = {
@@ -187,8 +190,8 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
   });
   const params = new ParamsService(platform.db);
-  const evmKey = parseExtendedPublicKey(platform.depositKeys.evm);
-  const bitcoinKey = parseExtendedPublicKey(platform.depositKeys.bitcoin);
+  const evmKey = parseExtendedPublicKey(platform.config.depositXpubs.evm);
+  const bitcoinKey = parseExtendedPublicKey(platform.config.depositXpubs.btc);
   const wallet = new WalletService({
     db: platform.db,
     ledger,
@@ -218,7 +221,7 @@ export function createServices(platform: Platform): Services {
     operator,
     params,
     market,
-    quotes: new QuoteHub(platform.bus),
+    quotes: new QuoteHub(platform.bus, (code) => market.typeOf(code)),
     feed,
     trading,
     triggers,
@@ -270,6 +273,13 @@ export async function buildApp(platform: Platform, services = createServices(pla
     }
   });
 
+  // Answers above 1 KB are compressed by the request's Accept-Encoding (API JSON at a fast brotli
+  // level); built assets are compressed at build time and sent as they are (preCompressed below).
+  await server.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await server.register(fastifyWebsocket, { options: { perMessageDeflate: false, maxPayload: 4096 } });
 
   server.get('/healthz', async () => ({ status: 'ok' }));
@@ -326,6 +336,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       prefix: '/',
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: cacheHeaders,
     });
   }
@@ -336,6 +347,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       decorateReply: !hasWeb,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: cacheHeaders,
     });
   }
@@ -352,8 +364,17 @@ async function serveApps(server: FastifyInstance): Promise<void> {
         .send('The app is not built yet: run `npm start`, which builds it.');
     }
     reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', admin ? ADMIN_DIST : WEB_DIST);
+    if (admin) return reply.sendFile('index.html', ADMIN_DIST);
+    // The page's first paint is in the reader's language: the app keeps it in the swx_lang cookie.
+    reply.header('vary', 'accept-encoding, cookie');
+    return reply.sendFile(webPage(request.headers.cookie), WEB_DIST);
   });
+}
+
+/** The built page of the language named by the swx_lang cookie (index.html: English, or none). */
+function webPage(cookie: string | undefined): string {
+  const language = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(cookie ?? '')?.[1];
+  return language && language !== 'en' && isLanguage(language) ? `index.${language}.html` : 'index.html';
 }
 
 function cacheHeaders(reply: FastifyReply, path: string): void {

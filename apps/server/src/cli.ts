@@ -3,13 +3,16 @@ import {
   type OperatorCommand,
   parseOperatorCommand,
   readsFilesOnly,
+  runChainSend,
   runFileCommand,
   runOperatorCommand,
 } from './commands.ts';
 import { openPlatform } from './platform/boot.ts';
+import { openChain } from './platform/chain/open.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { type OperatorIo, sendControl } from './platform/control.ts';
 import { DataDirBusyError, lockHolder } from './platform/datalock.ts';
+import { createLogger } from './platform/logger.ts';
 
 /**
  * Operator commands (commands.ts lists them) against the configured database:
@@ -43,6 +46,35 @@ async function runHere(command: OperatorCommand, config: ReturnType<typeof loadC
   }
 }
 
+/**
+ * chain:send needs the chain, not the database: the embedded chain lives in the server, so it is
+ * sent to the server owning DATA_DIR; a development chain (CHAIN_DEV_RPC_URL) is reached from here
+ * when no server answers.
+ */
+async function chainSend(
+  command: Extract<OperatorCommand, { name: 'chain:send' }>,
+  config: ReturnType<typeof loadConfig>,
+  args: string[],
+): Promise<number> {
+  if (config.chain.kind === 'external' || config.chain.kind === 'off')
+    return runChainSend(command, null, config, io);
+  const viaServer = await sendControl(config.dataDir, 'chain:send', args, io);
+  if (viaServer !== null) return viaServer;
+  if (config.chain.kind === 'embedded') {
+    console.error(
+      `No server is running on ${config.dataDir}: the embedded chain runs inside the server. Start it ` +
+        '(npm start) and run the command again.',
+    );
+    return 3;
+  }
+  const chain = await openChain(config, createLogger(config));
+  try {
+    return await runChainSend(command, chain, config, io);
+  } finally {
+    await chain?.close();
+  }
+}
+
 async function cli(name: string | undefined, args: string[]): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -60,6 +92,7 @@ async function cli(name: string | undefined, args: string[]): Promise<number> {
     return 2;
   }
   if (readsFilesOnly(command)) return runFileCommand(command, config.dataDir, io);
+  if (command.name === 'chain:send') return chainSend(command, config, args);
   if (config.databaseUrl) return runHere(command, config);
 
   const deadline = Date.now() + WAIT_FOR_SERVER_MS;

@@ -1,7 +1,18 @@
-import { Code, STAFF_ROLES, type StaffRole, staffEmail } from '@swx/contract';
+import {
+  ASSET_SCALES,
+  Code,
+  formatMinor,
+  MoneyFormatError,
+  parseMinor,
+  STAFF_ROLES,
+  type StaffRole,
+  staffEmail,
+} from '@swx/contract';
 import type { Platform, Services } from './app.ts';
 import { reconcile } from './modules/ledger/ledger.jobs.ts';
 import { ONE_TIME_PASSWORD_TTL_SECONDS } from './modules/staff/staff.service.ts';
+import type { OpenedChain } from './platform/chain/open.ts';
+import { CHAIN_ASSETS, type ChainAsset, type Hex } from './platform/chain.ts';
 import type { Config } from './platform/config.ts';
 import type { OperatorIo } from './platform/control.ts';
 import { ApiError } from './platform/http.ts';
@@ -9,7 +20,8 @@ import { listOutbox } from './platform/mail.ts';
 import { listSmsOutbox } from './platform/sms.ts';
 
 /**
- * The operator commands (npm run outbox, sms-outbox, reconcile, audit:verify, staff:create), run
+ * The operator commands (npm run outbox, sms-outbox, reconcile, audit:verify, staff:create,
+ * chain:send), run
  * either by cli.ts in its own process or, when a server owns the embedded data folder, by that
  * server for the CLI through its control socket (platform/control.ts). Both parse the words the
  * operator typed here, so the server never trusts anything but the command line.
@@ -19,10 +31,19 @@ export type OperatorCommand =
   | { name: 'sms-outbox'; failed: boolean }
   | { name: 'reconcile' }
   | { name: 'audit:verify' }
-  | { name: 'staff:create'; email: string; role: StaffRole };
+  | { name: 'staff:create'; email: string; role: StaffRole }
+  | { name: 'chain:send'; to: Hex; asset: ChainAsset; amount: bigint };
 
 export const USAGE =
-  'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | staff:create --email <address> --role <role>';
+  'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | staff:create --email <address> --role <role>' +
+  ' | chain:send --to <address> --asset <USDT|ETH> --amount <decimal>';
+
+const CHAIN_SEND_USAGE = `usage: npm run chain:send -- --to <0x address> --asset <${CHAIN_ASSETS.join('|')}> --amount <decimal, e.g. 150>`;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+}
 
 /** The command, or the usage line to print (exit 2). */
 export function parseOperatorCommand(
@@ -37,17 +58,28 @@ export function parseOperatorCommand(
     case 'sms-outbox':
       return { name: 'sms-outbox', failed: args.includes('--failed') };
     case 'staff:create': {
-      const option = (name: string) => {
-        const at = args.indexOf(`--${name}`);
-        return at >= 0 ? args[at + 1] : undefined;
-      };
-      const email = staffEmail.safeParse(option('email') ?? '');
-      const role = option('role') ?? '';
+      const email = staffEmail.safeParse(option(args, 'email') ?? '');
+      const role = option(args, 'role') ?? '';
       if (!email.success || !(STAFF_ROLES as readonly string[]).includes(role))
         return {
           usage: `usage: npm run staff:create -- --email <address> --role <${STAFF_ROLES.join('|')}>`,
         };
       return { name: 'staff:create', email: email.data, role: role as StaffRole };
+    }
+    case 'chain:send': {
+      const to = option(args, 'to') ?? '';
+      const asset = (option(args, 'asset') ?? '').toUpperCase();
+      if (!/^0x[0-9a-fA-F]{40}$/.test(to) || !(CHAIN_ASSETS as readonly string[]).includes(asset))
+        return { usage: CHAIN_SEND_USAGE };
+      let amount: bigint;
+      try {
+        amount = parseMinor(option(args, 'amount') ?? '', ASSET_SCALES[asset as ChainAsset]);
+      } catch (error) {
+        if (error instanceof MoneyFormatError) return { usage: `${error.message}\n${CHAIN_SEND_USAGE}` };
+        throw error;
+      }
+      if (amount <= 0n) return { usage: `the amount must be positive\n${CHAIN_SEND_USAGE}` };
+      return { name: 'chain:send', to: to.toLowerCase() as Hex, asset: asset as ChainAsset, amount };
     }
     default:
       return { usage: USAGE };
@@ -83,6 +115,36 @@ export async function runFileCommand(
   throw new Error(`${command.name} needs the database`);
 }
 
+/**
+ * chain:send: a test deposit from the development chain's faucet. Only a development chain has one;
+ * on a real chain (EVM_RPC_URL) it is refused: real money is not sent by an operator command.
+ */
+export async function runChainSend(
+  command: Extract<OperatorCommand, { name: 'chain:send' }>,
+  chain: OpenedChain | null,
+  config: Config,
+  io: OperatorIo,
+): Promise<number> {
+  if (config.chain.kind === 'external' || chain?.chain.kind === 'external' || (chain && !chain.dev)) {
+    io.err(
+      'Refused: the chain is a real one (EVM_RPC_URL). chain:send only sends test tokens on a development ' +
+        'chain (the embedded one, or CHAIN_DEV_RPC_URL); real money is never sent by an operator command.',
+    );
+    return 1;
+  }
+  if (!chain?.dev) {
+    io.err('This server runs without a chain (CHAIN=off): nothing to send on.');
+    return 1;
+  }
+  const hash = await chain.dev.send({ to: command.to, asset: command.asset, amount: command.amount });
+  const amount = formatMinor(command.amount, ASSET_SCALES[command.asset]).replace(/\.?0+$/, '');
+  io.out(
+    `Sent ${amount} ${command.asset} to ${command.to} on the ${chain.chain.kind} chain (id ${chain.chain.chainId}).`,
+  );
+  io.out(`Transaction: ${hash}`);
+  return 0;
+}
+
 /** Runs a command against an open platform: the CLI's own, or the running server's. */
 export async function runOperatorCommand(
   command: OperatorCommand,
@@ -91,6 +153,7 @@ export async function runOperatorCommand(
 ): Promise<number> {
   const { config, platform, services } = context;
   if (readsFilesOnly(command)) return runFileCommand(command, config.dataDir, io);
+  if (command.name === 'chain:send') return runChainSend(command, platform.chain, config, io);
   if (command.name === 'staff:create') {
     const input = { email: command.email, role: command.role };
     const created = await services.staff.create(input, null).catch((error: unknown) => {

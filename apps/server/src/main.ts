@@ -1,7 +1,8 @@
-import { buildApp, createServices } from './app.ts';
+import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
+import { WalletJob } from './modules/wallet/wallet.service.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { closeControl, serveControl } from './platform/control.ts';
@@ -53,7 +54,15 @@ async function main(): Promise<void> {
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
-  if (config.jobs) jobs.start();
+  const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
+  // A development chain's blocks come at its own interval: the networks' waiting times follow it.
+  const chain = platform.chain?.chain;
+  if (chain && chain.kind !== 'external' && chain.blockSeconds >= 1)
+    await services.wallet.networks.followBlockTime(chain.blockSeconds);
+  if (config.jobs) {
+    jobs.start();
+    wallet.start();
+  }
   if (config.feed) services.feed.start();
 
   const address = await app.server.listen({ port: config.port, host: config.host });
@@ -67,13 +76,15 @@ async function main(): Promise<void> {
       bus: platform.bus.kind,
       mail: platform.mailer.kind,
       sms: platform.sms.kind,
+      chain: platform.chain?.chain.kind ?? 'off',
       startMs: ms,
     },
     'listening',
   );
-  // This process owns the embedded database: operator commands reach it through DATA_DIR/control.sock.
+  // This process owns the embedded database or the embedded chain: operator commands reach them
+  // through DATA_DIR/control.sock.
   const control =
-    platform.db.kind === 'pglite'
+    platform.db.kind === 'pglite' || platform.chain?.chain.kind === 'embedded'
       ? await serveControl(
           config.dataDir,
           async (name, args, io) => {
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
       config.production
         ? `  Prices        ${services.market.source.name} (production: real money)`
         : `  Prices        ${services.market.source.name} (SANDBOX: no real money${services.market.source.name === 'simulated' ? ', simulated prices' : ''})`,
+      chainLine(platform.chain),
       '',
       '',
     ].join('\n'),
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
     force.unref();
     if (control) await closeControl(control, config.dataDir);
     await jobs.stop();
+    await wallet.stop();
     services.feed.stop();
     services.market.source.stop();
     services.triggers.stop();
@@ -135,6 +148,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function chainLine(opened: Platform['chain']): string {
+  if (!opened) return '  Chain         off (CHAIN=off)';
+  const { chain } = opened;
+  if (chain.kind === 'external')
+    return `  Chain         external (chain id ${chain.chainId}, USDT ${chain.tokens.USDT})`;
+  const blocks = chain.blockSeconds ? `a block every ${chain.blockSeconds} s` : 'a block per transaction';
+  return [
+    `  Chain         ${chain.kind} ${opened.rpcUrl} (chain id ${chain.chainId}, test USDT ${chain.tokens.USDT}, ${blocks})`,
+    '                test deposit: npm run chain:send -- --to <address> --asset USDT --amount 150',
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {

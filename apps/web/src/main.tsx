@@ -30,6 +30,8 @@ async function start(): Promise<void> {
       <App />
     </StrictMode>,
   );
+  // The shell for offline use (public/sw.js); it never caches API answers.
+  navigator.serviceWorker?.register('/sw.js');
 }
 
 void start();

@@ -6,6 +6,8 @@ export const MarketType = { FOREX: 1, CRYPTO: 2, STOCKS: 3, ETF: 5, METALS: 6, F
 export const MARKET_TYPES = [1, 2, 3, 5, 6, 7] as const;
 
 export const priceString = z.string().check(z.regex(/^\d+(\.\d+)?$/));
+const instrumentCode = z.string().check(z.regex(/^[A-Z0-9]{2,16}$/));
+const marketType = z.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v)));
 
 /** A market item (spec §3): prices are decimal strings, zdf the 24 h change as a ratio string. */
 export const marketItem = z.object({
@@ -24,10 +26,7 @@ export const marketItem = z.object({
 export type MarketItem = z.infer<typeof marketItem>;
 
 export const listMarketQuery = z.object({
-  type: z.pipe(
-    wireInt(0, 1000),
-    z.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v))),
-  ),
+  type: z.pipe(wireInt(0, 1000), marketType),
 });
 export const marketIdParams = z.object({
   id: wireInt(1, 1_000_000),
@@ -35,7 +34,7 @@ export const marketIdParams = z.object({
 
 export const PERIODS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
 export const candleQuery = z.object({
-  code: z.string().check(z.regex(/^[A-Z0-9]{2,16}$/)),
+  code: instrumentCode,
   period: z.enum(PERIODS),
   date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
   limit: z.optional(wireInt(1, 1000)),
@@ -54,6 +53,19 @@ export const watchBody = z.object({ id: z.int().check(z.minimum(1)) });
 /** One element of a /message push (spec §7). */
 export const liveQuote = z.object({ code: z.string(), price: priceString, zdf: z.string() });
 export type LiveQuote = z.infer<typeof liveQuote>;
+
+/** The most instruments one /message subscription may name (a screen shows far fewer). */
+export const MAX_QUOTE_CODES = 200;
+/**
+ * What a /message client may send: the instruments (codes) and whole classes (market types) it
+ * wants. From then on it receives only those, in the same array of {code, price, zdf}; `{}` asks
+ * for the whole list again, which is also what a client that never sends anything gets.
+ */
+export const quoteSubscription = z.object({
+  codes: z.optional(z.array(instrumentCode).check(z.maxLength(MAX_QUOTE_CODES))),
+  types: z.optional(z.array(marketType).check(z.maxLength(MARKET_TYPES.length))),
+});
+export type QuoteSubscription = z.infer<typeof quoteSubscription>;
 
 /** Home-page figures, computed from the platform's own data (DESIGN §2 rule 7). */
 export const platformStats = z.object({

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Platform } from '../app.ts';
 import { createBus } from './bus.ts';
-import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM } from './chain/derive.ts';
+import { type OpenedChain, openChain } from './chain/open.ts';
 import type { Config } from './config.ts';
 import type { LockRole } from './datalock.ts';
 import { openDatabase } from './db.ts';
@@ -13,17 +13,40 @@ import { createMemoryRateLimiter, createRedisRateLimiter } from './ratelimit.ts'
 import { createSmsSender } from './sms.ts';
 import { FileStorage } from './storage.ts';
 
-/** Opens every platform part the configuration names and applies pending migrations. */
+/**
+ * Opens every platform part the configuration names and applies pending migrations. The server
+ * (role `server`) also opens the chain, while the database opens and migrates; an operator command
+ * run outside the server has none.
+ */
 export async function openPlatform(
   config: Config,
   role: LockRole = 'server',
 ): Promise<Platform & { closeExtras: () => Promise<void> }> {
   const logger = createLogger(config);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  // With PGlite this takes the data folder's lock (or throws DataDirBusyError): one process only.
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role });
-  const applied = await migrate(db);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  const opening: Promise<OpenedChain | null> =
+    role === 'server' ? openChain(config, logger) : Promise.resolve(null);
+  // Settled here so that a failure of the database below reports the database's error, not the chain's.
+  const settled = opening.then(
+    (chain) => ({ chain }),
+    (error: unknown) => ({ error }),
+  );
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    // With PGlite this takes the data folder's lock (or throws DataDirBusyError): one process only.
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role });
+    const applied = await migrate(db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  } catch (error) {
+    const result = await settled;
+    if ('chain' in result) await result.chain?.close();
+    throw error;
+  }
+  const result = await settled;
+  if ('error' in result) {
+    await db.close();
+    throw result.error;
+  }
   const bus = await createBus(config.redisUrl, logger);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
@@ -50,10 +73,10 @@ export async function openPlatform(
     storage,
     rateLimiter,
     redis,
-    chain: null,
-    depositKeys: { evm: DEV_DEPOSIT_XPUB_EVM, bitcoin: DEV_DEPOSIT_XPUB_BTC },
+    chain: result.chain,
     async closeExtras() {
       redis?.disconnect();
+      await result.chain?.close();
     },
   };
 }

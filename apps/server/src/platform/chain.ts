@@ -80,11 +80,3 @@ export interface DevelopmentChain {
   snapshot(): Promise<string>;
   revert(id: string): Promise<void>;
 }
-
-/** The chain as the platform opened it (platform/chain/open.ts): null when the run has none (CHAIN=off). */
-export type OpenedChain = {
-  chain: Chain;
-  signer: WithdrawalSigner | null;
-  dev: DevelopmentChain | null;
-  close(): Promise<void>;
-};

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BINANCE_STREAM_URL, ConfigError, loadConfig } from './config.ts';
 
+/** A production run's own deposit keys (the BIP-84 test mnemonic's here) and no chain. */
+export const OWN_XPUBS = {
+  DEPOSIT_XPUB_EVM:
+    'xpub6EF8jXqFeFEW5bwMU7RpQtHkzE4KJxcqJtvkCjJumzW8CPpacXkb92ek4WzLQXjL93HycJwTPUAcuNxCqFPKKU5m5Z2Vq4nCyh5CyPeBFFr',
+  DEPOSIT_XPUB_BTC:
+    'xpub6FPnz8nd9KHwrramFPiKretTQ6o7o7JdjjjuVgm9ByvK69i9sfZsTgHSr59PqHcg5E4CmCDbpZ1azNws6XaVNs4Tc9cUwgKQqZmUBoK3xUt',
+};
+const NO_CHAIN = { CHAIN: 'off', ...OWN_XPUBS };
+
 describe('sandbox and production', () => {
   it('the embedded default is the sandbox, priced by the simulator', () => {
     const config = loadConfig({});
@@ -31,7 +40,7 @@ describe('sandbox and production', () => {
   });
 
   it('production with a real exchange starts, on Binance’s public endpoint unless told otherwise', () => {
-    const config = loadConfig({ SWX_MODE: 'production', MARKET_SOURCE: 'binance' });
+    const config = loadConfig({ SWX_MODE: 'production', MARKET_SOURCE: 'binance', ...NO_CHAIN });
     expect(config.production).toBe(true);
     expect(config.marketSource).toBe('binance');
     expect(config.marketSourceUrl).toBe(BINANCE_STREAM_URL);

@@ -1,8 +1,43 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM, parseExtendedPublicKey } from './chain/derive.ts';
+import type { Hex } from './chain.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** https, or http on the loopback address only. */
+function httpUrl(name: string) {
+  return z
+    .string()
+    .url()
+    .refine((text) => {
+      const url = new URL(text);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+    }, `${name} must be an https URL (http only on the loopback address)`);
+}
+
+/** A variable set to blanks is unset (a blank line in an env file). */
+function optional<T extends z.ZodType>(inner: T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    inner.optional(),
+  );
+}
+
+const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x and 40 hex digits')
+  .transform((text) => text.toLowerCase() as Hex);
+
+const extendedPublicKey = z.string().refine((text) => {
+  try {
+    parseExtendedPublicKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an extended public key (xpub or zpub)');
 
 /**
  * Typed configuration from the environment. Every setting has an embedded default, so a fresh
@@ -30,14 +65,7 @@ const schema = z.object({
    * An HTTP SMS gateway: each message is POSTed as JSON {to, text} (to in E.164). Unset, SMS are
    * written to DATA_DIR/sms-outbox. https, or http on the loopback address only.
    */
-  SMS_URL: z
-    .string()
-    .url()
-    .refine((text) => {
-      const url = new URL(text);
-      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-    }, 'SMS_URL must be an https URL (http only on the loopback address)')
-    .optional(),
+  SMS_URL: httpUrl('SMS_URL').optional(),
   /** Sent to the SMS gateway as `Authorization: Bearer <SMS_TOKEN>`. */
   SMS_TOKEN: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
@@ -47,6 +75,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .optional(),
   JOBS: z.enum(['on', 'off']).default('on'),
+  /** How often the wallet job reads the chain, sends approved withdrawals and follows sent ones. */
+  WALLET_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SEED: z.enum(['on', 'off']).default('on'),
   /** The built-in simulated quote feed; off leaves /message silent (tests that publish their own). */
   FEED: z.enum(['on', 'off']).default('on'),
@@ -86,6 +116,44 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'TOTP_KEY must be 64 hex digits (32 bytes)')
     .optional(),
+  /**
+   * The EVM chain (platform/chain.ts): `embedded` (default) starts a development chain (anvil) in
+   * this process, its state in DATA_DIR/chain; `off` runs without one (tests that need no chain).
+   * CHAIN_DEV_RPC_URL or EVM_RPC_URL pick another chain instead of the embedded one.
+   */
+  CHAIN: z.enum(['embedded', 'off']).default('embedded'),
+  /**
+   * The embedded chain's block interval in seconds; 0 mines a block per transaction and when asked.
+   * For an external chain, its average block time (the ETA shown to customers).
+   */
+  CHAIN_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+  /**
+   * A development chain started by someone else (tests sharing one chain between nodes): anvil's
+   * development accounts, still a sandbox. Its test token is CHAIN_DEV_TOKEN_USDT, or, unset, the
+   * one the development deployer deploys first (deployed at start when the chain has none yet).
+   */
+  CHAIN_DEV_RPC_URL: optional(httpUrl('CHAIN_DEV_RPC_URL')),
+  CHAIN_DEV_TOKEN_USDT: optional(evmAddress),
+  /** A real chain's node (production) and its USDT token contract. */
+  EVM_RPC_URL: z.string().optional(),
+  EVM_TOKEN_USDT: optional(evmAddress),
+  /**
+   * The withdrawal signer of a real chain: a service holding the hot wallet's key outside this
+   * server's configuration (platform/chain/signer.ts, POST <SIGNER_URL>/sign with
+   * `Authorization: Bearer <SIGNER_TOKEN>`), and the hot wallet's address it must sign as.
+   * Unset, withdrawals cannot be sent on a real chain.
+   */
+  SIGNER_URL: optional(httpUrl('SIGNER_URL')),
+  SIGNER_TOKEN: optional(z.string().min(1)),
+  SIGNER_ADDRESS: optional(evmAddress),
+  /**
+   * Extended public keys (xpub; zpub for Bitcoin too) of the deposit addresses: the external chain
+   * of an account, m/44'/60'/0'/0 (EVM) and m/84'/0'/0'/0 (Bitcoin P2WPKH); customer i's address
+   * is its child i. The sandbox default is the published development mnemonic's; production sets
+   * its own (the server never holds the private keys).
+   */
+  DEPOSIT_XPUB_EVM: optional(extendedPublicKey),
+  DEPOSIT_XPUB_BTC: optional(extendedPublicKey),
   /**
    * Leverage caps that replace the retail defaults (modules/trading/terms.ts), as JSON keyed by
    * instrument code or class, e.g. {"crypto":1,"EURUSD":20}.
@@ -165,6 +233,19 @@ function socialProviders(env: NodeJS.ProcessEnv, issues: string[]): SocialProvid
 /** The text the development TOTP key is derived from when TOTP_KEY is unset. Not a secret. */
 export const DEV_TOTP_KEY_TEXT = 'swx development TOTP key: set TOTP_KEY in production';
 
+/** Which chain `openChain` (platform/chain/open.ts) opens, from CHAIN, CHAIN_DEV_* and EVM_*. */
+export type ChainConfig =
+  | { kind: 'off' }
+  | { kind: 'embedded'; blockSeconds: number }
+  | { kind: 'development'; rpcUrl: string; tokenUsdt: Hex | undefined; blockSeconds: number }
+  | {
+      kind: 'external';
+      rpcUrl: string;
+      tokenUsdt: Hex;
+      blockSeconds: number;
+      signer: { url: string; token: string; address: Hex } | null;
+    };
+
 export type Config = {
   port: number;
   host: string;
@@ -180,6 +261,8 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   nodeId: string;
   jobs: boolean;
+  /** Milliseconds between the wallet job's passes. */
+  walletPollMs: number;
   seed: boolean;
   feed: boolean;
   apiRateLimit: number;
@@ -198,6 +281,9 @@ export type Config = {
   /** The real source's endpoint (undefined for the simulator). */
   marketSourceUrl: string | undefined;
   marketStaleSeconds: number;
+  chain: ChainConfig;
+  /** The deposit addresses' extended public keys; `development`: the published sandbox keys. */
+  depositXpubs: { evm: string; btc: string; development: boolean };
 };
 
 /** Binance's public combined-stream endpoint (market data only). */
@@ -216,12 +302,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const social = socialProviders(env, socialIssues);
   if (socialIssues.length > 0) throw new ConfigError(`invalid environment:\n${socialIssues.join('\n')}`);
   const production = e.SWX_MODE === 'production' || (env.EVM_RPC_URL ?? '').trim() !== '';
+  const why = e.SWX_MODE === 'production' ? 'SWX_MODE=production' : 'EVM_RPC_URL is set';
+  const issues: string[] = [];
   if (production && e.MARKET_SOURCE === 'simulated')
-    throw new ConfigError(
-      `invalid environment:\n  MARKET_SOURCE: this is a production run (${e.SWX_MODE === 'production' ? 'SWX_MODE=production' : 'EVM_RPC_URL is set'}), ` +
+    issues.push(
+      `  MARKET_SOURCE: this is a production run (${why}), ` +
         'so real money is traded: the simulated price feed must not price it. Set MARKET_SOURCE=binance ' +
         '(a real exchange feed), or run the sandbox (SWX_MODE=sandbox, no EVM_RPC_URL).',
     );
+  const chain = chainConfig(e, issues);
+  if (production) {
+    if (chain.kind === 'embedded' || chain.kind === 'development')
+      issues.push(
+        `  EVM_RPC_URL: this is a production run (${why}): deposits and withdrawals need a real chain ` +
+          '(EVM_RPC_URL and EVM_TOKEN_USDT), not a development chain; or CHAIN=off for none.',
+      );
+    for (const [name, value, sandbox] of [
+      ['DEPOSIT_XPUB_EVM', e.DEPOSIT_XPUB_EVM, DEV_DEPOSIT_XPUB_EVM],
+      ['DEPOSIT_XPUB_BTC', e.DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_BTC],
+    ] as const)
+      if (!value || value === sandbox)
+        issues.push(
+          `  ${name}: this is a production run (${why}): set the extended public key of your own deposit ` +
+            'wallet (the sandbox key is the published development mnemonic’s: anyone could spend deposits)',
+        );
+  }
+  if (issues.length > 0) throw new ConfigError(`invalid environment:\n${issues.join('\n')}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -236,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     jobs: e.JOBS === 'on',
+    walletPollMs: e.WALLET_POLL_MS,
     seed: e.SEED === 'on',
     feed: e.FEED === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
@@ -252,5 +359,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketSourceUrl:
       e.MARKET_SOURCE === 'simulated' ? undefined : (e.MARKET_SOURCE_URL ?? BINANCE_STREAM_URL),
     marketStaleSeconds: e.MARKET_STALE_SECONDS,
+    chain,
+    depositXpubs: {
+      evm: e.DEPOSIT_XPUB_EVM ?? DEV_DEPOSIT_XPUB_EVM,
+      btc: e.DEPOSIT_XPUB_BTC ?? DEV_DEPOSIT_XPUB_BTC,
+      development: !e.DEPOSIT_XPUB_EVM || !e.DEPOSIT_XPUB_BTC,
+    },
   };
+}
+
+/** A real chain's default block time (Ethereum's slot) when CHAIN_BLOCK_SECONDS is unset. */
+const EXTERNAL_BLOCK_SECONDS = 12;
+
+function chainConfig(e: z.infer<typeof schema>, issues: string[]): ChainConfig {
+  const rpcUrl = (e.EVM_RPC_URL ?? '').trim();
+  if (rpcUrl !== '') {
+    const url = httpUrl('EVM_RPC_URL').safeParse(rpcUrl);
+    if (!url.success) issues.push('  EVM_RPC_URL: must be an https URL (http only on the loopback address)');
+    if (!e.EVM_TOKEN_USDT)
+      issues.push('  EVM_TOKEN_USDT: the USDT token contract of the chain at EVM_RPC_URL');
+    if (e.CHAIN_DEV_RPC_URL)
+      issues.push('  CHAIN_DEV_RPC_URL: set EVM_RPC_URL (a real chain) or this, not both');
+    if (e.CHAIN === 'off') issues.push('  CHAIN: off, but EVM_RPC_URL names a chain: unset one of them');
+    const signerParts = [e.SIGNER_URL, e.SIGNER_TOKEN, e.SIGNER_ADDRESS].filter((v) => v !== undefined);
+    if (signerParts.length !== 0 && signerParts.length !== 3)
+      issues.push('  SIGNER_URL, SIGNER_TOKEN, SIGNER_ADDRESS: set all three, or none');
+    return {
+      kind: 'external',
+      rpcUrl,
+      tokenUsdt: e.EVM_TOKEN_USDT ?? '0x',
+      blockSeconds: e.CHAIN_BLOCK_SECONDS || EXTERNAL_BLOCK_SECONDS,
+      signer:
+        e.SIGNER_URL && e.SIGNER_TOKEN && e.SIGNER_ADDRESS
+          ? { url: e.SIGNER_URL, token: e.SIGNER_TOKEN, address: e.SIGNER_ADDRESS }
+          : null,
+    };
+  }
+  if (e.SIGNER_URL || e.SIGNER_TOKEN || e.SIGNER_ADDRESS)
+    issues.push('  SIGNER_URL: a withdrawal signer is for a real chain (EVM_RPC_URL)');
+  if (e.CHAIN === 'off') return { kind: 'off' };
+  if (e.CHAIN_DEV_RPC_URL)
+    return {
+      kind: 'development',
+      rpcUrl: e.CHAIN_DEV_RPC_URL,
+      tokenUsdt: e.CHAIN_DEV_TOKEN_USDT,
+      blockSeconds: e.CHAIN_BLOCK_SECONDS ?? 0,
+    };
+  return { kind: 'embedded', blockSeconds: e.CHAIN_BLOCK_SECONDS ?? 2 };
 }

@@ -16,6 +16,7 @@ import {
   deriveEvmAddress,
 } from '../platform/chain/derive.ts';
 import type { Chain, WithdrawalSigner } from '../platform/chain.ts';
+import type { Logger } from '../platform/logger.ts';
 import { FileStorage } from '../platform/storage.ts';
 import type { TestContext } from './context.ts';
 
@@ -35,7 +36,12 @@ export type TestWallet = {
  */
 export function testWallet(
   ctx: TestContext,
-  options: { chain?: Chain | null; signer?: WithdrawalSigner | null; now?: () => number } = {},
+  options: {
+    chain?: Chain | null;
+    signer?: WithdrawalSigner | null;
+    now?: () => number;
+    logger?: Logger;
+  } = {},
 ): TestWallet {
   const customers = new CustomerDirectory(ctx.db);
   const uploads = new UploadsService({
@@ -62,6 +68,7 @@ export function testWallet(
     signer: options.signer ?? null,
     quoteKey: quoteKey(Buffer.alloc(32, 7)),
     now: options.now ?? ctx.now,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const reviews = new ReviewService({
     db: ctx.db,

@@ -88,6 +88,9 @@ export async function switchLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
   document.documentElement.lang = LANGUAGE_TAGS[language];
   document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr';
+  // The server sends the page's first paint in this language next time (not read by the API).
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser the app serves
+  document.cookie = `swx_lang=${language}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
 import { seedOf } from './feed.ts';
 import type { MarketService } from './market.service.ts';
-import type { QuoteHub } from './quote-hub.ts';
+import { type QuoteHub, readSubscription } from './quote-hub.ts';
 
 /** A logo drawn here: a monogram in a colour of the code's own, no external image. */
 function logoSvg(code: string, base: string): string {
@@ -51,9 +51,15 @@ export function marketRoutes(app: FastifyInstance, market: MarketService, hub: Q
     return reply.type('image/svg+xml').send(logoSvg(code, base));
   });
 
-  // The /message websocket (spec §7): the server pushes JSON arrays of quotes; clients send nothing.
+  // The /message websocket (spec §7): the server pushes JSON arrays of quotes. A client that sends
+  // nothing gets the whole list; one that sends a subscription ({codes, types}) gets only those.
+  // Anything else it sends is ignored.
   app.get('/message', { websocket: true }, (socket) => {
     hub.add(socket);
-    socket.on('message', () => undefined);
+    socket.on('message', (data: Buffer, binary: boolean) => {
+      if (binary) return;
+      const selection = readSubscription(data.toString());
+      if (selection !== undefined) hub.select(socket, selection);
+    });
   });
 }

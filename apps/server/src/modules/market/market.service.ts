@@ -101,6 +101,12 @@ export class MarketService {
     return this.byCode.get(code);
   }
 
+  /** An instrument's market type (spec §3: 1 forex, 2 crypto, …). */
+  typeOf(code: string): number | undefined {
+    const instrument = this.byCode.get(code);
+    return instrument ? TYPE_OF_CLASS[instrument.class] : undefined;
+  }
+
   instrumentById(id: number): Listed | undefined {
     return this.byId.get(id);
   }

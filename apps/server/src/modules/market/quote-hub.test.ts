@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { textFrame } from './quote-hub.ts';
+import { readSubscription, textFrame } from './quote-hub.ts';
 
 /** The pre-built frame, written straight to the TCP socket, must reach a real ws client as the same text. */
 let server: WebSocketServer;
@@ -38,4 +38,23 @@ describe('the quote frame', () => {
       expect(await roundTrip(text)).toEqual({ data: text, binary: false });
     });
   }
+});
+
+describe('a /message subscription', () => {
+  it('reads codes and market types; {} is the whole list; anything else is not a subscription', () => {
+    const one = readSubscription('{"codes":["BTCUSDT"]}');
+    expect(one && [...one.codes]).toEqual(['BTCUSDT']);
+    expect(one?.types.size).toBe(0);
+    const both = readSubscription('{"types":[1,2],"codes":["EURUSD"]}');
+    expect(both && [...both.types]).toEqual([1, 2]);
+    // The same selection in another order shares its serialized answer.
+    expect(readSubscription('{"codes":["B1","A1"]}')?.key).toBe(
+      readSubscription('{"codes":["A1","B1"]}')?.key,
+    );
+    expect(readSubscription('{}')).toBeNull();
+    for (const other of ['hello', '[]', '{"codes":["not a code"]}', '{"types":[4]}', '{"codes":"BTCUSDT"}'])
+      expect(readSubscription(other), other).toBeUndefined();
+    const tooMany = JSON.stringify({ codes: Array.from({ length: 201 }, (_, i) => `C${i}`) });
+    expect(readSubscription(tooMany)).toBeUndefined();
+  });
 });

@@ -28,6 +28,7 @@ import {
   type SeenDeposit,
   saveCursor,
   saveDepositAddress,
+  setDepositLock,
   transactionClaimed,
 } from './wallet.repository.ts';
 
@@ -50,6 +51,8 @@ export type DepositDeps = {
 /** Blocks the watcher reads per pass, and deposits it advances per pass. */
 const SCAN_BLOCKS = 1000n;
 const OPEN_PAGE = 1000;
+/** Deposits moved on at once in a pass (their ledger requests share batches). */
+const STEPS_AT_ONCE = 256;
 /** Where a watcher with no cursor starts: this many blocks below the head. */
 const FIRST_LOOKBACK = 256n;
 
@@ -107,7 +110,7 @@ export class Deposits {
     this.locked = ledger.holdAttachment<{ depositId: number }, boolean>('deposit_lock', async (tx, rows) => {
       const done = new Map<number, boolean>();
       for (const { holdId, data } of rows) {
-        await moveDeposit(tx, data.depositId, ['credited'], 'credited', { lockHoldId: holdId });
+        await setDepositLock(tx, data.depositId, holdId);
         done.set(holdId, true);
       }
       return done;
@@ -339,15 +342,16 @@ export class Deposits {
       if (!blocks.has(n)) blocks.set(n, (await chain.block(n))?.hash ?? null);
       return blocks.get(n) ?? null;
     };
-    for (const row of await openChainDeposits(this.deps.db, OPEN_PAGE)) {
+    // Deposits move on side by side, so their ledger requests share batches (group commit).
+    await eachAtMost(STEPS_AT_ONCE, await openChainDeposits(this.deps.db, OPEN_PAGE), async (row) => {
       const network = byId.get(row.network);
-      if (!network || row.blockNumber === null) continue;
+      if (!network || row.blockNumber === null) return;
       let deposit = row;
       if ((await hashAt(row.blockNumber)) !== row.blockHash) {
         const receipt = await chain.receipt(`0x${row.txHash}` as Hex);
-        if (receipt?.status !== 'success') {
+        if (!receipt || receipt.status !== 'success') {
           await this.reverse(row);
-          continue;
+          return;
         }
         await moveDepositBlock(this.deps.db, row.id, receipt.blockNumber, receipt.blockHash);
         deposit = { ...row, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
@@ -365,7 +369,7 @@ export class Deposits {
           'deposit step failed; tried again next pass',
         );
       }
-    }
+    });
   }
 
   /**
@@ -408,8 +412,10 @@ export class Deposits {
         });
       throw credited.reason;
     }
-    const after = await depositById(this.deps.db, row.id);
-    return after ?? row;
+    if (locked.status === 'rejected') return { ...row, state: 'credited' };
+    // A replayed lock (placed by a pass that stopped before recording it) is recorded here.
+    if (locked.value.replayed) await setDepositLock(this.deps.db, row.id, locked.value.holdId);
+    return { ...row, state: 'credited', lockHoldId: locked.value.holdId };
   }
 
   private placeLock(row: DepositRow, wallet: number) {
@@ -425,7 +431,9 @@ export class Deposits {
   }
 
   private async lock(row: DepositRow): Promise<DepositRow> {
-    await this.placeLock(row, await this.deps.ledger.walletAccount(LIVE, row.userId, row.asset));
+    const held = await this.placeLock(row, await this.deps.ledger.walletAccount(LIVE, row.userId, row.asset));
+    // A replayed lock (placed by a pass that stopped before recording it) is recorded here.
+    await setDepositLock(this.deps.db, row.id, held.holdId);
     return (await depositById(this.deps.db, row.id)) ?? row;
   }
 
@@ -546,6 +554,18 @@ export class Deposits {
     if (!(await moveDeposit(tx, row.id, ['pending_review'], 'rejected', { reason })))
       throw new ApiError(Code.WRONG_COLLECTION_STATUS);
   }
+}
+
+/** Runs `step` on every item, at most `limit` at a time. */
+async function eachAtMost<T>(limit: number, items: T[], step: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await step(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**

@@ -415,6 +415,14 @@ export async function moveDeposit(
   return rows.length > 0;
 }
 
+/** The hold that locks a credited deposit until the unlock depth (whatever its state: the credit may follow in the same batch). */
+export async function setDepositLock(db: Queryable, id: number, holdId: number): Promise<void> {
+  await db.query('UPDATE wallet_deposits SET lock_hold_id = $2 WHERE id = $1 AND lock_hold_id IS NULL', [
+    id,
+    holdId,
+  ]);
+}
+
 /** A deposit re-included in another block (same transaction): its new place. */
 export async function moveDepositBlock(
   db: Queryable,

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { Change } from './Change.tsx';
-import { direction, percent, price, type Quote, useQuoteMap } from './live.ts';
+import { direction, percent, price, type Quote, useQuote } from './live.ts';
 import { marketQueries } from './queries.ts';
 import { WatchStar } from './WatchStar.tsx';
 import { useWatchlist } from './watch.ts';
@@ -42,8 +42,7 @@ export default function Currency() {
   const code = info.data?.code ?? params.get('code') ?? '';
   const series = useQuery({ ...marketQueries.candles(code, period), enabled: code !== '' && info.isSuccess });
   const day = useQuery({ ...marketQueries.candles(code, '15m'), enabled: code !== '' && info.isSuccess });
-  const quotes = useQuoteMap();
-  const live = quotes.get(code);
+  const live = useQuote(code);
   const watch = useWatchlist();
   const [announcement, setAnnouncement] = useState('');
   const [speakPrice, setSpeakPrice] = useState(true);

@@ -8,6 +8,7 @@ import { announce } from '../../ui/announce.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { MarketTable } from './MarketTable.tsx';
 import { marketQueries } from './queries.ts';
+import { virtualRows } from './VirtualRows.tsx';
 import { useWatchlist } from './watch.ts';
 import './market.css';
 
@@ -89,6 +90,7 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
         caption={t(`market.${tab}`)}
         watchedIds={watch.enabled ? watch.ids : undefined}
         onToggleWatch={watch.enabled ? watch.toggle : undefined}
+        rows={virtualRows}
       />
     </>
   );

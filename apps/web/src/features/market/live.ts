@@ -1,23 +1,26 @@
 import { formatMinor, type MarketItem, priceTicks } from '@swx/contract';
-import { useSyncExternalStore } from 'react';
-import { quoteMap, subscribeQuotes } from '../../app/quotes.ts';
+import { useEffect, useSyncExternalStore } from 'react';
+import { latestQuote, subscribeQuotes, watchQuote } from '../../app/quotes.ts';
 
-/** Live quotes from /message, by code (updates once per pushed batch). */
-export function useQuoteMap() {
-  return useSyncExternalStore(subscribeQuotes, quoteMap);
+/**
+ * One instrument's latest quote from /message, asked for while the caller is mounted (what is on
+ * screen); the caller re-renders only when that quote changes. An empty code asks for nothing.
+ */
+export function useQuote(code: string) {
+  useEffect(() => (code ? watchQuote(code) : undefined), [code]);
+  return useSyncExternalStore(subscribeQuotes, () => latestQuote(code));
 }
 
 /**
- * A market item with its live price and change when the feed has pushed one (spec §3 nowPrice).
- * A closed market keeps the server's figures (its last close and the change of its last day of
- * trading), whatever the socket pushed before it closed, so the list and the instrument page agree.
+ * An item's live price and change when the feed has pushed one (spec §3 nowPrice). A closed
+ * market keeps the server's figures (its last close and the change of its last day of trading),
+ * whatever the socket pushed before it closed, so the list and the instrument page agree.
  */
-export function withLive(
-  item: MarketItem,
-  quotes: ReturnType<typeof useQuoteMap>,
-): MarketItem & { nowPrice: string } {
-  const live = item.open ? quotes.get(item.code) : undefined;
-  return live ? { ...item, nowPrice: live.price, zdf: live.zdf } : { ...item, nowPrice: item.price };
+export function useLive(item: MarketItem): { nowPrice: string; zdf: string } {
+  const live = useQuote(item.code);
+  return item.open && live
+    ? { nowPrice: live.price, zdf: live.zdf }
+    : { nowPrice: item.price, zdf: item.zdf };
 }
 
 /** One quote of one tick: bid, ask and the mid between them, so the headline always sits inside. */

@@ -1,0 +1,114 @@
+// Lighthouse (mobile form factor, its default simulated throttling) with Debian's Chromium on the
+// customer app's routes, served by a real server process with the apps as built now. Prints per
+// route performance, accessibility and best practices scores, LCP, TBT, CLS and bytes transferred,
+// beside a floor: a bare static page (one heading) served by node:http, measured in the same run,
+// which shows what this machine's Chromium scores when the page costs nothing.
+// Usage: node bench/lighthouse.mjs [route ...]   (CHROME_PATH picks the browser; default
+// /usr/bin/chromium; the routes are visited signed out)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildApps, root } from '../scripts/lib.mjs';
+
+const ROUTES =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['/', '/market', '/cruuency?code=BTCUSDT&type=2&id=1', '/profile/balance', '/pass/login'];
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const PORT = 19_300;
+
+function started(child, word) {
+  return new Promise((done, fail) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => line.includes(word) && done());
+    child.on('exit', (code) => fail(new Error(`server exited ${code}`)));
+  });
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(`load average before: ${load()}`);
+buildApps();
+const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-lighthouse-'));
+const server = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    JOBS: 'off',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await started(server, 'Customer app');
+
+const floor = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  response.end(
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="floor"><title>floor</title></head><body><main><h1>A bare page</h1></main></body></html>',
+  );
+});
+await new Promise((done) => floor.listen(0, '127.0.0.1', done));
+
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROME,
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+async function measure(url) {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices'],
+  });
+  const { categories, audits } = result.lhr;
+  const score = (key) => Math.round((categories[key]?.score ?? 0) * 100);
+  const value = (key) => audits[key]?.numericValue ?? Number.NaN;
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    bytes: value('total-byte-weight'),
+  };
+}
+
+const row = (name, m) =>
+  `${name.padEnd(40)} ${String(m.performance).padStart(4)} ${String(m.accessibility).padStart(5)} ${String(m.bestPractices).padStart(5)} ${(m.fcp / 1000).toFixed(2).padStart(6)} s ${(m.lcp / 1000).toFixed(2).padStart(6)} s ${m.tbt.toFixed(0).padStart(6)} ms ${m.cls.toFixed(3).padStart(6)} ${(m.bytes / 1024).toFixed(0).padStart(6)} KB`;
+console.log(
+  `${'route (mobile, simulated throttling)'.padEnd(40)} perf  a11y    bp      FCP        LCP       TBT     CLS    bytes`,
+);
+try {
+  const { port } = floor.address();
+  console.log(row('floor: a bare static page', await measure(`http://127.0.0.1:${port}/`)));
+  for (const route of ROUTES) console.log(row(route, await measure(`http://127.0.0.1:${PORT}${route}`)));
+} finally {
+  await chrome.kill();
+  floor.close();
+  server.kill('SIGTERM');
+  await new Promise((done) => server.on('exit', done));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(
+  `load average after: ${load()} (2 shared cores: Lighthouse's simulated throttling scales what it observes)`,
+);
