@@ -35,8 +35,18 @@ export class WithdrawPage extends WalletPage {
     return { text: await row.locator('dd').innerText(), value: await row.getAttribute('data-value') };
   }
 
+  /** Asks for a mailed code and waits until the dialog says it was sent. */
   async sendCode(): Promise<void> {
     await this.confirm.getByTestId('send-code').click();
+    await this.confirm.getByText('A code was sent to your email.').first().waitFor();
+  }
+
+  /** The dialog's refusal, if any (role=alert). */
+  failure(): Promise<string> {
+    return this.confirm
+      .getByRole('alert')
+      .allInnerTexts()
+      .then((t) => t.join(' '));
   }
 
   /** Types the code and confirms the withdrawal. */

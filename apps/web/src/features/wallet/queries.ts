@@ -6,6 +6,8 @@ const all = ['wallet'] as const;
 
 /** How often the deposit list is read again while a deposit is confirming on chain. */
 export const CONFIRMING_POLL_MS = 4_000;
+/** And otherwise, so a deposit sent while the page is open shows up by itself. */
+export const DEPOSITS_POLL_MS = 15_000;
 
 const confirming = (deposits: readonly Deposit[] | undefined) =>
   deposits?.some((d) => d.state === 'confirming' || d.state === 'credited') ?? false;
@@ -29,12 +31,12 @@ export const walletQueries = {
       queryFn: () => callApi('getDepositAddress', { query: { network } }),
       staleTime: Number.POSITIVE_INFINITY,
     }),
-  /** My deposits: read again every few seconds while one is still confirming or locked. */
+  /** My deposits: read again every few seconds while one is still confirming or locked, else now and then. */
   deposits: (userId: number) =>
     queryOptions({
       queryKey: [...all, userId, 'deposits'],
       queryFn: () => callApi('listRecharge'),
-      refetchInterval: (query) => (confirming(query.state.data) ? CONFIRMING_POLL_MS : false),
+      refetchInterval: (query) => (confirming(query.state.data) ? CONFIRMING_POLL_MS : DEPOSITS_POLL_MS),
     }),
   withdrawals: (userId: number) =>
     queryOptions({
