@@ -1,12 +1,15 @@
 import { LANGUAGE_NAMES } from '@swx/contract';
+import { use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
+import { kycTexts } from '../kyc/texts.ts';
 import { AccountPage } from './AccountPage.tsx';
 import './account.css';
 
 /** Settings: change password, change language, security, account verification. */
 export default function Settings() {
+  use(kycTexts);
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   return (

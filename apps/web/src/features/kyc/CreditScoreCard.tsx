@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
+import { use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatNumber } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { kycQueries } from './queries.ts';
+import { kycTexts } from './texts.ts';
 import './kyc.css';
 
 /** The credit score on the profile, with every rule that moves it and whether it applies. */
 export function CreditScoreCard() {
+  use(kycTexts);
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const userId = useClientState((s) => s.userInfo?.id ?? 0);

@@ -13,7 +13,7 @@ import {
   SEXES,
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ChangeEvent, type ReactNode, useId, useMemo, useState } from 'react';
+import { type ChangeEvent, type ReactNode, use, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
@@ -24,6 +24,7 @@ import { AccountPage } from '../account/AccountPage.tsx';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { kycQueries } from './queries.ts';
+import { kycTexts } from './texts.ts';
 import './kyc.css';
 
 type Fields = {
@@ -423,6 +424,7 @@ function StateCard({ status }: { status: IdentificationStatus }) {
 
 /** Account verification (spec §2 "account verification", §3 KYC, §4 states, §5 uploads). */
 export default function Verification() {
+  use(kycTexts);
   const { t } = useTranslation();
   return (
     <AccountPage title={t('title.verification')}>
