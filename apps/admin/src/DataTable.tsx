@@ -181,3 +181,7 @@ export const Amount = ({ value }: { value: string }) => (
     {value}
   </span>
 );
+
+/** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
+export const plain = (decimal: string) =>
+  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;

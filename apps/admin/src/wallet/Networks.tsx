@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable } from '../DataTable.tsx';
+import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { Field, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
@@ -20,10 +20,6 @@ const TEXT_FIELDS = [
 const INT_FIELDS = ['creditConfirmations', 'unlockConfirmations', 'blockSeconds', 'arrivalMinutes'] as const;
 type FieldName = (typeof TEXT_FIELDS)[number] | (typeof INT_FIELDS)[number];
 type Draft = Record<FieldName, string> & { enabled: boolean };
-
-/** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
-const plain = (decimal: string) =>
-  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
 
 const draftOf = (n: Network): Draft => ({
   name: n.name,

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable } from '../DataTable.tsx';
+import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { keys } from '../query.ts';
 import './wallet.css';
 
@@ -22,14 +22,18 @@ export function Treasury() {
     {
       key: 'hot',
       header: w.hotWallet,
-      cell: (r) => (r.hotWallet === null ? w.noNode : <Amount value={`${r.hotWallet} ${r.asset}`} />),
+      cell: (r) => (r.hotWallet === null ? w.noNode : <Amount value={`${plain(r.hotWallet)} ${r.asset}`} />),
     },
     {
       key: 'liabilities',
       header: w.liabilities,
-      cell: (r) => <Amount value={`${r.liabilities} ${r.asset}`} />,
+      cell: (r) => <Amount value={`${plain(r.liabilities)} ${r.asset}`} />,
     },
-    { key: 'outgoing', header: w.outgoing, cell: (r) => <Amount value={`${r.outgoing} ${r.asset}`} /> },
+    {
+      key: 'outgoing',
+      header: w.outgoing,
+      cell: (r) => <Amount value={`${plain(r.outgoing)} ${r.asset}`} />,
+    },
     {
       key: 'address',
       header: w.hotWalletAddress,

@@ -1,6 +1,7 @@
 import {
   ASSET_SCALES,
   type Deposit,
+  NETWORK_ASSETS,
   type Network,
   parseMinor,
   type Withdrawal,
@@ -87,7 +88,9 @@ export function WithNetworks({
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.noNetworks')} />;
-  return children(query.data);
+  // In the contract's order of assets (USDT, ETH, BTC), whatever order the server lists them in.
+  const order = (n: Network) => (NETWORK_ASSETS as readonly string[]).indexOf(n.asset);
+  return children([...query.data].sort((a, b) => order(a) - order(b)));
 }
 
 /** Picks one network: a labelled select naming the asset and the chain. */
