@@ -10,13 +10,20 @@ export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
 /**
  * Creates a staff account the way an operator does: `cli.ts staff:create` against a data folder,
  * before the server starts on it or while it runs (then the command runs inside the server, through
- * its control socket). Returns the one-time password it printed.
+ * its control socket), or against a server's PostgreSQL (`env.DATABASE_URL`). Returns the
+ * one-time password it printed.
  */
-export function createStaffByCli(dataDir: string, email: string, role: StaffRoleName): string {
+export function createStaffByCli(
+  dataDir: string,
+  email: string,
+  role: StaffRoleName,
+  /** The server's database when it is not the data folder's (DATABASE_URL). */
+  env: Record<string, string> = {},
+): string {
   const result = spawnSync(
     process.execPath,
     [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'staff:create', '--email', email, '--role', role],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' },
   );
   const password = /One-time password: (\S+)/.exec(result.stdout)?.[1];
   if (result.status !== 0 || !password)
