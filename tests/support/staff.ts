@@ -10,13 +10,14 @@ export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
 /**
  * Creates a staff account the way an operator does: `cli.ts staff:create` against a data folder,
  * before the server starts on it or while it runs (then the command runs inside the server, through
- * its control socket); with `env` holding DATABASE_URL, against that PostgreSQL database. Returns
- * the one-time password it printed.
+ * its control socket), or against a server's PostgreSQL (`env.DATABASE_URL`). Returns the
+ * one-time password it printed.
  */
 export function createStaffByCli(
   dataDir: string,
   email: string,
   role: StaffRoleName,
+  /** The server's database when it is not the data folder's (DATABASE_URL). */
   env: Record<string, string> = {},
 ): string {
   const result = spawnSync(

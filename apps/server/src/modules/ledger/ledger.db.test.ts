@@ -273,6 +273,24 @@ describe(`ledger on ${TEST_DB}`, () => {
         );
       }),
     ).rejects.toThrow(/net to zero/);
+    // A balanced entry, then a later statement that adds one posting to it: refused too (the check
+    // reads what each statement inserts, and every entry was at zero before it).
+    const issuance = await ledger.systemAccount('demo', 'USDT', 'demo_issuance');
+    await expect(
+      t.db.transaction(async (tx) => {
+        const [e] = await tx.query<{ id: string }>(
+          "INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, actor) VALUES ('demo', 'xx', 'raw-added-later', 'h', 'test') RETURNING id",
+        );
+        await tx.query(
+          "INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount) VALUES ($1, $2, 'demo', 'USDT', -5), ($1, $3, 'demo', 'USDT', 5)",
+          [e?.id, wallet, fees],
+        );
+        await tx.query(
+          "INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount) VALUES ($1, $2, 'demo', 'USDT', 3)",
+          [e?.id, issuance],
+        );
+      }),
+    ).rejects.toThrow(/net to zero/);
     // A posting into another book's account.
     await expect(
       t.db.transaction(async (tx) => {

@@ -53,7 +53,9 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
 
   it('credits a token deposit once at 12 confirmations, locked until 24, through restarts and a second node', async () => {
     const a = await ctx.customer();
-    await chain.dev.send({ to: await addressOf(a.id), asset: 'USDT', amount: USDT(150) });
+    const hash = await chain.dev.send({ to: await addressOf(a.id), asset: 'USDT', amount: USDT(150) });
+    // Mined in its own block (a block per transaction), which the watcher then reads.
+    while (!(await chain.chain.receipt(hash))) await new Promise((r) => setTimeout(r, 20));
     await w.wallet.deposits.watch();
     const [seen] = await depositsOf(a.id);
     expect(seen).toMatchObject({
@@ -79,13 +81,12 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
     expect((await depositsOf(a.id))[0]).toMatchObject({ state: 'available', etaMinutes: null });
     expect(await balanceOf(a.id, 'USDT')).toEqual({ balance: USDT(150), held: 0n, available: USDT(150) });
     // A proof naming the same transaction is refused.
-    const hash = (await depositsOf(a.id))[0]?.txHash ?? '';
     const proof = (await w.uploads.store(a.id, 'deposit_proof', async () => pngImage())).id;
     await expect(
       w.wallet.deposits.declare('live', a.id, {
         network: 'USDT-EVM',
         amount: '150',
-        txHash: hash,
+        txHash: (await depositsOf(a.id))[0]?.txHash ?? '',
         lastSix: 'abcdef',
         proof,
         address: await addressOf(a.id),

@@ -349,7 +349,7 @@ export class Deposits {
       let deposit = row;
       if ((await hashAt(row.blockNumber)) !== row.blockHash) {
         const receipt = await chain.receipt(`0x${row.txHash}` as Hex);
-        if (!receipt || receipt.status !== 'success') {
+        if (receipt?.status !== 'success') {
           await this.reverse(row);
           return;
         }

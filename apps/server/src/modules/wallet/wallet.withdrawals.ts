@@ -79,6 +79,8 @@ export type WithdrawalDeps = {
 };
 
 const LIVE: Book = 'live';
+/** Addresses a customer may keep in the book at once. */
+const MAX_ADDRESSES = 20;
 const HOUR_MS = 3_600_000;
 /** Minutes an approved withdrawal may keep failing to reach the node before it is given up (hold released). */
 const SEND_GIVE_UP_MS = 30 * 60_000;
@@ -203,14 +205,12 @@ export class Withdrawals {
   }
 
   private limitRefusal(data: { asset: NetworkAsset; limit: string }, used: bigint): ApiError {
-    const scale = ASSET_SCALES[data.asset];
     const limit = BigInt(data.limit);
     const left = limit > used ? limit - used : 0n;
     return new ApiError(Code.DAILY_LIMIT_REACHED, {
       asset: data.asset,
       limit: decimal({ asset: data.asset }, limit),
       left: decimal({ asset: data.asset }, left),
-      scale,
     });
   }
 
@@ -257,6 +257,9 @@ export class Withdrawals {
     const network = await this.deps.networks.get(body.network);
     const address = normalAddress(network, body.address);
     const row = await this.deps.db.transaction(async (tx) => {
+      await lockCustomerWithdrawals(tx, userId);
+      if ((await addressesOf(tx, userId)).length >= MAX_ADDRESSES)
+        throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'too_many' }]);
       const added = await insertAddress(tx, { userId, network: network.id, address, label: body.label });
       if (!added) throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'duplicate' }]);
       await this.deps.audit.appendInTx(tx, [
