@@ -1,5 +1,11 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import tradeAr from '../features/trading/locales/ar.json';
+import tradeDe from '../features/trading/locales/de.json';
+import tradeEn from '../features/trading/locales/en.json';
+import tradeFr from '../features/trading/locales/fr.json';
+import tradeHk from '../features/trading/locales/hk.json';
+import tradeJa from '../features/trading/locales/ja.json';
 import ar from '../locales/ar.json';
 import de from '../locales/de.json';
 import en from '../locales/en.json';
@@ -14,12 +20,13 @@ async function instance() {
     lng: 'en',
     fallbackLng: 'en',
     resources: {
-      en: { translation: en },
-      de: { translation: de },
-      fr: { translation: fr },
-      ar: { translation: ar },
-      hk: { translation: hk },
-      ja: { translation: ja },
+      // A feature's texts merged beside the app's, as addFeatureTexts does.
+      en: { translation: { ...en, ...tradeEn } },
+      de: { translation: { ...de, ...tradeDe } },
+      fr: { translation: { ...fr, ...tradeFr } },
+      ar: { translation: { ...ar, ...tradeAr } },
+      hk: { translation: { ...hk, ...tradeHk } },
+      ja: { translation: { ...ja, ...tradeJa } },
     },
     interpolation: { escapeValue: false },
   });

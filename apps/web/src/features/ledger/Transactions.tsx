@@ -1,7 +1,7 @@
 import { CLOSE_REASONS, ENTRY_KINDS, type Language, type TransactionLine } from '@swx/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { use, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, downloadFile } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
@@ -12,6 +12,7 @@ import { AccountPage } from '../account/AccountPage.tsx';
 import { ledgerQueries, type TransactionFilter } from './queries.ts';
 import './ledger.css';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { tradeTexts } from '../trading/texts.ts';
 
 const ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
 
@@ -247,6 +248,7 @@ function Records({ userId }: { userId: number }) {
 }
 
 export default function Transactions() {
+  use(tradeTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (

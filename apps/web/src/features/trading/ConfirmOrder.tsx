@@ -6,7 +6,7 @@ import {
   type TradingTerms,
 } from '@swx/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, use, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -16,6 +16,7 @@ import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
+import { tradeTexts } from './texts.ts';
 import { autoCloseKey, stopIssues, stopMessage, stopsOfFigures } from './ticket.ts';
 
 /**
@@ -60,6 +61,7 @@ export function ConfirmOrder({
   onReplace: (next: Snapshot) => void;
   onClose: () => void;
 }) {
+  use(tradeTexts);
   const { t } = useTranslation();
   const f = useTradeFormat();
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import type { OptionsOrder } from '@swx/contract';
 import { Code } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { use, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
@@ -12,6 +12,7 @@ import { AccountPage } from '../account/AccountPage.tsx';
 import { ClosePosition, EditStops } from './OrderActions.tsx';
 import { FigureList, useOrderRows } from './parts.tsx';
 import { OPEN_REFRESH_MS, tradeQueries } from './queries.ts';
+import { tradeTexts } from './texts.ts';
 
 function OrderFields({ order }: { order: OptionsOrder }) {
   const rows = useOrderRows(order);
@@ -72,6 +73,7 @@ function NotFound() {
 
 /** One position with every field of spec §3 Order, live while it is open. */
 export default function OrderDetail() {
+  use(tradeTexts);
   const { t } = useTranslation();
   const params = useParams();
   const user = useClientState((s) => s.userInfo);

@@ -8,7 +8,7 @@ import {
   type TradingTerms,
 } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { use, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
@@ -23,6 +23,7 @@ import { type Quote, quoteOf } from '../market/live.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
 import { FigureList, StopField, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
+import { tradeTexts } from './texts.ts';
 import {
   autoCloseKey,
   checkTicket,
@@ -53,6 +54,7 @@ export default function OrderTicket({
   item: MarketItem;
   onQuote?: ((quote: Quote | null) => void) | undefined;
 }) {
+  use(tradeTexts);
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const terms = useQuery(tradeQueries.terms(language, item.id));

@@ -1,6 +1,6 @@
 import { LANGUAGE_TAGS, type OptionsOrder } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, use, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { formatNumber } from '../../app/i18n.ts';
@@ -12,6 +12,7 @@ import { AccountPage } from '../account/AccountPage.tsx';
 import { ClosePosition, EditStops } from './OrderActions.tsx';
 import { closeReasonText, DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
 import { OPEN_REFRESH_MS, ORDERS_PAGE_SIZE, tradeQueries } from './queries.ts';
+import { tradeTexts } from './texts.ts';
 
 type Tab = 'open' | 'closed';
 const TABS: readonly Tab[] = ['open', 'closed'];
@@ -285,6 +286,7 @@ function OrderList({ userId, tab, onDone }: { userId: number; tab: Tab; onDone: 
 
 /** My orders (spec "Account: orders"): open positions, live, and the history of closed ones. */
 export default function Orders() {
+  use(tradeTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   const language = useClientState((s) => s.language);

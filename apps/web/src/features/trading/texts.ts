@@ -1,0 +1,15 @@
+import type { Language } from '@swx/contract';
+import { addFeatureTexts, type Texts } from '../../app/i18n.ts';
+
+/**
+ * The trading texts (locales/<language>.json: the ticket, its confirmation, orders, the record's
+ * trade lines), loaded with the screens that show them rather than with the app. Each waits for
+ * them with `use(tradeTexts)`.
+ */
+const files = import.meta.glob<Texts>('./locales/*.json', { import: 'default' });
+
+export const tradeTexts = addFeatureTexts((language: Language) => {
+  const load = files[`./locales/${language}.json`];
+  if (!load) throw new Error(`no trading texts for ${language}`);
+  return load();
+});
