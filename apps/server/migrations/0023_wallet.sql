@@ -98,6 +98,8 @@ CREATE UNIQUE INDEX wallet_deposits_proof_key ON wallet_deposits (tx_hash) WHERE
 CREATE INDEX wallet_deposits_user_idx ON wallet_deposits (user_id, id DESC);
 CREATE INDEX wallet_deposits_open_idx ON wallet_deposits (id) WHERE state IN ('confirming', 'credited');
 CREATE INDEX wallet_deposits_review_idx ON wallet_deposits (id) WHERE state = 'pending_review';
+-- A declared deposit is found by the clearing hold that carries it (one row per hold).
+CREATE UNIQUE INDEX wallet_deposits_clearing_hold_key ON wallet_deposits (clearing_hold_id) WHERE clearing_hold_id IS NOT NULL;
 
 -- The withdrawal address book. A removed address stays (withdrawals name it).
 CREATE TABLE wallet_addresses (

@@ -14,6 +14,7 @@ import {
   cursorOf,
   type DepositRow,
   depositAddressOf,
+  depositByClearingHold,
   depositById,
   depositsOf,
   insertProofDeposit,
@@ -260,8 +261,8 @@ export class Deposits {
         proof: body.proof,
       }),
     });
-    const rows = await depositsOf(this.deps.db, userId, 50);
-    const row = rows.find((r) => r.clearingHoldId === held.holdId);
+    // The row the hold's attachment wrote (or, on a replay, wrote the first time).
+    const row = await depositByClearingHold(this.deps.db, held.holdId);
     if (!row) throw new ApiError(Code.NOT_FOUND);
     return depositWire(row, await this.deps.networks.all(), null);
   }

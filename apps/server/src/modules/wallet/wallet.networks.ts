@@ -125,6 +125,11 @@ export class Networks {
     return (await this.all()).filter((n) => n.enabled);
   }
 
+  /** What customers are offered: the enabled networks as the wire states them. */
+  async offered(): Promise<Network[]> {
+    return (await this.enabled()).map(networkWire);
+  }
+
   /** An enabled network; a missing one is spec 10025 ("select a withdrawal method"). */
   async get(id: string | undefined): Promise<NetworkRow> {
     const row = id === undefined ? undefined : (await this.all()).find((n) => n.id === id && n.enabled);

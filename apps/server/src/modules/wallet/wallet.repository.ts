@@ -293,6 +293,15 @@ export async function depositById(db: Queryable, id: number, lock = false): Prom
   return rows[0] ? toDeposit(rows[0]) : null;
 }
 
+/** The declared deposit a clearing hold was placed for (its one row). */
+export async function depositByClearingHold(db: Queryable, holdId: number): Promise<DepositRow | null> {
+  const rows = await db.query<RawDeposit>(
+    `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits WHERE clearing_hold_id = $1`,
+    [holdId],
+  );
+  return rows[0] ? toDeposit(rows[0]) : null;
+}
+
 export async function depositsOf(db: Queryable, userId: number, limit: number): Promise<DepositRow[]> {
   const rows = await db.query<RawDeposit>(
     `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,

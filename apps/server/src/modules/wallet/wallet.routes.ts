@@ -19,7 +19,7 @@ export function walletRoutes(
 ): void {
   const { deposits, withdrawals, networks } = wallet;
   // Customer calls, all in the request's book (the demo book answers 10043).
-  mountCall(app, calls.listNetworks, async () => (await networks.enabled()).map(networkWire));
+  mountCall(app, calls.listNetworks, () => networks.offered());
   mountCall(app, calls.getDepositAddress, ({ customer, query, request }) =>
     deposits.address(request.book, customer.userId, query.network),
   );
