@@ -11,6 +11,30 @@ const isoOrNull = (v: Date | string | null) => (v === null ? null : iso(v));
 const big = (v: string | number | bigint) => BigInt(v);
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
+/**
+ * The reads of one table: its columns selected under a condition and mapped to rows; `queue` pages
+ * rows by id after `$n` and names each row's customer (for the staff queues).
+ */
+function tableReader<Raw, Row>(table: string, columns: string, map: (raw: Raw) => Row) {
+  const select = `SELECT ${columns} FROM ${table}`;
+  const all = async (db: Queryable, where: string, params: unknown[]): Promise<Row[]> =>
+    (await db.query<Raw>(`${select} WHERE ${where}`, params)).map(map);
+  return {
+    all,
+    async one(db: Queryable, where: string, params: unknown[]): Promise<Row | null> {
+      return (await all(db, where, params))[0] ?? null;
+    },
+    async queue(db: Queryable, where: string, params: unknown[]): Promise<(Row & { customer: string })[]> {
+      const rows = await db.query<Raw & { customer: string; user_id: string }>(
+        `SELECT r.*, coalesce(u.email, u.user_name) AS customer
+         FROM (${select} WHERE ${where}) r JOIN users u ON u.id = r.user_id ORDER BY r.id`,
+        params,
+      );
+      return rows.map((r) => ({ ...map(r), customer: r.customer }));
+    },
+  };
+}
+
 export type ChainName = 'evm' | 'bitcoin';
 
 export type NetworkRow = {
@@ -231,6 +255,7 @@ const toDeposit = (r: RawDeposit): DepositRow => ({
   createdAt: iso(r.created_at),
   creditedAt: isoOrNull(r.credited_at),
 });
+const deposits = tableReader<RawDeposit, DepositRow>('wallet_deposits', DEPOSIT_COLUMNS, toDeposit);
 
 export type SeenDeposit = {
   userId: number;
@@ -277,37 +302,22 @@ export async function insertSeenDeposits(db: Queryable, seen: SeenDeposit[]): Pr
 
 /** Chain deposits still moving (confirming, or credited below the unlock depth), oldest first. */
 export async function openChainDeposits(db: Queryable, limit: number): Promise<DepositRow[]> {
-  const rows = await db.query<RawDeposit>(
-    `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits
-     WHERE state IN ('confirming', 'credited') AND source = 'chain' ORDER BY id LIMIT $1`,
-    [limit],
-  );
-  return rows.map(toDeposit);
+  return deposits.all(db, "state IN ('confirming', 'credited') AND source = 'chain' ORDER BY id LIMIT $1", [
+    limit,
+  ]);
 }
 
 export async function depositById(db: Queryable, id: number, lock = false): Promise<DepositRow | null> {
-  const rows = await db.query<RawDeposit>(
-    `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] ? toDeposit(rows[0]) : null;
+  return deposits.one(db, `id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
 }
 
 /** The declared deposit a clearing hold was placed for (its one row). */
 export async function depositByClearingHold(db: Queryable, holdId: number): Promise<DepositRow | null> {
-  const rows = await db.query<RawDeposit>(
-    `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits WHERE clearing_hold_id = $1`,
-    [holdId],
-  );
-  return rows[0] ? toDeposit(rows[0]) : null;
+  return deposits.one(db, 'clearing_hold_id = $1', [holdId]);
 }
 
 export async function depositsOf(db: Queryable, userId: number, limit: number): Promise<DepositRow[]> {
-  const rows = await db.query<RawDeposit>(
-    `SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,
-    [userId, limit],
-  );
-  return rows.map(toDeposit);
+  return deposits.all(db, 'user_id = $1 ORDER BY id DESC LIMIT $2', [userId, limit]);
 }
 
 export async function pendingProofs(
@@ -315,14 +325,7 @@ export async function pendingProofs(
   after: number | null,
   limit: number,
 ): Promise<(DepositRow & { customer: string })[]> {
-  const rows = await db.query<RawDeposit & { customer: string }>(
-    `SELECT d.*, coalesce(u.email, u.user_name) AS customer
-     FROM (SELECT ${DEPOSIT_COLUMNS} FROM wallet_deposits
-           WHERE state = 'pending_review' AND id > $1 ORDER BY id LIMIT $2) d
-     JOIN users u ON u.id = d.user_id ORDER BY d.id`,
-    [after ?? 0, limit],
-  );
-  return rows.map((r) => ({ ...toDeposit(r), customer: r.customer }));
+  return deposits.queue(db, "state = 'pending_review' AND id > $1 ORDER BY id LIMIT $2", [after ?? 0, limit]);
 }
 
 /** Serialises everything that claims one transaction hash (the watcher and a proof) in this transaction. */
@@ -578,6 +581,11 @@ const toWithdrawal = (r: RawWithdrawal): WithdrawalRow => ({
   createdAt: iso(r.created_at),
   completedAt: isoOrNull(r.completed_at),
 });
+const withdrawals = tableReader<RawWithdrawal, WithdrawalRow>(
+  'wallet_withdrawals',
+  WITHDRAWAL_COLUMNS,
+  toWithdrawal,
+);
 
 export async function insertWithdrawal(
   db: Queryable,
@@ -617,11 +625,7 @@ export async function insertWithdrawal(
 }
 
 export async function withdrawalById(db: Queryable, id: number, lock = false): Promise<WithdrawalRow | null> {
-  const rows = await db.query<RawWithdrawal>(
-    `SELECT ${WITHDRAWAL_COLUMNS} FROM wallet_withdrawals WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] ? toWithdrawal(rows[0]) : null;
+  return withdrawals.one(db, `id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
 }
 
 export async function withdrawalByRequest(
@@ -629,19 +633,11 @@ export async function withdrawalByRequest(
   userId: number,
   requestId: string,
 ): Promise<WithdrawalRow | null> {
-  const rows = await db.query<RawWithdrawal>(
-    `SELECT ${WITHDRAWAL_COLUMNS} FROM wallet_withdrawals WHERE user_id = $1 AND request_id = $2`,
-    [userId, requestId],
-  );
-  return rows[0] ? toWithdrawal(rows[0]) : null;
+  return withdrawals.one(db, 'user_id = $1 AND request_id = $2', [userId, requestId]);
 }
 
 export async function withdrawalsOf(db: Queryable, userId: number, limit: number): Promise<WithdrawalRow[]> {
-  const rows = await db.query<RawWithdrawal>(
-    `SELECT ${WITHDRAWAL_COLUMNS} FROM wallet_withdrawals WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,
-    [userId, limit],
-  );
-  return rows.map(toWithdrawal);
+  return withdrawals.all(db, 'user_id = $1 ORDER BY id DESC LIMIT $2', [userId, limit]);
 }
 
 export async function withdrawalsIn(
@@ -650,14 +646,11 @@ export async function withdrawalsIn(
   after: number | null,
   limit: number,
 ): Promise<(WithdrawalRow & { customer: string })[]> {
-  const rows = await db.query<RawWithdrawal & { customer: string }>(
-    `SELECT w.*, coalesce(u.email, u.user_name) AS customer
-     FROM (SELECT ${WITHDRAWAL_COLUMNS} FROM wallet_withdrawals
-           WHERE state = ANY($1::text[]) AND id > $2 ORDER BY id LIMIT $3) w
-     JOIN users u ON u.id = w.user_id ORDER BY w.id`,
-    [states, after ?? 0, limit],
-  );
-  return rows.map((r) => ({ ...toWithdrawal(r), customer: r.customer }));
+  return withdrawals.queue(db, 'state = ANY($1::text[]) AND id > $2 ORDER BY id LIMIT $3', [
+    states,
+    after ?? 0,
+    limit,
+  ]);
 }
 
 /** Serialises a customer's withdrawals within a transaction (the daily limit is a sum over them). */
@@ -738,12 +731,7 @@ export async function setSettleEntry(tx: Queryable, id: number, entryId: number)
 
 /** Completed withdrawals whose split entry is not written yet (a crash between the two). */
 export async function unsettledWithdrawals(db: Queryable, limit: number): Promise<WithdrawalRow[]> {
-  const rows = await db.query<RawWithdrawal>(
-    `SELECT ${WITHDRAWAL_COLUMNS} FROM wallet_withdrawals
-     WHERE state = 'completed' AND settle_entry_id IS NULL ORDER BY id LIMIT $1`,
-    [limit],
-  );
-  return rows.map(toWithdrawal);
+  return withdrawals.all(db, "state = 'completed' AND settle_entry_id IS NULL ORDER BY id LIMIT $1", [limit]);
 }
 
 /** Approved withdrawals not yet confirmed, per asset (the treasury's outgoing column). */
