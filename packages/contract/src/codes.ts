@@ -1,10 +1,10 @@
 /**
  * The body codes of the `{code, msg, data}` envelope (spec §8). 200 is success and 401 is an
  * expired session; 100xx are refusals, 200xx are successes with a message of their own. The codes
- * 10026-10043 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
+ * 10026-10045 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
- * queue's claims and four eyes, and the limits of deposits and withdrawals.
+ * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only.
  */
 export const Code = {
   OK: 200,
@@ -61,6 +61,10 @@ export const Code = {
   TRANSACTION_ALREADY_USED: 10042,
   /** Deposits and withdrawals exist in the live book only. */
   LIVE_BOOK_ONLY: 10043,
+  /** An earn product with no room left, or whose reserve cannot cover a new investment's interest (data: reason). */
+  SOLD_OUT: 10044,
+  /** A VIP product open to verified customers only. */
+  VIP_NOT_ELIGIBLE: 10045,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

@@ -20,3 +20,4 @@ export * from './staff.ts';
 export * from './trading.ts';
 export * from './uploads.ts';
 export * from './wallet.ts';
+export * from './earn.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
+import { earnAdminCalls } from './earn.ts';
 import { bookSchema } from './ledger.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
@@ -397,6 +398,7 @@ export const adminCalls = {
   }),
   ...operatorAdminCalls,
   ...walletAdminCalls,
+  ...earnAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;
