@@ -1,0 +1,188 @@
+import { Code, type EarnProduct, type EarnRateDay } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { formatPercent } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { Purchase } from './Purchase.tsx';
+import {
+  Capacity,
+  EarnPage,
+  Eligibility,
+  IncomeWord,
+  ProductFacts,
+  RateFacts,
+  SoldOut,
+  useEarnFormat,
+} from './parts.tsx';
+import { earnQueries } from './queries.ts';
+
+/** A product id from the address: decimal digits only, else null. */
+function idOf(text: string | null | undefined): number | null {
+  if (!text || !/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
+}
+
+/** A small line of the unit price over the published days (a picture of the table below it). */
+function PriceLine({ days }: { days: readonly EarnRateDay[] }) {
+  if (days.length < 2) return null;
+  // Drawing only: the unit price's shape, never a figure shown or sent.
+  const values = days.map((d) => Number.parseFloat(d.unitPrice));
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = high - low || 1;
+  const points = values
+    .map(
+      (v, i) =>
+        `${((i / (values.length - 1)) * 100).toFixed(2)},${(36 - ((v - low) / span) * 32).toFixed(2)}`,
+    )
+    .join(' ');
+  return (
+    <svg
+      className="earn-price-line"
+      viewBox="0 0 100 40"
+      preserveAspectRatio="none"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <polyline points={points} fill="none" vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
+}
+
+/** A dynamic product's published days: past figures, newest first, never a promise. */
+function PriceHistory({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const query = useQuery(earnQueries.price(product.id));
+  return (
+    <section className="card earn-history" aria-labelledby="price-history-title" data-testid="price-history">
+      <h2 id="price-history-title">{t('earn.history.title')}</h2>
+      <p className="small muted">{t('earn.history.note')}</p>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : query.data.days.length === 0 ? (
+        <Empty text={t('earn.history.none')} />
+      ) : (
+        <>
+          <PriceLine days={query.data.days.slice(-30)} />
+          <div className="table-scroll">
+            <table className="data-table">
+              <caption className="visually-hidden">{t('earn.history.caption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('earn.history.day')}</th>
+                  <th scope="col" className="num">
+                    {t('earn.history.rate')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('earn.history.unitPrice')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...query.data.days]
+                  .reverse()
+                  .slice(0, 30)
+                  .map((d) => (
+                    <tr key={d.day}>
+                      <td>{f.day(d.day)}</td>
+                      <td className="num" dir="ltr">
+                        {formatPercent(f.language, d.rate, { minimumFractionDigits: 2 })}
+                      </td>
+                      <td className="num">{f.exact(d.unitPrice, '').trim()}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The product, its facts, and the purchase (for a customer who is logged in and when it can be bought). */
+function ProductView({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  return (
+    <div className="earn-detail">
+      <section className="card earn-product" aria-labelledby="earn-product-name" data-product={product.id}>
+        <div className="earn-card-head">
+          <h2 id="earn-product-name">{product.name}</h2>
+          <span className="earn-chips">
+            <span className="earn-chip">{product.asset}</span>
+            <IncomeWord income={product.income} />
+            {product.type === 'vip' ? <span className="earn-chip">{t('earn.vip.chip')}</span> : null}
+          </span>
+        </div>
+        <RateFacts product={product} />
+        <p className="small">{t(`earn.explain.${product.income}`)}</p>
+        <ProductFacts product={product} />
+        <Capacity product={product} />
+        {product.soldOut ? <SoldOut reason={product.soldOut} /> : null}
+        <Eligibility product={product} />
+      </section>
+      {product.income === 'dynamic' ? <PriceHistory product={product} /> : null}
+      {product.soldOut ? null : (
+        <NeedsLogin>
+          {user ? <Purchase key={`${user.id}`} product={product} userId={user.id} /> : null}
+        </NeedsLogin>
+      )}
+    </div>
+  );
+}
+
+function ProductScreen({ id, type }: { id: number | null; type: 'fund' | 'vip' }) {
+  const { t } = useTranslation();
+  const book = useCurrentBook();
+  const list = type === 'vip' ? '/financial/vipInvest' : '/financial/cryptoInvest';
+  const query = useQuery({ ...earnQueries.product(book, id ?? 0), enabled: id !== null });
+  const choose = (
+    <section className="card earn-missing">
+      <p>{id === null ? t('earn.detail.choose') : t('earn.detail.notFound')}</p>
+      <Link to={list}>{type === 'vip' ? t('earn.detail.toVip') : t('earn.detail.toFunds')}</Link>
+    </section>
+  );
+  if (id === null) return choose;
+  if (query.isPending) return <Loading />;
+  if (query.isError)
+    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
+      choose
+    ) : (
+      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+    );
+  return <ProductView product={query.data} />;
+}
+
+/** A crypto fund (/financial/cryptoInvestDetail?id=N): the product and its purchase. */
+export function FundDetail() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const id = idOf(search.get('id'));
+  return (
+    <EarnPage title={t('title.cryptoInvestDetail')}>
+      <ProductScreen key={id ?? 0} id={id} type="fund" />
+    </EarnPage>
+  );
+}
+
+/** A VIP fund (/financial/vipInvestDetail/:info, info being the product id). */
+export function VipDetail() {
+  const { t } = useTranslation();
+  const { info } = useParams();
+  const id = idOf(info);
+  return (
+    <EarnPage title={t('title.vipInvestDetail')}>
+      <ProductScreen key={id ?? 0} id={id} type="vip" />
+    </EarnPage>
+  );
+}

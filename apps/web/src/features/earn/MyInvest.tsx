@@ -1,0 +1,476 @@
+import { Code, type EarnInvestment, type EarnRedeemQuote, type EarnType } from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useParams } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatPercent } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons, FormError } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
+import { EarnPage, IncomeWord, Refusal, StatusWord, useEarnFormat } from './parts.tsx';
+import { earnQueries } from './queries.ts';
+
+/** Per asset: what is invested now, the last settled day's income, the income to date. */
+function Summary({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const book = useCurrentBook();
+  const query = useQuery(earnQueries.summary(userId, book));
+  return (
+    <section className="card earn-summary" aria-labelledby="earn-summary-title" data-testid="earn-summary">
+      <h2 id="earn-summary-title">{t('earn.mine.summary')}</h2>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : query.data.length === 0 ? (
+        <Empty text={t('earn.mine.noSummary')} />
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">{t('earn.mine.summary')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('earn.fact.asset')}</th>
+                <th scope="col" className="num">
+                  {t('earn.mine.invested')}
+                </th>
+                <th scope="col" className="num">
+                  {t('earn.mine.incomeToday')}
+                </th>
+                <th scope="col" className="num">
+                  {t('earn.mine.totalIncome')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.map((row) => (
+                <tr key={row.asset} data-asset={row.asset}>
+                  <th scope="row">{row.asset}</th>
+                  <td className="num" data-value={row.invested}>
+                    {f.money(row.invested, row.asset)}
+                  </td>
+                  <td className="num" data-value={row.incomeToday}>
+                    {f.exact(row.incomeToday, row.asset)}
+                  </td>
+                  <td className="num" data-value={row.totalIncome}>
+                    {f.exact(row.totalIncome, row.asset)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The facts of an investment, as its card and its detail show them. */
+function useInvestmentFacts(i: EarnInvestment): [string, ReactNode, string][] {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const facts: [string, ReactNode, string][] = [
+    [
+      t('earn.fact.rate'),
+      i.income === 'static'
+        ? t('earn.quote.rates', {
+            annual: i.annualRate === null ? '—' : f.percent(i.annualRate),
+            daily: i.dailyRate === null ? '—' : f.percent(i.dailyRate),
+          })
+        : t('earn.mine.dynamicRate'),
+      'rate',
+    ],
+    [t('earn.fact.term'), f.term(i.termDays), 'term'],
+    [t('earn.pay.title'), i.payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance'), 'payWith'],
+    [t('earn.quote.entrustTime'), f.date(i.entrustTime), 'entrustTime'],
+  ];
+  if (i.accrualStart) facts.push([t('earn.quote.accrualStart'), f.date(i.accrualStart), 'accrualStart']);
+  if (i.expiryTime) facts.push([t('earn.quote.expiryTime'), f.date(i.expiryTime), 'expiryTime']);
+  if (i.collectionTime)
+    facts.push([t('earn.quote.collectionTime'), f.date(i.collectionTime), 'collectionTime']);
+  if (i.totalInterest !== null)
+    facts.push([t('earn.mine.totalInterest'), f.exact(i.totalInterest, i.asset), 'totalInterest']);
+  if (i.incomeToDate !== null)
+    facts.push([t('earn.mine.incomeToDate'), f.exact(i.incomeToDate, i.asset), 'incomeToDate']);
+  if (i.incomeLastDay !== null)
+    facts.push([t('earn.mine.incomeLastDay'), f.exact(i.incomeLastDay, i.asset), 'incomeLastDay']);
+  if (i.redeemedAt) facts.push([t('earn.mine.redeemedAt'), f.date(i.redeemedAt), 'redeemedAt']);
+  if (i.received !== null) facts.push([t('earn.mine.received'), f.exact(i.received, i.asset), 'received']);
+  if (i.reason) facts.push([t('earn.mine.reason'), i.reason, 'reason']);
+  return facts;
+}
+
+function Facts({ facts }: { facts: [string, ReactNode, string][] }) {
+  return (
+    <dl className="earn-facts">
+      {facts.map(([label, value, name]) => (
+        <div key={name} data-fact={name}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Opens a modal dialog once mounted; closing it hands focus back to the control that opened it. */
+function useModal() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  return dialog;
+}
+
+/** One investment with its daily income (earnInvestment), in a dialog. */
+function InvestmentDetail({
+  userId,
+  investment,
+  onClose,
+}: {
+  userId: number;
+  investment: EarnInvestment;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const book = useCurrentBook();
+  const dialog = useModal();
+  const titleId = useId();
+  const query = useQuery(earnQueries.investment(userId, book, investment.id));
+  const shown = query.data ?? investment;
+  const facts = useInvestmentFacts(shown);
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal earn-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="investment-detail"
+    >
+      <div className="modal-body">
+        <div className="confirm-head">
+          <h2 id={titleId}>{shown.productName}</h2>
+          <BookBadge />
+        </div>
+        <p className="earn-card-amount">
+          <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
+        </p>
+        <Facts facts={facts} />
+        <h3>{t('earn.mine.incomes')}</h3>
+        {query.isPending ? (
+          <Loading />
+        ) : query.isError ? (
+          <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+        ) : query.data.incomes.length === 0 ? (
+          <Empty text={t('earn.mine.noIncome')} />
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table" data-testid="income-history">
+              <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('earn.history.day')}</th>
+                  {shown.income === 'dynamic' ? (
+                    <th scope="col" className="num">
+                      {t('earn.history.rate')}
+                    </th>
+                  ) : null}
+                  <th scope="col" className="num">
+                    {t('earn.mine.income')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...query.data.incomes].reverse().map((day) => (
+                  <tr key={day.day}>
+                    <td>{f.day(day.day)}</td>
+                    {shown.income === 'dynamic' ? (
+                      <td className="num" dir="ltr">
+                        {day.rate === null
+                          ? '—'
+                          : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
+                      </td>
+                    ) : null}
+                    <td className="num" data-value={day.amount}>
+                      {f.exact(day.amount, shown.asset)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="row end">
+          <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
+            {t('earn.mine.close')}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * Early redemption: what is paid now beside what holding to the end would pay, then the commit of
+ * exactly that quote. A quote that ran out (10032) is renewed in place; nothing moves until the
+ * customer confirms the figures shown.
+ */
+function RedeemDialog({
+  investment,
+  first,
+  onClose,
+}: {
+  investment: EarnInvestment;
+  first: EarnRedeemQuote;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const book = useCurrentBook();
+  const queryClient = useQueryClient();
+  const dialog = useModal();
+  const titleId = useId();
+  const [quote, setQuote] = useState(first);
+  const [renewed, setRenewed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const flexible = investment.termDays === null;
+  const commit = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const done = await callApi(investment.type === 'vip' ? 'vipRedeem' : 'fundRedeem', {
+        body: { quoteId: quote.quoteId },
+      });
+      void queryClient.invalidateQueries({ queryKey: earnQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(
+        t('earn.redeem.done', {
+          name: done.productName,
+          amount: f.exact(done.received ?? quote.receive, done.asset),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
+        try {
+          setQuote(await callApi('earnRedeemQuote', { body: { id: investment.id } }));
+          setRenewed(true);
+          announce(t('earn.buy.renewed'));
+        } catch (again) {
+          setFailure(again);
+        }
+      } else setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const rows: [string, string, string][] = [
+    [t('earn.redeem.amount'), quote.amount, 'amount'],
+    [t('earn.redeem.penalty', { rate: f.percent(investment.penaltyRate) }), quote.penalty, 'penalty'],
+    [t('earn.redeem.incomeToDate'), quote.incomeToDate, 'incomeToDate'],
+  ];
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal earn-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="redeem-confirm"
+    >
+      <form
+        className="modal-body earn-confirm"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void commit();
+        }}
+      >
+        <div className="confirm-head">
+          <h2 id={titleId}>{flexible ? t('earn.redeem.titleFlexible') : t('earn.redeem.title')}</h2>
+          <BookBadge />
+        </div>
+        <p className="earn-confirm-name">{investment.productName}</p>
+        <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
+          {rows.map(([label, value, name]) => (
+            <div key={name} data-figure={name} data-value={value}>
+              <dt>{label}</dt>
+              <dd>{f.exact(value, quote.asset)}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="earn-compare">
+          <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
+            <p className="small">{t('earn.redeem.receiveNow')}</p>
+            <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
+          </div>
+          {quote.atMaturity !== null ? (
+            <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
+              <p className="small">{t('earn.redeem.atMaturity')}</p>
+              <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
+              {investment.expiryTime ? (
+                <p className="small muted">{t('earn.redeem.on', { date: f.date(investment.expiryTime) })}</p>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+        <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
+        {renewed ? (
+          <p className="notice" data-testid="requote">
+            {t('earn.buy.renewed')}
+          </p>
+        ) : null}
+        {failure ? <Refusal error={failure} demo={book === 'demo'} /> : null}
+        <DialogButtons
+          dialog={dialog}
+          cancel={t('earn.redeem.keep')}
+          confirm={
+            busy
+              ? t('earn.redeem.redeeming')
+              : t('earn.redeem.confirm', { amount: f.exact(quote.receive, quote.asset) })
+          }
+          disabled={busy}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+function InvestmentCard({ userId, investment: i }: { userId: number; investment: EarnInvestment }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const [open, setOpen] = useState<'detail' | 'redeem' | null>(null);
+  const [redeemQuote, setRedeemQuote] = useState<EarnRedeemQuote | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [failure, setFailure] = useState('');
+  const headingId = `investment-${i.id}`;
+  const facts = useInvestmentFacts(i).filter(([, , name]) =>
+    ['rate', 'term', 'entrustTime', 'expiryTime', 'incomeToDate', 'received', 'reason'].includes(name),
+  );
+  const redeem = async () => {
+    setAsking(true);
+    setFailure('');
+    try {
+      setRedeemQuote(await callApi('earnRedeemQuote', { body: { id: i.id } }));
+      setOpen('redeem');
+    } catch (error) {
+      setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
+    } finally {
+      setAsking(false);
+    }
+  };
+  return (
+    <li
+      className="card earn-investment"
+      data-investment={i.id}
+      data-state={i.status}
+      aria-labelledby={headingId}
+    >
+      <div className="earn-card-head">
+        <h3 id={headingId}>{i.productName}</h3>
+        <span className="earn-chips">
+          <span className="earn-chip">{i.asset}</span>
+          <IncomeWord income={i.income} />
+        </span>
+      </div>
+      <p className="earn-card-amount">
+        <strong data-value={i.amount}>{f.exact(i.amount, i.asset)}</strong> <StatusWord status={i.status} />
+      </p>
+      <Facts facts={facts} />
+      <div className="row">
+        <button
+          type="button"
+          className="button ghost"
+          aria-describedby={headingId}
+          onClick={() => setOpen('detail')}
+        >
+          {t('earn.mine.details')}
+        </button>
+        {i.status === 'in_progress' ? (
+          <button
+            type="button"
+            className="button primary"
+            aria-describedby={headingId}
+            disabled={asking}
+            data-testid="redeem"
+            onClick={() => void redeem()}
+          >
+            {i.termDays === null ? t('earn.mine.redeemFlexible') : t('earn.mine.redeem')}
+          </button>
+        ) : null}
+      </div>
+      <FormError message={failure} />
+      {open === 'detail' ? (
+        <InvestmentDetail userId={userId} investment={i} onClose={() => setOpen(null)} />
+      ) : null}
+      {open === 'redeem' && redeemQuote ? (
+        <RedeemDialog
+          investment={i}
+          first={redeemQuote}
+          onClose={() => {
+            setOpen(null);
+            setRedeemQuote(null);
+          }}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+function Investments({ userId, type }: { userId: number; type: EarnType }) {
+  const { t } = useTranslation();
+  const book = useCurrentBook();
+  const query = useQuery(earnQueries.mine(userId, book, type));
+  return (
+    <section className="earn-mine" aria-labelledby="earn-mine-title">
+      <h2 id="earn-mine-title">{type === 'vip' ? t('earn.nav.myVip') : t('earn.nav.myFunds')}</h2>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : query.data.length === 0 ? (
+        <div className="card earn-missing">
+          <p>{t('earn.mine.none')}</p>
+          <Link to={type === 'vip' ? '/financial/vipInvest' : '/financial/cryptoInvest'}>
+            {type === 'vip' ? t('earn.detail.toVip') : t('earn.detail.toFunds')}
+          </Link>
+        </div>
+      ) : (
+        <ul className="earn-grid" data-testid="earn-investments">
+          {query.data.map((investment) => (
+            <InvestmentCard key={investment.id} userId={userId} investment={investment} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** My investments (/financial/myInvest/:type, fund or vip): the summary per asset, then each investment. */
+export default function MyInvest() {
+  const { t } = useTranslation();
+  const { type } = useParams();
+  const user = useClientState((s) => s.userInfo);
+  if (type !== 'fund' && type !== 'vip') return <Navigate to="/financial/myInvest/fund" replace />;
+  return (
+    <EarnPage title={t('title.myInvest')}>
+      <NeedsLogin>
+        {user ? (
+          <div className="earn-stack">
+            <Summary userId={user.id} />
+            <Investments userId={user.id} type={type} />
+          </div>
+        ) : null}
+      </NeedsLogin>
+    </EarnPage>
+  );
+}

@@ -1,0 +1,556 @@
+import { amountInput, Code, type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons, Field } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { Loading } from '../../ui/PageState.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
+import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
+import { ImageInput } from '../uploads/ImageInput.tsx';
+import { CopyButton, maxInvest, minorOf, Refusal, useEarnFormat } from './parts.tsx';
+import { earnQueries } from './queries.ts';
+
+/** How long the amount rests before it is quoted. */
+const DEBOUNCE_MS = 400;
+
+type PayWith = 'balance' | 'proof';
+
+/** One figure of a quote: its label and what is shown, with the exact value for tests and readers. */
+type Figure = { name: string; label: string; value: string; shown: ReactNode };
+
+/** The figures of a quote, exactly as the server gave them: what the commit posts. */
+function useQuoteFigures(quote: EarnQuote): Figure[] {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const figures: Figure[] = [
+    {
+      name: 'amount',
+      label: t('earn.quote.amount'),
+      value: quote.amount,
+      shown: f.exact(quote.amount, quote.asset),
+    },
+    {
+      name: 'term',
+      label: t('earn.fact.term'),
+      value: String(quote.termDays ?? ''),
+      shown: f.term(quote.termDays),
+    },
+  ];
+  if (quote.income === 'static') {
+    figures.push({
+      name: 'rate',
+      label: t('earn.quote.rate'),
+      value: quote.annualRate ?? '',
+      shown: t('earn.quote.rates', {
+        annual: quote.annualRate === null ? '—' : f.percent(quote.annualRate),
+        daily: quote.dailyRate === null ? '—' : f.percent(quote.dailyRate),
+      }),
+    });
+    if (quote.dailyProfit !== null)
+      figures.push({
+        name: 'dailyProfit',
+        label: t('earn.quote.dailyProfit'),
+        value: quote.dailyProfit,
+        shown: f.exact(quote.dailyProfit, quote.asset),
+      });
+    figures.push(
+      quote.estimatedProfit === null
+        ? {
+            name: 'estimatedProfit',
+            label: t('earn.quote.estimatedProfit'),
+            value: '',
+            shown: t('earn.quote.whileHeld'),
+          }
+        : {
+            name: 'estimatedProfit',
+            label: t('earn.quote.estimatedProfit'),
+            value: quote.estimatedProfit,
+            shown: f.exact(quote.estimatedProfit, quote.asset),
+          },
+    );
+  } else {
+    figures.push({
+      name: 'estimatedProfit',
+      label: t('earn.quote.income'),
+      value: '',
+      shown: t('earn.quote.dynamicIncome'),
+    });
+  }
+  figures.push(
+    {
+      name: 'entrustTime',
+      label: t('earn.quote.entrustTime'),
+      value: quote.entrustTime,
+      shown: f.date(quote.entrustTime),
+    },
+    {
+      name: 'accrualStart',
+      label: t('earn.quote.accrualStart'),
+      value: quote.accrualStart,
+      shown: f.date(quote.accrualStart),
+    },
+  );
+  if (quote.expiryTime !== null)
+    figures.push({
+      name: 'expiryTime',
+      label: t('earn.quote.expiryTime'),
+      value: quote.expiryTime,
+      shown: f.date(quote.expiryTime),
+    });
+  if (quote.collectionTime !== null)
+    figures.push({
+      name: 'collectionTime',
+      label: t('earn.quote.collectionTime'),
+      value: quote.collectionTime,
+      shown: f.date(quote.collectionTime),
+    });
+  figures.push({
+    name: 'penaltyRate',
+    label: t('earn.fact.penalty'),
+    value: quote.penaltyRate,
+    shown:
+      quote.termDays === null
+        ? t('earn.noPenalty')
+        : t('earn.penaltyRule', { rate: f.percent(quote.penaltyRate) }),
+  });
+  return figures;
+}
+
+function QuoteFigures({ quote, testId }: { quote: EarnQuote; testId: string }) {
+  const figures = useQuoteFigures(quote);
+  return (
+    <dl className="earn-facts earn-quote" data-testid={testId} data-quote={quote.quoteId}>
+      {figures.map((figure) => (
+        <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
+          <dt>{figure.label}</dt>
+          <dd>{figure.shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** What early redemption would give on each day of the term (collapsed until asked for). */
+function RedemptionTable({ quote }: { quote: EarnQuote }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (quote.redemption.length === 0) return null;
+  return (
+    <details className="earn-redemption" data-testid="redemption-table">
+      <summary>{t('earn.redemption.title')}</summary>
+      <p className="small muted">{t('earn.redemption.note', { rate: f.percent(quote.penaltyRate) })}</p>
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption className="visually-hidden">{t('earn.redemption.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('earn.redemption.day')}</th>
+              <th scope="col" className="num">
+                {t('earn.redemption.penalty')}
+              </th>
+              <th scope="col" className="num">
+                {t('earn.redemption.income')}
+              </th>
+              <th scope="col" className="num">
+                {t('earn.redemption.receive')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {quote.redemption.map((row) => (
+              <tr key={row.day} data-day={row.day}>
+                <td>{f.day(row.day)}</td>
+                <td className="num">{f.exact(row.penalty, quote.asset)}</td>
+                <td className="num">{f.exact(row.incomeToDate, quote.asset)}</td>
+                <td className="num" data-value={row.receive}>
+                  {f.exact(row.receive, quote.asset)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+type Proof = { proof: string; txHash: string };
+
+/**
+ * The confirm step: the figures of one quote (kept here while the customer reads them), how it is
+ * paid, and the commit of exactly that quote. A quote that ran out (10032) is renewed in place and
+ * the customer confirms the figures shown; nothing is bought until they do.
+ */
+function ConfirmPurchase({
+  product,
+  first,
+  payWith,
+  proof,
+  payInAddress,
+  onClose,
+}: {
+  product: EarnProduct;
+  first: EarnQuote;
+  payWith: PayWith;
+  proof: Proof;
+  payInAddress: string | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const book = useCurrentBook();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [quote, setQuote] = useState(first);
+  // One id per purchase attempt: a retry after a lost answer buys once; a renewed quote is a new attempt.
+  const [requestId, setRequestId] = useState(newRequestId);
+  const [renewed, setRenewed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const commit = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const done =
+        payWith === 'proof'
+          ? await callApi('fundApplyWithProof', { body: { quoteId: quote.quoteId, ...proof } })
+          : await callApi(product.type === 'vip' ? 'vipInvest' : 'fundApply', {
+              body: { quoteId: quote.quoteId, requestId },
+            });
+      void queryClient.invalidateQueries({ queryKey: earnQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(
+        done.status === 'pending'
+          ? t('earn.buy.sentForReview', { amount: f.exact(done.amount, done.asset), name: done.productName })
+          : t('earn.buy.done', { amount: f.exact(done.amount, done.asset), name: done.productName }),
+      );
+      navigate(`/financial/myInvest/${done.type}`);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
+        try {
+          const next = await callApi('earnQuote', { body: { productId: product.id, amount: quote.amount } });
+          setQuote(next);
+          setRequestId(newRequestId());
+          setRenewed(true);
+          announce(t('earn.buy.renewed'));
+        } catch (again) {
+          setFailure(again);
+        }
+      } else setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const short =
+    payWith === 'balance' &&
+    (minorOf(quote.available, quote.asset) ?? 0n) < (minorOf(quote.amount, quote.asset) ?? 0n);
+  const whyId = `${titleId}-why`;
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal earn-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="earn-confirm"
+    >
+      <form
+        className="modal-body earn-confirm"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void commit();
+        }}
+      >
+        <div className="confirm-head">
+          <h2 id={titleId}>{t('earn.buy.confirmTitle')}</h2>
+          <BookBadge />
+        </div>
+        <p className="earn-confirm-name">{quote.productName}</p>
+        <QuoteFigures quote={quote} testId="confirm-figures" />
+        <dl className="earn-facts">
+          <div data-figure="payWith">
+            <dt>{t('earn.pay.title')}</dt>
+            <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
+          </div>
+          {payWith === 'balance' ? (
+            <div data-figure="available" data-value={quote.available}>
+              <dt>{t('earn.quote.available')}</dt>
+              <dd>{f.exact(quote.available, quote.asset)}</dd>
+            </div>
+          ) : payInAddress ? (
+            <div data-figure="payIn">
+              <dt>{t('earn.pay.address')}</dt>
+              <dd>
+                <code dir="ltr" className="earn-address">
+                  {payInAddress}
+                </code>
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+        {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
+        {renewed ? (
+          <p className="notice" data-testid="requote">
+            {t('earn.buy.renewed')}
+          </p>
+        ) : null}
+        {short ? (
+          <p className="notice" id={whyId}>
+            {t('earn.refusal.balance')}
+          </p>
+        ) : null}
+        {failure ? <Refusal error={failure} product={product} demo={book === 'demo'} /> : null}
+        <DialogButtons
+          dialog={dialog}
+          cancel={t('earn.buy.cancel')}
+          confirm={
+            busy
+              ? t('earn.buy.investing')
+              : t('earn.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
+          }
+          disabled={busy || short}
+          why={short ? whyId : undefined}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+/** The amount rests DEBOUNCE_MS before it is quoted. */
+function useSettled(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+/**
+ * The purchase: the amount (with the most one can put in), its live quote (the figures the
+ * commit posts), early redemption day by day, how to pay (the balance, or in the live book a
+ * transfer with its proof), then the confirm step.
+ */
+export function Purchase({ product, userId }: { product: EarnProduct; userId: number }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const book = useCurrentBook();
+  const demo = book === 'demo';
+  const wallet = useQuery(earnQueries.wallet(userId, book));
+  const [typed, setTyped] = useState('');
+  const [payWith, setPayWith] = useState<PayWith>('balance');
+  const [proof, setProof] = useState('');
+  const [txHash, setTxHash] = useState('');
+  const [uploading, setUploading] = useState(false);
+  const [tried, setTried] = useState(false);
+  const [confirming, setConfirming] = useState<EarnQuote | null>(null);
+  const amount = normalizeDecimal(typed);
+  const minor = amountInput.safeParse(amount).success ? minorOf(amount, product.asset) : null;
+  const low = minorOf(product.minAmount, product.asset);
+  const high = minorOf(product.maxAmount, product.asset);
+  const amountError =
+    typed.trim() === ''
+      ? tried
+        ? t('earn.amount.required')
+        : undefined
+      : minor === null || minor <= 0n
+        ? t('earn.amount.invalid', { asset: product.asset })
+        : (low !== null && minor < low) || (high !== null && minor > high)
+          ? t('earn.refusal.amountRange', {
+              minimum: f.exact(product.minAmount, product.asset),
+              maximum: f.exact(product.maxAmount, product.asset),
+            })
+          : undefined;
+  const quotable = typed.trim() !== '' && amountError === undefined ? amount : '';
+  const settled = useSettled(quotable);
+  const quote = useQuery({
+    ...earnQueries.quote(userId, book, product.id, settled),
+    enabled: settled !== '' && settled === quotable,
+  });
+  const current = quote.data && quote.data.amount !== '' && settled === quotable ? quote.data : undefined;
+  const available = wallet.data?.balances.find((b) => b.asset === product.asset)?.available;
+  const payIn = wallet.data?.payIn ?? null;
+  const canProof = product.type === 'fund' && !demo && payIn !== null;
+  const max = maxInvest(product, available);
+  const txOk = earnProofBody.shape.txHash.safeParse(txHash).success;
+  const proofErrors =
+    payWith === 'proof' && tried
+      ? {
+          proof: proof ? undefined : t('earn.pay.proofRequired'),
+          txHash: txOk ? undefined : t('earn.pay.txHashInvalid'),
+        }
+      : { proof: undefined, txHash: undefined };
+  const short =
+    payWith === 'balance' &&
+    current !== undefined &&
+    (minorOf(current.available, current.asset) ?? 0n) < (minor ?? 0n);
+  const hint = [
+    available !== undefined ? t('earn.amount.available', { amount: f.exact(available, product.asset) }) : '',
+    t('earn.range', {
+      minimum: f.exact(product.minAmount, product.asset),
+      maximum: f.exact(product.maxAmount, product.asset),
+    }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const review = () => {
+    setTried(true);
+    if (uploading) return;
+    if (amountError !== undefined || quotable === '' || !current) return;
+    if (payWith === 'proof' && (!proof || !txOk)) return;
+    setConfirming(current);
+  };
+  const quoting = quotable !== '' && (settled !== quotable || quote.isFetching) && !current;
+  return (
+    <section className="card earn-buy" aria-labelledby="earn-buy-title" data-testid="earn-purchase">
+      <div className="confirm-head">
+        <h2 id="earn-buy-title">{t('earn.buy.title')}</h2>
+        <BookBadge />
+      </div>
+      {demo ? <p className="small muted">{t('earn.buy.demoNote')}</p> : null}
+      <form
+        className="earn-buy-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          review();
+        }}
+      >
+        <Field
+          label={t('earn.amount.label', { asset: product.asset })}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          dir="ltr"
+          value={typed}
+          hint={hint}
+          error={amountError}
+          onChange={(event) => setTyped(event.target.value)}
+        >
+          {max !== null && (minorOf(max, product.asset) ?? 0n) > 0n ? (
+            <button
+              type="button"
+              className="button ghost small"
+              aria-label={t('earn.amount.maxLabel', { amount: f.exact(max, product.asset) })}
+              onClick={() => setTyped(max)}
+            >
+              {t('earn.amount.max')}
+            </button>
+          ) : null}
+        </Field>
+        <div className="earn-live-quote" data-testid="earn-quote" aria-busy={quoting || undefined}>
+          <h3>{t('earn.quote.title')}</h3>
+          {quotable === '' ? (
+            <p className="muted small">{t('earn.quote.enterAmount')}</p>
+          ) : quote.isError && settled === quotable ? (
+            <Refusal error={quote.error} product={product} demo={demo} />
+          ) : current ? (
+            <>
+              <QuoteFigures quote={current} testId="quote-figures" />
+              <RedemptionTable quote={current} />
+            </>
+          ) : (
+            <Loading />
+          )}
+        </div>
+        <fieldset className="earn-pay">
+          <legend>{t('earn.pay.title')}</legend>
+          <label className="earn-pay-option">
+            <input
+              type="radio"
+              name="payWith"
+              value="balance"
+              checked={payWith === 'balance'}
+              onChange={() => setPayWith('balance')}
+            />
+            <span>
+              {t('earn.pay.balance')}
+              {available !== undefined ? (
+                <span className="small muted">
+                  {' '}
+                  · {t('earn.amount.available', { amount: f.exact(available, product.asset) })}
+                </span>
+              ) : null}
+            </span>
+          </label>
+          {canProof ? (
+            <label className="earn-pay-option">
+              <input
+                type="radio"
+                name="payWith"
+                value="proof"
+                checked={payWith === 'proof'}
+                onChange={() => setPayWith('proof')}
+              />
+              <span>{t('earn.pay.proof')}</span>
+            </label>
+          ) : product.type === 'fund' ? (
+            <p className="small muted">
+              {demo ? t('earn.pay.proofLiveOnly') : t('earn.pay.proofUnavailable')}
+            </p>
+          ) : null}
+        </fieldset>
+        {short ? (
+          <div className="notice" data-testid="short-balance">
+            <p>{t('earn.refusal.balance')}</p>
+            {demo ? null : <Link to="/profile/deposit">{t('earn.refusal.deposit')}</Link>}
+          </div>
+        ) : null}
+        {payWith === 'proof' && payIn ? (
+          <div className="earn-proof" data-testid="earn-proof">
+            <p className="small">{t('earn.pay.sendTo', { asset: payIn.asset, network: payIn.network })}</p>
+            <p className="earn-pay-address">
+              <code dir="ltr" className="earn-address" data-testid="pay-in-address">
+                {payIn.address}
+              </code>{' '}
+              <CopyButton text={payIn.address} label={t('earn.pay.copy')} name={t('earn.pay.copyAddress')} />
+            </p>
+            <ImageInput
+              purpose="fund_proof"
+              name="proof"
+              label={t('earn.pay.image')}
+              error={proofErrors.proof}
+              onChange={(id) => setProof(id ?? '')}
+              onBusyChange={setUploading}
+            />
+            <Field
+              label={t('earn.pay.txHash')}
+              name="txHash"
+              dir="ltr"
+              autoComplete="off"
+              spellCheck={false}
+              value={txHash}
+              error={proofErrors.txHash}
+              onChange={(event) => setTxHash(event.target.value.trim())}
+            />
+          </div>
+        ) : null}
+        <button type="submit" className="button primary large block" data-testid="earn-review">
+          {t('earn.buy.review')}
+        </button>
+      </form>
+      {confirming ? (
+        <ConfirmPurchase
+          product={product}
+          first={confirming}
+          payWith={payWith}
+          proof={{ proof, txHash }}
+          payInAddress={payIn?.address ?? null}
+          onClose={() => setConfirming(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

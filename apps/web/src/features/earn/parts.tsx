@@ -1,0 +1,387 @@
+import {
+  ASSET_SCALES,
+  type Asset,
+  Code,
+  type EarnProduct,
+  type EarnState,
+  formatMinor,
+  parseMinor,
+  SOLD_OUT_REASONS,
+} from '@swx/contract';
+import { type ReactNode, use } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { formatDate, formatNumber } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { copyText } from '../../ui/copy.ts';
+import { earnTexts } from './texts.ts';
+import './earn.css';
+
+/**
+ * An earn screen: its title (with the book badge once logged in: products, reserves and
+ * investments are per book), the links between the earn screens, then the screen. Products are
+ * shown to visitors too; what needs a session says so where it is.
+ */
+export function EarnPage({ title, children }: { title: string; children: ReactNode }) {
+  // The earn texts load with the earn chunk; the route's Suspense shows loading until they are in.
+  use(earnTexts);
+  const isLogin = useClientState((s) => s.isLogin);
+  return (
+    <div className="container page earn-page">
+      <div className="page-head">
+        <h1 className="page-title">{title}</h1>
+        {isLogin ? <BookBadge /> : null}
+      </div>
+      <EarnNav />
+      {children}
+    </div>
+  );
+}
+
+/** Crypto funds, VIP funds, my investments: links, the current one marked (aria-current). */
+export function EarnNav() {
+  const { t } = useTranslation();
+  const links = [
+    ['/financial/cryptoInvest', 'title.cryptoInvest'],
+    ['/financial/vipInvest', 'title.vipInvest'],
+    ['/financial/myInvest/fund', 'earn.nav.myFunds'],
+    ['/financial/myInvest/vip', 'earn.nav.myVip'],
+  ] as const;
+  return (
+    <nav className="earn-nav" aria-label={t('earn.nav.label')}>
+      <ul>
+        {links.map(([to, key]) => (
+          <li key={to}>
+            <NavLink to={to} end>
+              {t(key)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The reader's formatters of earn figures. */
+export function useEarnFormat() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  return {
+    language,
+    /** An amount at its asset's display scale, with the asset (cards, summaries). */
+    money: (amount: string, asset: string) => `${formatMoney(language, amount, asset)} ${asset}`,
+    /** An amount with every digit the server gave (a quote's figures are the figures applied). */
+    exact: (amount: string, asset: string) =>
+      `${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}`,
+    percent: (ratio: string) => formatPercent(language, ratio, { minimumFractionDigits: 2 }),
+    date: (value: string) =>
+      formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+    /** A UTC day ("2025-03-01") in the reader's words. */
+    day: (value: string) =>
+      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
+    days: (count: number) => t('earn.days', { count }),
+    count: (value: number) => formatNumber(language, value),
+    /** "30 days" or "Flexible". */
+    term: (termDays: number | null) =>
+      termDays === null ? t('earn.flexible') : t('earn.days', { count: termDays }),
+  };
+}
+
+/** Parses a decimal at the asset's scale; null when it cannot be read. */
+export function minorOf(amount: string, asset: Asset): bigint | null {
+  try {
+    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
+  } catch {
+    return null;
+  }
+}
+
+/** The most one can put in now: the smallest of the balance, the product's maximum and what capacity is left. */
+export function maxInvest(product: EarnProduct, available: string | undefined): string | null {
+  const scale = ASSET_SCALES[product.asset];
+  const values = [product.maxAmount, ...(available === undefined ? [] : [available])].map((v) =>
+    minorOf(v, product.asset),
+  );
+  const capacity = minorOf(product.capacity, product.asset);
+  const invested = minorOf(product.invested, product.asset);
+  if (capacity !== null && invested !== null) values.push(capacity - invested);
+  if (values.some((v) => v === null)) return null;
+  const least = (values as bigint[]).reduce((a, b) => (b < a ? b : a));
+  return formatMinor(least < 0n ? 0n : least, scale);
+}
+
+/** How much of the capacity is taken, in per cent (0-100, rounded down). */
+export function usedPercent(product: EarnProduct): number {
+  const capacity = minorOf(product.capacity, product.asset);
+  const invested = minorOf(product.invested, product.asset);
+  if (!capacity || invested === null || capacity <= 0n) return 0;
+  const share = (invested * 100n) / capacity;
+  return Number(share > 100n ? 100n : share);
+}
+
+/** The rate of a product: static (annual and daily, fixed for the term) or dynamic (past, never promised). */
+export function RateFacts({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (product.income === 'static')
+    return (
+      <div className="earn-rate" data-income="static">
+        <p className="earn-rate-main">
+          <span className="earn-rate-value" data-testid="annual-rate" data-value={product.annualRate ?? ''}>
+            {product.annualRate === null ? '—' : f.percent(product.annualRate)}
+          </span>{' '}
+          <span className="earn-rate-label">{t('earn.rate.annual')}</span>
+        </p>
+        <p className="small muted">
+          {t('earn.rate.daily', { rate: product.dailyRate === null ? '—' : f.percent(product.dailyRate) })}
+          {' · '}
+          {t('earn.rate.fixed')}
+        </p>
+      </div>
+    );
+  return (
+    <div className="earn-rate" data-income="dynamic">
+      <p className="earn-rate-main">
+        <span className="earn-rate-value" data-testid="trailing-rate" data-value={product.trailingRate ?? ''}>
+          {product.trailingRate === null ? '—' : f.percent(product.trailingRate)}
+        </span>{' '}
+        <span className="earn-rate-label">{t('earn.rate.trailing')}</span>
+      </p>
+      <p className="small muted">
+        {product.trailingRate === null ? t('earn.rate.noHistory') : t('earn.rate.past')}
+      </p>
+    </div>
+  );
+}
+
+/** Static or dynamic income, in words. */
+export function IncomeWord({ income }: { income: 'static' | 'dynamic' }) {
+  const { t } = useTranslation();
+  return (
+    <span className="earn-chip" data-income={income}>
+      {t(`earn.income.${income}`)}
+    </span>
+  );
+}
+
+/** Why a product cannot be bought, in words. */
+export function SoldOut({ reason }: { reason: (typeof SOLD_OUT_REASONS)[number] }) {
+  const { t } = useTranslation();
+  return (
+    <p className="earn-sold-out" data-testid="sold-out" data-reason={reason}>
+      <strong>{t(`earn.soldOut.${reason === 'disabled' ? 'closed' : 'title'}`)}</strong>{' '}
+      {t(`earn.soldOut.${reason}`)}
+    </p>
+  );
+}
+
+/** The capacity taken so far, as a bar and in words. */
+export function Capacity({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const percent = usedPercent(product);
+  return (
+    <div className="earn-capacity">
+      <p className="small">
+        {t('earn.capacity', {
+          invested: f.money(product.invested, product.asset),
+          capacity: f.money(product.capacity, product.asset),
+          percent: formatNumber(f.language, percent / 100, { style: 'percent' }),
+        })}
+      </p>
+      <progress className="earn-progress" max={100} value={percent} aria-hidden="true" />
+    </div>
+  );
+}
+
+/** The facts every product states: term, limits, penalty, eligibility, what is reserved for current investors. */
+export function ProductFacts({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const rows: [string, ReactNode, string][] = [
+    [t('earn.fact.asset'), product.asset, 'asset'],
+    [t('earn.fact.term'), f.term(product.termDays), 'term'],
+    [
+      t('earn.fact.limits'),
+      t('earn.range', {
+        minimum: f.exact(product.minAmount, product.asset),
+        maximum: f.exact(product.maxAmount, product.asset),
+      }),
+      'limits',
+    ],
+    [
+      t('earn.fact.penalty'),
+      product.termDays === null
+        ? t('earn.noPenalty')
+        : t('earn.penaltyRule', { rate: f.percent(product.penaltyRate) }),
+      'penalty',
+    ],
+    [
+      t('earn.fact.reserved'),
+      <span key="r" data-testid="reserved-interest" data-value={product.reservedInterest}>
+        {f.money(product.reservedInterest, product.asset)}
+      </span>,
+      'reserved',
+    ],
+  ];
+  if (product.income === 'dynamic' && product.basket.length > 0)
+    rows.push([t('earn.fact.basket'), product.basket.join(', '), 'basket']);
+  return (
+    <dl className="earn-facts">
+      {rows.map(([label, value, name]) => (
+        <div key={name} data-fact={name}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Who may invest (VIP): a verified identity, one investment at a time. */
+export function Eligibility({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  if (!product.requiresKyc && !product.onePerCustomer) return null;
+  return (
+    <ul className="earn-rules" data-testid="eligibility">
+      {product.requiresKyc ? (
+        <li>
+          {t('earn.rule.kyc')} <Link to="/profile/verification">{t('title.verification')}</Link>
+        </li>
+      ) : null}
+      {product.onePerCustomer ? <li>{t('earn.rule.one')}</li> : null}
+    </ul>
+  );
+}
+
+/** Where a product's page is. */
+export function productPath(product: { id: number; type: 'fund' | 'vip' }): string {
+  return product.type === 'vip'
+    ? `/financial/vipInvestDetail/${product.id}`
+    : `/financial/cryptoInvestDetail?id=${product.id}`;
+}
+
+/** One product as a card: name, asset, income, rate, term, limits, capacity, sold out, reserve. */
+export function ProductCard({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const headingId = `earn-product-${product.id}`;
+  return (
+    <li
+      className="card earn-card"
+      data-product={product.id}
+      data-income={product.income}
+      data-sold-out={product.soldOut ?? ''}
+      aria-labelledby={headingId}
+    >
+      <div className="earn-card-head">
+        <h2 id={headingId}>
+          <Link to={productPath(product)}>{product.name}</Link>
+        </h2>
+        <span className="earn-chips">
+          <span className="earn-chip">{product.asset}</span>
+          <IncomeWord income={product.income} />
+        </span>
+      </div>
+      <RateFacts product={product} />
+      <ProductFacts product={product} />
+      <Capacity product={product} />
+      {product.soldOut ? <SoldOut reason={product.soldOut} /> : null}
+      {product.type === 'vip' ? <Eligibility product={product} /> : null}
+      <Link className="button primary block" to={productPath(product)} aria-describedby={headingId}>
+        {product.soldOut ? t('earn.card.view') : t('earn.card.invest')}
+      </Link>
+    </li>
+  );
+}
+
+/** An investment's status in words, with its own mark. */
+export function StatusWord({ status }: { status: EarnState }) {
+  const { t } = useTranslation();
+  return (
+    <span className="earn-status" data-state={status} data-testid="earn-status">
+      {t(`earn.status.${status}`)}
+    </span>
+  );
+}
+
+/** What a refusal means for the customer, in their words, with what they can do about it. */
+export function Refusal({
+  error,
+  product,
+  demo,
+}: {
+  error: unknown;
+  product?: EarnProduct | undefined;
+  demo: boolean;
+}) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (!(error instanceof ApiFailure))
+    return (
+      <p className="form-error" role="alert">
+        {t('state.error')}
+      </p>
+    );
+  let text = error.message;
+  let action: ReactNode = null;
+  switch (error.code) {
+    case Code.INSUFFICIENT_BALANCE:
+      text = t('earn.refusal.balance');
+      if (!demo) action = <Link to="/profile/deposit">{t('earn.refusal.deposit')}</Link>;
+      break;
+    case Code.WRONG_INVESTMENT_AMOUNT:
+      text = product
+        ? t('earn.refusal.amountRange', {
+            minimum: f.exact(product.minAmount, product.asset),
+            maximum: f.exact(product.maxAmount, product.asset),
+          })
+        : error.message;
+      break;
+    case Code.ALREADY_PURCHASED:
+      text = t('earn.refusal.already');
+      action = <Link to={`/financial/myInvest/${product?.type ?? 'fund'}`}>{t('earn.refusal.seeMine')}</Link>;
+      break;
+    case Code.SOLD_OUT: {
+      const reason = (error.data as { reason?: unknown } | null)?.reason;
+      text =
+        typeof reason === 'string' && (SOLD_OUT_REASONS as readonly string[]).includes(reason)
+          ? `${t('earn.soldOut.title')} ${t(`earn.soldOut.${reason}`)}`
+          : t('earn.soldOut.title');
+      break;
+    }
+    case Code.VIP_NOT_ELIGIBLE:
+      text = t('earn.refusal.kyc');
+      action = <Link to="/profile/verification">{t('earn.refusal.verify')}</Link>;
+      break;
+    case Code.LIVE_BOOK_ONLY:
+      text = t('earn.refusal.liveOnly');
+      break;
+    default:
+      break;
+  }
+  return (
+    <div className="form-error earn-refusal" role="alert" data-code={error.code}>
+      <p>{text}</p>
+      {action ? <p>{action}</p> : null}
+    </div>
+  );
+}
+
+/** A copy button: the text on the clipboard, and "copied" said by the shell's live region. */
+export function CopyButton({ text, label, name }: { text: string; label: string; name?: string }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="button ghost small"
+      aria-label={name}
+      onClick={async () => announce((await copyText(text)) ? t('earn.pay.copied') : t('earn.pay.copyFailed'))}
+    >
+      {label}
+    </button>
+  );
+}
