@@ -184,11 +184,7 @@ export const earnInvestment = z.object({
 });
 export type EarnInvestment = z.infer<typeof earnInvestment>;
 
-export const earnIncomeDay = z.object({
-  day: z.string(),
-  amount: decimalString,
-  rate: z.nullable(rateRatio),
-});
+export const earnIncomeDay = z.object({ day: z.string(), amount: decimalString, rate: z.nullable(rateRatio) });
 
 export const earnInvestmentDetail = z.extend(earnInvestment, {
   incomes: z.array(earnIncomeDay),
@@ -332,8 +328,7 @@ export const earnAdminCalls = {
   fundEarnReserve: {
     method: 'POST',
     path: '/earn/reserve',
-    summary:
-      "Fund a product's yield reserve in a book: a ledger transfer from the house (demo: from demo issuance); audited",
+    summary: "Fund a product's yield reserve in a book: a ledger transfer from the house (demo: from demo issuance); audited",
     roles: EARN_STAFF,
     body: earnFundBody,
     data: earnProductAdmin,
