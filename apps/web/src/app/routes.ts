@@ -36,6 +36,9 @@ export type RouteEntry = {
 
 const upcoming = 'upcoming';
 
+/** The earn screens share one chunk (one preload list in the entry chunk for their five routes). */
+const earn = () => import('../features/earn/screens.ts');
+
 export const ROUTES: readonly RouteEntry[] = [
   { path: '/', title: 'home', tab: 'home', tabRoot: true, view: 'home' },
   {
@@ -191,31 +194,31 @@ export const ROUTES: readonly RouteEntry[] = [
     path: '/financial/vipInvest',
     title: 'vipInvest',
     tab: 'profile',
-    view: { load: () => import('../features/earn/Products.tsx').then((m) => ({ default: m.VipList })) },
+    view: { load: () => earn().then((m) => ({ default: m.VipList })) },
   },
   {
     path: '/financial/vipInvestDetail/:info',
     title: 'vipInvestDetail',
     tab: 'profile',
-    view: { load: () => import('../features/earn/Detail.tsx').then((m) => ({ default: m.VipDetail })) },
+    view: { load: () => earn().then((m) => ({ default: m.VipDetail })) },
   },
   {
     path: '/financial/cryptoInvest',
     title: 'cryptoInvest',
     tab: 'profile',
-    view: { load: () => import('../features/earn/Products.tsx').then((m) => ({ default: m.FundList })) },
+    view: { load: () => earn().then((m) => ({ default: m.FundList })) },
   },
   {
     path: '/financial/cryptoInvestDetail',
     title: 'cryptoInvestDetail',
     tab: 'profile',
-    view: { load: () => import('../features/earn/Detail.tsx').then((m) => ({ default: m.FundDetail })) },
+    view: { load: () => earn().then((m) => ({ default: m.FundDetail })) },
   },
   {
     path: '/financial/myInvest/:type',
     title: 'myInvest',
     tab: 'profile',
-    view: { load: () => import('../features/earn/MyInvest.tsx') },
+    view: { load: () => earn().then((m) => ({ default: m.MyInvest })) },
   },
   { path: '/financial/*', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
   { path: '*', title: 'home', tab: 'home', view: { redirect: '/' } },

@@ -1,7 +1,7 @@
 import { Code, type EarnProduct, type EarnRateDay } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
@@ -11,7 +11,6 @@ import { NeedsLogin } from '../account/AccountPage.tsx';
 import { Purchase } from './Purchase.tsx';
 import {
   Capacity,
-  EarnPage,
   Eligibility,
   IncomeWord,
   ProductFacts,
@@ -22,7 +21,7 @@ import {
 import { earnQueries } from './queries.ts';
 
 /** A product id from the address: decimal digits only, else null. */
-function idOf(text: string | null | undefined): number | null {
+export function idOf(text: string | null | undefined): number | null {
   if (!text || !/^\d{1,9}$/.test(text)) return null;
   const id = Number(text);
   return id > 0 ? id : null;
@@ -141,7 +140,7 @@ function ProductView({ product }: { product: EarnProduct }) {
   );
 }
 
-function ProductScreen({ id, type }: { id: number | null; type: 'fund' | 'vip' }) {
+export function ProductScreen({ id, type }: { id: number | null; type: 'fund' | 'vip' }) {
   const { t } = useTranslation();
   const book = useCurrentBook();
   const list = type === 'vip' ? '/financial/vipInvest' : '/financial/cryptoInvest';
@@ -161,28 +160,4 @@ function ProductScreen({ id, type }: { id: number | null; type: 'fund' | 'vip' }
       <Failed message={query.error.message} onRetry={() => void query.refetch()} />
     );
   return <ProductView product={query.data} />;
-}
-
-/** A crypto fund (/financial/cryptoInvestDetail?id=N): the product and its purchase. */
-export function FundDetail() {
-  const { t } = useTranslation();
-  const [search] = useSearchParams();
-  const id = idOf(search.get('id'));
-  return (
-    <EarnPage title={t('title.cryptoInvestDetail')}>
-      <ProductScreen key={id ?? 0} id={id} type="fund" />
-    </EarnPage>
-  );
-}
-
-/** A VIP fund (/financial/vipInvestDetail/:info, info being the product id). */
-export function VipDetail() {
-  const { t } = useTranslation();
-  const { info } = useParams();
-  const id = idOf(info);
-  return (
-    <EarnPage title={t('title.vipInvestDetail')}>
-      <ProductScreen key={id ?? 0} id={id} type="vip" />
-    </EarnPage>
-  );
 }
