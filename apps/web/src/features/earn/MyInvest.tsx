@@ -156,60 +156,63 @@ function InvestmentDetail({
       onClose={onClose}
       data-testid="investment-detail"
     >
-      <div className="modal-body">
-        <div className="confirm-head">
+      <div className="earn-dialog-form">
+        <div className="confirm-head earn-dialog-head">
           <h2 id={titleId}>{shown.productName}</h2>
           <BookBadge />
         </div>
-        <p className="earn-card-amount">
-          <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
-        </p>
-        <Facts facts={facts} />
-        <h3>{t('earn.mine.incomes')}</h3>
-        {query.isPending ? (
-          <Loading />
-        ) : query.isError ? (
-          <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-        ) : query.data.incomes.length === 0 ? (
-          <Empty text={t('earn.mine.noIncome')} />
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="income-history">
-              <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('earn.history.day')}</th>
-                  {shown.income === 'dynamic' ? (
-                    <th scope="col" className="num">
-                      {t('earn.history.rate')}
-                    </th>
-                  ) : null}
-                  <th scope="col" className="num">
-                    {t('earn.mine.income')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...query.data.incomes].reverse().map((day) => (
-                  <tr key={day.day}>
-                    <td>{f.day(day.day)}</td>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
+        <section className="earn-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
+          <p className="earn-card-amount">
+            <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
+          </p>
+          <Facts facts={facts} />
+          <h3>{t('earn.mine.incomes')}</h3>
+          {query.isPending ? (
+            <Loading />
+          ) : query.isError ? (
+            <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+          ) : query.data.incomes.length === 0 ? (
+            <Empty text={t('earn.mine.noIncome')} />
+          ) : (
+            <div className="table-scroll">
+              <table className="data-table" data-testid="income-history">
+                <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('earn.history.day')}</th>
                     {shown.income === 'dynamic' ? (
-                      <td className="num" dir="ltr">
-                        {day.rate === null
-                          ? '—'
-                          : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
-                      </td>
+                      <th scope="col" className="num">
+                        {t('earn.history.rate')}
+                      </th>
                     ) : null}
-                    <td className="num" data-value={day.amount}>
-                      {f.exact(day.amount, shown.asset)}
-                    </td>
+                    <th scope="col" className="num">
+                      {t('earn.mine.income')}
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <div className="row end">
+                </thead>
+                <tbody>
+                  {[...query.data.incomes].reverse().map((day) => (
+                    <tr key={day.day}>
+                      <td>{f.day(day.day)}</td>
+                      {shown.income === 'dynamic' ? (
+                        <td className="num" dir="ltr">
+                          {day.rate === null
+                            ? '—'
+                            : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
+                        </td>
+                      ) : null}
+                      <td className="num" data-value={day.amount}>
+                        {f.exact(day.amount, shown.asset)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <div className="earn-dialog-actions row end">
           <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
             {t('earn.mine.close')}
           </button>
@@ -288,58 +291,65 @@ function RedeemDialog({
       data-testid="redeem-confirm"
     >
       <form
-        className="modal-body earn-confirm"
+        className="earn-dialog-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void commit();
         }}
       >
-        <div className="confirm-head">
+        <div className="confirm-head earn-dialog-head">
           <h2 id={titleId}>{flexible ? t('earn.redeem.titleFlexible') : t('earn.redeem.title')}</h2>
           <BookBadge />
         </div>
-        <p className="earn-confirm-name">{investment.productName}</p>
-        <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
-          {rows.map(([label, value, name]) => (
-            <div key={name} data-figure={name} data-value={value}>
-              <dt>{label}</dt>
-              <dd>{f.exact(value, quote.asset)}</dd>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
+        <section className="earn-scroll" aria-label={t('earn.redeem.receiveNow')} tabIndex={0}>
+          <p className="earn-confirm-name">{investment.productName}</p>
+          <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
+            {rows.map(([label, value, name]) => (
+              <div key={name} data-figure={name} data-value={value}>
+                <dt>{label}</dt>
+                <dd>{f.exact(value, quote.asset)}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="earn-compare">
+            <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
+              <p className="small">{t('earn.redeem.receiveNow')}</p>
+              <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
             </div>
-          ))}
-        </dl>
-        <div className="earn-compare">
-          <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
-            <p className="small">{t('earn.redeem.receiveNow')}</p>
-            <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
+            {quote.atMaturity !== null ? (
+              <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
+                <p className="small">{t('earn.redeem.atMaturity')}</p>
+                <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
+                {investment.expiryTime ? (
+                  <p className="small muted">
+                    {t('earn.redeem.on', { date: f.date(investment.expiryTime) })}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
           </div>
-          {quote.atMaturity !== null ? (
-            <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
-              <p className="small">{t('earn.redeem.atMaturity')}</p>
-              <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
-              {investment.expiryTime ? (
-                <p className="small muted">{t('earn.redeem.on', { date: f.date(investment.expiryTime) })}</p>
-              ) : null}
-            </div>
+          <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
+        </section>
+        <div className="earn-dialog-actions">
+          {renewed ? (
+            <p className="notice" data-testid="requote">
+              {t('earn.buy.renewed')}
+            </p>
           ) : null}
+          {failure ? <Refusal error={failure} demo={book === 'demo'} /> : null}
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('earn.redeem.keep')}
+            confirm={
+              busy
+                ? t('earn.redeem.redeeming')
+                : t('earn.redeem.confirm', { amount: f.exact(quote.receive, quote.asset) })
+            }
+            disabled={busy}
+          />
         </div>
-        <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
-        {renewed ? (
-          <p className="notice" data-testid="requote">
-            {t('earn.buy.renewed')}
-          </p>
-        ) : null}
-        {failure ? <Refusal error={failure} demo={book === 'demo'} /> : null}
-        <DialogButtons
-          dialog={dialog}
-          cancel={t('earn.redeem.keep')}
-          confirm={
-            busy
-              ? t('earn.redeem.redeeming')
-              : t('earn.redeem.confirm', { amount: f.exact(quote.receive, quote.asset) })
-          }
-          disabled={busy}
-        />
       </form>
     </Modal>
   );

@@ -266,63 +266,68 @@ function ConfirmPurchase({
       data-testid="earn-confirm"
     >
       <form
-        className="modal-body earn-confirm"
+        className="earn-dialog-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void commit();
         }}
       >
-        <div className="confirm-head">
+        <div className="confirm-head earn-dialog-head">
           <h2 id={titleId}>{t('earn.buy.confirmTitle')}</h2>
           <BookBadge />
         </div>
-        <p className="earn-confirm-name">{quote.productName}</p>
-        <QuoteFigures quote={quote} testId="confirm-figures" />
-        <dl className="earn-facts">
-          <div data-figure="payWith">
-            <dt>{t('earn.pay.title')}</dt>
-            <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
-          </div>
-          {payWith === 'balance' ? (
-            <div data-figure="available" data-value={quote.available}>
-              <dt>{t('earn.quote.available')}</dt>
-              <dd>{f.exact(quote.available, quote.asset)}</dd>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
+        <section className="earn-scroll" aria-label={t('earn.quote.title')} tabIndex={0}>
+          <p className="earn-confirm-name">{quote.productName}</p>
+          <QuoteFigures quote={quote} testId="confirm-figures" />
+          <dl className="earn-facts">
+            <div data-figure="payWith">
+              <dt>{t('earn.pay.title')}</dt>
+              <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
             </div>
-          ) : payInAddress ? (
-            <div data-figure="payIn">
-              <dt>{t('earn.pay.address')}</dt>
-              <dd>
-                <code dir="ltr" className="earn-address">
-                  {payInAddress}
-                </code>
-              </dd>
-            </div>
+            {payWith === 'balance' ? (
+              <div data-figure="available" data-value={quote.available}>
+                <dt>{t('earn.quote.available')}</dt>
+                <dd>{f.exact(quote.available, quote.asset)}</dd>
+              </div>
+            ) : payInAddress ? (
+              <div data-figure="payIn">
+                <dt>{t('earn.pay.address')}</dt>
+                <dd>
+                  <code dir="ltr" className="earn-address">
+                    {payInAddress}
+                  </code>
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
+        </section>
+        <div className="earn-dialog-actions">
+          {renewed ? (
+            <p className="notice" data-testid="requote">
+              {t('earn.buy.renewed')}
+            </p>
           ) : null}
-        </dl>
-        {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
-        {renewed ? (
-          <p className="notice" data-testid="requote">
-            {t('earn.buy.renewed')}
-          </p>
-        ) : null}
-        {short ? (
-          <p className="notice" id={whyId}>
-            {t('earn.refusal.balance')}
-          </p>
-        ) : null}
-        {failure ? <Refusal error={failure} product={product} demo={book === 'demo'} /> : null}
-        <DialogButtons
-          dialog={dialog}
-          cancel={t('earn.buy.cancel')}
-          confirm={
-            busy
-              ? t('earn.buy.investing')
-              : t('earn.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
-          }
-          disabled={busy || short}
-          why={short ? whyId : undefined}
-        />
+          {short ? (
+            <p className="notice" id={whyId}>
+              {t('earn.refusal.balance')}
+            </p>
+          ) : null}
+          {failure ? <Refusal error={failure} product={product} demo={book === 'demo'} /> : null}
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('earn.buy.cancel')}
+            confirm={
+              busy
+                ? t('earn.buy.investing')
+                : t('earn.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
+            }
+            disabled={busy || short}
+            why={short ? whyId : undefined}
+          />
+        </div>
       </form>
     </Modal>
   );

@@ -79,7 +79,15 @@ export function useEarnFormat() {
       `${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}`,
     percent: (ratio: string) => formatPercent(language, ratio, { minimumFractionDigits: 2 }),
     date: (value: string) =>
-      formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+      formatDate(language, value, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }),
     /** A UTC day ("2025-03-01") in the reader's words. */
     day: (value: string) =>
       formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
