@@ -121,7 +121,15 @@ const ACCOUNTS = [
   'pending_withdrawals',
   'external_clearing',
   'counterparty',
+  'earn',
 ];
+
+/** A product's own platform account (`earn_reserve_7`): its kind's name, the product's number dropped. */
+function accountName(t: TFunction, account: string): string {
+  if (ACCOUNTS.includes(account)) return t(`records.accounts.${account}`);
+  const product = /^(earn_reserve|earn_owed)_\d+$/.exec(account);
+  return product ? t(`records.accounts.${product[1]}`) : account;
+}
 
 /** One economic event: what happened and what it changed, its time and state; the postings one click away. */
 function RecordRow({ line }: { line: TransactionLine }) {
@@ -178,11 +186,7 @@ function RecordRow({ line }: { line: TransactionLine }) {
                 key={`${posting.account}-${posting.asset}-${posting.amount}`}
                 data-account={posting.account}
               >
-                <th scope="row">
-                  {ACCOUNTS.includes(posting.account)
-                    ? t(`records.accounts.${posting.account}`)
-                    : posting.account}
-                </th>
+                <th scope="row">{accountName(t, posting.account)}</th>
                 <td className="num">
                   <bdi>
                     {formatAmount(language, posting.amount, 2, { sign: true })} {posting.asset}
