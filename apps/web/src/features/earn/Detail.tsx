@@ -72,7 +72,8 @@ function PriceHistory({ product }: { product: EarnProduct }) {
       ) : (
         <>
           <PriceLine days={query.data.days.slice(-30)} />
-          <div className="table-scroll">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it */}
+          <section className="table-scroll" aria-label={t('earn.history.caption')} tabIndex={0}>
             <table className="data-table">
               <caption className="visually-hidden">{t('earn.history.caption')}</caption>
               <thead>
@@ -101,7 +102,7 @@ function PriceHistory({ product }: { product: EarnProduct }) {
                   ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </>
       )}
     </section>

@@ -32,7 +32,8 @@ function Summary({ userId }: { userId: number }) {
       ) : query.data.length === 0 ? (
         <Empty text={t('earn.mine.noSummary')} />
       ) : (
-        <div className="table-scroll">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('earn.mine.summary')} tabIndex={0}>
           <table className="data-table">
             <caption className="visually-hidden">{t('earn.mine.summary')}</caption>
             <thead>
@@ -66,7 +67,7 @@ function Summary({ userId }: { userId: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </section>
   );
@@ -175,7 +176,8 @@ function InvestmentDetail({
           ) : query.data.incomes.length === 0 ? (
             <Empty text={t('earn.mine.noIncome')} />
           ) : (
-            <div className="table-scroll">
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+            <section className="table-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
               <table className="data-table" data-testid="income-history">
                 <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
                 <thead>
@@ -209,7 +211,7 @@ function InvestmentDetail({
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           )}
         </section>
         <div className="earn-dialog-actions row end">

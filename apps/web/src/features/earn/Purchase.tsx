@@ -144,7 +144,8 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
     <details className="earn-redemption" data-testid="redemption-table">
       <summary>{t('earn.redemption.title')}</summary>
       <p className="small muted">{t('earn.redemption.note', { rate: f.percent(quote.penaltyRate) })}</p>
-      <div className="table-scroll">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it */}
+      <section className="table-scroll" aria-label={t('earn.redemption.title')} tabIndex={0}>
         <table className="data-table">
           <caption className="visually-hidden">{t('earn.redemption.title')}</caption>
           <thead>
@@ -174,7 +175,7 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </details>
   );
 }
@@ -445,13 +446,12 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
           onChange={(event) => setTyped(event.target.value)}
         >
           {max !== null && (minorOf(max, product.asset) ?? 0n) > 0n ? (
-            <button
-              type="button"
-              className="button ghost small"
-              aria-label={t('earn.amount.maxLabel', { amount: f.exact(max, product.asset) })}
-              onClick={() => setTyped(max)}
-            >
+            <button type="button" className="button ghost small" onClick={() => setTyped(max)}>
               {t('earn.amount.max')}
+              <span className="visually-hidden">
+                {' '}
+                {t('earn.amount.maxLabel', { amount: f.exact(max, product.asset) })}
+              </span>
             </button>
           ) : null}
         </Field>
