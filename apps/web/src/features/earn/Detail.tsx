@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
+import { formatDecimal } from '../../app/i18n.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
@@ -97,7 +98,7 @@ function PriceHistory({ product }: { product: EarnProduct }) {
                       <td className="num" dir="ltr">
                         {formatPercent(f.language, d.rate, { minimumFractionDigits: 2 })}
                       </td>
-                      <td className="num">{f.exact(d.unitPrice, '').trim()}</td>
+                      <td className="num">{formatDecimal(f.language, d.unitPrice)}</td>
                     </tr>
                   ))}
               </tbody>

@@ -32,42 +32,27 @@ function Summary({ userId }: { userId: number }) {
       ) : query.data.length === 0 ? (
         <Empty text={t('earn.mine.noSummary')} />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('earn.mine.summary')} tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">{t('earn.mine.summary')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('earn.fact.asset')}</th>
-                <th scope="col" className="num">
-                  {t('earn.mine.invested')}
-                </th>
-                <th scope="col" className="num">
-                  {t('earn.mine.incomeToday')}
-                </th>
-                <th scope="col" className="num">
-                  {t('earn.mine.totalIncome')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.map((row) => (
-                <tr key={row.asset} data-asset={row.asset}>
-                  <th scope="row">{row.asset}</th>
-                  <td className="num" data-value={row.invested}>
-                    {f.money(row.invested, row.asset)}
-                  </td>
-                  <td className="num" data-value={row.incomeToday}>
-                    {f.exact(row.incomeToday, row.asset)}
-                  </td>
-                  <td className="num" data-value={row.totalIncome}>
-                    {f.exact(row.totalIncome, row.asset)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <ul className="earn-summary-list">
+          {query.data.map((row) => (
+            <li key={row.asset} data-asset={row.asset}>
+              <h3>{row.asset}</h3>
+              <dl className="earn-summary-facts">
+                <div data-fact="invested" data-value={row.invested}>
+                  <dt>{t('earn.mine.invested')}</dt>
+                  <dd>{f.money(row.invested, row.asset)}</dd>
+                </div>
+                <div data-fact="incomeToday" data-value={row.incomeToday}>
+                  <dt>{t('earn.mine.incomeToday')}</dt>
+                  <dd>{f.exact(row.incomeToday, row.asset)}</dd>
+                </div>
+                <div data-fact="totalIncome" data-value={row.totalIncome}>
+                  <dt>{t('earn.mine.totalIncome')}</dt>
+                  <dd>{f.exact(row.totalIncome, row.asset)}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );

@@ -72,11 +72,14 @@ export function useEarnFormat() {
   const language = useClientState((s) => s.language);
   return {
     language,
-    /** An amount at its asset's display scale, with the asset (cards, summaries). */
-    money: (amount: string, asset: string) => `${formatMoney(language, amount, asset)} ${asset}`,
+    /**
+     * An amount at its asset's display scale, with the asset (cards, summaries). Each amount is a
+     * left-to-right isolate, so number and asset stay together inside Arabic text.
+     */
+    money: (amount: string, asset: string) => `\u2066${formatMoney(language, amount, asset)} ${asset}\u2069`,
     /** An amount with every digit the server gave (a quote's figures are the figures applied). */
     exact: (amount: string, asset: string) =>
-      `${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}`,
+      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}\u2069`,
     percent: (ratio: string) => formatPercent(language, ratio, { minimumFractionDigits: 2 }),
     date: (value: string) =>
       formatDate(language, value, {
@@ -151,17 +154,23 @@ export function RateFacts({ product }: { product: EarnProduct }) {
         </p>
       </div>
     );
+  if (product.trailingRate === null)
+    return (
+      <div className="earn-rate" data-income="dynamic">
+        <p className="earn-rate-label" data-testid="trailing-rate" data-value="">
+          {t('earn.rate.noHistory')}
+        </p>
+      </div>
+    );
   return (
     <div className="earn-rate" data-income="dynamic">
       <p className="earn-rate-main">
-        <span className="earn-rate-value" data-testid="trailing-rate" data-value={product.trailingRate ?? ''}>
-          {product.trailingRate === null ? '—' : f.percent(product.trailingRate)}
+        <span className="earn-rate-value" data-testid="trailing-rate" data-value={product.trailingRate}>
+          {f.percent(product.trailingRate)}
         </span>{' '}
         <span className="earn-rate-label">{t('earn.rate.trailing')}</span>
       </p>
-      <p className="small muted">
-        {product.trailingRate === null ? t('earn.rate.noHistory') : t('earn.rate.past')}
-      </p>
+      <p className="small muted">{t('earn.rate.past')}</p>
     </div>
   );
 }
