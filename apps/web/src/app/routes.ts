@@ -36,8 +36,11 @@ export type RouteEntry = {
 
 const upcoming = 'upcoming';
 
-/** The earn screens share one chunk (one preload list in the entry chunk for their five routes). */
-const earn = () => import('../features/earn/screens.ts');
+/** An earn screen: the five share one chunk (one preload list in the entry chunk for their routes). */
+const earn =
+  (screen: keyof typeof import('../features/earn/screens.ts')): Loader =>
+  () =>
+    import('../features/earn/screens.ts').then((m) => ({ default: m[screen] }));
 
 export const ROUTES: readonly RouteEntry[] = [
   { path: '/', title: 'home', tab: 'home', tabRoot: true, view: 'home' },
@@ -194,31 +197,31 @@ export const ROUTES: readonly RouteEntry[] = [
     path: '/financial/vipInvest',
     title: 'vipInvest',
     tab: 'profile',
-    view: { load: () => earn().then((m) => ({ default: m.VipList })) },
+    view: { load: earn('VipList') },
   },
   {
     path: '/financial/vipInvestDetail/:info',
     title: 'vipInvestDetail',
     tab: 'profile',
-    view: { load: () => earn().then((m) => ({ default: m.VipDetail })) },
+    view: { load: earn('VipDetail') },
   },
   {
     path: '/financial/cryptoInvest',
     title: 'cryptoInvest',
     tab: 'profile',
-    view: { load: () => earn().then((m) => ({ default: m.FundList })) },
+    view: { load: earn('FundList') },
   },
   {
     path: '/financial/cryptoInvestDetail',
     title: 'cryptoInvestDetail',
     tab: 'profile',
-    view: { load: () => earn().then((m) => ({ default: m.FundDetail })) },
+    view: { load: earn('FundDetail') },
   },
   {
     path: '/financial/myInvest/:type',
     title: 'myInvest',
     tab: 'profile',
-    view: { load: () => earn().then((m) => ({ default: m.MyInvest })) },
+    view: { load: earn('MyInvest') },
   },
   { path: '/financial/*', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
   { path: '*', title: 'home', tab: 'home', view: { redirect: '/' } },
