@@ -8,6 +8,7 @@ import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
+import { pngImage } from '../support/images.ts';
 import { EarnListPage, EarnProductPage, MyInvestPage, TransactionsPage } from '../support/pages/index.ts';
 
 /**
@@ -177,6 +178,43 @@ describe('earn', () => {
     );
     expect(errors).toEqual([]);
     await page.context().close();
+  }, 120_000);
+
+  it('buys by a transfer with a payment proof in the live book: sent for review, and said so', async () => {
+    const admin = staffApi(app.server, (await app.staff.session()).token);
+    await admin.ok('fundEarnReserve', {
+      productId: fixed.product.id,
+      book: 'live',
+      amount: '100',
+      reason: 'Live reserve for the browser tests',
+    });
+    const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
+    await context.addInitScript(() => localStorage.setItem('virtual', '0'));
+    await page.goto(`/financial/cryptoInvestDetail?id=${fixed.product.id}`);
+    const product = new EarnProductPage(page);
+    await product.enter('200');
+    await product.payByProof(await pngImage(), `0x${'ab'.repeat(32)}`);
+    expect(await product.payInAddress.innerText()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await expectAccessible(page, 'desktop purchase by proof');
+    const confirm = await product.review();
+    expect(usdt(confirm.amount?.value ?? '')).toBe(200_000_000n);
+    await product.confirmPurchase();
+    await product.waitForPath('/financial/myInvest/fund');
+
+    const live = customerApi(app.server, buyer, { book: 'live' });
+    const [investment] = await live.ok('fundUserProjects', { itemType: 'fund' });
+    expect(investment).toMatchObject({ status: 'pending', payWith: 'proof', productId: fixed.product.id });
+    const mine = new MyInvestPage(page);
+    await expect.poll(() => mine.status(investment?.id ?? 0).innerText()).toBe('Proof under review');
+    // Nothing to redeem while staff check the transfer.
+    expect(
+      await mine
+        .card(investment?.id ?? 0)
+        .getByTestId('redeem')
+        .count(),
+    ).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
   }, 120_000);
 
   it('passes axe on every earn screen, desktop and 390 px, in English and Arabic', async () => {

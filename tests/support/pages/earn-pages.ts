@@ -34,6 +34,19 @@ export class EarnProductPage extends PageModel {
   readonly confirm = this.page.getByTestId('earn-confirm');
   readonly confirmFigures = this.page.getByTestId('confirm-figures');
 
+  readonly payInAddress = this.page.getByTestId('pay-in-address');
+
+  /** Chooses to pay by a transfer: the proof image (uploaded at once) and the transaction hash. */
+  async payByProof(image: Buffer, txHash: string): Promise<void> {
+    await this.purchase.locator('input[name="payWith"][value="proof"]').check();
+    const proof = this.page.getByTestId('earn-proof');
+    await proof
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: image });
+    await proof.getByText('Uploaded and checked.').waitFor();
+    await proof.locator('input[name="txHash"]').fill(txHash);
+  }
+
   /** Types an amount and waits for its quote. */
   async enter(amount: string): Promise<void> {
     await this.amount.fill(amount);

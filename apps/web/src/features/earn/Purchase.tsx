@@ -388,7 +388,8 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
   const current = quote.data && quote.data.amount !== '' && settled === quotable ? quote.data : undefined;
   const available = wallet.data?.balances.find((b) => b.asset === product.asset)?.available;
   const payIn = wallet.data?.payIn ?? null;
-  const canProof = product.type === 'fund' && !demo && payIn !== null;
+  // A transfer is paid in to the customer's deposit address of the product's asset, when there is one.
+  const canProof = product.type === 'fund' && !demo && payIn !== null && payIn.asset === product.asset;
   const max = maxInvest(product, available);
   const txOk = earnProofBody.shape.txHash.safeParse(txHash).success;
   const proofErrors =
