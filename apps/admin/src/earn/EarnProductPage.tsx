@@ -61,6 +61,7 @@ export function NewEarnProduct() {
       </h2>
       {allowed(staff, adminCalls.createEarnProduct) ? (
         <ProductForm
+          labelledBy="earn-new-heading"
           onSaved={(saved) =>
             navigate(`/earn/products/${saved.product.id}`, {
               state: { done: fill(t.created, { name: saved.product.name }) },

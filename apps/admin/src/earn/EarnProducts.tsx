@@ -84,13 +84,13 @@ function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'liv
         </dd>
       </div>
       <div>
-        <dt>{t.reservedInterest}</dt>
+        <dt>{t.reservedShort}</dt>
         <dd>
           <Money value={figures.reservedInterest} asset={asset} />
         </dd>
       </div>
       <div>
-        <dt>{t.invested}</dt>
+        <dt>{t.investedCount}</dt>
         <dd>
           <Money value={figures.invested} asset={asset} /> ({figures.investments})
         </dd>
@@ -117,7 +117,9 @@ export function EarnProducts() {
       header: t.product,
       cell: ({ product: p }) => (
         <span className="earn-stack">
-          <strong>{p.name}</strong>
+          <Link to={`/earn/products/${p.id}`}>
+            <strong>{p.name}</strong>
+          </Link>
           <span className="earn-tag">{t.types[p.type]}</span>
         </span>
       ),
@@ -126,38 +128,42 @@ export function EarnProducts() {
     { key: 'asset', header: t.asset, cell: (r) => r.product.asset, sortValue: (r) => r.product.asset },
     {
       key: 'terms',
-      header: t.income,
+      header: t.termsHeading,
       cell: ({ product: p }) => (
         <span className="earn-stack">
           <span>
             {t.incomes[p.income]} · {termText(t, p)}
           </span>
           <RateText product={p} />
+          {p.termDays === null ? null : (
+            <span>{fill(t.penaltyValue, { rate: ratioToPercent(p.penaltyRate) })}</span>
+          )}
         </span>
       ),
       sortValue: (r) => `${r.product.income} ${String(r.product.termDays ?? 0).padStart(5, '0')}`,
     },
     {
       key: 'limits',
-      header: t.limits,
-      cell: ({ product: p }) => <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
-    },
-    {
-      key: 'capacity',
-      header: t.capacity,
+      header: t.limitsHeader,
       cell: ({ product: p }) => (
-        <span dir="auto">
-          {fill(t.capacityValue, {
-            invested: `${plain(p.invested)}`,
-            capacity: `${plain(p.capacity)} ${p.asset}`,
-          })}
-        </span>
+        <dl className="earn-book">
+          <div>
+            <dt>{t.limits}</dt>
+            <dd>
+              <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t.capacity}</dt>
+            <dd>
+              {fill(t.capacityValue, {
+                invested: plain(p.invested),
+                capacity: `${plain(p.capacity)} ${p.asset}`,
+              })}
+            </dd>
+          </div>
+        </dl>
       ),
-    },
-    {
-      key: 'penalty',
-      header: t.penalty,
-      cell: ({ product: p }) => (p.termDays === null ? '—' : <Percent ratio={p.penaltyRate} />),
     },
     {
       key: 'rules',
@@ -186,16 +192,6 @@ export function EarnProducts() {
       key: 'live',
       header: fill(t.bookColumn, { book: t.books.live }),
       cell: (r) => <BookFigures row={r} book="live" />,
-    },
-    {
-      key: 'open',
-      header: t.open,
-      hiddenHeader: true,
-      cell: ({ product: p }) => (
-        <Link to={`/earn/products/${p.id}`} aria-label={fill(t.openProduct, { name: p.name })}>
-          {t.open}
-        </Link>
-      ),
     },
   ];
   return (

@@ -143,8 +143,11 @@ export function ProductForm({
   product,
   onSaved,
   onCancel,
+  labelledBy,
 }: {
   product?: EarnProduct;
+  /** The heading that names the form when it has none of its own (the create page's). */
+  labelledBy?: string;
   onSaved: (saved: EarnProductAdmin) => void;
   onCancel?: () => void;
 }) {
@@ -199,10 +202,14 @@ export function ProductForm({
       {...extra}
     />
   );
-  const heading = product ? fill(t.editHeading, { name: product.name }) : t.createHeading;
   return (
-    <form className="panel earn-form" aria-labelledby={headingId} onSubmit={submit} noValidate>
-      <h3 id={headingId}>{heading}</h3>
+    <form
+      className={product ? 'panel earn-form' : 'earn-form stack'}
+      aria-labelledby={product ? headingId : labelledBy}
+      onSubmit={submit}
+      noValidate
+    >
+      {product ? <h3 id={headingId}>{fill(t.editHeading, { name: product.name })}</h3> : null}
       <div className="earn-fields">
         <SelectField
           label={f.type}
@@ -266,7 +273,7 @@ export function ProductForm({
         )}
       </fieldset>
       <fieldset className="earn-group">
-        <legend>{t.incomes[draft.income]}</legend>
+        <legend>{t.rateLegend}</legend>
         {draft.income === 'static' ? (
           <Field
             label={f.annualRate}
@@ -298,7 +305,7 @@ export function ProductForm({
         ) : null}
       </fieldset>
       <fieldset className="earn-group">
-        <legend>{t.limits}</legend>
+        <legend>{t.limitsHeader}</legend>
         <div className="earn-fields">
           {text_('minAmount')}
           {text_('maxAmount')}
