@@ -11,6 +11,10 @@ import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
+import { marketBasketRate } from './modules/earn/earn.basket.ts';
+import { earnProofReview } from './modules/earn/earn.review.ts';
+import { earnRoutes } from './modules/earn/earn.routes.ts';
+import { EarnService } from './modules/earn/earn.service.ts';
 import { CustomerDirectory } from './modules/identity/identity.customers.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { IdentityService } from './modules/identity/identity.service.ts';
@@ -101,6 +105,8 @@ export type Services = {
   wallet: WalletService;
   depositReview: ReviewQueue<ReturnType<typeof depositReview>['calls']>;
   withdrawalReview: ReviewQueue<ReturnType<typeof withdrawalReview>['calls']>;
+  earn: EarnService;
+  earnProofReview: ReviewQueue<ReturnType<typeof earnProofReview>['calls']>;
   notices: NoticesService;
   content: ContentService;
   operator: OperatorService;
@@ -212,6 +218,24 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
   });
   const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
+  // The customer's pay-in address for a purchase by proof: their USDT deposit address.
+  const payIn = async (userId: number) =>
+    wallet.deposits
+      .address('live', userId, 'USDT-EVM')
+      .then((a) => a)
+      .catch(() => null);
+  const earn = new EarnService({
+    db: platform.db,
+    ledger,
+    audit,
+    notices,
+    kyc,
+    uploads,
+    payIn: (userId) => payIn(userId),
+    basketRate: marketBasketRate(market),
+    quoteKey: quoteKey(platform.config.totpKey),
+    logger: platform.logger,
+  });
   return {
     audit,
     ledger,
@@ -236,6 +260,16 @@ export function createServices(platform: Platform): Services {
     wallet,
     depositReview: reviews.register(depositReview(wallet.deposits, ledger)),
     withdrawalReview: reviews.register(withdrawalReview(wallet.withdrawals, ledger, kyc, params)),
+    earn,
+    earnProofReview: reviews.register(
+      earnProofReview(
+        earn,
+        ledger,
+        params,
+        async (userId) => (await payIn(userId))?.address ?? null,
+        Date.now,
+      ),
+    ),
   };
 }
 
@@ -319,6 +353,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
     deposits: services.depositReview,
     withdrawals: services.withdrawalReview,
   });
+  earnRoutes(server, services.earn, services.staff, services.earnProofReview);
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 

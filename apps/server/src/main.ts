@@ -1,6 +1,8 @@
 import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
+import { earnDailyJob } from './modules/earn/earn.service.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
+import { SettlementRunner } from './modules/products/settlement.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { WalletJob } from './modules/wallet/wallet.service.ts';
 import { openPlatform } from './platform/boot.ts';
@@ -55,6 +57,18 @@ async function main(): Promise<void> {
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
   const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
+  jobs.register(
+    earnDailyJob(
+      services.earn,
+      new SettlementRunner({
+        db: platform.db,
+        ledger: services.ledger,
+        audit: services.audit,
+        now: Date.now,
+        logger: platform.logger,
+      }),
+    ),
+  );
   // A development chain's blocks come at its own interval: the networks' waiting times follow it.
   const chain = platform.chain?.chain;
   if (chain && chain.kind !== 'external' && chain.blockSeconds >= 1)

@@ -184,7 +184,11 @@ export const earnInvestment = z.object({
 });
 export type EarnInvestment = z.infer<typeof earnInvestment>;
 
-export const earnIncomeDay = z.object({ day: z.string(), amount: decimalString, rate: z.nullable(rateRatio) });
+export const earnIncomeDay = z.object({
+  day: z.string(),
+  amount: decimalString,
+  rate: z.nullable(rateRatio),
+});
 
 export const earnInvestmentDetail = z.extend(earnInvestment, {
   incomes: z.array(earnIncomeDay),
@@ -271,6 +275,8 @@ export const earnFundBody = z.object({
   book: bookSchema,
   amount: amountInput,
   reason: z.string().check(z.trim(), z.minLength(3), z.maxLength(200)),
+  /** One funding per id: a repeated click funds once. */
+  requestId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/))),
 });
 
 export const earnProofListItem = z.object({
@@ -328,7 +334,8 @@ export const earnAdminCalls = {
   fundEarnReserve: {
     method: 'POST',
     path: '/earn/reserve',
-    summary: "Fund a product's yield reserve in a book: a ledger transfer from the house (demo: from demo issuance); audited",
+    summary:
+      "Fund a product's yield reserve in a book: a ledger transfer from the house (demo: from demo issuance); audited",
     roles: EARN_STAFF,
     body: earnFundBody,
     data: earnProductAdmin,

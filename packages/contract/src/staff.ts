@@ -1,8 +1,8 @@
 import { z } from 'zod/mini';
+import { earnAdminCalls } from './earn.ts';
 import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
-import { earnAdminCalls } from './earn.ts';
 import { bookSchema } from './ledger.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';

@@ -157,7 +157,8 @@ export const financeCalls = {
   earnRedeemQuote: call({
     method: 'POST',
     path: '/finance/redeemQuote',
-    summary: 'Preview redeeming an investment today: penalty, income to date, what is paid now and at maturity',
+    summary:
+      'Preview redeeming an investment today: penalty, income to date, what is paid now and at maturity',
     auth: true,
     status: 'live',
     body: earnRedeemQuoteBody,

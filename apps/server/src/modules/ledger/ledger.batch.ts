@@ -333,7 +333,11 @@ export class LedgerBatcher {
       if (refused !== null) {
         outcomes.set(
           item,
-          new LedgerError('insufficient_funds', `account ${refused} has insufficient available balance`),
+          new LedgerError(
+            'insufficient_funds',
+            `account ${refused} has insufficient available balance`,
+            refused,
+          ),
         );
         continue;
       }

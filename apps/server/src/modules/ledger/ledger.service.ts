@@ -70,6 +70,10 @@ export type SystemKind = (typeof SYSTEM_KINDS)[number];
 export const WALLET = 'wallet';
 /** A customer's margin account: the margin of their open positions, per book and asset. */
 export const MARGIN = 'margin';
+/** A customer's earn account: the principal of their fund and VIP investments, per book and asset. */
+export const EARN = 'earn';
+/** A product's own platform account: `<name>_<product id>`, never negative. */
+const PRODUCT_ACCOUNT = /^[a-z][a-z_]{1,24}_\d{1,12}$/;
 
 /** Virtual money a demo book starts with, and returns to on reset: 100,000 USDT. */
 export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
@@ -133,6 +137,20 @@ export class LedgerService {
     if (ownerId === null && !(SYSTEM_KINDS as readonly string[]).includes(kind))
       throw new Error(`unknown system account ${kind}`);
     const id = await ensureAccount(this.db, { book, ownerId, asset, kind, allowNegative: ownerId === null });
+    this.accountIds.set(cacheKey, id);
+    return id;
+  }
+
+  /**
+   * A platform account of one product (no owner), which may NOT go negative: e.g. an earn
+   * product's reserve `earn_reserve_12`. The database refuses any posting that would overdraw it.
+   */
+  async productAccount(book: Book, asset: Asset, kind: string): Promise<number> {
+    if (!PRODUCT_ACCOUNT.test(kind)) throw new Error(`${kind} is not a product account kind`);
+    const cacheKey = `${book}:0:${asset}:${kind}`;
+    const cached = this.accountIds.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const id = await ensureAccount(this.db, { book, ownerId: null, asset, kind, allowNegative: false });
     this.accountIds.set(cacheKey, id);
     return id;
   }
@@ -241,8 +259,11 @@ export class LedgerService {
     const accounts = await accountsOfOwner(this.db, book, ownerId);
     return ASSETS.map((asset) => {
       const wallet = accounts.find((a) => a.asset === asset && a.kind === WALLET);
-      // Margin of open positions is the customer's money, not available to spend: shown as held.
-      const margin = accounts.find((a) => a.asset === asset && a.kind === MARGIN)?.balance ?? 0n;
+      // Margin of open positions and the principal of investments are the customer's money, not
+      // available to spend: shown as held.
+      const margin =
+        (accounts.find((a) => a.asset === asset && a.kind === MARGIN)?.balance ?? 0n) +
+        (accounts.find((a) => a.asset === asset && a.kind === EARN)?.balance ?? 0n);
       const balance = (wallet?.balance ?? 0n) + margin;
       const held = (wallet?.held ?? 0n) + margin;
       return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };

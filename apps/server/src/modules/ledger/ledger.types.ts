@@ -182,10 +182,13 @@ export function ledgerErrorCode(reason: LedgerErrorCode): { code: CodeValue; dat
 /** A refusal of the ledger: nothing was written. Reaching the API, it answers `ledgerErrorCode`. */
 export class LedgerError extends CodedError {
   readonly reason: LedgerErrorCode;
+  /** insufficient_funds: the account that could not cover it. */
+  readonly accountId: number | null;
 
-  constructor(reason: LedgerErrorCode, message: string) {
+  constructor(reason: LedgerErrorCode, message: string, accountId: number | null = null) {
     const mapped = ledgerErrorCode(reason);
     super(message, mapped?.code ?? null, mapped?.data ?? null);
     this.reason = reason;
+    this.accountId = accountId;
   }
 }

@@ -4,6 +4,7 @@ import type { Job } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { type Book, type LedgerService, type SystemKind, WALLET } from '../ledger/ledger.service.ts';
+import type { Attachment } from '../ledger/ledger.types.ts';
 import {
   type DayKey,
   firstOwedDay,
@@ -48,8 +49,12 @@ export type SettledProduct<H extends Holding = Holding> = {
   /** The books it settles in; each book is settled (and stopped) on its own. */
   books: readonly Book[];
   asset: Asset;
-  /** The system account every payment comes from, in the holding's book and the product's asset. */
-  source: SystemKind;
+  /**
+   * The system account every payment comes from, in the holding's book and the product's asset; or
+   * a product's own account that may not go negative (`guarded`: the database refuses an
+   * overdraft, so the runner checks it covers the page and pays without reserving it first).
+   */
+  source: SystemKind | { name: string; account: (book: Book) => Promise<number>; guarded: true };
   /** The holder's account a payment goes to; the wallet unless said otherwise. */
   creditKind?: string;
   /** The ledger entry kind of a payment, e.g. `earn_payout` (one of the contract's ENTRY_KINDS). */
@@ -63,6 +68,8 @@ export type SettledProduct<H extends Holding = Holding> = {
   paymentFor: (holding: H, day: string) => bigint | Promise<bigint>;
   /** The entry's reference (the customer's record shows it); `<product>:<holdingId>` by default. */
   reference?: (holding: H, day: string) => string;
+  /** The product's record of a payment, written in the payment's ledger transaction (e.g. its income history). */
+  attach?: (holding: H, day: string, amount: bigint) => Attachment<unknown>;
 };
 
 export type DaySettlement = {
@@ -178,7 +185,10 @@ export class SettlementRunner {
     const recorded = await settlementDay(this.db, key);
     if (recorded?.status === 'settled')
       return { ...key, status: 'settled', payments: recorded.payments, paidMinor: recorded.paidMinor };
-    const source = await this.ledger.systemAccount(book, product.asset, product.source);
+    const source =
+      typeof product.source === 'string'
+        ? await this.ledger.systemAccount(book, product.asset, product.source)
+        : await product.source.account(book);
     let payments = 0;
     let paidMinor = 0n;
     let afterId = 0;
@@ -226,6 +236,7 @@ export class SettlementRunner {
   ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
     const total = sum(owed);
     if (total === 0n) return null;
+    if (typeof product.source !== 'string') return this.payGuarded(product, book, day, source, owed);
     const reservation = await this.ledger.hold({
       book,
       accountId: source,
@@ -247,32 +258,7 @@ export class SettlementRunner {
       const availableMinor = view.account.balance - (view.account.held - total);
       const neededMinor = sum(unpaid);
       if (availableMinor < neededMinor) return { neededMinor, availableMinor };
-      const results = await Promise.allSettled(
-        unpaid.map(async ({ holding, amount, key }) =>
-          this.ledger.transfer({
-            book,
-            kind: product.entryKind,
-            idempotencyKey: key,
-            actor: ACTOR,
-            reference: product.reference?.(holding, day) ?? `${product.name}:${holding.id}`,
-            postings: [
-              { accountId: source, amount: -amount },
-              {
-                accountId: await this.ledger.accountId(
-                  book,
-                  holding.ownerId,
-                  product.asset,
-                  product.creditKind ?? WALLET,
-                ),
-                amount,
-              },
-            ],
-          }),
-        ),
-      );
-      const refused = results.find((r) => r.status === 'rejected');
-      // The hold stays: the next run finds what was paid and pays the rest.
-      if (refused) throw refused.reason;
+      await this.pay(product, book, day, source, unpaid);
     }
     await this.ledger.voidHold({
       holdId: reservation.holdId,
@@ -282,6 +268,64 @@ export class SettlementRunner {
     return null;
   }
 
+  /** Pays a page from a guarded source: what is not paid yet, when its available balance covers it. */
+  private async payGuarded<H extends Holding>(
+    product: SettledProduct<H>,
+    book: Book,
+    day: string,
+    source: number,
+    owed: readonly Owed<H>[],
+  ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
+    const view = await this.ledger.accountWithUsedKeys(
+      source,
+      owed.map((o) => o.key),
+    );
+    if (!view) throw new Error(`source account ${source} does not exist`);
+    const unpaid = owed.filter((o) => !view.usedKeys.has(o.key));
+    const availableMinor = view.account.balance - view.account.held;
+    const neededMinor = sum(unpaid);
+    if (unpaid.length === 0) return null;
+    if (availableMinor < neededMinor) return { neededMinor, availableMinor };
+    await this.pay(product, book, day, source, unpaid);
+    return null;
+  }
+
+  private async pay<H extends Holding>(
+    product: SettledProduct<H>,
+    book: Book,
+    day: string,
+    source: number,
+    unpaid: readonly Owed<H>[],
+  ): Promise<void> {
+    const results = await Promise.allSettled(
+      unpaid.map(async ({ holding, amount, key }) =>
+        this.ledger.transfer({
+          book,
+          kind: product.entryKind,
+          idempotencyKey: key,
+          actor: ACTOR,
+          reference: product.reference?.(holding, day) ?? `${product.name}:${holding.id}`,
+          ...(product.attach ? { attach: product.attach(holding, day, amount) } : {}),
+          postings: [
+            { accountId: source, amount: -amount },
+            {
+              accountId: await this.ledger.accountId(
+                book,
+                holding.ownerId,
+                product.asset,
+                product.creditKind ?? WALLET,
+              ),
+              amount,
+            },
+          ],
+        }),
+      ),
+    );
+    const refused = results.find((r) => r.status === 'rejected');
+    // A reservation (when there is one) stays: the next run finds what was paid and pays the rest.
+    if (refused) throw refused.reason;
+  }
+
   /** Records an unfunded day and alerts staff, both once per day (in one transaction). */
   private async stop<H extends Holding>(
     product: SettledProduct<H>,
@@ -289,13 +333,14 @@ export class SettlementRunner {
     done: { payments: number; paidMinor: bigint },
     shortfall: { firstHoldingId: number; neededMinor: bigint; availableMinor: bigint },
   ): Promise<DaySettlement> {
-    const message = `settlement of ${product.name} for ${key.day} (${key.book}) stopped: the ${product.source} ${product.asset} account cannot cover ${shortfall.neededMinor} minor units (it has ${shortfall.availableMinor} not reserved); nothing more is paid until it is funded`;
+    const sourceName = typeof product.source === 'string' ? product.source : product.source.name;
+    const message = `settlement of ${product.name} for ${key.day} (${key.book}) stopped: the ${sourceName} ${product.asset} account cannot cover ${shortfall.neededMinor} minor units (it has ${shortfall.availableMinor} not reserved); nothing more is paid until it is funded`;
     await this.db.transaction(async (tx) => {
       if (!(await insertUnfundedDay(tx, key))) return;
       const alertId = await this.audit.alertStaffInTx(tx, 'settlement', message, {
         ...key,
         asset: product.asset,
-        source: product.source,
+        source: sourceName,
         ...shortfall,
         paidBeforeStop: done,
       });

@@ -1,0 +1,110 @@
+import { ASSET_SCALES, Code, earnProofReviewCalls, formatMinor, parseMinor } from '@swx/contract';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import { EARN } from '../ledger/ledger.service.ts';
+import type { ParamsService } from '../params/params.service.ts';
+import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
+import { scheduleOf, utcDay } from './earn.figures.ts';
+import { approveProofInTx, type InvestmentRow, rejectProofInTx } from './earn.repository.ts';
+import { type EarnService, rowTerms } from './earn.service.ts';
+
+/**
+ * Fund payment proofs on the staff review queue: finance and admin decide, two of them above
+ * `fourEyesAbove.earn.<asset>`. The amount was held on external clearing when the customer sent the
+ * proof, and a fixed term's interest was promised from the reserve then. Approval posts the hold
+ * to the customer's earn account and starts the investment (interest from the next day); rejection
+ * voids the hold, and the daily job returns the promised interest to the reserve.
+ */
+export function earnProofReview(
+  earn: EarnService,
+  ledger: LedgerService,
+  params: Pick<ParamsService, 'get'>,
+  payIn: (userId: number) => Promise<string | null>,
+  now: () => number,
+) {
+  const row = async (id: number): Promise<InvestmentRow | null> => {
+    const found = await earn.investmentRow(id);
+    return found?.payWith === 'proof' ? found : null;
+  };
+  const listItem = (r: InvestmentRow) => ({
+    id: r.id,
+    userId: r.userId,
+    customer: r.customer,
+    productName: r.productName,
+    asset: r.asset,
+    amount: formatMinor(r.amount, ASSET_SCALES[r.asset]),
+    txHash: r.txHash ?? '',
+    createdAt: new Date(r.createdAt).toISOString(),
+  });
+  return defineReview({
+    kind: 'earn_proof',
+    calls: earnProofReviewCalls,
+    decidedCode: Code.WRONG_COLLECTION_STATUS,
+    list: async ({ after, limit }) => (await earn.pendingProofs(after, limit)).map(listItem),
+    get: async (id) => {
+      const r = await row(id);
+      if (!r) return null;
+      return {
+        ...listItem(r),
+        proof: r.proofUpload ?? '',
+        payInAddress: await payIn(r.userId),
+        status: r.status,
+        reason: r.reason,
+      };
+    },
+    facts: (item) => ({
+      userId: item.userId,
+      state: item.status === 'pending' ? 'pending' : item.status === 'rejected' ? 'rejected' : 'approved',
+    }),
+    fourEyes: {
+      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
+      above: thresholdFromParams(params, 'fourEyesAbove.earn'),
+    },
+    ledger: (context, attach) => {
+      const decide = async () => {
+        const r = await row(context.itemId);
+        if (!r || r.clearingHoldId === null) throw new Error(`earn proof ${context.itemId} has no hold`);
+        if (context.decision === 'rejected')
+          return ledger.voidHold({
+            holdId: r.clearingHoldId,
+            idempotencyKey: context.idempotencyKey,
+            actor: context.actor,
+            attach,
+          });
+        // The interest is promised before the money moves (a crash after the proof may have left it undone).
+        await earn.promiseOf(r);
+        return ledger.postHold({
+          holdId: r.clearingHoldId,
+          toAccountId: await ledger.accountId(r.book, r.userId, r.asset, EARN),
+          amount: r.amount,
+          kind: 'earn_subscribe',
+          idempotencyKey: context.idempotencyKey,
+          actor: context.actor,
+          reference: `earn:${r.productId}:${r.id}`,
+          attach,
+        });
+      };
+      return decide();
+    },
+    record: async (tx, decided) => {
+      if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
+      const r = await row(decided.itemId);
+      if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
+      const schedule = scheduleOf(rowTerms(r), utcDay(now()));
+      await approveProofInTx(tx, decided.itemId, {
+        entryId: decided.ledger?.entryId ?? null,
+        accrualStart: schedule.accrualStart,
+        endDay: schedule.endDay,
+      });
+    },
+    notice: (decided): ReviewNotice => {
+      const params = {
+        amount: decided.item.amount,
+        asset: decided.item.asset,
+        product: decided.item.productName,
+      };
+      return decided.decision === 'approved'
+        ? { kind: 'earn_proof_approved', params }
+        : { kind: 'earn_proof_rejected', params: { ...params, reason: decided.reason ?? '' } };
+    },
+  });
+}
