@@ -222,6 +222,8 @@ export function ProductForm({
         <SelectField
           label={f.asset}
           name="asset"
+          // A product keeps its asset: its reserve, investments and ledger accounts are in it.
+          disabled={product !== undefined}
           value={draft.asset}
           onChange={(e) => set('asset', e.target.value as Asset)}
           options={EARN_ASSETS.map((v) => ({ value: v, label: v }))}
