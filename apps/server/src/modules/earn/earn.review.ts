@@ -4,7 +4,7 @@ import { EARN } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
 import { scheduleOf, utcDay } from './earn.figures.ts';
-import { approveProofInTx, type InvestmentRow, rejectProofInTx } from './earn.repository.ts';
+import { approveProofInTx, type InvestmentRow, investmentById, rejectProofInTx } from './earn.repository.ts';
 import { type EarnService, rowTerms } from './earn.service.ts';
 
 /**
@@ -87,7 +87,8 @@ export function earnProofReview(
     },
     record: async (tx, decided) => {
       if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
-      const r = await row(decided.itemId);
+      // Read in the decision's transaction: a read beside it waits for it (PGlite has one connection).
+      const r = await investmentById(tx, decided.itemId);
       if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
       const schedule = scheduleOf(rowTerms(r), utcDay(now()));
       await approveProofInTx(tx, decided.itemId, {
