@@ -130,6 +130,18 @@ describe('earn in the back office', () => {
     expect(liveFigures).toContain('9.863013 USDT');
     await expectAccessible(p, 'desktop /admin/earn/products');
     await shoot(p, 'earn-products-1280-en');
+
+    // A rate change applies to new investments only: the form says so, the investment keeps 12 %.
+    await row.getByRole('link', { name: PRODUCT }).click();
+    const terms = p.getByRole('form', { name: `Terms of ${PRODUCT}` });
+    await terms.getByText('A rate change applies to new investments only', { exact: false }).waitFor();
+    expect(await terms.getByLabel('Asset', { exact: true }).isDisabled()).toBe(true);
+    await terms.getByLabel('Annual rate (%)').fill('10.5');
+    await terms.getByRole('button', { name: 'Save terms' }).click();
+    await p.getByText(`Terms of ${PRODUCT} saved.`).waitFor();
+    const changed = (await staff.ok('listEarnProducts')).find((r) => r.product.id === id);
+    expect(changed?.product.annualRate).toBe('0.105');
+    expect((await live().ok('earnInvestment', { id: bought.id })).annualRate).toBe('0.12');
     expect(errors).toEqual([]);
   });
 
@@ -150,5 +162,23 @@ describe('earn in the back office', () => {
     await p.getByText('لا يوجد إثبات دفع لصندوق في الانتظار.').waitFor();
     await expectAccessible(p, 'desktop ar /admin/earn/proofs');
     expect(errors).toEqual([]);
+  });
+
+  it('fits a phone in English and Arabic', async () => {
+    staffSession ??= await app.staff.session();
+    for (const language of ['en', 'ar'] as const) {
+      const { page: p, errors, context } = await app.open('mobile', { staff: staffSession });
+      await p.goto('/admin/earn/products');
+      await inLanguage(p, language);
+      await p.getByTestId('earn-products').locator('tbody tr').first().waitFor();
+      await expectAccessible(p, `mobile ${language} /admin/earn/products`);
+      await shoot(p, `earn-products-390-${language}`);
+      await p.getByTestId('earn-products').getByRole('link', { name: PRODUCT }).click();
+      await p.getByTestId('earn-reserve').waitFor();
+      await expectAccessible(p, `mobile ${language} /admin/earn/products/:id`);
+      await shoot(p, `earn-product-390-${language}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 });

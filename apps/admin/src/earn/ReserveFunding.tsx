@@ -156,38 +156,36 @@ export function ReserveFunding({ item }: { item: EarnProductAdmin }) {
           {current ? (
             <div className="earn-coverage" aria-live="polite">
               <h5>{t.coverage}</h5>
-              <div className="table-scroll">
-                <table>
-                  <caption className="visually-hidden">{`${t.coverage} (${t.books[book]})`}</caption>
-                  <thead>
-                    <tr>
-                      <td />
-                      <th scope="col">{t.nowFigure}</th>
-                      <th scope="col">{t.afterFunding}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <tr>
-                      <th scope="row">{t.reserveFree}</th>
-                      <td>
-                        <Money value={current.reserveFree} asset={asset} />
-                      </td>
-                      <td data-testid="free-after">
-                        {freeAfter === null ? '—' : <Money value={freeAfter} asset={asset} />}
-                      </td>
-                    </tr>
-                    <tr>
-                      <th scope="row">{t.reservedShort}</th>
-                      <td>
-                        <Money value={current.reservedInterest} asset={asset} />
-                      </td>
-                      <td>
-                        <Money value={current.reservedInterest} asset={asset} />
-                      </td>
-                    </tr>
-                  </tbody>
-                </table>
-              </div>
+              <table>
+                <caption className="visually-hidden">{`${t.coverage} (${t.books[book]})`}</caption>
+                <thead>
+                  <tr>
+                    <td />
+                    <th scope="col">{t.nowFigure}</th>
+                    <th scope="col">{t.afterFunding}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <tr>
+                    <th scope="row">{t.reserveFree}</th>
+                    <td>
+                      <Money value={current.reserveFree} asset={asset} />
+                    </td>
+                    <td data-testid="free-after">
+                      {freeAfter === null ? '—' : <Money value={freeAfter} asset={asset} />}
+                    </td>
+                  </tr>
+                  <tr>
+                    <th scope="row">{t.reservedShort}</th>
+                    <td>
+                      <Money value={current.reservedInterest} asset={asset} />
+                    </td>
+                    <td>
+                      <Money value={current.reservedInterest} asset={asset} />
+                    </td>
+                  </tr>
+                </tbody>
+              </table>
             </div>
           ) : null}
           <SubmitRow
