@@ -276,7 +276,11 @@ export class EarnService {
         promiseEntryId: data.totalInterest !== null && data.totalInterest > 0n ? ledgerIds.entryId : null,
       });
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new ApiError(Code.ALREADY_PURCHASED);
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === '23505' && constraint === 'earn_investments_one_key')
+        throw new ApiError(Code.ALREADY_PURCHASED);
+      if (code === '23505' && constraint === 'earn_investments_tx_hash_key')
+        throw new ApiError(Code.TRANSACTION_ALREADY_USED);
       throw error;
     }
   }
@@ -1103,8 +1107,9 @@ export class EarnService {
     return productById(this.db, id);
   }
 
-  async investmentRow(id: number): Promise<InvestmentRow | null> {
-    return investmentById(this.db, id);
+  /** An investment, read in the caller's transaction when given one. */
+  async investmentRow(id: number, tx: Queryable = this.db): Promise<InvestmentRow | null> {
+    return investmentById(tx, id);
   }
 
   async allProducts(): Promise<ProductRow[]> {
