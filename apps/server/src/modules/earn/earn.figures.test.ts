@@ -69,7 +69,11 @@ describe('earn figures', () => {
     expect(table[0]?.receive).toBe(t.amount - 30_864_197n);
     const flexible = terms({ termDays: null, penaltyPpm: 0n });
     const fs = scheduleOf(flexible, '2027-12-31');
-    expect(redemptionOn(flexible, fs, '2028-02-01')).toMatchObject({ penalty: 0n, clawback: 0n, receive: flexible.amount });
+    expect(redemptionOn(flexible, fs, '2028-02-01')).toMatchObject({
+      penalty: 0n,
+      clawback: 0n,
+      receive: flexible.amount,
+    });
     // Never below zero: a penalty and income larger than the principal leave nothing, not a debt.
     const steep = terms({ penaltyPpm: 999_999n, annualRatePpm: 5_000_000n });
     expect(redemptionOn(steep, scheduleOf(steep, '2027-12-31'), '2028-03-01').receive).toBe(0n);
