@@ -161,6 +161,10 @@ describe('earn over HTTP: codes, objects kept to their owner, the purchase by pr
     expect((await as(alice).ok('fundUserProjects', {})).map((i) => i.id)).not.toContain(mine.id);
     const redeem = await as(bob).ok('earnRedeemQuote', { id: mine.id });
     expect((await as(alice).call('fundRedeem', { quoteId: redeem.quoteId })).code).toBe(10028);
+    expect((await as(alice).call('vipRedeem', { quoteId: redeem.quoteId })).code).toBe(10028);
+    // A fund's redemption does not go through the VIP call either.
+    expect((await as(bob).call('vipRedeem', { quoteId: redeem.quoteId })).code).toBe(10028);
+    expect((await as(alice).ok('vipUserProjects', {})).map((i) => i.id)).not.toContain(mine.id);
     expect(redeem).toMatchObject({
       amount: '1000.000000',
       penalty: '20.000000',
