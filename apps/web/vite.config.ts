@@ -1,11 +1,30 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
+/** A string literal, or literals joined by `+`, as the contract writes a call's summary. */
+const SUMMARY =
+  /summary:\s*(?:'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`))*/g;
+
+/**
+ * The contract's call summaries document the API (/swx/openapi.json, built by the server); the
+ * customer app never reads them, so its build leaves them empty rather than ship every sentence.
+ */
+function dropCallSummaries(): Plugin {
+  return {
+    name: 'swx-drop-call-summaries',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/packages[\\/]contract[\\/]src[\\/].*\.ts$/.test(id) || !code.includes('summary')) return null;
+      return { code: code.replace(SUMMARY, "summary: ''"), map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [dropCallSummaries(), react()],
   base: '/',
   build: {
     manifest: true,

@@ -7,6 +7,9 @@ import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSessi
 import { CustomerPage } from './CustomerPage.tsx';
 import { Customers } from './Customers.tsx';
 import { Ctx, useBackOffice } from './context.ts';
+import { EarnProductPage, NewEarnProduct } from './earn/EarnProductPage.tsx';
+import { EarnProducts } from './earn/EarnProducts.tsx';
+import { EarnProofPage, EarnProofQueue } from './earn/EarnProofs.tsx';
 import { KycQueue, KycReviewPage } from './KycQueue.tsx';
 import { OperatorSettings } from './operator/OperatorSettings.tsx';
 import { queryClient } from './query.ts';
@@ -33,6 +36,8 @@ const SECTIONS = [
   { name: 'withdrawals', path: '/withdrawals', roles: adminCalls.withdrawalQueue.roles },
   { name: 'networks', path: '/networks', roles: adminCalls.listNetworksAdmin.roles },
   { name: 'treasury', path: '/treasury', roles: adminCalls.treasury.roles },
+  { name: 'earnProducts', path: '/earn/products', roles: adminCalls.listEarnProducts.roles },
+  { name: 'earnProofs', path: '/earn/proofs', roles: adminCalls.earnProofQueue.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
@@ -51,6 +56,11 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/withdrawals/:id', section: 'withdrawals', Screen: WithdrawalReviewPage },
   { path: '/networks', section: 'networks', Screen: Networks },
   { path: '/treasury', section: 'treasury', Screen: Treasury },
+  { path: '/earn/products', section: 'earnProducts', Screen: EarnProducts },
+  { path: '/earn/products/new', section: 'earnProducts', Screen: NewEarnProduct },
+  { path: '/earn/products/:id', section: 'earnProducts', Screen: EarnProductPage },
+  { path: '/earn/proofs', section: 'earnProofs', Screen: EarnProofQueue },
+  { path: '/earn/proofs/:id', section: 'earnProofs', Screen: EarnProofPage },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },

@@ -30,6 +30,9 @@ export const keys = {
   networkList: (language: Language) => ['networks', language, 'list'] as const,
   treasury: ['treasury'] as const,
   treasuryRows: (language: Language) => ['treasury', language, 'rows'] as const,
+  earn: ['earn'] as const,
+  earnProducts: (language: Language) => ['earn', language, 'products'] as const,
+  earnProofs: ['earnProofs'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };

@@ -1,6 +1,6 @@
 import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
-import { earnDailyJob } from './modules/earn/earn.service.ts';
+import { earnDailyJob, earnReturnsJob } from './modules/earn/earn.service.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { SettlementRunner } from './modules/products/settlement.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';

@@ -237,7 +237,7 @@ export const earnRedeemBody = z.object({ quoteId });
 
 // Staff
 
-export const earnProductBody = z.object({
+export const earnProductBody = /* @__PURE__ */ z.object({
   type: z.enum(EARN_TYPES),
   name: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
   asset: earnAsset,
@@ -254,9 +254,11 @@ export const earnProductBody = z.object({
   enabled: z.boolean(),
 });
 export type EarnProductBody = z.infer<typeof earnProductBody>;
-export const earnProductUpdateBody = z.extend(earnProductBody, { id: z.int().check(z.minimum(1)) });
+export const earnProductUpdateBody = /* @__PURE__ */ z.extend(earnProductBody, {
+  id: z.int().check(z.minimum(1)),
+});
 
-export const earnProductAdmin = z.object({
+export const earnProductAdmin = /* @__PURE__ */ z.object({
   product: earnProduct,
   /** Per book: the reserve, what is promised to current investors, and investments in progress. */
   books: z.array(
@@ -270,7 +272,7 @@ export const earnProductAdmin = z.object({
   ),
 });
 
-export const earnFundBody = z.object({
+export const earnFundBody = /* @__PURE__ */ z.object({
   productId: z.int().check(z.minimum(1)),
   book: bookSchema,
   amount: amountInput,
@@ -279,7 +281,7 @@ export const earnFundBody = z.object({
   requestId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/))),
 });
 
-export const earnProofListItem = z.object({
+export const earnProofListItem = /* @__PURE__ */ z.object({
   id: z.int(),
   userId: z.int(),
   customer: z.string(),
@@ -289,7 +291,7 @@ export const earnProofListItem = z.object({
   txHash: z.string(),
   createdAt: z.string(),
 });
-export const earnProofItem = z.extend(earnProofListItem, {
+export const earnProofItem = /* @__PURE__ */ z.extend(earnProofListItem, {
   proof: z.string(),
   payInAddress: z.nullable(z.string()),
   status: z.enum(EARN_STATES),
@@ -298,7 +300,7 @@ export const earnProofItem = z.extend(earnProofListItem, {
 
 const EARN_STAFF = ['admin', 'finance'] as const;
 
-export const earnProofReviewCalls = reviewCalls({
+export const earnProofReviewCalls = /* @__PURE__ */ reviewCalls({
   path: '/earn/proofs',
   noun: 'fund payment proof',
   listItem: earnProofListItem,

@@ -5,6 +5,7 @@ export { AddressesPage } from './addresses-page.ts';
 export { AuditPage } from './admin/audit-page.ts';
 export { BackOffice } from './admin/back-office.ts';
 export { CustomersPage } from './admin/customers-page.ts';
+export { EarnProductsPage, EarnProofReviewPage, type NewProduct } from './admin/earn-pages.ts';
 export { KycReviewPage } from './admin/kyc-review-page.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
 export { StaffPage } from './admin/staff-page.ts';

@@ -6,10 +6,10 @@ import {
   type WithdrawalReviewListItem as WithdrawalRow,
   withdrawalReviewCalls,
 } from '@swx/contract';
-import type { ReactNode } from 'react';
 import { fetchUpload } from '../api.ts';
 import { type BackOfficeContext, useBackOffice } from '../context.ts';
 import { Amount, type Column, timeColumn } from '../DataTable.tsx';
+import { Code, Facts } from '../Facts.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
 import {
@@ -20,29 +20,6 @@ import {
 } from '../review/ReviewQueue.tsx';
 import { fill, formatTime } from '../text.ts';
 import './wallet.css';
-
-/** A facts list: label, value (left to right where it is an address, hash or amount). */
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="facts">
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-const Code = ({ value }: { value: string | null }) =>
-  value ? (
-    <code dir="ltr" className="wallet-code">
-      {value}
-    </code>
-  ) : (
-    <>—</>
-  );
 
 /** The columns both money queues share: customer, network, amount, submitted. */
 function moneyColumns<T extends DepositRow | WithdrawalRow>({

@@ -1,4 +1,5 @@
 import { ASSET_SCALES, Code, earnProofReviewCalls, formatMinor, parseMinor } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { EARN } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
@@ -21,8 +22,8 @@ export function earnProofReview(
   payIn: (userId: number) => Promise<string | null>,
   now: () => number,
 ) {
-  const row = async (id: number): Promise<InvestmentRow | null> => {
-    const found = await earn.investmentRow(id);
+  const row = async (id: number, tx?: Queryable): Promise<InvestmentRow | null> => {
+    const found = await earn.investmentRow(id, tx);
     return found?.payWith === 'proof' ? found : null;
   };
   const listItem = (r: InvestmentRow) => ({
@@ -87,7 +88,7 @@ export function earnProofReview(
     },
     record: async (tx, decided) => {
       if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
-      const r = await row(decided.itemId);
+      const r = await row(decided.itemId, tx);
       if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
       const schedule = scheduleOf(rowTerms(r), utcDay(now()));
       await approveProofInTx(tx, decided.itemId, {

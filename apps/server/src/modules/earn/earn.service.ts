@@ -16,7 +16,7 @@ import {
 import { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
-import type { Job } from '../../platform/jobs.ts';
+import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -276,7 +276,11 @@ export class EarnService {
         promiseEntryId: data.totalInterest !== null && data.totalInterest > 0n ? ledgerIds.entryId : null,
       });
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new ApiError(Code.ALREADY_PURCHASED);
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === '23505' && constraint === 'earn_investments_one_key')
+        throw new ApiError(Code.ALREADY_PURCHASED);
+      if (code === '23505' && constraint === 'earn_investments_tx_hash_key')
+        throw new ApiError(Code.TRANSACTION_ALREADY_USED);
       throw error;
     }
   }
@@ -848,7 +852,8 @@ export class EarnService {
     const day = utcDay(issuedAt * 1000);
     const terms = rowTerms(row);
     const schedule = rowSchedule(row);
-    if (schedule.endDay !== null && day > schedule.endDay) throw new ApiError(Code.WRONG_COLLECTION_STATUS);
+    // The term is over: the principal comes back at the day's settlement, there is nothing to redeem early.
+    if (schedule.endDay !== null && day > schedule.endDay) throw new ApiError(Code.NO_MATCHING_PERIOD);
     const r = redemptionOn(terms, schedule, day, row.paid);
     const ref = this.redemptionQuotes.issue({ customerId: userId, book }, issuedAt, {
       id: row.id,
@@ -1046,8 +1051,15 @@ export class EarnService {
         if (settledThrough) await this.mature(p, book, settledThrough);
       }
     }
-    for (const row of await rejectedUnreturned(this.db, PAGE)) await this.unpromise(row);
+    await this.returnRefusedPromises();
     return unfunded;
+  }
+
+  /** Refused proofs' promised interest back to the reserve (a job runs it every minute). */
+  async returnRefusedPromises(): Promise<number> {
+    const rows = await rejectedUnreturned(this.db, PAGE);
+    for (const row of rows) await this.unpromise(row);
+    return rows.length;
   }
 
   /** Principal back at the end of the term (its last day of interest settled), with a notice. */
@@ -1103,8 +1115,9 @@ export class EarnService {
     return productById(this.db, id);
   }
 
-  async investmentRow(id: number): Promise<InvestmentRow | null> {
-    return investmentById(this.db, id);
+  /** An investment, read in the caller's transaction when given one. */
+  async investmentRow(id: number, tx: Queryable = this.db): Promise<InvestmentRow | null> {
+    return investmentById(tx, id);
   }
 
   async allProducts(): Promise<ProductRow[]> {
@@ -1130,6 +1143,18 @@ export function earnDailyJob(earn: EarnService, runner: SettlementRunner): Job {
           `earn settlement stopped: ${unfunded.map((u) => `${u.product} ${u.book} ${u.day}`).join(', ')}`,
         );
       logger.info('earn settlement done');
+    },
+  };
+}
+
+/** Every minute: a refused proof's promise goes back to its reserve. */
+export function earnReturnsJob(earn: EarnService): Job {
+  return {
+    name: 'earn.returns',
+    everyMs: 60_000,
+    runKey: minuteKey,
+    run: async () => {
+      await earn.returnRefusedPromises();
     },
   };
 }

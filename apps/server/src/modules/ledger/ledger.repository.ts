@@ -61,6 +61,29 @@ export async function ensureAccount(
   return Number(found[0].id);
 }
 
+/** Customer accounts of one kind for many owners, created where missing: owner id → account id. */
+export async function ensureCustomerAccounts(
+  db: Queryable,
+  book: Book,
+  ownerIds: readonly number[],
+  asset: string,
+  kind: string,
+): Promise<Map<number, number>> {
+  if (ownerIds.length === 0) return new Map();
+  await db.query(
+    `INSERT INTO ledger_accounts (book, owner_id, asset, kind, allow_negative)
+     SELECT $1, o, $3, $4, false FROM unnest($2::bigint[]) o
+     ON CONFLICT (book, coalesce(owner_id, 0), asset, kind) DO NOTHING`,
+    [book, ownerIds, asset, kind],
+  );
+  const rows = await db.query<{ id: string; owner_id: string }>(
+    `SELECT id, owner_id FROM ledger_accounts
+     WHERE book = $1 AND owner_id = ANY($2::bigint[]) AND asset = $3 AND kind = $4`,
+    [book, ownerIds, asset, kind],
+  );
+  return new Map(rows.map((r) => [Number(r.owner_id), Number(r.id)]));
+}
+
 /** Locks accounts in id order (the same order everywhere, so batches never deadlock). */
 export async function lockAccounts(tx: Queryable, ids: readonly number[]): Promise<AccountRow[]> {
   if (ids.length === 0) return [];

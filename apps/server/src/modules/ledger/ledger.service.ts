@@ -11,6 +11,7 @@ import {
   customerTotals,
   type EntryLine,
   ensureAccount,
+  ensureCustomerAccounts,
   entriesOfOwner,
   entryById,
   entryLinesOfOwner,
@@ -139,6 +140,27 @@ export class LedgerService {
     const id = await ensureAccount(this.db, { book, ownerId, asset, kind, allowNegative: ownerId === null });
     this.accountIds.set(cacheKey, id);
     return id;
+  }
+
+  /** The accounts of one kind of many customers (created on first use, cached): owner id → account id. */
+  async customerAccounts(
+    book: Book,
+    ownerIds: readonly number[],
+    asset: Asset,
+    kind: string,
+  ): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const missing: number[] = [];
+    for (const owner of new Set(ownerIds)) {
+      const cached = this.accountIds.get(`${book}:${owner}:${asset}:${kind}`);
+      if (cached === undefined) missing.push(owner);
+      else out.set(owner, cached);
+    }
+    for (const [owner, id] of await ensureCustomerAccounts(this.db, book, missing, asset, kind)) {
+      this.accountIds.set(`${book}:${owner}:${asset}:${kind}`, id);
+      out.set(owner, id);
+    }
+    return out;
   }
 
   /**

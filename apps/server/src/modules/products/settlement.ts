@@ -297,6 +297,13 @@ export class SettlementRunner {
     source: number,
     unpaid: readonly Owed<H>[],
   ): Promise<void> {
+    // The holders' accounts of the page in one statement (a first payment creates them).
+    const accounts = await this.ledger.customerAccounts(
+      book,
+      unpaid.map((o) => o.holding.ownerId),
+      product.asset,
+      product.creditKind ?? WALLET,
+    );
     const results = await Promise.allSettled(
       unpaid.map(async ({ holding, amount, key }) =>
         this.ledger.transfer({
@@ -308,15 +315,7 @@ export class SettlementRunner {
           ...(product.attach ? { attach: product.attach(holding, day, amount) } : {}),
           postings: [
             { accountId: source, amount: -amount },
-            {
-              accountId: await this.ledger.accountId(
-                book,
-                holding.ownerId,
-                product.asset,
-                product.creditKind ?? WALLET,
-              ),
-              amount,
-            },
+            { accountId: accounts.get(holding.ownerId) ?? -1, amount },
           ],
         }),
       ),

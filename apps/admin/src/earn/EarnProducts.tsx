@@ -1,0 +1,227 @@
+import { adminCalls, type EarnProduct, type EarnProductAdmin } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { allowed, callAdmin, failureMessage } from '../api.ts';
+import { useBackOffice } from '../context.ts';
+import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
+import { keys } from '../query.ts';
+import { fill } from '../text.ts';
+import { EARN_TEXT, type EarnText } from './earn.text.ts';
+import { ratioToPercent } from './rates.ts';
+import './earn.css';
+
+/** The earn screens' text in the staff member's language. */
+export function useEarnText(): EarnText {
+  return EARN_TEXT[useBackOffice().language];
+}
+
+/** Every product with its reserve per book (one query, shared by the list and a product's page). */
+export function useEarnProducts() {
+  const { language } = useBackOffice();
+  return useQuery({
+    queryKey: keys.earnProducts(language),
+    queryFn: () => callAdmin('listEarnProducts'),
+  });
+}
+
+/** `12 %`: a ratio as a percentage, kept left to right. */
+export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
+
+/** An amount of the product's asset, exact (the ledger's units, trailing zeros dropped). */
+export const Money = ({ value, asset }: { value: string; asset: string }) => (
+  <Amount value={`${plain(value)} ${asset}`} />
+);
+
+/** Fixed term or flexible. */
+export const termText = (t: EarnText, p: EarnProduct) =>
+  p.termDays === null ? t.flexible : fill(t.termDays, { days: p.termDays });
+
+/** Static: the annual and daily rate; dynamic: the realised trailing rate, never a promise. */
+export function RateText({ product: p }: { product: EarnProduct }) {
+  const t = useEarnText();
+  if (p.income === 'static' && p.annualRate !== null)
+    return (
+      <span dir="auto">
+        {fill(t.rateValue, {
+          annual: ratioToPercent(p.annualRate),
+          daily: ratioToPercent(p.dailyRate ?? '0'),
+        })}
+      </span>
+    );
+  return (
+    <span className="earn-stack">
+      <span>
+        {p.trailingRate === null
+          ? t.noTrailing
+          : fill(t.trailingValue, { rate: ratioToPercent(p.trailingRate) })}
+      </span>
+      {p.basket.length > 0 ? (
+        <span className="muted">{fill(t.basketValue, { codes: p.basket.join(', ') })}</span>
+      ) : null}
+    </span>
+  );
+}
+
+/** On sale, or why not. */
+export function statusText(t: EarnText, p: EarnProduct): string {
+  if (p.soldOut) return t.soldOut[p.soldOut];
+  return p.enabled ? t.enabled : t.disabled;
+}
+
+/** One book's figures in a cell: reserve free, interest reserved, invested (investments). */
+function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'live' }) {
+  const t = useEarnText();
+  const figures = row.books.find((b) => b.book === book);
+  if (!figures) return <>—</>;
+  const asset = row.product.asset;
+  return (
+    <dl className="earn-book" data-book={book}>
+      <div>
+        <dt>{t.reserveFree}</dt>
+        <dd>
+          <Money value={figures.reserveFree} asset={asset} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t.reservedShort}</dt>
+        <dd>
+          <Money value={figures.reservedInterest} asset={asset} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t.investedCount}</dt>
+        <dd>
+          <Money value={figures.invested} asset={asset} /> ({figures.investments})
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/**
+ * Earn products (/admin/earn/products): every fund and VIP product with its terms and, per book,
+ * its reserve beside what is promised to current investors. Admins create and change products;
+ * finance reads them and funds reserves on a product's page.
+ */
+export function EarnProducts() {
+  const { text, staff } = useBackOffice();
+  const t = useEarnText();
+  const headingId = useId();
+  const query = useEarnProducts();
+  const mayCreate = allowed(staff, adminCalls.createEarnProduct);
+  const columns: Column<EarnProductAdmin>[] = [
+    { key: 'id', header: t.id, cell: (r) => r.product.id, sortValue: (r) => r.product.id },
+    {
+      key: 'product',
+      header: t.product,
+      cell: ({ product: p }) => (
+        <span className="earn-stack">
+          <Link to={`/earn/products/${p.id}`}>
+            <strong>{p.name}</strong>
+          </Link>
+          <span className="earn-tag">{t.types[p.type]}</span>
+        </span>
+      ),
+      sortValue: (r) => r.product.name,
+    },
+    { key: 'asset', header: t.asset, cell: (r) => r.product.asset, sortValue: (r) => r.product.asset },
+    {
+      key: 'terms',
+      header: t.termsHeading,
+      cell: ({ product: p }) => (
+        <span className="earn-stack">
+          <span>
+            {t.incomes[p.income]} · {termText(t, p)}
+          </span>
+          <RateText product={p} />
+          {p.termDays === null ? null : (
+            <span>{fill(t.penaltyValue, { rate: ratioToPercent(p.penaltyRate) })}</span>
+          )}
+        </span>
+      ),
+      sortValue: (r) => `${r.product.income} ${String(r.product.termDays ?? 0).padStart(5, '0')}`,
+    },
+    {
+      key: 'limits',
+      header: t.limitsHeader,
+      cell: ({ product: p }) => (
+        <dl className="earn-book">
+          <div>
+            <dt>{t.limits}</dt>
+            <dd>
+              <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t.capacity}</dt>
+            <dd>
+              {fill(t.capacityValue, {
+                invested: plain(p.invested),
+                capacity: `${plain(p.capacity)} ${p.asset}`,
+              })}
+            </dd>
+          </div>
+        </dl>
+      ),
+    },
+    {
+      key: 'rules',
+      header: t.rules,
+      cell: ({ product: p }) => (
+        <span className="earn-stack">
+          <span>{p.requiresKyc ? t.kycRequired : t.kycNotRequired}</span>
+          <span>{p.onePerCustomer ? t.onePer : t.manyPer}</span>
+        </span>
+      ),
+    },
+    {
+      key: 'status',
+      header: t.status,
+      cell: ({ product: p }) => (
+        <strong className={p.soldOut ? 'overdue' : undefined}>{statusText(t, p)}</strong>
+      ),
+      sortValue: (r) => statusText(t, r.product),
+    },
+    {
+      key: 'demo',
+      header: fill(t.bookColumn, { book: t.books.demo }),
+      cell: (r) => <BookFigures row={r} book="demo" />,
+    },
+    {
+      key: 'live',
+      header: fill(t.bookColumn, { book: t.books.live }),
+      cell: (r) => <BookFigures row={r} book="live" />,
+    },
+  ];
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <div className="earn-head">
+        <h2 id={headingId} tabIndex={-1}>
+          {t.productsHeading}
+        </h2>
+        {mayCreate ? (
+          <Link className="button primary" to="/earn/products/new">
+            {t.newProduct}
+          </Link>
+        ) : null}
+      </div>
+      <p className="muted">{t.productsIntro}</p>
+      {mayCreate ? null : <p className="muted">{t.readOnly}</p>}
+      <DataTable
+        caption={t.productsHeading}
+        columns={columns}
+        rows={query.data}
+        rowKey={(r) => r.product.id}
+        loading={query.isPending}
+        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
+        onRetry={() => void query.refetch()}
+        empty={t.productsEmpty}
+        filterText={(r) =>
+          `${r.product.id} ${r.product.name} ${r.product.asset} ${r.product.basket.join(' ')}`
+        }
+        testId="earn-products"
+      />
+    </section>
+  );
+}
