@@ -57,6 +57,8 @@ async function main(): Promise<void> {
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
   const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
+  // Earn: the daily settlement (on the runner's clock) and, every minute, refused proofs' promises back to their reserve.
+  jobs.register(earnReturnsJob(services.earn));
   jobs.register(
     earnDailyJob(
       services.earn,
