@@ -21,7 +21,7 @@ import { FileStorage } from '../platform/storage.ts';
  */
 export function testEarn(
   deps: { db: Database; ledger: LedgerService; audit: AuditService; notices: NoticesService },
-  options: { now: () => number; basketRate?: BasketRate },
+  options: { now: () => number; basketRate?: BasketRate; pageSize?: number },
 ) {
   const uploads = new UploadsService({
     db: deps.db,
@@ -41,7 +41,11 @@ export function testEarn(
     quoteKey: quoteKey(Buffer.alloc(32, 9)),
     now: options.now,
   });
-  const runner = new SettlementRunner({ ...deps, now: options.now });
+  const runner = new SettlementRunner({
+    ...deps,
+    now: options.now,
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+  });
   return { earn, runner, kyc, uploads };
 }
 
