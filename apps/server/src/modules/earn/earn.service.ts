@@ -328,17 +328,17 @@ export class EarnService {
     const { reserveFree, reservedInterest } = await this.coverage(book, p);
     const invested = used.get(`${p.id}:${book}`) ?? 0n;
     const trailingRate = p.income === 'dynamic' ? (trailing ?? (await this.trailingPpm(p.id))) : null;
-    // Sold out: no room for the minimum, or (fixed-term static) no reserve for the minimum's interest.
+    // Sold out: not on sale, no room for the minimum, or (fixed-term static) a reserve that cannot
+    // promise the minimum's interest.
     const minInterest =
       p.income === 'static' && p.termDays !== null && p.annualRatePpm !== null
         ? (scheduleOf(termsOf(p, p.minMinor), this.today()).totalInterest ?? 0n)
-        : 0n;
+        : null;
     const soldOut = !p.enabled
       ? ('disabled' as const)
       : invested + p.minMinor > p.capacityMinor
         ? ('capacity' as const)
-        : minInterest > reserveFree ||
-            (minInterest === 0n && reserveFree <= 0n && p.income === 'static' && p.termDays !== null)
+        : minInterest !== null && (minInterest > reserveFree || reserveFree <= 0n)
           ? ('reserve' as const)
           : null;
     return {
@@ -789,7 +789,13 @@ export class EarnService {
               actor: 'system',
               attach: undefined,
             });
-            await this.db.transaction((tx) => rejectProofInTx(tx, row.id, 'reserve'));
+            await this.db.transaction((tx) =>
+              rejectProofInTx(
+                tx,
+                row.id,
+                "the product's reserve could not cover its interest; nothing was taken",
+              ),
+            );
             await this.reserveRefused(error, book, p);
           }
           return wireInvestment((await investmentById(this.db, row.id)) ?? row);
