@@ -335,7 +335,7 @@ const TITLED_ROUTES = [
   '/financial/vipInvestDetail/1',
   '/financial/cryptoInvest',
   '/financial/cryptoInvestDetail',
-  '/financial/myInvest/1',
+  '/financial/myInvest/fund',
   '/swap',
 ];
 

@@ -28,7 +28,7 @@ const ROUTES: readonly [string, string][] = [
   ['/financial/vipInvestDetail/1', 'VIP finance detail'],
   ['/financial/cryptoInvest', 'Crypto funds'],
   ['/financial/cryptoInvestDetail', 'Crypto fund detail'],
-  ['/financial/myInvest/1', 'My investments'],
+  ['/financial/myInvest/fund', 'My investments'],
   ['/swap', 'Swap'],
   ['/api/loginCallback/google', 'Signing you in'],
 ];
