@@ -220,10 +220,7 @@ export function createServices(platform: Platform): Services {
   const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
   // The customer's pay-in address for a purchase by proof: their USDT deposit address.
   const payIn = async (userId: number) =>
-    wallet.deposits
-      .address('live', userId, 'USDT-EVM')
-      .then((a) => a)
-      .catch(() => null);
+    wallet.deposits.address('live', userId, 'USDT-EVM').catch(() => null);
   const earn = new EarnService({
     db: platform.db,
     ledger,
@@ -231,7 +228,7 @@ export function createServices(platform: Platform): Services {
     notices,
     kyc,
     uploads,
-    payIn: (userId) => payIn(userId),
+    payIn,
     basketRate: marketBasketRate(market),
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,

@@ -807,38 +807,31 @@ export class EarnService {
   /** Moves a proof purchase's promised interest from the reserve to the owed account (once). */
   async promiseOf(row: InvestmentRow): Promise<void> {
     if (row.totalInterest === null || row.totalInterest === 0n || row.promiseEntryId !== null) return;
-    const p = await productById(this.db, row.productId);
-    if (!p) throw new Error(`product ${row.productId} is gone`);
-    await this.ledger.transfer({
-      book: row.book,
-      kind: 'earn_reserve',
-      idempotencyKey: `earn-promise:${row.id}`,
-      actor: 'system',
-      reference: `earn:${p.id}:${row.id}`,
-      postings: [
-        { accountId: await this.reserveAccount(row.book, p), amount: -row.totalInterest },
-        { accountId: await this.owedAccount(row.book, p), amount: row.totalInterest },
-      ],
-      attach: this.promise.with({ investmentId: row.id, back: false }),
-    });
+    await this.movePromise(row, row.totalInterest, false);
   }
 
   /** A refused proof's promised interest goes back to the reserve (once). */
   async unpromise(row: InvestmentRow): Promise<void> {
     if (row.promiseEntryId === null || row.unpromiseEntryId !== null || row.totalInterest === null) return;
+    await this.movePromise(row, row.totalInterest, true);
+  }
+
+  /** One transfer between a product's reserve and its owed account for an investment's interest. */
+  private async movePromise(row: InvestmentRow, interest: bigint, back: boolean): Promise<void> {
     const p = await productById(this.db, row.productId);
-    if (!p) return;
+    if (!p) throw new Error(`product ${row.productId} is gone`);
+    const [reserve, owed] = [await this.reserveAccount(row.book, p), await this.owedAccount(row.book, p)];
     await this.ledger.transfer({
       book: row.book,
       kind: 'earn_reserve',
-      idempotencyKey: `earn-unpromise:${row.id}`,
+      idempotencyKey: `${back ? 'earn-unpromise' : 'earn-promise'}:${row.id}`,
       actor: 'system',
       reference: `earn:${p.id}:${row.id}`,
       postings: [
-        { accountId: await this.owedAccount(row.book, p), amount: -row.totalInterest },
-        { accountId: await this.reserveAccount(row.book, p), amount: row.totalInterest },
+        { accountId: back ? owed : reserve, amount: -interest },
+        { accountId: back ? reserve : owed, amount: interest },
       ],
-      attach: this.promise.with({ investmentId: row.id, back: true }),
+      attach: this.promise.with({ investmentId: row.id, back }),
     });
   }
 
