@@ -16,8 +16,7 @@ import { formatDate, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
-import { announce } from '../../ui/announce.ts';
-import { copyText } from '../../ui/copy.ts';
+import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { earnTexts } from './texts.ts';
 import './earn.css';
 
@@ -388,17 +387,10 @@ export function Refusal({
   );
 }
 
-/** A copy button: the text on the clipboard, and "copied" said by the shell's live region. */
-export function CopyButton({ text, label, name }: { text: string; label: string; name?: string }) {
+/** The shared copy button, saying the outcome in this feature's words. */
+export function CopyButton(props: { text: string; label: string; name?: string }) {
   const { t } = useTranslation();
   return (
-    <button
-      type="button"
-      className="button ghost small"
-      aria-label={name}
-      onClick={async () => announce((await copyText(text)) ? t('earn.pay.copied') : t('earn.pay.copyFailed'))}
-    >
-      {label}
-    </button>
+    <SharedCopyButton {...props} said={{ copied: t('earn.pay.copied'), failed: t('earn.pay.copyFailed') }} />
   );
 }

@@ -15,8 +15,7 @@ import { formatDate, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatMoney } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
-import { announce } from '../../ui/announce.ts';
-import { copyText } from '../../ui/copy.ts';
+import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { walletQueries } from './queries.ts';
@@ -208,18 +207,11 @@ export function isBelow(
   }
 }
 
-/** A copy button: the text on the clipboard, and "copied" said by the shell's live region. */
-export function CopyButton({ text, label, name }: { text: string; label: string; name?: string }) {
+/** The shared copy button, saying the outcome in this feature's words. */
+export function CopyButton(props: { text: string; label: string; name?: string }) {
   const { t } = useTranslation();
   return (
-    <button
-      type="button"
-      className="button ghost small"
-      aria-label={name}
-      onClick={async () => announce((await copyText(text)) ? t('wallet.copied') : t('wallet.copyFailed'))}
-    >
-      {label}
-    </button>
+    <SharedCopyButton {...props} said={{ copied: t('wallet.copied'), failed: t('wallet.copyFailed') }} />
   );
 }
 
