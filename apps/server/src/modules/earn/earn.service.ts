@@ -1158,7 +1158,11 @@ export function earnReturnsJob(earn: EarnService): Job {
   };
 }
 
-const termsOf = (p: ProductRow, amount: bigint): Terms => ({
+/** An investment's terms: a product's (or an investment's copy of them) for an amount. */
+const termsOf = (
+  p: Pick<ProductRow, 'income' | 'termDays' | 'annualRatePpm' | 'penaltyPpm'>,
+  amount: bigint,
+): Terms => ({
   income: p.income,
   amount,
   termDays: p.termDays,
@@ -1174,13 +1178,7 @@ const figureTerms = (f: PurchaseFigures): Terms => ({
   penaltyPpm: f.penaltyPpm,
 });
 
-export const rowTerms = (row: InvestmentRow): Terms => ({
-  income: row.income,
-  amount: row.amount,
-  termDays: row.termDays,
-  annualRatePpm: row.annualRatePpm,
-  penaltyPpm: row.penaltyPpm,
-});
+export const rowTerms = (row: InvestmentRow): Terms => termsOf(row, row.amount);
 
 export const rowSchedule = (row: InvestmentRow): Schedule => ({
   accrualStart: row.accrualStart ?? '9999-12-31',
