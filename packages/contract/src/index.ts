@@ -18,6 +18,7 @@ export * from './operator.ts';
 export * from './quotes.ts';
 export * from './review.ts';
 export * from './staff.ts';
+export * from './swap.ts';
 export * from './trading.ts';
 export * from './uploads.ts';
 export * from './wallet.ts';

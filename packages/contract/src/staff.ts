@@ -6,6 +6,7 @@ import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
+import { swapAdminCalls } from './swap.ts';
 import { walletAdminCalls } from './wallet.ts';
 
 /**
@@ -399,6 +400,7 @@ export const adminCalls = {
   ...operatorAdminCalls,
   ...walletAdminCalls,
   ...earnAdminCalls,
+  ...swapAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;

@@ -122,6 +122,11 @@ export const withdrawalAddress = z.object({
   /** When it can first be used (24 hours after it was added, or after a security change). */
   usableFrom: z.string(),
   createdAt: z.string(),
+  /**
+   * Proved to be the customer's own: added from the self-custody wallet with a signature
+   * (EIP-191) of `ownershipMessage` by the address's key.
+   */
+  owned: z.boolean(),
 });
 export type WithdrawalAddress = z.infer<typeof withdrawalAddress>;
 
@@ -129,7 +134,42 @@ export const addWithdrawalAddressBody = z.object({
   network: networkId,
   address: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
   label: z.string().check(z.trim(), z.maxLength(40)),
+  /**
+   * From the self-custody wallet (EVM networks only): an EIP-191 personal-message signature of
+   * `ownershipMessage(address, customerId)` by the address's key. A signature by another key is
+   * 10026 `[{path: 'signature', issue: 'not_owner'}]`.
+   */
+  signature: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/))),
 });
+
+/**
+ * The message a self-custody wallet signs (EIP-191 personal message) to prove it controls an
+ * address it adds to the customer's withdrawal addresses. The same text is built in the browser
+ * (which signs it) and on the server (which recovers the signer); the address is lowercase.
+ */
+export function ownershipMessage(address: string, customerId: number): string {
+  return [
+    'SWX withdrawal address',
+    'I control this address and add it to my SWX withdrawal addresses.',
+    `Address: ${address.toLowerCase()}`,
+    `Customer: ${customerId}`,
+  ].join('\n');
+}
+
+/** A self-custody wallet's public address on the platform's chain, to read its balance. */
+export const chainBalanceQuery = z.object({
+  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+});
+
+/** What the platform's chain holds at an address (read-only): native ETH and the USDT token. */
+export const chainBalance = z.object({
+  /** False when the platform runs without a chain (CHAIN=off): nothing to read. */
+  available: z.boolean(),
+  /** The chain's head block the balances were read at; null when unavailable. */
+  block: z.nullable(z.string()),
+  balances: z.array(z.object({ asset: z.enum(['ETH', 'USDT']), amount: decimalString })),
+});
+export type ChainBalance = z.infer<typeof chainBalance>;
 
 /** The hours a new address, or every address after a password change or two-step removal, is locked. */
 export const ADDRESS_LOCK_HOURS = 24;

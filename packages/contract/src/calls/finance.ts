@@ -19,14 +19,16 @@ import {
   myInvestmentSummary,
   myInvestmentsQuery,
 } from '../earn.ts';
-import { type CallDefinition, call, planned } from './define.ts';
+import { swapBody, swapHistoryQuery, swapPair, swapQuote, swapQuoteBody, swapRecord } from '../swap.ts';
+import { type CallDefinition, call } from './define.ts';
 
 /**
  * Earn (`modules/earn`): fund and VIP products with daily settlement (spec §7 finance calls), in
  * the request's book. The spec names vipProject, vipProject/invest, userProject, redeem, item,
  * item/userProject, apply, wallet, price, myInvestment and item/redeem; quote, applyWithProof,
- * product, investment and redeemQuote are ours (quote then commit; the purchase by proof). The swap
- * calls are planned (the swap issue).
+ * product, investment and redeemQuote are ours (quote then commit; the purchase by proof). Swap
+ * (`modules/swap`): instantExchangeItem lists the pairs, instantExchange commits a quote;
+ * swapQuote and swapHistory are ours.
  */
 export const financeCalls = {
   vipProjects: call({
@@ -167,18 +169,39 @@ export const financeCalls = {
   instantExchangeItem: call({
     method: 'POST',
     path: '/finance/item/instantExchangeItem',
-    summary: 'Quote a swap',
+    summary: 'The swap pairs with their limits, fee rate, mid-market rate and whether they can be quoted now',
+    auth: false,
+    status: 'live',
+    data: z.array(swapPair),
+  }),
+  swapQuote: call({
+    method: 'POST',
+    path: '/finance/item/instantExchangeQuote',
+    summary:
+      'Quote a swap from the market: rate, spread and fee stated separately, what is received, valid 10 s; 10011, 10015, 10038, 10039',
     auth: true,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: swapQuoteBody,
+    data: swapQuote,
   }),
   instantExchange: call({
     method: 'POST',
     path: '/finance/item/instantExchange',
-    summary: 'Swap currencies',
+    summary:
+      "Swap at a quote: its figures posted exactly as one ledger entry (20005); 10032 expired, 10011, 10028 another's quote",
     auth: true,
-    status: 'planned',
-    data: planned,
+    status: 'live',
+    body: swapBody,
+    data: swapRecord,
+  }),
+  swapHistory: call({
+    method: 'GET',
+    path: '/finance/item/instantExchange/history',
+    summary: "My swaps in the request's book, newest first, 50 a page",
+    auth: true,
+    status: 'live',
+    query: swapHistoryQuery,
+    data: z.array(swapRecord),
   }),
   fundRedeem: call({
     method: 'POST',

@@ -2,6 +2,8 @@ import { z } from 'zod/mini';
 import { wireId } from '../ids.ts';
 import {
   addWithdrawalAddressBody,
+  chainBalance,
+  chainBalanceQuery,
   deposit,
   depositAddress,
   network,
@@ -70,7 +72,8 @@ export const walletCalls = {
   addWithdrawalAddress: call({
     method: 'POST',
     path: '/wallet/addresses',
-    summary: 'Add a withdrawal address (checked against the network format); usable 24 hours later',
+    summary:
+      "Add a withdrawal address (checked against the network format; with a signature, proved the customer's own); usable 24 hours later",
     auth: true,
     status: 'live',
     body: addWithdrawalAddressBody,
@@ -84,6 +87,16 @@ export const walletCalls = {
     status: 'live',
     params: z.object({ id: wireId() }),
     data: z.null(),
+  }),
+  chainBalance: call({
+    method: 'GET',
+    path: '/wallet/chainBalance',
+    summary:
+      "What the platform's chain holds at a public address (the self-custody wallet's): ETH and USDT, read-only",
+    auth: true,
+    status: 'live',
+    query: chainBalanceQuery,
+    data: chainBalance,
   }),
   withdrawalLimits: call({
     method: 'GET',

@@ -459,6 +459,8 @@ export type AddressRow = {
   label: string;
   createdAt: string;
   removedAt: string | null;
+  /** The EIP-191 signature that proved the address the customer's own; null when not proved. */
+  ownershipSignature: string | null;
 };
 type RawAddress = {
   id: string;
@@ -468,6 +470,7 @@ type RawAddress = {
   label: string;
   created_at: Date | string;
   removed_at: Date | string | null;
+  ownership_signature: string | null;
 };
 const toAddress = (r: RawAddress): AddressRow => ({
   id: Number(r.id),
@@ -477,6 +480,7 @@ const toAddress = (r: RawAddress): AddressRow => ({
   label: r.label,
   createdAt: iso(r.created_at),
   removedAt: isoOrNull(r.removed_at),
+  ownershipSignature: r.ownership_signature,
 });
 
 export async function addressesOf(db: Queryable, userId: number): Promise<AddressRow[]> {
@@ -495,12 +499,13 @@ export async function addressById(db: Queryable, id: number): Promise<AddressRow
 /** Adds an address; null when the customer has it already on that network. */
 export async function insertAddress(
   db: Queryable,
-  a: { userId: number; network: string; address: string; label: string },
+  a: { userId: number; network: string; address: string; label: string; ownershipSignature: string | null },
 ): Promise<AddressRow | null> {
   const rows = await db.query<RawAddress>(
-    `INSERT INTO wallet_addresses (user_id, network, address, label) VALUES ($1, $2, $3, $4)
+    `INSERT INTO wallet_addresses (user_id, network, address, label, ownership_signature)
+     VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (user_id, network, address) WHERE removed_at IS NULL DO NOTHING RETURNING *`,
-    [a.userId, a.network, a.address, a.label],
+    [a.userId, a.network, a.address, a.label, a.ownershipSignature],
   );
   return rows[0] ? toAddress(rows[0]) : null;
 }

@@ -41,6 +41,7 @@ export function walletRoutes(
   mountCall(app, calls.removeWithdrawalAddress, ({ customer, params, request }) =>
     withdrawals.removeAddress(request.book, customer.userId, params.id),
   );
+  mountCall(app, calls.chainBalance, ({ query }) => wallet.chainBalance(query.address as `0x${string}`));
   mountCall(app, calls.withdrawalLimits, ({ customer, request }) =>
     withdrawals.limits(request.book, customer.userId),
   );

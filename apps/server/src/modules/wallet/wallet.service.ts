@@ -1,5 +1,6 @@
-import { NETWORK_ASSETS } from '@swx/contract';
-import type { Chain, ChainAsset, WithdrawalSigner } from '../../platform/chain.ts';
+import { type ChainBalance, Code, NETWORK_ASSETS } from '@swx/contract';
+import type { Chain, ChainAsset, Hex, WithdrawalSigner } from '../../platform/chain.ts';
+import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
@@ -43,6 +44,34 @@ export class WalletService {
     await this.deposits.watch();
     await this.withdrawals.send();
     await this.withdrawals.confirm();
+  }
+
+  /**
+   * What the platform's chain holds at a public address (a self-custody wallet's), read-only:
+   * native ETH and the USDT token at the head block. Without a chain: `available: false`. A chain
+   * that does not answer is 10031.
+   */
+  async chainBalance(address: Hex): Promise<ChainBalance> {
+    const { chain } = this.deps;
+    if (!chain) return { available: false, block: null, balances: [] };
+    try {
+      const [block, eth, usdt] = await Promise.all([
+        chain.head(),
+        chain.balanceOf(address, 'ETH'),
+        chain.balanceOf(address, 'USDT'),
+      ]);
+      return {
+        available: true,
+        block: block.toString(),
+        balances: [
+          { asset: 'ETH', amount: decimal({ asset: 'ETH' }, eth) },
+          { asset: 'USDT', amount: decimal({ asset: 'USDT' }, usdt) },
+        ],
+      };
+    } catch (error) {
+      this.deps.logger?.warn({ err: error }, 'chain balance read failed');
+      throw new ApiError(Code.SERVICE_UNAVAILABLE);
+    }
   }
 
   /** Staff: the hot wallet's balance on chain beside customers' live balances and outgoing withdrawals. */

@@ -36,6 +36,7 @@ import {
   normalRate,
   withdrawalFee,
 } from './wallet.networks.ts';
+import { provedOwnership } from './wallet.ownership.ts';
 import {
   type AddressRow,
   addressById,
@@ -236,6 +237,7 @@ export class Withdrawals {
       label: row.label,
       usableFrom: this.usableFrom(row, securityChange),
       createdAt: row.createdAt,
+      owned: row.ownershipSignature !== null,
     };
   }
 
@@ -251,23 +253,31 @@ export class Withdrawals {
   async addAddress(
     book: Book,
     userId: number,
-    body: { network: string; address: string; label: string },
+    body: { network: string; address: string; label: string; signature?: string | undefined },
   ): Promise<WithdrawalAddress> {
     requireLive(book);
     const network = await this.deps.networks.get(body.network);
     const address = normalAddress(network, body.address);
+    const ownershipSignature =
+      body.signature === undefined ? null : await provedOwnership(network, address, userId, body.signature);
     const row = await this.deps.db.transaction(async (tx) => {
       await lockCustomerWithdrawals(tx, userId);
       if ((await addressesOf(tx, userId)).length >= MAX_ADDRESSES)
         throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'too_many' }]);
-      const added = await insertAddress(tx, { userId, network: network.id, address, label: body.label });
+      const added = await insertAddress(tx, {
+        userId,
+        network: network.id,
+        address,
+        label: body.label,
+        ownershipSignature,
+      });
       if (!added) throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'duplicate' }]);
       await this.deps.audit.appendInTx(tx, [
         {
           actor: `customer:${userId}`,
           action: 'wallet.address.added',
           subject: `withdrawal_address:${added.id}`,
-          data: { network: network.id, address },
+          data: { network: network.id, address, owned: ownershipSignature !== null },
         },
       ]);
       return added;
