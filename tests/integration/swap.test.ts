@@ -148,7 +148,7 @@ describe('swap over HTTP, priced by the live feed', () => {
     expect(quote.feeRate).toBe('0.002');
     expect(units(quote.fee)).toBe((units(quote.gross) * 2n + 999n) / 1000n);
 
-    const audit = await admin.ok('auditLog', { action: 'swap.pair' });
+    const audit = await admin.ok('auditLog', { action: 'swap.pair.updated' });
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0]).toMatchObject({
       action: 'swap.pair.updated',
