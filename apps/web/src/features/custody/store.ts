@@ -42,9 +42,10 @@ export function onVaultChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-const changed = () => {
+/** Every screen reads its vault again (after a change, or to retry a failed read). */
+export function vaultsChanged(): void {
   for (const listener of listeners) listener();
-};
+}
 
 /** This customer's record on this device, or null. */
 export async function loadVault(customerId: number): Promise<VaultRecord | null> {
@@ -54,11 +55,11 @@ export async function loadVault(customerId: number): Promise<VaultRecord | null>
 
 export async function saveVault(record: VaultRecord): Promise<void> {
   await run('readwrite', (s) => s.put(record, record.customerId));
-  changed();
+  vaultsChanged();
 }
 
 /** Forgets this customer's wallet on this device (the words, written down, restore it). */
 export async function forgetVault(customerId: number): Promise<void> {
   await run('readwrite', (s) => s.delete(customerId));
-  changed();
+  vaultsChanged();
 }
