@@ -57,7 +57,7 @@ function AddressCard({ kind, address }: { kind: keyof Addresses; address: string
           <CopyButton
             text={address}
             label={t('custody.address.copy')}
-            name={t('custody.address.copyOne', { network: name })}
+            name={t('custody.address.copyOne', { network: t(`custody.address.${kind}Name`) })}
           />
         </div>
       </div>
