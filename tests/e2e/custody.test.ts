@@ -145,7 +145,9 @@ describe('self-custody wallet', () => {
       (await p.getByTestId('usable-from').getAttribute('data-usable-from')) ?? '',
     );
     expect(usableFrom - Date.now()).toBeGreaterThan(23 * 3_600_000);
-    const submitted = requests.find((r) => r.method === 'POST' && r.url.endsWith('/swx/wallet/addresses'));
+    const submitted = requests.find(
+      (r) => r.method === 'POST' && new URL(r.url).pathname === '/swx/customer/wallet/addresses',
+    );
     const body = JSON.parse(submitted?.body ?? '{}') as Record<string, string>;
     expect(Object.keys(body).sort()).toEqual(['address', 'label', 'network', 'signature']);
     expect(body.network).toBe('USDT-EVM');

@@ -7,7 +7,7 @@ import { addFeatureTexts, formatNumber, type Texts } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Field, FormError, useFieldNotes } from '../../ui/Field.tsx';
-import { focusElement } from '../../ui/focus.ts';
+import { focusElement, focusFirstInvalid } from '../../ui/focus.ts';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
@@ -137,6 +137,7 @@ export function UnlockForm({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
   const form = useContractForm({
     schema: unlockBody,
     initial: { passphrase: '' },
@@ -149,9 +150,7 @@ export function UnlockForm({
       } catch (error) {
         if (!(error instanceof WrongPassphrase)) throw error;
         form.setErrors({ passphrase: t('custody.passphrase.wrong') });
-        requestAnimationFrame(() =>
-          document.querySelector<HTMLElement>('[data-testid="unlock"] input')?.focus(),
-        );
+        focusFirstInvalid(formRef.current);
         return;
       }
       form.reset();
@@ -160,6 +159,7 @@ export function UnlockForm({
   });
   return (
     <form
+      ref={formRef}
       className="card pass-form custody-form"
       noValidate
       data-testid="unlock"
