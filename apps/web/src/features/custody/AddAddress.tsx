@@ -9,6 +9,7 @@ import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { announce } from '../../ui/announce.ts';
 import { FormError } from '../../ui/Field.tsx';
+import { refusalIssues } from '../../ui/form/useContractForm.ts';
 import { walletQueries } from '../wallet/queries.ts';
 import { signPersonalMessage } from './keys.ts';
 import { BackToWallet, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
@@ -89,6 +90,8 @@ function AddFlow({ customerId, record }: { customerId: number; record: VaultReco
       setAdded(result);
     } catch (error) {
       if (error instanceof ApiFailure && error.code === Code.LIVE_BOOK_ONLY) setRefusedAsDemo(true);
+      else if (refusalIssues(error).some((i) => i.path === 'address' && i.issue === 'duplicate'))
+        setFailure(t('custody.add.duplicate'));
       else setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
     }
   };
