@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { formatNumber } from '../../app/i18n.ts';
@@ -70,7 +70,7 @@ function ChainBalance({ customerId, address }: { customerId: number; address: st
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const query = useQuery(custodyQueries.chainBalance(customerId, address));
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (query.isPending) body = <Loading />;
   else if (query.isError)
     body = <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
