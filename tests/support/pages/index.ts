@@ -14,6 +14,7 @@ export { BalancePage } from './balance-page.ts';
 export { badgeOf, DEMO_NAME, LIVE_NAME } from './book-badge.ts';
 export { ConfirmDialog, type Confirmed, type Reading } from './confirm-dialog.ts';
 export { ContentPage } from './content-page.ts';
+export { CustodyPage } from './custody-page.ts';
 export { DepositPage, type Proof } from './deposit-page.ts';
 export { EarnListPage, EarnProductPage, MyInvestPage } from './earn-pages.ts';
 export { figure, figureValue } from './figures.ts';

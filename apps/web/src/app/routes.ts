@@ -36,6 +36,12 @@ export type RouteEntry = {
 
 const upcoming = 'upcoming';
 
+/** A self-custody wallet screen: the six share one chunk, with the key libraries (never in the entry chunk). */
+const custody =
+  (screen: keyof typeof import('../features/custody/screens.ts')): Loader =>
+  () =>
+    import('../features/custody/screens.ts').then((m) => ({ default: m[screen] }));
+
 /** An earn screen: the five share one chunk (one preload list in the entry chunk for their routes). */
 const earn =
   (screen: keyof typeof import('../features/earn/screens.ts')): Loader =>
@@ -156,6 +162,37 @@ export const ROUTES: readonly RouteEntry[] = [
     title: 'withdrawals',
     tab: 'profile',
     view: { load: () => import('../features/wallet/Records.tsx').then((m) => ({ default: m.Withdrawals })) },
+  },
+  { path: '/profile/wallet', title: 'custody', tab: 'profile', view: { load: custody('Overview') } },
+  {
+    path: '/profile/wallet/create',
+    title: 'custodyCreate',
+    tab: 'profile',
+    view: { load: custody('Create') },
+  },
+  {
+    path: '/profile/wallet/restore',
+    title: 'custodyRestore',
+    tab: 'profile',
+    view: { load: custody('Restore') },
+  },
+  {
+    path: '/profile/wallet/verify',
+    title: 'custodyVerify',
+    tab: 'profile',
+    view: { load: custody('Verify') },
+  },
+  {
+    path: '/profile/wallet/reveal',
+    title: 'custodyReveal',
+    tab: 'profile',
+    view: { load: custody('Reveal') },
+  },
+  {
+    path: '/profile/wallet/withdrawal',
+    title: 'custodyAdd',
+    tab: 'profile',
+    view: { load: custody('AddAddress') },
   },
   { path: '/profile/invite', title: 'invite', tab: 'profile', view: upcoming },
   {

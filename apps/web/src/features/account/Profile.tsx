@@ -14,6 +14,7 @@ const LINKS = [
   ['/profile/deposit', 'deposit'],
   ['/profile/withdraw', 'withdraw'],
   ['/profile/addresses', 'addresses'],
+  ['/profile/wallet', 'custody'],
   ['/profile/deposits', 'deposits'],
   ['/profile/withdrawals', 'withdrawals'],
   ['/financial/cryptoInvest', 'cryptoInvest'],

@@ -86,6 +86,11 @@ function AddressList({ userId, networks }: { userId: number; networks: Network[]
             <code dir="ltr" className="wallet-address">
               {a.address}
             </code>
+            {a.owned ? (
+              <span className="owned-mark" data-testid="owned-mark">
+                {t('wallet.addresses.owned')}
+              </span>
+            ) : null}
             <LockState address={a} now={now} />
           </div>
           <RemoveAddress address={a} />

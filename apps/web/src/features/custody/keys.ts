@@ -1,0 +1,144 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { base58check, bech32 } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import { entropyToMnemonic, generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+
+/**
+ * The self-custody wallet's keys (DESIGN §2 rule 1), computed in the browser only: BIP-39 words
+ * (English list), the BIP-32 seed, the EVM account m/44'/60'/0'/0/0 and the Bitcoin P2WPKH account
+ * m/84'/0'/0'/0/0. Nothing here talks to the network or stores anything; the words are kept only
+ * encrypted (vault.ts), and only public addresses and signatures leave the device.
+ */
+
+export const EVM_PATH = "m/44'/60'/0'/0/0";
+export const BTC_PATH = "m/84'/0'/0'/0/0";
+/** The lengths a phrase may have when restored; a new one has 12 words (spec §5). */
+export const WORD_COUNTS = [12, 24] as const;
+
+export type Addresses = { evm: `0x${string}`; btc: string };
+
+/** 12 new words from 128 bits of the browser's cryptographic randomness (English list). */
+export function newMnemonic(): string {
+  return generateMnemonic(wordlist, 128);
+}
+
+/** The phrase of some entropy (the BIP-39 test vectors). */
+export function mnemonicOf(entropy: Uint8Array): string {
+  return entropyToMnemonic(entropy, wordlist);
+}
+
+/** Words as typed: lowercase, single spaces, no surrounding blanks. */
+export function normalizeMnemonic(text: string): string {
+  return text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter(Boolean).join(' ');
+}
+
+export type MnemonicProblem = 'count' | 'unknown_word' | 'checksum';
+
+/** Why typed words are not a phrase this wallet restores (12 or 24 English words, checksum), or null. */
+export function mnemonicProblem(text: string): MnemonicProblem | null {
+  const words = normalizeMnemonic(text).split(' ').filter(Boolean);
+  if (!(WORD_COUNTS as readonly number[]).includes(words.length)) return 'count';
+  if (words.some((w) => !wordlist.includes(w))) return 'unknown_word';
+  return validateMnemonic(words.join(' '), wordlist) ? null : 'checksum';
+}
+
+/** Is this word on the English list (to help the customer while typing)? */
+export function isListWord(word: string): boolean {
+  return wordlist.includes(word.trim().toLowerCase());
+}
+
+/** The BIP-39 seed of a phrase and an optional BIP-39 passphrase (the wallet itself uses none). */
+export function seedOf(mnemonic: string, passphrase = ''): Uint8Array {
+  return mnemonicToSeedSync(normalizeMnemonic(mnemonic), passphrase);
+}
+
+function keyAt(seed: Uint8Array, path: string): Uint8Array {
+  const key = HDKey.fromMasterSeed(seed).derive(path).privateKey;
+  if (!key) throw new Error('no private key');
+  return key;
+}
+
+/** EIP-55: the lowercase hex address with letters uppercased where its keccak nibble is ≥ 8. */
+export function checksumAddress(address: string): `0x${string}` {
+  const hex = address.toLowerCase().replace(/^0x/, '');
+  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
+  let out = '0x';
+  for (let i = 0; i < hex.length; i++)
+    out += Number.parseInt(hash[i] as string, 16) >= 8 ? (hex[i] as string).toUpperCase() : hex[i];
+  return out as `0x${string}`;
+}
+
+/** The EVM address of a private key: the last 20 bytes of keccak-256 of the uncompressed public key. */
+export function evmAddressOf(privateKey: Uint8Array): `0x${string}` {
+  const uncompressed = secp256k1.getPublicKey(privateKey, false);
+  return checksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)));
+}
+
+/** The Bitcoin mainnet P2WPKH address (bech32, bc1q…) of a private key: witness v0, hash160 of the compressed key. */
+export function btcAddressOf(privateKey: Uint8Array): string {
+  const hash160 = ripemd160(sha256(secp256k1.getPublicKey(privateKey, true)));
+  return bech32.encode('bc', [0, ...bech32.toWords(hash160)]);
+}
+
+/** A Bitcoin mainnet private key as WIF (compressed public key): base58check(0x80 ‖ key ‖ 0x01). */
+export function wifOf(privateKey: Uint8Array): string {
+  return base58check(sha256).encode(concatBytes(Uint8Array.of(0x80), privateKey, Uint8Array.of(0x01)));
+}
+
+/** The wallet's public addresses (what may be shown, stored in clear and sent). */
+export function addressesOf(mnemonic: string): Addresses {
+  const seed = seedOf(mnemonic);
+  return { evm: evmAddressOf(keyAt(seed, EVM_PATH)), btc: btcAddressOf(keyAt(seed, BTC_PATH)) };
+}
+
+/** The private keys, for the reveal screen only: the EVM key as 0x hex, the Bitcoin key as WIF. */
+export function privateKeysOf(mnemonic: string): { evm: `0x${string}`; btc: string } {
+  const seed = seedOf(mnemonic);
+  return { evm: `0x${bytesToHex(keyAt(seed, EVM_PATH))}`, btc: wifOf(keyAt(seed, BTC_PATH)) };
+}
+
+/** The EIP-191 hash of a personal message: keccak-256("\x19Ethereum Signed Message:\n" ‖ length ‖ message). */
+export function personalMessageHash(message: string): Uint8Array {
+  const bytes = utf8ToBytes(message);
+  return keccak_256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${bytes.length}`), bytes));
+}
+
+/**
+ * personal_sign of a message with the wallet's EVM key: 65 bytes r ‖ s ‖ v (v 27 or 28, low s),
+ * as 0x hex — what `recoverMessageAddress` and the server's ownership check take.
+ */
+export function signPersonalMessage(mnemonic: string, message: string): `0x${string}` {
+  const key = keyAt(seedOf(mnemonic), EVM_PATH);
+  // 'recovered' is recovery ‖ r ‖ s; Ethereum wants r ‖ s ‖ (27 + recovery).
+  const signed = secp256k1.sign(personalMessageHash(message), key, { prehash: false, format: 'recovered' });
+  const v = 27 + (signed[0] as number);
+  return `0x${bytesToHex(concatBytes(signed.subarray(1), Uint8Array.of(v)))}`;
+}
+
+/** `count` different positions (0-based, ascending) among `of` words, from cryptographic randomness. */
+export function challengePositions(of: number, count = 3): number[] {
+  const picked = new Set<number>();
+  const random = new Uint32Array(1);
+  while (picked.size < Math.min(count, of)) {
+    crypto.getRandomValues(random);
+    // Rejection sampling: no position is likelier than another.
+    const limit = 2 ** 32 - (2 ** 32 % of);
+    if ((random[0] as number) < limit) picked.add((random[0] as number) % of);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** Are the words typed at these positions those of the phrase? */
+export function challengePassed(
+  mnemonic: string,
+  positions: readonly number[],
+  typed: readonly string[],
+): boolean {
+  const words = normalizeMnemonic(mnemonic).split(' ');
+  return positions.every((p, i) => normalizeMnemonic(typed[i] ?? '') === words[p]);
+}
