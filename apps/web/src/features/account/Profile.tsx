@@ -16,6 +16,7 @@ const LINKS = [
   ['/profile/addresses', 'addresses'],
   ['/profile/deposits', 'deposits'],
   ['/profile/withdrawals', 'withdrawals'],
+  ['/swap', 'swap'],
   ['/financial/cryptoInvest', 'cryptoInvest'],
   ['/financial/vipInvest', 'vipInvest'],
   ['/financial/myInvest/fund', 'myInvest'],
