@@ -41,6 +41,8 @@ import { StaffCustomers } from './modules/staff/staff.customers.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { swapRoutes } from './modules/swap/swap.routes.ts';
+import { SwapService } from './modules/swap/swap.service.ts';
 import { TriggerEngine } from './modules/trading/trading.engine.ts';
 import { tradingRoutes } from './modules/trading/trading.routes.ts';
 import { TradingService } from './modules/trading/trading.service.ts';
@@ -116,6 +118,7 @@ export type Services = {
   feed: QuoteFeed;
   trading: TradingService;
   triggers: TriggerEngine;
+  swap: SwapService;
 };
 
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
@@ -233,10 +236,19 @@ export function createServices(platform: Platform): Services {
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
   });
+  // Currency swap: quotes priced from the market, committed as one ledger entry.
+  const swap = new SwapService({
+    db: platform.db,
+    ledger,
+    market,
+    audit,
+    quoteKey: quoteKey(platform.config.totpKey),
+  });
   return {
     audit,
     ledger,
     identity,
+    swap,
     notices,
     content: new ContentService(platform.db, operator),
     operator,
@@ -351,6 +363,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
     withdrawals: services.withdrawalReview,
   });
   earnRoutes(server, services.earn, services.staff, services.earnProofReview);
+  swapRoutes(server, services.swap, services.staff);
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 

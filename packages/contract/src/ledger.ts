@@ -82,6 +82,22 @@ export const transactionPosting = z.object({
 });
 
 /**
+ * A swap's own figures on its record line (`modules/swap` describes its entries), so the app can
+ * say "Swap 0.01 BTC → 650.12 USDT" with the fee: paid in `from`, received and fee in `to`, each
+ * at its asset's ledger scale.
+ */
+export const transactionSwap = z.object({
+  /** The swap's id (its record in swapHistory). */
+  id: z.int(),
+  from: z.string(),
+  to: z.string(),
+  amount: decimalString,
+  receive: decimalString,
+  fee: decimalString,
+});
+export type TransactionSwap = z.infer<typeof transactionSwap>;
+
+/**
  * One economic event of the customer's record: one ledger entry, in structured fields the app
  * puts into words ("Opened SWX000000001: margin held …, fee …"). Amounts are decimal strings
  * at the asset's ledger scale; the app shows them at the asset's display scale.
@@ -108,6 +124,8 @@ export const transactionLine = z.object({
   fee: z.nullable(decimalString),
   /** A realised trading result: profit positive, loss negative; null when none. */
   result: z.nullable(decimalString),
+  /** A swap's figures (kind `swap`); absent or null on every other entry. */
+  swap: z.optional(z.nullable(transactionSwap)),
   postings: z.array(transactionPosting),
 });
 export type TransactionLine = z.infer<typeof transactionLine>;

@@ -73,6 +73,7 @@ async function linesOf(
       orderNo: e.detail?.orderNo ?? null,
       instrument: e.detail?.instrument ?? null,
       closeReason: e.detail?.closeReason ?? null,
+      swap: e.detail?.swap ?? null,
       asset: e.asset,
       changes: e.changes.map((c) => ({ asset: c.asset, amount: formatMinor(c.amount, scaleOf(c.asset)) })),
       margin: decimal(e.margin),

@@ -1,4 +1,11 @@
-import { ASSET_SCALES, type Asset, BOOKS, type Book, valueAtPrice } from '@swx/contract';
+import {
+  ASSET_SCALES,
+  type Asset,
+  BOOKS,
+  type Book,
+  type TransactionSwap,
+  valueAtPrice,
+} from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -80,7 +87,13 @@ const PRODUCT_ACCOUNT = /^[a-z][a-z_]{1,24}_\d{1,12}$/;
 export const DEMO_FUNDING_MINOR = 100_000n * 10n ** BigInt(ASSET_SCALES.USDT);
 
 /** What another module knows of its entries: the order (as the order detail shows it) and more. */
-export type EntryDetail = { orderNo: string; instrument: string; closeReason: string | null };
+export type EntryDetail = {
+  orderNo: string | null;
+  instrument: string | null;
+  closeReason: string | null;
+  /** A swap entry's figures, as its module states them. */
+  swap?: TransactionSwap;
+};
 /** Describes the given entries of one kind (ids of the caller's own entries only). */
 export type EntryDescriber = (entryIds: readonly number[]) => Promise<Map<number, EntryDetail>>;
 
