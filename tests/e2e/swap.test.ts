@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ASSET_SCALES, type Asset, parseMinor } from '@swx/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../support/accounts.ts';
+import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
@@ -33,6 +33,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 beforeAll(async () => {
   customer = await app.customer('swap.customer@example.com');
+  await readAllNotices(app.server, customer.token);
 }, 180_000);
 
 describe('swap', () => {

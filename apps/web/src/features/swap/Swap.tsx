@@ -361,10 +361,7 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
   const live = current && !clock.expired;
   return (
     <section className="card swap-form-card" aria-labelledby="swap-form-title" data-testid="swap-form">
-      <div className="confirm-head">
-        <h2 id="swap-form-title">{t('swap.form.title')}</h2>
-        <BookBadge />
-      </div>
+      <h2 id="swap-form-title">{t('swap.form.title')}</h2>
       <form
         className="swap-form"
         noValidate

@@ -1,6 +1,7 @@
 import {
   ASSET_SCALES,
   Code,
+  LANGUAGE_TAGS,
   parseMinor,
   SWAP_QUOTE_SECONDS,
   type SwapAsset,
@@ -21,6 +22,10 @@ import { announce } from '../../ui/announce.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { swapQueries } from './queries.ts';
 
+/** The same decimal without the zeros its scale leaves ("90.500000" → "90.5"). */
+const trimZeros = (decimal: string) =>
+  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+
 /** Left-to-right isolate: a number and its asset stay together, in this order, inside Arabic text. */
 const ltr = (text: string) => `\u2066${text}\u2069`;
 
@@ -34,9 +39,19 @@ export function useSwapFormat() {
       ltr(`${formatAmount(language, amount, ASSET_SCALES[asset])} ${asset}`),
     /** An amount at its asset's display scale (balances, the history's lines). */
     money: (amount: string, asset: SwapAsset) => ltr(`${formatMoney(language, amount, asset)} ${asset}`),
-    /** "1 BTC = 65,000.12 USDT": a rate or price (units of `to` per unit of `from`), every digit kept. */
+    /**
+     * "1 BTC = 65,000.12 USDT": a rate or price (units of `to` per unit of `from`), every digit the
+     * server gave kept (trailing zeros dropped: the same number).
+     */
     rate: (rate: string, from: SwapAsset, to: SwapAsset) =>
-      ltr(`1 ${from} = ${formatDecimal(language, rate)} ${to}`),
+      ltr(`1 ${from} = ${formatDecimal(language, trimZeros(rate))} ${to}`),
+    /** A live mid rate in a list: ten significant digits (the quote states every digit). */
+    shortRate: (rate: string, to: SwapAsset) =>
+      ltr(
+        `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumSignificantDigits: 10 }).format(rate as unknown as number)} ${to}`,
+      ),
+    /** A limit in the reader's digits, every digit kept, trailing zeros dropped. */
+    plain: (amount: string) => formatDecimal(language, trimZeros(amount)),
     percent: (ratio: string) => ltr(formatPercent(language, ratio, { minimumFractionDigits: 2 })),
     date: (value: string) =>
       formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
@@ -265,44 +280,53 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
       {pairs.length === 0 ? (
         <Empty text={t('swap.pairs.empty')} />
       ) : (
-        <ul className="swap-pair-list">
-          {pairs.map((pair) => (
-            <li
-              key={`${pair.from}-${pair.to}`}
-              className="swap-pair"
-              data-pair={`${pair.from}-${pair.to}`}
-              data-available={pair.available}
-            >
-              <p className="swap-pair-name">
-                <strong>{ltr(`${pair.from} → ${pair.to}`)}</strong>
-                <span className="swap-state" data-available={pair.available}>
-                  {pair.available ? t('swap.pairs.open') : t('swap.pairs.closed')}
-                </span>
-              </p>
-              <dl className="swap-facts">
-                <div data-figure="rate" data-value={pair.rate ?? ''}>
-                  <dt>{t('swap.figure.rate')}</dt>
-                  <dd>
-                    {pair.rate === null ? t('swap.pairs.noRate') : f.rate(pair.rate, pair.from, pair.to)}
-                  </dd>
-                </div>
-                <div data-figure="feeRate" data-value={pair.feeRate}>
-                  <dt>{t('swap.pairs.feeRate')}</dt>
-                  <dd>{f.percent(pair.feeRate)}</dd>
-                </div>
-                <div data-figure="limits">
-                  <dt>{t('swap.pairs.limits')}</dt>
-                  <dd>
-                    {t('swap.range', {
-                      minimum: f.exact(pair.min, pair.from),
-                      maximum: f.exact(pair.max, pair.from),
-                    })}
-                  </dd>
-                </div>
-              </dl>
-            </li>
-          ))}
-        </ul>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-labelledby="swap-pairs-title" tabIndex={0}>
+          <table className="data-table swap-pair-table">
+            <caption className="visually-hidden">{t('swap.pairs.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('swap.pairs.pair')}</th>
+                <th scope="col" className="num">
+                  {t('swap.figure.rate')}
+                </th>
+                <th scope="col" className="num">
+                  {t('swap.pairs.feeRate')}
+                </th>
+                <th scope="col" className="num">
+                  {t('swap.pairs.limits')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {pairs.map((pair) => (
+                <tr
+                  key={`${pair.from}-${pair.to}`}
+                  data-pair={`${pair.from}-${pair.to}`}
+                  data-available={pair.available}
+                >
+                  <th scope="row">
+                    <span className="swap-pair-name">{ltr(`${pair.from} → ${pair.to}`)}</span>
+                    {pair.available ? null : (
+                      <span className="swap-state" data-available="false">
+                        {t('swap.pairs.closed')}
+                      </span>
+                    )}
+                  </th>
+                  <td className="num" data-figure="rate" data-value={pair.rate ?? ''}>
+                    {pair.rate === null ? t('swap.pairs.noRate') : f.shortRate(pair.rate, pair.to)}
+                  </td>
+                  <td className="num" data-figure="feeRate" data-value={pair.feeRate}>
+                    {f.percent(pair.feeRate)}
+                  </td>
+                  <td className="num" data-figure="limits">
+                    {ltr(`${f.plain(pair.min)} – ${f.plain(pair.max)} ${pair.from}`)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
     </section>
   );
