@@ -161,8 +161,7 @@ function ConfirmSwap({
           {failure ? (
             <Refusal error={failure} pair={pair} action={newQuote} />
           ) : clock.expired ? (
-            <div className="notice swap-expired-offer" data-testid="quote-expired">
-              <p>{t('swap.refusal.expired')}</p>
+            <div className="swap-expired-offer" data-testid="quote-expired">
               {newQuote}
             </div>
           ) : null}

@@ -293,9 +293,6 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
                 <th scope="col" className="num">
                   {t('swap.pairs.feeRate')}
                 </th>
-                <th scope="col" className="num">
-                  {t('swap.pairs.limits')}
-                </th>
               </tr>
             </thead>
             <tbody>
@@ -307,6 +304,11 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
                 >
                   <th scope="row">
                     <span className="swap-pair-name">{ltr(`${pair.from} → ${pair.to}`)}</span>
+                    <span className="swap-pair-limits small muted" data-figure="limits">
+                      {t('swap.pairs.perSwap', {
+                        range: ltr(`${f.plain(pair.min)} – ${f.plain(pair.max)} ${pair.from}`),
+                      })}
+                    </span>
                     {pair.available ? null : (
                       <span className="swap-state" data-available="false">
                         {t('swap.pairs.closed')}
@@ -318,9 +320,6 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
                   </td>
                   <td className="num" data-figure="feeRate" data-value={pair.feeRate}>
                     {f.percent(pair.feeRate)}
-                  </td>
-                  <td className="num" data-figure="limits">
-                    {ltr(`${f.plain(pair.min)} – ${f.plain(pair.max)} ${pair.from}`)}
                   </td>
                 </tr>
               ))}
