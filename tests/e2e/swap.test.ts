@@ -158,6 +158,37 @@ describe('swap', () => {
     await page.context().close();
   }, 120_000);
 
+  it("says the server's refusal of an expired quote in the dialog, and offers the new quote there", async () => {
+    const { page, errors } = await app.open('desktop', { as: customer, quiet: true });
+    const api = customerApi(app.server, customer);
+    // The page's clock is held still once the dialog is open, so the page still counts the quote
+    // valid while the server's 10 s pass: the confirm is sent and the server refuses it (10032).
+    await page.clock.install();
+    const swap = new SwapPage(page);
+    await swap.goto();
+    await swap.choose('USDT', 'BTC');
+    await swap.enter('300');
+    await swap.openConfirm();
+    const expiring = await swap.quoteId(swap.confirmFigures);
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const before = holdings((await api.ok('getBalances')).balances);
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    await swap.accept();
+    await swap.refusal.waitFor();
+    expect(await swap.refusal.getAttribute('data-code')).toBe('10032');
+    expect(words(await swap.refusal.innerText())).toContain(
+      'This quote has expired, so nothing was swapped. Get a new quote, check its figures and confirm again.',
+    );
+    expect(holdings((await api.ok('getBalances')).balances)).toEqual(before);
+    await page.clock.resume();
+    await swap.newQuote(swap.confirm).click();
+    await swap.confirm.getByTestId('requote').waitFor();
+    expect(await swap.quoteId(swap.confirmFigures)).not.toBe(expiring);
+    expect(await swap.confirmButton.isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it('says when the balance does not cover the amount, with the deposit link in the live book', async () => {
     const { page, errors, context } = await app.open('desktop', { as: customer, quiet: true });
     await context.addInitScript(() => localStorage.setItem('virtual', '0'));
