@@ -288,10 +288,7 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
               <tr>
                 <th scope="col">{t('swap.pairs.pair')}</th>
                 <th scope="col" className="num">
-                  {t('swap.figure.rate')}
-                </th>
-                <th scope="col" className="num">
-                  {t('swap.pairs.feeRate')}
+                  {t('swap.pairs.rateAndFee')}
                 </th>
               </tr>
             </thead>
@@ -315,11 +312,17 @@ export function PairList({ pairs }: { pairs: SwapPair[] }) {
                       </span>
                     )}
                   </th>
-                  <td className="num" data-figure="rate" data-value={pair.rate ?? ''}>
-                    {pair.rate === null ? t('swap.pairs.noRate') : f.shortRate(pair.rate, pair.to)}
-                  </td>
-                  <td className="num" data-figure="feeRate" data-value={pair.feeRate}>
-                    {f.percent(pair.feeRate)}
+                  <td className="num">
+                    <span className="swap-pair-rate" data-figure="rate" data-value={pair.rate ?? ''}>
+                      {pair.rate === null ? t('swap.pairs.noRate') : f.shortRate(pair.rate, pair.to)}
+                    </span>
+                    <span
+                      className="swap-pair-fee small muted"
+                      data-figure="feeRate"
+                      data-value={pair.feeRate}
+                    >
+                      {t('swap.pairs.fee', { rate: f.percent(pair.feeRate) })}
+                    </span>
                   </td>
                 </tr>
               ))}
