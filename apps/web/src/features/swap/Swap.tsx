@@ -320,7 +320,7 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
     quote.data && settled === quotable && quote.data.from === from && quote.data.to === to
       ? quote.data
       : undefined;
-  const clock = useQuoteClock(current?.expiresAt);
+  const clock = useQuoteClock(current?.expiresAt, confirming === null);
   const quoting = quotable !== '' && (settled !== quotable || quote.isFetching);
 
   // The most one can pay: the available balance, within the pair's maximum.

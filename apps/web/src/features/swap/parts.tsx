@@ -10,7 +10,7 @@ import {
   type SwapRecord,
 } from '@swx/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
@@ -79,11 +79,17 @@ export function newSwapRequestId(): string {
  * never more than SWAP_QUOTE_SECONDS (a clock behind the server's does not lengthen it). When it
  * reaches zero the quote is expired and it is said once to screen readers.
  */
-export function useQuoteClock(expiresAt: number | undefined): { left: number; expired: boolean } {
+export function useQuoteClock(
+  expiresAt: number | undefined,
+  /** Whether to say the expiry (false while a dialog over this screen says it). */
+  say = true,
+): { left: number; expired: boolean } {
   const { t } = useTranslation();
   const leftAt = (now: number) =>
     expiresAt === undefined ? 0 : Math.max(0, Math.min(SWAP_QUOTE_SECONDS * 1000, expiresAt * 1000 - now));
   const [left, setLeft] = useState(() => leftAt(Date.now()));
+  const sayRef = useRef(say);
+  sayRef.current = say;
   // biome-ignore lint/correctness/useExhaustiveDependencies: restarts with each quote (its expiry), not with the text function
   useEffect(() => {
     if (expiresAt === undefined) return;
@@ -93,7 +99,7 @@ export function useQuoteClock(expiresAt: number | undefined): { left: number; ex
       setLeft(next);
       if (next === 0) {
         window.clearInterval(timer);
-        announce(t('swap.quote.expired'));
+        if (sayRef.current) announce(t('swap.quote.expired'));
       }
     }, 200);
     return () => window.clearInterval(timer);
