@@ -15,6 +15,7 @@ import { OperatorSettings } from './operator/OperatorSettings.tsx';
 import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
 import { StaffScreen } from './StaffScreen.tsx';
+import { SwapPairs } from './swap/SwapPairs.tsx';
 import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from './text.ts';
 import { Networks } from './wallet/Networks.tsx';
 import { Treasury } from './wallet/Treasury.tsx';
@@ -38,6 +39,7 @@ const SECTIONS = [
   { name: 'treasury', path: '/treasury', roles: adminCalls.treasury.roles },
   { name: 'earnProducts', path: '/earn/products', roles: adminCalls.listEarnProducts.roles },
   { name: 'earnProofs', path: '/earn/proofs', roles: adminCalls.earnProofQueue.roles },
+  { name: 'swapPairs', path: '/swap/pairs', roles: adminCalls.listSwapPairs.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
@@ -61,6 +63,7 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/earn/products/:id', section: 'earnProducts', Screen: EarnProductPage },
   { path: '/earn/proofs', section: 'earnProofs', Screen: EarnProofQueue },
   { path: '/earn/proofs/:id', section: 'earnProofs', Screen: EarnProofPage },
+  { path: '/swap/pairs', section: 'swapPairs', Screen: SwapPairs },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },

@@ -33,6 +33,8 @@ export const keys = {
   earn: ['earn'] as const,
   earnProducts: (language: Language) => ['earn', language, 'products'] as const,
   earnProofs: ['earnProofs'] as const,
+  swap: ['swap'] as const,
+  swapPairs: (language: Language) => ['swap', language, 'pairs'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };

@@ -9,6 +9,7 @@ export { EarnProductsPage, EarnProofReviewPage, type NewProduct } from './admin/
 export { KycReviewPage } from './admin/kyc-review-page.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
 export { StaffPage } from './admin/staff-page.ts';
+export { SwapPairsPage } from './admin/swap-pairs-page.ts';
 export { DepositReviewPage, NetworksPage, TreasuryPage, WithdrawalReviewPage } from './admin/wallet-pages.ts';
 export { BalancePage } from './balance-page.ts';
 export { badgeOf, DEMO_NAME, LIVE_NAME } from './book-badge.ts';
@@ -34,6 +35,7 @@ export { RegisterPage } from './register-page.ts';
 export { ResetPage } from './reset-page.ts';
 export { SecurityPage } from './security-page.ts';
 export { type Chrome, Shell } from './shell.ts';
+export { type Figures, SwapPage } from './swap-page.ts';
 export { TransactionsPage } from './transactions-page.ts';
 export { type Photo, VerificationPage } from './verification-page.ts';
 export { WalletPage } from './wallet-page.ts';

@@ -228,7 +228,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/help', title: 'help', view: upcoming },
   { path: '/help/faq', title: 'faq', view: upcoming },
   { path: '/help/notice', title: 'helpNotice', view: upcoming },
-  { path: '/swap', title: 'swap', view: upcoming },
+  { path: '/swap', title: 'swap', view: { load: () => import('../features/swap/Swap.tsx') } },
   { path: '/financial', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
   {
     path: '/financial/vipInvest',

@@ -17,6 +17,7 @@ const LINKS = [
   ['/profile/wallet', 'custody'],
   ['/profile/deposits', 'deposits'],
   ['/profile/withdrawals', 'withdrawals'],
+  ['/swap', 'swap'],
   ['/financial/cryptoInvest', 'cryptoInvest'],
   ['/financial/vipInvest', 'vipInvest'],
   ['/financial/myInvest/fund', 'myInvest'],

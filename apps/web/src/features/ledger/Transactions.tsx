@@ -103,6 +103,16 @@ function eventText(t: TFunction, language: Language, line: TransactionLine): str
       ? t('records.line.closedBy', { ...values, reason: t(`trade.reason.${line.closeReason}`) })
       : t('records.line.closed', values);
   }
+  if (line.kind === 'swap' && line.swap) {
+    const { swap } = line;
+    const of = (value: string, asset: string) =>
+      `\u2066${formatMoney(language, value, asset)} ${asset}\u2069`;
+    return t('records.line.swap', {
+      paid: of(swap.amount, swap.from),
+      received: of(swap.receive, swap.to),
+      fee: of(swap.fee, swap.to),
+    });
+  }
   if (line.reversesEntryId !== null) return t('records.line.reversal', { id: line.reversesEntryId });
   return ENTRY_KINDS.includes(line.kind as (typeof ENTRY_KINDS)[number])
     ? t(`records.kind.${line.kind}`)

@@ -1,0 +1,402 @@
+import {
+  ASSET_SCALES,
+  Code,
+  LANGUAGE_TAGS,
+  parseMinor,
+  SWAP_QUOTE_SECONDS,
+  type SwapAsset,
+  type SwapPair,
+  type SwapQuote,
+  type SwapRecord,
+} from '@swx/contract';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { formatDate, formatDecimal } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { swapQueries } from './queries.ts';
+
+/** The same decimal without the zeros its scale leaves ("90.500000" → "90.5"). */
+const trimZeros = (decimal: string) =>
+  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+
+/** Left-to-right isolate: a number and its asset stay together, in this order, inside Arabic text. */
+const ltr = (text: string) => `\u2066${text}\u2069`;
+
+/** The reader's formatters of swap figures. */
+export function useSwapFormat() {
+  const language = useClientState((s) => s.language);
+  return {
+    language,
+    /** An amount with every digit the server gave: a quote's figures are the figures posted. */
+    exact: (amount: string, asset: SwapAsset) =>
+      ltr(`${formatAmount(language, amount, ASSET_SCALES[asset])} ${asset}`),
+    /** An amount at its asset's display scale (balances, the history's lines). */
+    money: (amount: string, asset: SwapAsset) => ltr(`${formatMoney(language, amount, asset)} ${asset}`),
+    /**
+     * "1 BTC = 65,000.12 USDT": a rate or price (units of `to` per unit of `from`), every digit the
+     * server gave kept (trailing zeros dropped: the same number).
+     */
+    rate: (rate: string, from: SwapAsset, to: SwapAsset) =>
+      ltr(`1 ${from} = ${formatDecimal(language, trimZeros(rate))} ${to}`),
+    /** A live mid rate in a list: ten significant digits (the quote states every digit). */
+    shortRate: (rate: string, to: SwapAsset) =>
+      ltr(
+        `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumSignificantDigits: 10 }).format(rate as unknown as number)} ${to}`,
+      ),
+    /** A limit in the reader's digits, every digit kept, trailing zeros dropped. */
+    plain: (amount: string) => formatDecimal(language, trimZeros(amount)),
+    percent: (ratio: string) => ltr(formatPercent(language, ratio, { minimumFractionDigits: 2 })),
+    date: (value: string) =>
+      formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+  };
+}
+
+/** Minor units of a decimal at the asset's scale; null when it cannot be read. */
+export function minorOf(amount: string, asset: SwapAsset): bigint | null {
+  try {
+    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
+  } catch {
+    return null;
+  }
+}
+
+/** A request id for one commit: a UUID without its dashes (8-64 of [A-Za-z0-9_-]). */
+export function newSwapRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID().replaceAll('-', '');
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Milliseconds a quote can still be accepted, counted down from its `expiresAt` (epoch seconds),
+ * never more than SWAP_QUOTE_SECONDS (a clock behind the server's does not lengthen it). When it
+ * reaches zero the quote is expired and it is said once to screen readers.
+ */
+export function useQuoteClock(
+  expiresAt: number | undefined,
+  /** Whether to say the expiry (false while a dialog over this screen says it). */
+  say = true,
+): { left: number; expired: boolean } {
+  const { t } = useTranslation();
+  const leftAt = (now: number) =>
+    expiresAt === undefined ? 0 : Math.max(0, Math.min(SWAP_QUOTE_SECONDS * 1000, expiresAt * 1000 - now));
+  const [left, setLeft] = useState(() => leftAt(Date.now()));
+  const sayRef = useRef(say);
+  sayRef.current = say;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restarts with each quote (its expiry), not with the text function
+  useEffect(() => {
+    if (expiresAt === undefined) return;
+    setLeft(leftAt(Date.now()));
+    const timer = window.setInterval(() => {
+      const next = leftAt(Date.now());
+      setLeft(next);
+      if (next === 0) {
+        window.clearInterval(timer);
+        if (sayRef.current) announce(t('swap.quote.expired'));
+      }
+    }, 200);
+    return () => window.clearInterval(timer);
+  }, [expiresAt]);
+  return { left, expired: expiresAt !== undefined && left === 0 };
+}
+
+/**
+ * How long a quote is valid: in words ("Valid for 7 more seconds", then "This quote has
+ * expired") and as a bar that empties (hidden from screen readers, which read the words).
+ */
+export function Countdown({ left, id }: { left: number; id?: string }) {
+  const { t } = useTranslation();
+  const seconds = Math.ceil(left / 1000);
+  return (
+    <div className="swap-countdown" data-testid="quote-countdown" data-left={seconds}>
+      <p id={id} className={seconds === 0 ? 'swap-expired' : undefined}>
+        {seconds === 0 ? t('swap.quote.expired') : t('swap.quote.validFor', { count: seconds })}
+      </p>
+      <progress className="swap-progress" max={SWAP_QUOTE_SECONDS * 1000} value={left} aria-hidden="true" />
+    </div>
+  );
+}
+
+type Figure = { name: string; label: string; value: string; shown: ReactNode; strong?: boolean };
+
+/**
+ * A quote's figures exactly as the server gave them, each named (`data-figure`) with its exact
+ * value (`data-value`): what is paid; the mid-market rate and the applied price; what the spread
+ * costs; the gross; the fee with its rate; what is received.
+ */
+export function QuoteFigures({ quote, testId }: { quote: SwapQuote | SwapRecord; testId: string }) {
+  const { t } = useTranslation();
+  const f = useSwapFormat();
+  const groups: { name: string; figures: Figure[] }[] = [
+    {
+      name: 'pay',
+      figures: [
+        {
+          name: 'amount',
+          label: t('swap.figure.pay'),
+          value: quote.amount,
+          shown: f.exact(quote.amount, quote.from),
+        },
+      ],
+    },
+    {
+      name: 'price',
+      figures: [
+        {
+          name: 'rate',
+          label: t('swap.figure.rate'),
+          value: quote.rate,
+          shown: f.rate(quote.rate, quote.from, quote.to),
+        },
+        {
+          name: 'price',
+          label: t('swap.figure.price'),
+          value: quote.price,
+          shown: f.rate(quote.price, quote.from, quote.to),
+        },
+        {
+          name: 'spread',
+          label: t('swap.figure.spread'),
+          value: quote.spread,
+          shown: f.exact(quote.spread, quote.to),
+        },
+      ],
+    },
+    {
+      name: 'fee',
+      figures: [
+        {
+          name: 'gross',
+          label: t('swap.figure.gross'),
+          value: quote.gross,
+          shown: f.exact(quote.gross, quote.to),
+        },
+        {
+          name: 'fee',
+          label: t('swap.figure.fee', { rate: f.percent(quote.feeRate) }),
+          value: quote.fee,
+          shown: f.exact(quote.fee, quote.to),
+        },
+        {
+          name: 'receive',
+          label: t('swap.figure.receive'),
+          value: quote.receive,
+          shown: f.exact(quote.receive, quote.to),
+          strong: true,
+        },
+      ],
+    },
+  ];
+  return (
+    <div
+      className="swap-figures"
+      data-testid={testId}
+      data-quote={'quoteId' in quote ? quote.quoteId : undefined}
+    >
+      {groups.map((group) => (
+        <dl key={group.name} className="swap-facts" data-group={group.name}>
+          {group.figures.map((figure) => (
+            <div
+              key={figure.name}
+              data-figure={figure.name}
+              data-value={figure.value}
+              className={figure.strong ? 'swap-receive' : undefined}
+            >
+              <dt>{figure.label}</dt>
+              <dd>{figure.shown}</dd>
+            </div>
+          ))}
+        </dl>
+      ))}
+      {'feeRate' in quote ? (
+        <p className="small muted swap-explain">
+          {t('swap.figure.explain', { rate: f.percent(quote.feeRate) })}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** What a refusal means, in the customer's words, with what they can do about it. */
+export function Refusal({
+  error,
+  pair,
+  action,
+}: {
+  error: unknown;
+  pair: SwapPair | undefined;
+  /** What to offer for an expired quote (10032): a new quote. */
+  action?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const f = useSwapFormat();
+  const demo = useCurrentBook() === 'demo';
+  if (!(error instanceof ApiFailure))
+    return (
+      <div className="form-error swap-refusal" role="alert">
+        <p>{t('state.error')}</p>
+      </div>
+    );
+  let text = error.message;
+  let next: ReactNode = null;
+  switch (error.code) {
+    case Code.PRICE_CHANGED:
+      text = t('swap.refusal.expired');
+      next = action ?? null;
+      break;
+    case Code.INSUFFICIENT_BALANCE:
+      text = t('swap.refusal.balance');
+      if (!demo) next = <Link to="/profile/deposit">{t('swap.refusal.deposit')}</Link>;
+      break;
+    case Code.NOT_AVAILABLE_FOR_TRADING:
+      text = t('swap.refusal.unavailable');
+      break;
+    case Code.BELOW_MINIMUM:
+      if (pair) text = t('swap.refusal.belowMinimum', { minimum: f.exact(pair.min, pair.from) });
+      break;
+    case Code.ABOVE_MAXIMUM:
+      if (pair) text = t('swap.refusal.aboveMaximum', { maximum: f.exact(pair.max, pair.from) });
+      break;
+    default:
+      break;
+  }
+  return (
+    <div className="form-error swap-refusal" role="alert" data-code={error.code} data-testid="swap-refusal">
+      <p>{text}</p>
+      {next ? <p>{next}</p> : null}
+    </div>
+  );
+}
+
+/** The pairs with their live mid-market rate, fee rate, limits and whether they can be swapped now. */
+export function PairList({ pairs }: { pairs: SwapPair[] }) {
+  const { t } = useTranslation();
+  const f = useSwapFormat();
+  return (
+    <section className="card swap-pairs" aria-labelledby="swap-pairs-title" data-testid="swap-pairs">
+      <h2 id="swap-pairs-title">{t('swap.pairs.title')}</h2>
+      <p className="small muted">{t('swap.pairs.intro')}</p>
+      {pairs.length === 0 ? (
+        <Empty text={t('swap.pairs.empty')} />
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-labelledby="swap-pairs-title" tabIndex={0}>
+          <table className="data-table swap-pair-table">
+            <caption className="visually-hidden">{t('swap.pairs.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('swap.pairs.pair')}</th>
+                <th scope="col" className="num">
+                  {t('swap.pairs.rateAndFee')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {pairs.map((pair) => (
+                <tr
+                  key={`${pair.from}-${pair.to}`}
+                  data-pair={`${pair.from}-${pair.to}`}
+                  data-available={pair.available}
+                >
+                  <th scope="row">
+                    <span className="swap-pair-name">{ltr(`${pair.from} → ${pair.to}`)}</span>
+                    <span className="swap-pair-limits small muted" data-figure="limits">
+                      {t('swap.pairs.perSwap', {
+                        range: ltr(`${f.plain(pair.min)} – ${f.plain(pair.max)} ${pair.from}`),
+                      })}
+                    </span>
+                    {pair.available ? null : (
+                      <span className="swap-state" data-available="false">
+                        {t('swap.pairs.closed')}
+                      </span>
+                    )}
+                  </th>
+                  <td className="num">
+                    <span className="swap-pair-rate" data-figure="rate" data-value={pair.rate ?? ''}>
+                      {pair.rate === null ? t('swap.pairs.noRate') : f.shortRate(pair.rate, pair.to)}
+                    </span>
+                    <span
+                      className="swap-pair-fee small muted"
+                      data-figure="feeRate"
+                      data-value={pair.feeRate}
+                    >
+                      {t('swap.pairs.fee', { rate: f.percent(pair.feeRate) })}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </section>
+  );
+}
+
+/** My recent swaps in the current book, newest first, 50 at a time. */
+export function History({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const f = useSwapFormat();
+  const book = useCurrentBook();
+  const query = useInfiniteQuery(swapQueries.history(userId, book));
+  const rows = query.data?.pages.flat() ?? [];
+  return (
+    <section className="card swap-history" aria-labelledby="swap-history-title" data-testid="swap-history">
+      <h2 id="swap-history-title">{t('swap.history.title')}</h2>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty text={t('swap.history.empty')} />
+      ) : (
+        <>
+          <ul className="swap-history-list">
+            {rows.map((row) => (
+              <li key={row.id} className="swap-history-item" data-swap={row.id} data-entry={row.entryId}>
+                <p className="swap-history-line">
+                  <span>
+                    {t('swap.history.line', {
+                      paid: f.exact(row.amount, row.from),
+                      received: f.exact(row.receive, row.to),
+                    })}
+                  </span>
+                  <time className="small muted" dateTime={row.createdAt}>
+                    {f.date(row.createdAt)}
+                  </time>
+                </p>
+                <p className="small muted">
+                  {t('swap.history.detail', {
+                    price: f.rate(row.price, row.from, row.to),
+                    fee: f.exact(row.fee, row.to),
+                    rate: f.percent(row.feeRate),
+                  })}
+                </p>
+              </li>
+            ))}
+          </ul>
+          {query.hasNextPage ? (
+            <button
+              type="button"
+              className="button ghost"
+              disabled={query.isFetchingNextPage}
+              onClick={() => void query.fetchNextPage()}
+            >
+              {t('swap.history.more')}
+            </button>
+          ) : null}
+          <p className="small">
+            <Link to="/profile/transactions">{t('swap.result.record')}</Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
