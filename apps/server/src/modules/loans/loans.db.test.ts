@@ -245,6 +245,16 @@ describe(`loans on ${TEST_DB}`, () => {
       [ontime, 'loan_due_tomorrow'],
       [late, 'loan_due_tomorrow'],
     ]);
+    // And mailed, in the customer's language, with the notice's text.
+    const ontimeEmail = (
+      await ctx.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [ontime])
+    )[0]?.email;
+    const reminderMails = l.mailed.filter((m) => m.to === ontimeEmail);
+    expect(reminderMails.map((m) => m.subject)).toEqual([
+      'Your SWX loan is due soon',
+      'Your SWX loan is due soon',
+    ]);
+    expect(reminderMails[0]?.text).toContain('due in 3 days, on 2027-03-31');
     // At the due date: 704 + 15 days × 0.352 = 709.28.
     at(30);
     expect(await loans.payoff('live', ontime, ontimeLoan)).toMatchObject({

@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import {
   ASSET_SCALES,
   type Asset,
   Code,
   CREDIT_SCORE_MAX,
+  interpolate,
+  isLanguage,
   LOAN_ASSETS,
   LOAN_WITHDRAWAL_DAYS,
   type LoanDetail,
@@ -26,14 +29,17 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail.ts';
 import type { FileStorage } from '../../platform/storage.ts';
+import { localeTexts } from '../../platform/texts.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText, utcDay } from '../earn/earn.figures.ts';
+import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import { type Book, LedgerError, type LedgerService } from '../ledger/ledger.service.ts';
 import type { Posting } from '../ledger/ledger.types.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
+import { type NoticeKind, type NoticesService, renderNotice } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { bigintText, Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
@@ -156,6 +162,9 @@ type ApplyData = Omit<NewLoan, BigFields> & Record<BigFields, string>;
 
 const PAGE = 200;
 
+/** The mails' subjects; their text is the notice's, in the customer's language. */
+const TEXT = localeTexts<typeof import('./locales/en.json')>(join(import.meta.dirname, 'locales'));
+
 export class LoansService {
   private readonly db: Database;
   private readonly ledger: LedgerService;
@@ -167,6 +176,7 @@ export class LoansService {
   private readonly params: Pick<ParamsService, 'get'>;
   private readonly now: () => number;
   private readonly logger: Logger | undefined;
+  private readonly mail: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> } | null;
   private readonly quotes: Quotes<typeof quoteFigures>;
   private readonly loanEntry;
   private readonly repayEntry;
@@ -185,6 +195,8 @@ export class LoansService {
     quoteKey: Buffer;
     now?: () => number;
     logger?: Logger;
+    /** Reminders and overdue notices are also mailed to the customer's address, when they have one. */
+    mail?: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> };
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -196,6 +208,7 @@ export class LoansService {
     this.params = deps.params;
     this.now = deps.now ?? Date.now;
     this.logger = deps.logger;
+    this.mail = deps.mail ?? null;
     // Ten minutes: time to read the sheet and the agreement and to draw a signature.
     this.quotes = new Quotes(
       { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
@@ -804,19 +817,47 @@ export class LoansService {
     return unfunded;
   }
 
+  /** A notice, and the same text mailed in the customer's language (a failed mail is logged; the mailer keeps it). */
+  private async tell(
+    userId: number,
+    kind: NoticeKind,
+    params: Record<string, string>,
+    subject: keyof (typeof TEXT)['en']['mail'],
+  ): Promise<void> {
+    await this.notices.notify(userId, 'en', kind, params);
+    if (!this.mail) return;
+    const customer = await this.mail.customers.get(userId);
+    if (!customer?.email) return;
+    const language = isLanguage(customer.language) ? customer.language : 'en';
+    await this.mail.mailer
+      .send({
+        to: customer.email,
+        subject: interpolate(TEXT[language].mail[subject], {}, language),
+        text: renderNotice(kind, language, params),
+      })
+      .catch((error: unknown) =>
+        this.logger?.error({ err: error, userId, kind }, 'a loan mail was not sent'),
+      );
+  }
+
   async markOverdue(): Promise<number> {
     const rows = await markOverdue(this.db, this.today());
     for (const loan of rows) {
       const scale = ASSET_SCALES[loan.asset];
       const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-      await this.notices.notify(loan.userId, 'en', 'loan_overdue', {
-        amount: toDecimal(loan.amount, scale),
-        asset: loan.asset,
-        dueDate: loan.dueDay ?? '',
-        lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
-        lateCap: toDecimal(loan.lateCap, scale),
-        owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
-      });
+      await this.tell(
+        loan.userId,
+        'loan_overdue',
+        {
+          amount: toDecimal(loan.amount, scale),
+          asset: loan.asset,
+          dueDate: loan.dueDay ?? '',
+          lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
+          lateCap: toDecimal(loan.lateCap, scale),
+          owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
+        },
+        'overdueSubject',
+      );
     }
     return rows.length;
   }
@@ -827,9 +868,8 @@ export class LoansService {
       for (const loan of await takeReminders(this.db, addDays(this.today(), days), days)) {
         const scale = ASSET_SCALES[loan.asset];
         const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-        await this.notices.notify(
+        await this.tell(
           loan.userId,
-          'en',
           days === 3 ? 'loan_due_in_three_days' : 'loan_due_tomorrow',
           {
             amount: toDecimal(loan.amount, scale),
@@ -837,6 +877,7 @@ export class LoansService {
             dueDate: loan.dueDay ?? '',
             owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
           },
+          'dueSoonSubject',
         );
         count++;
       }
