@@ -491,7 +491,8 @@ describe(`loans on ${TEST_DB}`, () => {
     await proofs.claim({ staffId: finance.id }, approved.id);
     await proofs.approve({ staffId: finance.id }, approved.id);
     expect(await loans.applyProofs()).toBe(1);
-    const detail = await loans.detail('live', owner.id, loan.id);
+    const detail = loanDetail.parse(await loans.detail('live', owner.id, loan.id));
+    expect(detail.repayments.every((r) => r.proof !== null)).toBe(true);
     expect(detail.repayments.map((r) => [r.state, r.amount, r.principal, r.reason])).toEqual([
       ['approved', '50.000000', '50.000000', null],
       ['rejected', '70.000000', null, 'no such transfer'],

@@ -1406,6 +1406,7 @@ export function wireRepayment(r: RepaymentRow): LoanRepayment {
     principal: d(r.principal),
     txHash: r.txHash,
     address: r.address,
+    proof: r.proofUpload,
     reason: r.reason,
     createdAt: new Date(r.createdAt).toISOString(),
   };
