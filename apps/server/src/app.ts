@@ -23,6 +23,9 @@ import { kycRoutes } from './modules/kyc/kyc.routes.ts';
 import { KycService } from './modules/kyc/kyc.service.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { LedgerService } from './modules/ledger/ledger.service.ts';
+import { loanApplicationReview, loanProofReview } from './modules/loans/loans.review.ts';
+import { loansRoutes } from './modules/loans/loans.routes.ts';
+import { LoansService } from './modules/loans/loans.service.ts';
 import { marketRoutes } from './modules/market/market.routes.ts';
 import { MarketService } from './modules/market/market.service.ts';
 import { QuoteFeed } from './modules/market/quote-feed.ts';
@@ -109,6 +112,9 @@ export type Services = {
   withdrawalReview: ReviewQueue<ReturnType<typeof withdrawalReview>['calls']>;
   earn: EarnService;
   earnProofReview: ReviewQueue<ReturnType<typeof earnProofReview>['calls']>;
+  loans: LoansService;
+  loanApplicationReview: ReviewQueue<ReturnType<typeof loanApplicationReview>['calls']>;
+  loanProofReview: ReviewQueue<ReturnType<typeof loanProofReview>['calls']>;
   notices: NoticesService;
   content: ContentService;
   operator: OperatorService;
@@ -236,6 +242,21 @@ export function createServices(platform: Platform): Services {
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
   });
+  // Loans: live book, paid from a lending pool; the credit score reads the loans' record.
+  const loans = new LoansService({
+    db: platform.db,
+    ledger,
+    audit,
+    notices,
+    kyc,
+    uploads,
+    storage: platform.storage,
+    params,
+    quoteKey: quoteKey(platform.config.totpKey),
+    logger: platform.logger,
+    mail: { mailer: platform.mailer, customers },
+  });
+  kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   // Currency swap: quotes priced from the market, committed as one ledger entry.
   const swap = new SwapService({
     db: platform.db,
@@ -279,6 +300,9 @@ export function createServices(platform: Platform): Services {
         Date.now,
       ),
     ),
+    loans,
+    loanApplicationReview: reviews.register(loanApplicationReview(loans, ledger, kyc, params)),
+    loanProofReview: reviews.register(loanProofReview(loans, ledger, params)),
   };
 }
 
@@ -364,6 +388,10 @@ export async function buildApp(platform: Platform, services = createServices(pla
   });
   earnRoutes(server, services.earn, services.staff, services.earnProofReview);
   swapRoutes(server, services.swap, services.staff);
+  loansRoutes(server, services.loans, services.staff, {
+    applications: services.loanApplicationReview,
+    proofs: services.loanProofReview,
+  });
   operatorRoutes(server, services.operator, services.staff);
   statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
 

@@ -1,7 +1,10 @@
+import { LOAN_ASSETS } from '@swx/contract';
 import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { earnDailyJob, earnReturnsJob } from './modules/earn/earn.service.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
+import { loansDailyJob, loansMinuteJob } from './modules/loans/loans.service.ts';
+import { subLedgerReconciliationJob } from './modules/products/reconciliation.ts';
 import { SettlementRunner } from './modules/products/settlement.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { WalletJob } from './modules/wallet/wallet.service.ts';
@@ -71,6 +74,25 @@ async function main(): Promise<void> {
       }),
     ),
   );
+  // Loans: the daily servicing (charges, overdue, reminders) on the runner's clock; every minute,
+  // new payouts' debts booked and approved repayment proofs applied; a daily sub-ledger check per asset.
+  jobs.register(loansMinuteJob(services.loans));
+  jobs.register(
+    loansDailyJob(
+      services.loans,
+      new SettlementRunner({
+        db: platform.db,
+        ledger: services.ledger,
+        audit: services.audit,
+        now: Date.now,
+        logger: platform.logger,
+      }),
+    ),
+  );
+  for (const asset of LOAN_ASSETS)
+    jobs.register(
+      subLedgerReconciliationJob(services.loans.subLedger(asset), services.ledger, services.audit),
+    );
   // A development chain's blocks come at its own interval: the networks' waiting times follow it.
   const chain = platform.chain?.chain;
   if (chain && chain.kind !== 'external' && chain.blockSeconds >= 1)

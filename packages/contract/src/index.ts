@@ -10,6 +10,7 @@ export * from './ids.ts';
 export * from './kyc.ts';
 export * from './languages.ts';
 export * from './ledger.ts';
+export * from './loans.ts';
 export * from './market.ts';
 export * from './messages/index.ts';
 export * from './money.ts';

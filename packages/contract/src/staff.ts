@@ -4,6 +4,7 @@ import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
+import { loanAdminCalls } from './loans.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
 import { swapAdminCalls } from './swap.ts';
@@ -400,6 +401,7 @@ export const adminCalls = {
   ...operatorAdminCalls,
   ...walletAdminCalls,
   ...earnAdminCalls,
+  ...loanAdminCalls,
   ...swapAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 

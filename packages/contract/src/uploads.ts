@@ -23,6 +23,8 @@ const MB = 1024 * 1024;
 const KYC_ROLES: readonly StaffRole[] = ['admin', 'compliance'];
 /** Who checks payments: finance, and admin. */
 const PAYMENT_ROLES: readonly StaffRole[] = ['admin', 'finance'];
+/** Who reads loan applications: credit decisions and their compliance check. */
+const LOAN_ROLES: readonly StaffRole[] = ['admin', 'finance', 'compliance'];
 
 /**
  * Every purpose with its limit and readers. Identity photos take the spec's 2 MB, the fund payment
@@ -35,7 +37,10 @@ export const UPLOAD_PURPOSES = {
   kyc_in_hand: { maxBytes: 2 * MB, staffRoles: KYC_ROLES },
   fund_proof: { maxBytes: 5 * MB, staffRoles: PAYMENT_ROLES },
   deposit_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
-  repayment_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
+  /** A loan repayment's transfer proof. */
+  loan_repayment_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
+  /** A loan agreement's signature, drawn on the screen (PNG); read by the staff who read applications. */
+  loan_signature: { maxBytes: 2 * MB, staffRoles: LOAN_ROLES },
 } as const satisfies Record<string, UploadPurposeRule>;
 
 export type UploadPurpose = keyof typeof UPLOAD_PURPOSES;

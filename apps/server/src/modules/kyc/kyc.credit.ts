@@ -6,7 +6,14 @@ import { CREDIT_SCORE_MAX, type CreditScore, type KycState } from '@swx/contract
  * Modules that land later (loans repaid on time, late repayments) add their rules here with the
  * facts they need; the figure stays a sum of listed rules, between 0 and CREDIT_SCORE_MAX.
  */
-export type CreditFacts = { kycState: KycState };
+export type CreditFacts = {
+  kycState: KycState;
+  /** Loans repaid (or withdrawn) without ever being overdue, and loans that ever went overdue. */
+  loans?: LoanCreditFacts;
+};
+export type LoanCreditFacts = { repaidOnTime: number; everOverdue: number };
+/** The loans module's facts of a customer, installed by it (the credit score reads them, KYC does not own them). */
+export type LoanFactsSource = (userId: number) => Promise<LoanCreditFacts>;
 
 export const CREDIT_RULES: readonly {
   key: string;
@@ -15,6 +22,13 @@ export const CREDIT_RULES: readonly {
 }[] = [
   { key: 'base', points: 60, applies: () => true },
   { key: 'kycVerified', points: 20, applies: (facts) => facts.kycState === 'verified' },
+  // Loans: one repaid by its due date, and then a record without any overdue loan.
+  { key: 'loanRepaidOnTime', points: 10, applies: (facts) => (facts.loans?.repaidOnTime ?? 0) > 0 },
+  {
+    key: 'noLoanOverdue',
+    points: 10,
+    applies: (facts) => (facts.loans?.repaidOnTime ?? 0) > 0 && (facts.loans?.everOverdue ?? 0) === 0,
+  },
 ];
 
 export function computeCreditScore(facts: CreditFacts): CreditScore {

@@ -19,7 +19,7 @@ import type { StoredFile } from '../../platform/storage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import { computeCreditScore } from './kyc.credit.ts';
+import { computeCreditScore, type LoanFactsSource } from './kyc.credit.ts';
 import {
   decideSubmission,
   findPhoto,
@@ -68,6 +68,7 @@ export class KycService {
   private readonly customers: CustomerDirectory;
   private readonly limiter: RateLimiter | undefined;
   private readonly now: () => number;
+  private loanFacts: LoanFactsSource | null = null;
 
   constructor(deps: {
     db: Database;
@@ -199,7 +200,16 @@ export class KycService {
   }
 
   async creditScore(userId: number): Promise<CreditScore> {
-    return computeCreditScore({ kycState: await this.stateOf(userId) });
+    const [kycState, loans] = await Promise.all([
+      this.stateOf(userId),
+      this.loanFacts ? this.loanFacts(userId) : Promise.resolve(undefined),
+    ]);
+    return computeCreditScore({ kycState, ...(loans ? { loans } : {}) });
+  }
+
+  /** The loans module installs its facts (loans repaid on time, overdue) once it is built. */
+  useLoanFacts(source: LoanFactsSource): void {
+    this.loanFacts = source;
   }
 
   /**

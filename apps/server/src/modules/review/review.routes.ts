@@ -12,6 +12,8 @@ export function mountReview<C extends ReviewCallSet>(
   app: FastifyInstance,
   staff: StaffService,
   queue: ReviewQueue<C>,
+  /** What follows an approval outside its transaction (e.g. a loan's booking after its payout); a job retries it. */
+  options: { afterApprove?: (id: number) => Promise<void> } = {},
 ): void {
   const calls: ReviewCallSet = queue.definition.calls;
   mountStaffCall(app, staff, calls.list, ({ staff: session, query }) =>
@@ -22,9 +24,11 @@ export function mountReview<C extends ReviewCallSet>(
   mountStaffCall(app, staff, calls.release, ({ staff: session, params }) =>
     queue.release(session, params.id),
   );
-  mountStaffCall(app, staff, calls.approve, ({ staff: session, params }) =>
-    queue.approve(session, params.id),
-  );
+  mountStaffCall(app, staff, calls.approve, async ({ staff: session, params }) => {
+    const item = await queue.approve(session, params.id);
+    await options.afterApprove?.(params.id);
+    return item;
+  });
   mountStaffCall(app, staff, calls.reject, ({ staff: session, params, body }) =>
     queue.reject(session, params.id, body.reason),
   );

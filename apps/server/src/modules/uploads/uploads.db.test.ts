@@ -123,16 +123,21 @@ describe(`uploads on ${TEST_DB}`, () => {
   it('is taken once: a taken upload cannot be taken again nor made unused', async () => {
     const owner = await customer('up-take');
     const other = await customer('up-other');
-    const { id } = await uploads.store(owner, 'repayment_proof', async () => pngImage(64, 64));
+    const { id } = await uploads.store(owner, 'loan_repayment_proof', async () => pngImage(64, 64));
     const take = (who: number, usedFor: string) =>
       t.db.transaction((tx) =>
-        uploads.takeInTx(tx, who, [{ path: 'proof', id, purpose: 'repayment_proof' }], usedFor),
+        uploads.takeInTx(tx, who, [{ path: 'proof', id, purpose: 'loan_repayment_proof' }], usedFor),
       );
     expect(await refusal(take(other, 'repayment:1'))).toEqual({ code: Code.NOT_FOUND, data: null });
     // A transaction that fails after the take leaves the upload unused.
     await expect(
       t.db.transaction(async (tx) => {
-        await uploads.takeInTx(tx, owner, [{ path: 'proof', id, purpose: 'repayment_proof' }], 'repayment:2');
+        await uploads.takeInTx(
+          tx,
+          owner,
+          [{ path: 'proof', id, purpose: 'loan_repayment_proof' }],
+          'repayment:2',
+        );
         throw new Error('the feature failed');
       }),
     ).rejects.toThrow('the feature failed');
