@@ -125,3 +125,15 @@ CREATE UNIQUE INDEX loan_repayments_tx_hash_key ON loan_repayments (tx_hash)
   WHERE tx_hash IS NOT NULL AND state <> 'rejected';
 -- a principal part is written once, with its day: the interest of later days depends on it
 CREATE INDEX loan_repayments_principal_idx ON loan_repayments (loan_id, day) WHERE principal > 0;
+
+-- Two approvers above these amounts (a loan paid out; a repayment by transfer credited).
+INSERT INTO system_params (key, value, description) VALUES
+  ('fourEyesAbove.loan.USDT', '10000', 'A loan above this many USDT needs two approvers'),
+  ('fourEyesAbove.loan.USDC', '10000', 'A loan above this many USDC needs two approvers'),
+  ('fourEyesAbove.loan.ETH', '5', 'A loan above this many ETH needs two approvers'),
+  ('fourEyesAbove.loan.BTC', '0.2', 'A loan above this many BTC needs two approvers'),
+  ('fourEyesAbove.loanRepayment.USDT', '10000', 'A loan repayment by transfer above this many USDT needs two approvers'),
+  ('fourEyesAbove.loanRepayment.USDC', '10000', 'A loan repayment by transfer above this many USDC needs two approvers'),
+  ('fourEyesAbove.loanRepayment.ETH', '5', 'A loan repayment by transfer above this many ETH needs two approvers'),
+  ('fourEyesAbove.loanRepayment.BTC', '0.2', 'A loan repayment by transfer above this many BTC needs two approvers')
+ON CONFLICT (key) DO NOTHING;

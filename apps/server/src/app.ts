@@ -255,6 +255,7 @@ export function createServices(platform: Platform): Services {
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
     mail: { mailer: platform.mailer, customers },
+    platformAddress: platform.chain?.signer?.address ?? null,
   });
   kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   // Currency swap: quotes priced from the market, committed as one ledger entry.

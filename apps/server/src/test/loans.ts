@@ -23,7 +23,7 @@ import type { TestContext } from './context.ts';
  * takes a customer through identity verification as they would (photos, submission, a
  * compliance officer's approval).
  */
-export async function testLoans(ctx: TestContext) {
+export async function testLoans(ctx: TestContext, options: { platformAddress?: string } = {}) {
   const storage = new FileStorage(mkdtempSync(join(tmpdir(), 'swx-loans-')));
   const uploads = new UploadsService({ db: ctx.db, storage });
   const customers = new CustomerDirectory(ctx.db);
@@ -55,6 +55,7 @@ export async function testLoans(ctx: TestContext) {
     quoteKey: quoteKey(Buffer.alloc(32, 7)),
     now: ctx.now,
     mail: { mailer, customers },
+    platformAddress: options.platformAddress ?? null,
   });
   kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   const reviews = new ReviewService({

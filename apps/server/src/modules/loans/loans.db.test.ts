@@ -27,6 +27,9 @@ let ctx: TestContext;
 let l: Awaited<ReturnType<typeof testLoans>>;
 const clock = { now: Date.parse('2027-03-01T10:00:00Z') };
 const D0 = '2027-03-01';
+/** The platform's own address on its chain (the hot wallet's), as app.ts passes it. */
+const PLATFORM_ADDRESS = '0x2222222222222222222222222222222222222222';
+
 const at = (day: number, hour = 12) => {
   clock.now = Date.parse(`${addDays(D0, day)}T${String(hour).padStart(2, '0')}:00:00Z`);
 };
@@ -34,7 +37,7 @@ const at = (day: number, hour = 12) => {
 beforeAll(async () => {
   t = await openTestDatabase();
   ctx = await createTestContext(t.db, { now: () => clock.now });
-  l = await testLoans(ctx);
+  l = await testLoans(ctx, { platformAddress: PLATFORM_ADDRESS });
 }, 120_000);
 afterAll(() => t.close());
 afterEach(() =>
@@ -420,6 +423,24 @@ describe(`loans on ${TEST_DB}`, () => {
     );
   });
 
+  it("names the platform's own chain address for a repayment by transfer, unless a parameter names another", async () => {
+    const hot = PLATFORM_ADDRESS;
+    await ctx.db.query("DELETE FROM system_params WHERE key LIKE 'loan.repaymentAddress.%'");
+    expect(await l.loans.repayAddresses('USDT')).toEqual([
+      { asset: 'USDT', network: 'USDT-EVM', address: hot },
+    ]);
+    expect(await l.loans.repayAddresses('ETH')).toEqual([{ asset: 'ETH', network: 'ETH-EVM', address: hot }]);
+    // The platform's chain carries no USDC and no Bitcoin: no address rather than a wrong one.
+    expect(await l.loans.repayAddresses('USDC')).toEqual([]);
+    expect(await l.loans.repayAddresses('BTC')).toEqual([]);
+    await ctx.db.query(
+      "INSERT INTO system_params (key, value, is_public, description) VALUES ('loan.repaymentAddress.USDT', '0x3333333333333333333333333333333333333333', false, 'test')",
+    );
+    expect(await l.loans.repayAddresses('USDT')).toEqual([
+      { asset: 'USDT', network: 'USDT-EVM', address: '0x3333333333333333333333333333333333333333' },
+    ]);
+  });
+
   it('repays by a transfer with a proof that staff approve or reject; another customer cannot use the loan', async () => {
     const { loans, proofs } = l;
     at(50, 9);
@@ -507,7 +528,7 @@ describe(`loans on ${TEST_DB}`, () => {
     const { loans, applications } = l;
     at(60, 9);
     await ctx.db.query(
-      "INSERT INTO system_params (key, value, is_public, description) VALUES ('fourEyesAbove.loan.USDT', '300', false, 'test')",
+      "INSERT INTO system_params (key, value, is_public, description) VALUES ('fourEyesAbove.loan.USDT', '300', false, 'test') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
     );
     const first = await ctx.staffMember('finance');
     const second = await ctx.staffMember('finance');

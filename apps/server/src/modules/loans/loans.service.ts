@@ -180,6 +180,7 @@ export class LoansService {
   private readonly now: () => number;
   private readonly logger: Logger | undefined;
   private readonly mail: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> } | null;
+  private readonly platformAddress: string | null;
   private readonly quotes: Quotes<typeof quoteFigures>;
   private readonly loanEntry;
   private readonly repayEntry;
@@ -200,6 +201,13 @@ export class LoansService {
     logger?: Logger;
     /** Reminders and overdue notices are also mailed to the customer's address, when they have one. */
     mail?: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> };
+    /**
+     * The platform's own address on the EVM chain (the hot wallet's: the development chain's in
+     * the sandbox, SIGNER_ADDRESS in production): where a repayment by transfer of USDT or ETH is
+     * sent when no `loan.repaymentAddress.<asset>` parameter names another. Not a customer's
+     * deposit address, which the deposit watcher would credit a second time.
+     */
+    platformAddress?: string | null;
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -212,6 +220,7 @@ export class LoansService {
     this.now = deps.now ?? Date.now;
     this.logger = deps.logger;
     this.mail = deps.mail ?? null;
+    this.platformAddress = deps.platformAddress ?? null;
     // Ten minutes: time to read the sheet and the agreement and to draw a signature.
     this.quotes = new Quotes(
       { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
@@ -914,8 +923,13 @@ export class LoansService {
   }
 
   async repayAddresses(asset: Asset): Promise<{ asset: Asset; network: string; address: string }[]> {
+    const network = asset === 'BTC' ? 'BTC' : `${asset}-EVM`;
     const address = await this.params.get(`loan.repaymentAddress.${asset}`);
-    return address ? [{ asset, network: asset === 'BTC' ? 'BTC' : `${asset}-EVM`, address }] : [];
+    if (address) return [{ asset, network, address }];
+    // The chain the platform follows carries USDT and ETH only.
+    if (this.platformAddress && (asset === 'USDT' || asset === 'ETH'))
+      return [{ asset, network, address: this.platformAddress.toLowerCase() }];
+    return [];
   }
 
   async payoff(book: Book, userId: number, loanId: number): Promise<LoanPayoff> {
