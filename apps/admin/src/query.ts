@@ -33,6 +33,12 @@ export const keys = {
   earn: ['earn'] as const,
   earnProducts: (language: Language) => ['earn', language, 'products'] as const,
   earnProofs: ['earnProofs'] as const,
+  loans: ['loans'] as const,
+  loanProducts: (language: Language) => ['loans', language, 'products'] as const,
+  loanPools: (language: Language) => ['loans', language, 'pools'] as const,
+  loanOverdue: (language: Language) => ['loans', language, 'overdue'] as const,
+  loanApplications: ['loanApplications'] as const,
+  loanProofs: ['loanProofs'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };
