@@ -335,7 +335,7 @@ export class LoansService {
             tx,
             data.userId,
             [{ path: 'proof', id: data.proof, purpose: 'loan_repayment_proof' }],
-            `loan-repayment:${id}`,
+            `loan_repayment:${id}`,
           );
           out.set(holdId, id);
         }
@@ -737,9 +737,10 @@ export class LoansService {
   }
 
   /**
-   * Posts the charges of the days before today that the settlement has not posted yet, with the
-   * settlement's own keys and requests: a repayment then sees every past day charged, and the
-   * runner, coming later, finds those days paid.
+   * Posts the charges of the days through today that the settlement has not posted yet, with the
+   * settlement's own keys and requests (a day's charge is fixed once it starts: it depends only on
+   * repayments before it): a repayment then sees every day charged, and the runner, coming later,
+   * finds those days paid.
    */
   private async catchUp(loan: LoanRow): Promise<void> {
     if (loan.disbursedDay === null) return;
@@ -747,12 +748,12 @@ export class LoansService {
     const product = this.servicing(loan.asset);
     const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
     const holding = { ...loan, ownerId: loan.userId, paidPrincipal: paid };
-    const yesterday = addDays(this.today(), -1);
+    const today = this.today();
     const source = await this.unearnedAccount(loan.asset);
     const account = await this.ledger.accountId(BOOK, loan.userId, loan.asset, LOAN);
     for (
       let day = addDays(loan.chargedThrough ?? loan.disbursedDay, 1);
-      day <= yesterday;
+      day <= today;
       day = addDays(day, 1)
     ) {
       const amount = await product.paymentFor(holding, day);
@@ -772,10 +773,13 @@ export class LoansService {
     }
   }
 
-  /** What a loan owes today: the charges of every day before today (posted or not), less what was repaid. */
+  /**
+   * What a loan owes today: the charges of every day through today (posted or not; today's is
+   * charged on the principal owed when today started, so it is known), less what was repaid.
+   */
   private owedToday(loan: LoanRow, paid: readonly PrincipalPaid[]): Owed {
     if (loan.disbursedDay === null) return { principal: 0n, interest: 0n, late: 0n };
-    const k = daysBetween(loan.disbursedDay, this.today()) - 1;
+    const k = daysBetween(loan.disbursedDay, this.today());
     return {
       principal: loan.amount - loan.principalPaid,
       interest: interestThrough(loan, loan.disbursedDay, paid, k) - loan.interestPaid,
@@ -823,12 +827,17 @@ export class LoansService {
       for (const loan of await takeReminders(this.db, addDays(this.today(), days), days)) {
         const scale = ASSET_SCALES[loan.asset];
         const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-        await this.notices.notify(loan.userId, 'en', days === 3 ? 'loan_due_in_3' : 'loan_due_tomorrow', {
-          amount: toDecimal(loan.amount, scale),
-          asset: loan.asset,
-          dueDate: loan.dueDay ?? '',
-          owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
-        });
+        await this.notices.notify(
+          loan.userId,
+          'en',
+          days === 3 ? 'loan_due_in_three_days' : 'loan_due_tomorrow',
+          {
+            amount: toDecimal(loan.amount, scale),
+            asset: loan.asset,
+            dueDate: loan.dueDay ?? '',
+            owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
+          },
+        );
         count++;
       }
     }
@@ -868,12 +877,12 @@ export class LoansService {
     const owed = this.owedToday(loan, paid);
     const scale = ASSET_SCALES[loan.asset];
     const d = (v: bigint) => toDecimal(v, scale);
-    // Repaid today, no interest accrues from today on: what the due date would have cost more.
+    // Repaid today, no interest accrues after today: what the due date would have cost more.
     const saved =
       loan.disbursedDay === null
         ? 0n
         : interestThrough(loan, loan.disbursedDay, paid, loan.termDays) -
-          interestThrough(loan, loan.disbursedDay, paid, daysBetween(loan.disbursedDay, this.today()) - 1);
+          interestThrough(loan, loan.disbursedDay, paid, daysBetween(loan.disbursedDay, this.today()));
     const available =
       (await this.ledger.balances(BOOK, userId)).find((b) => b.asset === loan.asset)?.available ?? 0n;
     return {
