@@ -1,4 +1,4 @@
-import { loanApplyBody } from '@swx/contract';
+import { loanApplyBody, loanDetail, loanPayoff, loanProductsData, loanQuote } from '@swx/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
@@ -87,7 +87,8 @@ describe(`loans on ${TEST_DB}`, () => {
       await l.verify(id);
     }
     // The limit: identity verified gives 80 points, half of the product's maximum.
-    const offer = await loans.products(early);
+    // Every answer is the contract's shape (the routes parse them so).
+    const offer = loanProductsData.parse(await loans.products(early));
     expect(offer.limit).toMatchObject({ kycState: 'verified', score: 80, share: '0.5', openLoanId: null });
     expect(offer.products[0]).toMatchObject({ id: product.id, myLimit: '5000.000000', available: true });
     expect(offer.limit.steps.map((s) => [s.key, s.done])).toEqual([
@@ -108,7 +109,9 @@ describe(`loans on ${TEST_DB}`, () => {
     // The sheet: 1,000 USDT for 30 days at 0.05 % a day after 7 free days: 23 × 0.5 = 11.5 interest.
     const ids: number[] = [];
     for (const userId of [early, ontime, late]) {
-      const q = await loans.quote('live', userId, { productId: product.id, amount: '1000', termDays: 30 });
+      const q = loanQuote.parse(
+        await loans.quote('live', userId, { productId: product.id, amount: '1000', termDays: 30 }),
+      );
       expect(q).toMatchObject({
         amount: '1000.000000',
         termDays: 30,
@@ -222,7 +225,8 @@ describe(`loans on ${TEST_DB}`, () => {
     // Day 15's charge (on the principal owed when it started) was posted first, from the unearned account.
     expect(await account('unearned')).toBe(unearnedBefore - u('0.5'));
     expect(await owes(ontime)).toBe(u('704'));
-    const partDetail = await loans.detail('live', ontime, ontimeLoan);
+    const partDetail = loanDetail.parse(await loans.detail('live', ontime, ontimeLoan));
+    loanPayoff.parse(await loans.payoff('live', ontime, ontimeLoan));
     expect(partDetail.repayments[0]).toMatchObject({
       amount: '300.000000',
       lateCost: '0.000000',
