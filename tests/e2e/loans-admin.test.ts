@@ -194,7 +194,9 @@ describe('loans in the back office', () => {
     // The queue, then the application: customer, KYC, score, the sheet's figures, signature and PDF.
     const review = new LoanApplicationReviewPage(p);
     await review.gotoQueue();
-    expect((await review.rows('loan-application-queue')).join('\n')).toContain(CUSTOMER);
+    await expect
+      .poll(async () => (await review.rows('loan-application-queue')).join('\n'))
+      .toContain(CUSTOMER);
     await expectAccessible(p, 'desktop /admin/loans/applications');
     await review.review(CUSTOMER);
     expect(new URL(p.url()).pathname).toBe(`/admin/loans/applications/${loanId}`);
@@ -264,7 +266,7 @@ describe('loans in the back office', () => {
     expect(proofAnswer.code).toBe(20001);
     const proofs = new LoanProofReviewPage(p);
     await proofs.gotoQueue();
-    expect((await proofs.rows('loan-proof-queue')).join('\n')).toContain(CUSTOMER);
+    await expect.poll(async () => (await proofs.rows('loan-proof-queue')).join('\n')).toContain(CUSTOMER);
     await expectAccessible(p, 'desktop /admin/loans/proofs');
     await proofs.review(CUSTOMER);
     await proofs.proof.waitFor();
