@@ -82,16 +82,14 @@ async function inLanguage(page: Page, language: 'en' | 'ar'): Promise<void> {
 /** The customer, acting in the live book (loans are live only) over the API. */
 const live = () => customerApi(app.server, customer, { book: 'live' });
 
-/** The customer's identity verified by compliance (the admin creates the compliance officer). */
-async function verifyIdentity(): Promise<void> {
+/** The customer's identity verified by compliance (the admin creates the compliance officer, whose session it answers). */
+async function verifyIdentity(): Promise<StaffSessionData> {
   const created = await staffApi(app.server, adminSession).ok('createStaff', {
     email: COMPLIANCE,
     role: 'compliance',
   });
-  const compliance = staffApi(
-    app.server,
-    await enrolStaffByApi(app.server.baseUrl, COMPLIANCE, created.oneTimePassword),
-  );
+  const officer = await enrolStaffByApi(app.server.baseUrl, COMPLIANCE, created.oneTimePassword);
+  const compliance = staffApi(app.server, officer);
   const submitted = await customerApi(app.server, customer).call('identification', {
     firstName: 'Lina',
     lastName: 'Borrower',
@@ -109,6 +107,7 @@ async function verifyIdentity(): Promise<void> {
   const id = item?.id ?? 0;
   await compliance.ok('claimKyc', { id });
   await compliance.ok('approveKyc', { id });
+  return { token: officer.token, staff: officer.staff };
 }
 
 const usdt = (available: string | undefined) => Number(available ?? '0');
@@ -170,7 +169,7 @@ describe('loans in the back office', () => {
     await shoot(p, 'loan-products-1366-en');
 
     // The customer: identity verified (score 80: half of the maximum), applies for 1,000 USDT over 30 days.
-    await verifyIdentity();
+    const officer = await verifyIdentity();
     const offered = await live().ok('loanProducts');
     expect(Number(offered.products.find((x) => x.id === productId)?.myLimit)).toBe(1000);
     const quote = await live().ok('loanQuote', { productId, amount: '1000', termDays: 30 });
@@ -190,6 +189,19 @@ describe('loans in the back office', () => {
     expect(applied.code).toBe(20001);
     loanId = applied.data.id;
     const before = (await live().ok('getBalances')).balances.find((b) => b.asset === 'USDT');
+
+    // Compliance reads the application (and may download the agreement) but does not decide;
+    // repayment proofs are not theirs to read.
+    const reader = await app.open('desktop', { staff: officer });
+    const asReader = new LoanApplicationReviewPage(reader.page);
+    await reader.page.goto(`/admin/loans/applications/${loanId}`);
+    await asReader.sheet.waitFor();
+    await reader.page.getByText('Only finance and admin approve or reject.').waitFor();
+    expect(await asReader.approveButton.count()).toBe(0);
+    expect(await reader.page.getByRole('link', { name: 'Loan repayment proofs' }).count()).toBe(0);
+    expect((await asReader.downloadAgreement()).suggestedFilename()).toBe(`loan-agreement-${loanId}.pdf`);
+    expect(reader.errors).toEqual([]);
+    await reader.context.close();
 
     // The queue, then the application: customer, KYC, score, the sheet's figures, signature and PDF.
     const review = new LoanApplicationReviewPage(p);
@@ -242,6 +254,18 @@ describe('loans in the back office', () => {
     expect(await usdtPool.locator('td').nth(2).innerText()).toBe('1000 USDT');
     // Not yet accrued: the 13.5 USDT of interest and the 200 USDT the late cost could reach (20 %).
     expect(await usdtPool.locator('td').nth(3).innerText()).toBe('213.5 USDT');
+
+    // A change of terms applies to new applications only: the loan keeps 0.05 % a day.
+    await products.goto();
+    await products.row(PRODUCT).getByRole('link', { name: PRODUCT }).click();
+    const terms = products.terms(PRODUCT);
+    await terms.getByText('A change applies to new applications only', { exact: false }).waitFor();
+    expect(await terms.getByLabel('Asset', { exact: true }).isDisabled()).toBe(true);
+    await terms.getByLabel('Daily rate (% a day)').fill('0.06');
+    await terms.getByRole('button', { name: 'Save terms' }).click();
+    await p.getByText(`Terms of ${PRODUCT} saved.`).waitFor();
+    expect((await staff.ok('listLoanProducts'))[0]?.product.dailyRate).toBe('0.0006');
+    expect((await live().ok('loanDetail', { id: loanId })).dailyRate).toBe('0.0005');
 
     // A repayment of 500 USDT by transfer to the platform's address, with a proof image.
     await db().query(
