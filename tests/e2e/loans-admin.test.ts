@@ -122,6 +122,16 @@ describe('loans in the back office', () => {
     await p.getByText('No loan product yet.').waitFor();
     await expectAccessible(p, 'desktop /admin/loans/products (empty)');
 
+    // An empty form is not sent: each field to fix says so, and the first takes the focus.
+    await p.getByRole('link', { name: 'New product' }).click();
+    const form = p.getByRole('form', { name: 'New loan product' });
+    await form.getByRole('button', { name: 'Create product' }).click();
+    await expect.poll(() => form.getByText('Check this value.').count()).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => p.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
+    await expectAccessible(p, 'desktop /admin/loans/products/new (errors)');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await products.heading('Loan products', 2).waitFor();
+
     // Create: USDT 100 to 2,000, 7/14/30 days, 0.05 % a day after 3 free days; late 0.1 % a day, cap 20 %.
     await products.create({
       name: PRODUCT,
