@@ -13,6 +13,7 @@ import { quoteKey } from '../modules/products/quotes.ts';
 import { SettlementRunner } from '../modules/products/settlement.ts';
 import { ReviewService } from '../modules/review/review.service.ts';
 import { UploadsService } from '../modules/uploads/uploads.service.ts';
+import { createMailer, type MailMessage } from '../platform/mail.ts';
 import { FileStorage } from '../platform/storage.ts';
 import type { TestContext } from './context.ts';
 
@@ -28,6 +29,20 @@ export async function testLoans(ctx: TestContext) {
   const customers = new CustomerDirectory(ctx.db);
   const kyc = new KycService({ db: ctx.db, uploads, audit: ctx.audit, customers, now: ctx.now });
   const params = new ParamsService(ctx.db);
+  // Mail goes to an outbox folder, and is recorded for the test to read.
+  const mailed: MailMessage[] = [];
+  const outbox = createMailer({
+    from: 'SWX tests <tests@swx.test>',
+    dataDir: mkdtempSync(join(tmpdir(), 'swx-loans-mail-')),
+  });
+  const mailer = {
+    kind: outbox.kind,
+    send: async (message: MailMessage) => {
+      mailed.push(message);
+      return outbox.send(message);
+    },
+    close: () => outbox.close(),
+  };
   const loans = new LoansService({
     db: ctx.db,
     ledger: ctx.ledger,
@@ -39,6 +54,7 @@ export async function testLoans(ctx: TestContext) {
     params,
     quoteKey: quoteKey(Buffer.alloc(32, 7)),
     now: ctx.now,
+    mail: { mailer, customers },
   });
   kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   const reviews = new ReviewService({
@@ -91,7 +107,7 @@ export async function testLoans(ctx: TestContext) {
     return (await uploads.store(userId, 'loan_signature', async () => images.signature)).id;
   }
 
-  return { loans, kyc, uploads, params, applications, proofs, runner, verify, signature };
+  return { loans, kyc, uploads, params, applications, proofs, runner, verify, signature, mailed };
 }
 
 /** A product body with the tests' defaults: USDT 100 to 10,000, 30 or 60 days, 0.05 % a day, 7 days free, late 0.1 % a day capped at 5 %. */

@@ -245,6 +245,16 @@ describe(`loans on ${TEST_DB}`, () => {
       [ontime, 'loan_due_tomorrow'],
       [late, 'loan_due_tomorrow'],
     ]);
+    // And mailed, in the customer's language, with the notice's text.
+    const ontimeEmail = (
+      await ctx.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [ontime])
+    )[0]?.email;
+    const reminderMails = l.mailed.filter((m) => m.to === ontimeEmail);
+    expect(reminderMails.map((m) => m.subject)).toEqual([
+      'Your SWX loan is due soon',
+      'Your SWX loan is due soon',
+    ]);
+    expect(reminderMails[0]?.text).toContain('due in 3 days, on 2027-03-31');
     // At the due date: 704 + 15 days × 0.352 = 709.28.
     at(30);
     expect(await loans.payoff('live', ontime, ontimeLoan)).toMatchObject({
@@ -481,7 +491,8 @@ describe(`loans on ${TEST_DB}`, () => {
     await proofs.claim({ staffId: finance.id }, approved.id);
     await proofs.approve({ staffId: finance.id }, approved.id);
     expect(await loans.applyProofs()).toBe(1);
-    const detail = await loans.detail('live', owner.id, loan.id);
+    const detail = loanDetail.parse(await loans.detail('live', owner.id, loan.id));
+    expect(detail.repayments.every((r) => r.proof !== null)).toBe(true);
     expect(detail.repayments.map((r) => [r.state, r.amount, r.principal, r.reason])).toEqual([
       ['approved', '50.000000', '50.000000', null],
       ['rejected', '70.000000', null, 'no such transfer'],
@@ -491,5 +502,100 @@ describe(`loans on ${TEST_DB}`, () => {
     expect((await ctx.ledger.balances('live', owner.id)).find((b) => b.asset === 'USDT')?.balance).toBe(
       u('200'),
     );
+  });
+  it('four eyes above fourEyesAbove.loan.<asset>, and the 14-day withdrawal', async () => {
+    const { loans, applications } = l;
+    at(60, 9);
+    await ctx.db.query(
+      "INSERT INTO system_params (key, value, is_public, description) VALUES ('fourEyesAbove.loan.USDT', '300', false, 'test')",
+    );
+    const first = await ctx.staffMember('finance');
+    const second = await ctx.staffMember('finance');
+    const product = (await loans.createProduct(`staff:${first.id}`, loanProductBody({ name: 'Fourth' })))
+      .product;
+    await loans.fundPool(
+      `staff:${first.id}`,
+      { asset: 'USDT', amount: '2000', reason: 'fourth' },
+      'test-pool-fund-4',
+    );
+    const [big, small] = await Promise.all([
+      ctx.customer({ name: 'loan-big' }),
+      ctx.customer({ name: 'loan-small' }),
+    ]);
+    const ids: number[] = [];
+    for (const [c, amount] of [
+      [big, '500'],
+      [small, '200'],
+    ] as const) {
+      await l.verify(c.id);
+      const q = await loans.quote('live', c.id, { productId: product.id, amount, termDays: 30 });
+      ids.push(
+        (
+          await loans.apply('live', c.id, {
+            quoteId: q.quoteId,
+            requestId: `four-${c.id}`,
+            signature: await l.signature(c.id),
+            acceptAgreement: true,
+          })
+        ).id,
+      );
+    }
+    const [bigLoan, smallLoan] = ids as [number, number];
+    await applications.claim({ staffId: first.id }, bigLoan);
+    await applications.approve({ staffId: first.id }, bigLoan);
+    // Above 300 USDT: the first approval pays nothing out; the same account cannot complete it.
+    expect((await loans.detail('live', big.id, bigLoan)).state).toBe('pending');
+    await applications.claim({ staffId: first.id }, bigLoan);
+    await expect(applications.approve({ staffId: first.id }, bigLoan)).rejects.toSatisfy(refusedWith(10037));
+    await applications.release({ staffId: first.id }, bigLoan);
+    await applications.claim({ staffId: second.id }, bigLoan);
+    await applications.approve({ staffId: second.id }, bigLoan);
+    await applications.claim({ staffId: first.id }, smallLoan);
+    await applications.approve({ staffId: first.id }, smallLoan);
+    await loans.bookReceivables();
+    expect((await loans.detail('live', big.id, bigLoan)).state).toBe('repaying');
+
+    // Within 14 days: withdrawn by repaying the principal and the interest accrued (none yet).
+    at(63);
+    const withdrawn = await loans.withdraw('live', big.id, { loanId: bigLoan, requestId: 'withdraw-big' });
+    expect(withdrawn).toMatchObject({
+      state: 'withdrawn',
+      paid: { principal: '500.000000', interest: '0.000000' },
+    });
+    expect((await ctx.ledger.balances('live', big.id)).find((b) => b.asset === 'USDT')?.balance).toBe(0n);
+    // After 14 days: 10023; repaying stays open (8 interest days × 0.1 = 0.8 by day 75).
+    at(75);
+    await expect(
+      loans.withdraw('live', small.id, { loanId: smallLoan, requestId: 'withdraw-small' }),
+    ).rejects.toSatisfy(refusedWith(10023));
+    await deposit(ctx.ledger, small.id, u('10'));
+    // Two repayments of one loan at once: each applies to what is owed, or is refused (10032) when
+    // the other changed it first; never both on the same figures.
+    const racing = await Promise.allSettled(
+      [1, 2].map((n) =>
+        loans.repay('live', small.id, {
+          loanId: smallLoan,
+          requestId: `small-race-${n}`,
+          full: false,
+          amount: '50',
+        }),
+      ),
+    );
+    for (const r of racing)
+      if (r.status === 'rejected') expect(refusedWith(10032)(r.reason), String(r.reason)).toBe(true);
+    const done = racing.filter((r) => r.status === 'fulfilled').length;
+    expect(done).toBeGreaterThan(0);
+    expect((await loans.detail('live', small.id, smallLoan)).paid.total).toBe(
+      done === 2 ? '100.000000' : '50.000000',
+    );
+    const repaid = await loans.repay('live', small.id, {
+      loanId: smallLoan,
+      requestId: 'small-full',
+      full: true,
+    });
+    expect(repaid).toMatchObject({
+      state: 'repaid',
+      paid: { principal: '200.000000', interest: '0.800000' },
+    });
   });
 });

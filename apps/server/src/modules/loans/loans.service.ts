@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import {
   ASSET_SCALES,
   type Asset,
   Code,
   CREDIT_SCORE_MAX,
+  interpolate,
+  isLanguage,
   LOAN_ASSETS,
   LOAN_WITHDRAWAL_DAYS,
   type LoanDetail,
@@ -26,14 +29,17 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail.ts';
 import type { FileStorage } from '../../platform/storage.ts';
+import { localeTexts } from '../../platform/texts.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText, utcDay } from '../earn/earn.figures.ts';
+import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import { type Book, LedgerError, type LedgerService } from '../ledger/ledger.service.ts';
 import type { Posting } from '../ledger/ledger.types.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
+import { type NoticeKind, type NoticesService, renderNotice } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { bigintText, Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
@@ -72,6 +78,7 @@ import {
   loanById,
   loanByRequestKey,
   loansOf,
+  lockRepaid,
   markBooked,
   markDisbursed,
   markOverdue,
@@ -147,6 +154,8 @@ type RepayData = {
   close: 'repaid' | 'withdrawn' | null;
   /** An approved proof being applied (its row exists); null for a repayment from the balance. */
   proofId: number | null;
+  /** What was repaid when the allocation was made (`principal:interest:late`): another repayment since refuses this one. */
+  paidBefore: string;
   notice: Record<string, string> | null;
 };
 
@@ -155,6 +164,9 @@ type BigFields = 'amount' | 'dailyPpm' | 'lateDailyPpm' | 'lateCapPpm' | 'totalI
 type ApplyData = Omit<NewLoan, BigFields> & Record<BigFields, string>;
 
 const PAGE = 200;
+
+/** The mails' subjects; their text is the notice's, in the customer's language. */
+const TEXT = localeTexts<typeof import('./locales/en.json')>(join(import.meta.dirname, 'locales'));
 
 export class LoansService {
   private readonly db: Database;
@@ -167,6 +179,7 @@ export class LoansService {
   private readonly params: Pick<ParamsService, 'get'>;
   private readonly now: () => number;
   private readonly logger: Logger | undefined;
+  private readonly mail: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> } | null;
   private readonly quotes: Quotes<typeof quoteFigures>;
   private readonly loanEntry;
   private readonly repayEntry;
@@ -185,6 +198,8 @@ export class LoansService {
     quoteKey: Buffer;
     now?: () => number;
     logger?: Logger;
+    /** Reminders and overdue notices are also mailed to the customer's address, when they have one. */
+    mail?: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> };
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -196,6 +211,7 @@ export class LoansService {
     this.params = deps.params;
     this.now = deps.now ?? Date.now;
     this.logger = deps.logger;
+    this.mail = deps.mail ?? null;
     // Ten minutes: time to read the sheet and the agreement and to draw a signature.
     this.quotes = new Quotes(
       { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
@@ -224,6 +240,10 @@ export class LoansService {
       async (tx, rows: readonly { entryId: number; data: RepayData }[]) => {
         const out = new Map<number, number>();
         for (const { entryId, data } of rows) {
+          // Two repayments of one loan at once: the second was allocated on figures the first changed.
+          const now = await lockRepaid(tx, data.loanId);
+          if (!now || now.paid !== data.paidBefore || (now.state !== 'repaying' && now.state !== 'expired'))
+            throw new ApiError(Code.PRICE_CHANGED, { reason: 'repaid' });
           const a = {
             late: BigInt(data.late),
             interest: BigInt(data.interest),
@@ -804,19 +824,47 @@ export class LoansService {
     return unfunded;
   }
 
+  /** A notice, and the same text mailed in the customer's language (a failed mail is logged; the mailer keeps it). */
+  private async tell(
+    userId: number,
+    kind: NoticeKind,
+    params: Record<string, string>,
+    subject: keyof (typeof TEXT)['en']['mail'],
+  ): Promise<void> {
+    await this.notices.notify(userId, 'en', kind, params);
+    if (!this.mail) return;
+    const customer = await this.mail.customers.get(userId);
+    if (!customer?.email) return;
+    const language = isLanguage(customer.language) ? customer.language : 'en';
+    await this.mail.mailer
+      .send({
+        to: customer.email,
+        subject: interpolate(TEXT[language].mail[subject], {}, language),
+        text: renderNotice(kind, language, params),
+      })
+      .catch((error: unknown) =>
+        this.logger?.error({ err: error, userId, kind }, 'a loan mail was not sent'),
+      );
+  }
+
   async markOverdue(): Promise<number> {
     const rows = await markOverdue(this.db, this.today());
     for (const loan of rows) {
       const scale = ASSET_SCALES[loan.asset];
       const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-      await this.notices.notify(loan.userId, 'en', 'loan_overdue', {
-        amount: toDecimal(loan.amount, scale),
-        asset: loan.asset,
-        dueDate: loan.dueDay ?? '',
-        lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
-        lateCap: toDecimal(loan.lateCap, scale),
-        owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
-      });
+      await this.tell(
+        loan.userId,
+        'loan_overdue',
+        {
+          amount: toDecimal(loan.amount, scale),
+          asset: loan.asset,
+          dueDate: loan.dueDay ?? '',
+          lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
+          lateCap: toDecimal(loan.lateCap, scale),
+          owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
+        },
+        'overdueSubject',
+      );
     }
     return rows.length;
   }
@@ -827,9 +875,8 @@ export class LoansService {
       for (const loan of await takeReminders(this.db, addDays(this.today(), days), days)) {
         const scale = ASSET_SCALES[loan.asset];
         const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-        await this.notices.notify(
+        await this.tell(
           loan.userId,
-          'en',
           days === 3 ? 'loan_due_in_three_days' : 'loan_due_tomorrow',
           {
             amount: toDecimal(loan.amount, scale),
@@ -837,6 +884,7 @@ export class LoansService {
             dueDate: loan.dueDay ?? '',
             owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
           },
+          'dueSoonSubject',
         );
         count++;
       }
@@ -958,6 +1006,7 @@ export class LoansService {
         principal: a.principal.toString(),
         close,
         proofId: ids.proofId,
+        paidBefore: `${fresh.principalPaid}:${fresh.interestPaid}:${fresh.latePaid}`,
         notice: close ? { amount: toDecimal(loan.amount, scale), asset: loan.asset } : null,
       }),
     });
@@ -1365,6 +1414,7 @@ export function wireRepayment(r: RepaymentRow): LoanRepayment {
     principal: d(r.principal),
     txHash: r.txHash,
     address: r.address,
+    proof: r.proofUpload,
     reason: r.reason,
     createdAt: new Date(r.createdAt).toISOString(),
   };
