@@ -17,6 +17,7 @@ import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
 import { useLoanText } from './LoanProducts.tsx';
+import { termsOf } from './terms.ts';
 
 type Asset = (typeof LOAN_ASSETS)[number];
 
@@ -59,13 +60,6 @@ const draftOf = (p: LoanProduct): Draft => ({
   lateCapRate: ratioToPercent(p.lateCapRate),
   enabled: p.enabled,
 });
-
-/** "7, 14 30" → [7, 14, 30] (commas, spaces, Arabic and CJK commas); null when a part is not whole days. */
-export function termsOf(typed: string): number[] | null {
-  const parts = typed.split(/[\s,،、，;]+/).filter(Boolean);
-  if (parts.length === 0 || parts.some((p) => !/^\d{1,3}$/.test(p))) return null;
-  return [...new Set(parts.map(Number))].sort((a, b) => a - b);
-}
 
 type Checked = { body: LoanProductBody; invalid: Set<string> };
 
