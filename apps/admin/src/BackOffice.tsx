@@ -11,6 +11,12 @@ import { EarnProductPage, NewEarnProduct } from './earn/EarnProductPage.tsx';
 import { EarnProducts } from './earn/EarnProducts.tsx';
 import { EarnProofPage, EarnProofQueue } from './earn/EarnProofs.tsx';
 import { KycQueue, KycReviewPage } from './KycQueue.tsx';
+import { LoanApplicationPage, LoanApplicationQueue } from './loans/LoanApplications.tsx';
+import { LoanPools } from './loans/LoanPools.tsx';
+import { LoanProductPage, NewLoanProduct } from './loans/LoanProductPage.tsx';
+import { LoanProducts } from './loans/LoanProducts.tsx';
+import { LoanProofPage, LoanProofQueue } from './loans/LoanProofs.tsx';
+import { OverdueLoans } from './loans/OverdueLoans.tsx';
 import { OperatorSettings } from './operator/OperatorSettings.tsx';
 import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
@@ -40,6 +46,15 @@ const SECTIONS = [
   { name: 'earnProducts', path: '/earn/products', roles: adminCalls.listEarnProducts.roles },
   { name: 'earnProofs', path: '/earn/proofs', roles: adminCalls.earnProofQueue.roles },
   { name: 'swapPairs', path: '/swap/pairs', roles: adminCalls.listSwapPairs.roles },
+  { name: 'loanProducts', path: '/loans/products', roles: adminCalls.listLoanProducts.roles },
+  { name: 'loanPools', path: '/loans/pools', roles: adminCalls.listLoanPools.roles },
+  {
+    name: 'loanApplications',
+    path: '/loans/applications',
+    roles: adminCalls.loanApplicationQueue.roles,
+  },
+  { name: 'loanProofs', path: '/loans/proofs', roles: adminCalls.loanProofQueue.roles },
+  { name: 'loanOverdue', path: '/loans/overdue', roles: adminCalls.overdueLoans.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
@@ -64,6 +79,15 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/earn/proofs', section: 'earnProofs', Screen: EarnProofQueue },
   { path: '/earn/proofs/:id', section: 'earnProofs', Screen: EarnProofPage },
   { path: '/swap/pairs', section: 'swapPairs', Screen: SwapPairs },
+  { path: '/loans/products', section: 'loanProducts', Screen: LoanProducts },
+  { path: '/loans/products/new', section: 'loanProducts', Screen: NewLoanProduct },
+  { path: '/loans/products/:id', section: 'loanProducts', Screen: LoanProductPage },
+  { path: '/loans/pools', section: 'loanPools', Screen: LoanPools },
+  { path: '/loans/applications', section: 'loanApplications', Screen: LoanApplicationQueue },
+  { path: '/loans/applications/:id', section: 'loanApplications', Screen: LoanApplicationPage },
+  { path: '/loans/proofs', section: 'loanProofs', Screen: LoanProofQueue },
+  { path: '/loans/proofs/:id', section: 'loanProofs', Screen: LoanProofPage },
+  { path: '/loans/overdue', section: 'loanOverdue', Screen: OverdueLoans },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },

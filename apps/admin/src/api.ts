@@ -5,6 +5,7 @@ import {
   createApiClient,
   LANGUAGE_TAGS,
   type Language,
+  LOAN_AGREEMENT_ADMIN_PATH,
   type StaffInfo,
   uploadFileUrl,
 } from '@swx/contract';
@@ -100,4 +101,15 @@ export function failureMessage(error: unknown, fallback: string): string {
 /** May this staff member make this call (the contract lists each call's roles)? */
 export function allowed(staff: StaffInfo | null, call: { roles: readonly string[] }): boolean {
   return staff !== null && call.roles.includes(staff.role);
+}
+
+/**
+ * A loan's signed agreement (PDF) as an object URL, with the staff token (admin, finance,
+ * compliance; the server audits the read). LOAN_AGREEMENT_ADMIN_PATH of the contract.
+ */
+export async function fetchLoanAgreement(loanId: number): Promise<string> {
+  const blob = await client.file(LOAN_AGREEMENT_ADMIN_PATH.replace(':id', String(loanId)), {
+    accepts: (type) => type.startsWith('application/pdf'),
+  });
+  return URL.createObjectURL(blob);
 }

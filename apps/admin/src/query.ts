@@ -35,6 +35,12 @@ export const keys = {
   earnProofs: ['earnProofs'] as const,
   swap: ['swap'] as const,
   swapPairs: (language: Language) => ['swap', language, 'pairs'] as const,
+  loans: ['loans'] as const,
+  loanProducts: (language: Language) => ['loans', language, 'products'] as const,
+  loanPools: (language: Language) => ['loans', language, 'pools'] as const,
+  loanOverdue: (language: Language) => ['loans', language, 'overdue'] as const,
+  loanApplications: ['loanApplications'] as const,
+  loanProofs: ['loanProofs'] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };

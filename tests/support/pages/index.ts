@@ -7,6 +7,14 @@ export { BackOffice } from './admin/back-office.ts';
 export { CustomersPage } from './admin/customers-page.ts';
 export { EarnProductsPage, EarnProofReviewPage, type NewProduct } from './admin/earn-pages.ts';
 export { KycReviewPage } from './admin/kyc-review-page.ts';
+export {
+  LoanApplicationReviewPage,
+  LoanPoolsPage,
+  LoanProductsPage,
+  LoanProofReviewPage,
+  type NewLoanProduct,
+  OverdueLoansPage,
+} from './admin/loan-pages.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
 export { StaffPage } from './admin/staff-page.ts';
 export { SwapPairsPage } from './admin/swap-pairs-page.ts';
