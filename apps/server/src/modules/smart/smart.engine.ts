@@ -110,6 +110,9 @@ export class SmartEngine {
   /** Set when the drawdown stop fired: the plan trades no more. */
   stoppedAt: number | null = null;
   lastT: number | null = null;
+  /** The last bar's prices: where the plan's end or stop closes what is open. */
+  lastBid = 0n;
+  lastAsk = 0n;
   private bar: DecisionBar | null = null;
 
   constructor(config: EngineConfig) {
@@ -149,6 +152,8 @@ export class SmartEngine {
     if (this.lastT !== null && t <= this.lastT)
       throw new Error(`bars out of order: ${t} after ${this.lastT}`);
     this.lastT = t;
+    this.lastBid = bid;
+    this.lastAsk = ask;
     const actions: EngineAction[] = [];
     const risk = this.config.strategy.risk;
     const p = this.open;
@@ -196,11 +201,14 @@ export class SmartEngine {
     return actions;
   }
 
-  /** Closes everything at this bar's prices: the plan's end or the customer's stop. */
-  closeAll(t: number, reason: CloseReason, bid: bigint, ask: bigint): EngineAction[] {
+  /**
+   * Closes what is open at the last bar (its second and prices): the plan's end or the customer's
+   * stop. A market closed since then (a weekend) closes at its last traded price.
+   */
+  closeAll(reason: CloseReason): CloseAction[] {
     const p = this.open;
-    if (!p) return [];
-    return [this.close(t, reason, p.direction === 'long' ? bid : ask)];
+    if (!p || this.lastT === null) return [];
+    return [this.close(this.lastT, reason, p.direction === 'long' ? this.lastBid : this.lastAsk)];
   }
 
   private close(t: number, reason: CloseReason, closeTicks: bigint): CloseAction {
@@ -294,8 +302,6 @@ export type EngineRun = {
 export function runEngine(config: EngineConfig, bars: BarSeries, closeAtEnd = true): EngineRun {
   const engine = new SmartEngine(config);
   const daily: { day: number; equity: bigint }[] = [];
-  let lastBid = 0n;
-  let lastAsk = 0n;
   for (let i = 0; i < bars.length; i++) {
     const t = bars.t[i] as number;
     const bid = BigInt(bars.bid[i] as number);
@@ -307,12 +313,10 @@ export function runEngine(config: EngineConfig, bars: BarSeries, closeAtEnd = tr
     const last = daily.at(-1);
     if (last && last.day === d) last.equity = equity;
     else daily.push({ day: d, equity });
-    lastBid = bid;
-    lastAsk = ask;
     if (engine.stoppedAt !== null) break;
   }
-  if (closeAtEnd && engine.open && engine.lastT !== null) {
-    engine.closeAll(engine.lastT, 'expiry', lastBid, lastAsk);
+  if (closeAtEnd && engine.open) {
+    engine.closeAll('expiry');
     const last = daily.at(-1);
     if (last) last.equity = engine.balance;
   }
