@@ -116,7 +116,7 @@ export const swapHistoryQuery = z.object({
 });
 
 /** Back office: a pair's settings (admin changes them; audited). */
-export const swapPairAdmin = z.object({
+export const swapPairAdmin = /* @__PURE__ */ z.object({
   from: swapAsset,
   to: swapAsset,
   min: decimalString,
@@ -128,7 +128,7 @@ export const swapPairAdmin = z.object({
 });
 export type SwapPairAdmin = z.infer<typeof swapPairAdmin>;
 
-export const swapPairUpdateBody = z.object({
+export const swapPairUpdateBody = /* @__PURE__ */ z.object({
   from: swapAsset,
   to: swapAsset,
   min: amountInput,

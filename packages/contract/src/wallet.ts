@@ -251,7 +251,7 @@ export const withdrawalLimit = z.object({
 export const sentCodeAnswer = z.object({ expiresInSeconds: z.int(), resendInSeconds: z.int() });
 
 /** Staff: a network's editable fields (the id and asset stay). */
-export const networkUpdateBody = z.object({
+export const networkUpdateBody = /* @__PURE__ */ z.object({
   id: networkId,
   name: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
   depositMinimum: amountInput,
@@ -266,7 +266,7 @@ export const networkUpdateBody = z.object({
 });
 
 /** Staff: the hot wallet beside what customers hold, per asset of the chain. */
-export const treasuryRow = z.object({
+export const treasuryRow = /* @__PURE__ */ z.object({
   asset: z.enum(NETWORK_ASSETS),
   /** The hot wallet's balance on chain; null when the platform cannot read one (no node). */
   hotWallet: z.nullable(decimalString),
@@ -278,7 +278,7 @@ export const treasuryRow = z.object({
 });
 
 /** Staff: a deposit proof in the queue. */
-export const depositReviewListItem = z.object({
+export const depositReviewListItem = /* @__PURE__ */ z.object({
   id: z.int(),
   userId: z.int(),
   customer: z.string(),
@@ -288,7 +288,7 @@ export const depositReviewListItem = z.object({
   txHash: z.string(),
   createdAt: z.string(),
 });
-export const depositReviewItem = z.extend(depositReviewListItem, {
+export const depositReviewItem = /* @__PURE__ */ z.extend(depositReviewListItem, {
   lastSix: z.string(),
   address: z.string(),
   /** The customer's own deposit address on that network (the proof should name it). */
@@ -299,7 +299,7 @@ export const depositReviewItem = z.extend(depositReviewListItem, {
 });
 
 /** Staff: a withdrawal in the queue. */
-export const withdrawalReviewListItem = z.object({
+export const withdrawalReviewListItem = /* @__PURE__ */ z.object({
   id: z.int(),
   userId: z.int(),
   customer: z.string(),
@@ -309,7 +309,7 @@ export const withdrawalReviewListItem = z.object({
   receive: decimalString,
   createdAt: z.string(),
 });
-export const withdrawalReviewItem = z.extend(withdrawalReviewListItem, {
+export const withdrawalReviewItem = /* @__PURE__ */ z.extend(withdrawalReviewListItem, {
   address: z.string(),
   fee: decimalString,
   /** When the address was added to the customer's book. */
@@ -324,7 +324,7 @@ export const withdrawalReviewItem = z.extend(withdrawalReviewListItem, {
 const MONEY_STAFF = ['admin', 'finance'] as const;
 
 /** The deposit proof queue (modules/review): finance and admin read and decide. */
-export const depositReviewCalls = reviewCalls({
+export const depositReviewCalls = /* @__PURE__ */ reviewCalls({
   path: '/deposits',
   noun: 'deposit proof',
   listItem: depositReviewListItem,
@@ -334,7 +334,7 @@ export const depositReviewCalls = reviewCalls({
 });
 
 /** The withdrawal queue: finance and admin decide, two of them above the four-eyes threshold. */
-export const withdrawalReviewCalls = reviewCalls({
+export const withdrawalReviewCalls = /* @__PURE__ */ reviewCalls({
   path: '/withdrawals',
   noun: 'withdrawal',
   listItem: withdrawalReviewListItem,
