@@ -48,6 +48,12 @@ const earn =
   () =>
     import('../features/earn/screens.ts').then((m) => ({ default: m[screen] }));
 
+/** A smart trading screen: the four share one chunk. */
+const smart =
+  (screen: keyof typeof import('../features/smart/screens.ts')): Loader =>
+  () =>
+    import('../features/smart/screens.ts').then((m) => ({ default: m[screen] }));
+
 export const ROUTES: readonly RouteEntry[] = [
   { path: '/', title: 'home', tab: 'home', tabRoot: true, view: 'home' },
   {
@@ -57,7 +63,10 @@ export const ROUTES: readonly RouteEntry[] = [
     tabRoot: true,
     view: { load: () => import('../features/market/Market.tsx') },
   },
-  { path: '/trading', title: 'trading', tab: 'trading', tabRoot: true, view: upcoming },
+  { path: '/trading', title: 'trading', tab: 'trading', tabRoot: true, view: { load: smart('Products') } },
+  { path: '/trading/plans', title: 'smartPlans', tab: 'trading', view: { load: smart('Plans') } },
+  { path: '/trading/plans/:id', title: 'smartPlan', tab: 'trading', view: { load: smart('Plan') } },
+  { path: '/trading/:productId', title: 'smartProduct', tab: 'trading', view: { load: smart('Product') } },
   { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: upcoming },
   { path: '/nfts', title: 'nfts', tab: 'nfts', tabRoot: true, view: upcoming },
   {

@@ -1,0 +1,379 @@
+import { Code, type SmartPlanDetail, type SmartTrade } from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatDecimal } from '../../app/i18n.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
+import { Facts, usePlanFacts } from './Plans.tsx';
+import {
+  DemoDisabled,
+  idOf,
+  Move,
+  Refusal,
+  RiskFacts,
+  SmartPage,
+  StateWord,
+  useFeeText,
+  useSmartFormat,
+} from './parts.tsx';
+import { smartQueries } from './queries.ts';
+
+/** A trade's side in words (long: it gains when the price rises). */
+function Side({ side }: { side: SmartTrade['side'] }) {
+  const { t } = useTranslation();
+  return (
+    <span className="smart-side" data-side={side}>
+      {t(`smart.side.${side}`)}
+    </span>
+  );
+}
+
+/** Every trade of the plan: a real position of the trading engine, open or closed. */
+function Trades({ plan }: { plan: SmartPlanDetail }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return (
+    <section className="card smart-trades" aria-labelledby="smart-trades-title" data-testid="smart-trades">
+      <h2 id="smart-trades-title">{t('smart.trades.title')}</h2>
+      <p className="small muted">{t('smart.trades.note')}</p>
+      {plan.trades.length === 0 ? (
+        <Empty text={plan.state === 'in_progress' ? t('smart.trades.noneYet') : t('smart.trades.none')} />
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('smart.trades.title')} tabIndex={0}>
+          <table className="data-table">
+            <caption className="visually-hidden">{t('smart.trades.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('smart.trades.instrument')}</th>
+                <th scope="col">{t('smart.trades.side')}</th>
+                <th scope="col" className="num">
+                  {t('smart.trades.size')}
+                </th>
+                <th scope="col">{t('smart.trades.open')}</th>
+                <th scope="col">{t('smart.trades.close')}</th>
+                <th scope="col" className="num">
+                  {t('smart.trades.fee')}
+                </th>
+                <th scope="col" className="num">
+                  {t('smart.trades.result')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {plan.trades.map((trade) => (
+                <tr
+                  key={trade.positionId}
+                  data-trade={trade.positionId}
+                  data-open={trade.closedAt === null || undefined}
+                >
+                  <td>
+                    <bdi>{trade.instrument}</bdi>
+                  </td>
+                  <td>
+                    <Side side={trade.side} />
+                    <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
+                  </td>
+                  <td className="num" data-value={trade.size}>
+                    {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
+                  </td>
+                  <td>
+                    <span className="smart-price" data-value={trade.openPrice}>
+                      {f.price(trade.openPrice)}
+                    </span>
+                    <span className="small muted smart-time">{f.date(trade.openedAt)}</span>
+                  </td>
+                  <td>
+                    {trade.closePrice === null || trade.closedAt === null ? (
+                      <span>{t('smart.trades.stillOpen')}</span>
+                    ) : (
+                      <>
+                        <span className="smart-price" data-value={trade.closePrice}>
+                          {f.price(trade.closePrice)}
+                        </span>
+                        <span className="small muted smart-time">
+                          {f.date(trade.closedAt)}
+                          {trade.closeReason ? ` · ${t(`smart.closeReason.${trade.closeReason}`)}` : ''}
+                        </span>
+                      </>
+                    )}
+                  </td>
+                  <td className="num" data-value={trade.fee}>
+                    {f.exact(trade.fee, plan.asset)}
+                  </td>
+                  <td className="num">
+                    {trade.result === null ? (
+                      t('smart.trades.pending')
+                    ) : (
+                      <Move amount={trade.result} asset={plan.asset} testId="trade-result" />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </section>
+  );
+}
+
+/** Each income day: the day's realised result (closed trades' results less their fees), posted at its time. */
+function Incomes({ plan }: { plan: SmartPlanDetail }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return (
+    <section className="card smart-incomes" aria-labelledby="smart-incomes-title" data-testid="smart-incomes">
+      <h2 id="smart-incomes-title">{t('smart.incomes.title')}</h2>
+      {plan.incomes.length === 0 ? (
+        <Empty
+          text={
+            plan.nextIncomeTime
+              ? t('smart.incomes.first', { time: f.date(plan.nextIncomeTime) })
+              : t('smart.incomes.none')
+          }
+        />
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('smart.incomes.title')} tabIndex={0}>
+          <table className="data-table">
+            <caption className="visually-hidden">{t('smart.incomes.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('smart.incomes.day')}</th>
+                <th scope="col" className="num">
+                  {t('smart.incomes.amount')}
+                </th>
+                <th scope="col">{t('smart.incomes.posted')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...plan.incomes].reverse().map((day) => (
+                <tr key={day.day} data-day={day.day}>
+                  <td>{f.day(day.day)}</td>
+                  <td className="num">
+                    <Move amount={day.amount} asset={plan.asset} />
+                  </td>
+                  <td>{f.date(day.postedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Stop the plan now: says what happens (open positions closed at market, principal ± result back to
+ * the balance, the fee only from a positive result), then stops it and says what came back.
+ */
+function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const feeText = useFeeText();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const stop = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const done = await callApi('stopSmart', { body: { planId: plan.id } });
+      void queryClient.invalidateQueries({ queryKey: smartQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(t('smart.stop.done', { amount: f.exact(done.returned ?? done.amount, done.asset) }));
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal smart-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="smart-stop"
+    >
+      <form
+        className="smart-dialog-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void stop();
+        }}
+      >
+        <div className="smart-dialog-head">
+          <h2 id={titleId}>{t('smart.stop.title')}</h2>
+          <BookBadge />
+        </div>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled text must be reachable by keyboard */}
+        <section className="smart-scroll" aria-label={t('smart.stop.title')} tabIndex={0}>
+          <p className="smart-confirm-name">{plan.productName}</p>
+          <ul className="smart-steps">
+            <li>
+              {plan.openTrades === 0
+                ? t('smart.stop.noneOpen')
+                : t('smart.stop.close', { count: plan.openTrades })}
+            </li>
+            <li>{t('smart.stop.back', { amount: f.exact(plan.amount, plan.asset) })}</li>
+            <li>
+              {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
+            </li>
+          </ul>
+          <dl className="smart-facts">
+            <div data-figure="amount" data-value={plan.amount}>
+              <dt>{t('smart.fact.amount')}</dt>
+              <dd>{f.exact(plan.amount, plan.asset)}</dd>
+            </div>
+            <div data-figure="equity" data-value={plan.equity}>
+              <dt>{t('smart.fact.equity')}</dt>
+              <dd>{f.exact(plan.equity, plan.asset)}</dd>
+            </div>
+          </dl>
+          <p className="small muted">{t('smart.stop.note')}</p>
+        </section>
+        <div className="smart-dialog-actions">
+          {failure ? <Refusal error={failure} /> : null}
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('smart.stop.keep')}
+            confirm={busy ? t('smart.stop.stopping') : t('smart.stop.confirm')}
+            disabled={busy}
+          />
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** What the end gave back: principal, the result, the fee, what reached the balance. */
+function Settlement({ plan }: { plan: SmartPlanDetail }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  if (plan.returned === null) return null;
+  return (
+    <section
+      className="card smart-settlement"
+      aria-labelledby="smart-settlement-title"
+      data-testid="smart-settlement"
+    >
+      <h2 id="smart-settlement-title">{t('smart.settlement.title')}</h2>
+      <dl className="smart-facts">
+        <div data-figure="amount" data-value={plan.amount}>
+          <dt>{t('smart.settlement.principal')}</dt>
+          <dd>{f.exact(plan.amount, plan.asset)}</dd>
+        </div>
+        <div data-figure="result" data-value={plan.incomeToDate}>
+          <dt>{t('smart.settlement.result')}</dt>
+          <dd>
+            <Move amount={plan.incomeToDate} asset={plan.asset} />
+          </dd>
+        </div>
+        <div data-figure="fee" data-value={plan.fee ?? '0'}>
+          <dt>{t('smart.fact.feeTaken')}</dt>
+          <dd>{f.exact(plan.fee ?? '0', plan.asset)}</dd>
+        </div>
+        <div data-figure="returned" data-value={plan.returned}>
+          <dt>{t('smart.settlement.returned')}</dt>
+          <dd>
+            <strong>{f.exact(plan.returned, plan.asset)}</strong>
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function PlanView({ plan }: { plan: SmartPlanDetail }) {
+  const { t } = useTranslation();
+  const facts = usePlanFacts(plan);
+  const [stopping, setStopping] = useState(false);
+  return (
+    <div className="smart-detail" data-plan={plan.id} data-state={plan.state}>
+      <section className="card smart-summary" aria-labelledby="smart-plan-title">
+        <div className="smart-card-head">
+          <h2 id="smart-plan-title">{plan.productName}</h2>
+          <StateWord state={plan.state} />
+        </div>
+        <Facts facts={facts} testId="plan-facts" />
+        {plan.state === 'in_progress' ? (
+          <button
+            type="button"
+            className="button ghost smart-stop-button"
+            data-testid="smart-stop-open"
+            onClick={() => setStopping(true)}
+          >
+            {t('smart.stop.open')}
+          </button>
+        ) : null}
+      </section>
+      <Settlement plan={plan} />
+      <Trades plan={plan} />
+      <Incomes plan={plan} />
+      <section className="card" aria-labelledby="smart-plan-risk">
+        <h2 id="smart-plan-risk">{t('smart.risk.title')}</h2>
+        <RiskFacts risk={plan.risk} />
+      </section>
+      <p>
+        <Link to="/trading/plans">{t('smart.plan.back')}</Link>
+      </p>
+      {stopping ? <StopDialog plan={plan} onClose={() => setStopping(false)} /> : null}
+    </div>
+  );
+}
+
+function PlanScreen({ userId, id }: { userId: number; id: number | null }) {
+  const { t } = useTranslation();
+  const book = useCurrentBook();
+  const query = useQuery({ ...smartQueries.plan(userId, book, id ?? 0), enabled: id !== null });
+  const missing = (
+    <section className="card smart-missing">
+      <p>{t('smart.refusal.notFound')}</p>
+      <Link to="/trading/plans">{t('smart.plan.back')}</Link>
+    </section>
+  );
+  if (id === null) return missing;
+  if (query.isPending) return <Loading />;
+  if (query.isError)
+    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
+      missing
+    ) : (
+      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+    );
+  return <PlanView plan={query.data} />;
+}
+
+/** /trading/plans/:id: a plan with every field, every trade, each income day, and Stop. */
+export default function Plan() {
+  const { t } = useTranslation();
+  const id = idOf(useParams().id);
+  const user = useClientState((s) => s.userInfo);
+  const demo = useClientState((s) => s.virtual === 1);
+  return (
+    <SmartPage title={t('title.smartPlan')}>
+      <NeedsLogin>
+        {demo ? <DemoDisabled /> : user ? <PlanScreen key={user.id} userId={user.id} id={id} /> : null}
+      </NeedsLogin>
+    </SmartPage>
+  );
+}

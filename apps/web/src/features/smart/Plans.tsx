@@ -1,0 +1,176 @@
+import type { SmartPlan } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useClientState } from '../../app/state.ts';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { Failed, Loading } from '../../ui/PageState.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
+import { smartQueries } from './queries.ts';
+
+export type Fact = [name: string, label: string, shown: ReactNode, value: string];
+
+/** Every field of spec §3 of a plan, with income to date and, once ended, what came back. */
+export function usePlanFacts(plan: SmartPlan): Fact[] {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const facts: Fact[] = [
+    ['product', t('smart.fact.product'), plan.productName, String(plan.productId)],
+    ['strategy', t('smart.fact.strategy'), t(`smart.strategy.${plan.strategy}.name`), plan.strategy],
+    [
+      'instruments',
+      t('smart.fact.instruments'),
+      <bdi key="i">{plan.instruments.join(', ')}</bdi>,
+      plan.instruments.join(','),
+    ],
+    ['timeframe', t('smart.fact.timeframe'), f.days(plan.timeframeDays), String(plan.timeframeDays)],
+    ['amount', t('smart.fact.amount'), f.exact(plan.amount, plan.asset), plan.amount],
+    [
+      'range',
+      t('smart.fact.amounts'),
+      t('smart.range', {
+        minimum: f.exact(plan.minAmount, plan.asset),
+        maximum: f.exact(plan.maxAmount, plan.asset),
+      }),
+      `${plan.minAmount}-${plan.maxAmount}`,
+    ],
+    [
+      'dailyYield',
+      t('smart.fact.dailyYield'),
+      plan.dailyYield === null ? t('smart.plan.noIncomeYet') : f.signedPercent(plan.dailyYield),
+      plan.dailyYield ?? '',
+    ],
+    [
+      'realisedReturn',
+      t('smart.fact.realisedReturn'),
+      f.signedPercent(plan.realisedReturn),
+      plan.realisedReturn,
+    ],
+    [
+      'incomeToDate',
+      t('smart.fact.incomeToDate'),
+      <Move key="m" amount={plan.incomeToDate} asset={plan.asset} />,
+      plan.incomeToDate,
+    ],
+    ['runningTime', t('smart.fact.runningTime'), f.running(plan.runningSeconds), String(plan.runningSeconds)],
+    ['startTime', t('smart.fact.startTime'), f.date(plan.startTime), plan.startTime],
+    ['endTime', t('smart.fact.endTime'), f.date(plan.endTime), plan.endTime],
+    [
+      'nextIncomeTime',
+      t('smart.fact.nextIncome'),
+      plan.nextIncomeTime === null ? t('smart.plan.ended') : f.date(plan.nextIncomeTime),
+      plan.nextIncomeTime ?? '',
+    ],
+    [
+      'profitShareDays',
+      t('smart.fact.profitShareDays'),
+      f.days(plan.profitShareDays),
+      String(plan.profitShareDays),
+    ],
+    [
+      'trades',
+      t('smart.fact.trades'),
+      t('smart.plan.tradesCount', { count: plan.tradeCount, open: f.count(plan.openTrades) }),
+      String(plan.tradeCount),
+    ],
+    ['equity', t('smart.fact.equity'), f.exact(plan.equity, plan.asset), plan.equity],
+  ];
+  if (plan.endedAt) facts.push(['endedAt', t('smart.fact.endedAt'), f.date(plan.endedAt), plan.endedAt]);
+  if (plan.endReason)
+    facts.push([
+      'endReason',
+      t('smart.fact.endReason'),
+      t(`smart.endReason.${plan.endReason}`),
+      plan.endReason,
+    ]);
+  if (plan.fee !== null)
+    facts.push(['fee', t('smart.fact.feeTaken'), f.exact(plan.fee, plan.asset), plan.fee]);
+  if (plan.returned !== null)
+    facts.push(['returned', t('smart.fact.returned'), f.exact(plan.returned, plan.asset), plan.returned]);
+  return facts;
+}
+
+export function Facts({ facts, testId }: { facts: Fact[]; testId?: string }) {
+  return (
+    <dl className="smart-facts" data-testid={testId}>
+      {facts.map(([name, label, shown, value]) => (
+        <div key={name} data-figure={name} data-value={value}>
+          <dt>{label}</dt>
+          <dd>{shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const CARD_FACTS = [
+  'timeframe',
+  'dailyYield',
+  'incomeToDate',
+  'runningTime',
+  'startTime',
+  'nextIncomeTime',
+  'profitShareDays',
+  'returned',
+];
+
+function PlanCard({ plan }: { plan: SmartPlan }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const headingId = `smart-plan-${plan.id}`;
+  const facts = usePlanFacts(plan).filter(([name]) => CARD_FACTS.includes(name));
+  return (
+    <li className="card smart-card" data-plan={plan.id} data-state={plan.state} aria-labelledby={headingId}>
+      <div className="smart-card-head">
+        <h2 id={headingId}>
+          <Link to={`/trading/plans/${plan.id}`}>{plan.productName}</Link>
+        </h2>
+        <StateWord state={plan.state} />
+      </div>
+      <p className="smart-amount">
+        <strong data-value={plan.amount}>{f.exact(plan.amount, plan.asset)}</strong>{' '}
+        <span className="muted small">{t(`smart.strategy.${plan.strategy}.name`)}</span>
+      </p>
+      <Facts facts={facts} />
+      <Link className="button ghost block" to={`/trading/plans/${plan.id}`} aria-describedby={headingId}>
+        {t('smart.plan.open')}
+      </Link>
+    </li>
+  );
+}
+
+function PlanList({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const book = useCurrentBook();
+  const query = useQuery(smartQueries.plans(userId, book));
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0)
+    return (
+      <section className="card smart-missing" data-testid="smart-no-plans">
+        <p>{t('smart.plan.none')}</p>
+        <Link to="/trading">{t('smart.refusal.toProducts')}</Link>
+      </section>
+    );
+  return (
+    <ul className="smart-grid" data-testid="smart-plans">
+      {query.data.map((plan) => (
+        <PlanCard key={plan.id} plan={plan} />
+      ))}
+    </ul>
+  );
+}
+
+/** My plans (/trading/plans): every plan with the fields of spec §3 and income to date; live book only. */
+export default function Plans() {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  const demo = useClientState((s) => s.virtual === 1);
+  return (
+    <SmartPage title={t('title.smartPlans')}>
+      <NeedsLogin>{demo ? <DemoDisabled /> : user ? <PlanList userId={user.id} /> : null}</NeedsLogin>
+    </SmartPage>
+  );
+}

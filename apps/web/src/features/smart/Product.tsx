@@ -1,0 +1,578 @@
+import {
+  amountInput,
+  Code,
+  type SmartBacktest,
+  type SmartLiveRecord,
+  type SmartProduct,
+  type SmartQuote,
+} from '@swx/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiFailure, callApi } from '../../app/api.ts';
+import { formatNumber } from '../../app/i18n.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { announce } from '../../ui/announce.ts';
+import { DialogButtons, Field } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { ledgerQueries } from '../ledger/queries.ts';
+import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
+import {
+  Closed,
+  DemoDisabled,
+  idOf,
+  minorOf,
+  ProductFacts,
+  Realised,
+  Refusal,
+  RiskFacts,
+  SmartPage,
+  StateWord,
+  useFeeText,
+  useSmartFormat,
+} from './parts.tsx';
+import { smartQueries } from './queries.ts';
+
+const EquityChart = lazy(() => import('./EquityChart.tsx'));
+
+/** How long the amount rests before it is quoted. */
+const DEBOUNCE_MS = 400;
+
+/** The strategy in plain words, from its documentation texts and its own settings. */
+function Strategy({ product }: { product: SmartProduct }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const s = product.strategy;
+  const values: Record<string, string> = { bar: f.count(s.barMinutes) };
+  for (const [name, value] of Object.entries(s.parameters)) values[name] = f.count(value);
+  return (
+    <section
+      className="card smart-strategy"
+      aria-labelledby="smart-strategy-title"
+      data-testid="smart-strategy"
+    >
+      <h2 id="smart-strategy-title">{t('smart.product.strategy', { name: t(`${s.docKey}.name`) })}</h2>
+      <p>{t(`${s.docKey}.entry`, values)}</p>
+      <p>{t(`${s.docKey}.exit`, values)}</p>
+      <p className="small muted">{t(`${s.docKey}.idea`)}</p>
+      <p className="small">
+        {t('smart.product.howItTrades', { instruments: product.instruments.join(', ') })}
+      </p>
+      <h3>{t('smart.risk.title')}</h3>
+      <RiskFacts risk={s.risk} testId="risk-limits" />
+      <p className="small muted">{t('smart.risk.note')}</p>
+    </section>
+  );
+}
+
+/** The past year's backtest: its equity curve and figures, labelled as past. */
+function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: string }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  if (backtest === null)
+    return (
+      <section
+        className="card smart-backtest"
+        aria-labelledby="smart-backtest-title"
+        data-testid="smart-backtest"
+      >
+        <h2 id="smart-backtest-title">{t('smart.backtest.title')}</h2>
+        <Empty text={t('smart.backtest.none')} />
+      </section>
+    );
+  const decimal = (value: string | null) =>
+    value === null
+      ? t('smart.backtest.na')
+      : formatNumber(f.language, Number(value), { maximumFractionDigits: 2 });
+  const figures: [string, string, ReactNode][] = [
+    ['totalReturn', backtest.totalReturn, f.signedPercent(backtest.totalReturn)],
+    ['annualisedReturn', backtest.annualisedReturn, f.signedPercent(backtest.annualisedReturn)],
+    ['maxDrawdown', backtest.maxDrawdown, f.percent(backtest.maxDrawdown)],
+    ['sharpe', backtest.sharpe ?? '', decimal(backtest.sharpe)],
+    [
+      'winRate',
+      backtest.winRate ?? '',
+      backtest.winRate === null ? t('smart.backtest.na') : f.percent(backtest.winRate),
+    ],
+    ['profitFactor', backtest.profitFactor ?? '', decimal(backtest.profitFactor)],
+    ['trades', String(backtest.trades), f.count(backtest.trades)],
+    ['fees', backtest.fees, f.money(backtest.fees, asset)],
+    ['marketChange', backtest.marketChange, f.signedPercent(backtest.marketChange)],
+    ['finalEquity', backtest.finalEquity, f.money(backtest.finalEquity, asset)],
+  ];
+  const label = t('smart.backtest.chart', {
+    from: f.day(backtest.from),
+    to: f.day(backtest.to),
+    start: f.money(backtest.amount, asset),
+    end: f.money(backtest.finalEquity, asset),
+  });
+  return (
+    <section
+      className="card smart-backtest"
+      aria-labelledby="smart-backtest-title"
+      data-testid="smart-backtest"
+    >
+      <h2 id="smart-backtest-title">{t('smart.backtest.title')}</h2>
+      <p className="small">
+        {t('smart.backtest.period', {
+          from: f.day(backtest.from),
+          to: f.day(backtest.to),
+          amount: f.money(backtest.amount, asset),
+          instruments: backtest.instruments.join(', '),
+        })}
+      </p>
+      <Suspense fallback={<div className="smart-chart" aria-hidden="true" />}>
+        <EquityChart points={backtest.equity} label={label} />
+      </Suspense>
+      <dl className="smart-facts smart-figures" data-testid="backtest-figures">
+        {figures.map(([name, value, shown]) => (
+          <div key={name} data-figure={name} data-value={value}>
+            <dt>{t(`smart.backtest.${name}`)}</dt>
+            <dd>{shown}</dd>
+          </div>
+        ))}
+      </dl>
+      {backtest.stoppedByDrawdown ? <p className="notice">{t('smart.backtest.stopped')}</p> : null}
+      <p className="small muted">{t('smart.backtest.note')}</p>
+    </section>
+  );
+}
+
+/** The live record: every plan of the product with its realised yield and period, and all together. */
+function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return (
+    <section className="card smart-live" aria-labelledby="smart-live-title" data-testid="smart-live">
+      <h2 id="smart-live-title">{t('smart.live.title')}</h2>
+      <p className="small">
+        {t('smart.live.counts', { plans: f.count(live.plans), running: f.count(live.running) })}
+      </p>
+      <Realised realised={live.realised} />
+      {live.items.length === 0 ? null : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('smart.live.caption')} tabIndex={0}>
+          <table className="data-table">
+            <caption className="visually-hidden">{t('smart.live.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('smart.live.plan')}</th>
+                <th scope="col" className="num">
+                  {t('smart.fact.amount')}
+                </th>
+                <th scope="col">{t('smart.fact.timeframe')}</th>
+                <th scope="col">{t('smart.fact.state')}</th>
+                <th scope="col" className="num">
+                  {t('smart.live.daily')}
+                </th>
+                <th scope="col">{t('smart.live.period')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {live.items.map((item) => (
+                <tr key={item.planId}>
+                  <td>{f.count(item.planId)}</td>
+                  <td className="num">{f.money(item.amount, asset)}</td>
+                  <td>{f.days(item.timeframeDays)}</td>
+                  <td>
+                    <StateWord state={item.state} />
+                  </td>
+                  <td className="num">{f.signedPercent(item.realised.dailyYield)}</td>
+                  <td>
+                    {t('smart.live.over', {
+                      days: f.days(item.realised.days),
+                      return: f.signedPercent(item.realised.periodReturn),
+                    })}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <p className="small muted">{t('smart.realised.past')}</p>
+    </section>
+  );
+}
+
+/** One figure of a quote: its label, the exact value (for tests and readers) and what is shown. */
+type Figure = { name: string; label: string; value: string; shown: ReactNode };
+
+function useQuoteFigures(quote: SmartQuote): Figure[] {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const feeText = useFeeText();
+  return [
+    {
+      name: 'amount',
+      label: t('smart.fact.amount'),
+      value: quote.amount,
+      shown: f.exact(quote.amount, quote.asset),
+    },
+    {
+      name: 'timeframe',
+      label: t('smart.fact.timeframe'),
+      value: String(quote.timeframeDays),
+      shown: f.days(quote.timeframeDays),
+    },
+    {
+      name: 'fee',
+      label: t('smart.fact.fee'),
+      value: quote.feeShare,
+      shown: feeText(quote.feeShare),
+    },
+    {
+      name: 'startTime',
+      label: t('smart.fact.startTime'),
+      value: quote.startTime,
+      shown: f.date(quote.startTime),
+    },
+    { name: 'endTime', label: t('smart.fact.endTime'), value: quote.endTime, shown: f.date(quote.endTime) },
+    {
+      name: 'firstIncomeTime',
+      label: t('smart.fact.firstIncome'),
+      value: quote.firstIncomeTime,
+      shown: f.date(quote.firstIncomeTime),
+    },
+    {
+      name: 'backtestMaxDrawdown',
+      label: t('smart.quote.worstDrawdown'),
+      value: quote.backtestMaxDrawdown ?? '',
+      shown:
+        quote.backtestMaxDrawdown === null ? t('smart.backtest.na') : f.percent(quote.backtestMaxDrawdown),
+    },
+    {
+      name: 'backtestReturn',
+      label: t('smart.quote.backtestReturn'),
+      value: quote.backtestReturn ?? '',
+      shown: quote.backtestReturn === null ? t('smart.backtest.na') : f.signedPercent(quote.backtestReturn),
+    },
+    {
+      name: 'available',
+      label: t('smart.quote.available'),
+      value: quote.available,
+      shown: f.exact(quote.available, quote.asset),
+    },
+  ];
+}
+
+function QuoteFigures({ quote, testId }: { quote: SmartQuote; testId: string }) {
+  const figures = useQuoteFigures(quote);
+  return (
+    <dl className="smart-facts" data-testid={testId} data-quote={quote.quoteId}>
+      {figures.map((figure) => (
+        <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
+          <dt>{figure.label}</dt>
+          <dd>{figure.shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The confirm step: the quote's figures and risk limits (kept here while the customer reads them),
+ * then buySmart with exactly that quote and one request id. A quote that ran out (10032) is renewed
+ * in place, and the customer confirms the figures shown; nothing is bought until they do.
+ */
+function ConfirmPlan({
+  product,
+  first,
+  onClose,
+}: {
+  product: SmartProduct;
+  first: SmartQuote;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [quote, setQuote] = useState(first);
+  const [requestId, setRequestId] = useState(newRequestId);
+  const [renewed, setRenewed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const commit = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const plan = await callApi('buySmart', { body: { quoteId: quote.quoteId, requestId } });
+      void queryClient.invalidateQueries({ queryKey: smartQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(t('smart.buy.done', { amount: f.exact(plan.amount, plan.asset), name: plan.productName }));
+      navigate(`/trading/plans/${plan.id}`);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
+        try {
+          const next = await callApi('smartQuote', {
+            body: { productId: product.id, amount: quote.amount, timeframeDays: quote.timeframeDays },
+          });
+          setQuote(next);
+          setRequestId(newRequestId());
+          setRenewed(true);
+          announce(t('smart.buy.renewed'));
+        } catch (again) {
+          setFailure(again);
+        }
+      } else setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      dialogRef={dialog}
+      className="modal smart-dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="smart-confirm"
+    >
+      <form
+        className="smart-dialog-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void commit();
+        }}
+      >
+        <div className="smart-dialog-head">
+          <h2 id={titleId}>{t('smart.buy.confirmTitle')}</h2>
+          <BookBadge />
+        </div>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
+        <section className="smart-scroll" aria-label={t('smart.quote.title')} tabIndex={0}>
+          <p className="smart-confirm-name">
+            {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
+            <bdi>{quote.instruments.join(', ')}</bdi>
+          </p>
+          <QuoteFigures quote={quote} testId="confirm-figures" />
+          <h3>{t('smart.risk.title')}</h3>
+          <RiskFacts risk={quote.risk} testId="confirm-risk" />
+          <p className="small">{t('smart.buy.what', { drawdown: f.percent(quote.risk.drawdownStop) })}</p>
+          <p className="small muted">{t('smart.buy.past')}</p>
+        </section>
+        <div className="smart-dialog-actions">
+          {renewed ? (
+            <p className="notice" data-testid="requote">
+              {t('smart.buy.renewed')}
+            </p>
+          ) : null}
+          {failure ? <Refusal error={failure} product={product} /> : null}
+          <DialogButtons
+            dialog={dialog}
+            cancel={t('smart.buy.cancel')}
+            confirm={
+              busy
+                ? t('smart.buy.creating')
+                : t('smart.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
+            }
+            disabled={busy}
+          />
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** The amount rests DEBOUNCE_MS before it is quoted. */
+function useSettled(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+/** Create a plan: amount and timeframe, their live quote (the figures buySmart applies), then the confirm step. */
+function CreatePlan({ product, userId }: { product: SmartProduct; userId: number }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const book = useCurrentBook();
+  const [typed, setTyped] = useState('');
+  const [timeframe, setTimeframe] = useState<number>(product.timeframes[0] ?? 1);
+  const [tried, setTried] = useState(false);
+  const [confirming, setConfirming] = useState<SmartQuote | null>(null);
+  const amount = normalizeDecimal(typed);
+  const minor = amountInput.safeParse(amount).success ? minorOf(amount, product.asset) : null;
+  const low = minorOf(product.minAmount, product.asset);
+  const high = minorOf(product.maxAmount, product.asset);
+  const range = t('smart.range', {
+    minimum: f.exact(product.minAmount, product.asset),
+    maximum: f.exact(product.maxAmount, product.asset),
+  });
+  const amountError =
+    typed.trim() === ''
+      ? tried
+        ? t('smart.amount.required')
+        : undefined
+      : minor === null || minor <= 0n
+        ? t('smart.amount.invalid', { asset: product.asset })
+        : (low !== null && minor < low) || (high !== null && minor > high)
+          ? t('smart.refusal.amountRange', {
+              minimum: f.exact(product.minAmount, product.asset),
+              maximum: f.exact(product.maxAmount, product.asset),
+            })
+          : undefined;
+  const quotable = typed.trim() !== '' && amountError === undefined ? amount : '';
+  const settled = useSettled(quotable);
+  const quote = useQuery({
+    ...smartQueries.quote(userId, book, product.id, settled, timeframe),
+    enabled: settled !== '' && settled === quotable,
+  });
+  const current =
+    quote.data && settled === quotable && quote.data.timeframeDays === timeframe ? quote.data : undefined;
+  const review = () => {
+    setTried(true);
+    if (amountError !== undefined || quotable === '' || !current) return;
+    setConfirming(current);
+  };
+  const quoting = quotable !== '' && !current && !quote.isError;
+  const legendId = useId();
+  return (
+    <section className="card smart-create" aria-labelledby="smart-create-title" data-testid="smart-create">
+      <div className="smart-create-head">
+        <h2 id="smart-create-title">{t('smart.buy.title')}</h2>
+        <BookBadge />
+      </div>
+      <form
+        className="smart-create-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          review();
+        }}
+      >
+        <Field
+          label={t('smart.amount.label', { asset: product.asset })}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          dir="ltr"
+          value={typed}
+          hint={range}
+          error={amountError}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        <fieldset className="smart-timeframes" aria-labelledby={legendId}>
+          <legend id={legendId}>{t('smart.fact.timeframe')}</legend>
+          {product.timeframes.map((days) => (
+            <label key={days} className="smart-option">
+              <input
+                type="radio"
+                name="timeframe"
+                value={days}
+                checked={timeframe === days}
+                onChange={() => setTimeframe(days)}
+              />
+              <span>{f.days(days)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="smart-quote" data-testid="smart-quote" aria-busy={quoting || undefined}>
+          <h3>{t('smart.quote.title')}</h3>
+          {quotable === '' ? (
+            <p className="muted small">{t('smart.quote.enterAmount')}</p>
+          ) : quote.isError && settled === quotable ? (
+            <Refusal error={quote.error} product={product} />
+          ) : current ? (
+            <QuoteFigures quote={current} testId="quote-figures" />
+          ) : (
+            <Loading />
+          )}
+        </div>
+        <button type="submit" className="button primary large block" data-testid="smart-review">
+          {t('smart.buy.review')}
+        </button>
+      </form>
+      {confirming ? (
+        <ConfirmPlan product={product} first={confirming} onClose={() => setConfirming(null)} />
+      ) : null}
+    </section>
+  );
+}
+
+/** The product's page: the strategy in plain words with its risk limits, the backtest beside the live record, then create a plan. */
+function ProductView({
+  product,
+  backtest,
+  live,
+}: {
+  product: SmartProduct;
+  backtest: SmartBacktest | null;
+  live: SmartLiveRecord;
+}) {
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  const demo = useClientState((s) => s.isLogin && s.virtual === 1);
+  const open = product.enabled && !product.soldOut;
+  return (
+    <div className="smart-detail" data-product={product.id}>
+      <section className="card smart-summary" aria-labelledby="smart-product-name">
+        <h2 id="smart-product-name">{t('smart.product.terms')}</h2>
+        <Realised realised={product.realised} />
+        <ProductFacts product={product} />
+        <Closed product={product} />
+      </section>
+      <Strategy product={product} />
+      <div className="smart-records">
+        <Backtest backtest={backtest} asset={product.asset} />
+        <LiveRecord live={live} asset={product.asset} />
+      </div>
+      {open ? (
+        <NeedsLogin>
+          {demo ? (
+            <DemoDisabled />
+          ) : user ? (
+            <CreatePlan key={`${user.id}`} product={product} userId={user.id} />
+          ) : null}
+        </NeedsLogin>
+      ) : null}
+      <p>
+        <Link to="/trading">{t('smart.refusal.toProducts')}</Link>
+      </p>
+    </div>
+  );
+}
+
+/** /trading/:productId: a product's page and the creation of a plan. */
+export default function Product() {
+  const { t } = useTranslation();
+  const id = idOf(useParams().productId);
+  const query = useQuery({ ...smartQueries.product(id ?? 0), enabled: id !== null });
+  const missing = (
+    <section className="card smart-missing">
+      <p>{t('smart.refusal.product')}</p>
+      <Link to="/trading">{t('smart.refusal.toProducts')}</Link>
+    </section>
+  );
+  return (
+    <SmartPage title={query.data ? query.data.product.name : t('title.smartProduct')}>
+      {id === null ? (
+        missing
+      ) : query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        query.error instanceof ApiFailure && query.error.code === Code.SMART_PRODUCT_INCORRECT ? (
+          missing
+        ) : (
+          <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+        )
+      ) : (
+        <ProductView product={query.data.product} backtest={query.data.backtest} live={query.data.live} />
+      )}
+    </SmartPage>
+  );
+}

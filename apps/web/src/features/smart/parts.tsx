@@ -1,0 +1,361 @@
+import {
+  ASSET_SCALES,
+  type Asset,
+  Code,
+  parseMinor,
+  type SmartProduct,
+  type SmartRealisedYield,
+  type SmartRisk,
+  type SmartState,
+} from '@swx/contract';
+import { type ReactNode, use } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { formatDate, formatDecimal, formatNumber } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge } from '../../shell/BookBadge.tsx';
+import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { smartTexts } from './texts.ts';
+import './smart.css';
+
+/**
+ * A smart trading screen: its title (with the book badge once logged in: plans are live-book
+ * money), the links between the smart screens, then the screen.
+ */
+export function SmartPage({ title, children }: { title: string; children: ReactNode }) {
+  // The smart texts load with the smart chunk; the route's Suspense shows loading until they are in.
+  use(smartTexts);
+  const isLogin = useClientState((s) => s.isLogin);
+  return (
+    <div className="container page smart-page">
+      <div className="page-head">
+        <h1 className="page-title">{title}</h1>
+        {isLogin ? <BookBadge /> : null}
+      </div>
+      <SmartNav />
+      {children}
+    </div>
+  );
+}
+
+/** Products, my plans: links, the current one marked (aria-current). */
+function SmartNav() {
+  const { t } = useTranslation();
+  const isLogin = useClientState((s) => s.isLogin);
+  const links = [
+    ['/trading', 'smart.nav.products'],
+    ...(isLogin ? ([['/trading/plans', 'smart.nav.plans']] as const) : []),
+  ] as const;
+  return (
+    <nav className="smart-nav" aria-label={t('smart.nav.label')}>
+      <ul>
+        {links.map(([to, key]) => (
+          <li key={to}>
+            <NavLink to={to} end>
+              {t(key)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The demo book cannot use smart trading (spec §5): it says so and offers the switch to the live account. */
+export function DemoDisabled() {
+  const { t } = useTranslation();
+  return (
+    <section className="card smart-demo" data-testid="smart-demo" aria-labelledby="smart-demo-title">
+      <h2 id="smart-demo-title">{t('smart.demo.title')}</h2>
+      <p>{t('smart.demo.text')}</p>
+      <BookSwitch />
+    </section>
+  );
+}
+
+/** The reader's formatters of smart figures. */
+export function useSmartFormat() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const scale = (asset: string) => ASSET_SCALES[asset as Asset] ?? 8;
+  return {
+    language,
+    /** An amount at its asset's display scale, as a left-to-right isolate with its asset. */
+    money: (amount: string, asset: string) => `\u2066${formatMoney(language, amount, asset)} ${asset}\u2069`,
+    /** An amount with every digit the server gave. */
+    exact: (amount: string, asset: string) =>
+      `\u2066${formatAmount(language, amount, scale(asset))} ${asset}\u2069`,
+    /** A result with its sign ("+12.50 USDT"), as an isolate. */
+    signed: (amount: string, asset: string) =>
+      `\u2066${formatAmount(language, amount, scale(asset), { sign: true })} ${asset}\u2069`,
+    /** A ratio as a percentage with two decimals at least, as an isolate. */
+    percent: (ratio: string) => `\u2066${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
+    signedPercent: (ratio: string) =>
+      `\u2066${signOf(ratio) > 0 ? '+' : ''}${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
+    price: (price: string) => `\u2066${formatDecimal(language, price)}\u2069`,
+    date: (value: string) =>
+      formatDate(language, value, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }),
+    /** A UTC day ("2025-03-01") in the reader's words. */
+    day: (value: string) =>
+      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
+    days: (count: number) => t('smart.days', { count }),
+    count: (value: number) => formatNumber(language, value),
+    /** Running time: whole days, then hours and minutes. */
+    running: (seconds: number) =>
+      t('smart.runningTime', {
+        days: t('smart.days', { count: Math.floor(seconds / 86_400) }),
+        hours: formatNumber(language, Math.floor((seconds % 86_400) / 3600)),
+        minutes: formatNumber(language, Math.floor((seconds % 3600) / 60)),
+      }),
+  };
+}
+
+/** Parses a decimal at the asset's scale; null when it cannot be read. */
+export function minorOf(amount: string, asset: string): bigint | null {
+  try {
+    return parseMinor(amount.trim(), ASSET_SCALES[asset as Asset] ?? 8);
+  } catch {
+    return null;
+  }
+}
+
+/** A gain, a loss or nothing: the sign, a word and a mark, never colour alone. */
+export function Move({ amount, asset, testId }: { amount: string; asset: string; testId?: string }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const sign = signOf(amount);
+  const word = sign > 0 ? t('smart.move.gain') : sign < 0 ? t('smart.move.loss') : t('smart.move.none');
+  return (
+    <span
+      className="smart-move"
+      data-sign={sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat'}
+      data-value={amount}
+      data-testid={testId}
+    >
+      <span aria-hidden="true">{sign > 0 ? '▲ ' : sign < 0 ? '▼ ' : ''}</span>
+      {f.signed(amount, asset)} <span className="smart-move-word">({word})</span>
+    </span>
+  );
+}
+
+/** A plan's state in words, with its own mark. */
+export function StateWord({ state }: { state: SmartState }) {
+  const { t } = useTranslation();
+  return (
+    <span className="smart-status" data-state={state} data-testid="smart-status">
+      {t(`smart.state.${state}`)}
+    </span>
+  );
+}
+
+/** The realised yield of past plans, labelled as realised with its period; or "no record yet". */
+export function Realised({ realised }: { realised: SmartRealisedYield | null }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  if (realised === null)
+    return (
+      <p className="smart-realised muted" data-testid="realised" data-value="">
+        {t('smart.realised.none')}
+      </p>
+    );
+  return (
+    <div className="smart-realised" data-testid="realised" data-value={realised.dailyYield}>
+      <p>
+        <span className="smart-realised-value">{f.signedPercent(realised.dailyYield)}</span>{' '}
+        <span className="muted">{t('smart.realised.daily')}</span>
+      </p>
+      <p className="small">
+        {t('smart.realised.period', {
+          from: f.day(realised.from),
+          to: f.day(realised.to),
+          days: f.days(realised.days),
+          return: f.signedPercent(realised.periodReturn),
+        })}
+      </p>
+      <p className="small muted">{t('smart.realised.past')}</p>
+    </div>
+  );
+}
+
+/** The risk limits every trade and the whole plan carry. */
+export function RiskFacts({ risk, testId }: { risk: SmartRisk; testId?: string }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const rows: [string, string, string, string][] = [
+    [
+      'stopLoss',
+      t('smart.risk.stopLoss'),
+      t('smart.risk.stopLossValue', { share: f.percent(risk.stopLoss) }),
+      risk.stopLoss,
+    ],
+    [
+      'takeProfit',
+      t('smart.risk.takeProfit'),
+      t('smart.risk.takeProfitValue', { share: f.percent(risk.takeProfit) }),
+      risk.takeProfit,
+    ],
+    ['leverage', t('smart.risk.leverage'), `\u2066${f.count(risk.leverage)}×\u2069`, String(risk.leverage)],
+    [
+      'marginShare',
+      t('smart.risk.marginShare'),
+      t('smart.risk.marginShareValue', { share: f.percent(risk.marginShare) }),
+      risk.marginShare,
+    ],
+    [
+      'drawdownStop',
+      t('smart.risk.drawdownStop'),
+      t('smart.risk.drawdownStopValue', { share: f.percent(risk.drawdownStop) }),
+      risk.drawdownStop,
+    ],
+  ];
+  return (
+    <dl className="smart-facts" data-testid={testId}>
+      {rows.map(([name, label, shown, value]) => (
+        <div key={name} data-figure={name} data-value={value}>
+          <dt>{label}</dt>
+          <dd>{shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The platform's fee in words: a share of a positive result at the end, or none. */
+export function useFeeText(): (share: string) => string {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return (share) =>
+    signOf(share) === 0 ? t('smart.fee.none') : t('smart.fee.share', { share: f.percent(share) });
+}
+
+/** The facts every product states: strategy, instruments, timeframes, amounts, fee, capacity. */
+export function ProductFacts({ product }: { product: SmartProduct }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const feeText = useFeeText();
+  const rows: [string, ReactNode, string][] = [
+    ['strategy', t(`${product.strategy.docKey}.name`), product.strategy.key],
+    ['instruments', <bdi key="i">{product.instruments.join(', ')}</bdi>, product.instruments.join(',')],
+    ['timeframes', product.timeframes.map((d) => f.days(d)).join(' · '), product.timeframes.join(',')],
+    [
+      'amounts',
+      t('smart.range', {
+        minimum: f.exact(product.minAmount, product.asset),
+        maximum: f.exact(product.maxAmount, product.asset),
+      }),
+      `${product.minAmount}-${product.maxAmount}`,
+    ],
+    ['fee', feeText(product.feeShare), product.feeShare],
+    [
+      'capacity',
+      t('smart.capacity', {
+        taken: f.money(product.taken, product.asset),
+        capacity: f.money(product.capacity, product.asset),
+      }),
+      product.taken,
+    ],
+  ];
+  return (
+    <dl className="smart-facts">
+      {rows.map(([name, value, raw]) => (
+        <div key={name} data-fact={name} data-value={raw}>
+          <dt>{t(`smart.fact.${name}`)}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Why a product takes no new plan now, in words (or nothing when it does). */
+export function Closed({ product }: { product: SmartProduct }) {
+  const { t } = useTranslation();
+  if (product.enabled && !product.soldOut) return null;
+  return (
+    <p
+      className="smart-closed"
+      data-testid="smart-closed"
+      data-reason={product.enabled ? 'sold_out' : 'disabled'}
+    >
+      {product.enabled ? t('smart.closed.soldOut') : t('smart.closed.disabled')}
+    </p>
+  );
+}
+
+/** What a refusal means for the customer, in their words, with what they can do about it. */
+export function Refusal({ error, product }: { error: unknown; product?: SmartProduct | undefined }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  if (!(error instanceof ApiFailure))
+    return (
+      <p className="form-error" role="alert">
+        {t('state.error')}
+      </p>
+    );
+  let text = error.message;
+  let action: ReactNode = null;
+  switch (error.code) {
+    case Code.SMART_PRODUCT_INCORRECT:
+      text = t('smart.refusal.product');
+      action = <Link to="/trading">{t('smart.refusal.toProducts')}</Link>;
+      break;
+    case Code.NO_MATCHING_DAYS:
+      text = product
+        ? t('smart.refusal.timeframeOf', { timeframes: product.timeframes.map((d) => f.days(d)).join(', ') })
+        : t('smart.refusal.timeframe');
+      break;
+    case Code.NOT_AVAILABLE_FOR_TRADING:
+      text = t('smart.refusal.notEnabled');
+      break;
+    case Code.INCORRECT_PURCHASE_AMOUNT:
+      text = product
+        ? t('smart.refusal.amountRange', {
+            minimum: f.exact(product.minAmount, product.asset),
+            maximum: f.exact(product.maxAmount, product.asset),
+          })
+        : t('smart.refusal.amount');
+      break;
+    case Code.INSUFFICIENT_BALANCE:
+      text = t('smart.refusal.balance');
+      action = <Link to="/profile/deposit">{t('smart.refusal.deposit')}</Link>;
+      break;
+    case Code.LIVE_BOOK_ONLY:
+      text = t('smart.demo.text');
+      action = <BookSwitch />;
+      break;
+    case Code.SOLD_OUT:
+      text = t('smart.closed.soldOut');
+      break;
+    case Code.PRICE_CHANGED:
+      text = t('smart.refusal.expired');
+      break;
+    case Code.NOT_FOUND:
+      text = t('smart.refusal.notFound');
+      break;
+    default:
+      break;
+  }
+  return (
+    <div className="form-error smart-refusal" role="alert" data-code={error.code}>
+      <p>{text}</p>
+      {action ? <div>{action}</div> : null}
+    </div>
+  );
+}
+
+/** A product id or plan id from the address: decimal digits only, else null. */
+export function idOf(text: string | undefined): number | null {
+  if (!text || !/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
+}
