@@ -43,6 +43,13 @@ export { RegisterPage } from './register-page.ts';
 export { ResetPage } from './reset-page.ts';
 export { SecurityPage } from './security-page.ts';
 export { type Chrome, Shell } from './shell.ts';
+export {
+  type SmartFigures,
+  SmartPlanPage,
+  SmartPlansPage,
+  SmartProductPage,
+  SmartProductsPage,
+} from './smart-pages.ts';
 export { type Figures, SwapPage } from './swap-page.ts';
 export { TransactionsPage } from './transactions-page.ts';
 export { type Photo, VerificationPage } from './verification-page.ts';

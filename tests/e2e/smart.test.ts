@@ -1,0 +1,311 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ASSET_SCALES, parseMinor, type SmartProduct, type SmartProductBody } from '@swx/contract';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readAllNotices, type Session } from '../support/accounts.ts';
+import { customerApi, staffApi } from '../support/api.ts';
+import { expectAccessible } from '../support/browser.ts';
+import { useApp } from '../support/e2e.ts';
+import { pngImage } from '../support/images.ts';
+import { expectLedgerSound } from '../support/ledger-sound.ts';
+import {
+  SmartPlanPage,
+  SmartPlansPage,
+  SmartProductPage,
+  SmartProductsPage,
+} from '../support/pages/index.ts';
+import { uploadedId } from '../support/uploads.ts';
+
+/**
+ * The smart trading screens on a real server: staff create the products over the staff API; a
+ * customer with live USDT (a deposit proof approved by staff) reads a product's strategy, risk
+ * limits and past year's backtest, creates a plan at the figures its confirm step showed, follows
+ * it on its page and stops it, and the balance receives exactly the principal ± result the page
+ * shows. The demo book is refused with the offer to switch; every smart screen passes axe in
+ * English and Arabic, on the desktop and at 390 px.
+ *
+ * The server runs on the real clock (the test server has no injected clock): a plan's strategy
+ * needs hours of bars before its first signal, and its first income day is the next 00:00 UTC, so
+ * this test sees a plan with no trade yet, stopped the same day. Trades, income days and the
+ * drawdown stop on an injected clock are proven by the server's db tests (smart.db.test.ts).
+ */
+const app = useApp({ staff: { email: 'smart.admin@swx.test', role: 'admin' } });
+const SHOTS = process.env.SCREENSHOT_DIR;
+const USDT = ASSET_SCALES.USDT;
+const usdt = (text: string) => parseMinor(text, USDT);
+
+let trend: SmartProduct;
+let gold: SmartProduct;
+let buyer: Session;
+
+const body = (overrides: Partial<SmartProductBody>): SmartProductBody => ({
+  name: 'BTC trend',
+  strategy: 'ma_trend',
+  instruments: ['BTCUSDT'],
+  timeframes: [1, 7, 30],
+  minAmount: '100',
+  maxAmount: '5000',
+  capacity: '100000',
+  feeShare: '0.2',
+  enabled: true,
+  ...overrides,
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Live USDT for the customer, as the platform books it: a deposit declared with a proof, approved by staff. */
+async function fundLive(session: Session, amount: string): Promise<void> {
+  const me = customerApi(app.server, session, { book: 'live' });
+  const admin = staffApi(app.server, (await app.staff.session()).token);
+  const { address } = await me.ok('getDepositAddress', { network: 'USDT-EVM' });
+  const proof = await uploadedId(app.server.baseUrl, session.token, 'deposit_proof', await pngImage());
+  const declared = await me.ok('recharge', {
+    network: 'USDT-EVM',
+    amount,
+    txHash: 'cd'.repeat(32),
+    lastSix: '654321',
+    proof,
+    address,
+  });
+  await admin.ok('claimDeposit', { id: declared.id });
+  await admin.ok('approveDeposit', { id: declared.id });
+}
+
+/** The page opened in the live book (the choice the book switch keeps). */
+async function live(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => localStorage.setItem('virtual', '0'));
+}
+
+const liveBalance = async () =>
+  usdt(
+    (await customerApi(app.server, buyer, { book: 'live' }).ok('getBalances')).balances.find(
+      (b) => b.asset === 'USDT',
+    )?.available ?? '0',
+  );
+
+beforeAll(async () => {
+  const admin = staffApi(app.server, (await app.staff.session()).token);
+  trend = await admin.ok('createSmartProduct', body({}));
+  gold = await admin.ok(
+    'createSmartProduct',
+    body({ name: 'Gold breakout', strategy: 'breakout', instruments: ['XAUUSD'], enabled: false }),
+  );
+  buyer = await app.customer('smart.buyer@example.com');
+  await readAllNotices(app.server, buyer.token);
+  await fundLive(buyer, '2000');
+}, 240_000);
+
+describe('smart trading', () => {
+  it('refuses the demo book with the spec’s message and the offer to switch to live', async () => {
+    const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
+    const list = new SmartProductsPage(page);
+    await list.goto();
+    await list.demo.waitFor();
+    expect(await list.demo.innerText()).toContain('Demo accounts cannot use smart trading');
+    // Products are shown (past, realised: none yet), and a closed product says so in words.
+    expect(await list.realised('BTC trend').getAttribute('data-value')).toBe('');
+    expect(await list.realised('BTC trend').innerText()).toContain('No record yet');
+    expect(await list.card('Gold breakout').getByTestId('smart-closed').innerText()).toBe(
+      'Not open for new plans at the moment.',
+    );
+    await expectAccessible(page, 'desktop /trading (demo)');
+
+    // The product page shows everything but offers no plan in the demo book.
+    const product = new SmartProductPage(page);
+    await product.goto(trend.id);
+    await product.demo.waitFor();
+    expect(await product.create.count()).toBe(0);
+    // The server says the same (10043), whatever a screen does.
+    const demo = customerApi(app.server, buyer, { book: 'demo' });
+    expect(
+      (await demo.call('smartQuote', { productId: trend.id, amount: '500', timeframeDays: 7 })).code,
+    ).toBe(10043);
+    // The offered switch leads to the form.
+    await product.switchToLive();
+    await product.create.waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('documents the strategy, its risk limits and its past year beside the live record, and words refusals', async () => {
+    const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
+    await live(context);
+    const product = new SmartProductPage(page);
+    await product.goto(trend.id);
+    await product.backtestFigures.waitFor({ timeout: 60_000 });
+    expect(await product.strategy.innerText()).toContain('Moving-average trend follower');
+    expect(await product.strategy.innerText()).toContain('a fast one of 20 bars and a slow one of 50 bars');
+    const risk = await product.riskLimits();
+    expect(risk.stopLoss?.value).toBe(trend.strategy.risk.stopLoss);
+    expect(risk.takeProfit?.value).toBe(trend.strategy.risk.takeProfit);
+    expect(risk.leverage?.value).toBe(String(trend.strategy.risk.leverage));
+    expect(risk.drawdownStop?.value).toBe(trend.strategy.risk.drawdownStop);
+    // The backtest shown is the server's, figure for figure, with a point of the curve per day.
+    const detail = await customerApi(app.server, buyer).ok('smartProduct', { id: trend.id });
+    const report = await product.backtestReport();
+    for (const name of ['totalReturn', 'annualisedReturn', 'maxDrawdown', 'fees', 'marketChange'] as const)
+      expect(report[name]?.value, name).toBe(detail.backtest?.[name]);
+    expect(report.trades?.value).toBe(String(detail.backtest?.trades));
+    expect(Number(await product.chart.getAttribute('data-points'))).toBe(detail.backtest?.equity.length);
+    expect(await product.backtest.innerText()).toContain('they say what the rule did, not what it will do');
+    expect(await product.live.innerText()).toContain('No record yet');
+    await expectAccessible(page, 'desktop product page');
+    await shot(page, 'smart-product-1366-en');
+
+    // Refusals in words: an amount outside the range (before asking), a balance too small (10011).
+    await product.choose('50', 7);
+    await page.getByText('Incorrect purchase amount: enter from 100.00 USDT to 5,000.00 USDT.').waitFor();
+    await product.choose('4000', 7);
+    await product.refusal.waitFor();
+    expect(await product.refusal.getAttribute('data-code')).toBe('10011');
+    expect(await product.refusal.innerText()).toContain('Insufficient balance');
+    expect(await product.refusal.getByRole('link', { name: 'Deposit' }).getAttribute('href')).toBe(
+      '/profile/deposit',
+    );
+    // A closed product offers no form; the server refuses it (10015).
+    await product.goto(gold.id);
+    await page.getByTestId('smart-closed').waitFor();
+    expect(await product.create.count()).toBe(0);
+    const me = customerApi(app.server, buyer, { book: 'live' });
+    expect((await me.call('smartQuote', { productId: gold.id, amount: '500', timeframeDays: 7 })).code).toBe(
+      10015,
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('creates a plan at the confirmed figures, follows it, stops it, and the balance receives what the page shows', async () => {
+    const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
+    await live(context);
+    const before = await liveBalance();
+
+    const list = new SmartProductsPage(page);
+    await list.goto();
+    await list.open('BTC trend');
+    await list.waitForPath(`/trading/${trend.id}`);
+    const product = new SmartProductPage(page);
+    const quoted = await product.enter('1000', 7);
+    expect(usdt(quoted.amount?.value ?? '')).toBe(1_000_000_000n);
+    expect(quoted.fee?.value).toBe('0.2');
+    expect(quoted.backtestMaxDrawdown?.value).toMatch(/^\d/);
+
+    const confirm = await product.review();
+    // The confirm step: amount, timeframe, fee, times, the backtest's worst drawdown, and the risk limits.
+    for (const name of ['amount', 'timeframe', 'fee', 'backtestMaxDrawdown', 'startTime', 'endTime'])
+      expect(confirm.figures[name]?.value, name).toBe(quoted[name]?.value);
+    expect(confirm.risk.drawdownStop?.value).toBe(trend.strategy.risk.drawdownStop);
+    expect(await product.confirm.getByTestId('book-badge').getAttribute('data-book')).toBe('live');
+    await expectAccessible(page, 'desktop confirm a plan');
+    await shot(page, 'smart-confirm-1366-en');
+    await product.confirmPlan();
+    await product.waitForPath(/^\/trading\/plans\/\d+$/);
+    const planId = Number(product.pathname().split('/').pop());
+
+    // The plan the server made is the one confirmed; the amount left the balance exactly.
+    const me = customerApi(app.server, buyer, { book: 'live' });
+    const [made] = await me.ok('listSmartOrder', {});
+    expect(made).toMatchObject({ id: planId, productId: trend.id, timeframeDays: 7, state: 'in_progress' });
+    expect(usdt(made?.amount ?? '')).toBe(1_000_000_000n);
+    expect(made?.startTime).toBe(confirm.figures.startTime?.value);
+    expect(before - (await liveBalance())).toBe(1_000_000_000n);
+
+    // The plan's page: every field of spec §3, its trades and income days as the server lists them.
+    const plan = new SmartPlanPage(page);
+    await plan.facts.waitFor();
+    await expect.poll(() => plan.status.innerText()).toBe('In progress');
+    const facts = await plan.planFacts();
+    for (const name of [
+      'product',
+      'timeframe',
+      'amount',
+      'range',
+      'dailyYield',
+      'runningTime',
+      'startTime',
+      'nextIncomeTime',
+      'profitShareDays',
+      'incomeToDate',
+    ])
+      expect(facts[name], name).toBeDefined();
+    expect(facts.amount?.value).toBe(made?.amount);
+    expect(facts.nextIncomeTime?.value).toBe(made?.nextIncomeTime);
+    const detail = await me.ok('smartPlan', { id: planId });
+    expect(await plan.tradeRows.count()).toBe(detail.trades.length);
+    expect(await plan.incomeRows.count()).toBe(detail.incomes.length);
+    if (detail.incomes.length === 0)
+      expect(await plan.incomes.innerText()).toContain('The first income day is posted at');
+    await expectAccessible(page, 'desktop plan in progress');
+
+    // Stop: the dialog says what happens, then the page shows what came back.
+    const asked = await plan.askStop();
+    expect(asked.text).toContain('plus or minus the result of all its trades, comes back to your balance');
+    expect(asked.text).toContain('No fee is taken from a result of zero or a loss.');
+    expect(asked.figures.amount?.value).toBe(made?.amount);
+    await expectAccessible(page, 'desktop stop dialog');
+    const beforeStop = await liveBalance();
+    await plan.confirmStop();
+    const settled = await plan.settled();
+    await expect.poll(() => plan.status.innerText()).toBe('Stopped');
+    const returned = usdt(settled.returned?.value ?? '');
+    const result = usdt(settled.result?.value ?? '');
+    const fee = usdt(settled.fee?.value ?? '');
+    // Principal ± result − fee (only from a positive result) is what the page says came back…
+    expect(returned).toBe(usdt(settled.amount?.value ?? '') + result - fee);
+    if (result <= 0n) expect(fee).toBe(0n);
+    // …and exactly what the balance received.
+    expect((await liveBalance()) - beforeStop).toBe(returned);
+    // The shell's live region says it, as the page shows it.
+    await expect.poll(() => page.getByTestId('announcer').innerText()).toContain('Plan stopped');
+    await shot(page, 'smart-stopped-1366-en');
+
+    // My plans: the card in words, with what came back.
+    const plans = new SmartPlansPage(page);
+    await plans.goto();
+    await expect.poll(() => plans.status(planId).innerText()).toBe('Stopped');
+    expect((await plans.figures(planId)).returned?.value).toBe(settled.returned?.value);
+    await expectAccessible(page, 'desktop my plans');
+    expect(errors).toEqual([]);
+    await context.close();
+    await expectLedgerSound(app.server);
+  }, 180_000);
+
+  it('passes axe on every smart screen, desktop and 390 px, in English and Arabic', async () => {
+    const me = customerApi(app.server, buyer, { book: 'live' });
+    const [plan] = await me.ok('listSmartOrder', {});
+    const screens = [
+      ['list', '/trading'],
+      ['product', `/trading/${trend.id}`],
+      ['closed', `/trading/${gold.id}`],
+      ['plans', '/trading/plans'],
+      ['plan', `/trading/plans/${plan?.id ?? 1}`],
+    ] as const;
+    for (const layout of ['desktop', 'mobile'] as const)
+      for (const language of ['en', 'ar'] as const) {
+        const { page, errors, context } = await app.open(layout, { as: buyer, language, quiet: true });
+        await live(context);
+        for (const [name, path] of screens) {
+          await page.goto(path);
+          await new SmartProductsPage(page).ready();
+          if (name === 'product') await page.getByTestId('backtest-figures').waitFor({ timeout: 60_000 });
+          await expectAccessible(page, `${layout} ${language} ${path}`);
+          await shot(page, `smart-${name}-${layout === 'mobile' ? 390 : 1366}-${language}`);
+        }
+        // The quote and the confirm step at this size.
+        const product = new SmartProductPage(page);
+        await product.goto(trend.id);
+        await product.enter('250', 1);
+        await expectAccessible(page, `${layout} ${language} quote`);
+        await product.review();
+        await expectAccessible(page, `${layout} ${language} confirm`);
+        await shot(page, `smart-confirm-${layout === 'mobile' ? 390 : 1366}-${language}`);
+        await page.keyboard.press('Escape');
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+  }, 400_000);
+});
