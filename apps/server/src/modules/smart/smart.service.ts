@@ -222,8 +222,16 @@ export class SmartService {
     };
   }
 
+  /** The instrument's trading costs, as its trading terms state them. */
+  private costs(code: string): { tradingFeeRate: string; spreadRate: string } {
+    const instrument = this.instrumentOf(code);
+    const terms = this.trading.terms(instrument.id);
+    return { tradingFeeRate: terms.feeRate, spreadRate: terms.spreadRate };
+  }
+
   private wireProduct(p: ProductRow, realised: SmartRealisedYield | null): SmartProduct {
     return {
+      ...this.costs(p.instrument),
       id: p.id,
       name: p.name,
       strategy: this.strategyInfo(p),
@@ -400,6 +408,7 @@ export class SmartService {
       amount: money(figures.amount),
       timeframeDays: figures.timeframeDays,
       feeShare: ppmText(figures.feeSharePpm),
+      ...this.costs(p.instrument),
       risk: this.risk(p),
       startTime: iso(start),
       endTime: iso(start + figures.timeframeDays * DAY),
