@@ -29,7 +29,7 @@ import {
 import type { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
-import { type Job, minuteKey } from '../../platform/jobs.ts';
+import { dailyKey, type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText } from '../earn/earn.figures.ts';
@@ -297,6 +297,17 @@ export class SmartService {
     } finally {
       this.backtests.delete(key);
     }
+  }
+
+  /** Computes today's backtest of every enabled product (the daily job). */
+  async refreshBacktests(): Promise<number> {
+    let done = 0;
+    for (const p of await listProducts(this.db))
+      if (p.enabled) {
+        await this.backtest(p);
+        done++;
+      }
+    return done;
   }
 
   /** Every plan of a product with its realised yield and period, and all of them together. */
@@ -1041,6 +1052,18 @@ export function smartLiveJob(smart: SmartService): Job {
     runKey: minuteKey,
     run: async () => {
       await smart.runLive();
+    },
+  };
+}
+
+/** Each product's backtest of the day, computed once a day after 00:00 UTC so a product page need not wait for it. */
+export function smartBacktestJob(smart: SmartService): Job {
+  return {
+    name: 'smart.backtests',
+    everyMs: 15 * 60_000,
+    runKey: dailyKey,
+    run: async () => {
+      await smart.refreshBacktests();
     },
   };
 }
