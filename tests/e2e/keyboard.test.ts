@@ -179,7 +179,7 @@ describe('by keyboard alone', () => {
     const page = await freshPage('mobile');
     const user = new KeyboardUser(page);
     // A short page ("opening soon"), so the tab bar is a few Tabs away.
-    await page.goto('/trading');
+    await page.goto('/nfts');
     await page.locator('main h1').waitFor();
     // The shell's chrome (and its focus handling) arrive as their own chunks: tab once they are here.
     await page.getByRole('button', { name: /^Change language/ }).waitFor();

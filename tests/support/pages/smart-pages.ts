@@ -91,7 +91,17 @@ export class SmartProductPage extends SmartScreen {
   /** Types an amount, picks a timeframe and waits for its quote's figures. */
   async enter(amount: string, days: number): Promise<SmartFigures> {
     await this.choose(amount, days);
-    await this.quoteFigures.locator(`[data-figure="timeframe"][data-value="${days}"]`).waitFor();
+    try {
+      await this.quoteFigures.locator(`[data-figure="timeframe"][data-value="${days}"]`).waitFor();
+    } catch (error) {
+      const typed = await this.amount.inputValue().catch(() => '(no field)');
+      throw new Error(
+        `no quote for ${amount} over ${days} days (field: ${typed}): ${await this.quote.innerText()}`,
+        {
+          cause: error,
+        },
+      );
+    }
     return figuresOf(this.quoteFigures);
   }
 

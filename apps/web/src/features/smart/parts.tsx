@@ -177,7 +177,8 @@ export function Realised({ realised }: { realised: SmartRealisedYield | null }) 
       <p className="small">
         {t('smart.realised.period', {
           from: f.day(realised.from),
-          to: f.day(realised.to),
+          // The period ends at the start of the day after its last: the reader is shown that last day.
+          to: f.day(new Date(Date.parse(realised.to) - 1000).toISOString()),
           days: f.days(realised.days),
           return: f.signedPercent(realised.periodReturn),
         })}
