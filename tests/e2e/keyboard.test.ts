@@ -314,6 +314,7 @@ function concrete(route: string): string {
   return route
     .replace(':id', '1')
     .replace(':info', '1')
+    .replace(':productId', '1')
     .replace(':type', 'current')
     .replace(':provider', 'google')
     .replace('*', 'somewhere');

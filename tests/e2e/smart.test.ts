@@ -264,6 +264,14 @@ describe('smart trading', () => {
     if (result <= 0n) expect(fee).toBe(0n);
     // …and exactly what the balance received.
     expect((await liveBalance()) - beforeStop).toBe(returned);
+    // The end posted the plan's days: each income day is listed, and the income is its trades' results less their fees, exactly.
+    const ended = await me.ok('smartPlan', { id: planId });
+    expect(await plan.incomeRows.count()).toBe(ended.incomes.length);
+    expect(await plan.tradeRows.count()).toBe(ended.trades.length);
+    const income = ended.incomes.reduce((sum, day) => sum + usdt(day.amount), 0n);
+    const trades = ended.trades.reduce((sum, t) => sum + usdt(t.result ?? '0') - usdt(t.fee), 0n);
+    expect(income).toBe(trades);
+    expect(result).toBe(income);
     // The shell's live region says it, as the page shows it.
     await expect.poll(() => page.getByTestId('announcer').innerText()).toContain('Plan stopped');
     await shot(page, 'smart-stopped-1366-en');
