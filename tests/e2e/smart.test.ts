@@ -324,4 +324,116 @@ describe('smart trading', () => {
         await context.close();
       }
   }, 400_000);
+  it('lists every trade (prices, times, size, fee, result by sign and word) and the income days, at 390 px in Arabic too', async () => {
+    // The real clock gives no trade within a test (see above): this check feeds the plan page a
+    // server-shaped answer (parsed by the contract's schema) holding trades as the engine lists
+    // them, to prove what the screen shows of each; the trades themselves are proven server-side.
+    const me = customerApi(app.server, buyer, { book: 'live' });
+    const [plan] = await me.ok('listSmartOrder', {});
+    if (!plan) throw new Error('no plan');
+    const real = await me.ok('smartPlan', { id: plan.id });
+    const trades = [
+      {
+        positionId: 901,
+        instrument: 'BTCUSDT',
+        side: 'long' as const,
+        openPrice: '65000.12',
+        closePrice: '66300.50',
+        openedAt: '2026-11-27T03:15:00.000Z',
+        closedAt: '2026-11-27T09:45:00.000Z',
+        size: '0.07',
+        leverage: 2,
+        stopLoss: '63700.11',
+        takeProfit: '67600.12',
+        fee: '0.65',
+        result: '91.03',
+        closeReason: 'signal' as const,
+      },
+      {
+        positionId: 902,
+        instrument: 'BTCUSDT',
+        side: 'short' as const,
+        openPrice: '66300.50',
+        closePrice: '67626.51',
+        openedAt: '2026-11-27T09:45:00.000Z',
+        closedAt: '2026-11-27T14:30:00.000Z',
+        size: '0.07',
+        leverage: 2,
+        stopLoss: '67626.51',
+        takeProfit: '63648.48',
+        fee: '0.66',
+        result: '-92.82',
+        closeReason: 'stop_loss' as const,
+      },
+      {
+        positionId: 903,
+        instrument: 'BTCUSDT',
+        side: 'long' as const,
+        openPrice: '67626.51',
+        closePrice: null,
+        openedAt: '2026-11-27T20:00:00.000Z',
+        closedAt: null,
+        size: '0.07',
+        leverage: 2,
+        stopLoss: '66274.37',
+        takeProfit: '70331.57',
+        fee: '0.67',
+        result: null,
+        closeReason: null,
+      },
+    ];
+    const shown = {
+      ...real,
+      state: 'in_progress' as const,
+      endReason: null,
+      endedAt: null,
+      fee: null,
+      returned: null,
+      nextIncomeTime: '2026-11-29T00:00:00.000Z',
+      incomeToDate: '-3.10',
+      dailyYield: '-0.0031',
+      realisedReturn: '-0.0031',
+      profitShareDays: 1,
+      openTrades: 1,
+      tradeCount: 3,
+      trades,
+      incomes: [{ day: '2026-11-27', amount: '-3.10', postedAt: '2026-11-28T00:00:00.000Z' }],
+    };
+    for (const [layout, language] of [
+      ['desktop', 'en'],
+      ['mobile', 'ar'],
+    ] as const) {
+      const { page, errors, context } = await app.open(layout, { as: buyer, language, quiet: true });
+      await live(context);
+      await page.route(`**/swx/customer/order/smart/plans/${plan.id}`, (route) =>
+        route.fulfill({ json: { code: 200, msg: '', data: shown } }),
+      );
+      const detail = new SmartPlanPage(page);
+      await detail.goto(plan.id);
+      await detail.tradeRows.first().waitFor();
+      expect(await detail.tradeRows.count()).toBe(3);
+      const rows = await detail.tradeRows.allInnerTexts();
+      if (language === 'en') {
+        expect(rows[0]).toContain('Long (buy)');
+        expect(rows[0]).toContain('65,000.12');
+        expect(rows[0]).toContain('66,300.50');
+        expect(rows[0]).toContain('0.07 lots');
+        expect(rows[0]).toContain('+91.03 USDT');
+        expect(rows[0]).toContain('(gain)');
+        expect(rows[0]).toContain("the rule's signal");
+        expect(rows[1]).toContain('Short (sell)');
+        expect(rows[1]).toContain('-92.82 USDT');
+        expect(rows[1]).toContain('(loss)');
+        expect(rows[1]).toContain('stop loss');
+        expect(rows[2]).toContain('Still open');
+        expect(await detail.incomeRows.first().innerText()).toContain('(loss)');
+      }
+      // Moves are said by sign, arrow and word; the colour only repeats them.
+      expect(await detail.trades.locator('[data-testid="trade-result"][data-sign="down"]').count()).toBe(1);
+      await expectAccessible(page, `${layout} ${language} plan with trades`);
+      await shot(page, `smart-trades-${layout === 'mobile' ? 390 : 1366}-${language}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
 });
