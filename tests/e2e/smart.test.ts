@@ -412,7 +412,8 @@ describe('smart trading', () => {
       await detail.goto(plan.id);
       await detail.tradeRows.first().waitFor();
       expect(await detail.tradeRows.count()).toBe(3);
-      const rows = await detail.tradeRows.allInnerTexts();
+      // Without the left-to-right isolates around each amount.
+      const rows = (await detail.tradeRows.allInnerTexts()).map((row) => row.replace(/[\u2066-\u2069]/g, ''));
       if (language === 'en') {
         expect(rows[0]).toContain('Long (buy)');
         expect(rows[0]).toContain('65,000.12');
