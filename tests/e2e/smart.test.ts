@@ -89,12 +89,6 @@ const liveBalance = async () =>
   );
 
 beforeAll(async () => {
-  const admin = staffApi(app.server, (await app.staff.session()).token);
-  trend = await admin.ok('createSmartProduct', body({}));
-  gold = await admin.ok(
-    'createSmartProduct',
-    body({ name: 'Gold breakout', strategy: 'breakout', instruments: ['XAUUSD'], enabled: false }),
-  );
   buyer = await app.customer('smart.buyer@example.com');
   await fundLive(buyer, '2000');
   // The deposit's notice (and the welcome) would open over the screens.
@@ -102,6 +96,26 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('smart trading', () => {
+  it('says smart trading is not enabled while no product is offered, then staff open products', async () => {
+    const { page, errors, context } = await app.open('mobile', { quiet: true });
+    const list = new SmartProductsPage(page);
+    await list.goto();
+    await list.notEnabled.waitFor();
+    expect(await list.notEnabled.innerText()).toContain('Smart trading is not enabled');
+    await expectAccessible(page, 'mobile /trading, not enabled');
+    await shot(page, 'smart-not-enabled-390-en');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const admin = staffApi(app.server, (await app.staff.session()).token);
+    trend = await admin.ok('createSmartProduct', body({}));
+    gold = await admin.ok(
+      'createSmartProduct',
+      body({ name: 'Gold breakout', strategy: 'breakout', instruments: ['XAUUSD'], enabled: false }),
+    );
+    expect(trend.realised).toBeNull();
+  }, 60_000);
+
   it('refuses the demo book with the spec’s message and the offer to switch to live', async () => {
     const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
     const list = new SmartProductsPage(page);
