@@ -194,7 +194,6 @@ function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
           </table>
         </section>
       )}
-      <p className="small muted">{t('smart.realised.past')}</p>
     </section>
   );
 }
