@@ -215,7 +215,19 @@ describe('smart trading', () => {
 
     const confirm = await product.review();
     // The confirm step: amount, timeframe, fee, times, the backtest's worst drawdown, and the risk limits.
-    for (const name of ['amount', 'timeframe', 'fee', 'backtestMaxDrawdown', 'startTime', 'endTime'])
+    // Every rate before the commit: the platform's fee share and each trade's trading fee and spread.
+    expect(quoted.tradingFee?.value).toBe(trend.tradingFeeRate);
+    expect(quoted.spread?.value).toBe(trend.spreadRate);
+    for (const name of [
+      'amount',
+      'timeframe',
+      'fee',
+      'tradingFee',
+      'spread',
+      'backtestMaxDrawdown',
+      'startTime',
+      'endTime',
+    ])
       expect(confirm.figures[name]?.value, name).toBe(quoted[name]?.value);
     expect(confirm.risk.drawdownStop?.value).toBe(trend.strategy.risk.drawdownStop);
     expect(await product.confirm.getByTestId('book-badge').getAttribute('data-book')).toBe('live');

@@ -225,6 +225,18 @@ function useQuoteFigures(quote: SmartQuote): Figure[] {
       shown: feeText(quote.feeShare),
     },
     {
+      name: 'tradingFee',
+      label: t('smart.fact.tradingFee'),
+      value: quote.tradingFeeRate,
+      shown: t('smart.cost.tradingFee', { rate: f.percent(quote.tradingFeeRate) }),
+    },
+    {
+      name: 'spread',
+      label: t('smart.fact.spread'),
+      value: quote.spreadRate,
+      shown: t('smart.cost.spread', { rate: f.percent(quote.spreadRate) }),
+    },
+    {
       name: 'startTime',
       label: t('smart.fact.startTime'),
       value: quote.startTime,

@@ -258,6 +258,12 @@ export function ProductFacts({ product }: { product: SmartProduct }) {
     ],
     ['fee', feeText(product.feeShare), product.feeShare],
     [
+      'tradingFee',
+      t('smart.cost.tradingFee', { rate: f.percent(product.tradingFeeRate) }),
+      product.tradingFeeRate,
+    ],
+    ['spread', t('smart.cost.spread', { rate: f.percent(product.spreadRate) }), product.spreadRate],
+    [
       'capacity',
       t('smart.capacity', {
         taken: f.money(product.taken, product.asset),
