@@ -254,6 +254,7 @@ export function createServices(platform: Platform): Services {
     params,
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
+    mail: { mailer: platform.mailer, customers },
   });
   kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   // Currency swap: quotes priced from the market, committed as one ledger entry.

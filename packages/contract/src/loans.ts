@@ -69,15 +69,18 @@ export type LoanProduct = z.infer<typeof loanProduct>;
 /** Keys of what raises a customer's limit: identity verified, a loan repaid by its due date, no loan overdue. */
 export const LOAN_LIMIT_STEPS = ['kycVerified', 'loanRepaidOnTime', 'noLoanOverdue'] as const;
 
+/** A share from 0 to 1 with at most 6 decimals ("0.5", "1"). */
+export const loanShare = z.string().check(z.regex(/^(0(\.\d{1,6})?|1)$/));
+
 /** Which share of a product's maximum a credit score gives (the highest tier reached). */
-export const loanLimitTier = z.object({ minScore: z.int(), share: loanRate });
+export const loanLimitTier = z.object({ minScore: z.int(), share: loanShare });
 
 export const loanLimit = z.object({
   kycState: z.enum(KYC_STATES),
   score: z.int(),
   maxScore: z.int(),
   /** The share of each product's maximum open to this customer now ("0" until identity is verified). */
-  share: loanRate,
+  share: loanShare,
   tiers: z.array(loanLimitTier),
   /** What raises the limit: each step with its points and whether it is done. */
   steps: z.array(z.object({ key: z.enum(LOAN_LIMIT_STEPS), points: z.int(), done: z.boolean() })),

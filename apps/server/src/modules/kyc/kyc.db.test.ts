@@ -115,6 +115,9 @@ describe(`KYC on ${TEST_DB}`, () => {
       rules: [
         { key: 'base', points: 60, applied: true },
         { key: 'kycVerified', points: 20, applied: true },
+        // The loans module's rules, listed whether or not they apply (no loan yet).
+        { key: 'loanRepaidOnTime', points: 10, applied: false },
+        { key: 'noLoanOverdue', points: 10, applied: false },
       ],
     });
     const [notice] = await notices.list(userId, 'de');

@@ -73,16 +73,20 @@ describe('loan figures', () => {
     expect(totalInterest(t)).toBe(23n * 500_000n);
   });
 
-  it('a part repayment lowers the interest from its day, never above the total of the sheet', () => {
+  it('a part repayment lowers the interest from the next day, never above the total of the sheet', () => {
     const t = terms();
     const payout = '2026-03-01';
     const paid = [{ day: addDays(payout, 10), principal: 400_000_000n }];
-    // Days 8, 9 on 1,000; day 10 on 600 (paid that day): 0.5 + 0.5 + 0.3.
-    expect(interestThrough(t, payout, paid, 10)).toBe(1_300_000n);
+    // Days 8, 9 and 10 on 1,000 (paid during day 10); day 11 on 600: 0.5 × 3 + 0.3.
+    expect(interestThrough(t, payout, paid, 10)).toBe(1_500_000n);
+    expect(interestThrough(t, payout, paid, 11)).toBe(1_800_000n);
     let sum = 0n;
     for (let k = 1; k <= 30; k++) sum += chargeOfDay(t, payout, paid, addDays(payout, k)).interest;
-    expect(sum).toBe(2n * 500_000n + 21n * 300_000n);
+    expect(sum).toBe(3n * 500_000n + 20n * 300_000n);
     expect(sum).toBeLessThanOrEqual(totalInterest(t));
+    // Repaid in full on the due date: the whole interest of the sheet.
+    const atDue = [{ day: addDays(payout, 30), principal: t.amount }];
+    expect(interestThrough(t, payout, atDue, 30)).toBe(totalInterest(t));
   });
 
   it('after the due date only the late cost accrues, capped as stated', () => {

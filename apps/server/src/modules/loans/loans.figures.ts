@@ -9,8 +9,9 @@ import { addDays, daysBetween, PPM } from '../earn/earn.figures.ts';
  * date D0 + term. Day index k is the UTC day D0 + k.
  *
  * - **Interest** accrues for the days F < k ≤ T (F interest-free days, T the term) on the principal
- *   owed at the end of day k: after day k the interest charged is floor(S(k) × rate / 10^6), where
- *   S(k) is the sum of the principal owed at the end of each interest day up to k; day k charges
+ *   owed when day k starts (a repayment on day k counts from day k + 1): after day k the interest
+ *   charged is floor(S(k) × rate / 10^6), where S(k) is the sum of the principal owed on each
+ *   interest day up to k; day k charges
  *   the difference with day k − 1. With no repayment before the due date the days sum exactly to
  *   floor(P × rate × (T − F) / 10^6), the total interest the sheet states; a part repayment only
  *   lowers S, so the interest charged never exceeds it.
@@ -56,9 +57,11 @@ export function principalDaySum(
   b: number,
 ): bigint {
   if (b < a) return 0n;
-  // The day index from which each repayment lowers the principal (a repayment on day k counts for day k).
+  // The day index from which each repayment lowers the principal: a day is charged on the
+  // principal owed when it starts, so a repayment on day k counts from day k + 1 (and repaying
+  // on the due date costs exactly the sheet's total).
   const steps = paid
-    .map((p) => ({ k: daysBetween(payoutDay, p.day), principal: p.principal }))
+    .map((p) => ({ k: daysBetween(payoutDay, p.day) + 1, principal: p.principal }))
     .sort((x, y) => x.k - y.k);
   let total = 0n;
   let owed = t.amount;

@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import {
   ASSET_SCALES,
   type Asset,
   Code,
   CREDIT_SCORE_MAX,
+  interpolate,
+  isLanguage,
   LOAN_ASSETS,
   LOAN_WITHDRAWAL_DAYS,
   type LoanDetail,
@@ -26,14 +29,17 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail.ts';
 import type { FileStorage } from '../../platform/storage.ts';
+import { localeTexts } from '../../platform/texts.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText, utcDay } from '../earn/earn.figures.ts';
+import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import { type Book, LedgerError, type LedgerService } from '../ledger/ledger.service.ts';
 import type { Posting } from '../ledger/ledger.types.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
+import { type NoticeKind, type NoticesService, renderNotice } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { bigintText, Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
@@ -156,6 +162,9 @@ type ApplyData = Omit<NewLoan, BigFields> & Record<BigFields, string>;
 
 const PAGE = 200;
 
+/** The mails' subjects; their text is the notice's, in the customer's language. */
+const TEXT = localeTexts<typeof import('./locales/en.json')>(join(import.meta.dirname, 'locales'));
+
 export class LoansService {
   private readonly db: Database;
   private readonly ledger: LedgerService;
@@ -167,6 +176,7 @@ export class LoansService {
   private readonly params: Pick<ParamsService, 'get'>;
   private readonly now: () => number;
   private readonly logger: Logger | undefined;
+  private readonly mail: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> } | null;
   private readonly quotes: Quotes<typeof quoteFigures>;
   private readonly loanEntry;
   private readonly repayEntry;
@@ -185,6 +195,8 @@ export class LoansService {
     quoteKey: Buffer;
     now?: () => number;
     logger?: Logger;
+    /** Reminders and overdue notices are also mailed to the customer's address, when they have one. */
+    mail?: { mailer: Mailer; customers: Pick<CustomerDirectory, 'get'> };
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -196,6 +208,7 @@ export class LoansService {
     this.params = deps.params;
     this.now = deps.now ?? Date.now;
     this.logger = deps.logger;
+    this.mail = deps.mail ?? null;
     // Ten minutes: time to read the sheet and the agreement and to draw a signature.
     this.quotes = new Quotes(
       { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
@@ -335,7 +348,7 @@ export class LoansService {
             tx,
             data.userId,
             [{ path: 'proof', id: data.proof, purpose: 'loan_repayment_proof' }],
-            `loan-repayment:${id}`,
+            `loan_repayment:${id}`,
           );
           out.set(holdId, id);
         }
@@ -737,9 +750,10 @@ export class LoansService {
   }
 
   /**
-   * Posts the charges of the days before today that the settlement has not posted yet, with the
-   * settlement's own keys and requests: a repayment then sees every past day charged, and the
-   * runner, coming later, finds those days paid.
+   * Posts the charges of the days through today that the settlement has not posted yet, with the
+   * settlement's own keys and requests (a day's charge is fixed once it starts: it depends only on
+   * repayments before it): a repayment then sees every day charged, and the runner, coming later,
+   * finds those days paid.
    */
   private async catchUp(loan: LoanRow): Promise<void> {
     if (loan.disbursedDay === null) return;
@@ -747,12 +761,12 @@ export class LoansService {
     const product = this.servicing(loan.asset);
     const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
     const holding = { ...loan, ownerId: loan.userId, paidPrincipal: paid };
-    const yesterday = addDays(this.today(), -1);
+    const today = this.today();
     const source = await this.unearnedAccount(loan.asset);
     const account = await this.ledger.accountId(BOOK, loan.userId, loan.asset, LOAN);
     for (
       let day = addDays(loan.chargedThrough ?? loan.disbursedDay, 1);
-      day <= yesterday;
+      day <= today;
       day = addDays(day, 1)
     ) {
       const amount = await product.paymentFor(holding, day);
@@ -772,10 +786,13 @@ export class LoansService {
     }
   }
 
-  /** What a loan owes today: the charges of every day before today (posted or not), less what was repaid. */
+  /**
+   * What a loan owes today: the charges of every day through today (posted or not; today's is
+   * charged on the principal owed when today started, so it is known), less what was repaid.
+   */
   private owedToday(loan: LoanRow, paid: readonly PrincipalPaid[]): Owed {
     if (loan.disbursedDay === null) return { principal: 0n, interest: 0n, late: 0n };
-    const k = daysBetween(loan.disbursedDay, this.today()) - 1;
+    const k = daysBetween(loan.disbursedDay, this.today());
     return {
       principal: loan.amount - loan.principalPaid,
       interest: interestThrough(loan, loan.disbursedDay, paid, k) - loan.interestPaid,
@@ -800,19 +817,47 @@ export class LoansService {
     return unfunded;
   }
 
+  /** A notice, and the same text mailed in the customer's language (a failed mail is logged; the mailer keeps it). */
+  private async tell(
+    userId: number,
+    kind: NoticeKind,
+    params: Record<string, string>,
+    subject: keyof (typeof TEXT)['en']['mail'],
+  ): Promise<void> {
+    await this.notices.notify(userId, 'en', kind, params);
+    if (!this.mail) return;
+    const customer = await this.mail.customers.get(userId);
+    if (!customer?.email) return;
+    const language = isLanguage(customer.language) ? customer.language : 'en';
+    await this.mail.mailer
+      .send({
+        to: customer.email,
+        subject: interpolate(TEXT[language].mail[subject], {}, language),
+        text: renderNotice(kind, language, params),
+      })
+      .catch((error: unknown) =>
+        this.logger?.error({ err: error, userId, kind }, 'a loan mail was not sent'),
+      );
+  }
+
   async markOverdue(): Promise<number> {
     const rows = await markOverdue(this.db, this.today());
     for (const loan of rows) {
       const scale = ASSET_SCALES[loan.asset];
       const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-      await this.notices.notify(loan.userId, 'en', 'loan_overdue', {
-        amount: toDecimal(loan.amount, scale),
-        asset: loan.asset,
-        dueDate: loan.dueDay ?? '',
-        lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
-        lateCap: toDecimal(loan.lateCap, scale),
-        owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
-      });
+      await this.tell(
+        loan.userId,
+        'loan_overdue',
+        {
+          amount: toDecimal(loan.amount, scale),
+          asset: loan.asset,
+          dueDate: loan.dueDay ?? '',
+          lateRate: `${ppmText(loan.lateDailyPpm * 100n)} %`,
+          lateCap: toDecimal(loan.lateCap, scale),
+          owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
+        },
+        'overdueSubject',
+      );
     }
     return rows.length;
   }
@@ -823,12 +868,17 @@ export class LoansService {
       for (const loan of await takeReminders(this.db, addDays(this.today(), days), days)) {
         const scale = ASSET_SCALES[loan.asset];
         const paid = (await principalPaidOf(this.db, [loan.id])).get(loan.id) ?? [];
-        await this.notices.notify(loan.userId, 'en', days === 3 ? 'loan_due_in_3' : 'loan_due_tomorrow', {
-          amount: toDecimal(loan.amount, scale),
-          asset: loan.asset,
-          dueDate: loan.dueDay ?? '',
-          owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
-        });
+        await this.tell(
+          loan.userId,
+          days === 3 ? 'loan_due_in_three_days' : 'loan_due_tomorrow',
+          {
+            amount: toDecimal(loan.amount, scale),
+            asset: loan.asset,
+            dueDate: loan.dueDay ?? '',
+            owed: toDecimal(owedTotal(this.owedToday(loan, paid)), scale),
+          },
+          'dueSoonSubject',
+        );
         count++;
       }
     }
@@ -868,12 +918,12 @@ export class LoansService {
     const owed = this.owedToday(loan, paid);
     const scale = ASSET_SCALES[loan.asset];
     const d = (v: bigint) => toDecimal(v, scale);
-    // Repaid today, no interest accrues from today on: what the due date would have cost more.
+    // Repaid today, no interest accrues after today: what the due date would have cost more.
     const saved =
       loan.disbursedDay === null
         ? 0n
         : interestThrough(loan, loan.disbursedDay, paid, loan.termDays) -
-          interestThrough(loan, loan.disbursedDay, paid, daysBetween(loan.disbursedDay, this.today()) - 1);
+          interestThrough(loan, loan.disbursedDay, paid, daysBetween(loan.disbursedDay, this.today()));
     const available =
       (await this.ledger.balances(BOOK, userId)).find((b) => b.asset === loan.asset)?.available ?? 0n;
     return {

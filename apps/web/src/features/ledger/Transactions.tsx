@@ -122,12 +122,13 @@ const ACCOUNTS = [
   'external_clearing',
   'counterparty',
   'earn',
+  'loan',
 ];
 
-/** A product's own platform account (`earn_reserve_7`): its kind's name, the product's number dropped. */
+/** A product's own platform account (`earn_reserve_7`, `loan_pool_1`): its kind's name, the number dropped. */
 function accountName(t: TFunction, account: string): string {
   if (ACCOUNTS.includes(account)) return t(`records.accounts.${account}`);
-  const product = /^(earn_reserve|earn_owed)_\d+$/.exec(account);
+  const product = /^(earn_reserve|earn_owed|loan_pool|loan_unearned|loan_income)_\d+$/.exec(account);
   return product ? t(`records.accounts.${product[1]}`) : account;
 }
 
