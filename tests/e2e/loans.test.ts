@@ -77,9 +77,11 @@ async function verify(session: Session): Promise<void> {
 }
 
 /** Staff approve a loan application: claimed, then approved (one approval below the four-eyes amount). */
-async function approve(loanId: number): Promise<void> {
+async function approve(loanId: number, owner: Session): Promise<void> {
   await admin.ok('claimLoanApplication', { id: loanId });
   await admin.ok('approveLoanApplication', { id: loanId });
+  // The payout's notice would open its dialog on the next page; the test reads it here.
+  await readAllNotices(app.server, owner.token);
 }
 
 const liveUsdt = async (session: Session) =>
@@ -118,6 +120,7 @@ beforeAll(async () => {
   await readAllNotices(app.server, second.token);
   await verify(borrower);
   await verify(second);
+  for (const session of [borrower, second]) await readAllNotices(app.server, session.token);
 }, 180_000);
 
 describe('loans', () => {
@@ -188,7 +191,7 @@ describe('loans', () => {
     await expectAccessible(page, 'desktop loan pending');
 
     // Staff approve (staff API): the payout is the amount the sheet showed.
-    await approve(loanId);
+    await approve(loanId, borrower);
     expect((await liveUsdt(borrower)) - before).toBe(usdt(sheet.amount?.value ?? ''));
     await page.reload();
     await expect.poll(() => detail.state.innerText()).toBe('Repaying');
@@ -293,7 +296,7 @@ describe('loans', () => {
       signature,
       acceptAgreement: true,
     });
-    await approve(open.id);
+    await approve(open.id, borrower);
     const [repaid] = (await api.ok('listLoanRecord', {})).filter((l) => l.state === 'repaid');
     const screens = [
       ['browse', '/loan'],
