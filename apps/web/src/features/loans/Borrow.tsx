@@ -189,7 +189,7 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
           void apply();
         }}
       >
-        <div className="field loan-accept">
+        <div className="loan-accept">
           <label htmlFor={acceptId} className="loan-check">
             <input
               id={acceptId}

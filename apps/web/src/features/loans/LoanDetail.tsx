@@ -71,7 +71,7 @@ function useDetailFacts(loan: Detail): Fact[] {
       name: 'disbursedAt',
       label: t('loan.record.disbursedAt'),
       value: loan.disbursedAt,
-      shown: f.date(loan.disbursedAt),
+      shown: f.day(loan.disbursedAt),
     });
   if (loan.interestFrom)
     facts.push({

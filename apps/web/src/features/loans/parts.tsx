@@ -93,11 +93,12 @@ export function useLoanFormat() {
   const language = useClientState((s) => s.language);
   return {
     language,
-    /** An amount at its asset's display scale, as a left-to-right isolate (number and asset stay together in Arabic). */
-    money: (amount: string, asset: string) => `\u2066${formatMoney(language, amount, asset)} ${asset}\u2069`,
+    /** An amount at its asset's display scale, as a left-to-right isolate (number and asset stay together, in Arabic too, and on one line). */
+    money: (amount: string, asset: string) =>
+      `\u2066${formatMoney(language, amount, asset)}\u00a0${asset}\u2069`,
     /** Every digit the server gave: the figures shown are the figures applied. */
     exact: (amount: string, asset: string) =>
-      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}\u2069`,
+      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)}\u00a0${asset}\u2069`,
     /** A daily rate as a percentage with every digit ("0.0005" → 0.05 %). */
     rate: (ratio: string) => `\u2066${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
     /** A share ("0.75" → 75 %), as few decimals as it has. */
