@@ -169,7 +169,7 @@ describe('loans', () => {
     await borrow.clear.click();
     expect(await borrow.pad.getAttribute('data-signed')).toBe('false');
     await borrow.draw();
-    await shot(page, 'loan-borrow-1366-en');
+    await shot(page, 'loan-signed-1366-en');
     await borrow.submit.click();
     await borrow.waitForPath(/^\/loan\/\d+$/);
     const loanId = Number(borrow.pathname().split('/').pop());
@@ -247,6 +247,7 @@ describe('loans', () => {
     const browse = new LoanBrowsePage(page);
     await browse.goto();
     await browse.gate.waitFor();
+    await shot(page, 'loan-gate-1366-en');
     expect(await browse.card(PRODUCT).getByTestId('why-not').innerText()).toBe(
       'Verify your identity to borrow.',
     );
@@ -274,6 +275,7 @@ describe('loans', () => {
     await browse.demo.waitFor();
     expect(await browse.demo.innerText()).toContain('Loans are in your live account only.');
     await expectAccessible(page, 'mobile /loan demo');
+    await shot(page, 'loan-demo-390-en');
     await browse.demo.locator('button[data-book="live"]').click();
     await browse.gate.waitFor();
     expect(errors).toEqual([]);
@@ -342,8 +344,16 @@ describe('loans', () => {
         await borrow.agreement.waitFor();
         await expectAccessible(fresh.page, `${layout} ${language} borrow with the sheet`);
         await shot(fresh.page, `loan-borrow-${width}-${language}`);
+        if (layout === 'desktop') {
+          // The keyboard's way to sign: the typed name in the box.
+          await borrow.signWithName('Lena Second');
+          expect(await borrow.pad.getAttribute('data-signed')).toBe('true');
+          await borrow.clear.click();
+          expect(await borrow.pad.getAttribute('data-signed')).toBe('false');
+        }
         await borrow.draw();
         expect(await borrow.pad.getAttribute('data-signed')).toBe('true');
+        await shot(fresh.page, `loan-signed-${width}-${language}`);
         expect(fresh.errors).toEqual([]);
         await fresh.context.close();
       }

@@ -104,6 +104,15 @@ export class LoanBorrowPage extends PageModel {
     }
   }
 
+  /** Signs with the keyboard alone: the typed name put in the signature box. */
+  async signWithName(name: string): Promise<void> {
+    const typed = this.page.locator('.loan-signature-typed');
+    await typed.locator('summary').click();
+    await typed.locator('input[name="signatureName"]').fill(name);
+    await typed.locator('input[name="signatureName"]').press('Tab');
+    await this.page.keyboard.press('Enter');
+  }
+
   /** Accepts the agreement and applies (the caller signs first, or not). */
   async acceptAndApply(): Promise<void> {
     await this.accept.check();

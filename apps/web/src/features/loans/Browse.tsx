@@ -9,7 +9,7 @@ import { loanQueries } from './queries.ts';
 type Product = LoanProductsData['products'][number];
 
 /** My limit: the share of each product's maximum open to me, my credit score, and what raises it. */
-export function LimitCard({ limit }: { limit: LoanLimit }) {
+export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: boolean }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   return (
@@ -20,12 +20,14 @@ export function LimitCard({ limit }: { limit: LoanLimit }) {
           ? t('loan.limit.share', { share: f.percent(limit.share) })
           : t('loan.limit.none')}
       </p>
-      <p className="loan-score">
-        <meter min={0} max={limit.maxScore} value={limit.score} aria-labelledby="loan-score-label" />
-        <span id="loan-score-label">
-          {t('loan.limit.score', { score: f.count(limit.score), max: f.count(limit.maxScore) })}
-        </span>
-      </p>
+      {score ? (
+        <p className="loan-score">
+          <meter min={0} max={limit.maxScore} value={limit.score} aria-labelledby="loan-score-label" />
+          <span id="loan-score-label">
+            {t('loan.limit.score', { score: f.count(limit.score), max: f.count(limit.maxScore) })}
+          </span>
+        </p>
+      ) : null}
       <h3>{t('loan.limit.raise')}</h3>
       <ul className="loan-steps">
         {limit.steps.map((step) => (

@@ -57,7 +57,7 @@ function CreditBody({ userId }: { userId: number }) {
       ) : query.isError ? (
         <Failed message={query.error.message} onRetry={() => void query.refetch()} />
       ) : (
-        <LimitCard limit={query.data.limit} />
+        <LimitCard limit={query.data.limit} score={false} />
       )}
     </div>
   );
