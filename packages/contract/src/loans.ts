@@ -221,6 +221,8 @@ export const loanRepayment = z.object({
   principal: z.nullable(decimalString),
   txHash: z.nullable(z.string()),
   address: z.nullable(z.string()),
+  /** The proof image (an upload its owner reads at `uploadFileUrl`). */
+  proof: z.nullable(uploadId),
   reason: z.nullable(z.string()),
   createdAt: z.string(),
 });

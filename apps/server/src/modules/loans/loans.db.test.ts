@@ -491,7 +491,8 @@ describe(`loans on ${TEST_DB}`, () => {
     await proofs.claim({ staffId: finance.id }, approved.id);
     await proofs.approve({ staffId: finance.id }, approved.id);
     expect(await loans.applyProofs()).toBe(1);
-    const detail = await loans.detail('live', owner.id, loan.id);
+    const detail = loanDetail.parse(await loans.detail('live', owner.id, loan.id));
+    expect(detail.repayments.every((r) => r.proof !== null)).toBe(true);
     expect(detail.repayments.map((r) => [r.state, r.amount, r.principal, r.reason])).toEqual([
       ['approved', '50.000000', '50.000000', null],
       ['rejected', '70.000000', null, 'no such transfer'],
@@ -568,6 +569,25 @@ describe(`loans on ${TEST_DB}`, () => {
       loans.withdraw('live', small.id, { loanId: smallLoan, requestId: 'withdraw-small' }),
     ).rejects.toSatisfy(refusedWith(10023));
     await deposit(ctx.ledger, small.id, u('10'));
+    // Two repayments of one loan at once: each applies to what is owed, or is refused (10032) when
+    // the other changed it first; never both on the same figures.
+    const racing = await Promise.allSettled(
+      [1, 2].map((n) =>
+        loans.repay('live', small.id, {
+          loanId: smallLoan,
+          requestId: `small-race-${n}`,
+          full: false,
+          amount: '50',
+        }),
+      ),
+    );
+    for (const r of racing)
+      if (r.status === 'rejected') expect(refusedWith(10032)(r.reason), String(r.reason)).toBe(true);
+    const done = racing.filter((r) => r.status === 'fulfilled').length;
+    expect(done).toBeGreaterThan(0);
+    expect((await loans.detail('live', small.id, smallLoan)).paid.total).toBe(
+      done === 2 ? '100.000000' : '50.000000',
+    );
     const repaid = await loans.repay('live', small.id, {
       loanId: smallLoan,
       requestId: 'small-full',

@@ -620,6 +620,21 @@ export async function markProofApplied(
   );
 }
 
+/** What a loan has had repaid, and its state, locked for a repayment's transaction. */
+export async function lockRepaid(
+  tx: Queryable,
+  id: number,
+): Promise<{ state: LoanState; paid: string } | null> {
+  const rows = await tx.query<{
+    state: LoanState;
+    principal_paid: string;
+    interest_paid: string;
+    late_paid: string;
+  }>('SELECT state, principal_paid, interest_paid, late_paid FROM loans WHERE id = $1 FOR UPDATE', [id]);
+  const r = rows[0];
+  return r ? { state: r.state, paid: `${r.principal_paid}:${r.interest_paid}:${r.late_paid}` } : null;
+}
+
 /** A repayment's effect on the loan; closes it (repaid or withdrawn) when nothing is owed any more. */
 export async function applyToLoan(
   tx: Queryable,

@@ -78,6 +78,7 @@ import {
   loanById,
   loanByRequestKey,
   loansOf,
+  lockRepaid,
   markBooked,
   markDisbursed,
   markOverdue,
@@ -153,6 +154,8 @@ type RepayData = {
   close: 'repaid' | 'withdrawn' | null;
   /** An approved proof being applied (its row exists); null for a repayment from the balance. */
   proofId: number | null;
+  /** What was repaid when the allocation was made (`principal:interest:late`): another repayment since refuses this one. */
+  paidBefore: string;
   notice: Record<string, string> | null;
 };
 
@@ -237,6 +240,10 @@ export class LoansService {
       async (tx, rows: readonly { entryId: number; data: RepayData }[]) => {
         const out = new Map<number, number>();
         for (const { entryId, data } of rows) {
+          // Two repayments of one loan at once: the second was allocated on figures the first changed.
+          const now = await lockRepaid(tx, data.loanId);
+          if (!now || now.paid !== data.paidBefore || (now.state !== 'repaying' && now.state !== 'expired'))
+            throw new ApiError(Code.PRICE_CHANGED, { reason: 'repaid' });
           const a = {
             late: BigInt(data.late),
             interest: BigInt(data.interest),
@@ -999,6 +1006,7 @@ export class LoansService {
         principal: a.principal.toString(),
         close,
         proofId: ids.proofId,
+        paidBefore: `${fresh.principalPaid}:${fresh.interestPaid}:${fresh.latePaid}`,
         notice: close ? { amount: toDecimal(loan.amount, scale), asset: loan.asset } : null,
       }),
     });
@@ -1406,6 +1414,7 @@ export function wireRepayment(r: RepaymentRow): LoanRepayment {
     principal: d(r.principal),
     txHash: r.txHash,
     address: r.address,
+    proof: r.proofUpload,
     reason: r.reason,
     createdAt: new Date(r.createdAt).toISOString(),
   };
