@@ -1,15 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ASSET_SCALES, type LoanProductAdmin, parseMinor } from '@swx/contract';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
+import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type Opened, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from '../support/pages/index.ts';
-import { enrolStaffByApi } from '../support/staff.ts';
+import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
 
 /**
@@ -18,10 +20,36 @@ import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
  * (over the staff API: the back-office loan screens are another branch's work); the live balance
  * rises by exactly the amount the sheet showed; the customer repays a part, then the rest, and the
  * loan shows repaid. Without identity verification the gate leads to the verification screen; the
- * demo book says loans are live-book only. Every loan screen passes axe at 1366 px and 390 px, in
- * English and Arabic.
+ * demo book says loans are live-book only. A repayment by transfer with its proof is pending, then
+ * applied once staff approve it, or rejected with the reason shown. Every loan screen passes axe at
+ * 1366 px and 390 px, in English and Arabic.
+ *
+ * The server runs on a PostgreSQL database of its own: the platform's repayment address is a system
+ * parameter no staff screen sets yet, so the test writes it there before the start.
  */
-const app = useApp({ staff: { email: 'loans.admin@swx.test', role: 'admin' } });
+const ADMIN = 'loans.admin@swx.test';
+const REPAY_ADDRESS = '0x2222222222222222222222222222222222222222';
+let database: TestDatabase | undefined;
+let adminPassword = '';
+const app = useApp({
+  env: async () => {
+    database = await openTestDatabase({ kind: 'postgres' });
+    const url = database.url ?? '';
+    await database.db.query(
+      `INSERT INTO system_params (key, value, is_public, description)
+       VALUES ('loan.repaymentAddress.USDT', $1, false, 'The USDT repayment address of the browser tests')
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      [REPAY_ADDRESS],
+    );
+    adminPassword = createStaffByCli(mkdtempSync(join(tmpdir(), 'swx-cli-')), ADMIN, 'admin', {
+      DATABASE_URL: url,
+    });
+    return { DATABASE_URL: url };
+  },
+});
+afterAll(async () => {
+  await database?.close();
+});
 const SHOTS = process.env.SCREENSHOT_DIR;
 const USDT = ASSET_SCALES.USDT;
 const PRODUCT = 'Cash 30/60';
@@ -88,7 +116,7 @@ const liveUsdt = async (session: Session) =>
   usdt((await live(session).ok('getBalances')).balances.find((b) => b.asset === 'USDT')?.available ?? '0');
 
 beforeAll(async () => {
-  admin = staffApi(app.server, (await app.staff.session()).token);
+  admin = staffApi(app.server, (await enrolStaffByApi(app.server.baseUrl, ADMIN, adminPassword)).token);
   const created = await admin.ok('createStaff', { email: 'loans.compliance@swx.test', role: 'compliance' });
   compliance = staffApi(
     app.server,
@@ -281,6 +309,68 @@ describe('loans', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('repays by a transfer with a proof: pending, applied once approved, or rejected with the reason', async () => {
+    const api = live(second);
+    const quote = await api.ok('loanQuote', { productId: product.product.id, amount: '300', termDays: 30 });
+    const signature = await uploadedId(app.server.baseUrl, second.token, 'loan_signature', await pngImage());
+    const loan = await api.ok('loan', {
+      quoteId: quote.quoteId,
+      requestId: 'loans-e2e-proof-1',
+      signature,
+      acceptAgreement: true,
+    });
+    await approve(loan.id, second);
+
+    const { page, errors, context } = await inLive('mobile', second);
+    const detail = new LoanDetailPage(page);
+    await detail.goto(loan.id);
+    await detail.repay.waitFor();
+    await detail.byProof();
+    expect(await detail.proof.getByTestId('repay-address').innerText()).toBe(REPAY_ADDRESS);
+    // Nothing chosen: the form says what is missing, and nothing is sent.
+    await detail.proof.getByTestId('proof-submit').click();
+    await detail.proof.getByText('Add the image of your transfer').waitFor();
+    await detail.sendProof('120', `0x${'5a'.repeat(32)}`, await pngImage(320, 200, 7));
+    const pending = page.locator('.loan-repayment[data-method="proof"]');
+    await expect.poll(() => pending.first().getAttribute('data-state')).toBe('pending');
+    expect(await pending.first().innerText()).toContain('Pending review');
+    await expectAccessible(page, 'mobile repayment by proof pending');
+    await shot(page, 'loan-proof-pending-390-en');
+
+    // Staff approve it: the amount is applied to the loan (all to principal within the interest-free days).
+    const [proof] = await admin.ok('loanProofQueue', {});
+    if (!proof) throw new Error('no proof in the queue');
+    await admin.ok('claimLoanProof', { id: proof.id });
+    await admin.ok('approveLoanProof', { id: proof.id });
+    await readAllNotices(app.server, second.token);
+    await expect
+      .poll(async () => (await api.ok('loanDetail', { id: loan.id })).outstanding.principal)
+      .toBe('180.000000');
+    await page.reload();
+    await expect.poll(() => detail.owedTotal().getAttribute('data-value')).toBe('180.000000');
+    expect(await pending.first().getAttribute('data-state')).toBe('approved');
+
+    // A second proof, rejected with a reason: the customer reads the reason.
+    await detail.byProof();
+    await detail.sendProof('50', `0x${'6b'.repeat(32)}`, await pngImage(320, 200, 8));
+    await expect.poll(() => pending.first().getAttribute('data-state')).toBe('pending');
+    const [other] = await admin.ok('loanProofQueue', {});
+    if (!other) throw new Error('no second proof in the queue');
+    await admin.ok('claimLoanProof', { id: other.id });
+    await admin.ok('rejectLoanProof', { id: other.id, reason: 'No transfer with this hash reached us.' });
+    await readAllNotices(app.server, second.token);
+    await page.reload();
+    await expect.poll(() => pending.first().getAttribute('data-state')).toBe('rejected');
+    expect(await pending.first().innerText()).toContain('No transfer with this hash reached us.');
+    expect(await detail.owedTotal().getAttribute('data-value')).toBe('180.000000');
+    await shot(page, 'loan-proof-rejected-390-en');
+    expect(errors).toEqual([]);
+    await context.close();
+    // The rest from the balance, so this customer is free to borrow again.
+    await api.ok('completeLoan', { loanId: loan.id, requestId: 'loans-e2e-proof-close', full: true });
+    await readAllNotices(app.server, second.token);
+  }, 180_000);
 
   it('passes axe on every loan screen, desktop and 390 px, in English and Arabic', async () => {
     // An open loan, applied and approved over the API, for the detail with its repayment.

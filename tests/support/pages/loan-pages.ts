@@ -181,6 +181,17 @@ export class LoanDetailPage extends PageModel {
     await this.confirm.waitFor({ state: 'detached' });
   }
 
+  /** Sends a repayment by transfer: the amount, the transaction hash and the proof image. */
+  async sendProof(amount: string, txHash: string, image: Buffer): Promise<void> {
+    await this.proof.locator('input[name="proofAmount"]').fill(amount);
+    await this.proof.locator('input[name="txHash"]').fill(txHash);
+    await this.proof
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: image });
+    await this.proof.getByText('Uploaded and checked.').waitFor();
+    await this.proof.getByTestId('proof-submit').click();
+  }
+
   /** Chooses to repay by a transfer with a proof. */
   async byProof(): Promise<void> {
     await this.repay.locator('input[name="repayMethod"][value="proof"]').check();

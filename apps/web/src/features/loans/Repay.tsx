@@ -172,6 +172,8 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  // A sent proof's image is taken: the next proof starts with a fresh image input.
+  const [round, setRound] = useState(0);
   if (!address) return <p className="notice">{t('loan.proof.noAddress')}</p>;
   const amount = normalizeDecimal(typed);
   const minor = amountInput.safeParse(amount).success ? minorOf(amount, payoff.asset) : null;
@@ -199,6 +201,8 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
       announce(t('loan.proof.sent', { amount: f.exact(amount, payoff.asset) }));
       setTyped('');
       setTxHash('');
+      setProof('');
+      setRound((n) => n + 1);
       setTried(false);
     } catch (error) {
       setFailure(error);
@@ -250,6 +254,7 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
         onChange={(event) => setTxHash(event.target.value.trim())}
       />
       <ImageInput
+        key={round}
         purpose="loan_repayment_proof"
         name="proof"
         label={t('loan.proof.image')}
