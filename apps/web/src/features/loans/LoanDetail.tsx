@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
 import { type Fact, Facts, idOf, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
@@ -225,6 +226,14 @@ function Accruals({ loan }: { loan: Detail }) {
   );
 }
 
+/** The proof image of a repayment by transfer (fetched with the session: only its owner reads it). */
+function ProofImage({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const file = useUploadedFile(id);
+  if (!file.url) return null;
+  return <img className="loan-proof-image" src={file.url} alt={t('loan.detail.proofImage')} />;
+}
+
 function Repayments({ loan }: { loan: Detail }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
@@ -268,6 +277,7 @@ function Repayments({ loan }: { loan: Detail }) {
               </code>
             </p>
           ) : null}
+          {r.proof ? <ProofImage id={r.proof} /> : null}
           {r.reason ? (
             <p className="small loan-reason">{t('loan.detail.reason', { reason: r.reason })}</p>
           ) : null}

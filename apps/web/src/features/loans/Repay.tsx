@@ -1,9 +1,9 @@
-import { amountInput, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
+import { amountInput, Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { callApi } from '../../app/api.ts';
+import { ApiFailure, callApi } from '../../app/api.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -113,6 +113,9 @@ function ConfirmRepay({
           : t('loan.repay.donePart', { amount: f.exact(d(amount), asset) }),
       );
     } catch (error) {
+      // 10032: another repayment changed what is owed; the figures behind the dialog are asked again.
+      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED)
+        void queryClient.invalidateQueries({ queryKey: loanQueries.all });
       setFailure(error);
     } finally {
       setBusy(false);

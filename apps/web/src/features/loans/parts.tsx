@@ -234,6 +234,9 @@ export function Refusal({ error }: { error: unknown }) {
     case Code.RECEIVING_ADDRESS_MISSING:
       message = t('loan.refusal.address');
       break;
+    case Code.PRICE_CHANGED:
+      message = t('loan.refusal.changed');
+      break;
     case Code.TRANSACTION_ALREADY_USED:
       message = t('loan.refusal.txUsed');
       break;
