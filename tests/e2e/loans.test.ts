@@ -310,7 +310,7 @@ describe('loans', () => {
     await context.close();
   }, 120_000);
 
-  it('repays by a transfer with a proof: pending, applied once approved, or rejected with the reason', async () => {
+  it('repays by a transfer with a proof (pending, applied once approved, or rejected with the reason), then withdraws within 14 days', async () => {
     const api = live(second);
     const quote = await api.ok('loanQuote', { productId: product.product.id, amount: '300', termDays: 30 });
     const signature = await uploadedId(app.server.baseUrl, second.token, 'loan_signature', await pngImage());
@@ -335,6 +335,15 @@ describe('loans', () => {
     const pending = page.locator('.loan-repayment[data-method="proof"]');
     await expect.poll(() => pending.first().getAttribute('data-state')).toBe('pending');
     expect(await pending.first().innerText()).toContain('Pending review');
+    // The proof image is shown to its owner.
+    await expect
+      .poll(() =>
+        pending
+          .first()
+          .locator('img.loan-proof-image')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(320);
     await expectAccessible(page, 'mobile repayment by proof pending');
     await shot(page, 'loan-proof-pending-390-en');
 
@@ -365,10 +374,18 @@ describe('loans', () => {
     expect(await pending.first().innerText()).toContain('No transfer with this hash reached us.');
     expect(await detail.owedTotal().getAttribute('data-value')).toBe('180.000000');
     await shot(page, 'loan-proof-rejected-390-en');
+
+    // Within 14 days of the payout: the withdrawal repays today's payoff with no fee and ends the agreement.
+    await detail.withdraw();
+    const said = await detail.confirmFigures();
+    expect(usdt(said.amount?.value ?? '')).toBe(180_000_000n);
+    expect(usdt(said.left?.value ?? '')).toBe(0n);
+    await expectAccessible(page, 'mobile withdrawal confirm');
+    await detail.confirmRepay();
+    await expect.poll(() => detail.state.innerText()).toBe('Withdrawn');
+    expect((await api.ok('loanDetail', { id: loan.id })).state).toBe('withdrawn');
     expect(errors).toEqual([]);
     await context.close();
-    // The rest from the balance, so this customer is free to borrow again.
-    await api.ok('completeLoan', { loanId: loan.id, requestId: 'loans-e2e-proof-close', full: true });
     await readAllNotices(app.server, second.token);
   }, 180_000);
 

@@ -176,6 +176,17 @@ export class LoanDetailPage extends PageModel {
     return figuresOf(this.confirm);
   }
 
+  /** Asks to withdraw from the agreement (within its 14 days). */
+  async withdraw(): Promise<void> {
+    await this.page.getByTestId('withdraw').getByRole('button').click();
+    await this.confirm.waitFor();
+  }
+
+  /** The confirm dialog's figures. */
+  confirmFigures(): Promise<Figures> {
+    return figuresOf(this.confirm);
+  }
+
   async confirmRepay(): Promise<void> {
     await this.confirm.locator('.button.primary').click();
     await this.confirm.waitFor({ state: 'detached' });
