@@ -190,6 +190,8 @@ describe('loans', () => {
     // Unsigned: refused on the screen, nothing submitted.
     await borrow.acceptAndApply();
     await page.getByText('Sign the agreement first', { exact: false }).waitFor();
+    // Focus goes to the keyboard's way to sign (the box itself takes no focus).
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SUMMARY');
     expect(await live(borrower).ok('listLoanRecord', {})).toEqual([]);
     // Drawn, cleared, drawn again: then it goes.
     await borrow.draw();

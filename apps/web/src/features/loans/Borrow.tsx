@@ -126,6 +126,7 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
   const queryClient = useQueryClient();
   const pad = useRef<SignatureHandle>(null);
   const acceptId = useId();
+  const acceptInput = useRef<HTMLInputElement>(null);
   const [accepted, setAccepted] = useState(false);
   const [signed, setSigned] = useState(false);
   const [tried, setTried] = useState(false);
@@ -137,7 +138,15 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
   const apply = async () => {
     setTried(true);
     setFailure(null);
-    if (!accepted || !signed || busy) return;
+    if (!accepted) {
+      acceptInput.current?.focus();
+      return;
+    }
+    if (!signed) {
+      pad.current?.focus();
+      return;
+    }
+    if (busy) return;
     setBusy(true);
     try {
       const png = await pad.current?.toPng();
@@ -192,6 +201,7 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
         <div className="loan-accept">
           <label htmlFor={acceptId} className="loan-check">
             <input
+              ref={acceptInput}
               id={acceptId}
               type="checkbox"
               name="acceptAgreement"

@@ -8,6 +8,8 @@ export type SignatureHandle = {
   /** The signature as a PNG (ink on a transparent ground), or null when nothing is signed. */
   toPng: () => Promise<Blob | null>;
   clear: () => void;
+  /** Brings the box into view and focuses the keyboard's way to sign (a canvas takes no focus). */
+  focus: () => void;
 };
 
 /** The width of the PNG sent; its height follows the box's 3:1 shape. */
@@ -69,6 +71,7 @@ export function SignaturePad({
   const { t } = useTranslation();
   const id = useId();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const keyboardWay = useRef<HTMLElement>(null);
   const strokes = useRef<Point[][]>([]);
   const drawing = useRef<number | null>(null);
   const [typed, setTyped] = useState('');
@@ -131,6 +134,10 @@ export function SignaturePad({
 
   useImperativeHandle(handle, () => ({
     clear,
+    focus: () => {
+      canvas.current?.scrollIntoView({ block: 'center' });
+      keyboardWay.current?.focus({ preventScroll: true });
+    },
     toPng: async () => {
       if (strokes.current.length === 0 && !typed) return null;
       const element = canvas.current;
@@ -212,7 +219,7 @@ export function SignaturePad({
         </span>
       </div>
       <details className="loan-signature-typed">
-        <summary>{t('loan.sign.keyboardTitle')}</summary>
+        <summary ref={keyboardWay}>{t('loan.sign.keyboardTitle')}</summary>
         <p className="small muted">{t('loan.sign.keyboardText')}</p>
         <div className="field">
           <label htmlFor={`${id}-name`}>{t('loan.sign.name')}</label>
@@ -239,7 +246,7 @@ export function SignaturePad({
         </div>
       </details>
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className="field-error" role="alert">
           {error}
         </p>
       ) : null}
