@@ -54,6 +54,7 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
     },
     {
       name: 'interestFreeDays',
+      long: true,
       label: t('loan.sheet.interestFree'),
       value: String(quote.interestFreeDays),
       shown: t('loan.sheet.interestFreeValue', {
@@ -81,6 +82,7 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
     },
     {
       name: 'repayment',
+      long: true,
       label: t('loan.sheet.repayment'),
       value: `${quote.dueDate} ${quote.repaymentAmount}`,
       shown: t('loan.sheet.repaymentValue', {
@@ -91,6 +93,7 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
     { name: 'apr', label: t('loan.sheet.apr'), value: quote.apr, shown: f.apr(quote.apr) },
     {
       name: 'late',
+      long: true,
       label: t('loan.sheet.late'),
       value: `${quote.lateDailyRate} ${quote.lateCostCap}`,
       shown: t('loan.sheet.lateValue', {
@@ -100,12 +103,14 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
     },
     {
       name: 'earlyRepayment',
+      long: true,
       label: t('loan.sheet.early'),
       value: quote.earlyRepaymentFee,
       shown: t('loan.sheet.earlyValue', { fee: f.exact(quote.earlyRepaymentFee, quote.asset) }),
     },
     {
       name: 'withdrawal',
+      long: true,
       label: t('loan.sheet.withdrawal'),
       value: String(quote.withdrawalDays),
       shown: t('loan.sheet.withdrawalValue', { days: f.days(quote.withdrawalDays) }),

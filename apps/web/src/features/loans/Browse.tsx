@@ -107,6 +107,7 @@ export function useProductFacts(product: Product): Fact[] {
     },
     {
       name: 'late',
+      long: true,
       label: t('loan.fact.late'),
       value: product.lateDailyRate,
       shown: t('loan.lateRule', { rate: f.rate(product.lateDailyRate), cap: f.rate(product.lateCapRate) }),

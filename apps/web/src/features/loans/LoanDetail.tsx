@@ -53,6 +53,7 @@ function useDetailFacts(loan: Detail): Fact[] {
     { name: 'apr', label: t('loan.sheet.apr'), value: loan.apr, shown: f.apr(loan.apr) },
     {
       name: 'late',
+      long: true,
       label: t('loan.sheet.late'),
       value: `${loan.lateDailyRate} ${loan.lateCostCap}`,
       shown: t('loan.sheet.lateValue', {

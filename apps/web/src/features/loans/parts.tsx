@@ -150,14 +150,20 @@ export function StateWord({ state }: { state: LoanState }) {
 export const isLoanState = (value: string): value is LoanState =>
   (LOAN_STATES as readonly string[]).includes(value);
 
-export type Fact = { name: string; label: string; value: string; shown: ReactNode };
+/** One fact; `long` marks a sentence rather than a figure (read from the start when it takes a line of its own). */
+export type Fact = { name: string; label: string; value: string; shown: ReactNode; long?: boolean };
 
 /** Facts as a description list; each row carries its exact value for readers and tests. */
 export function Facts({ facts, testId, className }: { facts: Fact[]; testId?: string; className?: string }) {
   return (
     <dl className={`loan-facts${className ? ` ${className}` : ''}`} data-testid={testId}>
       {facts.map((fact) => (
-        <div key={fact.name} data-figure={fact.name} data-value={fact.value}>
+        <div
+          key={fact.name}
+          data-figure={fact.name}
+          data-value={fact.value}
+          data-long={fact.long ? '' : undefined}
+        >
           <dt>{fact.label}</dt>
           <dd>{fact.shown}</dd>
         </div>
