@@ -29,6 +29,7 @@ export { EarnListPage, EarnProductPage, MyInvestPage } from './earn-pages.ts';
 export { figure, figureValue } from './figures.ts';
 export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
 export { LanguagePage } from './language-page.ts';
+export { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from './loan-pages.ts';
 export { LoginPage } from './login-page.ts';
 export { MarketPage } from './market-page.ts';
 export { MobileOrdersPage } from './mobile-orders-page.ts';
