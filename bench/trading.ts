@@ -436,6 +436,7 @@ async function tick(): Promise<void> {
     absorbedMinor: 0n,
     closeEntryId: null,
     closedAt: null,
+    planId: null,
   } satisfies Omit<PositionRow, 'id' | 'stopLossTicks'>;
   const loadStart = performance.now();
   // Stop losses at distinct levels one cent apart from 99,999.99 down: the first 2,000 fire in the

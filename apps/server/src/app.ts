@@ -39,6 +39,8 @@ import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
 import { quoteKey } from './modules/products/quotes.ts';
 import { type ReviewQueue, ReviewService } from './modules/review/review.service.ts';
+import { smartRoutes } from './modules/smart/smart.routes.ts';
+import { SmartService } from './modules/smart/smart.service.ts';
 import { StaffAuditLog } from './modules/staff/staff.audit.ts';
 import { StaffCustomers } from './modules/staff/staff.customers.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -125,6 +127,7 @@ export type Services = {
   trading: TradingService;
   triggers: TriggerEngine;
   swap: SwapService;
+  smart: SmartService;
 };
 
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
@@ -266,11 +269,22 @@ export function createServices(platform: Platform): Services {
     audit,
     quoteKey: quoteKey(platform.config.totpKey),
   });
+  // Smart plans: live book, trading real positions from the customer's smart account.
+  const smart = new SmartService({
+    db: platform.db,
+    ledger,
+    trading,
+    audit,
+    notices,
+    quoteKey: quoteKey(platform.config.totpKey),
+    logger: platform.logger,
+  });
   return {
     audit,
     ledger,
     identity,
     swap,
+    smart,
     notices,
     content: new ContentService(platform.db, operator),
     operator,
@@ -389,6 +403,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   });
   earnRoutes(server, services.earn, services.staff, services.earnProofReview);
   swapRoutes(server, services.swap, services.staff);
+  smartRoutes(server, services.smart, services.staff);
   loansRoutes(server, services.loans, services.staff, {
     applications: services.loanApplicationReview,
     proofs: services.loanProofReview,

@@ -18,6 +18,7 @@ export * from './openapi.ts';
 export * from './operator.ts';
 export * from './quotes.ts';
 export * from './review.ts';
+export * from './smart.ts';
 export * from './staff.ts';
 export * from './swap.ts';
 export * from './trading.ts';

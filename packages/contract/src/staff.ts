@@ -7,6 +7,7 @@ import { bookSchema } from './ledger.ts';
 import { loanAdminCalls } from './loans.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
+import { smartAdminCalls } from './smart.ts';
 import { swapAdminCalls } from './swap.ts';
 import { walletAdminCalls } from './wallet.ts';
 
@@ -402,6 +403,7 @@ export const adminCalls = {
   ...walletAdminCalls,
   ...earnAdminCalls,
   ...loanAdminCalls,
+  ...smartAdminCalls,
   ...swapAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 

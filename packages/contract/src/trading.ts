@@ -14,7 +14,19 @@ import { quoteFields, quoteId } from './quotes.ts';
 export const DIRECTIONS = ['long', 'short'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-export const CLOSE_REASONS = ['manual', 'take_profit', 'stop_loss', 'stop_out', 'expiry'] as const;
+/**
+ * Why a position closed. `signal` and `drawdown` close only smart-plan positions: the plan's
+ * strategy gave the opposite or an exit signal, or the plan's drawdown stop fired.
+ */
+export const CLOSE_REASONS = [
+  'manual',
+  'take_profit',
+  'stop_loss',
+  'stop_out',
+  'expiry',
+  'signal',
+  'drawdown',
+] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];
 
 /** Auto-close choices in seconds: the spec's "period" becomes an optional auto-close time. */

@@ -80,6 +80,8 @@ export const WALLET = 'wallet';
 export const MARGIN = 'margin';
 /** A customer's earn account: the principal of their fund and VIP investments, per book and asset. */
 export const EARN = 'earn';
+/** A customer's smart account: what their smart plans hold (amount and realised results, less open margin), per book and asset. */
+export const SMART = 'smart';
 /** A product's own platform account: `<name>_<product id>`, never negative. */
 const PRODUCT_ACCOUNT = /^[a-z][a-z_]{1,24}_\d{1,12}$/;
 
@@ -294,11 +296,12 @@ export class LedgerService {
     const accounts = await accountsOfOwner(this.db, book, ownerId);
     return ASSETS.map((asset) => {
       const wallet = accounts.find((a) => a.asset === asset && a.kind === WALLET);
-      // Margin of open positions and the principal of investments are the customer's money, not
-      // available to spend: shown as held.
+      // Margin of open positions, the principal of investments and what smart plans hold are the
+      // customer's money, not available to spend: shown as held.
       const margin =
         (accounts.find((a) => a.asset === asset && a.kind === MARGIN)?.balance ?? 0n) +
-        (accounts.find((a) => a.asset === asset && a.kind === EARN)?.balance ?? 0n);
+        (accounts.find((a) => a.asset === asset && a.kind === EARN)?.balance ?? 0n) +
+        (accounts.find((a) => a.asset === asset && a.kind === SMART)?.balance ?? 0n);
       const balance = (wallet?.balance ?? 0n) + margin;
       const held = (wallet?.held ?? 0n) + margin;
       return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };

@@ -193,7 +193,9 @@ export class TriggerEngine {
 
   /** Adds (or re-adds, with a new generation) a position's levels to the index. */
   track(row: PositionRow): void {
-    if (row.status !== 'open') {
+    // A smart plan's position is closed by its plan's engine, on the one-minute bars its backtest
+    // uses too (modules/smart): a tick-level trigger here would make the live plan differ from it.
+    if (row.status !== 'open' || row.planId !== null) {
       this.untrack(row.id);
       return;
     }

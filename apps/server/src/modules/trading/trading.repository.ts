@@ -39,6 +39,8 @@ export type PositionRow = {
   absorbedMinor: bigint;
   closeEntryId: number | null;
   closedAt: string | null;
+  /** The smart plan that opened it: its margin comes from and returns to the plan's account. */
+  planId: number | null;
 };
 
 /** A position as the open entry's attachment carries it (everything but what the database assigns). */
@@ -70,7 +72,7 @@ const COLUMNS = `id, user_id, book, instrument_id, code, direction, centilots, l
   price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num,
   conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick,
   language, request_id, open_entry_id, opened_at, status, close_reason, close_ticks, close_tick,
-  profit_minor, absorbed_minor, close_entry_id, closed_at`;
+  profit_minor, absorbed_minor, close_entry_id, closed_at, plan_id`;
 
 type Raw = Record<string, string | number | Date | null>;
 
@@ -115,6 +117,7 @@ function fromRow(r: Raw): PositionRow {
     absorbedMinor: big(r.absorbed_minor),
     closeEntryId: r.close_entry_id === null ? null : num(r.close_entry_id),
     closedAt: r.closed_at === null ? null : iso(r.closed_at),
+    planId: r.plan_id === null || r.plan_id === undefined ? null : num(r.plan_id),
   };
 }
 
@@ -128,11 +131,11 @@ export async function insertPositions(
     `INSERT INTO positions (user_id, book, instrument_id, code, direction, centilots, lot_size, leverage,
        price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num,
        conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick,
-       language, request_id, open_entry_id)
+       language, request_id, open_entry_id, plan_id)
      SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[],
        $7::numeric[], $8::int[], $9::smallint[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
        $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[], $19::int[], $20::bigint[],
-       $21::bigint[], $22::bigint[], $23::text[], $24::text[], $25::bigint[])
+       $21::bigint[], $22::bigint[], $23::text[], $24::text[], $25::bigint[], $26::bigint[])
      RETURNING id, open_entry_id, opened_at`,
     [
       col((p) => p.userId),
@@ -160,6 +163,7 @@ export async function insertPositions(
       col((p) => p.language),
       col((p) => p.requestId),
       rows.map((r) => r.entryId),
+      col((p) => p.planId),
     ],
   );
   return new Map(
@@ -340,4 +344,22 @@ export async function saveLastTick(db: Queryable, tick: number): Promise<void> {
      ON CONFLICT (id) DO UPDATE SET last_tick = greatest(trading_clock.last_tick, excluded.last_tick)`,
     [tick],
   );
+}
+
+/** The positions a smart plan opened, in order (its trades). */
+export async function positionsOfPlan(db: Queryable, planId: number): Promise<PositionRow[]> {
+  const rows = await db.query<Raw>(`SELECT ${COLUMNS} FROM positions WHERE plan_id = $1 ORDER BY id`, [
+    planId,
+  ]);
+  return rows.map(fromRow);
+}
+
+/** The positions of many plans, in id order. */
+export async function positionsOfPlans(db: Queryable, planIds: readonly number[]): Promise<PositionRow[]> {
+  if (planIds.length === 0) return [];
+  const rows = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM positions WHERE plan_id = ANY($1::bigint[]) ORDER BY id`,
+    [planIds],
+  );
+  return rows.map(fromRow);
 }

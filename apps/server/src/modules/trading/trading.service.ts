@@ -4,6 +4,7 @@ import {
   type CloseReason,
   Code,
   type Conversion,
+  type Direction,
   formatMinor,
   isStoppedOut,
   LANGUAGES,
@@ -37,6 +38,7 @@ import {
   LedgerError,
   type LedgerService,
   MARGIN,
+  SMART,
 } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
@@ -59,6 +61,7 @@ import {
   positionOf,
   positionsOf,
   positionsOfEntries,
+  positionsOfPlans,
   updateStops,
 } from './trading.repository.ts';
 
@@ -306,6 +309,65 @@ export class TradingService {
     const instrument = this.instrument(q.marketId);
     const now = this.second();
     if (!this.market.isOpen(instrument, now)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
+    return this.postOpening(userId, book, language, body.requestId, q, { planId: null, liveTick: now });
+  }
+
+  /**
+   * Opens a smart plan's position at tick t with the size, leverage and stops its engine decided:
+   * priced by the one pricing function (`opening`) at t, so the figures are those the engine
+   * computed from the same tick (checked: a difference is a broken invariant and opens nothing).
+   * The margin and fee come from the customer's smart account; one position per (plan, request).
+   */
+  async openForPlan(
+    plan: { planId: number; userId: number; language: Language },
+    ticket: {
+      marketId: number;
+      t: number;
+      direction: Direction;
+      centilots: bigint;
+      leverage: number;
+      stopLossTicks: bigint;
+      takeProfitTicks: bigint;
+      marginMinor: bigint;
+      feeMinor: bigint;
+    },
+    requestId: string,
+  ): Promise<PositionRow> {
+    const instrument = this.instrument(ticket.marketId);
+    const done = await this.byRequest(plan.userId, 'live', requestId);
+    if (done) return done;
+    const q = this.opening(
+      {
+        marketId: ticket.marketId,
+        direction: ticket.direction,
+        lots: formatMinor(ticket.centilots, 2),
+        leverage: ticket.leverage,
+        stopLoss: formatMinor(ticket.stopLossTicks, instrument.decimals),
+        takeProfit: formatMinor(ticket.takeProfitTicks, instrument.decimals),
+      },
+      ticket.t,
+    );
+    if (q.marginMinor !== ticket.marginMinor || q.feeMinor !== ticket.feeMinor || q.unreasonable.length > 0)
+      throw new Error(`plan ${plan.planId}: the engine's opening at ${ticket.t} differs from trading's`);
+    const view = await this.postOpening(plan.userId, 'live', plan.language, requestId, q, {
+      planId: plan.planId,
+      liveTick: ticket.t,
+    });
+    const row = await positionOf(this.db, { id: view.id, userId: plan.userId, book: 'live' });
+    if (!row) throw new Error(`position ${view.id} missing`);
+    return row;
+  }
+
+  /** The ledger entry of an opening: wallet (or smart account) −(margin + fee), margin +margin, fees +fee; the position attached. */
+  private async postOpening(
+    userId: number,
+    book: Book,
+    language: Language,
+    requestId: string,
+    q: OpeningQuote,
+    opts: { planId: number | null; liveTick: number },
+  ): Promise<OptionsOrder> {
+    const instrument = this.instrument(q.marketId);
     const position: NewPosition = {
       userId,
       book,
@@ -327,16 +389,18 @@ export class TradingService {
       feeMinor: q.feeMinor,
       feePpm: Number(q.feePpm),
       openTick: q.quoteTime,
-      liveTick: now,
-      expiresTick: q.autoCloseAfter ? now + q.autoCloseAfter : null,
+      liveTick: opts.liveTick,
+      expiresTick: q.autoCloseAfter ? opts.liveTick + q.autoCloseAfter : null,
       language,
-      requestId: body.requestId,
+      requestId,
+      planId: opts.planId,
     };
+    const funding =
+      opts.planId === null
+        ? await this.ledger.walletAccount(book, userId, 'USDT')
+        : await this.ledger.accountId(book, userId, 'USDT', SMART);
     const postings = [
-      {
-        accountId: await this.ledger.walletAccount(book, userId, 'USDT'),
-        amount: -(q.marginMinor + q.feeMinor),
-      },
+      { accountId: funding, amount: -(q.marginMinor + q.feeMinor) },
       { accountId: await this.ledger.accountId(book, userId, 'USDT', MARGIN), amount: q.marginMinor },
       ...(q.feeMinor > 0n
         ? [{ accountId: await this.ledger.systemAccount(book, 'USDT', 'fees'), amount: q.feeMinor }]
@@ -347,9 +411,9 @@ export class TradingService {
       entry = await this.ledger.transfer({
         book,
         kind: 'trade_margin',
-        idempotencyKey: `trade-open:${userId}:${body.requestId}`,
-        actor: `user:${userId}`,
-        reference: `order:${body.requestId}`,
+        idempotencyKey: `trade-open:${userId}:${requestId}`,
+        actor: opts.planId === null ? `user:${userId}` : `system:smart:${opts.planId}`,
+        reference: `order:${requestId}`,
         postings,
         attach: this.opens.with(position),
       });
@@ -357,7 +421,7 @@ export class TradingService {
       // Insufficient balance reaches the caller as 10011 (ledgerErrorCode).
       if (error instanceof LedgerError && error.reason === 'idempotency_conflict') {
         // The same order sent twice in different seconds: the first one opened it.
-        const first = await this.byRequest(userId, book, body.requestId);
+        const first = await this.byRequest(userId, book, requestId);
         if (first) return this.view(first);
         // The request id was used in the other book: that order is not this book's to show.
       }
@@ -429,6 +493,8 @@ export class TradingService {
   async close(userId: number, book: Book, id: number): Promise<OptionsOrder> {
     const row = await this.owned(userId, book, id);
     if (row.status === 'closed') return this.view(row);
+    // A plan's position is its strategy's to close (stopping the plan closes it).
+    if (row.planId !== null) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
     const instrument = this.instrument(row.instrumentId);
     const t = this.second();
     if (!this.market.isOpen(instrument, t)) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
@@ -445,7 +511,7 @@ export class TradingService {
     takeProfit: string,
   ): Promise<OptionsOrder> {
     const row = await this.owned(userId, book, id);
-    if (row.status !== 'open') throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
+    if (row.status !== 'open' || row.planId !== null) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
     const instrument = this.instrument(row.instrumentId);
     const t = this.second();
     const sl = priceTicks(stopLoss, row.priceDecimals);
@@ -492,7 +558,16 @@ export class TradingService {
         amount: -row.marginMinor,
       },
       ...(payoutMinor > 0n
-        ? [{ accountId: await this.ledger.walletAccount(row.book, row.userId, 'USDT'), amount: payoutMinor }]
+        ? [
+            {
+              // A plan's position pays back into the plan's account, where its margin came from.
+              accountId:
+                row.planId === null
+                  ? await this.ledger.walletAccount(row.book, row.userId, 'USDT')
+                  : await this.ledger.accountId(row.book, row.userId, 'USDT', SMART),
+              amount: payoutMinor,
+            },
+          ]
         : []),
       ...(house !== 0n
         ? [{ accountId: await this.ledger.systemAccount(row.book, 'USDT', 'house_pnl'), amount: house }]
@@ -524,7 +599,8 @@ export class TradingService {
       throw error;
     }
     await this.announce({ type: 'closed', id: row.id }, null);
-    if (reason !== 'manual') await this.notifyClosed(row, reason, closeTicks, profit);
+    // A plan's trades are told in the plan's own notices (daily income, end), not one by one.
+    if (reason !== 'manual' && row.planId === null) await this.notifyClosed(row, reason, closeTicks, profit);
     return true;
   }
 
@@ -626,11 +702,18 @@ export class TradingService {
     return openMarginByOwner(this.db);
   }
 
+  /** The positions smart plans opened (their trades), in id order. */
+  planPositions(planIds: readonly number[]): Promise<PositionRow[]> {
+    return positionsOfPlans(this.db, planIds);
+  }
+
   /** Sum of live-book opening notionals (traded volume) in USDT minor units. */
   tradedVolume(): Promise<bigint> {
     return liveTradedVolume(this.db);
   }
 }
+
+export type { PositionRow };
 
 export function orderNo(id: number): string {
   return `SWX${id.toString().padStart(9, '0')}`;

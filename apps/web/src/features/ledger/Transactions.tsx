@@ -132,6 +132,7 @@ const ACCOUNTS = [
   'external_clearing',
   'counterparty',
   'earn',
+  'smart',
   'loan',
 ];
 
