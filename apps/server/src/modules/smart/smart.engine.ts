@@ -297,7 +297,8 @@ export type EngineRun = {
 
 /**
  * Runs the engine over bars (a backtest, or the replay of a live plan), closing what is open at
- * the last bar with reason `expiry` when `closeAtEnd`.
+ * the last bar with reason `expiry` when `closeAtEnd`. After a drawdown stop the bars still run
+ * (the engine ignores them), so the equity curve covers the whole period, flat after the stop.
  */
 export function runEngine(config: EngineConfig, bars: BarSeries, closeAtEnd = true): EngineRun {
   const engine = new SmartEngine(config);
@@ -313,7 +314,6 @@ export function runEngine(config: EngineConfig, bars: BarSeries, closeAtEnd = tr
     const last = daily.at(-1);
     if (last && last.day === d) last.equity = equity;
     else daily.push({ day: d, equity });
-    if (engine.stoppedAt !== null) break;
   }
   if (closeAtEnd && engine.open) {
     engine.closeAll('expiry');

@@ -603,7 +603,8 @@ export class SmartService {
       const engine = await this.advance(fresh, Math.min(minuteOf(this.second()), fresh.endTick));
       const current = await planById(this.db, plan.id);
       if (current?.state !== 'in_progress' || !engine) return;
-      await this.execute(current, engine, engine.closeAll('manual'), engine.open);
+      const open = engine.open;
+      await this.execute(current, engine, engine.closeAll('manual'), open);
       await this.end(current, 'stopped', engine.lastT ?? current.lastTick);
     });
     return this.detail((await planById(this.db, plan.id)) as PlanRow);
@@ -652,7 +653,8 @@ export class SmartService {
     if (current.state !== 'in_progress') return;
     if (engine.stoppedAt !== null) await this.end(current, 'drawdown', engine.stoppedAt);
     else if (upTo >= plan.endTick) {
-      await this.execute(current, engine, engine.closeAll('expiry'), engine.open);
+      const open = engine.open;
+      await this.execute(current, engine, engine.closeAll('expiry'), open);
       await this.end(current, 'expired', plan.endTick);
     }
   }
@@ -676,18 +678,24 @@ export class SmartService {
     }
     const { engine } = cached;
     let through = plan.lastTick;
-    for (let t = plan.lastTick + MINUTE; t <= upTo && engine.stoppedAt === null; t += MINUTE) {
-      const bar = barAt(source, instrument, t);
-      if (bar) {
-        const before = engine.open;
-        const actions = engine.step(t, bar.bid, bar.ask);
-        if (actions.length > 0) {
-          await this.execute(plan, engine, actions, before);
-          await advancePlan(this.db, plan.id, t);
+    try {
+      for (let t = plan.lastTick + MINUTE; t <= upTo && engine.stoppedAt === null; t += MINUTE) {
+        const bar = barAt(source, instrument, t);
+        if (bar) {
+          const before = engine.open;
+          const actions = engine.step(t, bar.bid, bar.ask);
+          if (actions.length > 0) {
+            await this.execute(plan, engine, actions, before);
+            await advancePlan(this.db, plan.id, t);
+          }
         }
+        through = t;
+        cached.through = t;
       }
-      through = t;
-      cached.through = t;
+    } catch (error) {
+      // The engine may have stepped past what was executed: the next run rebuilds it from the bars.
+      this.engines.delete(plan.id);
+      throw error;
     }
     if (through > plan.lastTick) await advancePlan(this.db, plan.id, through);
     return engine;
