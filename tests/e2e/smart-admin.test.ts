@@ -179,6 +179,7 @@ describe('smart plans in the back office', () => {
     ])
       expect(row).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/products');
+    await shoot(p, 'smart-products-1366-en');
 
     // The customer, funded in the live book, buys a 1,000 USDT plan for 7 days over the API.
     await p.goto('/admin/smart/plans');

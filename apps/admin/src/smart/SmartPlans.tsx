@@ -94,7 +94,11 @@ export function SmartPlans() {
     {
       key: 'plan',
       header: t.plan,
-      cell: (p) => <Link to={`/smart/plans/${p.id}`}>{fill(t.planValue, { id: p.id })}</Link>,
+      cell: (p) => (
+        <Link className="smart-nowrap" to={`/smart/plans/${p.id}`}>
+          {fill(t.planValue, { id: p.id })}
+        </Link>
+      ),
       sortValue: (p) => p.id,
     },
     {
