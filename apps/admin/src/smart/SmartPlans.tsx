@@ -10,7 +10,7 @@ import { Facts } from '../Facts.tsx';
 import { Pending, SelectField } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill, formatTime } from '../text.ts';
-import { feeText, Money, Percent, useSmartProducts, useSmartText } from './SmartProducts.tsx';
+import { Filled, feeText, Money, Percent, useSmartProducts, useSmartText } from './SmartProducts.tsx';
 import type { SmartText } from './smart.text.ts';
 
 type Filters = { state?: SmartState; product?: string };
@@ -40,11 +40,9 @@ function Drawdown({ plan: p }: { plan: SmartPlanMonitorItem }) {
   const near = nearStop(p);
   return (
     <span className="smart-stack">
-      <Amount
-        value={fill(t.drawdownValue, {
-          drawdown: ratioToPercent(p.drawdown),
-          stop: ratioToPercent(p.risk.drawdownStop),
-        })}
+      <Filled
+        template={t.drawdownValue}
+        parts={{ drawdown: <Percent ratio={p.drawdown} />, stop: <Percent ratio={p.risk.drawdownStop} /> }}
       />
       {near && p.state === 'in_progress' ? <strong className="overdue">{t.nearStop}</strong> : null}
     </span>

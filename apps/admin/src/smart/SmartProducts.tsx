@@ -1,6 +1,6 @@
 import { adminCalls, type SmartProduct, type SmartRealisedYield } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { Fragment, type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
@@ -32,6 +32,22 @@ export const Money = ({ value, asset }: { value: string; asset: string }) => (
 
 /** `2 %`: a ratio as a percentage, kept left to right. */
 export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
+
+/**
+ * A text with parts put in its placeholders (`{{name}}`): each figure keeps its own direction
+ * (an Amount) while the sentence around it reads in the staff member's language.
+ */
+export function Filled({ template, parts }: { template: string; parts: Record<string, ReactNode> }) {
+  const pieces = template.split(/\{\{\s*(\w+)\s*\}\}/);
+  return (
+    <span>
+      {pieces.map((piece, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed template, in order
+        <Fragment key={i}>{i % 2 === 1 ? (parts[piece] ?? piece) : piece}</Fragment>
+      ))}
+    </span>
+  );
+}
 
 /** The timeframes offered, in days: "7, 30, 90". */
 export const timeframesText = (p: SmartProduct) => p.timeframes.join(', ');
@@ -84,8 +100,12 @@ export function Capacity({ product: p }: { product: SmartProduct }) {
   const share = capacity > 0 ? Math.min(1, Number(p.taken) / capacity) : 0;
   return (
     <span className="smart-stack">
-      <Amount
-        value={fill(t.takenValue, { taken: plain(p.taken), capacity: `${plain(p.capacity)} ${p.asset}` })}
+      <Filled
+        template={t.takenValue}
+        parts={{
+          taken: <Amount value={plain(p.taken)} />,
+          capacity: <Money value={p.capacity} asset={p.asset} />,
+        }}
       />
       <span className="smart-meter" aria-hidden="true">
         <span style={{ inlineSize: `${(share * 100).toFixed(1)}%` }} />
