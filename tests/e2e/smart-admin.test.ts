@@ -239,6 +239,18 @@ describe('smart plans in the back office', () => {
     // The product now holds the plan's amount.
     await products.goto();
     await expect.poll(() => products.row(PRODUCT).innerText()).toContain('1000 of 20000 USDT');
+
+    // The capacity cannot fall below what the plans hold; a new fee applies to new plans only.
+    await products.row(PRODUCT).getByRole('link', { name: PRODUCT }).click();
+    const edit = products.editForm(PRODUCT);
+    await products.fill(edit, { capacity: '500' });
+    await edit.getByRole('button', { name: 'Save terms' }).click();
+    await edit.getByText('The capacity cannot be below what the plans hold now.').waitFor();
+    await products.fill(edit, { capacity: '20000', feeShare: '10' });
+    await edit.getByRole('button', { name: 'Save terms' }).click();
+    await p.getByText(`Terms of ${PRODUCT} saved.`).waitFor();
+    expect((await admin.ok('listSmartProducts'))[0]?.feeShare).toBe('0.1');
+    expect((await live().ok('smartPlan', { id: planId })).feeShare).toBe('0.15');
     expect(errors).toEqual([]);
   }, 300_000);
 
@@ -253,7 +265,9 @@ describe('smart plans in the back office', () => {
     expect(await fp.getByRole('link', { name: 'New product' }).count()).toBe(0);
     await products.row(PRODUCT).getByRole('link', { name: PRODUCT }).click();
     await products.terms.waitFor();
-    expect(await products.terms.innerText()).toContain('7, 30, 90');
+    const readable = await products.terms.innerText();
+    for (const shown of ['7, 30, 90', '10 % of a positive result', 'On sale'])
+      expect(readable).toContain(shown);
     expect(await fp.getByRole('form').count()).toBe(0);
     await expectAccessible(fp, 'desktop finance /admin/smart/products/:id');
     await fp.goto('/admin/smart/products/new');
