@@ -84,7 +84,13 @@ describe('smart plans over HTTP', () => {
     expect((await finance.call('createSmartProduct', product())).code).toBe(10029);
     expect((await admin.call('createSmartProduct', product({ instruments: ['EURUSD'] }))).code).toBe(10026);
     const created = await admin.ok('createSmartProduct', product());
-    expect(created).toMatchObject({ name: 'BTC trend', feeShare: '0.2', timeframes: [7, 30], enabled: true });
+    expect(created).toMatchObject({
+      name: 'BTC trend',
+      feeShare: '0.2',
+      timeframes: [7, 30],
+      enabled: true,
+      tradingFeeRate: '0.001',
+    });
     expect(created.strategy).toMatchObject({
       key: 'ma_trend',
       barMinutes: 15,

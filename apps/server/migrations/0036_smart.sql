@@ -53,6 +53,9 @@ CREATE TABLE smart_plans (
   end_tick         bigint        NOT NULL,
   -- the last one-minute bar the live runner stepped the engine through
   last_tick        bigint        NOT NULL,
+  -- who steps the plan now (a runner or a stop, on any node) and until when (epoch seconds)
+  lease_owner      text,
+  lease_until      bigint,
   request_key      text          NOT NULL UNIQUE,
   entry_id         bigint        NOT NULL,
   fee_minor        numeric(78,0),

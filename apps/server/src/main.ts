@@ -6,7 +6,7 @@ import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { loansDailyJob, loansMinuteJob } from './modules/loans/loans.service.ts';
 import { subLedgerReconciliationJob } from './modules/products/reconciliation.ts';
 import { SettlementRunner } from './modules/products/settlement.ts';
-import { smartIncomeJob, smartLiveJob } from './modules/smart/smart.service.ts';
+import { smartBacktestJob, smartIncomeJob, smartLiveJob } from './modules/smart/smart.service.ts';
 import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
 import { WalletJob } from './modules/wallet/wallet.service.ts';
 import { openPlatform } from './platform/boot.ts';
@@ -95,9 +95,11 @@ async function main(): Promise<void> {
       subLedgerReconciliationJob(services.loans.subLedger(asset), services.ledger, services.audit),
     );
   // Smart plans: every minute the live runner steps each plan through the minutes completed; the
-  // daily income records each plan's complete days; a daily check of the smart accounts.
+  // daily income records each plan's complete days; each product's backtest is computed once a day;
+  // a daily check of the smart accounts.
   jobs.register(smartLiveJob(services.smart));
   jobs.register(smartIncomeJob(services.smart));
+  jobs.register(smartBacktestJob(services.smart));
   jobs.register(subLedgerReconciliationJob(services.smart.subLedger(), services.ledger, services.audit));
   // A development chain's blocks come at its own interval: the networks' waiting times follow it.
   const chain = platform.chain?.chain;

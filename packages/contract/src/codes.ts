@@ -59,7 +59,7 @@ export const Code = {
   ADDRESS_LOCKED: 10041,
   /** A deposit's transaction hash already credited or declared. */
   TRANSACTION_ALREADY_USED: 10042,
-  /** Deposits and withdrawals exist in the live book only. */
+  /** The demo account is disabled for live-only services (spec §5): deposits, withdrawals, loans, smart plans. */
   LIVE_BOOK_ONLY: 10043,
   /** An earn product with no room left, or whose reserve cannot cover a new investment's interest (data: reason). */
   SOLD_OUT: 10044,

@@ -88,6 +88,9 @@ export const smartProduct = z.object({
   taken: decimalString,
   /** The platform's fee: this share of a plan's positive realised result (0: none), taken at the end only. */
   feeShare: smartShare,
+  /** What every trade of a plan costs, as the instrument's trading terms state it: the fee on each opening's notional and the bid-ask spread. */
+  tradingFeeRate: z.string(),
+  spreadRate: z.string(),
   enabled: z.boolean(),
   soldOut: z.boolean(),
   /** The realised yield of all this product's plans (past, with its period); null before any plan ran a day. */
@@ -183,6 +186,9 @@ export const smartQuote = z.object({
   amount: decimalString,
   timeframeDays: z.int(),
   feeShare: smartShare,
+  /** Each trade's costs: the fee on its opening notional and the bid-ask spread (the instrument's trading terms). */
+  tradingFeeRate: z.string(),
+  spreadRate: z.string(),
   risk: smartRisk,
   /** Now, when the plan starts trading; the end; the first income time (the next 00:00 UTC). */
   startTime: z.string(),

@@ -248,7 +248,9 @@ describe(`smart plans on ${TEST_DB}`, () => {
     const running = await smart.plan('live', id, plan.id);
     expect(running.state).toBe('in_progress');
     expect(running.trades.length).toBeGreaterThan(0);
-    const stopped = await smart.stop('live', id, plan.id);
+    // The stop races the live runner (another minute has passed): one steps the plan at a time.
+    clock.now += 60_000;
+    const [, stopped] = await Promise.all([smart.runLive(), smart.stop('live', id, plan.id)]);
     expect(stopped.state).toBe('stopped');
     expect(stopped.endReason).toBe('stopped');
     expect(stopped.openTrades).toBe(0);
@@ -262,6 +264,25 @@ describe(`smart plans on ${TEST_DB}`, () => {
     expect((await refusal(smart.plan('live', other as number, plan.id))).code).toBe(Code.NOT_FOUND);
     expect((await refusal(smart.stop('live', id, plan.id))).code).toBe(Code.NOT_FOUND);
   }, 300_000);
+
+  it('a product page: the past year’s backtest, computed once a day, beside the realised record of its plans', async () => {
+    const replay = (await smart.products()).find((p) => p.name === 'Replay');
+    if (!replay) throw new Error('no product');
+    expect(replay.realised).not.toBeNull();
+    const detail = await smart.product(replay.id);
+    expect(detail.backtest?.bars).toBe(525_600);
+    expect(detail.backtest?.equity).toHaveLength(365);
+    expect(detail.backtest?.to).toBe(`${new Date(clock.now).toISOString().slice(0, 10)}T00:00:00.000Z`);
+    expect(detail.live).toMatchObject({ plans: 1, running: 0 });
+    expect(detail.live.items[0]?.realised.days).toBe(detail.live.realised?.days);
+    const again = await smart.product(replay.id);
+    expect(again.backtest).toEqual(detail.backtest);
+    const [kept] = await t.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM smart_backtests WHERE product_id = $1 AND day = $2',
+      [replay.id, new Date(clock.now).toISOString().slice(0, 10)],
+    );
+    expect(Number(kept?.n)).toBe(1);
+  }, 120_000);
 
   it('50 concurrent buys against a capacity of 10 plans: exactly 10', async () => {
     clock.now = Date.parse('2026-11-25T09:00:30Z');

@@ -123,11 +123,12 @@ describe('the smart engine', () => {
 
   it('mean_reversion buys below the lower band and closes back at the middle', () => {
     const calm = Array.from({ length: 600 }, (_, i) => 110_000 + (i % 30 < 15 ? 5 : -5));
+    // Back up to 109,800 (below the take profit), where the middle band comes down to meet it.
     const mids = [
       ...calm,
       ...line(110_000, 109_300, 15),
-      ...line(109_300, 110_000, 60),
-      ...Array(60).fill(110_010),
+      ...line(109_300, 109_800, 60),
+      ...Array(600).fill(109_800),
     ];
     const series = bars(mids);
     const { engine } = runEngine(config(STRATEGIES.mean_reversion, EUR), series);
@@ -135,7 +136,10 @@ describe('the smart engine', () => {
     expect(first?.direction).toBe('long');
     expect((first?.t as number) % 900).toBe(0);
     expect(first?.leverage).toBe(20);
-    expect(first?.reason === 'signal' || first?.reason === 'take_profit').toBe(true);
+    expect(first?.reason).toBe('signal');
+    expect((first?.closeT as number) % 900).toBe(0);
+    expect(first?.closeTicks).toBe(109_799n);
+    expect(engine.trades).toHaveLength(1);
   });
 
   it('breakout goes long when an hour closes above the channel of the 20 before it', () => {

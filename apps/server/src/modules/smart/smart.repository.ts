@@ -255,6 +255,29 @@ export async function runningPlans(db: Queryable, afterId: number, limit: number
   return rows.map(planOf);
 }
 
+/**
+ * Takes the plan's lease (one stepper at a time across nodes: the runner or a stop): one
+ * conditional update, won when free, expired or already ours.
+ */
+export async function claimPlan(
+  db: Queryable,
+  id: number,
+  owner: string,
+  now: number,
+  until: number,
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE smart_plans SET lease_owner = $2, lease_until = $4
+     WHERE id = $1 AND (lease_until IS NULL OR lease_until < $3 OR lease_owner = $2) RETURNING id`,
+    [id, owner, now, until],
+  );
+  return rows.length > 0;
+}
+
+export async function releasePlan(db: Queryable, id: number, owner: string): Promise<void> {
+  await db.query('UPDATE smart_plans SET lease_until = NULL WHERE id = $1 AND lease_owner = $2', [id, owner]);
+}
+
 /** The live runner's progress: only forward. */
 export async function advancePlan(db: Queryable, id: number, lastTick: number): Promise<void> {
   await db.query(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type Book,
   Code,
@@ -29,7 +29,7 @@ import {
 import type { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
-import { type Job, minuteKey } from '../../platform/jobs.ts';
+import { dailyKey, type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText } from '../earn/earn.figures.ts';
@@ -57,6 +57,7 @@ import { SMART, type SmartQuoteFigures } from './smart.quote.ts';
 import {
   advancePlan,
   backtestOf,
+  claimPlan,
   endPlan,
   type IncomeRow,
   incomesOf,
@@ -76,6 +77,7 @@ import {
   plansOfProduct,
   plansOfUser,
   productById,
+  releasePlan,
   runningPlans,
   saveBacktest,
   takeCapacity,
@@ -125,6 +127,8 @@ export class SmartService {
   /** One advance of a plan at a time in this process (the runner and a stop). */
   private readonly busy = new Map<number, Promise<unknown>>();
   private readonly backtests = new Map<string, Promise<SmartBacktest | null>>();
+  /** Names this service as a plan's lease holder. */
+  private readonly owner = randomUUID();
 
   constructor(deps: {
     db: Database;
@@ -218,8 +222,16 @@ export class SmartService {
     };
   }
 
+  /** The instrument's trading costs, as its trading terms state them. */
+  private costs(code: string): { tradingFeeRate: string; spreadRate: string } {
+    const instrument = this.instrumentOf(code);
+    const terms = this.trading.terms(instrument.id);
+    return { tradingFeeRate: terms.feeRate, spreadRate: terms.spreadRate };
+  }
+
   private wireProduct(p: ProductRow, realised: SmartRealisedYield | null): SmartProduct {
     return {
+      ...this.costs(p.instrument),
       id: p.id,
       name: p.name,
       strategy: this.strategyInfo(p),
@@ -285,6 +297,17 @@ export class SmartService {
     } finally {
       this.backtests.delete(key);
     }
+  }
+
+  /** Computes today's backtest of every enabled product (the daily job). */
+  async refreshBacktests(): Promise<number> {
+    let done = 0;
+    for (const p of await listProducts(this.db))
+      if (p.enabled) {
+        await this.backtest(p);
+        done++;
+      }
+    return done;
   }
 
   /** Every plan of a product with its realised yield and period, and all of them together. */
@@ -396,6 +419,7 @@ export class SmartService {
       amount: money(figures.amount),
       timeframeDays: figures.timeframeDays,
       feeShare: ppmText(figures.feeSharePpm),
+      ...this.costs(p.instrument),
       risk: this.risk(p),
       startTime: iso(start),
       endTime: iso(start + figures.timeframeDays * DAY),
@@ -612,9 +636,28 @@ export class SmartService {
 
   // The live runner
 
-  private async exclusive<T>(planId: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` as the plan's only stepper: in this process one after another, across nodes under
+   * the plan's lease (`smart_plans.lease_*`, 5 minutes, renewed by each claim). A lease held
+   * elsewhere is waited for a few seconds, then the call answers 10031 (the runner skips the plan
+   * until its next run).
+   */
+  private async exclusive<T>(planId: number, work: () => Promise<T>, wait = true): Promise<T> {
     const before = this.busy.get(planId) ?? Promise.resolve();
-    const next = before.catch(() => undefined).then(work);
+    const leased = async () => {
+      for (let attempt = 0; ; attempt++) {
+        const t = this.second();
+        if (await claimPlan(this.db, planId, this.owner, t, t + 300)) break;
+        if (!wait || attempt >= 20) throw new ApiError(Code.SERVICE_UNAVAILABLE);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      try {
+        return await work();
+      } finally {
+        await releasePlan(this.db, planId, this.owner);
+      }
+    };
+    const next = before.catch(() => undefined).then(leased);
     this.busy.set(planId, next);
     try {
       return await next;
@@ -630,9 +673,11 @@ export class SmartService {
       const page = await runningPlans(this.db, after, 200);
       for (const plan of page) {
         try {
-          await this.exclusive(plan.id, () => this.runPlan(plan.id));
+          await this.exclusive(plan.id, () => this.runPlan(plan.id), false);
           stepped++;
         } catch (error) {
+          // Another node (or a stop) is stepping this plan now: it is this run's work done there.
+          if (error instanceof ApiError && error.code === Code.SERVICE_UNAVAILABLE) continue;
           // One plan's failure (a price source gone stale) must not stop the others; it resumes next run.
           this.logger?.error({ err: error, plan: plan.id }, 'smart: plan run failed');
         }
@@ -1007,6 +1052,18 @@ export function smartLiveJob(smart: SmartService): Job {
     runKey: minuteKey,
     run: async () => {
       await smart.runLive();
+    },
+  };
+}
+
+/** Each product's backtest of the day, computed once a day after 00:00 UTC so a product page need not wait for it. */
+export function smartBacktestJob(smart: SmartService): Job {
+  return {
+    name: 'smart.backtests',
+    everyMs: 15 * 60_000,
+    runKey: dailyKey,
+    run: async () => {
+      await smart.refreshBacktests();
     },
   };
 }
