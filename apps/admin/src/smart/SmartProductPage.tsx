@@ -71,6 +71,8 @@ function Risk({ product: p }: { product: SmartProduct }) {
         ],
         [t.stopLoss, percent(r.stopLoss)],
         [t.takeProfit, percent(r.takeProfit)],
+        [t.tradingFee, fill(t.tradingFeeValue, { rate: ratioToPercent(p.tradingFeeRate) })],
+        [t.spread, percent(p.spreadRate)],
         [t.leverage, <Amount key="l" value={fill(t.leverageValue, { leverage: r.leverage })} />],
         [t.marginShare, fill(t.marginValue, { share: ratioToPercent(r.marginShare) })],
         [t.drawdownStop, percent(r.drawdownStop)],
