@@ -134,6 +134,7 @@ describe('smart plans in the back office', () => {
       'fast 20, slow 50',
       '2 %',
       '4 %',
+      'of its notional',
     ])
       expect(risk).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/products/:id');
