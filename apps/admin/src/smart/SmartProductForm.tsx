@@ -278,7 +278,7 @@ export function SmartProductForm({
           {field('capacity', `${f.capacity} (USDT)`, { mode: 'decimal', hint: f.capacityHint })}
         </div>
       </fieldset>
-      <div className="smart-fields">
+      <div className="smart-fields smart-fill">
         {field('feeShare', f.feeShare, { mode: 'decimal', hint: f.feeShareHint })}
       </div>
       <label className="check">
