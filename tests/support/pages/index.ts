@@ -16,6 +16,7 @@ export {
   OverdueLoansPage,
 } from './admin/loan-pages.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
+export { type NewSmartProduct, SmartPlansPage, SmartProductsPage } from './admin/smart-pages.ts';
 export { StaffPage } from './admin/staff-page.ts';
 export { SwapPairsPage } from './admin/swap-pairs-page.ts';
 export { DepositReviewPage, NetworksPage, TreasuryPage, WithdrawalReviewPage } from './admin/wallet-pages.ts';
