@@ -9,12 +9,7 @@ import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
-import {
-  SmartPlanPage,
-  SmartPlansPage,
-  SmartProductPage,
-  SmartProductsPage,
-} from '../support/pages/index.ts';
+import { MySmartPlansPage, SmartListPage, SmartPlanPage, SmartProductPage } from '../support/pages/index.ts';
 import { uploadedId } from '../support/uploads.ts';
 
 /**
@@ -98,7 +93,7 @@ beforeAll(async () => {
 describe('smart trading', () => {
   it('says smart trading is not enabled while no product is offered, then staff open products', async () => {
     const { page, errors, context } = await app.open('mobile', { quiet: true });
-    const list = new SmartProductsPage(page);
+    const list = new SmartListPage(page);
     await list.goto();
     await list.notEnabled.waitFor();
     expect(await list.notEnabled.innerText()).toContain('Smart trading is not enabled');
@@ -118,7 +113,7 @@ describe('smart trading', () => {
 
   it('refuses the demo book with the spec’s message and the offer to switch to live', async () => {
     const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
-    const list = new SmartProductsPage(page);
+    const list = new SmartListPage(page);
     await list.goto();
     await list.demo.waitFor();
     expect(await list.demo.innerText()).toContain('Demo accounts cannot use smart trading');
@@ -203,7 +198,7 @@ describe('smart trading', () => {
     await live(context);
     const before = await liveBalance();
 
-    const list = new SmartProductsPage(page);
+    const list = new SmartListPage(page);
     await list.goto();
     await list.open('BTC trend');
     await list.waitForPath(`/trading/${trend.id}`);
@@ -303,7 +298,7 @@ describe('smart trading', () => {
     await shot(page, 'smart-stopped-1366-en');
 
     // My plans: the card in words, with what came back.
-    const plans = new SmartPlansPage(page);
+    const plans = new MySmartPlansPage(page);
     await plans.goto();
     await expect.poll(() => plans.status(planId).innerText()).toBe('Stopped');
     expect((await plans.figures(planId)).returned?.value).toBe(settled.returned?.value);
@@ -331,7 +326,7 @@ describe('smart trading', () => {
         await live(context);
         for (const [name, path] of screens) {
           await page.goto(path);
-          await new SmartProductsPage(page).ready();
+          await new SmartListPage(page).ready();
           if (name === 'product') await page.getByTestId('backtest-figures').waitFor({ timeout: 60_000 });
           await expectAccessible(page, `${layout} ${language} ${path}`);
           await shot(page, `smart-${name}-${layout === 'mobile' ? 390 : 1366}-${language}`);

@@ -21,6 +21,9 @@ import { OperatorSettings } from './operator/OperatorSettings.tsx';
 import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
 import { StaffScreen } from './StaffScreen.tsx';
+import { SmartPlanPage, SmartPlans } from './smart/SmartPlans.tsx';
+import { NewSmartProduct, SmartProductPage } from './smart/SmartProductPage.tsx';
+import { SmartProducts } from './smart/SmartProducts.tsx';
 import { SwapPairs } from './swap/SwapPairs.tsx';
 import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from './text.ts';
 import { Networks } from './wallet/Networks.tsx';
@@ -55,6 +58,8 @@ const SECTIONS = [
   },
   { name: 'loanProofs', path: '/loans/proofs', roles: adminCalls.loanProofQueue.roles },
   { name: 'loanOverdue', path: '/loans/overdue', roles: adminCalls.overdueLoans.roles },
+  { name: 'smartProducts', path: '/smart/products', roles: adminCalls.listSmartProducts.roles },
+  { name: 'smartPlans', path: '/smart/plans', roles: adminCalls.smartPlanMonitor.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
@@ -88,6 +93,11 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/loans/proofs', section: 'loanProofs', Screen: LoanProofQueue },
   { path: '/loans/proofs/:id', section: 'loanProofs', Screen: LoanProofPage },
   { path: '/loans/overdue', section: 'loanOverdue', Screen: OverdueLoans },
+  { path: '/smart/products', section: 'smartProducts', Screen: SmartProducts },
+  { path: '/smart/products/new', section: 'smartProducts', Screen: NewSmartProduct },
+  { path: '/smart/products/:id', section: 'smartProducts', Screen: SmartProductPage },
+  { path: '/smart/plans', section: 'smartPlans', Screen: SmartPlans },
+  { path: '/smart/plans/:id', section: 'smartPlans', Screen: SmartPlanPage },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },

@@ -41,6 +41,10 @@ export const keys = {
   loanOverdue: (language: Language) => ['loans', language, 'overdue'] as const,
   loanApplications: ['loanApplications'] as const,
   loanProofs: ['loanProofs'] as const,
+  smart: ['smart'] as const,
+  smartProducts: (language: Language) => ['smart', language, 'products'] as const,
+  smartPlans: (language: Language, filters: Record<string, string>) =>
+    ['smart', language, 'plans', filters] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
 };

@@ -16,6 +16,7 @@ export {
   OverdueLoansPage,
 } from './admin/loan-pages.ts';
 export { AdminSignInPage } from './admin/sign-in-page.ts';
+export { type NewSmartProduct, SmartPlansPage, SmartProductsPage } from './admin/smart-pages.ts';
 export { StaffPage } from './admin/staff-page.ts';
 export { SwapPairsPage } from './admin/swap-pairs-page.ts';
 export { DepositReviewPage, NetworksPage, TreasuryPage, WithdrawalReviewPage } from './admin/wallet-pages.ts';
@@ -29,6 +30,7 @@ export { EarnListPage, EarnProductPage, MyInvestPage } from './earn-pages.ts';
 export { figure, figureValue } from './figures.ts';
 export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
 export { LanguagePage } from './language-page.ts';
+export { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from './loan-pages.ts';
 export { LoginPage } from './login-page.ts';
 export { MarketPage } from './market-page.ts';
 export { MobileOrdersPage } from './mobile-orders-page.ts';
@@ -44,11 +46,11 @@ export { ResetPage } from './reset-page.ts';
 export { SecurityPage } from './security-page.ts';
 export { type Chrome, Shell } from './shell.ts';
 export {
+  MySmartPlansPage,
   type SmartFigures,
+  SmartListPage,
   SmartPlanPage,
-  SmartPlansPage,
   SmartProductPage,
-  SmartProductsPage,
 } from './smart-pages.ts';
 export { type Figures, SwapPage } from './swap-page.ts';
 export { TransactionsPage } from './transactions-page.ts';

@@ -31,7 +31,7 @@ class SmartScreen extends PageModel {
 }
 
 /** /trading: the products as cards with the realised yield of their plans. */
-export class SmartProductsPage extends SmartScreen {
+export class SmartListPage extends SmartScreen {
   readonly cards = this.page.locator('.smart-card');
   readonly notEnabled = this.page.getByTestId('smart-not-enabled');
 
@@ -121,7 +121,7 @@ export class SmartProductPage extends SmartScreen {
 }
 
 /** /trading/plans: my plans as cards. */
-export class SmartPlansPage extends SmartScreen {
+export class MySmartPlansPage extends SmartScreen {
   readonly cards = this.page.locator('.smart-card[data-plan]');
   readonly none = this.page.getByTestId('smart-no-plans');
 

@@ -52,9 +52,14 @@ export const baseHeaders = client.headers;
 export const answerOf = client.answerOf;
 export const urlOf = client.urlOf;
 
-/** Downloads a file answer (the CSV export) with the same headers as a call, then saves it. */
-export async function downloadFile(path: string, query: Query, fileName: string): Promise<void> {
-  const blob = await client.file(path, { query, accepts: (type) => type.startsWith('text/csv') });
+/** Downloads a file answer (the CSV export, a signed agreement) with the same headers as a call, then saves it. */
+export async function downloadFile(
+  path: string,
+  query: Query,
+  fileName: string,
+  type = 'text/csv',
+): Promise<void> {
+  const blob = await client.file(path, { query, accepts: (given) => given.startsWith(type) });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

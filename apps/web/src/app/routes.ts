@@ -54,6 +54,12 @@ const smart =
   () =>
     import('../features/smart/screens.ts').then((m) => ({ default: m[screen] }));
 
+/** A loan screen: they share one chunk, like the earn screens. */
+const loans =
+  (screen: keyof typeof import('../features/loans/screens.ts')): Loader =>
+  () =>
+    import('../features/loans/screens.ts').then((m) => ({ default: m[screen] }));
+
 export const ROUTES: readonly RouteEntry[] = [
   { path: '/', title: 'home', tab: 'home', tabRoot: true, view: 'home' },
   {
@@ -67,7 +73,10 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/trading/plans', title: 'smartPlans', tab: 'trading', view: { load: smart('Plans') } },
   { path: '/trading/plans/:id', title: 'smartPlan', tab: 'trading', view: { load: smart('Plan') } },
   { path: '/trading/:productId', title: 'smartProduct', tab: 'trading', view: { load: smart('Product') } },
-  { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: upcoming },
+  { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: { load: loans('Browse') } },
+  { path: '/loan/borrow/:productId', title: 'loanBorrow', tab: 'loan', view: { load: loans('Borrow') } },
+  { path: '/loan/records', title: 'loanRecords', tab: 'loan', view: { load: loans('MyLoans') } },
+  { path: '/loan/:id', title: 'loanDetail', tab: 'loan', view: { load: loans('LoanDetail') } },
   { path: '/nfts', title: 'nfts', tab: 'nfts', tabRoot: true, view: upcoming },
   {
     path: '/profile',
@@ -203,6 +212,9 @@ export const ROUTES: readonly RouteEntry[] = [
     tab: 'profile',
     view: { load: custody('AddAddress') },
   },
+  { path: '/profile/contract', title: 'loanContract', tab: 'profile', view: { load: loans('Contracts') } },
+  { path: '/profile/repayment', title: 'loanRepayment', tab: 'profile', view: { load: loans('Repayments') } },
+  { path: '/profile/credit', title: 'creditScore', tab: 'profile', view: { load: loans('Credit') } },
   { path: '/profile/invite', title: 'invite', tab: 'profile', view: upcoming },
   {
     path: '/pass/login',

@@ -1,5 +1,5 @@
 import { Code, loginBody, loginTotpBody } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
+import { use, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -10,6 +10,7 @@ import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { IdentifierFields, identityMessage, PasswordField, phoneBody, useSignedIn } from './fields.tsx';
 import { PassLayout } from './PassLayout.tsx';
 import { SocialButtons } from './social.tsx';
+import { identityTexts } from './texts.ts';
 
 /**
  * The second login step, when the account has two-step verification: a code from the
@@ -22,6 +23,8 @@ export function SecondStep({
   challenge: string;
   onRestart: (message: string) => void;
 }) {
+  // Also shown by the social sign-in's return page, which does not go through Login.
+  use(identityTexts);
   const { t } = useTranslation();
   const [useRecovery, setUseRecovery] = useState(false);
   const signedIn = useSignedIn();
@@ -101,6 +104,7 @@ export function SecondStep({
 }
 
 export default function Login() {
+  use(identityTexts);
   const { t } = useTranslation();
   const [challenge, setChallenge] = useState<string | null>(null);
   const signedIn = useSignedIn();

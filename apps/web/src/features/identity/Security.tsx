@@ -1,6 +1,6 @@
 import { Code, type SessionItem } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { use, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
@@ -12,6 +12,7 @@ import { QrCode } from '../../ui/QrCode.tsx';
 import { AccountPage } from '../account/AccountPage.tsx';
 import { identityQueries } from './queries.ts';
 import './identity.css';
+import { identityTexts } from './texts.ts';
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiFailure ? error.message : fallback;
@@ -444,6 +445,7 @@ function Sessions({ userId }: { userId: number }) {
 
 /** Security: two-step verification (set up, recovery codes, turn off) and the signed-in devices. */
 export default function Security() {
+  use(identityTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (

@@ -13,6 +13,7 @@ import { ledgerQueries, type TransactionFilter } from './queries.ts';
 import './ledger.css';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { tradeTexts } from '../trading/texts.ts';
+import { ledgerTexts } from './texts.ts';
 
 const ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
 
@@ -264,6 +265,7 @@ function Records({ userId }: { userId: number }) {
 }
 
 export default function Transactions() {
+  use(ledgerTexts);
   use(tradeTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);

@@ -1,0 +1,342 @@
+import { SMART_STATES, type SmartPlanMonitorItem, type SmartState } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { callAdmin, failureMessage } from '../api.ts';
+import { useBackOffice } from '../context.ts';
+import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
+import { ratioToPercent } from '../earn/rates.ts';
+import { Facts } from '../Facts.tsx';
+import { Pending, SelectField } from '../Field.tsx';
+import { keys } from '../query.ts';
+import { fill, formatTime } from '../text.ts';
+import { Filled, feeText, Money, Percent, useSmartProducts, useSmartText } from './SmartProducts.tsx';
+import type { SmartText } from './smart.text.ts';
+
+type Filters = { state?: SmartState; product?: string };
+
+/** The plan monitor's rows for these filters (the server's newest 200). */
+function useSmartPlans(filters: Filters) {
+  const { language } = useBackOffice();
+  return useQuery({
+    queryKey: keys.smartPlans(language, filters),
+    queryFn: () =>
+      callAdmin('smartPlanMonitor', {
+        query: {
+          ...(filters.state ? { state: filters.state } : {}),
+          ...(filters.product ? { productId: filters.product } : {}),
+        },
+      }),
+  });
+}
+
+/** Is the plan's drawdown at 80 % of its stop or beyond? */
+const nearStop = (p: SmartPlanMonitorItem) =>
+  Number(p.risk.drawdownStop) > 0 && Number(p.drawdown) >= 0.8 * Number(p.risk.drawdownStop);
+
+/** "3.2 % of 15 %": how far the equity is below its highest, against the plan's drawdown stop. */
+function Drawdown({ plan: p }: { plan: SmartPlanMonitorItem }) {
+  const t = useSmartText();
+  const near = nearStop(p);
+  return (
+    <span className="smart-stack">
+      <Filled
+        template={t.drawdownValue}
+        parts={{ drawdown: <Percent ratio={p.drawdown} />, stop: <Percent ratio={p.risk.drawdownStop} /> }}
+      />
+      {near && p.state === 'in_progress' ? <strong className="overdue">{t.nearStop}</strong> : null}
+    </span>
+  );
+}
+
+/** The state, and why an ended plan ended. */
+function stateText(t: SmartText, p: SmartPlanMonitorItem): string {
+  const state = t.states[p.state];
+  return p.endReason ? `${state} · ${t.endReasons[p.endReason]}` : state;
+}
+
+/** A signed amount of the plan's asset ("+12.5 USDT", "-3 USDT"). */
+function Signed({ value, asset }: { value: string; asset: string }) {
+  const shown = plain(value);
+  const sign = shown.startsWith('-') || Number(shown) === 0 ? '' : '+';
+  return (
+    <span className={shown.startsWith('-') ? 'smart-down' : undefined}>
+      <Amount value={`${sign}${shown} ${asset}`} />
+    </span>
+  );
+}
+
+/**
+ * The smart-plan monitor (/admin/smart/plans): plans newest first with their owner (linked to their
+ * page), product, amount, start, next income time, income to date, open positions, drawdown
+ * against its stop, equity and state; filtered by state and product (in the URL, so a product's
+ * page links to its plans).
+ */
+export function SmartPlans() {
+  const { text, language } = useBackOffice();
+  const t = useSmartText();
+  const headingId = useId();
+  const [params, setParams] = useSearchParams();
+  const state = SMART_STATES.find((s) => s === params.get('state'));
+  const product = /^\d{1,16}$/.test(params.get('product') ?? '') ? (params.get('product') ?? '') : '';
+  const filters: Filters = { ...(state ? { state } : {}), ...(product ? { product } : {}) };
+  const query = useSmartPlans(filters);
+  const products = useSmartProducts();
+  const setFilter = (name: 'state' | 'product', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const columns: Column<SmartPlanMonitorItem>[] = [
+    {
+      key: 'plan',
+      header: t.plan,
+      cell: (p) => (
+        <Link className="smart-nowrap" to={`/smart/plans/${p.id}`}>
+          {fill(t.planValue, { id: p.id })}
+        </Link>
+      ),
+      sortValue: (p) => p.id,
+    },
+    {
+      key: 'customer',
+      header: t.customer,
+      cell: (p) => <Link to={`/customers/${p.userId}`}>{`${p.customer} (#${p.userId})`}</Link>,
+      sortValue: (p) => p.customer,
+    },
+    {
+      key: 'product',
+      header: t.product,
+      cell: (p) => (
+        <span className="smart-stack">
+          <Link to={`/smart/products/${p.productId}`}>{p.productName}</Link>
+          <span className="muted" dir="ltr">
+            {p.instruments.join(', ')}
+          </span>
+        </span>
+      ),
+      sortValue: (p) => p.productName,
+    },
+    {
+      key: 'amount',
+      header: t.amount,
+      cell: (p) => <Money value={p.amount} asset={p.asset} />,
+      sortValue: (p) => Number(p.amount),
+    },
+    timeColumn('start', t.start, language, (p) => p.startTime),
+    {
+      key: 'nextIncome',
+      header: t.nextIncome,
+      cell: (p) => (p.nextIncomeTime ? formatTime(language, p.nextIncomeTime) : t.none),
+      sortValue: (p) => p.nextIncomeTime ?? '',
+    },
+    {
+      key: 'income',
+      header: t.incomeToDate,
+      cell: (p) => <Signed value={p.incomeToDate} asset={p.asset} />,
+      sortValue: (p) => Number(p.incomeToDate),
+    },
+    {
+      key: 'open',
+      header: t.openPositions,
+      cell: (p) => fill(t.openValue, { open: p.openTrades, count: p.tradeCount }),
+      sortValue: (p) => p.openTrades,
+    },
+    {
+      key: 'drawdown',
+      header: t.drawdown,
+      cell: (p) => <Drawdown plan={p} />,
+      sortValue: (p) => Number(p.drawdown) / Math.max(Number(p.risk.drawdownStop), 1e-9),
+    },
+    {
+      key: 'equity',
+      header: t.equity,
+      cell: (p) => <Money value={p.equity} asset={p.asset} />,
+      sortValue: (p) => Number(p.equity),
+    },
+    {
+      key: 'state',
+      header: t.state,
+      cell: (p) => <strong>{stateText(t, p)}</strong>,
+      sortValue: (p) => stateText(t, p),
+    },
+  ];
+  const filtered = Boolean(state || product);
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        {t.plansHeading}
+      </h2>
+      <p className="muted">{t.plansIntro}</p>
+      <form className="filters" aria-label={t.filters} onSubmit={(e) => e.preventDefault()}>
+        <SelectField
+          label={t.stateFilter}
+          name="state"
+          value={state ?? ''}
+          onChange={(e) => setFilter('state', e.target.value)}
+          options={[
+            { value: '', label: t.all },
+            ...SMART_STATES.map((s) => ({ value: s, label: t.states[s] })),
+          ]}
+        />
+        <SelectField
+          label={t.productFilter}
+          name="product"
+          value={product}
+          onChange={(e) => setFilter('product', e.target.value)}
+          options={[
+            { value: '', label: t.all },
+            ...(products.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` })),
+            // A product id from the URL before the products are there (or an unknown one) stays chosen.
+            ...(product && !products.data?.some((p) => String(p.id) === product)
+              ? [{ value: product, label: `#${product}` }]
+              : []),
+          ]}
+        />
+        {filtered ? (
+          <div className="actions">
+            <button type="button" onClick={() => setParams({}, { replace: true })}>
+              {t.clear}
+            </button>
+          </div>
+        ) : null}
+      </form>
+      <DataTable
+        caption={t.plansHeading}
+        columns={columns}
+        rows={query.data}
+        rowKey={(p) => p.id}
+        loading={query.isPending}
+        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
+        onRetry={() => void query.refetch()}
+        empty={filtered ? t.plansNoneMatch : t.plansEmpty}
+        filterText={(p) => `${p.id} ${p.customer} ${p.userId} ${p.productName} ${stateText(t, p)}`}
+        testId="smart-plans"
+      />
+    </section>
+  );
+}
+
+/**
+ * /admin/smart/plans/:id: one plan from the monitor with every field of spec §3, its risk limits,
+ * what it realised so far, its equity against its highest and the drawdown stop, and its trades'
+ * counts (the staff API gives no per-trade list).
+ */
+export function SmartPlanPage() {
+  const { text, language } = useBackOffice();
+  const t = useSmartText();
+  const id = Number(useParams().id);
+  const query = useSmartPlans({});
+  const plan = query.data?.find((p) => p.id === id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const loaded = plan !== undefined;
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [loaded]);
+  const back = (
+    <Link className="back" to="/smart/plans">
+      {t.backToPlans}
+    </Link>
+  );
+  if (!plan)
+    return (
+      <section className="panel">
+        {back}
+        <Pending
+          failure={
+            query.isError
+              ? failureMessage(query.error, text.error.generic)
+              : query.data || !Number.isSafeInteger(id)
+                ? t.planNotFound
+                : ''
+          }
+          loading={text.loading}
+        />
+      </section>
+    );
+  const p = plan;
+  const time = (iso: string | null) => (iso ? formatTime(language, iso) : t.none);
+  const r = p.risk;
+  const percent = (ratio: string) => <Percent ratio={ratio} />;
+  return (
+    <section className="panel" aria-labelledby="smart-plan-heading">
+      {back}
+      <h2 id="smart-plan-heading" ref={heading} tabIndex={-1}>
+        {fill(t.planHeading, { id: p.id })}
+      </h2>
+      <p>
+        <strong data-testid="smart-plan-state">{stateText(t, p)}</strong>
+      </p>
+      <Facts
+        testId="smart-plan-facts"
+        rows={[
+          [t.customer, <Link key="c" to={`/customers/${p.userId}`}>{`${p.customer} (#${p.userId})`}</Link>],
+          [
+            t.product,
+            <Link key="p" to={`/smart/products/${p.productId}`}>
+              {p.productName}
+            </Link>,
+          ],
+          [t.strategy, t.strategies[p.strategy]],
+          [
+            t.instruments,
+            <span key="i" dir="ltr">
+              {p.instruments.join(', ')}
+            </span>,
+          ],
+          [t.amount, <Money key="a" value={p.amount} asset={p.asset} />],
+          [t.start, time(p.startTime)],
+          [t.nextIncome, time(p.nextIncomeTime)],
+          [t.endTime, time(p.endTime)],
+          [t.runningTime, fill(t.runningValue, { days: p.runningDays })],
+          [t.profitShareDays, String(p.profitShareDays)],
+        ]}
+      />
+      <section className="smart-section" aria-labelledby="smart-plan-results">
+        <h3 id="smart-plan-results">{t.resultsHeading}</h3>
+        <Facts
+          testId="smart-plan-results"
+          rows={[
+            [t.incomeToDate, <Signed key="i" value={p.incomeToDate} asset={p.asset} />],
+            [t.dailyYield, p.dailyYield === null ? t.dailyYieldNone : percent(p.dailyYield)],
+            [t.realisedReturn, percent(p.realisedReturn)],
+            [t.equity, <Money key="e" value={p.equity} asset={p.asset} />],
+            [t.highWater, <Money key="h" value={p.highWater} asset={p.asset} />],
+            [t.drawdown, <Drawdown key="d" plan={p} />],
+            [t.fee, p.fee === null ? t.none : <Money key="f" value={p.fee} asset={p.asset} />],
+            [t.returned, p.returned === null ? t.none : <Money key="r" value={p.returned} asset={p.asset} />],
+            [t.endedAt, time(p.endedAt)],
+            [t.endReason, p.endReason ? t.endReasons[p.endReason] : t.none],
+          ]}
+        />
+      </section>
+      <section className="smart-section" aria-labelledby="smart-plan-terms">
+        <h3 id="smart-plan-terms">{t.termsOfPlan}</h3>
+        <Facts
+          testId="smart-plan-terms"
+          rows={[
+            [t.timeframe, String(p.timeframeDays)],
+            [
+              t.rangeWhenBought,
+              <Amount key="r" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
+            ],
+            [t.feeShare, feeText(t, p)],
+            [t.stopLoss, percent(r.stopLoss)],
+            [t.takeProfit, percent(r.takeProfit)],
+            [t.leverage, <Amount key="l" value={fill(t.leverageValue, { leverage: r.leverage })} />],
+            [t.marginShare, fill(t.marginValue, { share: ratioToPercent(r.marginShare) })],
+            [t.drawdownStop, percent(r.drawdownStop)],
+          ]}
+        />
+      </section>
+      <section className="smart-section" aria-labelledby="smart-plan-trades">
+        <h3 id="smart-plan-trades">{t.tradesHeading}</h3>
+        <p data-testid="smart-plan-trades">
+          {fill(t.openValue, { open: p.openTrades, count: p.tradeCount })}
+        </p>
+        <p className="muted">{t.tradesNote}</p>
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,370 @@
+import { Code, type LoanDetail as Detail } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { useUploadedFile } from '../uploads/upload.ts';
+import { AgreementLink } from './Agreement.tsx';
+import { type Fact, Facts, idOf, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
+import { loanQueries } from './queries.ts';
+import { Repay } from './Repay.tsx';
+
+function useDetailFacts(loan: Detail): Fact[] {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const facts: Fact[] = [
+    {
+      name: 'amount',
+      label: t('loan.sheet.amount'),
+      value: loan.amount,
+      shown: f.exact(loan.amount, loan.asset),
+    },
+    {
+      name: 'termDays',
+      label: t('loan.sheet.term'),
+      value: String(loan.termDays),
+      shown: f.days(loan.termDays),
+    },
+    {
+      name: 'dailyRate',
+      label: t('loan.sheet.dailyRate'),
+      value: loan.dailyRate,
+      shown: f.rate(loan.dailyRate),
+    },
+    {
+      name: 'interestFreeDays',
+      label: t('loan.sheet.interestFree'),
+      value: String(loan.interestFreeDays),
+      shown: f.days(loan.interestFreeDays),
+    },
+    {
+      name: 'totalInterest',
+      label: t('loan.sheet.totalInterest'),
+      value: loan.totalInterest,
+      shown: f.exact(loan.totalInterest, loan.asset),
+    },
+    {
+      name: 'totalPayable',
+      label: t('loan.sheet.totalPayable'),
+      value: loan.totalPayable,
+      shown: f.exact(loan.totalPayable, loan.asset),
+    },
+    { name: 'apr', label: t('loan.sheet.apr'), value: loan.apr, shown: f.apr(loan.apr) },
+    {
+      name: 'late',
+      long: true,
+      label: t('loan.sheet.late'),
+      value: `${loan.lateDailyRate} ${loan.lateCostCap}`,
+      shown: t('loan.sheet.lateValue', {
+        rate: f.rate(loan.lateDailyRate),
+        cap: f.exact(loan.lateCostCap, loan.asset),
+      }),
+    },
+    {
+      name: 'appliedAt',
+      label: t('loan.record.appliedAt'),
+      value: loan.appliedAt,
+      shown: f.date(loan.appliedAt),
+    },
+  ];
+  if (loan.disbursedAt)
+    facts.push({
+      name: 'disbursedAt',
+      label: t('loan.record.disbursedAt'),
+      value: loan.disbursedAt,
+      shown: f.day(loan.disbursedAt),
+    });
+  if (loan.interestFrom)
+    facts.push({
+      name: 'interestFrom',
+      label: t('loan.record.interestFrom'),
+      value: loan.interestFrom,
+      shown: f.day(loan.interestFrom),
+    });
+  if (loan.dueDate)
+    facts.push({
+      name: 'dueDate',
+      label: t('loan.record.dueDate'),
+      value: loan.dueDate,
+      shown: f.day(loan.dueDate),
+    });
+  if (loan.withdrawableUntil && loan.state === 'repaying')
+    facts.push({
+      name: 'withdrawableUntil',
+      label: t('loan.record.withdrawableUntil'),
+      value: loan.withdrawableUntil,
+      shown: f.day(loan.withdrawableUntil),
+    });
+  if (loan.closedAt)
+    facts.push({
+      name: 'closedAt',
+      label: t('loan.record.closedAt'),
+      value: loan.closedAt,
+      shown: f.date(loan.closedAt),
+    });
+  if (loan.reason)
+    facts.push({ name: 'reason', label: t('loan.record.reason'), value: loan.reason, shown: loan.reason });
+  return facts;
+}
+
+/** Owed now beside paid so far: principal, interest, late cost, total. */
+function Amounts({ loan }: { loan: Detail }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const rows = ['principal', 'interest', 'lateCost', 'total'] as const;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+    <section className="table-scroll" aria-label={t('loan.detail.amounts')} tabIndex={0}>
+      <table className="data-table loan-amounts" data-testid="loan-amounts">
+        <caption className="visually-hidden">{t('loan.detail.amounts')}</caption>
+        <thead>
+          <tr>
+            <td />
+            <th scope="col" className="num">
+              {t('loan.detail.owed')}
+            </th>
+            <th scope="col" className="num">
+              {t('loan.detail.paid')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row} data-row={row}>
+              <th scope="row">{t(`loan.payoff.${row === 'total' ? 'sum' : row}`)}</th>
+              <td className="num" data-value={loan.outstanding[row]} data-column="owed">
+                {f.exact(loan.outstanding[row], loan.asset)}
+              </td>
+              <td className="num" data-value={loan.paid[row]} data-column="paid">
+                {f.exact(loan.paid[row], loan.asset)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Schedule({ loan }: { loan: Detail }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  if (loan.schedule.length === 0) return <Empty text={t('loan.detail.noSchedule')} />;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+    <section className="table-scroll" aria-label={t('loan.detail.schedule')} tabIndex={0}>
+      <table className="data-table" data-testid="loan-schedule">
+        <caption className="visually-hidden">{t('loan.detail.schedule')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('loan.record.dueDate')}</th>
+            <th scope="col" className="num">
+              {t('loan.payoff.principal')}
+            </th>
+            <th scope="col" className="num">
+              {t('loan.payoff.interest')}
+            </th>
+            <th scope="col" className="num">
+              {t('loan.payoff.sum')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {loan.schedule.map((row) => (
+            <tr key={row.dueDate}>
+              <td>{f.day(row.dueDate)}</td>
+              <td className="num">{f.exact(row.principal, loan.asset)}</td>
+              <td className="num">{f.exact(row.interest, loan.asset)}</td>
+              <td className="num" data-value={row.total}>
+                {f.exact(row.total, loan.asset)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Accruals({ loan }: { loan: Detail }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  return (
+    <details className="loan-accruals" data-testid="loan-accruals">
+      <summary>{t('loan.detail.accruals')}</summary>
+      {loan.accruals.length === 0 ? (
+        <Empty text={t('loan.detail.noAccruals')} />
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('loan.detail.accrualsTitle')} tabIndex={0}>
+          <table className="data-table">
+            <caption className="visually-hidden">{t('loan.detail.accrualsTitle')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('loan.detail.day')}</th>
+                <th scope="col" className="num">
+                  {t('loan.payoff.interest')}
+                </th>
+                <th scope="col" className="num">
+                  {t('loan.payoff.lateCost')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...loan.accruals].reverse().map((row) => (
+                <tr key={row.day}>
+                  <td>{f.day(row.day)}</td>
+                  <td className="num">{f.exact(row.interest, loan.asset)}</td>
+                  <td className="num">{f.exact(row.lateCost, loan.asset)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </details>
+  );
+}
+
+/** The proof image of a repayment by transfer (fetched with the session: only its owner reads it). */
+function ProofImage({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const file = useUploadedFile(id);
+  if (!file.url) return null;
+  return <img className="loan-proof-image" src={file.url} alt={t('loan.detail.proofImage')} />;
+}
+
+function Repayments({ loan }: { loan: Detail }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  if (loan.repayments.length === 0) return <Empty text={t('loan.detail.noRepayments')} />;
+  return (
+    <ul className="loan-repayments" data-testid="loan-repayments">
+      {[...loan.repayments].reverse().map((r) => (
+        <li
+          key={r.id}
+          className="loan-repayment"
+          data-repayment={r.id}
+          data-state={r.state}
+          data-method={r.method}
+        >
+          <p className="loan-card-amount">
+            <strong data-value={r.amount}>{f.exact(r.amount, loan.asset)}</strong>{' '}
+            <span
+              className="loan-state"
+              data-state={r.state === 'approved' ? 'repaid' : r.state === 'rejected' ? 'rejected' : 'pending'}
+            >
+              {t(`loan.repaymentState.${r.method === 'balance' ? 'paid' : r.state}`)}
+            </span>
+          </p>
+          <p className="small muted">
+            {t(`loan.repay.by.${r.method}`)} · {f.date(r.createdAt)}
+          </p>
+          {r.principal !== null && r.interest !== null && r.lateCost !== null ? (
+            <p className="small">
+              {t('loan.detail.allocated', {
+                late: f.exact(r.lateCost, loan.asset),
+                interest: f.exact(r.interest, loan.asset),
+                principal: f.exact(r.principal, loan.asset),
+              })}
+            </p>
+          ) : null}
+          {r.txHash ? (
+            <p className="small">
+              {t('loan.proof.txHash')}:{' '}
+              <code dir="ltr" className="loan-hash">
+                {r.txHash}
+              </code>
+            </p>
+          ) : null}
+          {r.proof ? <ProofImage id={r.proof} /> : null}
+          {r.reason ? (
+            <p className="small loan-reason">{t('loan.detail.reason', { reason: r.reason })}</p>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Summary({ loan }: { loan: Detail }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const facts = useDetailFacts(loan);
+  return (
+    <section className="card loan-summary" aria-labelledby="loan-detail-name">
+      <div className="loan-card-head">
+        <h2 id="loan-detail-name">{loan.productName}</h2>
+        <span className="loan-chip">{loan.asset}</span>
+      </div>
+      <p className="loan-card-amount">
+        <strong data-value={loan.amount}>{f.exact(loan.amount, loan.asset)}</strong>{' '}
+        <StateWord state={loan.state} />
+      </p>
+      <p className="loan-state-text">{t(`loan.stateText.${loan.state}`)}</p>
+      <Facts facts={facts} testId="loan-facts" />
+      {loan.hasAgreement ? <AgreementLink loan={loan} /> : null}
+    </section>
+  );
+}
+
+function DetailBody({ userId, id }: { userId: number; id: number }) {
+  const { t } = useTranslation();
+  const query = useQuery(loanQueries.detail(userId, id));
+  if (query.isPending) return <Loading />;
+  if (query.isError)
+    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
+      <section className="card loan-missing">
+        <p>{t('loan.detail.notFound')}</p>
+        <Link to="/loan/records">{t('loan.detail.toRecords')}</Link>
+      </section>
+    ) : (
+      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+    );
+  const loan = query.data;
+  const open = loan.state === 'repaying' || loan.state === 'expired';
+  return (
+    <div className="loan-stack" data-loan={loan.id} data-state={loan.state}>
+      <Summary loan={loan} />
+      <section className="card" aria-labelledby="loan-amounts-title">
+        <h2 id="loan-amounts-title">{t('loan.detail.amounts')}</h2>
+        <Amounts loan={loan} />
+      </section>
+      {open ? (
+        <Repay key={`${loan.outstanding.total}|${loan.repayments.length}`} userId={userId} loanId={loan.id} />
+      ) : null}
+      <section className="card" aria-labelledby="loan-schedule-title">
+        <h2 id="loan-schedule-title">{t('loan.detail.schedule')}</h2>
+        <p className="small muted">{t('loan.detail.scheduleNote')}</p>
+        <Schedule loan={loan} />
+        <Accruals loan={loan} />
+      </section>
+      <section className="card" aria-labelledby="loan-repayments-title">
+        <h2 id="loan-repayments-title">{t('loan.detail.repayments')}</h2>
+        <Repayments loan={loan} />
+      </section>
+    </div>
+  );
+}
+
+/** One of my loans (/loan/:id): state in words, facts, owed and paid, repayment, schedule, accruals, repayments. */
+export default function LoanDetail() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const loanId = idOf(id);
+  return (
+    <LoanPage title={t('title.loanDetail')}>
+      {(userId) =>
+        loanId === null ? (
+          <section className="card loan-missing">
+            <p>{t('loan.detail.notFound')}</p>
+            <Link to="/loan/records">{t('loan.detail.toRecords')}</Link>
+          </section>
+        ) : (
+          <DetailBody userId={userId} id={loanId} />
+        )
+      }
+    </LoanPage>
+  );
+}

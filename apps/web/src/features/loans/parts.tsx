@@ -1,0 +1,265 @@
+import {
+  ASSET_SCALES,
+  type Asset,
+  Code,
+  formatMinor,
+  LOAN_STATES,
+  type LoanState,
+  parseMinor,
+} from '@swx/contract';
+import { type ReactNode, use } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { ApiFailure } from '../../app/api.ts';
+import { formatDate, formatNumber } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
+import { useClientState } from '../../app/state.ts';
+import { BookBadge } from '../../shell/BookBadge.tsx';
+import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { NeedsLogin } from '../account/AccountPage.tsx';
+import { loanTexts } from './texts.ts';
+import './loans.css';
+
+/**
+ * A loan screen: its title with the book badge, the links between the loan screens, then the
+ * screen for a logged-in customer in the live book. Loans are live-book only: in the demo book the
+ * screen says so and offers the book switch instead (the server would answer 10043).
+ */
+export function LoanPage({
+  title,
+  nav = true,
+  children,
+}: {
+  title: string;
+  nav?: boolean;
+  children: (userId: number) => ReactNode;
+}) {
+  // The loan texts load with the loans chunk; the route's Suspense shows loading until they are in.
+  use(loanTexts);
+  const { t } = useTranslation();
+  const user = useClientState((s) => s.userInfo);
+  const isLogin = useClientState((s) => s.isLogin);
+  const demo = useClientState((s) => s.virtual === 1);
+  return (
+    <div className="container page loan-page">
+      <div className="page-head">
+        <h1 className="page-title">{title}</h1>
+        {isLogin ? <BookBadge /> : null}
+      </div>
+      {nav ? <LoanNav /> : null}
+      <NeedsLogin>
+        {demo ? (
+          <section className="card loan-demo" data-testid="loan-demo" aria-labelledby="loan-demo-title">
+            <h2 id="loan-demo-title">{t('loan.demo.title')}</h2>
+            <p>{t('loan.demo.text')}</p>
+            <BookSwitch />
+          </section>
+        ) : user ? (
+          children(user.id)
+        ) : null}
+      </NeedsLogin>
+    </div>
+  );
+}
+
+/** Borrow, my loans, agreements, repayment, credit score: links, the current one marked. */
+export function LoanNav() {
+  const { t } = useTranslation();
+  const links = [
+    ['/loan', 'loan.nav.borrow'],
+    ['/loan/records', 'title.loanRecords'],
+    ['/profile/repayment', 'title.loanRepayment'],
+    ['/profile/contract', 'title.loanContract'],
+    ['/profile/credit', 'title.creditScore'],
+  ] as const;
+  return (
+    <nav className="loan-nav" aria-label={t('loan.nav.label')}>
+      <ul>
+        {links.map(([to, key]) => (
+          <li key={to}>
+            <NavLink to={to} end>
+              {t(key)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The reader's formatters of loan figures. */
+export function useLoanFormat() {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  return {
+    language,
+    /** An amount at its asset's display scale, as a left-to-right isolate (number and asset stay together, in Arabic too, and on one line). */
+    money: (amount: string, asset: string) =>
+      `\u2066${formatMoney(language, amount, asset)}\u00a0${asset}\u2069`,
+    /** Every digit the server gave: the figures shown are the figures applied. */
+    exact: (amount: string, asset: string) =>
+      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)}\u00a0${asset}\u2069`,
+    /** A daily rate as a percentage with every digit ("0.0005" → 0.05 %). */
+    rate: (ratio: string) => `\u2066${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
+    /** A share ("0.75" → 75 %), as few decimals as it has. */
+    percent: (ratio: string) => `\u2066${formatPercent(language, ratio)}\u2069`,
+    /** The APR, already in percent with one decimal. */
+    apr: (percent: string) =>
+      `\u2066${formatPercent(language, percent, { alreadyPercent: true, minimumFractionDigits: 1 })}\u2069`,
+    /** A UTC day ("2025-03-01") in the reader's words. */
+    day: (value: string) =>
+      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
+    date: (value: string) =>
+      formatDate(language, value, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }),
+    days: (count: number) => t('loan.days', { count }),
+    count: (value: number) => formatNumber(language, value),
+  };
+}
+
+/** Parses a decimal at the asset's scale; null when it cannot be read. */
+export function minorOf(amount: string, asset: Asset): bigint | null {
+  try {
+    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
+  } catch {
+    return null;
+  }
+}
+
+export function decimalOf(minor: bigint, asset: Asset): string {
+  return formatMinor(minor, ASSET_SCALES[asset]);
+}
+
+/** A loan's state in words, with its own mark. */
+export function StateWord({ state }: { state: LoanState }) {
+  const { t } = useTranslation();
+  return (
+    <span className="loan-state" data-state={state} data-testid="loan-state">
+      {t(`loan.state.${state}`)}
+    </span>
+  );
+}
+
+export const isLoanState = (value: string): value is LoanState =>
+  (LOAN_STATES as readonly string[]).includes(value);
+
+/** One fact; `long` marks a sentence rather than a figure (read from the start when it takes a line of its own). */
+export type Fact = { name: string; label: string; value: string; shown: ReactNode; long?: boolean };
+
+/** Facts as a description list; each row carries its exact value for readers and tests. */
+export function Facts({ facts, testId, className }: { facts: Fact[]; testId?: string; className?: string }) {
+  return (
+    <dl className={`loan-facts${className ? ` ${className}` : ''}`} data-testid={testId}>
+      {facts.map((fact) => (
+        <div
+          key={fact.name}
+          data-figure={fact.name}
+          data-value={fact.value}
+          data-long={fact.long ? '' : undefined}
+        >
+          <dt>{fact.label}</dt>
+          <dd>{fact.shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Identity verification comes first (spec §5): what to do, and the way there. */
+export function KycGate({ state }: { state?: string | undefined }) {
+  const { t } = useTranslation();
+  const pending = state === 'pending';
+  return (
+    <section className="card loan-gate" data-testid="kyc-gate" aria-labelledby="loan-gate-title">
+      <h2 id="loan-gate-title">{t('loan.gate.title')}</h2>
+      <p>{pending ? t('loan.gate.pending') : t('loan.gate.text')}</p>
+      {pending ? null : (
+        <Link className="button primary" to="/profile/verification">
+          {t('loan.gate.verify')}
+        </Link>
+      )}
+    </section>
+  );
+}
+
+/** What a refusal means for the customer, in their words, with what they can do about it. */
+export function Refusal({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  if (!(error instanceof ApiFailure))
+    return (
+      <p className="form-error" role="alert">
+        {t('state.error')}
+      </p>
+    );
+  const data = (error.data ?? {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+  let message = error.message;
+  let action: ReactNode = null;
+  switch (error.code) {
+    case Code.USER_NOT_AUTHENTICATED:
+      message = t('loan.gate.text');
+      action = <Link to="/profile/verification">{t('loan.gate.verify')}</Link>;
+      break;
+    case Code.WRONG_INVESTMENT_AMOUNT: {
+      const asset = text('asset');
+      if (asset && text('limit'))
+        message = t('loan.refusal.amountRange', {
+          minimum: f.exact(text('minimum'), asset),
+          maximum: f.exact(text('maximum'), asset),
+          limit: f.exact(text('limit'), asset),
+        });
+      else if (asset && text('maximum'))
+        message = t('loan.refusal.atMost', { maximum: f.exact(text('maximum'), asset) });
+      break;
+    }
+    case Code.LOAN_PERIOD_WRONG:
+      message = text('withdrawalDays') ? t('loan.refusal.withdrawalOver') : t('loan.refusal.term');
+      break;
+    case Code.ALREADY_PURCHASED:
+      message = t('loan.refusal.open');
+      if (text('loanId')) action = <Link to={`/loan/${text('loanId')}`}>{t('loan.refusal.seeOpen')}</Link>;
+      break;
+    case Code.SOLD_OUT:
+      message = text('reason') === 'pool' ? t('loan.refusal.pool') : t('loan.refusal.closed');
+      break;
+    case Code.INSUFFICIENT_BALANCE:
+      message = t('loan.refusal.balance');
+      action = <Link to="/profile/deposit">{t('loan.refusal.deposit')}</Link>;
+      break;
+    case Code.LIVE_BOOK_ONLY:
+      message = t('loan.demo.title');
+      break;
+    case Code.RECEIVING_ADDRESS_MISSING:
+      message = t('loan.refusal.address');
+      break;
+    case Code.PRICE_CHANGED:
+      message = t('loan.refusal.changed');
+      break;
+    case Code.TRANSACTION_ALREADY_USED:
+      message = t('loan.refusal.txUsed');
+      break;
+    default:
+      break;
+  }
+  return (
+    <div className="form-error loan-refusal" role="alert" data-code={error.code}>
+      <p>{message}</p>
+      {action ? <p>{action}</p> : null}
+    </div>
+  );
+}
+
+/** A loan id from the address: decimal digits only, else null. */
+export function idOf(text: string | undefined): number | null {
+  if (!text || !/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
+}

@@ -1,0 +1,57 @@
+import { queryOptions } from '@tanstack/react-query';
+import { callApi } from '../../app/api.ts';
+
+const all = ['loans'] as const;
+
+/** Milliseconds until a quote should be renewed: 30 s before it runs out, and at least 1 s from now. */
+function untilRenewal(expiresAt: number | undefined): number {
+  if (expiresAt === undefined) return 0;
+  return Math.max(1_000, expiresAt * 1000 - Date.now() - 30_000);
+}
+
+/**
+ * Loans (live book only), under one root key: an application, a repayment or a withdrawal
+ * invalidates `loanQueries.all` (and the ledger's). Every key carries the user; product names are
+ * staff's text and the agreement is English, so the language is not in the keys.
+ */
+export const loanQueries = {
+  all,
+  products: (userId: number) =>
+    queryOptions({
+      queryKey: [...all, userId, 'products'],
+      queryFn: () => callApi('loanProducts'),
+      staleTime: 15_000,
+    }),
+  /**
+   * The information sheet for one amount and term: asked again before the quote runs out, so the
+   * figures shown can always be applied.
+   */
+  quote: (userId: number, productId: number, amount: string, termDays: number) =>
+    queryOptions({
+      queryKey: [...all, userId, 'quote', productId, amount, termDays],
+      queryFn: () => callApi('loanQuote', { body: { productId, amount, termDays } }),
+      retry: false,
+      gcTime: 0,
+      staleTime: (query) => untilRenewal(query.state.data?.expiresAt),
+      refetchInterval: (query) => (query.state.data ? untilRenewal(query.state.data.expiresAt) : false),
+    }),
+  records: (userId: number) =>
+    queryOptions({
+      queryKey: [...all, userId, 'records'],
+      queryFn: () => callApi('listLoanRecord', { query: {} }),
+    }),
+  detail: (userId: number, id: number) =>
+    queryOptions({
+      queryKey: [...all, userId, 'detail', id],
+      queryFn: () => callApi('loanDetail', { params: { id } }),
+      retry: false,
+    }),
+  /** What repaying today costs: asked fresh each time the repayment opens. */
+  payoff: (userId: number, id: number) =>
+    queryOptions({
+      queryKey: [...all, userId, 'payoff', id],
+      queryFn: () => callApi('loanPayoff', { body: { loanId: id } }),
+      staleTime: 0,
+      retry: false,
+    }),
+};
