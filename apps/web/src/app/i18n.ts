@@ -123,3 +123,21 @@ export function formatDate(
     new Date(value),
   );
 }
+
+/** A moment of a product's record (a payout, a trade, a signature) in UTC, saying so. */
+export function formatUtcTime(language: Language, value: string): string {
+  return formatDate(language, value, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
+}
+
+/** A UTC day ("2025-03-01"), or the day of a UTC moment, in the reader's words. */
+export function formatUtcDay(language: Language, value: string): string {
+  return formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' });
+}

@@ -1,4 +1,23 @@
-import { displayScaleOf, LANGUAGE_TAGS, type Language, toDisplay } from '@swx/contract';
+import {
+  ASSET_SCALES,
+  type Asset,
+  displayScaleOf,
+  LANGUAGE_TAGS,
+  type Language,
+  parseMinor,
+  toDisplay,
+} from '@swx/contract';
+
+/** Minor units of a typed decimal at its asset's scale; null when it cannot be read (or the asset is unknown). */
+export function minorOf(amount: string, asset: string): bigint | null {
+  const scale = ASSET_SCALES[asset as Asset];
+  if (scale === undefined) return null;
+  try {
+    return parseMinor(amount.trim(), scale);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Formats a decimal string for the reader's locale without passing through a float: Intl's

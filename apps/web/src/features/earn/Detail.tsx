@@ -21,13 +21,6 @@ import {
 } from './parts.tsx';
 import { earnQueries } from './queries.ts';
 
-/** A product id from the address: decimal digits only, else null. */
-export function idOf(text: string | null | undefined): number | null {
-  if (!text || !/^\d{1,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 ? id : null;
-}
-
 /** A small line of the unit price over the published days (a picture of the table below it). */
 function PriceLine({ days }: { days: readonly EarnRateDay[] }) {
   if (days.length < 2) return null;

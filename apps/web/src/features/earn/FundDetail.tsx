@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { idOf, ProductScreen } from './Detail.tsx';
+import { idOf } from '../../app/pathId.ts';
+import { ProductScreen } from './Detail.tsx';
 import { EarnPage } from './parts.tsx';
 
 /** A crypto fund (/financial/cryptoInvestDetail?id=N): the product and its purchase. */

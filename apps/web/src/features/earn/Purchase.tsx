@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
+import { minorOf } from '../../app/money.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
@@ -12,7 +13,7 @@ import { Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
-import { CopyButton, maxInvest, minorOf, Refusal, useEarnFormat } from './parts.tsx';
+import { CopyButton, maxInvest, Refusal, useEarnFormat } from './parts.tsx';
 import { earnQueries } from './queries.ts';
 
 /** How long the amount rests before it is quoted. */

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { idOf, ProductScreen } from './Detail.tsx';
+import { idOf } from '../../app/pathId.ts';
+import { ProductScreen } from './Detail.tsx';
 import { EarnPage } from './parts.tsx';
 
 /** A VIP fund (/financial/vipInvestDetail/:info, info being the product id). */

@@ -5,15 +5,14 @@ import {
   type EarnProduct,
   type EarnState,
   formatMinor,
-  parseMinor,
   SOLD_OUT_REASONS,
 } from '@swx/contract';
 import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatDate, formatNumber } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
+import { formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
+import { formatAmount, formatMoney, formatPercent, minorOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
@@ -80,34 +79,14 @@ export function useEarnFormat() {
     exact: (amount: string, asset: string) =>
       `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}\u2069`,
     percent: (ratio: string) => formatPercent(language, ratio, { minimumFractionDigits: 2 }),
-    date: (value: string) =>
-      formatDate(language, value, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: 'UTC',
-        timeZoneName: 'short',
-      }),
-    /** A UTC day ("2025-03-01") in the reader's words. */
-    day: (value: string) =>
-      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
+    date: (value: string) => formatUtcTime(language, value),
+    day: (value: string) => formatUtcDay(language, value),
     days: (count: number) => t('earn.days', { count }),
     count: (value: number) => formatNumber(language, value),
     /** "30 days" or "Flexible". */
     term: (termDays: number | null) =>
       termDays === null ? t('earn.flexible') : t('earn.days', { count: termDays }),
   };
-}
-
-/** Parses a decimal at the asset's scale; null when it cannot be read. */
-export function minorOf(amount: string, asset: Asset): bigint | null {
-  try {
-    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
-  } catch {
-    return null;
-  }
 }
 
 /** The most one can put in now: the smallest of the balance, the product's maximum and what capacity is left. */

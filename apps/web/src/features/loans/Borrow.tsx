@@ -4,13 +4,15 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
+import { minorOf } from '../../app/money.ts';
+import { idOf } from '../../app/pathId.ts';
 import { announce } from '../../ui/announce.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
 import { uploadFile } from '../uploads/upload.ts';
-import { type Fact, Facts, idOf, KycGate, LoanPage, minorOf, Refusal, useLoanFormat } from './parts.tsx';
+import { type Fact, Facts, KycGate, LoanPage, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { type SignatureHandle, SignaturePad } from './SignaturePad.tsx';
 

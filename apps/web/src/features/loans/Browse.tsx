@@ -2,8 +2,9 @@ import type { LoanLimit, LoanProductsData } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { minorOf } from '../../app/money.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { type Fact, Facts, KycGate, LoanPage, minorOf, useLoanFormat } from './parts.tsx';
+import { type Fact, Facts, KycGate, LoanPage, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
 type Product = LoanProductsData['products'][number];

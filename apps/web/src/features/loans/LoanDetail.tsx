@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
+import { idOf } from '../../app/pathId.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
-import { type Fact, Facts, idOf, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
+import { type Fact, Facts, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { Repay } from './Repay.tsx';
 

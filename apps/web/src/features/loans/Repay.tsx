@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
+import { minorOf } from '../../app/money.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -13,7 +14,7 @@ import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
-import { decimalOf, type Fact, Facts, minorOf, Refusal, useLoanFormat } from './parts.tsx';
+import { decimalOf, type Fact, Facts, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
 /** How a payment of `amount` is allocated: late cost, then interest, then principal (as the server does). */

@@ -1,17 +1,9 @@
-import {
-  ASSET_SCALES,
-  type Asset,
-  Code,
-  formatMinor,
-  LOAN_STATES,
-  type LoanState,
-  parseMinor,
-} from '@swx/contract';
+import { ASSET_SCALES, type Asset, Code, formatMinor, LOAN_STATES, type LoanState } from '@swx/contract';
 import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatDate, formatNumber } from '../../app/i18n.ts';
+import { formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
@@ -106,31 +98,11 @@ export function useLoanFormat() {
     /** The APR, already in percent with one decimal. */
     apr: (percent: string) =>
       `\u2066${formatPercent(language, percent, { alreadyPercent: true, minimumFractionDigits: 1 })}\u2069`,
-    /** A UTC day ("2025-03-01") in the reader's words. */
-    day: (value: string) =>
-      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
-    date: (value: string) =>
-      formatDate(language, value, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: 'UTC',
-        timeZoneName: 'short',
-      }),
+    day: (value: string) => formatUtcDay(language, value),
+    date: (value: string) => formatUtcTime(language, value),
     days: (count: number) => t('loan.days', { count }),
     count: (value: number) => formatNumber(language, value),
   };
-}
-
-/** Parses a decimal at the asset's scale; null when it cannot be read. */
-export function minorOf(amount: string, asset: Asset): bigint | null {
-  try {
-    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
-  } catch {
-    return null;
-  }
 }
 
 export function decimalOf(minor: bigint, asset: Asset): string {
@@ -255,11 +227,4 @@ export function Refusal({ error }: { error: unknown }) {
       {action ? <p>{action}</p> : null}
     </div>
   );
-}
-
-/** A loan id from the address: decimal digits only, else null. */
-export function idOf(text: string | undefined): number | null {
-  if (!text || !/^\d{1,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 ? id : null;
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDecimal } from '../../app/i18n.ts';
+import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
@@ -16,7 +17,6 @@ import { ledgerQueries } from '../ledger/queries.ts';
 import { Facts, usePlanFacts } from './Plans.tsx';
 import {
   DemoDisabled,
-  idOf,
   Move,
   Refusal,
   RiskFacts,

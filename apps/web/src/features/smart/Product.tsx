@@ -12,6 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatNumber } from '../../app/i18n.ts';
+import { minorOf } from '../../app/money.ts';
+import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
@@ -24,8 +26,6 @@ import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
 import {
   Closed,
   DemoDisabled,
-  idOf,
-  minorOf,
   ProductFacts,
   Realised,
   Refusal,

@@ -2,7 +2,6 @@ import {
   ASSET_SCALES,
   type Asset,
   Code,
-  parseMinor,
   type SmartProduct,
   type SmartRealisedYield,
   type SmartRisk,
@@ -12,7 +11,7 @@ import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatDate, formatDecimal, formatNumber } from '../../app/i18n.ts';
+import { formatDecimal, formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
@@ -95,19 +94,8 @@ export function useSmartFormat() {
     signedPercent: (ratio: string) =>
       `\u2066${signOf(ratio) > 0 ? '+' : ''}${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
     price: (price: string) => `\u2066${formatDecimal(language, price)}\u2069`,
-    date: (value: string) =>
-      formatDate(language, value, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: 'UTC',
-        timeZoneName: 'short',
-      }),
-    /** A UTC day ("2025-03-01") in the reader's words. */
-    day: (value: string) =>
-      formatDate(language, `${value.slice(0, 10)}T00:00:00Z`, { dateStyle: 'medium', timeZone: 'UTC' }),
+    date: (value: string) => formatUtcTime(language, value),
+    day: (value: string) => formatUtcDay(language, value),
     days: (count: number) => t('smart.days', { count }),
     count: (value: number) => formatNumber(language, value),
     /** Running time: whole days, then hours and minutes. */
@@ -118,15 +106,6 @@ export function useSmartFormat() {
         minutes: formatNumber(language, Math.floor((seconds % 3600) / 60)),
       }),
   };
-}
-
-/** Parses a decimal at the asset's scale; null when it cannot be read. */
-export function minorOf(amount: string, asset: string): bigint | null {
-  try {
-    return parseMinor(amount.trim(), ASSET_SCALES[asset as Asset] ?? 8);
-  } catch {
-    return null;
-  }
 }
 
 /** A gain, a loss or nothing: the sign, a word and a mark, never colour alone. */
@@ -358,11 +337,4 @@ export function Refusal({ error, product }: { error: unknown; product?: SmartPro
       {action ? <div>{action}</div> : null}
     </div>
   );
-}
-
-/** A product id or plan id from the address: decimal digits only, else null. */
-export function idOf(text: string | undefined): number | null {
-  if (!text || !/^\d{1,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 ? id : null;
 }

@@ -23,7 +23,6 @@ import { normalizeDecimal } from '../trading/ticket.ts';
 import {
   Countdown,
   History,
-  minorOf,
   newSwapRequestId,
   PairList,
   QuoteFigures,
@@ -34,6 +33,7 @@ import {
 import { swapQueries } from './queries.ts';
 import { swapTexts } from './texts.ts';
 import './swap.css';
+import { minorOf } from '../../app/money.ts';
 
 /** How long the amount rests before it is quoted. */
 const DEBOUNCE_MS = 400;

@@ -2,7 +2,6 @@ import {
   ASSET_SCALES,
   Code,
   LANGUAGE_TAGS,
-  parseMinor,
   SWAP_QUOTE_SECONDS,
   type SwapAsset,
   type SwapPair,
@@ -56,15 +55,6 @@ export function useSwapFormat() {
     date: (value: string) =>
       formatDate(language, value, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
   };
-}
-
-/** Minor units of a decimal at the asset's scale; null when it cannot be read. */
-export function minorOf(amount: string, asset: SwapAsset): bigint | null {
-  try {
-    return parseMinor(amount.trim(), ASSET_SCALES[asset]);
-  } catch {
-    return null;
-  }
 }
 
 /** A request id for one commit: a UUID without its dashes (8-64 of [A-Za-z0-9_-]). */
