@@ -9,7 +9,14 @@ import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
-import { MySmartPlansPage, SmartListPage, SmartPlanPage, SmartProductPage } from '../support/pages/index.ts';
+import {
+  MySmartPlansPage,
+  NoticeDialog,
+  SmartListPage,
+  SmartPlanPage,
+  SmartProductPage,
+} from '../support/pages/index.ts';
+import { advanceClock } from '../support/server.ts';
 import { uploadedId } from '../support/uploads.ts';
 
 /**
@@ -20,15 +27,20 @@ import { uploadedId } from '../support/uploads.ts';
  * shows. The demo book is refused with the offer to switch; every smart screen passes axe in
  * English and Arabic, on the desktop and at 390 px.
  *
- * The server runs on the real clock (the test server has no injected clock): a plan's strategy
- * needs hours of bars before its first signal, and its first income day is the next 00:00 UTC, so
- * this test sees a plan with no trade yet, stopped the same day. Trades, income days and the
- * drawdown stop on an injected clock are proven by the server's db tests (smart.db.test.ts).
+ * The server is a sandbox with a movable clock (SWX_CLOCK=movable): once the plan is made, the
+ * operator's `clock:advance` moves time on hours at a time and runs the jobs, so the page shows the
+ * plan's first trades and then its first income day (the next 00:00 UTC) before the customer stops
+ * it. The drawdown stop and the replay against the backtest are proven by smart.db.test.ts.
  */
-const app = useApp({ staff: { email: 'smart.admin@swx.test', role: 'admin' } });
+const app = useApp({
+  staff: { email: 'smart.admin@swx.test', role: 'admin' },
+  env: { SWX_CLOCK: 'movable' },
+});
 const SHOTS = process.env.SCREENSHOT_DIR;
 const USDT = ASSET_SCALES.USDT;
-const usdt = (text: string) => parseMinor(text, USDT);
+/** A signed decimal string in USDT minor units (results and income days may be losses). */
+const usdt = (text: string) =>
+  text.startsWith('-') ? -parseMinor(text.slice(1), USDT) : parseMinor(text, USDT);
 
 let trend: SmartProduct;
 let gold: SmartProduct;
@@ -193,7 +205,7 @@ describe('smart trading', () => {
     await context.close();
   }, 180_000);
 
-  it('creates a plan at the confirmed figures, follows it, stops it, and the balance receives what the page shows', async () => {
+  it('creates a plan at the confirmed figures, watches its first trades and income day, stops it, and the balance receives what the page shows', async () => {
     const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
     await live(context);
     const before = await liveBalance();
@@ -203,7 +215,7 @@ describe('smart trading', () => {
     await list.open('BTC trend');
     await list.waitForPath(`/trading/${trend.id}`);
     const product = new SmartProductPage(page);
-    const quoted = await product.enter('1000', 7);
+    const quoted = await product.enter('1000', 30);
     expect(usdt(quoted.amount?.value ?? '')).toBe(1_000_000_000n);
     expect(quoted.fee?.value).toBe('0.2');
     expect(quoted.backtestMaxDrawdown?.value).toMatch(/^\d/);
@@ -235,7 +247,7 @@ describe('smart trading', () => {
     // The plan the server made is the one confirmed; the amount left the balance exactly.
     const me = customerApi(app.server, buyer, { book: 'live' });
     const [made] = await me.ok('listSmartOrder', {});
-    expect(made).toMatchObject({ id: planId, productId: trend.id, timeframeDays: 7, state: 'in_progress' });
+    expect(made).toMatchObject({ id: planId, productId: trend.id, timeframeDays: 30, state: 'in_progress' });
     expect(usdt(made?.amount ?? '')).toBe(1_000_000_000n);
     expect(made?.startTime).toBe(confirm.figures.startTime?.value);
     expect(before - (await liveBalance())).toBe(1_000_000_000n);
@@ -260,12 +272,59 @@ describe('smart trading', () => {
       expect(facts[name], name).toBeDefined();
     expect(facts.amount?.value).toBe(made?.amount);
     expect(facts.nextIncomeTime?.value).toBe(made?.nextIncomeTime);
-    const detail = await me.ok('smartPlan', { id: planId });
-    expect(await plan.tradeRows.count()).toBe(detail.trades.length);
-    expect(await plan.incomeRows.count()).toBe(detail.incomes.length);
-    if (detail.incomes.length === 0)
-      expect(await plan.incomes.innerText()).toContain('The first income day is posted at');
+    let detail = await me.ok('smartPlan', { id: planId });
+    expect(detail.trades).toEqual([]);
+    expect(await plan.incomes.innerText()).toContain('The first income day is posted at');
     await expectAccessible(page, 'desktop plan in progress');
+
+    // Time passes (the sandbox's clock, moved by the operator command): the plan trades on the
+    // platform's prices, each trade listed on its page as the server lists it.
+    for (let hours = 0; detail.trades.length === 0 && hours < 72; hours += 3) {
+      advanceClock(app.server, '3h');
+      detail = await me.ok('smartPlan', { id: planId });
+    }
+    expect(detail.state).toBe('in_progress');
+    expect(detail.trades.length).toBeGreaterThan(0);
+    await page.reload();
+    await plan.facts.waitFor();
+    await expect.poll(() => plan.tradeRows.count()).toBe(detail.trades.length);
+    const [first] = detail.trades;
+    // The row's figures as written, without grouping commas and bidi isolation marks.
+    const firstRow = (await plan.tradeRows.first().innerText()).replace(/[,\u2066-\u2069]/g, '');
+    for (const figure of [first?.openPrice, first?.size]) expect(firstRow).toContain(figure);
+    await shot(page, 'smart-trades-1366-en');
+
+    // Income days, each posted at the next 00:00 UTC: the day's closed trades' results less their
+    // fees, exactly (a close belongs to the day its one-minute bar ends in: the bar ending 00:00:00
+    // to the day before). On until a day whose trades closed has been posted.
+    const closeDay = (at: string) => new Date(Date.parse(at) - 1000).toISOString().slice(0, 10);
+    const closedOn = (d: string) => detail.trades.filter((t) => t.closedAt && closeDay(t.closedAt) === d);
+    const traded = () => detail.incomes.find((income) => closedOn(income.day).length > 0);
+    for (let hours = 0; !traded() && hours < 7 * 24; hours += 3) {
+      advanceClock(app.server, '3h');
+      detail = await me.ok('smartPlan', { id: planId });
+    }
+    expect(detail.state).toBe('in_progress');
+    const day = traded();
+    if (!day) throw new Error('no income day with closed trades was posted');
+    for (const income of detail.incomes)
+      expect(usdt(income.amount), income.day).toBe(
+        closedOn(income.day).reduce((sum, t) => sum + usdt(t.result ?? '0') - usdt(t.fee), 0n),
+      );
+    // A day with closed trades is told in a notice, which opens over the page.
+    const unread = (await customerApi(app.server, buyer).ok('getNoticeList', { readState: 0 })).length;
+    await page.reload();
+    const told: string[] = [];
+    for (let i = 0; i < unread; i++) told.push(await new NoticeDialog(page).closeNext(15_000));
+    expect(told.some((text) => text.includes('BTC trend') && text.includes(day.day))).toBe(true);
+    await plan.facts.waitFor();
+    await expect.poll(() => plan.incomeRows.count()).toBe(detail.incomes.length);
+    expect(
+      await plan.incomes.locator(`tr[data-day="${day.day}"] td[data-value]`).getAttribute('data-value'),
+    ).toBe(day.amount);
+    expect((await plan.planFacts()).incomeToDate?.value).toBe(detail.incomeToDate);
+    await expectAccessible(page, 'desktop plan with trades and income');
+    await shot(page, 'smart-income-1366-en');
 
     // Stop: the dialog says what happens, then the page shows what came back.
     const asked = await plan.askStop();

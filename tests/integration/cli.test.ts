@@ -78,6 +78,13 @@ describe('operator commands before and beside a server on the embedded database'
     expect(usage.status).toBe(2);
   });
 
+  it('refuses to move the clock of a server on the system clock', () => {
+    const moved = cli(dataDir, 'clock:advance', '--by', '1d');
+    expect(moved.status).toBe(1);
+    expect(moved.stderr).toContain("Refused: this server's clock is the system's");
+    expect(cli(dataDir, 'clock:advance', '--by', 'tomorrow').status).toBe(2);
+  });
+
   it('serves its control socket to the owner only, and a file-only command needs no server', () => {
     expect(statSync(join(dataDir, 'control.sock')).mode & 0o777).toBe(0o600);
     const outbox = cli(dataDir, 'outbox');

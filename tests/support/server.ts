@@ -135,3 +135,16 @@ export function runCli(
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * Moves a sandbox server's clock forward (`npm run clock:advance -- --by <by>`; the server started
+ * with `SWX_CLOCK=movable`) and runs its jobs at the new time: what that time brings is done when
+ * this returns. Answers the server's new time (epoch ms).
+ */
+export function advanceClock(server: RunningServer, by: string): number {
+  const ran = runCli(server.dataDir, 'clock:advance', '--by', by);
+  if (ran.status !== 0) throw new Error(`clock:advance --by ${by} failed (${ran.status}): ${ran.stderr}`);
+  const at = /The clock reads (\S+)\./.exec(ran.stdout)?.[1];
+  if (!at) throw new Error(`clock:advance said: ${ran.stdout}`);
+  return Date.parse(at);
+}

@@ -59,6 +59,7 @@ import { WalletService } from './modules/wallet/wallet.service.ts';
 import type { EventBus } from './platform/bus.ts';
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from './platform/chain/derive.ts';
 import type { OpenedChain } from './platform/chain/open.ts';
+import { type Clock, movableClock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
@@ -98,6 +99,8 @@ export type Platform = {
 };
 
 export type Services = {
+  /** The clock of markets, trading and products (platform/clock.ts). */
+  clock: Clock;
   audit: AuditService;
   ledger: LedgerService;
   identity: IdentityService;
@@ -133,13 +136,15 @@ export type Services = {
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
 
 export function createServices(platform: Platform): Services {
+  // Markets, trading and the products live on this clock; sign-in, codes and locks keep the system's.
+  const clock = platform.config.clock === 'movable' ? movableClock() : systemClock;
   const audit = new AuditService(platform.db);
   const ledger = new LedgerService(platform.db, audit, platform.logger, {
     maxQueued: platform.config.ledgerMaxQueued,
   });
   const market = new MarketService(
     platform.db,
-    undefined,
+    clock.now,
     createPriceSource(platform.config, platform.logger),
   );
   const notices = new NoticesService(platform.db);
@@ -150,6 +155,7 @@ export function createServices(platform: Platform): Services {
     bus: platform.bus,
     notices,
     logger: platform.logger,
+    now: clock.now,
     leverageCaps: platform.config.leverageCaps,
     quoteKey: quoteKey(platform.config.totpKey),
   });
@@ -165,6 +171,7 @@ export function createServices(platform: Platform): Services {
     redis: platform.redis,
     nodeId: platform.config.nodeId,
     logger: platform.logger,
+    now: clock.now,
   });
   const customers = new CustomerDirectory(platform.db);
   const staff = new StaffService({
@@ -244,6 +251,7 @@ export function createServices(platform: Platform): Services {
     basketRate: marketBasketRate(market),
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
+    now: clock.now,
   });
   // Loans: live book, paid from a lending pool; the credit score reads the loans' record.
   const loans = new LoansService({
@@ -259,6 +267,7 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
     mail: { mailer: platform.mailer, customers },
     platformAddress: platform.chain?.signer?.address ?? null,
+    now: clock.now,
   });
   kyc.useLoanFacts((userId) => loans.creditFacts(userId));
   // Currency swap: quotes priced from the market, committed as one ledger entry.
@@ -268,6 +277,7 @@ export function createServices(platform: Platform): Services {
     market,
     audit,
     quoteKey: quoteKey(platform.config.totpKey),
+    now: clock.now,
   });
   // Smart plans: live book, trading real positions from the customer's smart account.
   const smart = new SmartService({
@@ -278,8 +288,10 @@ export function createServices(platform: Platform): Services {
     notices,
     quoteKey: quoteKey(platform.config.totpKey),
     logger: platform.logger,
+    now: clock.now,
   });
   return {
+    clock,
     audit,
     ledger,
     identity,
@@ -312,7 +324,7 @@ export function createServices(platform: Platform): Services {
         ledger,
         params,
         async (userId) => (await payIn(userId))?.address ?? null,
-        Date.now,
+        clock.now,
       ),
     ),
     loans,

@@ -43,3 +43,14 @@ describe('chain:send’s words', () => {
     }
   });
 });
+
+describe('clock:advance’s words', () => {
+  it('takes a duration, and answers the usage line to anything else', () => {
+    expect(parseOperatorCommand('clock:advance', ['--by', '1d'])).toEqual({
+      name: 'clock:advance',
+      ms: 86_400_000,
+    });
+    for (const args of [[], ['--by'], ['--by', '1 day'], ['--by', '-1h']])
+      expect(parseOperatorCommand('clock:advance', args)).toHaveProperty('usage');
+  });
+});

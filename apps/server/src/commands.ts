@@ -13,9 +13,11 @@ import { reconcile } from './modules/ledger/ledger.jobs.ts';
 import { ONE_TIME_PASSWORD_TTL_SECONDS } from './modules/staff/staff.service.ts';
 import type { OpenedChain } from './platform/chain/open.ts';
 import { CHAIN_ASSETS, type ChainAsset, type Hex } from './platform/chain.ts';
+import { type Clock, parseDuration } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { OperatorIo } from './platform/control.ts';
 import { ApiError } from './platform/http.ts';
+import type { JobRunner } from './platform/jobs.ts';
 import { listOutbox } from './platform/mail.ts';
 import { listSmsOutbox } from './platform/sms.ts';
 
@@ -32,11 +34,15 @@ export type OperatorCommand =
   | { name: 'reconcile' }
   | { name: 'audit:verify' }
   | { name: 'staff:create'; email: string; role: StaffRole }
-  | { name: 'chain:send'; to: Hex; asset: ChainAsset; amount: bigint };
+  | { name: 'chain:send'; to: Hex; asset: ChainAsset; amount: bigint }
+  | { name: 'clock:advance'; ms: number };
 
 export const USAGE =
   'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | staff:create --email <address> --role <role>' +
-  ' | chain:send --to <address> --asset <USDT|ETH> --amount <decimal>';
+  ' | chain:send --to <address> --asset <USDT|ETH> --amount <decimal> | clock:advance --by <30m|6h|1d>';
+
+const CLOCK_USAGE =
+  'usage: npm run clock:advance -- --by <duration: 90s, 30m, 6h, 2d> (a sandbox server started with SWX_CLOCK=movable)';
 
 const CHAIN_SEND_USAGE = `usage: npm run chain:send -- --to <0x address> --asset <${CHAIN_ASSETS.join('|')}> --amount <decimal, e.g. 150>`;
 
@@ -80,6 +86,10 @@ export function parseOperatorCommand(
       }
       if (amount <= 0n) return { usage: `the amount must be positive\n${CHAIN_SEND_USAGE}` };
       return { name: 'chain:send', to: to.toLowerCase() as Hex, asset: asset as ChainAsset, amount };
+    }
+    case 'clock:advance': {
+      const ms = parseDuration(option(args, 'by') ?? '');
+      return ms === null ? { usage: CLOCK_USAGE } : { name: 'clock:advance', ms };
     }
     default:
       return { usage: USAGE };
@@ -145,14 +155,43 @@ export async function runChainSend(
   return 0;
 }
 
-/** Runs a command against an open platform: the CLI's own, or the running server's. */
+/**
+ * clock:advance: moves a movable sandbox clock forward, then runs each job's current run (the
+ * smart plans' runner and income, settlements, …) so what the new time brings is done when the
+ * command returns.
+ */
+async function runClockAdvance(
+  command: Extract<OperatorCommand, { name: 'clock:advance' }>,
+  clock: Clock,
+  jobs: JobRunner | undefined,
+  io: OperatorIo,
+): Promise<number> {
+  if (!clock.movable) {
+    io.err(
+      "Refused: this server's clock is the system's. Only a sandbox started with SWX_CLOCK=movable has a clock that moves.",
+    );
+    return 1;
+  }
+  if (!jobs) {
+    io.err("clock:advance moves a running server's clock: start the server (npm start) and run it again.");
+    return 3;
+  }
+  clock.advance(command.ms);
+  const ran = await jobs.tickAll();
+  io.out(`The clock reads ${new Date(clock.now()).toISOString()}.`);
+  io.out(ran.length ? `Jobs run at that time: ${ran.join(', ')}.` : 'No job was due.');
+  return 0;
+}
+
+/** Runs a command against an open platform: the CLI's own, or the running server's (with its jobs). */
 export async function runOperatorCommand(
   command: OperatorCommand,
-  context: { config: Config; platform: Platform; services: Services; adminUrl?: string },
+  context: { config: Config; platform: Platform; services: Services; jobs?: JobRunner; adminUrl?: string },
   io: OperatorIo,
 ): Promise<number> {
   const { config, platform, services } = context;
   if (readsFilesOnly(command)) return runFileCommand(command, config.dataDir, io);
+  if (command.name === 'clock:advance') return runClockAdvance(command, services.clock, context.jobs, io);
   if (command.name === 'chain:send') return runChainSend(command, platform.chain, config, io);
   if (command.name === 'staff:create') {
     const input = { email: command.email, role: command.role };

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     await services.content.seed();
   }
   const app = await buildApp(platform, services);
-  const jobs = new JobRunner(platform.db, config.nodeId, platform.logger);
+  const jobs = new JobRunner(platform.db, config.nodeId, platform.logger, services.clock.now);
   jobs.register(reconciliationJob(services.ledger, services.audit));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
   const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         db: platform.db,
         ledger: services.ledger,
         audit: services.audit,
-        now: Date.now,
+        now: services.clock.now,
         logger: platform.logger,
       }),
     ),
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         db: platform.db,
         ledger: services.ledger,
         audit: services.audit,
-        now: Date.now,
+        now: services.clock.now,
         logger: platform.logger,
       }),
     ),
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
             }
             return runOperatorCommand(
               command,
-              { config, platform, services, adminUrl: `${base}/admin/` },
+              { config, platform, services, jobs, adminUrl: `${base}/admin/` },
               io,
             );
           },

@@ -11,6 +11,20 @@ export const OWN_XPUBS = {
 const NO_CHAIN = { CHAIN: 'off', ...OWN_XPUBS };
 
 describe('sandbox and production', () => {
+  it('is the system’s unless the sandbox asks for a movable one; production refuses that', () => {
+    expect(loadConfig({}).clock).toBe('system');
+    expect(loadConfig({ SWX_CLOCK: 'movable' }).clock).toBe('movable');
+    expect(() =>
+      loadConfig({
+        SWX_CLOCK: 'movable',
+        SWX_MODE: 'production',
+        MARKET_SOURCE: 'binance',
+        CHAIN: 'off',
+        ...OWN_XPUBS,
+      }),
+    ).toThrow(ConfigError);
+  });
+
   it('the embedded default is the sandbox, priced by the simulator', () => {
     const config = loadConfig({});
     expect(config.production).toBe(false);

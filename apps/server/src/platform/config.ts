@@ -80,6 +80,8 @@ const schema = z.object({
   SEED: z.enum(['on', 'off']).default('on'),
   /** The built-in simulated quote feed; off leaves /message silent (tests that publish their own). */
   FEED: z.enum(['on', 'off']).default('on'),
+  /** `movable`: a sandbox whose clock operators move forward (platform/clock.ts); refused in production. */
+  SWX_CLOCK: z.enum(['system', 'movable']).default('system'),
   /**
    * SWX_MODE=production: real money (see `production` below); the embedded default is a full sandbox.
    * EVM_RPC_URL (a real chain for deposits) makes a run production too.
@@ -268,6 +270,8 @@ export type Config = {
   apiRateLimit: number;
   /** The ledger batcher's queue bound (LEDGER_MAX_QUEUED). */
   ledgerMaxQueued: number;
+  /** SWX_CLOCK: `movable` only in the sandbox. */
+  clock: 'system' | 'movable';
   trustProxy: boolean;
   /** 32 bytes; from TOTP_KEY, or the development key derived from DEV_TOTP_KEY_TEXT. */
   totpKey: Buffer;
@@ -327,6 +331,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             'wallet (the sandbox key is the published development mnemonic’s: anyone could spend deposits)',
         );
   }
+  if (production && e.SWX_CLOCK === 'movable')
+    issues.push(
+      `  SWX_CLOCK: this is a production run (${why}): its clock is the system's; a movable clock is for the sandbox only.`,
+    );
   if (issues.length > 0) throw new ConfigError(`invalid environment:\n${issues.join('\n')}`);
   return {
     port: e.PORT,
@@ -345,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     walletPollMs: e.WALLET_POLL_MS,
     seed: e.SEED === 'on',
     feed: e.FEED === 'on',
+    clock: e.SWX_CLOCK,
     apiRateLimit: e.API_RATE_LIMIT,
     ledgerMaxQueued: e.LEDGER_MAX_QUEUED,
     trustProxy: e.TRUST_PROXY === 'true',

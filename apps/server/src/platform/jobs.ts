@@ -31,11 +31,14 @@ export class JobRunner {
   private readonly db: Database;
   private readonly node: string;
   private readonly logger: Logger;
+  private readonly now: () => number;
 
-  constructor(db: Database, node: string, logger: Logger) {
+  /** `now`: the clock the run keys are read on (platform/clock.ts). */
+  constructor(db: Database, node: string, logger: Logger, now: () => number = () => Date.now()) {
     this.db = db;
     this.node = node;
     this.logger = logger;
+    this.now = now;
   }
 
   register(job: Job): void {
@@ -52,7 +55,7 @@ export class JobRunner {
   }
 
   /** Runs the job's current run now if no node has; returns whether this node ran it. */
-  async tick(name: string, now = new Date()): Promise<boolean> {
+  async tick(name: string, now = new Date(this.now())): Promise<boolean> {
     const job = this.jobs.get(name);
     if (!job || this.stopped) return false;
     const runKey = job.runKey(now);
@@ -84,6 +87,16 @@ export class JobRunner {
     await work;
     this.running.delete(work);
     return true;
+  }
+
+  /**
+   * Each job's current run, one after the other in the order registered, as if each job's timer
+   * fired now (after a movable clock moved): the names of those this node ran.
+   */
+  async tickAll(): Promise<string[]> {
+    const ran: string[] = [];
+    for (const name of this.jobs.keys()) if (await this.tick(name)) ran.push(name);
+    return ran;
   }
 
   /** Stops scheduling and waits for runs in progress. */

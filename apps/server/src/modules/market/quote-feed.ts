@@ -22,6 +22,7 @@ export class QuoteFeed {
   private readonly nodeId: string;
   private readonly logger: Logger | undefined;
   private readonly leaderTicks: ((t: number) => Promise<void>)[] = [];
+  private readonly now: () => number;
 
   constructor(deps: {
     market: MarketService;
@@ -29,7 +30,10 @@ export class QuoteFeed {
     redis: Redis | null;
     nodeId: string;
     logger?: Logger;
+    /** Epoch milliseconds of the market's clock (platform/clock.ts). */
+    now?: () => number;
   }) {
+    this.now = deps.now ?? (() => Date.now());
     this.market = deps.market;
     this.bus = deps.bus;
     this.redis = deps.redis;
@@ -85,7 +89,7 @@ export class QuoteFeed {
       this.logger?.info({ node: this.nodeId, leading }, 'quote feed leadership changed');
     }
     if (!leading) return;
-    const t = Math.floor(Date.now() / 1000);
+    const t = Math.floor(this.now() / 1000);
     const batch = this.market.quotes(t);
     if (batch.length > 0) {
       await this.bus.publish(QUOTES_TOPIC, batch);

@@ -293,13 +293,15 @@ export type PlanEnd = {
   feeMinor: bigint;
   returnedMinor: bigint;
   lastTick: number;
+  /** ISO time on the service's clock (a movable sandbox clock included). */
+  endedAt: string;
 };
 
 /** Ends a plan (the end entry's attachment) and gives its room in the product back. */
 export async function endPlan(tx: Queryable, end: PlanEnd, entryId: number): Promise<void> {
   const rows = await tx.query<{ product_id: string; amount_minor: string }>(
     `UPDATE smart_plans SET state = $2, end_reason = $3, fee_minor = $4, returned_minor = $5, end_entry_id = $6,
-       last_tick = greatest(last_tick, $7), ended_at = now()
+       last_tick = greatest(last_tick, $7), ended_at = $8
      WHERE id = $1 AND state = 'in_progress' RETURNING product_id, amount_minor`,
     [
       end.id,
@@ -309,6 +311,7 @@ export async function endPlan(tx: Queryable, end: PlanEnd, entryId: number): Pro
       end.returnedMinor.toString(),
       entryId,
       end.lastTick,
+      end.endedAt,
     ],
   );
   const row = rows[0];
@@ -335,12 +338,12 @@ const incomeOf = (r: Raw): IncomeRow => ({
 /** Records a day's realised result once (a second run of the day changes nothing). */
 export async function insertIncome(
   db: Queryable,
-  row: { planId: number; day: string; amountMinor: bigint; trades: number },
+  row: { planId: number; day: string; amountMinor: bigint; trades: number; postedAt: string },
 ): Promise<boolean> {
   const rows = await db.query(
-    `INSERT INTO smart_incomes (plan_id, day, amount_minor, trades) VALUES ($1, $2, $3, $4)
+    `INSERT INTO smart_incomes (plan_id, day, amount_minor, trades, posted_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (plan_id, day) DO NOTHING RETURNING plan_id`,
-    [row.planId, row.day, row.amountMinor.toString(), row.trades],
+    [row.planId, row.day, row.amountMinor.toString(), row.trades, row.postedAt],
   );
   return rows.length > 0;
 }

@@ -824,6 +824,7 @@ export class SmartService {
         feeMinor: fee,
         returnedMinor: returned,
         lastTick: at,
+        endedAt: new Date(this.now()).toISOString(),
       }),
     });
     this.engines.delete(plan.id);
@@ -851,7 +852,13 @@ export class SmartService {
       );
       const amount = closed.reduce((a, p) => a + netOfPosition(p), 0n);
       if (
-        !(await insertIncome(this.db, { planId: plan.id, day, amountMinor: amount, trades: closed.length }))
+        !(await insertIncome(this.db, {
+          planId: plan.id,
+          day,
+          amountMinor: amount,
+          trades: closed.length,
+          postedAt: new Date(this.now()).toISOString(),
+        }))
       )
         continue;
       if (closed.length > 0)

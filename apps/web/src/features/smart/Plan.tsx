@@ -160,7 +160,7 @@ function Incomes({ plan }: { plan: SmartPlanDetail }) {
               {[...plan.incomes].reverse().map((day) => (
                 <tr key={day.day} data-day={day.day}>
                   <td>{f.day(day.day)}</td>
-                  <td className="num">
+                  <td className="num" data-value={day.amount}>
                     <Move amount={day.amount} asset={plan.asset} />
                   </td>
                   <td>{f.date(day.postedAt)}</td>
