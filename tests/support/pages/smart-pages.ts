@@ -166,7 +166,7 @@ export class SmartPlanPage extends SmartScreen {
   /** Asks to stop; answers what the dialog says and shows. */
   async askStop(): Promise<{ text: string; figures: SmartFigures }> {
     await this.page.getByTestId('smart-stop-open').click();
-    await this.stopDialog.locator('.smart-scroll').waitFor();
+    await this.stopDialog.locator('.confirm-dialog-scroll').waitFor();
     return { text: await this.stopDialog.innerText(), figures: await figuresOf(this.stopDialog) };
   }
 

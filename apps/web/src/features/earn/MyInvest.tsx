@@ -6,10 +6,10 @@ import { Link, Navigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
-import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, FormError } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -135,77 +135,73 @@ function InvestmentDetail({
   const shown = query.data ?? investment;
   const facts = useInvestmentFacts(shown);
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal earn-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={shown.productName}
+      label={t('earn.mine.incomes')}
+      testId="investment-detail"
+      className="earn-dialog"
       onClose={onClose}
-      data-testid="investment-detail"
-    >
-      <div className="earn-dialog-form">
-        <div className="confirm-head earn-dialog-head">
-          <h2 id={titleId}>{shown.productName}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="earn-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
-          <p className="earn-card-amount">
-            <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
-          </p>
-          <Facts facts={facts} />
-          <h3>{t('earn.mine.incomes')}</h3>
-          {query.isPending ? (
-            <Loading />
-          ) : query.isError ? (
-            <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-          ) : query.data.incomes.length === 0 ? (
-            <Empty text={t('earn.mine.noIncome')} />
-          ) : (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-            <section className="table-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
-              <table className="data-table" data-testid="income-history">
-                <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('earn.history.day')}</th>
-                    {shown.income === 'dynamic' ? (
-                      <th scope="col" className="num">
-                        {t('earn.history.rate')}
-                      </th>
-                    ) : null}
-                    <th scope="col" className="num">
-                      {t('earn.mine.income')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...query.data.incomes].reverse().map((day) => (
-                    <tr key={day.day}>
-                      <td>{f.day(day.day)}</td>
-                      {shown.income === 'dynamic' ? (
-                        <td className="num" dir="ltr">
-                          {day.rate === null
-                            ? '—'
-                            : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
-                        </td>
-                      ) : null}
-                      <td className="num" data-value={day.amount}>
-                        {f.exact(day.amount, shown.asset)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          )}
-        </section>
-        <div className="earn-dialog-actions row end">
+      actions={
+        <div className="row end">
+          {' '}
           <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
             {t('earn.mine.close')}
           </button>
         </div>
-      </div>
-    </Modal>
+      }
+    >
+      <p className="earn-card-amount">
+        <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
+      </p>
+      <Facts facts={facts} />
+      <h3>{t('earn.mine.incomes')}</h3>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : query.data.incomes.length === 0 ? (
+        <Empty text={t('earn.mine.noIncome')} />
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+        <section className="table-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
+          <table className="data-table" data-testid="income-history">
+            <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('earn.history.day')}</th>
+                {shown.income === 'dynamic' ? (
+                  <th scope="col" className="num">
+                    {t('earn.history.rate')}
+                  </th>
+                ) : null}
+                <th scope="col" className="num">
+                  {t('earn.mine.income')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...query.data.incomes].reverse().map((day) => (
+                <tr key={day.day}>
+                  <td>{f.day(day.day)}</td>
+                  {shown.income === 'dynamic' ? (
+                    <td className="num" dir="ltr">
+                      {day.rate === null
+                        ? '—'
+                        : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
+                    </td>
+                  ) : null}
+                  <td className="num" data-value={day.amount}>
+                    {f.exact(day.amount, shown.asset)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </ConfirmDialog>
   );
 }
 
@@ -270,56 +266,17 @@ function RedeemDialog({
     [t('earn.redeem.incomeToDate'), quote.incomeToDate, 'incomeToDate'],
   ];
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal earn-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={flexible ? t('earn.redeem.titleFlexible') : t('earn.redeem.title')}
+      label={t('earn.redeem.receiveNow')}
+      testId="redeem-confirm"
+      className="earn-dialog"
       onClose={onClose}
-      data-testid="redeem-confirm"
-    >
-      <form
-        className="earn-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void commit();
-        }}
-      >
-        <div className="confirm-head earn-dialog-head">
-          <h2 id={titleId}>{flexible ? t('earn.redeem.titleFlexible') : t('earn.redeem.title')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="earn-scroll" aria-label={t('earn.redeem.receiveNow')} tabIndex={0}>
-          <p className="earn-confirm-name">{investment.productName}</p>
-          <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
-            {rows.map(([label, value, name]) => (
-              <div key={name} data-figure={name} data-value={value}>
-                <dt>{label}</dt>
-                <dd>{f.exact(value, quote.asset)}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="earn-compare">
-            <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
-              <p className="small">{t('earn.redeem.receiveNow')}</p>
-              <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
-            </div>
-            {quote.atMaturity !== null ? (
-              <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
-                <p className="small">{t('earn.redeem.atMaturity')}</p>
-                <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
-                {investment.expiryTime ? (
-                  <p className="small muted">
-                    {t('earn.redeem.on', { date: f.date(investment.expiryTime) })}
-                  </p>
-                ) : null}
-              </div>
-            ) : null}
-          </div>
-          <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
-        </section>
-        <div className="earn-dialog-actions">
+      onSubmit={() => void commit()}
+      actions={
+        <>
           {renewed ? (
             <p className="notice" data-testid="requote">
               {t('earn.buy.renewed')}
@@ -336,9 +293,35 @@ function RedeemDialog({
             }
             disabled={busy}
           />
+        </>
+      }
+    >
+      <p className="earn-confirm-name">{investment.productName}</p>
+      <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
+        {rows.map(([label, value, name]) => (
+          <div key={name} data-figure={name} data-value={value}>
+            <dt>{label}</dt>
+            <dd>{f.exact(value, quote.asset)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="earn-compare">
+        <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
+          <p className="small">{t('earn.redeem.receiveNow')}</p>
+          <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
         </div>
-      </form>
-    </Modal>
+        {quote.atMaturity !== null ? (
+          <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
+            <p className="small">{t('earn.redeem.atMaturity')}</p>
+            <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
+            {investment.expiryTime ? (
+              <p className="small muted">{t('earn.redeem.on', { date: f.date(investment.expiryTime) })}</p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
+    </ConfirmDialog>
   );
 }
 

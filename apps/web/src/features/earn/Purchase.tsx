@@ -7,8 +7,8 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
@@ -260,53 +260,17 @@ function ConfirmPurchase({
     (minorOf(quote.available, quote.asset) ?? 0n) < (minorOf(quote.amount, quote.asset) ?? 0n);
   const whyId = `${titleId}-why`;
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal earn-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={t('earn.buy.confirmTitle')}
+      label={t('earn.quote.title')}
+      testId="earn-confirm"
+      className="earn-dialog"
       onClose={onClose}
-      data-testid="earn-confirm"
-    >
-      <form
-        className="earn-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void commit();
-        }}
-      >
-        <div className="confirm-head earn-dialog-head">
-          <h2 id={titleId}>{t('earn.buy.confirmTitle')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="earn-scroll" aria-label={t('earn.quote.title')} tabIndex={0}>
-          <p className="earn-confirm-name">{quote.productName}</p>
-          <QuoteFigures quote={quote} testId="confirm-figures" />
-          <dl className="earn-facts">
-            <div data-figure="payWith">
-              <dt>{t('earn.pay.title')}</dt>
-              <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
-            </div>
-            {payWith === 'balance' ? (
-              <div data-figure="available" data-value={quote.available}>
-                <dt>{t('earn.quote.available')}</dt>
-                <dd>{f.exact(quote.available, quote.asset)}</dd>
-              </div>
-            ) : payInAddress ? (
-              <div data-figure="payIn">
-                <dt>{t('earn.pay.address')}</dt>
-                <dd>
-                  <code dir="ltr" className="earn-address">
-                    {payInAddress}
-                  </code>
-                </dd>
-              </div>
-            ) : null}
-          </dl>
-          {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
-        </section>
-        <div className="earn-dialog-actions">
+      onSubmit={() => void commit()}
+      actions={
+        <>
           {renewed ? (
             <p className="notice" data-testid="requote">
               {t('earn.buy.renewed')}
@@ -329,9 +293,34 @@ function ConfirmPurchase({
             disabled={busy || short}
             why={short ? whyId : undefined}
           />
+        </>
+      }
+    >
+      <p className="earn-confirm-name">{quote.productName}</p>
+      <QuoteFigures quote={quote} testId="confirm-figures" />
+      <dl className="earn-facts">
+        <div data-figure="payWith">
+          <dt>{t('earn.pay.title')}</dt>
+          <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
         </div>
-      </form>
-    </Modal>
+        {payWith === 'balance' ? (
+          <div data-figure="available" data-value={quote.available}>
+            <dt>{t('earn.quote.available')}</dt>
+            <dd>{f.exact(quote.available, quote.asset)}</dd>
+          </div>
+        ) : payInAddress ? (
+          <div data-figure="payIn">
+            <dt>{t('earn.pay.address')}</dt>
+            <dd>
+              <code dir="ltr" className="earn-address">
+                {payInAddress}
+              </code>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
+    </ConfirmDialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import {
   ASSET_SCALES,
-  type Asset,
   Code,
   type EarnProduct,
   type EarnState,
@@ -9,13 +8,15 @@ import {
 } from '@swx/contract';
 import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, formatPercent, minorOf } from '../../app/money.ts';
+import { useFigureFormat } from '../../app/figures.ts';
+import { formatNumber } from '../../app/i18n.ts';
+import { formatPercent, minorOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
+import { SectionNav } from '../../ui/SectionNav.tsx';
 import { earnTexts } from './texts.ts';
 import './earn.css';
 
@@ -49,40 +50,17 @@ export function EarnNav() {
     ['/financial/myInvest/fund', 'earn.nav.myFunds'],
     ['/financial/myInvest/vip', 'earn.nav.myVip'],
   ] as const;
-  return (
-    <nav className="earn-nav" aria-label={t('earn.nav.label')}>
-      <ul>
-        {links.map(([to, key]) => (
-          <li key={to}>
-            <NavLink to={to} end>
-              {t(key)}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SectionNav label={t('earn.nav.label')} links={links.map(([to, key]) => [to, t(key)] as const)} />;
 }
 
 /** The reader's formatters of earn figures. */
 export function useEarnFormat() {
   const { t } = useTranslation();
-  const language = useClientState((s) => s.language);
+  const figures = useFigureFormat();
   return {
-    language,
-    /**
-     * An amount at its asset's display scale, with the asset (cards, summaries). Each amount is a
-     * left-to-right isolate, so number and asset stay together inside Arabic text.
-     */
-    money: (amount: string, asset: string) => `\u2066${formatMoney(language, amount, asset)} ${asset}\u2069`,
-    /** An amount with every digit the server gave (a quote's figures are the figures applied). */
-    exact: (amount: string, asset: string) =>
-      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)} ${asset}\u2069`,
-    percent: (ratio: string) => formatPercent(language, ratio, { minimumFractionDigits: 2 }),
-    date: (value: string) => formatUtcTime(language, value),
-    day: (value: string) => formatUtcDay(language, value),
+    ...figures,
+    percent: (ratio: string) => formatPercent(figures.language, ratio, { minimumFractionDigits: 2 }),
     days: (count: number) => t('earn.days', { count }),
-    count: (value: number) => formatNumber(language, value),
     /** "30 days" or "Flexible". */
     term: (termDays: number | null) =>
       termDays === null ? t('earn.flexible') : t('earn.days', { count: termDays }),

@@ -7,9 +7,9 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
@@ -123,31 +123,17 @@ function ConfirmRepay({
     }
   };
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal loan-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={withdraw ? t('loan.withdraw.confirmTitle') : t('loan.repay.confirmTitle')}
+      label={t('loan.repay.allocation')}
+      testId="repay-confirm"
+      className="loan-dialog"
       onClose={onClose}
-      data-testid="repay-confirm"
-    >
-      <form
-        className="loan-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void commit();
-        }}
-      >
-        <div className="loan-dialog-head">
-          <h2 id={titleId}>{withdraw ? t('loan.withdraw.confirmTitle') : t('loan.repay.confirmTitle')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="loan-scroll" aria-label={t('loan.repay.allocation')} tabIndex={0}>
-          <p className="small muted">{withdraw ? t('loan.withdraw.note') : t('loan.repay.allocationNote')}</p>
-          <Facts facts={facts} testId="repay-figures" />
-        </section>
-        <div className="loan-dialog-actions">
+      onSubmit={() => void commit()}
+      actions={
+        <>
           {failure ? <Refusal error={failure} /> : null}
           <DialogButtons
             dialog={dialog}
@@ -157,9 +143,12 @@ function ConfirmRepay({
             }
             disabled={busy}
           />
-        </div>
-      </form>
-    </Modal>
+        </>
+      }
+    >
+      <p className="small muted">{withdraw ? t('loan.withdraw.note') : t('loan.repay.allocationNote')}</p>
+      <Facts facts={facts} testId="repay-figures" />
+    </ConfirmDialog>
   );
 }
 

@@ -1,13 +1,14 @@
 import { ASSET_SCALES, type Asset, Code, formatMinor, LOAN_STATES, type LoanState } from '@swx/contract';
 import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
+import { useFigureFormat } from '../../app/figures.ts';
+import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { SectionNav } from '../../ui/SectionNav.tsx';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { loanTexts } from './texts.ts';
 import './loans.css';
@@ -64,33 +65,17 @@ export function LoanNav() {
     ['/profile/contract', 'title.loanContract'],
     ['/profile/credit', 'title.creditScore'],
   ] as const;
-  return (
-    <nav className="loan-nav" aria-label={t('loan.nav.label')}>
-      <ul>
-        {links.map(([to, key]) => (
-          <li key={to}>
-            <NavLink to={to} end>
-              {t(key)}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SectionNav label={t('loan.nav.label')} links={links.map(([to, key]) => [to, t(key)] as const)} />;
 }
 
 /** The reader's formatters of loan figures. */
 export function useLoanFormat() {
   const { t } = useTranslation();
-  const language = useClientState((s) => s.language);
+  // Number and asset on one line too.
+  const figures = useFigureFormat('\u00a0');
+  const { language } = figures;
   return {
-    language,
-    /** An amount at its asset's display scale, as a left-to-right isolate (number and asset stay together, in Arabic too, and on one line). */
-    money: (amount: string, asset: string) =>
-      `\u2066${formatMoney(language, amount, asset)}\u00a0${asset}\u2069`,
-    /** Every digit the server gave: the figures shown are the figures applied. */
-    exact: (amount: string, asset: string) =>
-      `\u2066${formatAmount(language, amount, ASSET_SCALES[asset as Asset] ?? 8)}\u00a0${asset}\u2069`,
+    ...figures,
     /** A daily rate as a percentage with every digit ("0.0005" → 0.05 %). */
     rate: (ratio: string) => `\u2066${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
     /** A share ("0.75" → 75 %), as few decimals as it has. */
@@ -98,10 +83,7 @@ export function useLoanFormat() {
     /** The APR, already in percent with one decimal. */
     apr: (percent: string) =>
       `\u2066${formatPercent(language, percent, { alreadyPercent: true, minimumFractionDigits: 1 })}\u2069`,
-    day: (value: string) => formatUtcDay(language, value),
-    date: (value: string) => formatUtcTime(language, value),
     days: (count: number) => t('loan.days', { count }),
-    count: (value: number) => formatNumber(language, value),
   };
 }
 

@@ -7,10 +7,10 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatDecimal } from '../../app/i18n.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
-import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -207,52 +207,17 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
     }
   };
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal smart-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={t('smart.stop.title')}
+      label={t('smart.stop.title')}
+      testId="smart-stop"
+      className="smart-dialog"
       onClose={onClose}
-      data-testid="smart-stop"
-    >
-      <form
-        className="smart-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void stop();
-        }}
-      >
-        <div className="smart-dialog-head">
-          <h2 id={titleId}>{t('smart.stop.title')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled text must be reachable by keyboard */}
-        <section className="smart-scroll" aria-label={t('smart.stop.title')} tabIndex={0}>
-          <p className="smart-confirm-name">{plan.productName}</p>
-          <ul className="smart-steps">
-            <li>
-              {plan.openTrades === 0
-                ? t('smart.stop.noneOpen')
-                : t('smart.stop.close', { count: plan.openTrades })}
-            </li>
-            <li>{t('smart.stop.back', { amount: f.exact(plan.amount, plan.asset) })}</li>
-            <li>
-              {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
-            </li>
-          </ul>
-          <dl className="smart-facts">
-            <div data-figure="amount" data-value={plan.amount}>
-              <dt>{t('smart.fact.amount')}</dt>
-              <dd>{f.exact(plan.amount, plan.asset)}</dd>
-            </div>
-            <div data-figure="equity" data-value={plan.equity}>
-              <dt>{t('smart.fact.equity')}</dt>
-              <dd>{f.exact(plan.equity, plan.asset)}</dd>
-            </div>
-          </dl>
-          <p className="small muted">{t('smart.stop.note')}</p>
-        </section>
-        <div className="smart-dialog-actions">
+      onSubmit={() => void stop()}
+      actions={
+        <>
           {failure ? <Refusal error={failure} /> : null}
           <DialogButtons
             dialog={dialog}
@@ -260,9 +225,33 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
             confirm={busy ? t('smart.stop.stopping') : t('smart.stop.confirm')}
             disabled={busy}
           />
+        </>
+      }
+    >
+      <p className="smart-confirm-name">{plan.productName}</p>
+      <ul className="smart-steps">
+        <li>
+          {plan.openTrades === 0
+            ? t('smart.stop.noneOpen')
+            : t('smart.stop.close', { count: plan.openTrades })}
+        </li>
+        <li>{t('smart.stop.back', { amount: f.exact(plan.amount, plan.asset) })}</li>
+        <li>
+          {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
+        </li>
+      </ul>
+      <dl className="smart-facts">
+        <div data-figure="amount" data-value={plan.amount}>
+          <dt>{t('smart.fact.amount')}</dt>
+          <dd>{f.exact(plan.amount, plan.asset)}</dd>
         </div>
-      </form>
-    </Modal>
+        <div data-figure="equity" data-value={plan.equity}>
+          <dt>{t('smart.fact.equity')}</dt>
+          <dd>{f.exact(plan.equity, plan.asset)}</dd>
+        </div>
+      </dl>
+      <p className="small muted">{t('smart.stop.note')}</p>
+    </ConfirmDialog>
   );
 }
 

@@ -17,8 +17,8 @@ import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -343,38 +343,17 @@ function ConfirmPlan({
     }
   };
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal smart-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={t('smart.buy.confirmTitle')}
+      label={t('smart.quote.title')}
+      testId="smart-confirm"
+      className="smart-dialog"
       onClose={onClose}
-      data-testid="smart-confirm"
-    >
-      <form
-        className="smart-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void commit();
-        }}
-      >
-        <div className="smart-dialog-head">
-          <h2 id={titleId}>{t('smart.buy.confirmTitle')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="smart-scroll" aria-label={t('smart.quote.title')} tabIndex={0}>
-          <p className="smart-confirm-name">
-            {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
-            <bdi>{quote.instruments.join(', ')}</bdi>
-          </p>
-          <QuoteFigures quote={quote} testId="confirm-figures" />
-          <h3>{t('smart.risk.title')}</h3>
-          <RiskFacts risk={quote.risk} testId="confirm-risk" />
-          <p className="small">{t('smart.buy.what', { drawdown: f.percent(quote.risk.drawdownStop) })}</p>
-          <p className="small muted">{t('smart.buy.past')}</p>
-        </section>
-        <div className="smart-dialog-actions">
+      onSubmit={() => void commit()}
+      actions={
+        <>
           {renewed ? (
             <p className="notice" data-testid="requote">
               {t('smart.buy.renewed')}
@@ -391,9 +370,19 @@ function ConfirmPlan({
             }
             disabled={busy}
           />
-        </div>
-      </form>
-    </Modal>
+        </>
+      }
+    >
+      <p className="smart-confirm-name">
+        {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
+        <bdi>{quote.instruments.join(', ')}</bdi>
+      </p>
+      <QuoteFigures quote={quote} testId="confirm-figures" />
+      <h3>{t('smart.risk.title')}</h3>
+      <RiskFacts risk={quote.risk} testId="confirm-risk" />
+      <p className="small">{t('smart.buy.what', { drawdown: f.percent(quote.risk.drawdownStop) })}</p>
+      <p className="small muted">{t('smart.buy.past')}</p>
+    </ConfirmDialog>
   );
 }
 

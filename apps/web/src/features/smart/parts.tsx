@@ -9,13 +9,15 @@ import {
 } from '@swx/contract';
 import { type ReactNode, use } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
-import { formatDecimal, formatNumber, formatUtcDay, formatUtcTime } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/money.ts';
+import { useFigureFormat } from '../../app/figures.ts';
+import { formatDecimal, formatNumber } from '../../app/i18n.ts';
+import { formatAmount, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { SectionNav } from '../../ui/SectionNav.tsx';
 import { smartTexts } from './texts.ts';
 import './smart.css';
 
@@ -47,19 +49,7 @@ function SmartNav() {
     ['/trading', 'smart.nav.products'],
     ...(isLogin ? ([['/trading/plans', 'smart.nav.plans']] as const) : []),
   ] as const;
-  return (
-    <nav className="smart-nav" aria-label={t('smart.nav.label')}>
-      <ul>
-        {links.map(([to, key]) => (
-          <li key={to}>
-            <NavLink to={to} end>
-              {t(key)}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SectionNav label={t('smart.nav.label')} links={links.map(([to, key]) => [to, t(key)] as const)} />;
 }
 
 /** The demo book cannot use smart trading (spec §5): it says so and offers the switch to the live account. */
@@ -77,15 +67,11 @@ export function DemoDisabled() {
 /** The reader's formatters of smart figures. */
 export function useSmartFormat() {
   const { t } = useTranslation();
-  const language = useClientState((s) => s.language);
+  const figures = useFigureFormat();
+  const { language } = figures;
   const scale = (asset: string) => ASSET_SCALES[asset as Asset] ?? 8;
   return {
-    language,
-    /** An amount at its asset's display scale, as a left-to-right isolate with its asset. */
-    money: (amount: string, asset: string) => `\u2066${formatMoney(language, amount, asset)} ${asset}\u2069`,
-    /** An amount with every digit the server gave. */
-    exact: (amount: string, asset: string) =>
-      `\u2066${formatAmount(language, amount, scale(asset))} ${asset}\u2069`,
+    ...figures,
     /** A result with its sign ("+12.50 USDT"), as an isolate. */
     signed: (amount: string, asset: string) =>
       `\u2066${formatAmount(language, amount, scale(asset), { sign: true })} ${asset}\u2069`,
@@ -94,10 +80,7 @@ export function useSmartFormat() {
     signedPercent: (ratio: string) =>
       `\u2066${signOf(ratio) > 0 ? '+' : ''}${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
     price: (price: string) => `\u2066${formatDecimal(language, price)}\u2069`,
-    date: (value: string) => formatUtcTime(language, value),
-    day: (value: string) => formatUtcDay(language, value),
     days: (count: number) => t('smart.days', { count }),
-    count: (value: number) => formatNumber(language, value),
     /** Running time: whole days, then hours and minutes. */
     running: (seconds: number) =>
       t('smart.runningTime', {

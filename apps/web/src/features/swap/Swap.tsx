@@ -16,7 +16,6 @@ import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { normalizeDecimal } from '../trading/ticket.ts';
@@ -34,6 +33,7 @@ import { swapQueries } from './queries.ts';
 import { swapTexts } from './texts.ts';
 import './swap.css';
 import { minorOf } from '../../app/money.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
 /** How long the amount rests before it is quoted. */
 const DEBOUNCE_MS = 400;
@@ -128,30 +128,17 @@ function ConfirmSwap({
     </button>
   );
   return (
-    <Modal
+    <ConfirmDialog
       dialogRef={dialog}
-      className="modal swap-dialog"
-      aria-labelledby={titleId}
+      titleId={titleId}
+      title={t('swap.confirm.title')}
+      label={t('swap.quote.title')}
+      testId="swap-confirm"
+      className="swap-dialog"
       onClose={onClose}
-      data-testid="swap-confirm"
-    >
-      <form
-        className="swap-dialog-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void commit();
-        }}
-      >
-        <div className="confirm-head swap-dialog-head">
-          <h2 id={titleId}>{t('swap.confirm.title')}</h2>
-          <BookBadge />
-        </div>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-        <section className="swap-scroll" aria-label={t('swap.quote.title')} tabIndex={0}>
-          <QuoteFigures quote={quote} testId="confirm-figures" />
-        </section>
-        <div className="swap-dialog-actions">
+      onSubmit={() => void commit()}
+      actions={
+        <>
           <Countdown left={refusedAsExpired ? 0 : clock.left} id={expiredId} />
           {renewed && !expired ? (
             <p className="notice" data-testid="requote">
@@ -179,9 +166,11 @@ function ConfirmSwap({
             disabled={busy || expired}
             why={expired ? expiredId : undefined}
           />
-        </div>
-      </form>
-    </Modal>
+        </>
+      }
+    >
+      <QuoteFigures quote={quote} testId="confirm-figures" />
+    </ConfirmDialog>
   );
 }
 

@@ -1,5 +1,4 @@
 import {
-  ASSET_SCALES,
   Code,
   LANGUAGE_TAGS,
   SWAP_QUOTE_SECONDS,
@@ -13,9 +12,9 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
+import { useFigureFormat } from '../../app/figures.ts';
 import { formatDate, formatDecimal } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, formatPercent } from '../../app/money.ts';
-import { useClientState } from '../../app/state.ts';
+import { formatPercent } from '../../app/money.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
@@ -30,14 +29,10 @@ const ltr = (text: string) => `\u2066${text}\u2069`;
 
 /** The reader's formatters of swap figures. */
 export function useSwapFormat() {
-  const language = useClientState((s) => s.language);
+  const figures = useFigureFormat();
+  const { language } = figures;
   return {
-    language,
-    /** An amount with every digit the server gave: a quote's figures are the figures posted. */
-    exact: (amount: string, asset: SwapAsset) =>
-      ltr(`${formatAmount(language, amount, ASSET_SCALES[asset])} ${asset}`),
-    /** An amount at its asset's display scale (balances, the history's lines). */
-    money: (amount: string, asset: SwapAsset) => ltr(`${formatMoney(language, amount, asset)} ${asset}`),
+    ...figures,
     /**
      * "1 BTC = 65,000.12 USDT": a rate or price (units of `to` per unit of `from`), every digit the
      * server gave kept (trailing zeros dropped: the same number).
