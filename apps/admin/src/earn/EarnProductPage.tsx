@@ -1,12 +1,9 @@
 import { adminCalls, type EarnProduct } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { allowed, failureMessage } from '../api.ts';
+import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
-import { Pending } from '../Field.tsx';
-import { fill } from '../text.ts';
+import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import {
   Money,
   Percent,
@@ -48,33 +45,13 @@ function Terms({ product: p }: { product: EarnProduct }) {
 /** /admin/earn/products/new: the create form (admins); a created product opens its own page. */
 export function NewEarnProduct() {
   const { staff } = useBackOffice();
-  const t = useEarnText();
-  const navigate = useNavigate();
-  const heading = useRef<HTMLHeadingElement>(null);
   return (
-    <section className="panel" aria-labelledby="earn-new-heading">
-      <Link className="back" to="/earn/products">
-        {t.backToProducts}
-      </Link>
-      <h2 id="earn-new-heading" ref={heading} tabIndex={-1}>
-        {t.createHeading}
-      </h2>
-      {allowed(staff, adminCalls.createEarnProduct) ? (
-        <ProductForm
-          labelledBy="earn-new-heading"
-          onSaved={(saved) =>
-            navigate(`/earn/products/${saved.product.id}`, {
-              state: { done: fill(t.created, { name: saved.product.name }) },
-            })
-          }
-          onCancel={() => navigate('/earn/products')}
-        />
-      ) : (
-        <p className="alert" role="alert">
-          {t.readOnly}
-        </p>
-      )}
-    </section>
+    <NewProductPage
+      area="earn"
+      t={useEarnText()}
+      mayCreate={allowed(staff, adminCalls.createEarnProduct)}
+      form={(p) => <ProductForm {...p} onSaved={(saved) => p.onSaved(saved.product)} />}
+    />
   );
 }
 
@@ -83,74 +60,27 @@ export function NewEarnProduct() {
  * the edit form for admins, the facts for everyone else.
  */
 export function EarnProductPage() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useEarnText();
-  const id = Number(useParams().id);
-  const location = useLocation();
-  const query = useEarnProducts();
-  const item = query.data?.find((r) => r.product.id === id);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [done, setDone] = useState<string>(() => (location.state as { done?: string } | null)?.done ?? '');
-  const loaded = item !== undefined;
-  useEffect(() => {
-    if (loaded) heading.current?.focus();
-  }, [loaded]);
-  const back = (
-    <Link className="back" to="/earn/products">
-      {t.backToProducts}
-    </Link>
-  );
-  if (!item)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            query.isError
-              ? failureMessage(query.error, text.error.generic)
-              : query.data || !Number.isSafeInteger(id)
-                ? t.notFound
-                : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
-  const { product } = item;
-  const mayEdit = allowed(staff, adminCalls.updateEarnProduct);
   return (
-    <section className="panel" aria-labelledby="earn-product-heading">
-      {back}
-      <h2 id="earn-product-heading" ref={heading} tabIndex={-1}>
-        {fill(t.productHeading, { name: product.name, id: product.id })}
-      </h2>
-      <p>
-        <strong className={product.soldOut ? 'overdue' : undefined} data-testid="earn-status">
-          {statusText(t, product)}
-        </strong>
-      </p>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      <ReserveFunding item={item} />
-      {mayEdit ? (
+    <ProductPage
+      area="earn"
+      t={t}
+      query={useEarnProducts()}
+      find={(item) => item.product.id}
+      heading={(item) => item.product}
+      status={(item) => ({ text: statusText(t, item.product), warn: item.product.soldOut !== null })}
+      mayEdit={allowed(staff, adminCalls.updateEarnProduct)}
+      form={(item, p) => (
         <ProductForm
-          key={product.id}
-          product={product}
-          onSaved={(saved) => {
-            setDone(fill(t.saved, { name: saved.product.name }));
-            heading.current?.focus();
-          }}
+          key={item.product.id}
+          product={item.product}
+          onSaved={(saved) => p.onSaved(saved.product)}
         />
-      ) : (
-        <section className="earn-section" aria-labelledby="earn-terms-heading">
-          <h3 id="earn-terms-heading">{t.termsHeading}</h3>
-          <p className="muted">{t.readOnly}</p>
-          <Terms product={product} />
-        </section>
       )}
-    </section>
+      terms={(item) => <Terms product={item.product} />}
+    >
+      {(item) => <ReserveFunding item={item} />}
+    </ProductPage>
   );
 }

@@ -1,11 +1,10 @@
 import { adminCalls, type LoanPool, type LoanProduct } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { allowed, failureMessage } from '../api.ts';
+import { Link } from 'react-router';
+import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
-import { Pending } from '../Field.tsx';
+import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import { fill } from '../text.ts';
 import { LoanProductForm } from './LoanProductForm.tsx';
 import {
@@ -64,32 +63,14 @@ export function PoolFacts({ pool, testId }: { pool: LoanPool; testId?: string })
 /** /admin/loans/products/new: the create form (admins); a created product opens its own page. */
 export function NewLoanProduct() {
   const { staff } = useBackOffice();
-  const t = useLoanText();
-  const navigate = useNavigate();
   return (
-    <section className="panel" aria-labelledby="loan-new-heading">
-      <Link className="back" to="/loans/products">
-        {t.backToProducts}
-      </Link>
-      <h2 id="loan-new-heading" tabIndex={-1}>
-        {t.createHeading}
-      </h2>
-      {allowed(staff, adminCalls.createLoanProduct) ? (
-        <LoanProductForm
-          labelledBy="loan-new-heading"
-          onSaved={(saved) =>
-            navigate(`/loans/products/${saved.product.id}`, {
-              state: { done: fill(t.created, { name: saved.product.name }) },
-            })
-          }
-          onCancel={() => navigate('/loans/products')}
-        />
-      ) : (
-        <p className="alert" role="alert">
-          {t.readOnly}
-        </p>
-      )}
-    </section>
+    <NewProductPage
+      area="loans"
+      prefix="loan"
+      t={useLoanText()}
+      mayCreate={allowed(staff, adminCalls.createLoanProduct)}
+      form={(p) => <LoanProductForm {...p} onSaved={(saved) => p.onSaved(saved.product)} />}
+    />
   );
 }
 
@@ -98,81 +79,37 @@ export function NewLoanProduct() {
  * edit form for admins, the facts for everyone else.
  */
 export function LoanProductPage() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useLoanText();
-  const id = Number(useParams().id);
-  const location = useLocation();
-  const query = useLoanProducts();
-  const item = query.data?.find((r) => r.product.id === id);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [done, setDone] = useState<string>(() => (location.state as { done?: string } | null)?.done ?? '');
-  const loaded = item !== undefined;
-  useEffect(() => {
-    if (loaded) heading.current?.focus();
-  }, [loaded]);
-  const back = (
-    <Link className="back" to="/loans/products">
-      {t.backToProducts}
-    </Link>
-  );
-  if (!item)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            query.isError
-              ? failureMessage(query.error, text.error.generic)
-              : query.data || !Number.isSafeInteger(id)
-                ? t.notFound
-                : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
-  const { product, pool } = item;
-  const mayEdit = allowed(staff, adminCalls.updateLoanProduct);
   return (
-    <section className="panel" aria-labelledby="loan-product-heading">
-      {back}
-      <h2 id="loan-product-heading" ref={heading} tabIndex={-1}>
-        {fill(t.productHeading, { name: product.name, id: product.id })}
-      </h2>
-      <p>
-        <strong
-          className={product.enabled && !product.available ? 'overdue' : undefined}
-          data-testid="loan-status"
-        >
-          {statusText(t, product)}
-        </strong>
-      </p>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      <section className="loan-section" aria-labelledby="loan-pool-heading">
-        <h3 id="loan-pool-heading">{fill(t.poolOfProduct, { asset: product.asset })}</h3>
-        <PoolFacts pool={pool} testId="loan-product-pool" />
-        <Link to="/loans/pools">{t.fundLink}</Link>
-      </section>
-      {mayEdit ? (
+    <ProductPage
+      area="loans"
+      prefix="loan"
+      t={t}
+      query={useLoanProducts()}
+      find={(item) => item.product.id}
+      heading={(item) => item.product}
+      status={(item) => ({
+        text: statusText(t, item.product),
+        warn: item.product.enabled && !item.product.available,
+      })}
+      mayEdit={allowed(staff, adminCalls.updateLoanProduct)}
+      form={(item, p) => (
         <LoanProductForm
-          key={product.id}
-          product={product}
-          onSaved={(saved) => {
-            setDone(fill(t.saved, { name: saved.product.name }));
-            heading.current?.focus();
-          }}
+          key={item.product.id}
+          product={item.product}
+          onSaved={(saved) => p.onSaved(saved.product)}
         />
-      ) : (
-        <section className="loan-section" aria-labelledby="loan-terms-heading">
-          <h3 id="loan-terms-heading">{t.termsHeading}</h3>
-          <p className="muted">{t.readOnly}</p>
-          <Terms product={product} />
+      )}
+      terms={(item) => <Terms product={item.product} />}
+    >
+      {({ product, pool }) => (
+        <section className="loan-section" aria-labelledby="loan-pool-heading">
+          <h3 id="loan-pool-heading">{fill(t.poolOfProduct, { asset: product.asset })}</h3>
+          <PoolFacts pool={pool} testId="loan-product-pool" />
+          <Link to="/loans/pools">{t.fundLink}</Link>
         </section>
       )}
-    </section>
+    </ProductPage>
   );
 }

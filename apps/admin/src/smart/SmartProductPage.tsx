@@ -1,12 +1,11 @@
 import { adminCalls, type SmartProduct } from '@swx/contract';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { allowed, failureMessage } from '../api.ts';
+import { Link } from 'react-router';
+import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { ratioToPercent } from '../earn/rates.ts';
 import { Facts } from '../Facts.tsx';
-import { Pending } from '../Field.tsx';
+import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import { fill } from '../text.ts';
 import { SmartProductForm } from './SmartProductForm.tsx';
 import {
@@ -84,32 +83,13 @@ function Risk({ product: p }: { product: SmartProduct }) {
 /** /admin/smart/products/new: the create form (admins); a created product opens its own page. */
 export function NewSmartProduct() {
   const { staff } = useBackOffice();
-  const t = useSmartText();
-  const navigate = useNavigate();
   return (
-    <section className="panel" aria-labelledby="smart-new-heading">
-      <Link className="back" to="/smart/products">
-        {t.backToProducts}
-      </Link>
-      <h2 id="smart-new-heading" tabIndex={-1}>
-        {t.createHeading}
-      </h2>
-      {allowed(staff, adminCalls.createSmartProduct) ? (
-        <SmartProductForm
-          labelledBy="smart-new-heading"
-          onSaved={(saved) =>
-            navigate(`/smart/products/${saved.id}`, {
-              state: { done: fill(t.created, { name: saved.name }) },
-            })
-          }
-          onCancel={() => navigate('/smart/products')}
-        />
-      ) : (
-        <p className="alert" role="alert">
-          {t.readOnly}
-        </p>
-      )}
-    </section>
+    <NewProductPage
+      area="smart"
+      t={useSmartText()}
+      mayCreate={allowed(staff, adminCalls.createSmartProduct)}
+      form={(p) => <SmartProductForm {...p} />}
+    />
   );
 }
 
@@ -119,87 +99,36 @@ export function NewSmartProduct() {
  * everyone else.
  */
 export function SmartProductPage() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useSmartText();
-  const id = Number(useParams().id);
-  const location = useLocation();
-  const query = useSmartProducts();
-  const product = query.data?.find((p) => p.id === id);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [done, setDone] = useState<string>(() => (location.state as { done?: string } | null)?.done ?? '');
-  const loaded = product !== undefined;
-  useEffect(() => {
-    if (loaded) heading.current?.focus();
-  }, [loaded]);
-  const back = (
-    <Link className="back" to="/smart/products">
-      {t.backToProducts}
-    </Link>
-  );
-  if (!product)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            query.isError
-              ? failureMessage(query.error, text.error.generic)
-              : query.data || !Number.isSafeInteger(id)
-                ? t.notFound
-                : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
-  const mayEdit = allowed(staff, adminCalls.updateSmartProduct);
   return (
-    <section className="panel" aria-labelledby="smart-product-heading">
-      {back}
-      <h2 id="smart-product-heading" ref={heading} tabIndex={-1}>
-        {fill(t.productHeading, { name: product.name, id: product.id })}
-      </h2>
-      <p>
-        <strong
-          className={product.enabled && product.soldOut ? 'overdue' : undefined}
-          data-testid="smart-status"
-        >
-          {statusText(t, product)}
-        </strong>
-      </p>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      <Facts
-        testId="smart-product-figures"
-        rows={[
-          [t.capacity, <Capacity key="c" product={product} />],
-          [t.realised, <Realised key="r" realised={product.realised} />],
-        ]}
-      />
-      <Link to={`/smart/plans?product=${product.id}`}>{t.plansOfProduct}</Link>
-      <section className="smart-section" aria-labelledby="smart-risk-heading">
-        <h3 id="smart-risk-heading">{t.riskHeading}</h3>
-        <Risk product={product} />
-      </section>
-      {mayEdit ? (
-        <SmartProductForm
-          key={product.id}
-          product={product}
-          onSaved={(saved) => {
-            setDone(fill(t.saved, { name: saved.name }));
-            heading.current?.focus();
-          }}
-        />
-      ) : (
-        <section className="smart-section" aria-labelledby="smart-terms-heading">
-          <h3 id="smart-terms-heading">{t.termsHeading}</h3>
-          <p className="muted">{t.readOnly}</p>
-          <Terms product={product} />
-        </section>
+    <ProductPage
+      area="smart"
+      t={t}
+      query={useSmartProducts()}
+      find={(product) => product.id}
+      heading={(product) => product}
+      status={(product) => ({ text: statusText(t, product), warn: product.enabled && product.soldOut })}
+      mayEdit={allowed(staff, adminCalls.updateSmartProduct)}
+      form={(product, p) => <SmartProductForm key={product.id} product={product} onSaved={p.onSaved} />}
+      terms={(product) => <Terms product={product} />}
+    >
+      {(product) => (
+        <>
+          <Facts
+            testId="smart-product-figures"
+            rows={[
+              [t.capacity, <Capacity key="c" product={product} />],
+              [t.realised, <Realised key="r" realised={product.realised} />],
+            ]}
+          />
+          <Link to={`/smart/plans?product=${product.id}`}>{t.plansOfProduct}</Link>
+          <section className="smart-section" aria-labelledby="smart-risk-heading">
+            <h3 id="smart-risk-heading">{t.riskHeading}</h3>
+            <Risk product={product} />
+          </section>
+        </>
       )}
-    </section>
+    </ProductPage>
   );
 }
