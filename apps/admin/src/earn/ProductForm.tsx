@@ -11,14 +11,14 @@ import {
   earnProductBody,
   parseMinor,
 } from '@swx/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
+import { useId } from 'react';
+import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { plain } from '../DataTable.tsx';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
+import { issuesOf, type Problems, useDraftForm } from '../useDraftForm.ts';
 import { useEarnText } from './EarnProducts.tsx';
 import { basketCodes, percentToRatio, ratioToPercent } from './rates.ts';
 
@@ -130,10 +130,17 @@ function maxBelowMin(d: Draft): boolean {
   }
 }
 
-/** The fields named by a 10026 answer's `{path}` issues. */
-const fieldsOf = (issues: readonly { path: string }[]) =>
-  new Set(issues.map((i) => i.path.split('.')[0] ?? ''));
+/** The body, or each field to fix: a value that does not check, or a maximum below the minimum. */
+function checked(d: Draft): { body: EarnProductBody; problems: Problems<'checkValue' | 'maxBelowMin'> } {
+  const { body, invalid } = check(d);
+  const problems: Problems<'checkValue' | 'maxBelowMin'> = new Map(
+    [...invalid].map((name) => [name, 'checkValue'] as const),
+  );
+  if (maxBelowMin(d) && !problems.has('maxAmount')) problems.set('maxAmount', 'maxBelowMin');
+  return { body, problems };
+}
 
+/** The fields named by a 10026 answer's `{path}` issues. */
 /**
  * A product's terms (admins only): every field of the contract's earnProductBody. Static
  * products take an annual rate, dynamic ones a basket of instruments; a fixed term takes lock
@@ -154,41 +161,22 @@ export function ProductForm({
   const { text } = useBackOffice();
   const t = useEarnText();
   const f = t.form;
-  const client = useQueryClient();
   const headingId = useId();
-  const [draft, setDraft] = useState<Draft>(() => (product ? draftOf(product) : EMPTY));
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [rangeError, setRangeError] = useState(false);
-  const save = useMutation({
-    mutationFn: (body: EarnProductBody) =>
+  const { draft, set, problems, submit, save } = useDraftForm({
+    initial: (): Draft => (product ? draftOf(product) : EMPTY),
+    check: checked,
+    save: (body: EarnProductBody) =>
       product
         ? callAdmin('updateEarnProduct', { body: { ...body, id: product.id } })
         : callAdmin('createEarnProduct', { body }),
-    onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: keys.earn });
-      onSaved(saved);
-    },
-    onError: (error) => {
-      if (error instanceof StaffApiError && Array.isArray(error.data))
-        setInvalid(fieldsOf(error.data as { path: string }[]));
-    },
+    invalidate: keys.earn,
+    onSaved,
+    fromServer: (data) => new Map(issuesOf(data).map((i) => [i.name, 'checkValue'] as const)),
   });
-  const set = <K extends keyof Draft>(name: K, value: Draft[K]) => setDraft((d) => ({ ...d, [name]: value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { body, invalid: wrong } = check(draft);
-    const below = maxBelowMin(draft);
-    setInvalid(wrong);
-    setRangeError(below);
-    if (wrong.size > 0 || below) {
-      // The first field to fix takes the focus.
-      const form = event.currentTarget as HTMLFormElement;
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    save.mutate(body);
+  const error = (name: string) => {
+    const reason = problems.get(name);
+    return reason ? t[reason] : undefined;
   };
-  const error = (name: string) => (invalid.has(name) ? t.checkValue : undefined);
   const text_ = (name: 'name' | 'minAmount' | 'maxAmount' | 'capacity', extra: { hint?: string } = {}) => (
     <Field
       label={name === 'name' ? f.name : `${f[name]} (${draft.asset})`}
@@ -197,7 +185,7 @@ export function ProductForm({
       inputMode={name === 'name' ? undefined : 'decimal'}
       autoComplete="off"
       value={draft[name]}
-      error={error(name) ?? (name === 'maxAmount' && rangeError ? t.maxBelowMin : undefined)}
+      error={error(name)}
       onChange={(e) => set(name, e.target.value)}
       {...extra}
     />

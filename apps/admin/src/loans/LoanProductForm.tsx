@@ -7,15 +7,15 @@ import {
   loanProductBody,
   parseMinor,
 } from '@swx/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
+import { useId } from 'react';
+import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { plain } from '../DataTable.tsx';
 import { percentToRatio, ratioToPercent } from '../earn/rates.ts';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
+import { issuesOf, type Problems, useDraftForm } from '../useDraftForm.ts';
 import { useLoanText } from './LoanProducts.tsx';
 import { termsOf } from './terms.ts';
 
@@ -109,6 +109,16 @@ function maxBelowMin(d: Draft): boolean {
   }
 }
 
+/** The body, or each field to fix: a value that does not check, or a maximum below the minimum. */
+function checked(d: Draft): { body: LoanProductBody; problems: Problems<'checkValue' | 'maxBelowMin'> } {
+  const { body, invalid } = check(d);
+  const problems: Problems<'checkValue' | 'maxBelowMin'> = new Map(
+    [...invalid].map((name) => [name, 'checkValue'] as const),
+  );
+  if (maxBelowMin(d) && !problems.has('maxAmount')) problems.set('maxAmount', 'maxBelowMin');
+  return { body, problems };
+}
+
 /**
  * A loan product's terms (admins only): every field of the contract's loanProductBody. Without
  * `product` it creates one; with it, it changes the terms of new applications.
@@ -128,41 +138,22 @@ export function LoanProductForm({
   const { text } = useBackOffice();
   const t = useLoanText();
   const f = t.form;
-  const client = useQueryClient();
   const headingId = useId();
-  const [draft, setDraft] = useState<Draft>(() => (product ? draftOf(product) : EMPTY));
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [rangeError, setRangeError] = useState(false);
-  const save = useMutation({
-    mutationFn: (body: LoanProductBody) =>
+  const { draft, set, problems, submit, save } = useDraftForm({
+    initial: (): Draft => (product ? draftOf(product) : EMPTY),
+    check: checked,
+    save: (body: LoanProductBody) =>
       product
         ? callAdmin('updateLoanProduct', { body: { ...body, id: product.id } })
         : callAdmin('createLoanProduct', { body }),
-    onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: keys.loans });
-      onSaved(saved);
-    },
-    onError: (error) => {
-      if (error instanceof StaffApiError && Array.isArray(error.data))
-        setInvalid(new Set((error.data as { path: string }[]).map((i) => i.path.split('.')[0] ?? '')));
-    },
+    invalidate: keys.loans,
+    onSaved,
+    fromServer: (data) => new Map(issuesOf(data).map((i) => [i.name, 'checkValue'] as const)),
   });
-  const set = <K extends keyof Draft>(name: K, value: Draft[K]) => setDraft((d) => ({ ...d, [name]: value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { body, invalid: wrong } = check(draft);
-    const below = maxBelowMin(draft);
-    setInvalid(wrong);
-    setRangeError(below);
-    if (wrong.size > 0 || below) {
-      // The first field to fix takes the focus.
-      const form = event.currentTarget as HTMLFormElement;
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    save.mutate(body);
+  const error = (name: string) => {
+    const reason = problems.get(name);
+    return reason ? t[reason] : undefined;
   };
-  const error = (name: string) => (invalid.has(name) ? t.checkValue : undefined);
   const field = (
     name: Exclude<keyof Draft, 'asset' | 'enabled'>,
     label: string,
@@ -177,7 +168,7 @@ export function LoanProductForm({
       hint={options.hint}
       maxLength={name === 'name' ? 60 : 80}
       value={draft[name]}
-      error={error(name) ?? (name === 'maxAmount' && rangeError ? t.maxBelowMin : undefined)}
+      error={error(name)}
       onChange={(e) => set(name, e.target.value)}
     />
   );

@@ -7,15 +7,15 @@ import {
   type SmartStrategy,
   smartProductBody,
 } from '@swx/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
+import { useId } from 'react';
+import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { plain } from '../DataTable.tsx';
 import { percentToRatio, ratioToPercent } from '../earn/rates.ts';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
+import { type Problems as DraftProblems, issuesOf, useDraftForm } from '../useDraftForm.ts';
 import { useSmartProducts, useSmartText } from './SmartProducts.tsx';
 import { daysOf, instrumentsFor } from './terms.ts';
 
@@ -61,7 +61,7 @@ const draftOf = (p: SmartProduct): Draft => ({
 
 /** Why a field is wrong beyond "check this value": the key of its message. */
 type Reason = 'checkValue' | 'maxBelowMin' | 'capacityBelowMin' | 'capacityBelowTaken' | 'notForStrategy';
-type Problems = Map<string, Reason>;
+type Problems = DraftProblems<Reason>;
 
 const minor = (typed: string): bigint | null => {
   try {
@@ -116,10 +116,8 @@ function check(d: Draft, taken: bigint): { body: SmartProductBody; problems: Pro
 /** The server's field issues (10002 with `[{ path, issue }]`) as the form's messages. */
 function serverProblems(data: unknown): Problems {
   const problems: Problems = new Map();
-  if (!Array.isArray(data)) return problems;
-  for (const item of data as { path?: unknown; issue?: unknown }[]) {
-    const path = String(item.path ?? '').split('.')[0] ?? '';
-    const name = path === 'instruments' ? 'instrument' : path;
+  for (const item of issuesOf(data)) {
+    const name = item.name === 'instruments' ? 'instrument' : item.name;
     const reason: Reason =
       item.issue === 'not_for_strategy'
         ? 'notForStrategy'
@@ -154,40 +152,21 @@ export function SmartProductForm({
   const { text } = useBackOffice();
   const t = useSmartText();
   const f = t.form;
-  const client = useQueryClient();
   const headingId = useId();
   const products = useSmartProducts().data;
-  const [draft, setDraft] = useState<Draft>(() =>
-    product ? draftOf(product) : { ...EMPTY, instrument: instrumentsFor(EMPTY.strategy)[0] ?? '' },
-  );
-  const [problems, setProblems] = useState<Problems>(new Map());
-  const instruments = instrumentsFor(draft.strategy, products);
-  const save = useMutation({
-    mutationFn: (body: SmartProductBody) =>
+  const { draft, set, setDraft, problems, submit, save } = useDraftForm({
+    initial: (): Draft =>
+      product ? draftOf(product) : { ...EMPTY, instrument: instrumentsFor(EMPTY.strategy)[0] ?? '' },
+    check: (d: Draft) => check(d, product ? (minor(product.taken) ?? 0n) : 0n),
+    save: (body: SmartProductBody) =>
       product
         ? callAdmin('updateSmartProduct', { body: { ...body, id: product.id } })
         : callAdmin('createSmartProduct', { body }),
-    onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: keys.smart });
-      onSaved(saved);
-    },
-    onError: (error) => {
-      if (error instanceof StaffApiError) setProblems(serverProblems(error.data));
-    },
+    invalidate: keys.smart,
+    onSaved,
+    fromServer: serverProblems,
   });
-  const set = <K extends keyof Draft>(name: K, value: Draft[K]) => setDraft((d) => ({ ...d, [name]: value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { body, problems: found } = check(draft, product ? (minor(product.taken) ?? 0n) : 0n);
-    setProblems(found);
-    if (found.size > 0) {
-      // The first field to fix takes the focus.
-      const form = event.currentTarget as HTMLFormElement;
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    save.mutate(body);
-  };
+  const instruments = instrumentsFor(draft.strategy, products);
   const error = (name: string) => {
     const reason = problems.get(name);
     return reason ? t[reason] : undefined;

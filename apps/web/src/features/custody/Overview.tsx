@@ -83,7 +83,7 @@ function ChainBalance({ customerId, address }: { customerId: number; address: st
   else
     body = (
       <>
-        <dl className="wallet-facts" data-testid="chain-balance">
+        <dl className="facts" data-testid="chain-balance">
           {query.data.balances.map((b) => (
             <div key={b.asset} data-asset={b.asset} data-amount={b.amount}>
               <dt>{b.asset}</dt>

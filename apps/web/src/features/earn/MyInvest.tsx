@@ -95,7 +95,7 @@ function useInvestmentFacts(i: EarnInvestment): [string, ReactNode, string][] {
 
 function Facts({ facts }: { facts: [string, ReactNode, string][] }) {
   return (
-    <dl className="earn-facts">
+    <dl className="facts">
       {facts.map(([label, value, name]) => (
         <div key={name} data-fact={name}>
           <dt>{label}</dt>
@@ -297,7 +297,7 @@ function RedeemDialog({
       }
     >
       <p className="earn-confirm-name">{investment.productName}</p>
-      <dl className="earn-facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
+      <dl className="facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
         {rows.map(([label, value, name]) => (
           <div key={name} data-figure={name} data-value={value}>
             <dt>{label}</dt>

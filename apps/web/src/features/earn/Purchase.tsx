@@ -125,7 +125,7 @@ function useQuoteFigures(quote: EarnQuote): Figure[] {
 function QuoteFigures({ quote, testId }: { quote: EarnQuote; testId: string }) {
   const figures = useQuoteFigures(quote);
   return (
-    <dl className="earn-facts earn-quote" data-testid={testId} data-quote={quote.quoteId}>
+    <dl className="facts earn-quote" data-testid={testId} data-quote={quote.quoteId}>
       {figures.map((figure) => (
         <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
           <dt>{figure.label}</dt>
@@ -298,7 +298,7 @@ function ConfirmPurchase({
     >
       <p className="earn-confirm-name">{quote.productName}</p>
       <QuoteFigures quote={quote} testId="confirm-figures" />
-      <dl className="earn-facts">
+      <dl className="facts">
         <div data-figure="payWith">
           <dt>{t('earn.pay.title')}</dt>
           <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>

@@ -204,7 +204,7 @@ export function ProductFacts({ product }: { product: EarnProduct }) {
   if (product.income === 'dynamic' && product.basket.length > 0)
     rows.push([t('earn.fact.basket'), product.basket.join(', '), 'basket']);
   return (
-    <dl className="earn-facts">
+    <dl className="facts">
       {rows.map(([label, value, name]) => (
         <div key={name} data-fact={name}>
           <dt>{label}</dt>

@@ -110,7 +110,7 @@ export type Fact = { name: string; label: string; value: string; shown: ReactNod
 /** Facts as a description list; each row carries its exact value for readers and tests. */
 export function Facts({ facts, testId, className }: { facts: Fact[]; testId?: string; className?: string }) {
   return (
-    <dl className={`loan-facts${className ? ` ${className}` : ''}`} data-testid={testId}>
+    <dl className={`facts${className ? ` ${className}` : ''}`} data-testid={testId}>
       {facts.map((fact) => (
         <div
           key={fact.name}

@@ -240,7 +240,7 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
           {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
         </li>
       </ul>
-      <dl className="smart-facts">
+      <dl className="facts">
         <div data-figure="amount" data-value={plan.amount}>
           <dt>{t('smart.fact.amount')}</dt>
           <dd>{f.exact(plan.amount, plan.asset)}</dd>
@@ -267,7 +267,7 @@ function Settlement({ plan }: { plan: SmartPlanDetail }) {
       data-testid="smart-settlement"
     >
       <h2 id="smart-settlement-title">{t('smart.settlement.title')}</h2>
-      <dl className="smart-facts">
+      <dl className="facts">
         <div data-figure="amount" data-value={plan.amount}>
           <dt>{t('smart.settlement.principal')}</dt>
           <dd>{f.exact(plan.amount, plan.asset)}</dd>

@@ -94,7 +94,7 @@ export function usePlanFacts(plan: SmartPlan): Fact[] {
 
 export function Facts({ facts, testId }: { facts: Fact[]; testId?: string }) {
   return (
-    <dl className="smart-facts" data-testid={testId}>
+    <dl className="facts" data-testid={testId}>
       {facts.map(([name, label, shown, value]) => (
         <div key={name} data-figure={name} data-value={value}>
           <dt>{label}</dt>

@@ -128,7 +128,7 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
       <Suspense fallback={<div className="smart-chart" aria-hidden="true" />}>
         <EquityChart points={backtest.equity} label={label} />
       </Suspense>
-      <dl className="smart-facts smart-figures" data-testid="backtest-figures">
+      <dl className="facts smart-figures" data-testid="backtest-figures">
         {figures.map(([name, value, shown]) => (
           <div key={name} data-figure={name} data-value={value}>
             <dt>{t(`smart.backtest.${name}`)}</dt>
@@ -274,7 +274,7 @@ function useQuoteFigures(quote: SmartQuote): Figure[] {
 function QuoteFigures({ quote, testId }: { quote: SmartQuote; testId: string }) {
   const figures = useQuoteFigures(quote);
   return (
-    <dl className="smart-facts" data-testid={testId} data-quote={quote.quoteId}>
+    <dl className="facts" data-testid={testId} data-quote={quote.quoteId}>
       {figures.map((figure) => (
         <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
           <dt>{figure.label}</dt>

@@ -182,7 +182,7 @@ export function RiskFacts({ risk, testId }: { risk: SmartRisk; testId?: string }
     ],
   ];
   return (
-    <dl className="smart-facts" data-testid={testId}>
+    <dl className="facts" data-testid={testId}>
       {rows.map(([name, label, shown, value]) => (
         <div key={name} data-figure={name} data-value={value}>
           <dt>{label}</dt>
@@ -235,7 +235,7 @@ export function ProductFacts({ product }: { product: SmartProduct }) {
     ],
   ];
   return (
-    <dl className="smart-facts">
+    <dl className="facts">
       {rows.map(([name, value, raw]) => (
         <div key={name} data-fact={name} data-value={raw}>
           <dt>{t(`smart.fact.${name}`)}</dt>

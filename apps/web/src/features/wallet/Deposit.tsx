@@ -56,7 +56,7 @@ function NetworkTerms({ network }: { network: Network }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   return (
-    <dl className="wallet-facts" data-testid="deposit-terms">
+    <dl className="facts" data-testid="deposit-terms">
       <div data-fact="minimum">
         <dt>{t('wallet.deposit.minimum')}</dt>
         <dd>{f.exact(network.depositMinimum, network.asset)}</dd>

@@ -155,7 +155,7 @@ function ConfirmWithdrawal({
           <h2 id={titleId}>{t('wallet.confirm.title')}</h2>
           <BookBadge />
         </div>
-        <dl className="wallet-facts" data-testid="withdraw-figures">
+        <dl className="facts" data-testid="withdraw-figures">
           <div data-fact="network">
             <dt>{t('wallet.network')}</dt>
             <dd>{`${quote.asset} · ${networkName}`}</dd>
