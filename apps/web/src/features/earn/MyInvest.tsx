@@ -1,4 +1,4 @@
-import { Code, type EarnInvestment, type EarnRedeemQuote, type EarnType } from '@swx/contract';
+import type { EarnInvestment, EarnRedeemQuote, EarnType } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { EarnPage, IncomeWord, Refusal, StatusWord, useEarnFormat } from './parts.tsx';
@@ -225,41 +226,25 @@ function RedeemDialog({
   const queryClient = useQueryClient();
   const dialog = useModal();
   const titleId = useId();
-  const [quote, setQuote] = useState(first);
-  const [renewed, setRenewed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const flexible = investment.termDays === null;
-  const commit = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const done = await callApi(investment.type === 'vip' ? 'vipRedeem' : 'fundRedeem', {
-        body: { quoteId: quote.quoteId },
-      });
+  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
+    first,
+    commit: (q) =>
+      callApi(investment.type === 'vip' ? 'vipRedeem' : 'fundRedeem', { body: { quoteId: q.quoteId } }),
+    renew: () => callApi('earnRedeemQuote', { body: { id: investment.id } }),
+    onDone: (done, q) => {
       void queryClient.invalidateQueries({ queryKey: earnQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
       announce(
         t('earn.redeem.done', {
           name: done.productName,
-          amount: f.exact(done.received ?? quote.receive, done.asset),
+          amount: f.exact(done.received ?? q.receive, done.asset),
         }),
       );
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
-        try {
-          setQuote(await callApi('earnRedeemQuote', { body: { id: investment.id } }));
-          setRenewed(true);
-          announce(t('earn.buy.renewed'));
-        } catch (again) {
-          setFailure(again);
-        }
-      } else setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    renewedText: t('earn.buy.renewed'),
+  });
+  const flexible = investment.termDays === null;
   const rows: [string, string, string][] = [
     [t('earn.redeem.amount'), quote.amount, 'amount'],
     [t('earn.redeem.penalty', { rate: f.percent(investment.penaltyRate) }), quote.penalty, 'penalty'],
@@ -274,7 +259,7 @@ function RedeemDialog({
       testId="redeem-confirm"
       className="earn-dialog"
       onClose={onClose}
-      onSubmit={() => void commit()}
+      onSubmit={() => void submit()}
       actions={
         <>
           {renewed ? (

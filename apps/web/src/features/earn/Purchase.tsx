@@ -1,17 +1,18 @@
-import { amountInput, Code, type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
+import { amountInput, type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ApiFailure, callApi } from '../../app/api.ts';
+import { callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Loading } from '../../ui/PageState.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
+import { normalizeDecimal } from '../trading/ticket.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import { CopyButton, maxInvest, Refusal, useEarnFormat } from './parts.tsx';
 import { earnQueries } from './queries.ts';
@@ -210,26 +211,16 @@ function ConfirmPurchase({
   const queryClient = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [quote, setQuote] = useState(first);
-  // One id per purchase attempt: a retry after a lost answer buys once; a renewed quote is a new attempt.
-  const [requestId, setRequestId] = useState(newRequestId);
-  const [renewed, setRenewed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  const commit = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const done =
-        payWith === 'proof'
-          ? await callApi('fundApplyWithProof', { body: { quoteId: quote.quoteId, ...proof } })
-          : await callApi(product.type === 'vip' ? 'vipInvest' : 'fundApply', {
-              body: { quoteId: quote.quoteId, requestId },
-            });
+  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
+    first,
+    commit: (q, requestId) =>
+      payWith === 'proof'
+        ? callApi('fundApplyWithProof', { body: { quoteId: q.quoteId, ...proof } })
+        : callApi(product.type === 'vip' ? 'vipInvest' : 'fundApply', {
+            body: { quoteId: q.quoteId, requestId },
+          }),
+    renew: (q) => callApi('earnQuote', { body: { productId: product.id, amount: q.amount } }),
+    onDone: (done) => {
       void queryClient.invalidateQueries({ queryKey: earnQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
@@ -239,22 +230,13 @@ function ConfirmPurchase({
           : t('earn.buy.done', { amount: f.exact(done.amount, done.asset), name: done.productName }),
       );
       navigate(`/financial/myInvest/${done.type}`);
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
-        try {
-          const next = await callApi('earnQuote', { body: { productId: product.id, amount: quote.amount } });
-          setQuote(next);
-          setRequestId(newRequestId());
-          setRenewed(true);
-          announce(t('earn.buy.renewed'));
-        } catch (again) {
-          setFailure(again);
-        }
-      } else setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    renewedText: t('earn.buy.renewed'),
+  });
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
   const short =
     payWith === 'balance' &&
     (minorOf(quote.available, quote.asset) ?? 0n) < (minorOf(quote.amount, quote.asset) ?? 0n);
@@ -268,7 +250,7 @@ function ConfirmPurchase({
       testId="earn-confirm"
       className="earn-dialog"
       onClose={onClose}
-      onSubmit={() => void commit()}
+      onSubmit={() => void submit()}
       actions={
         <>
           {renewed ? (

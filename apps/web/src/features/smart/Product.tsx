@@ -20,9 +20,10 @@ import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { newRequestId, normalizeDecimal } from '../trading/ticket.ts';
+import { normalizeDecimal } from '../trading/ticket.ts';
 import {
   Closed,
   DemoDisabled,
@@ -305,43 +306,26 @@ function ConfirmPlan({
   const queryClient = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [quote, setQuote] = useState(first);
-  const [requestId, setRequestId] = useState(newRequestId);
-  const [renewed, setRenewed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  const commit = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const plan = await callApi('buySmart', { body: { quoteId: quote.quoteId, requestId } });
+  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
+    first,
+    commit: (q, requestId) => callApi('buySmart', { body: { quoteId: q.quoteId, requestId } }),
+    renew: (q) =>
+      callApi('smartQuote', {
+        body: { productId: product.id, amount: q.amount, timeframeDays: q.timeframeDays },
+      }),
+    onDone: (plan) => {
       void queryClient.invalidateQueries({ queryKey: smartQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
       announce(t('smart.buy.done', { amount: f.exact(plan.amount, plan.asset), name: plan.productName }));
       navigate(`/trading/plans/${plan.id}`);
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
-        try {
-          const next = await callApi('smartQuote', {
-            body: { productId: product.id, amount: quote.amount, timeframeDays: quote.timeframeDays },
-          });
-          setQuote(next);
-          setRequestId(newRequestId());
-          setRenewed(true);
-          announce(t('smart.buy.renewed'));
-        } catch (again) {
-          setFailure(again);
-        }
-      } else setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    renewedText: t('smart.buy.renewed'),
+  });
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
   return (
     <ConfirmDialog
       dialogRef={dialog}
@@ -351,7 +335,7 @@ function ConfirmPlan({
       testId="smart-confirm"
       className="smart-dialog"
       onClose={onClose}
-      onSubmit={() => void commit()}
+      onSubmit={() => void submit()}
       actions={
         <>
           {renewed ? (

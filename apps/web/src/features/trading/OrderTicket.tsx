@@ -12,6 +12,7 @@ import { use, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
+import { newRequestId } from '../../app/requestId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
@@ -28,7 +29,6 @@ import {
   autoCloseKey,
   checkTicket,
   defaultStops,
-  newRequestId,
   stepLots,
   stopIssues,
   stopMessage,

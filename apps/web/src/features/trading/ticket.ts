@@ -212,11 +212,3 @@ const AUTO_CLOSE_KEYS: Record<number, string> = {
 export function autoCloseKey(seconds: number): string | null {
   return AUTO_CLOSE_KEYS[seconds] ?? null;
 }
-
-/** One id per order ticket, so a retried confirm opens one position. */
-export function newRequestId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // Outside a secure context randomUUID is missing; 16 random bytes in hex serve the same purpose.
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatPercent } from '../../app/money.ts';
+import { newRequestId } from '../../app/requestId.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
@@ -19,7 +20,6 @@ import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { newRequestId } from '../trading/ticket.ts';
 import {
   LockState,
   NetworkPicker,
