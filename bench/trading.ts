@@ -141,7 +141,7 @@ console.log('bare listening ' + app.server.address().port);
  * transaction per order: lock the customer's wallet and margin and the book's fees account (in id
  * order), check the wallet covers margin and fee, insert the entry and its three postings, update
  * the three balances, insert the position, and append the audit row (the chain's head locked, as
- * every appender must). Its SQL is written by hand here; only the audit row's hashing is the
+ * every appender must; the row of a ledger batch of one operation, as the platform writes one). Its SQL is written by hand here; only the audit row's hashing is the
  * platform's (AuditService), so the chain it leaves verifies. No session check, no quote check:
  * it is a floor for the writes. POST /prepare (after the platform's warm-up) loads the 100 bench
  * customers' accounts and a position the platform wrote, whose figures each order repeats.
@@ -192,7 +192,7 @@ app.post('/order', async (request) => {
       'INSERT INTO positions (user_id, book, instrument_id, code, direction, centilots, lot_size, leverage, price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num, conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick, language, request_id, open_entry_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25) RETURNING id',
       [c.userId, 'demo', t.instrument_id, t.code, t.direction, t.centilots, t.lot_size, t.leverage, t.price_decimals, t.open_ticks, t.stop_loss_ticks, t.take_profit_ticks, t.liquidation_ticks, t.conversion_num, t.conversion_den, t.notional_minor, t.margin_minor, t.fee_minor, t.fee_ppm, t.open_tick, t.live_tick, t.expires_tick, t.language, requestId, entry.id],
     );
-    await audit.appendInTx({ query: async (sql, params) => (await client_.query(sql, params)).rows }, [{
+    await audit.appendBatchInTx({ query: async (sql, params) => (await client_.query(sql, params)).rows }, [{
       actor: 'user:' + c.userId,
       action: 'ledger.trade_margin',
       subject: 'ledger_entry:' + entry.id,

@@ -357,7 +357,7 @@ export class LedgerBatcher {
     return { outcomes, accepted, replayOf };
   }
 
-  /** Writes everything accepted in one statement, then the attachments and the audit rows. */
+  /** Writes everything accepted in one statement, then the attachments and the batch's audit row. */
   private async write(tx: Queryable, accepted: Accepted[]): Promise<Map<Pending, Written>> {
     const written = await writeBatch(tx, batchWrite(accepted));
     const entryOf = (item: Pending) =>
@@ -367,7 +367,7 @@ export class LedgerBatcher {
     const holdOf = (item: Pending) =>
       item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
     await writeAttachments(tx, accepted, entryOf, holdOf);
-    await this.audit.appendInTx(
+    await this.audit.appendBatchInTx(
       tx,
       accepted.map(({ item, effect }) => {
         const entry = entryOf(item);
