@@ -4,11 +4,10 @@ import type { Logger } from '../../platform/logger.ts';
 import { type AuditEvent, type AuditService, canonicalJson } from '../audit/audit.service.ts';
 import {
   type AccountRow,
-  entriesByKeys,
   type HoldRow,
   holdsByKeys,
   holdsByResolutionKeys,
-  lockAccounts,
+  lockAccountsReadingKeys,
   lockHolds,
   type NewEntry,
   type NewHold,
@@ -35,12 +34,14 @@ import {
 /**
  * Group commit for the ledger. Requests queue up while a batch is being written; the next batch
  * takes everything queued (up to MAX_BATCH) into ONE transaction: lock the accounts and holds it
- * touches (in id order), read idempotency keys, apply the operations one by one to the locked
- * balances in memory (each accepted or refused on its own, exactly as if run alone in order),
- * then write all accepted effects with a handful of set-based statements and one commit. The
- * database still checks every invariant (entries net to zero, customer balance - held >= 0,
- * append-only, books never mixed). If a batch fails as a whole (a deadlock, a key raced in from
- * another node), each operation is retried alone, so one bad request never sinks the others.
+ * touches (in id order) and read idempotency keys (for a batch of transfers, one statement), apply
+ * the operations one by one to the locked balances in memory (each accepted or refused on its own,
+ * exactly as if run alone in order), then write all accepted effects with a handful of set-based
+ * statements (entries, postings, holds and balances in one; each attachment kind's rows in one;
+ * the batch's audit row in one) and one commit. The database still checks every invariant
+ * (entries net to zero, customer balance - held >= 0, append-only, books never mixed). If a batch
+ * fails as a whole (a deadlock, a key raced in from another node), each operation is retried
+ * alone, so one bad request never sinks the others.
  * The queue is bounded (`maxQueued`): when it is full a request is refused at once
  * (`unavailable`, code 10031) rather than left waiting behind an ever longer line.
  */
@@ -276,8 +277,7 @@ export class LedgerBatcher {
 
   /** One batch in one transaction: lock, read keys, apply in order, write what was accepted. */
   private async execute(tx: Queryable, batch: Pending[]): Promise<Outcomes> {
-    const locked = await lockTargets(tx, batch);
-    const stored = await storedKeys(tx, batch);
+    const { locked, stored } = await lockAndReadKeys(tx, batch);
     const { outcomes, accepted, replayOf } = this.apply(batch, locked, stored);
     for (const [item, written] of await this.write(tx, accepted)) outcomes.set(item, written);
     for (const [item, first] of replayOf) {
@@ -392,8 +392,14 @@ export class LedgerBatcher {
   }
 }
 
-/** Step 1 and 2: the holds named by post and void operations, then every account touched, locked in id order. */
-async function lockTargets(tx: Queryable, batch: Pending[]): Promise<Locked> {
+/**
+ * Steps 1 to 3: the holds named by post and void operations, then every account touched, locked in
+ * id order, with the idempotency keys already used: the entries' read in the accounts' statement
+ * (one round trip for a batch of transfers), the holds' after it. A key a concurrent batch of
+ * another node committed while this one waited for its locks may be missed by that statement's
+ * snapshot: inserting it again fails on its unique index, and each operation is retried alone.
+ */
+async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locked: Locked; stored: Stored }> {
   const holdIds = batch.flatMap((p) =>
     p.op.type === 'post' || p.op.type === 'void' ? [p.op.request.holdId] : [],
   );
@@ -408,24 +414,22 @@ async function lockTargets(tx: Queryable, batch: Pending[]): Promise<Locked> {
       if (hold) accountIds.add(hold.accountId);
     }
   }
-  const locked = await lockAccounts(
-    tx,
-    [...accountIds].sort((a, b) => a - b),
-  );
-  return { holds, accounts: new Map(locked.map((a) => [a.id, a])) };
-}
-
-/** Step 3: idempotency keys already used (read after the locks: a concurrent duplicate has committed by now). */
-async function storedKeys(tx: Queryable, batch: Pending[]): Promise<Stored> {
   const keysOf = (types: Operation['type'][]) =>
     batch.filter((p) => types.includes(p.op.type)).map((p) => keyOf(p.op));
-  const entries = await entriesByKeys(tx, keysOf(['transfer', 'post']));
-  const holds = await holdsByKeys(tx, keysOf(['hold']));
+  const { accounts, entries } = await lockAccountsReadingKeys(
+    tx,
+    [...accountIds].sort((a, b) => a - b),
+    keysOf(['transfer', 'post']),
+  );
+  const heldKeys = await holdsByKeys(tx, keysOf(['hold']));
   const resolutions = await holdsByResolutionKeys(tx, keysOf(['post', 'void']));
   return {
-    entries: new Map(entries.map((e) => [e.idempotencyKey, e])),
-    holds: new Map(holds.map((h) => [h.idempotencyKey, h])),
-    resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
+    locked: { holds, accounts: new Map(accounts.map((a) => [a.id, a])) },
+    stored: {
+      entries: new Map(entries.map((e) => [e.idempotencyKey, e])),
+      holds: new Map(heldKeys.map((h) => [h.idempotencyKey, h])),
+      resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
+    },
   };
 }
 
