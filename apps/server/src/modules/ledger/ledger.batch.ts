@@ -52,8 +52,8 @@ export type Operation =
   | { type: 'void'; request: VoidHoldRequest<unknown> };
 
 /** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
-type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean };
-type WrittenHold = { holdId: number; replayed: boolean };
+type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean; attached?: unknown };
+type WrittenHold = { holdId: number; replayed: boolean; attached?: unknown };
 type Written = WrittenEntry | WrittenHold;
 
 type Pending = {
@@ -102,6 +102,10 @@ function keySlot(op: Operation): string {
 
 function isEntry(written: Written): written is WrittenEntry {
   return 'entryId' in written;
+}
+
+function entryResult(written: WrittenEntry): { entryId: number; createdAt: string; replayed: boolean } {
+  return { entryId: written.entryId, createdAt: written.createdAt, replayed: written.replayed };
 }
 
 /** What an operation does to each account: balance and held deltas, and the posting lines. */
@@ -180,9 +184,8 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue({ type: 'transfer', request }, reject, (written) => {
         if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a transfer'));
-        // Read now, in the batch that wrote it (the next batch forgets it).
-        const attached = written.replayed ? undefined : attach?.result(written.entryId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
       });
     });
   }
@@ -193,9 +196,8 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue({ type: 'post', request }, reject, (written) => {
         if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a post'));
-        // Read now, in the batch that wrote it (the next batch forgets it).
-        const attached = written.replayed ? undefined : request.attach?.result(request.holdId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
       });
     });
   }
@@ -214,8 +216,9 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue(op, reject, (written) => {
         if (isEntry(written)) return reject(new Error('the ledger answered an entry for a hold'));
-        const attached = written.replayed ? undefined : attach?.result(written.holdId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        const result = { holdId: written.holdId, replayed: written.replayed };
+        resolve(attached === undefined ? result : { ...result, attached });
       });
     });
   }
@@ -366,7 +369,7 @@ export class LedgerBatcher {
         : undefined;
     const holdOf = (item: Pending) =>
       item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
-    await writeAttachments(tx, accepted, entryOf, holdOf);
+    const attached = await writeAttachments(tx, accepted, entryOf, holdOf);
     await this.audit.appendBatchInTx(
       tx,
       accepted.map(({ item, effect }) => {
@@ -383,10 +386,13 @@ export class LedgerBatcher {
     const results = new Map<Pending, Written>();
     for (const { item } of accepted) {
       const entry = entryOf(item);
-      if (entry) results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false });
-      else if (item.op.type === 'hold') results.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
+      const answer = attached.has(item) ? { attached: attached.get(item) } : {};
+      if (entry)
+        results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false, ...answer });
+      else if (item.op.type === 'hold')
+        results.set(item, { holdId: holdOf(item) ?? 0, replayed: false, ...answer });
       else if (item.op.type === 'void')
-        results.set(item, { holdId: item.op.request.holdId, replayed: false });
+        results.set(item, { holdId: item.op.request.holdId, replayed: false, ...answer });
     }
     return results;
   }
@@ -505,24 +511,39 @@ function batchWrite(accepted: Accepted[]) {
 
 /**
  * The attachments of the accepted operations, after their entries and hold changes are written: one
- * writer call per attachment kind, in the batch's transaction. A writer that throws fails the
- * batch, which is then retried operation by operation: only the operation whose writer throws is
- * refused, with nothing of it written.
+ * writer call per attachment kind, in the batch's transaction, with this batch's rows only; answers
+ * what each operation's writer answered. A writer that throws fails the batch, which is then
+ * retried operation by operation: only the operation whose writer throws is refused, with nothing
+ * of it written.
  */
 async function writeAttachments(
   tx: Queryable,
   accepted: Accepted[],
   entryOf: (item: Pending) => { id: number } | undefined,
   holdOf: (item: Pending) => number | undefined,
-): Promise<void> {
-  const staged: { channel: AttachmentChannel; stage: () => void }[] = [];
+): Promise<Map<Pending, unknown>> {
+  type Staged = { item: Pending; id: number; answer: (answers: ReadonlyMap<number, unknown>) => unknown };
+  const byChannel = new Map<AttachmentChannel, { rows: unknown[]; staged: Staged[] }>();
+  const stage = (channel: AttachmentChannel, row: unknown, staged: Staged) => {
+    let group = byChannel.get(channel);
+    if (!group) {
+      group = { rows: [], staged: [] };
+      byChannel.set(channel, group);
+    }
+    group.rows.push(row);
+    group.staged.push(staged);
+  };
   for (const { item } of accepted) {
     const { op } = item;
     if (op.type === 'transfer') {
       const entry = entryOf(item);
       const attach = op.request.attach;
       if (entry && attach)
-        staged.push({ channel: attach.channel, stage: () => attach.stage({ entryId: entry.id }) });
+        stage(attach.channel, attach.row({ entryId: entry.id }), {
+          item,
+          id: entry.id,
+          answer: (answers) => attach.result(answers, entry.id),
+        });
       continue;
     }
     const attach = op.request.attach;
@@ -531,12 +552,22 @@ async function writeAttachments(
       op.type === 'hold'
         ? { holdId: holdOf(item) ?? 0, entryId: null }
         : { holdId: op.request.holdId, entryId: op.type === 'post' ? (entryOf(item)?.id ?? null) : null };
-    if (target.holdId > 0) staged.push({ channel: attach.channel, stage: () => attach.stage(target) });
+    if (target.holdId > 0)
+      stage(attach.channel, attach.row(target), {
+        item,
+        id: target.holdId,
+        answer: (answers) => attach.result(answers, target.holdId),
+      });
   }
-  const channels = new Set(staged.map((s) => s.channel));
-  for (const channel of channels) channel.clear();
-  for (const s of staged) s.stage();
-  for (const channel of channels) await channel.flush(tx);
+  const attached = new Map<Pending, unknown>();
+  for (const [channel, group] of byChannel) {
+    const answers = await channel.write(tx, group.rows);
+    for (const staged of group.staged) {
+      const answer = staged.answer(answers);
+      if (answer !== undefined) attached.set(staged.item, answer);
+    }
+  }
+  return attached;
 }
 
 /** The stored result of an operation already done under this key, or a conflict if it differed. */
