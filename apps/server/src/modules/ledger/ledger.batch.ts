@@ -132,11 +132,7 @@ type Stored = {
 
 export class LedgerBatcher {
   private queue: Pending[] = [];
-  /**
-   * The batches in flight: at most two, the second started only once the first has written
-   * everything and is committing (see `pump`). `slots` are their operations' key slots.
-   */
-  private readonly inFlight: { slots: Set<string>; committing: boolean }[] = [];
+  private running = false;
   private readonly db: Database;
   private readonly audit: AuditService;
   private readonly logger: Logger | undefined;
@@ -239,60 +235,27 @@ export class LedgerBatcher {
       return;
     }
     this.queue.push({ op, hash: requestHash(op), resolve, reject });
-    this.pump();
+    if (!this.running) void this.drain();
   }
 
-  /**
-   * Starts the next batch when none is in flight, or when the one in flight has written all it
-   * writes and is committing: the next batch's BEGIN and its lock statement then overlap that
-   * commit (its locks wait in the database for the accounts the committing batch holds, and are
-   * granted the moment it commits), instead of starting a round trip after it. The committing
-   * batch holds every lock it takes by then, so the two cannot deadlock. An operation whose key
-   * the committing batch has waits for the batch after: a statement that waited for locks reads
-   * keys as they were before the wait, and would not see it.
-   */
-  private pump(): void {
-    if (this.queue.length === 0 || this.inFlight.length >= 2) return;
-    const current = this.inFlight[0];
-    if (current && !current.committing) return;
-    const batch = this.take(current?.slots);
-    if (batch.length === 0) return;
-    const flight = { slots: new Set(batch.map((p) => keySlot(p.op))), committing: false };
-    this.inFlight.push(flight);
-    const committing = () => {
-      flight.committing = true;
-      this.pump();
-    };
-    void this.runBatch(batch, false, committing).finally(() => {
-      this.inFlight.splice(this.inFlight.indexOf(flight), 1);
-      this.pump();
-    });
-  }
-
-  /** The next batch from the queue, in order: up to MAX_BATCH operations, none with a key slot in `busy`. */
-  private take(busy: Set<string> | undefined): Pending[] {
-    if (!busy) return this.queue.splice(0, MAX_BATCH);
-    const batch: Pending[] = [];
-    const waiting: Pending[] = [];
-    for (const item of this.queue) {
-      if (batch.length < MAX_BATCH && !busy.has(keySlot(item.op))) batch.push(item);
-      else waiting.push(item);
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.runBatch(batch);
+      }
+    } finally {
+      this.running = false;
     }
-    this.queue = waiting;
-    return batch;
   }
 
-  /** `committing`: called once the batch has written everything, as its transaction commits. */
-  private async runBatch(batch: Pending[], retried = false, committing?: () => void): Promise<void> {
+  private async runBatch(batch: Pending[], retried = false): Promise<void> {
     this.stats.batches += 1;
     this.stats.operations += batch.length;
     let outcomes: Outcomes;
     try {
-      outcomes = await this.db.transaction(async (tx) => {
-        const written = await this.execute(tx, batch);
-        committing?.();
-        return written;
-      });
+      outcomes = await this.db.transaction((tx) => this.execute(tx, batch));
     } catch (error) {
       if (batch.length === 1) {
         // A key that another node committed between our read and our insert: run again to replay it.
