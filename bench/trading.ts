@@ -1,13 +1,15 @@
 // Trading: order placement over HTTP on PostgreSQL at 100 concurrent clients, beside two bare
 // Fastify handlers in the same run: one doing the same writes as an order in one transaction per
 // order (the true baseline) and one doing a single INSERT (the floor); three runs each, alternating,
-// with min, median and max. And the trigger engine's time to
+// with min, median and max, and the CPU each accepted request cost the handler's process and its
+// PostgreSQL backends (Linux /proc: a figure the other load of a shared machine does not change
+// the way it changes rates and latencies). And the trigger engine's time to
 // process one tick that crosses 100,000 of 1,000,000 open stop levels.
 // Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement]   (PostgreSQL: TEST_DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own database)
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +32,15 @@ const CLIENTS = 100;
 const ROOT = join(import.meta.dirname, '..');
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-type Figures = { perSecond: number; p50: number; p99: number; count: number; errors: number };
+type Figures = {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  count: number;
+  errors: number;
+  /** CPU ms per accepted request: the handler's process, and its PostgreSQL backends. */
+  cpu: { process: number; postgres: number } | null;
+};
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
 function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -75,7 +85,30 @@ const spread = (runs: Figures[]) => {
     .padStart(6)} /s  p99 ${mid.p99.toFixed(1).padStart(6)} ms  (${mid.errors} refused)`;
 };
 
-async function measure(op: (client: number) => Promise<boolean>): Promise<Figures> {
+/** CPU ms a process has used (utime + stime of /proc/<pid>/stat, at 100 ticks a second). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Where a case's CPU is read: its process, and its PostgreSQL backends (by application_name). */
+type CpuSource = { pid: number; backends: () => Promise<number[]> };
+
+async function cpuSample(source: CpuSource): Promise<{ process: number; backends: Map<number, number> }> {
+  const backends = new Map<number, number>();
+  for (const pid of await source.backends()) {
+    try {
+      backends.set(pid, cpuMsOf(pid));
+    } catch {
+      // The backend ended meanwhile.
+    }
+  }
+  return { process: cpuMsOf(source.pid), backends };
+}
+
+async function measure(op: (client: number) => Promise<boolean>, source?: CpuSource): Promise<Figures> {
+  const canReadCpu = source !== undefined && existsSync(`/proc/${source.pid}/stat`);
+  const before = canReadCpu ? await cpuSample(source) : null;
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + SECONDS * 1000;
@@ -90,6 +123,14 @@ async function measure(op: (client: number) => Promise<boolean>): Promise<Figure
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
+  const after = canReadCpu && before ? await cpuSample(source) : null;
+  const accepted = latencies.length - errors;
+  let cpu: Figures['cpu'] = null;
+  if (before && after && accepted > 0) {
+    let postgres = 0;
+    for (const [pid, ms] of after.backends) postgres += ms - (before.backends.get(pid) ?? 0);
+    cpu = { process: (after.process - before.process) / accepted, postgres: postgres / accepted };
+  }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return {
@@ -98,6 +139,7 @@ async function measure(op: (client: number) => Promise<boolean>): Promise<Figure
     p99: at(0.99),
     count: latencies.length,
     errors,
+    cpu,
   };
 }
 
@@ -141,7 +183,7 @@ console.log('bare listening ' + app.server.address().port);
  * transaction per order: lock the customer's wallet and margin and the book's fees account (in id
  * order), check the wallet covers margin and fee, insert the entry and its three postings, update
  * the three balances, insert the position, and append the audit row (the chain's head locked, as
- * every appender must). Its SQL is written by hand here; only the audit row's hashing is the
+ * every appender must; the row of a ledger batch of one operation, as the platform writes one). Its SQL is written by hand here; only the audit row's hashing is the
  * platform's (AuditService), so the chain it leaves verifies. No session check, no quote check:
  * it is a floor for the writes. POST /prepare (after the platform's warm-up) loads the 100 bench
  * customers' accounts and a position the platform wrote, whose figures each order repeats.
@@ -192,7 +234,7 @@ app.post('/order', async (request) => {
       'INSERT INTO positions (user_id, book, instrument_id, code, direction, centilots, lot_size, leverage, price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num, conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick, language, request_id, open_entry_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25) RETURNING id',
       [c.userId, 'demo', t.instrument_id, t.code, t.direction, t.centilots, t.lot_size, t.leverage, t.price_decimals, t.open_ticks, t.stop_loss_ticks, t.take_profit_ticks, t.liquidation_ticks, t.conversion_num, t.conversion_den, t.notional_minor, t.margin_minor, t.fee_minor, t.fee_ppm, t.open_tick, t.live_tick, t.expires_tick, t.language, requestId, entry.id],
     );
-    await audit.appendInTx({ query: async (sql, params) => (await client_.query(sql, params)).rows }, [{
+    await audit.appendBatchInTx({ query: async (sql, params) => (await client_.query(sql, params)).rows }, [{
       actor: 'user:' + c.userId,
       action: 'ledger.trade_margin',
       subject: 'ledger_entry:' + entry.id,
@@ -218,6 +260,8 @@ async function placement(): Promise<void> {
   await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
   await admin.query(`CREATE DATABASE ${dbName}`);
   const url = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+  // Each case's connections carry its name, so the CPU of its PostgreSQL backends can be read.
+  const urlOf = (name: string) => `${url}?application_name=swx-bench-${name}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-trading-'));
   const server = startProcess(
     [
@@ -225,7 +269,7 @@ async function placement(): Promise<void> {
       join(ROOT, 'apps', 'server', 'src', 'main.ts'),
     ],
     {
-      DATABASE_URL: url,
+      DATABASE_URL: urlOf('platform'),
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -236,13 +280,13 @@ async function placement(): Promise<void> {
   );
   const bare = startProcess(
     ['--input-type=module', '-e', BARE],
-    { DATABASE_URL: url },
+    { DATABASE_URL: urlOf('floor') },
     /bare listening (\d+)/,
   );
   const same = startProcess(
     ['--input-type=module', '-e', SAME_WRITES],
     {
-      DATABASE_URL: url,
+      DATABASE_URL: urlOf('same'),
       AUDIT_MODULE: pathToFileURL(join(ROOT, 'apps', 'server', 'src', 'modules', 'audit', 'audit.service.ts'))
         .href,
     },
@@ -312,14 +356,27 @@ async function placement(): Promise<void> {
     const timer = setInterval(() => {
       if (renewing) void refresh();
     }, 1500);
+    const sourceOf = (name: string, pid: number | undefined): CpuSource | undefined =>
+      pid === undefined
+        ? undefined
+        : {
+            pid,
+            backends: async () =>
+              (
+                await db.query<{ pid: number }>(
+                  'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
+                  [dbName, `swx-bench-${name}`],
+                )
+              ).map((r) => r.pid),
+          };
     const platformRun = async () => {
       renewing = true;
       await refresh();
-      return measure(order);
+      return measure(order, sourceOf('platform', server.child.pid));
     };
     const floorRun = () => {
       renewing = false;
-      return measure(floor);
+      return measure(floor, sourceOf('floor', bare.child.pid));
     };
     const order = async (client: number) => {
       const answer = await post(
@@ -338,7 +395,7 @@ async function placement(): Promise<void> {
       post(samePort, '/order', { client, requestId: randomUUID() }).then((a) => a.code === 200);
     const sameRun = () => {
       renewing = false;
-      return measure(sameWrites);
+      return measure(sameWrites, sourceOf('same', same.child.pid));
     };
     // Warm all three (the platform first: the same-writes handler repeats a position it wrote),
     // then measure each RUNS times, alternating.
@@ -356,7 +413,9 @@ async function placement(): Promise<void> {
     }
     clearInterval(timer);
     const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM positions');
-    const [chain] = await db.query<{ n: string }>('SELECT count(*) AS n FROM audit_log');
+    const [chain] = await db.query<{ n: string; events: string }>(
+      'SELECT count(*) AS n, (SELECT seq FROM audit_head) AS events FROM audit_log',
+    );
     console.log(
       `\nOrder placement, PostgreSQL, ${CLIENTS} concurrent clients, ${RUNS} runs of ${SECONDS} s each (load after each run: ${loads.map((l) => l.toFixed(2)).join(', ')}):`,
     );
@@ -369,7 +428,21 @@ async function placement(): Promise<void> {
     console.log(
       `  the platform: ${ratio(runs.platform, runs.same)}× the same-writes handler (target ≥ 2×, p99 < 100 ms), ${ratio(runs.platform, runs.floor)}× the one-INSERT floor (medians)`,
     );
-    console.log(`  positions written: ${count?.n}; audit rows: ${chain?.n}`);
+    const cpu = (runs: Figures[]) => {
+      const c = medianRun(runs).cpu;
+      return c
+        ? `${c.process.toFixed(3)} ms in its process + ${c.postgres.toFixed(3)} ms in PostgreSQL`
+        : 'n/a';
+    };
+    console.log(
+      "  CPU per accepted order, median run (the platform's includes the quotes its clients renew):",
+    );
+    console.log(`  buyOptions (the platform)                          ${cpu(runs.platform)}`);
+    console.log(`  bare Fastify, the same writes, one tx per order    ${cpu(runs.same)}`);
+    console.log(`  bare Fastify, one INSERT (the floor)               ${cpu(runs.floor)}`);
+    console.log(
+      `  positions written: ${count?.n}; audit rows: ${chain?.n} for ${chain?.events} events (a ledger batch is one row)`,
+    );
     await db.close();
   } finally {
     server.child.kill('SIGTERM');

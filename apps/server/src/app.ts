@@ -18,6 +18,7 @@ import { EarnService } from './modules/earn/earn.service.ts';
 import { CustomerDirectory } from './modules/identity/identity.customers.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { IdentityService } from './modules/identity/identity.service.ts';
+import { sessionCacheOf } from './modules/identity/identity.session-cache.ts';
 import { kycReview } from './modules/kyc/kyc.review.ts';
 import { kycRoutes } from './modules/kyc/kyc.routes.ts';
 import { KycService } from './modules/kyc/kyc.service.ts';
@@ -173,6 +174,8 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
     now: clock.now,
   });
+  // Sessions ended on another node are forgotten by this node's session cache too.
+  sessionCacheOf(platform.db).connect(platform.bus);
   const customers = new CustomerDirectory(platform.db);
   const staff = new StaffService({
     db: platform.db,

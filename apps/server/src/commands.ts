@@ -9,6 +9,7 @@ import {
   staffEmail,
 } from '@swx/contract';
 import type { Platform, Services } from './app.ts';
+import { auditVerdictText } from './modules/audit/audit.service.ts';
 import { reconcile } from './modules/ledger/ledger.jobs.ts';
 import { ONE_TIME_PASSWORD_TTL_SECONDS } from './modules/staff/staff.service.ts';
 import type { OpenedChain } from './platform/chain/open.ts';
@@ -221,10 +222,6 @@ export async function runOperatorCommand(
     return clean ? 0 : 1;
   }
   const verdict = await services.audit.verify();
-  io.out(
-    verdict.ok
-      ? `Audit chain intact: ${verdict.rows} rows.`
-      : `Audit chain BROKEN at row ${verdict.brokenAt}: ${verdict.reason}`,
-  );
+  io.out(auditVerdictText(verdict));
   return verdict.ok ? 0 : 1;
 }

@@ -9,6 +9,7 @@ import {
 } from './identity.customers.repository.ts';
 import { maskIp, summariseUserAgent } from './identity.devices.ts';
 import { listUserSessions } from './identity.repository.ts';
+import { sessionCacheOf } from './identity.session-cache.ts';
 
 export type { CustomerRow };
 
@@ -66,10 +67,13 @@ export class CustomerDirectory {
     locked: boolean,
     alongside: (tx: Queryable) => Promise<void>,
   ): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    const changed = await this.db.transaction(async (tx) => {
       if (!(await setCustomerStatus(tx, userId, locked ? 'locked' : 'active'))) return false;
       await alongside(tx);
       return true;
     });
+    // Locking ended every session of the customer: no cached one may answer after this.
+    if (changed && locked) await sessionCacheOf(this.db).ended(userId);
+    return changed;
   }
 }

@@ -3,6 +3,7 @@ import { Code } from '@swx/contract';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
 import { consumeCode } from './identity.codes.ts';
 import { findUserByLogin, findUserByPhone, replacePassword, type UserRow } from './identity.repository.ts';
+import { sessionCacheOf } from './identity.session-cache.ts';
 import {
   ARGON2,
   type Client,
@@ -48,6 +49,7 @@ export async function resetPassword(
   if (!holder) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
   const passwordHash = await argonHash(input.password, ARGON2);
   await ctx.db.transaction((tx) => replacePassword(tx, holder.id, passwordHash));
+  await sessionCacheOf(ctx.db).ended(holder.id);
   return null;
 }
 
@@ -67,6 +69,7 @@ export async function changePassword(
   await checkPassword(ctx, user, input.oldPassword, client);
   const passwordHash = await argonHash(input.password, ARGON2);
   await ctx.db.transaction((tx) => replacePassword(tx, user.id, passwordHash, session.sessionId));
+  await sessionCacheOf(ctx.db).ended(user.id);
   await notifySecurity(ctx, user, 'passwordChanged', client);
   return null;
 }

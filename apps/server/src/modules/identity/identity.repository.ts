@@ -119,16 +119,35 @@ export async function insertSession(
 export async function findSession(
   db: Queryable,
   tokenHash: string,
-): Promise<{ sessionId: string; userId: number; userName: string; lastSeenSeconds: number } | null> {
-  const rows = await db.query<{ id: string; user_id: string; user_name: string; idle: string }>(
-    `SELECT s.id, s.user_id, u.user_name, extract(epoch FROM now() - s.last_seen_at)::bigint AS idle
+): Promise<{
+  sessionId: string;
+  userId: number;
+  userName: string;
+  lastSeenSeconds: number;
+  expiresInMs: number;
+} | null> {
+  const rows = await db.query<{
+    id: string;
+    user_id: string;
+    user_name: string;
+    idle: string;
+    left_ms: string;
+  }>(
+    `SELECT s.id, s.user_id, u.user_name, extract(epoch FROM now() - s.last_seen_at)::bigint AS idle,
+       (extract(epoch FROM s.expires_at - now()) * 1000)::bigint AS left_ms
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.expires_at > now() AND u.status = 'active'`,
     [tokenHash],
   );
   const r = rows[0];
   return r
-    ? { sessionId: r.id, userId: Number(r.user_id), userName: r.user_name, lastSeenSeconds: Number(r.idle) }
+    ? {
+        sessionId: r.id,
+        userId: Number(r.user_id),
+        userName: r.user_name,
+        lastSeenSeconds: Number(r.idle),
+        expiresInMs: Number(r.left_ms),
+      }
     : null;
 }
 

@@ -17,6 +17,7 @@ import {
   touchSession,
   type UserRow,
 } from './identity.repository.ts';
+import { sessionCacheOf } from './identity.session-cache.ts';
 import {
   ARGON2,
   CHALLENGE_TTL_SECONDS,
@@ -144,17 +145,30 @@ export function deviceToken(ctx: IdentityContext, userId: number, held: string |
     : newDeviceToken(ctx.deviceKey, userId);
 }
 
-/** The platform's session resolver: a token to its customer, or null. */
+/**
+ * The platform's session resolver: a token to its customer, or null. A session read lately is
+ * answered from this process's cache (`identity.session-cache.ts`: forgotten the moment this
+ * process ends it, on the bus for the others, after SESSION_CACHE_MS at the latest); the read
+ * that fills it renews a session in use.
+ */
 export async function resolveSession(ctx: IdentityContext, token: string): Promise<CustomerSession | null> {
-  const session = await findSession(ctx.db, sha256(token));
+  const tokenHash = sha256(token);
+  const cache = sessionCacheOf(ctx.db);
+  const cached = cache.get(tokenHash);
+  if (cached) return cached;
+  const epoch = cache.epoch;
+  const session = await findSession(ctx.db, tokenHash);
   if (!session) return null;
   if (session.lastSeenSeconds > RENEW_AFTER_SECONDS)
     await touchSession(ctx.db, session.sessionId, SESSION_TTL_SECONDS);
-  return { userId: session.userId, userName: session.userName, sessionId: session.sessionId };
+  const resolved = { userId: session.userId, userName: session.userName, sessionId: session.sessionId };
+  cache.put(tokenHash, resolved, epoch, session.expiresInMs);
+  return resolved;
 }
 
 export async function logout(ctx: IdentityContext, session: CustomerSession): Promise<void> {
   await deleteSession(ctx.db, session.sessionId, session.userId);
+  await sessionCacheOf(ctx.db).ended(session.userId);
 }
 
 /** The user's live sessions: a public random id (never the token), times, device, masked address. */
@@ -177,6 +191,7 @@ export async function revokeSession(
   id: string,
 ): Promise<null> {
   if (!(await deleteUserSession(ctx.db, session.userId, id))) throw new ApiError(Code.NOT_FOUND);
+  await sessionCacheOf(ctx.db).ended(session.userId);
   return null;
 }
 

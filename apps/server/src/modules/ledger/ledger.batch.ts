@@ -4,11 +4,10 @@ import type { Logger } from '../../platform/logger.ts';
 import { type AuditEvent, type AuditService, canonicalJson } from '../audit/audit.service.ts';
 import {
   type AccountRow,
-  entriesByKeys,
   type HoldRow,
   holdsByKeys,
   holdsByResolutionKeys,
-  lockAccounts,
+  lockAccountsReadingKeys,
   lockHolds,
   type NewEntry,
   type NewHold,
@@ -35,12 +34,14 @@ import {
 /**
  * Group commit for the ledger. Requests queue up while a batch is being written; the next batch
  * takes everything queued (up to MAX_BATCH) into ONE transaction: lock the accounts and holds it
- * touches (in id order), read idempotency keys, apply the operations one by one to the locked
- * balances in memory (each accepted or refused on its own, exactly as if run alone in order),
- * then write all accepted effects with a handful of set-based statements and one commit. The
- * database still checks every invariant (entries net to zero, customer balance - held >= 0,
- * append-only, books never mixed). If a batch fails as a whole (a deadlock, a key raced in from
- * another node), each operation is retried alone, so one bad request never sinks the others.
+ * touches (in id order) and read idempotency keys (for a batch of transfers, one statement), apply
+ * the operations one by one to the locked balances in memory (each accepted or refused on its own,
+ * exactly as if run alone in order), then write all accepted effects with a handful of set-based
+ * statements (entries, postings, holds and balances in one; each attachment kind's rows in one;
+ * the batch's audit row in one) and one commit. The database still checks every invariant
+ * (entries net to zero, customer balance - held >= 0, append-only, books never mixed). If a batch
+ * fails as a whole (a deadlock, a key raced in from another node), each operation is retried
+ * alone, so one bad request never sinks the others.
  * The queue is bounded (`maxQueued`): when it is full a request is refused at once
  * (`unavailable`, code 10031) rather than left waiting behind an ever longer line.
  */
@@ -51,8 +52,8 @@ export type Operation =
   | { type: 'void'; request: VoidHoldRequest<unknown> };
 
 /** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
-type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean };
-type WrittenHold = { holdId: number; replayed: boolean };
+type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean; attached?: unknown };
+type WrittenHold = { holdId: number; replayed: boolean; attached?: unknown };
 type Written = WrittenEntry | WrittenHold;
 
 type Pending = {
@@ -101,6 +102,10 @@ function keySlot(op: Operation): string {
 
 function isEntry(written: Written): written is WrittenEntry {
   return 'entryId' in written;
+}
+
+function entryResult(written: WrittenEntry): { entryId: number; createdAt: string; replayed: boolean } {
+  return { entryId: written.entryId, createdAt: written.createdAt, replayed: written.replayed };
 }
 
 /** What an operation does to each account: balance and held deltas, and the posting lines. */
@@ -179,9 +184,8 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue({ type: 'transfer', request }, reject, (written) => {
         if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a transfer'));
-        // Read now, in the batch that wrote it (the next batch forgets it).
-        const attached = written.replayed ? undefined : attach?.result(written.entryId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
       });
     });
   }
@@ -192,9 +196,8 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue({ type: 'post', request }, reject, (written) => {
         if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a post'));
-        // Read now, in the batch that wrote it (the next batch forgets it).
-        const attached = written.replayed ? undefined : request.attach?.result(request.holdId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
       });
     });
   }
@@ -213,8 +216,9 @@ export class LedgerBatcher {
     return new Promise((resolve, reject) => {
       this.enqueue(op, reject, (written) => {
         if (isEntry(written)) return reject(new Error('the ledger answered an entry for a hold'));
-        const attached = written.replayed ? undefined : attach?.result(written.holdId);
-        resolve(attached === undefined ? written : { ...written, attached });
+        const attached = written.replayed ? undefined : (written.attached as R | undefined);
+        const result = { holdId: written.holdId, replayed: written.replayed };
+        resolve(attached === undefined ? result : { ...result, attached });
       });
     });
   }
@@ -276,8 +280,7 @@ export class LedgerBatcher {
 
   /** One batch in one transaction: lock, read keys, apply in order, write what was accepted. */
   private async execute(tx: Queryable, batch: Pending[]): Promise<Outcomes> {
-    const locked = await lockTargets(tx, batch);
-    const stored = await storedKeys(tx, batch);
+    const { locked, stored } = await lockAndReadKeys(tx, batch);
     const { outcomes, accepted, replayOf } = this.apply(batch, locked, stored);
     for (const [item, written] of await this.write(tx, accepted)) outcomes.set(item, written);
     for (const [item, first] of replayOf) {
@@ -357,7 +360,7 @@ export class LedgerBatcher {
     return { outcomes, accepted, replayOf };
   }
 
-  /** Writes everything accepted in one statement, then the attachments and the audit rows. */
+  /** Writes everything accepted in one statement, then the attachments and the batch's audit row. */
   private async write(tx: Queryable, accepted: Accepted[]): Promise<Map<Pending, Written>> {
     const written = await writeBatch(tx, batchWrite(accepted));
     const entryOf = (item: Pending) =>
@@ -366,8 +369,8 @@ export class LedgerBatcher {
         : undefined;
     const holdOf = (item: Pending) =>
       item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
-    await writeAttachments(tx, accepted, entryOf, holdOf);
-    await this.audit.appendInTx(
+    const attached = await writeAttachments(tx, accepted, entryOf, holdOf);
+    await this.audit.appendBatchInTx(
       tx,
       accepted.map(({ item, effect }) => {
         const entry = entryOf(item);
@@ -383,17 +386,26 @@ export class LedgerBatcher {
     const results = new Map<Pending, Written>();
     for (const { item } of accepted) {
       const entry = entryOf(item);
-      if (entry) results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false });
-      else if (item.op.type === 'hold') results.set(item, { holdId: holdOf(item) ?? 0, replayed: false });
+      const answer = attached.has(item) ? { attached: attached.get(item) } : {};
+      if (entry)
+        results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false, ...answer });
+      else if (item.op.type === 'hold')
+        results.set(item, { holdId: holdOf(item) ?? 0, replayed: false, ...answer });
       else if (item.op.type === 'void')
-        results.set(item, { holdId: item.op.request.holdId, replayed: false });
+        results.set(item, { holdId: item.op.request.holdId, replayed: false, ...answer });
     }
     return results;
   }
 }
 
-/** Step 1 and 2: the holds named by post and void operations, then every account touched, locked in id order. */
-async function lockTargets(tx: Queryable, batch: Pending[]): Promise<Locked> {
+/**
+ * Steps 1 to 3: the holds named by post and void operations, then every account touched, locked in
+ * id order, with the idempotency keys already used: the entries' read in the accounts' statement
+ * (one round trip for a batch of transfers), the holds' after it. A key a concurrent batch of
+ * another node committed while this one waited for its locks may be missed by that statement's
+ * snapshot: inserting it again fails on its unique index, and each operation is retried alone.
+ */
+async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locked: Locked; stored: Stored }> {
   const holdIds = batch.flatMap((p) =>
     p.op.type === 'post' || p.op.type === 'void' ? [p.op.request.holdId] : [],
   );
@@ -408,24 +420,22 @@ async function lockTargets(tx: Queryable, batch: Pending[]): Promise<Locked> {
       if (hold) accountIds.add(hold.accountId);
     }
   }
-  const locked = await lockAccounts(
-    tx,
-    [...accountIds].sort((a, b) => a - b),
-  );
-  return { holds, accounts: new Map(locked.map((a) => [a.id, a])) };
-}
-
-/** Step 3: idempotency keys already used (read after the locks: a concurrent duplicate has committed by now). */
-async function storedKeys(tx: Queryable, batch: Pending[]): Promise<Stored> {
   const keysOf = (types: Operation['type'][]) =>
     batch.filter((p) => types.includes(p.op.type)).map((p) => keyOf(p.op));
-  const entries = await entriesByKeys(tx, keysOf(['transfer', 'post']));
-  const holds = await holdsByKeys(tx, keysOf(['hold']));
+  const { accounts, entries } = await lockAccountsReadingKeys(
+    tx,
+    [...accountIds].sort((a, b) => a - b),
+    keysOf(['transfer', 'post']),
+  );
+  const heldKeys = await holdsByKeys(tx, keysOf(['hold']));
   const resolutions = await holdsByResolutionKeys(tx, keysOf(['post', 'void']));
   return {
-    entries: new Map(entries.map((e) => [e.idempotencyKey, e])),
-    holds: new Map(holds.map((h) => [h.idempotencyKey, h])),
-    resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
+    locked: { holds, accounts: new Map(accounts.map((a) => [a.id, a])) },
+    stored: {
+      entries: new Map(entries.map((e) => [e.idempotencyKey, e])),
+      holds: new Map(heldKeys.map((h) => [h.idempotencyKey, h])),
+      resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
+    },
   };
 }
 
@@ -501,24 +511,39 @@ function batchWrite(accepted: Accepted[]) {
 
 /**
  * The attachments of the accepted operations, after their entries and hold changes are written: one
- * writer call per attachment kind, in the batch's transaction. A writer that throws fails the
- * batch, which is then retried operation by operation: only the operation whose writer throws is
- * refused, with nothing of it written.
+ * writer call per attachment kind, in the batch's transaction, with this batch's rows only; answers
+ * what each operation's writer answered. A writer that throws fails the batch, which is then
+ * retried operation by operation: only the operation whose writer throws is refused, with nothing
+ * of it written.
  */
 async function writeAttachments(
   tx: Queryable,
   accepted: Accepted[],
   entryOf: (item: Pending) => { id: number } | undefined,
   holdOf: (item: Pending) => number | undefined,
-): Promise<void> {
-  const staged: { channel: AttachmentChannel; stage: () => void }[] = [];
+): Promise<Map<Pending, unknown>> {
+  type Staged = { item: Pending; id: number; answer: (answers: ReadonlyMap<number, unknown>) => unknown };
+  const byChannel = new Map<AttachmentChannel, { rows: unknown[]; staged: Staged[] }>();
+  const stage = (channel: AttachmentChannel, row: unknown, staged: Staged) => {
+    let group = byChannel.get(channel);
+    if (!group) {
+      group = { rows: [], staged: [] };
+      byChannel.set(channel, group);
+    }
+    group.rows.push(row);
+    group.staged.push(staged);
+  };
   for (const { item } of accepted) {
     const { op } = item;
     if (op.type === 'transfer') {
       const entry = entryOf(item);
       const attach = op.request.attach;
       if (entry && attach)
-        staged.push({ channel: attach.channel, stage: () => attach.stage({ entryId: entry.id }) });
+        stage(attach.channel, attach.row({ entryId: entry.id }), {
+          item,
+          id: entry.id,
+          answer: (answers) => attach.result(answers, entry.id),
+        });
       continue;
     }
     const attach = op.request.attach;
@@ -527,12 +552,22 @@ async function writeAttachments(
       op.type === 'hold'
         ? { holdId: holdOf(item) ?? 0, entryId: null }
         : { holdId: op.request.holdId, entryId: op.type === 'post' ? (entryOf(item)?.id ?? null) : null };
-    if (target.holdId > 0) staged.push({ channel: attach.channel, stage: () => attach.stage(target) });
+    if (target.holdId > 0)
+      stage(attach.channel, attach.row(target), {
+        item,
+        id: target.holdId,
+        answer: (answers) => attach.result(answers, target.holdId),
+      });
   }
-  const channels = new Set(staged.map((s) => s.channel));
-  for (const channel of channels) channel.clear();
-  for (const s of staged) s.stage();
-  for (const channel of channels) await channel.flush(tx);
+  const attached = new Map<Pending, unknown>();
+  for (const [channel, group] of byChannel) {
+    const answers = await channel.write(tx, group.rows);
+    for (const staged of group.staged) {
+      const answer = staged.answer(answers);
+      if (answer !== undefined) attached.set(staged.item, answer);
+    }
+  }
+  return attached;
 }
 
 /** The stored result of an operation already done under this key, or a conflict if it differed. */

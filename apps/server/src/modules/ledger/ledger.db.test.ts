@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
-import { AuditService } from '../audit/audit.service.ts';
+import { AuditService, auditVerdictText } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerError, LedgerService } from './ledger.service.ts';
 
 let t: TestDatabase;
@@ -554,31 +554,93 @@ describe(`audit chain on ${TEST_DB}`, () => {
     const a = await newCustomer();
     const after = await audit.verify();
     expect(after.rows).toBe(before.rows + 1); // the demo funding
-    // Tamper with a copy of the chain (the real table refuses edits): verify on a rewritten row fails.
-    const { rowHash } = await import('../audit/audit.service.ts');
+    // The demo funding is one operation of a ledger batch's row: its subject is the entry, and a
+    // rewritten copy of it (the real table refuses edits) no longer matches the digest the row keeps.
+    const { operationDigest } = await import('../audit/audit.service.ts');
     const rows = await t.db.query<{
-      seq: string;
-      at: string;
-      actor: string;
-      action: string;
-      subject: string;
-      data: string;
-      prev_hash: string;
-      hash: string;
-    }>('SELECT * FROM audit_log ORDER BY seq DESC LIMIT 1');
+      op_actors: string[];
+      op_actions: string[];
+      op_subjects: string[];
+      op_data: string[];
+      op_digests: string[];
+    }>(
+      'SELECT op_actors, op_actions, op_subjects, op_data, op_digests FROM audit_log ORDER BY seq DESC LIMIT 1',
+    );
     const last = rows[0];
-    expect(last?.subject).toMatch(/^ledger_entry:/);
-    const forged = {
-      seq: Number(last?.seq),
-      at: last?.at ?? '',
-      actor: last?.actor ?? '',
-      action: last?.action ?? '',
-      subject: last?.subject ?? '',
-      data: (last?.data ?? '').replace('100000000000', '900000000000'),
-      prevHash: last?.prev_hash ?? '',
+    expect(last?.op_subjects.at(-1)).toMatch(/^ledger_entry:/);
+    const stored = {
+      actor: last?.op_actors.at(-1) ?? '',
+      action: last?.op_actions.at(-1) ?? '',
+      subject: last?.op_subjects.at(-1) ?? '',
+      data: last?.op_data.at(-1) ?? '',
     };
-    expect(rowHash(forged)).not.toBe(last?.hash);
+    expect(operationDigest(stored)).toBe(last?.op_digests.at(-1));
+    const forged = { ...stored, data: stored.data.replace('100000000000', '900000000000') };
+    expect(forged.data).not.toBe(stored.data);
+    expect(operationDigest(forged)).not.toBe(last?.op_digests.at(-1));
     expect(a).toBeGreaterThan(0);
+  });
+
+  it('writes one row per ledger batch, and audit:verify names the one operation changed inside it', async () => {
+    const a = await newCustomer();
+    const b = await newCustomer();
+    const from = await ledger.walletAccount('demo', a, 'USDT');
+    const to = await ledger.walletAccount('demo', b, 'USDT');
+    // Sent at once: the first goes alone, the other five queue behind it and commit as one batch.
+    const entries = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) =>
+        ledger.transfer({
+          book: 'demo',
+          kind: 'transfer',
+          idempotencyKey: `batch-audit-${a}-${n}`,
+          actor: `user:${a}`,
+          postings: [
+            { accountId: from, amount: -USDT(n) },
+            { accountId: to, amount: USDT(n) },
+          ],
+        }),
+      ),
+    );
+    const [row] = await t.db.query<{ seq: string; op_subjects: string[]; op_data: string[] }>(
+      'SELECT seq, op_subjects, op_data FROM audit_log WHERE $1 = ANY(op_subjects)',
+      [`ledger_entry:${entries[3]?.entryId}`],
+    );
+    expect(row?.op_subjects.length).toBeGreaterThanOrEqual(3);
+    // Each operation is found on its own, by actor and by subject, with its own number.
+    const bySubject = await audit.search({ subject: `ledger_entry:${entries[3]?.entryId}`, limit: 10 });
+    expect(bySubject).toHaveLength(1);
+    expect(bySubject[0]).toMatchObject({ actor: `user:${a}`, action: 'ledger.transfer' });
+    const byActor = await audit.search({ actor: `user:${a}`, limit: 10 });
+    expect(byActor.map((r) => r.subject)).toEqual(entries.map((e) => `ledger_entry:${e.entryId}`).reverse());
+    expect(new Set(byActor.map((r) => r.seq)).size).toBe(6);
+
+    // Change the amount of the second operation of that row behind the log's back (its
+    // append-only trigger off for the moment), as someone with the database's keys could.
+    const index = 2; // 1-based, in SQL
+    const original = row?.op_data[index - 1] ?? '';
+    const edited = original.replace(/"amount":"-?\d+"/, '"amount":"-999000000"');
+    expect(edited).not.toBe(original);
+    const setData = async (text: string) => {
+      await t.db.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+      try {
+        await t.db.query('UPDATE audit_log SET op_data[$2] = $3 WHERE seq = $1', [row?.seq, index, text]);
+      } finally {
+        await t.db.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
+      }
+    };
+    await setData(edited);
+    try {
+      const verdict = await audit.verify();
+      const operation = Number(row?.seq) + index - 1;
+      expect(verdict).toMatchObject({ ok: false, brokenAt: operation, kind: 'content_hash' });
+      // What `npm run audit:verify` prints for it.
+      expect(auditVerdictText(verdict)).toBe(
+        `Audit chain BROKEN at row ${operation}: operation ${operation} (${index} of ${row?.op_subjects.length} in the ledger batch row ${row?.seq}) does not match its digest`,
+      );
+    } finally {
+      await setData(original);
+    }
+    expect((await audit.verify()).ok).toBe(true);
   });
 
   it('raises staff alerts into the chain', async () => {

@@ -95,6 +95,54 @@ export async function lockAccounts(tx: Queryable, ids: readonly number[]): Promi
   return rows.map(toAccount);
 }
 
+/**
+ * Locks accounts in id order (as `lockAccounts`) and reads which of `entryKeys` already name an
+ * entry, in ONE statement: a batch's first step in one round trip. Both read the statement's
+ * snapshot: after waiting for a lock another node's batch held, an entry that batch committed
+ * under one of the keys is not seen here, and inserting it again fails on the key's unique index
+ * (the batcher then retries each operation alone, and the retry replays it).
+ */
+export async function lockAccountsReadingKeys(
+  tx: Queryable,
+  ids: readonly number[],
+  entryKeys: readonly string[],
+): Promise<{ accounts: AccountRow[]; entries: StoredEntry[] }> {
+  if (entryKeys.length === 0) return { accounts: await lockAccounts(tx, ids), entries: [] };
+  const rows = await tx.query<
+    RawAccount & {
+      what: 'account' | 'entry';
+      idempotency_key: string;
+      request_hash: string;
+      created_at: Date;
+    }
+  >(
+    `WITH locked AS (
+       SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
+       WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
+     )
+     SELECT 'account' AS what, id, book, owner_id, asset, kind, allow_negative, balance, held,
+       NULL AS idempotency_key, NULL AS request_hash, NULL::timestamptz AS created_at
+     FROM locked
+     UNION ALL
+     SELECT 'entry', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, idempotency_key, request_hash, created_at
+     FROM ledger_entries WHERE idempotency_key = ANY($2::text[])`,
+    [ids, entryKeys],
+  );
+  const accounts: AccountRow[] = [];
+  const entries: StoredEntry[] = [];
+  for (const r of rows) {
+    if (r.what === 'account') accounts.push(toAccount(r));
+    else
+      entries.push({
+        id: Number(r.id),
+        idempotencyKey: r.idempotency_key,
+        requestHash: r.request_hash,
+        createdAt: new Date(r.created_at).toISOString(),
+      });
+  }
+  return { accounts, entries };
+}
+
 export async function accountsOfOwner(db: Queryable, book: Book, ownerId: number): Promise<AccountRow[]> {
   const rows = await db.query<RawAccount>(
     `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
@@ -156,25 +204,6 @@ export async function accountWithUsedKeys(
 }
 
 export type StoredEntry = { id: number; idempotencyKey: string; requestHash: string; createdAt: string };
-
-export async function entriesByKeys(tx: Queryable, keys: readonly string[]): Promise<StoredEntry[]> {
-  if (keys.length === 0) return [];
-  const rows = await tx.query<{
-    id: string;
-    idempotency_key: string;
-    request_hash: string;
-    created_at: Date;
-  }>(
-    'SELECT id, idempotency_key, request_hash, created_at FROM ledger_entries WHERE idempotency_key = ANY($1::text[])',
-    [keys],
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    idempotencyKey: r.idempotency_key,
-    requestHash: r.request_hash,
-    createdAt: new Date(r.created_at).toISOString(),
-  }));
-}
 
 export type HoldRow = {
   id: number;

@@ -41,34 +41,33 @@ export type AttachmentWriter<D, R, T = EntryTarget> = (
   rows: readonly (T & { data: D })[],
 ) => Promise<ReadonlyMap<number, R>>;
 
-/** What the batcher sees of an attachment kind's writer: the rows of the running batch, written at once. */
+/** What the batcher sees of an attachment kind's writer: one call per batch, with that batch's rows. */
 export interface AttachmentChannel {
   readonly kind: string;
-  /** Forgets the rows and results of an earlier batch. */
-  clear(): void;
-  /** Writes the rows staged in this batch (one writer call) and keeps what the writer answered. */
-  flush(tx: Queryable): Promise<void>;
+  /** Writes the rows of one batch (one writer call) and answers what the writer answered, by id. */
+  write(tx: Queryable, rows: readonly unknown[]): Promise<ReadonlyMap<number, unknown>>;
 }
 
-/** One operation's attachment: its data (hashed with the request) and, once written, the writer's answer. */
+/** One operation's attachment: its data (hashed with the request), its row, and the writer's answer for it. */
 export interface Attachment<R, T = EntryTarget, K extends string = EntryKind> {
   readonly kind: K;
   readonly data: unknown;
   readonly channel: AttachmentChannel;
-  /** Stages the data for what the batch wrote for this request. */
-  stage(target: T): void;
-  /** What the writer answered for it (by entry id, or hold id), in the batch that wrote it. */
-  result(id: number): R | undefined;
+  /** The writer's row for what the batch wrote for this request. */
+  row(target: T): unknown;
+  /** What the writer answered for it (by entry id, or hold id), among its batch's answers. */
+  result(answers: ReadonlyMap<number, unknown>, id: number): R | undefined;
 }
 /** The attachment of a hold, a post or a void (`ledger.holdAttachment(name, writer).with(data)`). */
 export type HoldAttached<R> = Attachment<R, HoldTarget, string>;
 
-/** The rows of one attachment kind staged in the running batch, and what its writer answered. */
+/**
+ * One attachment kind and its writer. It keeps no state between calls: each batch passes its own
+ * rows and keeps its own answers, so two batches in flight at once never see each other's.
+ */
 class AttachmentKind<K extends string, T, D, R> implements AttachmentChannel {
   readonly kind: K;
   private readonly writer: AttachmentWriter<D, R, T>;
-  private rows: (T & { data: D })[] = [];
-  private results: ReadonlyMap<number, R> = new Map();
 
   constructor(kind: K, writer: AttachmentWriter<D, R, T>) {
     this.kind = kind;
@@ -81,22 +80,13 @@ class AttachmentKind<K extends string, T, D, R> implements AttachmentChannel {
       kind: this.kind,
       data,
       channel: this,
-      stage: (target) => {
-        this.rows.push({ ...target, data });
-      },
-      result: (id) => this.results.get(id),
+      row: (target) => ({ ...target, data }),
+      result: (answers, id) => answers.get(id) as R | undefined,
     };
   }
 
-  clear(): void {
-    this.rows = [];
-    this.results = new Map();
-  }
-
-  async flush(tx: Queryable): Promise<void> {
-    const rows = this.rows;
-    this.rows = [];
-    this.results = rows.length > 0 ? await this.writer(tx, rows) : new Map();
+  async write(tx: Queryable, rows: readonly unknown[]): Promise<ReadonlyMap<number, unknown>> {
+    return rows.length > 0 ? this.writer(tx, rows as (T & { data: D })[]) : new Map();
   }
 }
 

@@ -59,11 +59,13 @@ describe(`loans on ${TEST_DB}`, () => {
       { asset: 'USDT', amount: '100000', reason: 'initial pool' },
       'test-pool-fund-1',
     );
-    const funded = await ctx.db.query<{ actor: string; action: string }>(
-      "SELECT actor, action FROM audit_log WHERE action = 'ledger.loan' AND actor = $1",
-      [`staff:${finance.id}`],
-    );
-    expect(funded).toHaveLength(1);
+    // (a ledger operation: one of its batch's audit row, found by the audit search)
+    const funded = await ctx.audit.search({
+      actor: `staff:${finance.id}`,
+      actionPrefix: 'ledger.loan',
+      limit: 10,
+    });
+    expect(funded.filter((r) => r.action === 'ledger.loan')).toHaveLength(1);
 
     const account = async (kind: 'pool' | 'income' | 'unearned' | 'receivable') => {
       const id =

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { type Book, bookSchema, Code, type QuoteRef } from '@swx/contract';
 import { z } from 'zod/mini';
 import { ApiError } from '../../platform/http.ts';
@@ -57,14 +57,15 @@ const envelope = z.object({
 
 export class Quotes<T extends z.ZodMiniType> {
   private readonly product: QuoteProduct<T>;
-  private readonly key: Buffer;
+  /** A KeyObject, made once: createHmac with a raw Buffer prepares the key on every call (~6× slower). */
+  private readonly key: KeyObject;
   private readonly now: () => number;
 
   /** `now`: epoch milliseconds (an injected clock in tests). */
   constructor(product: QuoteProduct<T>, key: Buffer, now: () => number) {
     if (key.length !== 32) throw new Error('a quote key is 32 bytes');
     this.product = product;
-    this.key = key;
+    this.key = createSecretKey(key);
     this.now = now;
   }
 
