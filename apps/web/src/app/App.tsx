@@ -18,6 +18,7 @@ import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
+import { bootShowsWelcome, endBoot } from './boot.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
@@ -194,10 +195,24 @@ function Shell({ children }: { children: ReactNode }) {
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 
+/**
+ * The first paint goes with the app's first commit, unless it is the welcome board, which the
+ * app's board ends when it opens (or, if its chunk cannot load, this).
+ */
+function EndBoot() {
+  useLayoutEffect(() => {
+    const state = getState();
+    if (!bootShowsWelcome() || state.isDesktop || state.welcomeShown) endBoot();
+    else import('../shell/WelcomeBoard.tsx').catch(endBoot);
+  }, []);
+  return null;
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
+        <EndBoot />
         <NavigationEffects />
         <RefreshUser />
         <NoticeDialog />

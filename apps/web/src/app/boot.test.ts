@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { applyRootFont } from './layout.ts';
+import { isDesktopUserAgent } from './state.ts';
+
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
+const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';
+const bootScript = readFileSync(new URL('../../public/boot.js', import.meta.url), 'utf8');
+
+/** What public/boot.js does to the page, run with this user agent, width and session storage. */
+function boot(userAgent: string, width: number, welcomeShown: string | null) {
+  const classes = new Set<string>();
+  const documentElement = {
+    style: { fontSize: '' },
+    classList: { add: (name: string) => classes.add(name) },
+  };
+  new Function('navigator', 'window', 'document', 'sessionStorage', bootScript)(
+    { userAgent },
+    { innerWidth: width },
+    { documentElement },
+    { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
+  );
+  return { fontSize: documentElement.style.fontSize, welcome: classes.has('boot-welcome') };
+}
+
+/** What the app's layout.ts sets for the same page. */
+function appFontSize(userAgent: string, width: number): string {
+  const documentElement = { style: { fontSize: '' } };
+  const saved = globalThis.document;
+  Object.assign(globalThis, { document: { documentElement } });
+  try {
+    applyRootFont(width, isDesktopUserAgent(userAgent));
+  } finally {
+    Object.assign(globalThis, { document: saved });
+  }
+  return documentElement.style.fontSize;
+}
+
+describe('the first paint (public/boot.js) is drawn as the app draws it', () => {
+  it('sets the root font size the app sets, on phones and desktops at any width', () => {
+    for (const userAgent of [PHONE, DESKTOP])
+      for (const width of [320, 360, 375, 390, 412, 414, 430, 768, 1200])
+        expect(boot(userAgent, width, null).fontSize).toBe(appFontSize(userAgent, width));
+  });
+
+  it('draws the welcome board on a phone until the session has seen it, never on a desktop', () => {
+    expect(boot(PHONE, 390, null).welcome).toBe(true);
+    expect(boot(PHONE, 390, '1').welcome).toBe(false);
+    expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
+  });
+});
