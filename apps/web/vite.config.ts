@@ -23,8 +23,29 @@ function dropCallSummaries(): Plugin {
   };
 }
 
+/**
+ * The page's first paint is drawn before the app's script is evaluated: the built index.html names
+ * the entry as a module preload marked `data-app` (fetched at once, with the chunks it imports,
+ * preloaded as before), and public/boot.js adds it as a module script after the first frame.
+ */
+function startAfterFirstPaint(): Plugin {
+  const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+  return {
+    name: 'swx-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!context.filename.endsWith('index.html')) return html;
+        if (!ENTRY.test(html)) throw new Error('index.html: no module script to start after the first paint');
+        return html.replace(ENTRY, '<link rel="modulepreload" crossorigin href="$1" data-app>');
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [dropCallSummaries(), react()],
+  plugins: [dropCallSummaries(), react(), startAfterFirstPaint()],
   base: '/',
   build: {
     manifest: true,

@@ -7,20 +7,50 @@ const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';
 const bootScript = readFileSync(new URL('../../public/boot.js', import.meta.url), 'utf8');
 
-/** What public/boot.js does to the page, run with this user agent, width and session storage. */
-function boot(userAgent: string, width: number, welcomeShown: string | null) {
+type Added = { type: string; crossOrigin: string; src: string };
+
+/**
+ * What public/boot.js does to the page, run with this user agent, width and session storage: the
+ * root font size, the welcome class, and the scripts it adds, with the frames it waited for.
+ */
+function boot(userAgent: string, width: number, welcomeShown: string | null, appHref: string | null = null) {
   const classes = new Set<string>();
+  const added: Added[] = [];
+  const steps: string[] = [];
   const documentElement = {
     style: { fontSize: '' },
     classList: { add: (name: string) => classes.add(name) },
   };
-  new Function('navigator', 'window', 'document', 'sessionStorage', bootScript)(
+  const document = {
+    documentElement,
+    visibilityState: 'visible',
+    head: { append: (script: Added) => added.push(script) },
+    querySelector: (selector: string) => (selector === 'link[data-app]' && appHref ? { href: appHref } : null),
+    createElement: () => ({ type: '', crossOrigin: '', src: '' }),
+  };
+  new Function(
+    'navigator',
+    'window',
+    'document',
+    'sessionStorage',
+    'requestAnimationFrame',
+    'setTimeout',
+    bootScript,
+  )(
     { userAgent },
     { innerWidth: width },
-    { documentElement },
+    document,
     { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
+    (frame: () => void) => {
+      steps.push('frame');
+      frame();
+    },
+    (task: () => void) => {
+      steps.push('task');
+      task();
+    },
   );
-  return { fontSize: documentElement.style.fontSize, welcome: classes.has('boot-welcome') };
+  return { fontSize: documentElement.style.fontSize, welcome: classes.has('boot-welcome'), added, steps };
 }
 
 /** What the app's layout.ts sets for the same page. */
@@ -47,5 +77,13 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     expect(boot(PHONE, 390, null).welcome).toBe(true);
     expect(boot(PHONE, 390, '1').welcome).toBe(false);
     expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
+  });
+
+  it('starts the module the build marked data-app, in a task after the first frame', () => {
+    const started = boot(PHONE, 390, null, 'http://localhost/assets/main-1.js');
+    expect(started.added).toEqual([{ type: 'module', crossOrigin: '', src: 'http://localhost/assets/main-1.js' }]);
+    expect(started.steps).toEqual(['frame', 'task']);
+    // vite's dev server keeps the page's own module script, and nothing is added.
+    expect(boot(PHONE, 390, null).added).toEqual([]);
   });
 });
