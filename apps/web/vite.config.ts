@@ -24,12 +24,13 @@ function dropCallSummaries(): Plugin {
 }
 
 /**
- * The page's first paint is drawn before the app's script is evaluated: the built index.html names
- * the entry as a module preload marked `data-app` (fetched at once, with the chunks it imports,
- * preloaded as before), and public/boot.js adds it as a module script after the first frame.
+ * The page's first paint is drawn before the app's script is fetched or evaluated: the built
+ * index.html keeps the entry's module script and module preloads inert in `<template id="app">`,
+ * and public/boot.js puts them in the head once the first frame is on screen.
  */
 function startAfterFirstPaint(): Plugin {
-  const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+  const APP_TAGS =
+    /\s*<script type="module" crossorigin src="[^"]+"><\/script>(?:\s*<link rel="modulepreload" crossorigin href="[^"]+">)*/;
   return {
     name: 'swx-start-after-first-paint',
     apply: 'build',
@@ -37,8 +38,11 @@ function startAfterFirstPaint(): Plugin {
       order: 'post',
       handler(html, context) {
         if (!context.filename.endsWith('index.html')) return html;
-        if (!ENTRY.test(html)) throw new Error('index.html: no module script to start after the first paint');
-        return html.replace(ENTRY, '<link rel="modulepreload" crossorigin href="$1" data-app>');
+        const tags = APP_TAGS.exec(html)?.[0];
+        if (!tags) throw new Error('index.html: no module script to start after the first paint');
+        return html
+          .replace(tags, '')
+          .replace('</head>', `  <template id="app">${tags.trim()}</template>\n  </head>`);
       },
     },
   };

@@ -6,10 +6,10 @@
 //   paint is that board (index.html's #boot), not a loading line the board then covers. The same
 //   test as the app's: a phone by user agent (app/state.ts isDesktopUserAgent) and no welcomeShown
 //   in session storage;
-// - the app's module script: the build names it in the head as a module preload marked data-app
-//   (fetched with its chunks while the page paints), and it is evaluated once the first frame is on
-//   screen, so the first paint never waits for the app's start. (A hidden tab draws nothing: the
-//   app starts at once.) Without the mark (vite's dev server) the page's own module script runs.
+// - the app: the build keeps its module script and preloads inert in the head's <template id="app">,
+//   and they go into the head once the first frame is on screen, so nothing of the app's start is
+//   before the first paint (a hidden tab draws nothing: the app starts when the page is parsed).
+//   Without the template (vite's dev server) the page's own module script runs.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
@@ -22,13 +22,13 @@
     // Storage blocked: the plain first paint; the app decides about the board itself.
   }
   const startApp = () => {
-    const app = document.querySelector('link[data-app]');
-    if (!app) return;
-    const script = document.createElement('script');
-    script.type = 'module';
-    script.crossOrigin = '';
-    script.src = app.href;
-    document.head.append(script);
+    const template = document.getElementById('app');
+    if (!template) return;
+    for (const tag of template.content.children) {
+      const copy = document.createElement(tag.localName);
+      for (const { name, value } of tag.attributes) copy.setAttribute(name, value);
+      document.head.append(copy);
+    }
   };
   if (document.visibilityState === 'hidden') document.addEventListener('DOMContentLoaded', startApp);
   else requestAnimationFrame(() => setTimeout(startApp, 0));

@@ -7,15 +7,16 @@ const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';
 const bootScript = readFileSync(new URL('../../public/boot.js', import.meta.url), 'utf8');
 
-type Added = { type: string; crossOrigin: string; src: string };
+type Tag = { localName: string; attributes: { name: string; value: string }[] };
 
 /**
  * What public/boot.js does to the page, run with this user agent, width and session storage: the
- * root font size, the welcome class, and the scripts it adds, with the frames it waited for.
+ * root font size, the welcome class, and the tags it puts in the head (from the build's
+ * `<template id="app">`, when there is one), with the frames it waited for.
  */
-function boot(userAgent: string, width: number, welcomeShown: string | null, appHref: string | null = null) {
+function boot(userAgent: string, width: number, welcomeShown: string | null, appTags: Tag[] | null = null) {
   const classes = new Set<string>();
-  const added: Added[] = [];
+  const added: Tag[] = [];
   const steps: string[] = [];
   const documentElement = {
     style: { fontSize: '' },
@@ -24,9 +25,16 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
   const document = {
     documentElement,
     visibilityState: 'visible',
-    head: { append: (script: Added) => added.push(script) },
-    querySelector: (selector: string) => (selector === 'link[data-app]' && appHref ? { href: appHref } : null),
-    createElement: () => ({ type: '', crossOrigin: '', src: '' }),
+    head: { append: (tag: Tag) => added.push(tag) },
+    getElementById: (id: string) => (id === 'app' && appTags ? { content: { children: appTags } } : null),
+    createElement: (localName: string): Tag & { setAttribute(name: string, value: string): void } => {
+      const tag = {
+        localName,
+        attributes: [] as Tag['attributes'],
+        setAttribute: (name: string, value: string) => tag.attributes.push({ name, value }),
+      };
+      return tag;
+    },
   };
   new Function(
     'navigator',
@@ -50,7 +58,12 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
       task();
     },
   );
-  return { fontSize: documentElement.style.fontSize, welcome: classes.has('boot-welcome'), added, steps };
+  return {
+    fontSize: documentElement.style.fontSize,
+    welcome: classes.has('boot-welcome'),
+    added: added.map(({ localName, attributes }) => ({ localName, attributes })),
+    steps,
+  };
 }
 
 /** What the app's layout.ts sets for the same page. */
@@ -79,9 +92,25 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
   });
 
-  it('starts the module the build marked data-app, in a task after the first frame', () => {
-    const started = boot(PHONE, 390, null, 'http://localhost/assets/main-1.js');
-    expect(started.added).toEqual([{ type: 'module', crossOrigin: '', src: 'http://localhost/assets/main-1.js' }]);
+  it("puts the build's inert app tags in the head in a task after the first frame", () => {
+    const tags: Tag[] = [
+      {
+        localName: 'script',
+        attributes: [
+          { name: 'type', value: 'module' },
+          { name: 'src', value: '/assets/main-1.js' },
+        ],
+      },
+      {
+        localName: 'link',
+        attributes: [
+          { name: 'rel', value: 'modulepreload' },
+          { name: 'href', value: '/assets/api-1.js' },
+        ],
+      },
+    ];
+    const started = boot(PHONE, 390, null, tags);
+    expect(started.added).toEqual(tags);
     expect(started.steps).toEqual(['frame', 'task']);
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
