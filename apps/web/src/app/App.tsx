@@ -19,6 +19,7 @@ import { MobileShell } from '../shell/MobileShell.tsx';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { bootShowsWelcome, endBoot } from './boot.ts';
+import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
@@ -167,6 +168,12 @@ function NavigationEffects() {
   return null;
 }
 
+/** The market feed (spec §4) opens once the first screen is committed, not before it is drawn. */
+function QuoteFeed() {
+  useEffect(connectQuotes, []);
+  return null;
+}
+
 /** On start, with a stored login flag, refresh the user info (spec §4); a 401 logs out. */
 function RefreshUser() {
   useEffect(() => {
@@ -215,6 +222,7 @@ export function App() {
         <EndBoot />
         <NavigationEffects />
         <RefreshUser />
+        <QuoteFeed />
         <NoticeDialog />
         <Announcer />
         <Shell>
