@@ -85,6 +85,8 @@ async function measure(url) {
   if (REPORTS) {
     const name = new URL(url).pathname.replace(/\W+/g, '_') || '_';
     writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
+    const trace = result.artifacts?.Trace ?? result.artifacts?.traces?.defaultPass;
+    if (trace) writeFileSync(join(REPORTS, `${name}.trace.json`), JSON.stringify(trace));
   }
   const { categories, audits } = result.lhr;
   const score = (key) => Math.round((categories[key]?.score ?? 0) * 100);

@@ -6,10 +6,12 @@
 //   paint is that board (index.html's #boot), not a loading line the board then covers. The same
 //   test as the app's: a phone by user agent (app/state.ts isDesktopUserAgent) and no welcomeShown
 //   in session storage;
-// - the app: the build keeps its module script and preloads inert in the head's <template id="app">,
-//   and they go into the head once the first frame is on screen, so nothing of the app's start is
-//   before the first paint (a hidden tab draws nothing: the app starts when the page is parsed).
-//   Without the template (vite's dev server) the page's own module script runs.
+// - the app: the build keeps its module preloads and one module script per chunk, in evaluation
+//   order, inert in the head's <template id="app">. Once the first frame is on screen the preloads
+//   go into the head (every chunk fetched at once), then the scripts one after another, each when
+//   the one before has run: a chunk's evaluation is a task of its own, not one long task for all.
+//   (A hidden tab draws nothing: the app starts when the page is parsed.) Without the template
+//   (vite's dev server) the page's own module script runs.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
@@ -21,14 +23,27 @@
   } catch {
     // Storage blocked: the plain first paint; the app decides about the board itself.
   }
+  const copy = (tag) => {
+    const element = document.createElement(tag.localName);
+    for (const { name, value } of tag.attributes) element.setAttribute(name, value);
+    return element;
+  };
   const startApp = () => {
     const template = document.getElementById('app');
     if (!template) return;
-    for (const tag of template.content.children) {
-      const copy = document.createElement(tag.localName);
-      for (const { name, value } of tag.attributes) copy.setAttribute(name, value);
-      document.head.append(copy);
-    }
+    const tags = [...template.content.children];
+    for (const tag of tags) if (tag.localName !== 'script') document.head.append(copy(tag));
+    const scripts = tags.filter((tag) => tag.localName === 'script');
+    const next = () => {
+      const tag = scripts.shift();
+      if (!tag) return;
+      const script = copy(tag);
+      // A module script's load event follows its evaluation (error: it could not be fetched).
+      script.addEventListener('load', () => setTimeout(next, 0));
+      script.addEventListener('error', () => setTimeout(next, 0));
+      document.head.append(script);
+    };
+    next();
   };
   if (document.visibilityState === 'hidden') document.addEventListener('DOMContentLoaded', startApp);
   else requestAnimationFrame(() => setTimeout(startApp, 0));

@@ -25,13 +25,22 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
   const document = {
     documentElement,
     visibilityState: 'visible',
-    head: { append: (tag: Tag) => added.push(tag) },
+    head: {
+      // A module script runs once appended: its load event, then the next task.
+      append: (tag: Tag & { load?: () => void }) => {
+        added.push(tag);
+        tag.load?.();
+      },
+    },
     getElementById: (id: string) => (id === 'app' && appTags ? { content: { children: appTags } } : null),
-    createElement: (localName: string): Tag & { setAttribute(name: string, value: string): void } => {
-      const tag = {
+    createElement: (localName: string) => {
+      const tag: Tag & { load?: () => void } & Record<string, unknown> = {
         localName,
         attributes: [] as Tag['attributes'],
         setAttribute: (name: string, value: string) => tag.attributes.push({ name, value }),
+        addEventListener: (type: string, listener: () => void) => {
+          if (type === 'load') tag.load = listener;
+        },
       };
       return tag;
     },
@@ -92,26 +101,31 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
   });
 
-  it("puts the build's inert app tags in the head in a task after the first frame", () => {
-    const tags: Tag[] = [
-      {
-        localName: 'script',
-        attributes: [
-          { name: 'type', value: 'module' },
-          { name: 'src', value: '/assets/main-1.js' },
-        ],
-      },
-      {
-        localName: 'link',
-        attributes: [
-          { name: 'rel', value: 'modulepreload' },
-          { name: 'href', value: '/assets/api-1.js' },
-        ],
-      },
+  it("puts the build's preloads in the head after the first frame, then its scripts one task each", () => {
+    const script = (src: string): Tag => ({
+      localName: 'script',
+      attributes: [
+        { name: 'type', value: 'module' },
+        { name: 'src', value: src },
+      ],
+    });
+    const preload = (href: string): Tag => ({
+      localName: 'link',
+      attributes: [
+        { name: 'rel', value: 'modulepreload' },
+        { name: 'href', value: href },
+      ],
+    });
+    const tags = [
+      preload('/assets/main-1.js'),
+      preload('/assets/api-1.js'),
+      script('/assets/api-1.js'),
+      script('/assets/main-1.js'),
     ];
     const started = boot(PHONE, 390, null, tags);
-    expect(started.added).toEqual(tags);
-    expect(started.steps).toEqual(['frame', 'task']);
+    expect(started.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
+    // The first frame, the task after it, then a task after each script has run.
+    expect(started.steps).toEqual(['frame', 'task', 'task', 'task']);
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
   });
