@@ -7,8 +7,8 @@
 //   test as the app's: a phone by user agent (app/state.ts isDesktopUserAgent) and no welcomeShown
 //   in session storage;
 // - the app: the build keeps its module preloads and one module script per chunk, in evaluation
-//   order, inert in the head's <template id="app">. Once the first frame is on screen the preloads
-//   go into the head (every chunk fetched at once), then the scripts one after another, each when
+//   order, inert in the head's <template id="app">. Once the first contentful paint is on screen
+//   the preloads go into the head (every chunk fetched at once), then the scripts one after another, each when
 //   the one before has run: a chunk's evaluation is a task of its own, not one long task for all.
 //   (A hidden tab draws nothing: the app starts when the page is parsed.) Without the template
 //   (vite's dev server) the page's own module script runs.
@@ -45,6 +45,24 @@
     };
     next();
   };
-  if (document.visibilityState === 'hidden') document.addEventListener('DOMContentLoaded', startApp);
-  else requestAnimationFrame(() => setTimeout(startApp, 0));
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    startApp();
+  };
+  if (document.visibilityState === 'hidden') {
+    document.addEventListener('DOMContentLoaded', start);
+    return;
+  }
+  // After the first contentful paint (a first frame may be drawn before the text is), in a task of
+  // its own; where paint timing is not reported, after the first frame. Either way at most 3 s on.
+  setTimeout(start, 3000);
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      setTimeout(start, 0);
+    }).observe({ type: 'paint', buffered: true });
+  } else requestAnimationFrame(() => setTimeout(start, 0));
 })();
