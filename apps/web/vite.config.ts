@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import type { OutputBundle, OutputChunk } from 'rolldown';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
 
 const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -29,8 +31,8 @@ function dropCallSummaries(): Plugin {
  * chunks are evaluated one task each: the built index.html keeps, inert in `<template id="app">`,
  * the entry's module preloads and one module script per chunk of the entry's static graph, in the
  * order a single module script would evaluate them (each chunk after what it imports, imports in
- * order); public/boot.js puts the preloads in the head once the first frame is on screen (all
- * chunks fetched at once), then the scripts one after another, each once the one before has run.
+ * order); public/boot.js puts the preloads in the head once the first contentful paint is on screen
+ * (all chunks fetched at once), then the scripts one after another, each once the one before ran.
  */
 function startAfterFirstPaint(): Plugin {
   const APP_TAGS =
