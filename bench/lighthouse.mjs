@@ -4,9 +4,11 @@
 // beside a floor: a bare static page (one heading) served by node:http, measured in the same run,
 // which shows what this machine's Chromium scores when the page costs nothing.
 // Usage: node bench/lighthouse.mjs [route ...]   (CHROME_PATH picks the browser; default
-// /usr/bin/chromium; the routes are visited signed out)
+// /usr/bin/chromium; the routes are visited signed out; LIGHTHOUSE_REPORTS=<folder> also writes
+// each route's full report there as JSON, its trace's long tasks and LCP element included;
+// LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ const ROUTES =
     : ['/', '/market', '/cruuency?code=BTCUSDT&type=2&id=1', '/profile/balance', '/pass/login'];
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const PORT = 19_300;
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
+if (REPORTS) mkdirSync(REPORTS, { recursive: true });
 
 function started(child, word) {
   return new Promise((done, fail) => {
@@ -35,7 +39,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(`load average before: ${load()}`);
-buildApps();
+if (!process.env.LIGHTHOUSE_BUILT) buildApps();
 const dataDir = mkdtempSync(join(tmpdir(), 'swx-bench-lighthouse-'));
 const server = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], {
   env: {
@@ -78,6 +82,12 @@ async function measure(url) {
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility', 'best-practices'],
   });
+  if (REPORTS) {
+    const name = new URL(url).pathname.replace(/\W+/g, '_') || '_';
+    writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
+    const trace = result.artifacts?.Trace ?? result.artifacts?.traces?.defaultPass;
+    if (trace) writeFileSync(join(REPORTS, `${name}.trace.json`), JSON.stringify(trace));
+  }
   const { categories, audits } = result.lhr;
   const score = (key) => Math.round((categories[key]?.score ?? 0) * 100);
   const value = (key) => audits[key]?.numericValue ?? Number.NaN;

@@ -90,6 +90,8 @@ export function offlinePage(dist) {
   }).join('');
   const offline = page
     .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
+    .replace(/\s*<script src="\/boot\.js"><\/script>/, '')
+    .replace(/\s*<template id="app">[\s\S]*?<\/template>/, '')
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace('</head>', '  <script src="/offline.js" defer></script>\n  </head>')
     .replace(/<main class="boot-main">.*?<\/main>/, `<main class="boot-main">${messages}</main>`);

@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
 
 const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -23,8 +26,56 @@ function dropCallSummaries(): Plugin {
   };
 }
 
+/**
+ * The page's first paint is drawn before the app's script is fetched or evaluated, and the app's
+ * chunks are evaluated one task each: the built index.html keeps, inert in `<template id="app">`,
+ * the entry's module preloads and one module script per chunk of the entry's static graph, in the
+ * order a single module script would evaluate them (each chunk after what it imports, imports in
+ * order); public/boot.js puts the preloads in the head once the first contentful paint is on screen
+ * (all chunks fetched at once), then the scripts one after another, each once the one before ran.
+ */
+function startAfterFirstPaint(): Plugin {
+  const APP_TAGS =
+    /\s*<script type="module" crossorigin src="[^"]+"><\/script>(?:\s*<link rel="modulepreload" crossorigin href="[^"]+">)*/;
+  return {
+    name: 'swx-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!context.filename.endsWith('index.html')) return html;
+        const tags = APP_TAGS.exec(html)?.[0];
+        const bundle = context.bundle as OutputBundle | undefined;
+        if (!tags || !context.chunk || !bundle)
+          throw new Error('index.html: no module script to start after the first paint');
+        const order: string[] = [];
+        const visit = (chunk: OutputChunk) => {
+          if (order.includes(chunk.fileName)) return;
+          order.push(chunk.fileName); // marks it; moved to its evaluation place below
+          for (const name of chunk.imports) {
+            const imported = bundle[name];
+            if (imported?.type === 'chunk') visit(imported);
+          }
+          order.splice(order.indexOf(chunk.fileName), 1);
+          order.push(chunk.fileName);
+        };
+        visit(context.chunk);
+        const preloads = `<link rel="modulepreload" crossorigin href="/${context.chunk.fileName}">${tags
+          .trim()
+          .replace(/^<script[^>]*><\/script>\s*/, '')}`;
+        const scripts = order
+          .map((file) => `<script type="module" crossorigin src="/${file}"></script>`)
+          .join('');
+        return html
+          .replace(tags, '')
+          .replace('</head>', `  <template id="app">${preloads}${scripts}</template>\n  </head>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [dropCallSummaries(), react()],
+  plugins: [dropCallSummaries(), react(), startAfterFirstPaint()],
   base: '/',
   build: {
     manifest: true,

@@ -31,6 +31,13 @@ describe('markets over HTTP and /message', () => {
     expect((await anonymous.call('listMarketByType', { type: 4 })).code).toBe(10026);
   });
 
+  it('gives only the first items of a list with the optional limit, the whole list without it', async () => {
+    const whole = await anonymous.ok('listMarketByType', { type: 2 });
+    const first = await anonymous.ok('listMarketByType', { type: 2, limit: 6 });
+    expect(first.map((item) => item.code)).toEqual(whole.slice(0, 6).map((item) => item.code));
+    expect((await anonymous.call('listMarketByType', { type: 2, limit: 0 })).code).toBe(10026);
+  });
+
   it('names instruments in the reader language where they differ, and draws logos locally', async () => {
     const en = await anonymous.ok('listMarketByType', { type: 2 });
     const ja = await anonymous.ok('listMarketByType', { type: 2 }, { language: 'ja' });

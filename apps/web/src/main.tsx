@@ -1,12 +1,11 @@
 // The tokens first: they declare the cascade layers' order for every stylesheet after them.
 import './styles/tokens.css';
 import './styles/base.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { initI18n } from './app/i18n.ts';
 import { applyRootFont } from './app/layout.ts';
-import { connectQuotes } from './app/quotes.ts';
 import { getState, setState } from './app/state.ts';
 
 async function start(): Promise<void> {
@@ -22,13 +21,18 @@ async function start(): Promise<void> {
     });
   });
   await initI18n(state.language);
-  connectQuotes();
+  // A task of its own for the first render, and that render a transition: React draws the screen
+  // in slices, yielding to the browser between them, instead of one long task (the first paint is
+  // on screen already: index.html's #boot, which the app removes when it commits).
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
   // The shell for offline use (public/sw.js); it never caches API answers.
   navigator.serviceWorker?.register('/sw.js');

@@ -5,7 +5,15 @@ import { wireInt } from './ids.ts';
 export const MarketType = { FOREX: 1, CRYPTO: 2, STOCKS: 3, ETF: 5, METALS: 6, FUTURES: 7 } as const;
 export const MARKET_TYPES = [1, 2, 3, 5, 6, 7] as const;
 
-export const priceString = z.string().check(z.regex(/^\d+(\.\d+)?$/));
+const PRICE = /^\d+(\.\d+)?$/;
+export const priceString = z.string().check(z.regex(PRICE));
+/**
+ * A mini chart's recent prices: one check over the array rather than a schema per price (a list
+ * of hundreds of items carries a hundred prices each, and the browser parses every answer).
+ */
+const recentPrices = z
+  .array(z.string())
+  .check(z.refine((prices) => prices.every((price) => PRICE.test(price)), 'Invalid price'));
 const instrumentCode = z.string().check(z.regex(/^[A-Z0-9]{2,16}$/));
 const marketType = z.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v)));
 
@@ -20,13 +28,18 @@ export const marketItem = z.object({
   bid: priceString,
   ask: priceString,
   zdf: z.string(),
-  hundred: z.array(priceString),
+  hundred: recentPrices,
   open: z.boolean(),
 });
 export type MarketItem = z.infer<typeof marketItem>;
 
+/**
+ * `limit` (ours, optional; spec §7 names no parameters of this call): only the list's first items,
+ * for a screen that shows a few (the home page); without it the whole list, as the spec has it.
+ */
 export const listMarketQuery = z.object({
   type: z.pipe(wireInt(0, 1000), marketType),
+  limit: z.optional(wireInt(1, 1000)),
 });
 export const marketIdParams = z.object({
   id: wireInt(1, 1_000_000),

@@ -18,6 +18,8 @@ import { DesktopShell } from '../shell/DesktopShell.tsx';
 import { MobileShell } from '../shell/MobileShell.tsx';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
+import { bootShowsWelcome, endBoot } from './boot.ts';
+import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { ROUTES, type RouteView, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
@@ -166,6 +168,12 @@ function NavigationEffects() {
   return null;
 }
 
+/** The market feed (spec §4) opens once the first screen is committed, not before it is drawn. */
+function QuoteFeed() {
+  useEffect(connectQuotes, []);
+  return null;
+}
+
 /** On start, with a stored login flag, refresh the user info (spec §4); a 401 logs out. */
 function RefreshUser() {
   useEffect(() => {
@@ -194,12 +202,27 @@ function Shell({ children }: { children: ReactNode }) {
   return isDesktop ? <DesktopShell>{children}</DesktopShell> : <MobileShell>{children}</MobileShell>;
 }
 
+/**
+ * The first paint goes with the app's first commit, unless it is the welcome board, which the
+ * app's board ends when it opens (or, if its chunk cannot load, this).
+ */
+function EndBoot() {
+  useLayoutEffect(() => {
+    const state = getState();
+    if (!bootShowsWelcome() || state.isDesktop || state.welcomeShown) endBoot();
+    else import('../shell/WelcomeBoard.tsx').catch(endBoot);
+  }, []);
+  return null;
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
+        <EndBoot />
         <NavigationEffects />
         <RefreshUser />
+        <QuoteFeed />
         <NoticeDialog />
         <Announcer />
         <Shell>

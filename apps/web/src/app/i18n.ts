@@ -2,6 +2,7 @@ import { isLanguage, isRtl, LANGUAGE_TAGS, type Language } from '@swx/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
+import { numberFormat } from './numberFormat.ts';
 
 /**
  * One file per language; English ships with the app, the others load when chosen. Their shapes
@@ -30,7 +31,7 @@ export const i18n = i18next.createInstance();
  * _other).
  */
 export function formatNumberFor(lng: string | undefined, value: number | bigint): string {
-  return new Intl.NumberFormat(isLanguage(lng) ? LANGUAGE_TAGS[lng] : 'en').format(value);
+  return numberFormat(isLanguage(lng) ? LANGUAGE_TAGS[lng] : 'en').format(value);
 }
 
 /** Makes `{{x, number}}` format with the locale of our language code. */
@@ -99,7 +100,7 @@ export async function switchLanguage(language: Language): Promise<void> {
  */
 export function formatDecimal(language: Language, decimal: string): string {
   const fraction = decimal.split('.')[1]?.length ?? 0;
-  return new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+  return numberFormat(LANGUAGE_TAGS[language], {
     minimumFractionDigits: fraction,
     maximumFractionDigits: fraction,
   }).format(decimal as unknown as number);
@@ -111,7 +112,7 @@ export function formatNumber(
   value: number | bigint,
   options?: Intl.NumberFormatOptions,
 ): string {
-  return new Intl.NumberFormat(LANGUAGE_TAGS[language], options).format(value);
+  return numberFormat(LANGUAGE_TAGS[language], options).format(value);
 }
 
 export function formatDate(

@@ -1,5 +1,5 @@
 /**
- * The market feed websocket, opened at start (spec §4). The app subscribes to the instruments on
+ * The market feed websocket, opened at start (spec §4: by App once its first screen is committed). The app subscribes to the instruments on
  * screen (each live figure asks for its code while mounted), so a phone receives what it shows, not
  * the whole list. Errors and closes are only logged, then the socket reconnects with a growing delay.
  */

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { endBoot } from '../app/boot.ts';
 import { setState, useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
 import { LanguageModal } from './LanguagePicker.tsx';
@@ -19,6 +20,7 @@ export default function WelcomeBoard() {
   const [languageOpen, setLanguageOpen] = useState(false);
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
+    endBoot();
   }, []);
   const dismiss = (to: string) => {
     dialog.current?.close();

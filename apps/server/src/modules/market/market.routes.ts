@@ -14,9 +14,10 @@ function logoSvg(code: string, base: string): string {
 }
 
 export function marketRoutes(app: FastifyInstance, market: MarketService, hub: QuoteHub): void {
-  mountCall(app, calls.listMarketByType, async ({ query, request }) =>
-    market.listByType(query.type, request.language),
-  );
+  mountCall(app, calls.listMarketByType, async ({ query, request }) => {
+    const items = market.listByType(query.type, request.language);
+    return query.limit === undefined ? items : items.slice(0, query.limit);
+  });
   mountCall(app, calls.getMarketInfo, async ({ params, request }) =>
     market.info(params.id, request.language),
   );

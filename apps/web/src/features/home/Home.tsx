@@ -205,11 +205,12 @@ function Stats() {
 function LiveMarkets() {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
-  const crypto = useQuery(marketQueries.byType(language, 2));
-  const forex = useQuery(marketQueries.byType(language, 1));
+  // Only the rows shown, not the whole lists (hundreds of items with their mini charts).
+  const crypto = useQuery(marketQueries.firstOfType(language, 2, 6));
+  const forex = useQuery(marketQueries.firstOfType(language, 1, 2));
   if (crypto.isPending || forex.isPending) return <Loading />;
   if (crypto.isError) return <Failed message={crypto.error.message} onRetry={() => void crypto.refetch()} />;
-  const items = [...crypto.data.slice(0, 6), ...(forex.data ?? []).slice(0, 2)];
+  const items = [...crypto.data, ...(forex.data ?? [])];
   return (
     <>
       <MarketTable items={items} caption={t('home.marketsTitle')} />

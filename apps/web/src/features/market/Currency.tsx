@@ -1,6 +1,6 @@
 import { LANGUAGE_TAGS, PERIODS } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
@@ -13,8 +13,12 @@ import { useWatchlist } from './watch.ts';
 import './market.css';
 
 const CandleChart = lazy(() => import('./CandleChart.tsx'));
-/** The order ticket is its own chunk: reading prices needs none of it. */
-const OrderTicket = lazy(() => import('../trading/OrderTicket.tsx'));
+/**
+ * The order ticket is its own chunk: reading prices needs none of it. Memo: a quote tick
+ * re-renders this page, not the ticket, whose props change with the instrument's snapshot (every
+ * few seconds) and which prices the order by its own preview query.
+ */
+const OrderTicket = memo(lazy(() => import('../trading/OrderTicket.tsx')));
 const SECONDS: Record<string, number> = {
   '1m': 60,
   '5m': 300,

@@ -1,5 +1,6 @@
 import { formatMinor, type MarketItem, priceTicks } from '@swx/contract';
 import { useEffect, useSyncExternalStore } from 'react';
+import { numberFormat } from '../../app/numberFormat.ts';
 import { latestQuote, subscribeQuotes, watchQuote } from '../../app/quotes.ts';
 
 /**
@@ -41,7 +42,7 @@ export function quoteOf(bid: string, ask: string): Quote {
 /** zdf as a percentage with two decimals (spec §3), sign always shown. */
 export function percent(zdf: string, locale: string): string {
   const value = Number(zdf) * 100;
-  return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value)}%`;
+  return `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value)}%`;
 }
 
 export function direction(zdf: string): 'up' | 'down' | 'flat' {
@@ -52,7 +53,7 @@ export function direction(zdf: string): 'up' | 'down' | 'flat' {
 /** A price string in the reader's locale, every digit kept. */
 export function price(value: string, locale: string): string {
   const decimals = value.split('.')[1]?.length ?? 0;
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   }).format(value as unknown as number);

@@ -19,6 +19,13 @@ export const marketQueries = {
       queryFn: () => callApi('listMarketByType', { query: { type } }),
       staleTime: 60_000,
     }),
+  /** A list's first items only (the optional `limit`), for a screen that shows a few. */
+  firstOfType: (language: Language, type: number, limit: number) =>
+    queryOptions({
+      queryKey: [...all, 'type', type, language, 'first', limit],
+      queryFn: () => callApi('listMarketByType', { query: { type, limit } }),
+      staleTime: 60_000,
+    }),
   info: (language: Language, id: number) =>
     queryOptions({
       queryKey: [...all, 'info', id, language],

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { applyRootFont } from './layout.ts';
+import { isDesktopUserAgent } from './state.ts';
+
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
+const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';
+const bootScript = readFileSync(new URL('../../public/boot.js', import.meta.url), 'utf8');
+
+type Tag = { localName: string; attributes: { name: string; value: string }[] };
+
+/**
+ * What public/boot.js does to the page, run with this user agent, width and session storage: the
+ * root font size, the welcome class, and the tags it puts in the head (from the build's
+ * `<template id="app">`, when there is one), with the frames it waited for.
+ */
+function boot(userAgent: string, width: number, welcomeShown: string | null, appTags: Tag[] | null = null) {
+  const classes = new Set<string>();
+  const added: Tag[] = [];
+  const steps: string[] = [];
+  const documentElement = {
+    style: { fontSize: '' },
+    classList: { add: (name: string) => classes.add(name) },
+  };
+  const document = {
+    documentElement,
+    visibilityState: 'visible',
+    head: {
+      // A module script runs once appended: its load event, then the next task.
+      append: (tag: Tag & { load?: () => void }) => {
+        added.push(tag);
+        tag.load?.();
+      },
+    },
+    getElementById: (id: string) => (id === 'app' && appTags ? { content: { children: appTags } } : null),
+    createElement: (localName: string) => {
+      const tag: Tag & { load?: () => void } & Record<string, unknown> = {
+        localName,
+        attributes: [] as Tag['attributes'],
+        setAttribute: (name: string, value: string) => tag.attributes.push({ name, value }),
+        addEventListener: (type: string, listener: () => void) => {
+          if (type === 'load') tag.load = listener;
+        },
+      };
+      return tag;
+    },
+  };
+  /** Paint timing as Chromium reports it: the first contentful paint, at once (buffered). */
+  class PaintObserver {
+    static supportedEntryTypes = ['paint'];
+    readonly callback: (list: unknown, observer: PaintObserver) => void;
+    constructor(callback: (list: unknown, observer: PaintObserver) => void) {
+      this.callback = callback;
+    }
+    observe() {
+      steps.push('paint');
+      this.callback(
+        { getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{}] : []) },
+        this,
+      );
+    }
+    disconnect() {}
+  }
+  new Function(
+    'navigator',
+    'window',
+    'document',
+    'sessionStorage',
+    'requestAnimationFrame',
+    'setTimeout',
+    'PerformanceObserver',
+    bootScript,
+  )(
+    { userAgent },
+    { innerWidth: width },
+    document,
+    { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
+    (frame: () => void) => {
+      steps.push('frame');
+      frame();
+    },
+    // A task runs at once; a timer with a delay is only noted (the paint comes first).
+    (task: () => void, delay = 0) => {
+      steps.push(delay ? `timer ${delay}` : 'task');
+      if (!delay) task();
+    },
+    PaintObserver,
+  );
+  return {
+    fontSize: documentElement.style.fontSize,
+    welcome: classes.has('boot-welcome'),
+    added: added.map(({ localName, attributes }) => ({ localName, attributes })),
+    steps,
+  };
+}
+
+/** What the app's layout.ts sets for the same page. */
+function appFontSize(userAgent: string, width: number): string {
+  const documentElement = { style: { fontSize: '' } };
+  const saved = globalThis.document;
+  Object.assign(globalThis, { document: { documentElement } });
+  try {
+    applyRootFont(width, isDesktopUserAgent(userAgent));
+  } finally {
+    Object.assign(globalThis, { document: saved });
+  }
+  return documentElement.style.fontSize;
+}
+
+describe('the first paint (public/boot.js) is drawn as the app draws it', () => {
+  it('sets the root font size the app sets, on phones and desktops at any width', () => {
+    for (const userAgent of [PHONE, DESKTOP])
+      for (const width of [320, 360, 375, 390, 412, 414, 430, 768, 1200])
+        expect(boot(userAgent, width, null).fontSize).toBe(appFontSize(userAgent, width));
+  });
+
+  it('draws the welcome board on a phone until the session has seen it, never on a desktop', () => {
+    expect(boot(PHONE, 390, null).welcome).toBe(true);
+    expect(boot(PHONE, 390, '1').welcome).toBe(false);
+    expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
+  });
+
+  it("puts the build's preloads in the head after the first contentful paint, then its scripts one task each", () => {
+    const script = (src: string): Tag => ({
+      localName: 'script',
+      attributes: [
+        { name: 'type', value: 'module' },
+        { name: 'src', value: src },
+      ],
+    });
+    const preload = (href: string): Tag => ({
+      localName: 'link',
+      attributes: [
+        { name: 'rel', value: 'modulepreload' },
+        { name: 'href', value: href },
+      ],
+    });
+    const tags = [
+      preload('/assets/main-1.js'),
+      preload('/assets/api-1.js'),
+      script('/assets/api-1.js'),
+      script('/assets/main-1.js'),
+    ];
+    const started = boot(PHONE, 390, null, tags);
+    expect(started.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
+    // A 3 s fallback, the first contentful paint, the task after it, then a task after each script.
+    expect(started.steps).toEqual(['timer 3000', 'paint', 'task', 'task', 'task']);
+    // vite's dev server keeps the page's own module script, and nothing is added.
+    expect(boot(PHONE, 390, null).added).toEqual([]);
+  });
+});
