@@ -8,7 +8,7 @@
 // short by their order, returns of the minute mids, the fee on each change — the textbook
 // vectorised form, without per-trade stops or sizing in lots.
 // Usage: node bench/smart.ts [runs, default 3]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,18 @@ print(f"{min(times):.0f} {sorted(times)[len(times)//2]:.0f} {max(times):.0f} {tr
   writeFileSync(join(dir, 'ma.py'), script);
   // Debian's interpreter, whose python3-pandas is installed (a python3 earlier on PATH may lack it).
   const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  if (spawnSync(python, ['-c', 'import pandas']).status !== 0) {
+    // The peer is measured in the same run or not at all: as root, Debian's package is installed.
+    if (process.getuid?.() === 0)
+      spawnSync('apt-get', ['install', '-y', '-qq', 'python3-pandas'], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
+    if (spawnSync(python, ['-c', 'import pandas']).status !== 0)
+      throw new Error(
+        `the pandas peer needs Debian's python3-pandas for ${python}: apt-get install -y python3-pandas`,
+      );
+  }
   const out = execFileSync(python, [join(dir, 'ma.py'), dir, String(RUNS)], { encoding: 'utf8' }).trim();
   const [min, med, max, trades, final, version] = out.split(' ');
   console.log(
