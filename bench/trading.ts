@@ -143,6 +143,42 @@ async function measure(op: (client: number) => Promise<boolean>, source?: CpuSou
   };
 }
 
+/**
+ * Open loop: requests sent at a fixed rate whatever the answers, spread over the clients in turn;
+ * each latency runs from the request's scheduled time, so a stall is counted, not hidden.
+ */
+async function measureAtRate(
+  op: (client: number) => Promise<boolean>,
+  rate: number,
+): Promise<{ p50: number; p99: number; count: number; errors: number }> {
+  const interval = 1000 / rate;
+  const total = Math.floor(rate * SECONDS);
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const scheduled = t0 + i * interval;
+    const wait = scheduled - performance.now();
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(
+      op(i % CLIENTS).then(
+        (ok) => {
+          if (!ok) errors += 1;
+          latencies.push(performance.now() - scheduled);
+        },
+        () => {
+          errors += 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(pending);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), count: latencies.length, errors };
+}
+
 function startProcess(args: string[], env: Record<string, string>, ready: RegExp) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -411,6 +447,14 @@ async function placement(): Promise<void> {
       runs.floor.push(await floorRun());
       loads.push(loadavg()[0] ?? 0);
     }
+    // The latency of an order when the server is not saturated: half the platform's median rate,
+    // offered at a fixed pace to the platform and to the floor (the same clients and quotes).
+    const rate = Math.max(50, Math.round(medianRun(runs.platform).perSecond / 2 / 10) * 10);
+    renewing = true;
+    await refresh();
+    const platformAtRate = await measureAtRate(order, rate);
+    renewing = false;
+    const floorAtRate = await measureAtRate(floor, rate);
     clearInterval(timer);
     const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM positions');
     const [chain] = await db.query<{ n: string; events: string }>(
@@ -428,6 +472,13 @@ async function placement(): Promise<void> {
     console.log(
       `  the platform: ${ratio(runs.platform, runs.same)}× the same-writes handler (target ≥ 2×, p99 < 100 ms), ${ratio(runs.platform, runs.floor)}× the one-INSERT floor (medians)`,
     );
+    const open = (f: { p50: number; p99: number; count: number; errors: number }) =>
+      `p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms (${f.count} sent, ${f.errors} refused)`;
+    console.log(
+      `  at a fixed ${rate} orders/s (open loop, ${SECONDS} s; latency from each order's scheduled time):`,
+    );
+    console.log(`  buyOptions (the platform)                          ${open(platformAtRate)}`);
+    console.log(`  bare Fastify, one INSERT (the floor)               ${open(floorAtRate)}`);
     const cpu = (runs: Figures[]) => {
       const c = medianRun(runs).cpu;
       return c
