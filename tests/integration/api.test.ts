@@ -145,7 +145,8 @@ describe('the API of a real server process', () => {
       (await fetch(`${server.baseUrl}/market`, { headers: cookie ? { cookie } : {} })).text();
     const english = await page();
     expect(english).toContain('<html lang="en" dir="ltr">');
-    expect(english).toMatch(/<div id="root"><div class="boot">.*Loading…/);
+    expect(english).toMatch(/<div id="boot" class="boot">.*Loading…/);
+    expect(english).toContain('<div id="root"></div>');
     const arabic = await page('theme=x; swx_lang=ar');
     expect(arabic).toContain('<html lang="ar" dir="rtl">');
     expect(arabic).toContain('جارٍ التحميل…');
