@@ -18,6 +18,39 @@ export type ProductPageTexts = {
   saved: string;
 };
 
+/**
+ * A page of one item of a list (a product, a plan) before the item is there: the back link, then
+ * loading, the query's failure, or not found (an id that is not a number, or not in the list).
+ */
+export function ItemPending({
+  back,
+  query,
+  id,
+  notFound,
+}: {
+  back: ReactNode;
+  query: UseQueryResult<unknown>;
+  id: number;
+  notFound: string;
+}) {
+  const { text } = useBackOffice();
+  return (
+    <section className="panel">
+      {back}
+      <Pending
+        failure={
+          query.isError
+            ? failureMessage(query.error, text.error.generic)
+            : query.data || !Number.isSafeInteger(id)
+              ? notFound
+              : ''
+        }
+        loading={text.loading}
+      />
+    </section>
+  );
+}
+
 /** What a product form is given: its heading, and what to do once saved or cancelled. */
 export type ProductFormProps = {
   labelledBy?: string;
@@ -103,7 +136,6 @@ export function ProductPage<T>({
   terms: (item: T) => ReactNode;
   children?: (item: T) => ReactNode;
 }) {
-  const { text } = useBackOffice();
   const id = Number(useParams().id);
   const location = useLocation();
   const item = query.data?.find((row) => find(row) === id);
@@ -118,22 +150,7 @@ export function ProductPage<T>({
       {t.backToProducts}
     </Link>
   );
-  if (item === undefined)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            query.isError
-              ? failureMessage(query.error, text.error.generic)
-              : query.data || !Number.isSafeInteger(id)
-                ? t.notFound
-                : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
+  if (item === undefined) return <ItemPending back={back} query={query} id={id} notFound={t.notFound} />;
   const named = heading(item);
   const said = status(item);
   return (

@@ -7,7 +7,8 @@ import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
 import { ratioToPercent } from '../earn/rates.ts';
 import { Facts } from '../Facts.tsx';
-import { Pending, SelectField } from '../Field.tsx';
+import { SelectField } from '../Field.tsx';
+import { ItemPending } from '../ProductPages.tsx';
 import { keys } from '../query.ts';
 import { fill, formatTime } from '../text.ts';
 import { Filled, feeText, Money, Percent, useSmartProducts, useSmartText } from './SmartProducts.tsx';
@@ -224,7 +225,7 @@ export function SmartPlans() {
  * counts (the staff API gives no per-trade list).
  */
 export function SmartPlanPage() {
-  const { text, language } = useBackOffice();
+  const { language } = useBackOffice();
   const t = useSmartText();
   const id = Number(useParams().id);
   const query = useSmartPlans({});
@@ -239,22 +240,7 @@ export function SmartPlanPage() {
       {t.backToPlans}
     </Link>
   );
-  if (!plan)
-    return (
-      <section className="panel">
-        {back}
-        <Pending
-          failure={
-            query.isError
-              ? failureMessage(query.error, text.error.generic)
-              : query.data || !Number.isSafeInteger(id)
-                ? t.planNotFound
-                : ''
-          }
-          loading={text.loading}
-        />
-      </section>
-    );
+  if (!plan) return <ItemPending back={back} query={query} id={id} notFound={t.planNotFound} />;
   const p = plan;
   const time = (iso: string | null) => (iso ? formatTime(language, iso) : t.none);
   const r = p.risk;
