@@ -387,7 +387,9 @@ describe('mobile titles', () => {
             const text = h.firstChild;
             const broken: string[] = [];
             if (text?.textContent)
-              for (const m of text.textContent.matchAll(/[^\s-]+/g)) {
+              // A word ends at a space or a hyphen, and in Japanese at the katakana middle dot (・),
+              // which separates the words of a foreign compound and is where a title may wrap.
+              for (const m of text.textContent.matchAll(/[^\s\-\u30fb]+/g)) {
                 const range = document.createRange();
                 range.setStart(text, m.index);
                 range.setEnd(text, m.index + m[0].length);

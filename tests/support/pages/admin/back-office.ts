@@ -17,9 +17,14 @@ export class BackOffice extends PageModel {
     return this.page.getByRole('heading', level ? { name, level } : { name });
   }
 
-  /** The rows of a data table as text, one string per row. */
-  rows(testId: string): Promise<string[]> {
-    return this.page.getByTestId(testId).locator('tbody tr').allInnerTexts();
+  /**
+   * The rows of a data table as text, one string per row. A table is drawn only once its rows have
+   * arrived (before that the screen says it is loading), so this waits for the first row.
+   */
+  async rows(testId: string): Promise<string[]> {
+    const rows = this.page.getByTestId(testId).locator('tbody tr');
+    await rows.first().waitFor();
+    return rows.allInnerTexts();
   }
 
   async chooseLanguage(language: string): Promise<void> {
