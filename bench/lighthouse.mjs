@@ -6,7 +6,11 @@
 // Usage: node bench/lighthouse.mjs [route ...]   (CHROME_PATH picks the browser; default
 // /usr/bin/chromium; the routes are visited signed out; LIGHTHOUSE_REPORTS=<folder> also writes
 // each route's full report there as JSON, its trace's long tasks and LCP element included;
-// LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first)
+// LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first).
+// Each route is measured twice: as a phone's first page of a browser session, which opens on the
+// welcome board (the page under it is prepared hidden), and as the same tab's next page once the
+// board has been seen (its session storage kept; the HTTP cache, the service worker and its
+// caches cleared), which draws the page itself.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,7 +18,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { navigation } from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 import { buildApps, root } from '../scripts/lib.mjs';
 
 const ROUTES =
@@ -75,15 +80,34 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 
-async function measure(url) {
-  const result = await lighthouse(url, {
-    port: chrome.port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices'],
-  });
+const FLAGS = {
+  output: 'json',
+  logLevel: 'error',
+  onlyCategories: ['performance', 'accessibility', 'best-practices'],
+};
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+
+/** The page after the welcome board: the same tab, the board seen this session, nothing cached. */
+async function afterBoard(url) {
+  const page = await browser.newPage();
+  try {
+    const { origin } = new URL(url);
+    await page.goto(`${origin}/robots.txt`);
+    await page.evaluate(() => sessionStorage.setItem('welcomeShown', '1'));
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });
+    return await navigation(page, url, { flags: { ...FLAGS, disableStorageReset: true } });
+  } finally {
+    await page.close();
+  }
+}
+
+async function measure(url, board = true) {
+  const result = board ? await lighthouse(url, { port: chrome.port, ...FLAGS }) : await afterBoard(url);
+  if (!result) throw new Error(`no Lighthouse result for ${url}`);
   if (REPORTS) {
-    const name = new URL(url).pathname.replace(/\W+/g, '_') || '_';
+    const name = `${new URL(url).pathname.replace(/\W+/g, '_') || '_'}${board ? '' : '.after-board'}`;
     writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
     const trace = result.artifacts?.Trace ?? result.artifacts?.traces?.defaultPass;
     if (trace) writeFileSync(join(REPORTS, `${name}.trace.json`), JSON.stringify(trace));
@@ -111,8 +135,13 @@ console.log(
 try {
   const { port } = floor.address();
   console.log(row('floor: a bare static page', await measure(`http://127.0.0.1:${port}/`)));
-  for (const route of ROUTES) console.log(row(route, await measure(`http://127.0.0.1:${PORT}${route}`)));
+  for (const route of ROUTES) {
+    const url = `http://127.0.0.1:${PORT}${route}`;
+    console.log(row(route, await measure(url)));
+    console.log(row(`  after the welcome board`, await measure(url, false)));
+  }
 } finally {
+  await browser.disconnect();
   await chrome.kill();
   floor.close();
   server.kill('SIGTERM');

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { Activity, lazy, type ReactNode, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
@@ -84,7 +84,10 @@ export function MobileShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" tabIndex={-1} className={callback ? 'no-tab-bar' : undefined}>
-        {children}
+        {/* Under the welcome board (a modal that leaves by going home or to registration) the page
+            is not shown: React prepares it hidden, after everything else, and mounts its effects
+            (its data, its quotes) only once the board is gone. */}
+        <Activity mode={welcomeShown ? 'visible' : 'hidden'}>{children}</Activity>
       </main>
       {callback ? null : (
         <nav className="tab-bar" aria-label={t('nav.tabBar')}>
