@@ -27,12 +27,14 @@ function dropCallSummaries(): Plugin {
 }
 
 /**
- * The page's first paint is drawn before the app's script is fetched or evaluated, and the app's
- * chunks are evaluated one task each: the built index.html keeps, inert in `<template id="app">`,
- * the entry's module preloads and one module script per chunk of the entry's static graph, in the
- * order a single module script would evaluate them (each chunk after what it imports, imports in
- * order); public/boot.js puts the preloads in the head once the first contentful paint is on screen
- * (all chunks fetched at once), then the scripts one after another, each once the one before ran.
+ * The page's first paint is drawn before the app's script is evaluated, and the app's chunks are
+ * evaluated one task each: the built index.html keeps, inert in `<template id="app">` before
+ * public/boot.js, the entry's module preloads (low priority: they never hold up the first paint)
+ * and one module script per chunk of the entry's static graph, in the order a single module script
+ * would evaluate them (each chunk after what it imports, imports in order). boot.js puts the
+ * preloads in the head at once when the app must draw the page, or once the first contentful paint
+ * is on screen when that paint is the welcome board; then, after the first contentful paint, the
+ * scripts one after another, each once the one before ran.
  */
 function startAfterFirstPaint(): Plugin {
   const APP_TAGS =
@@ -62,13 +64,19 @@ function startAfterFirstPaint(): Plugin {
         visit(context.chunk);
         const preloads = `<link rel="modulepreload" crossorigin href="/${context.chunk.fileName}">${tags
           .trim()
-          .replace(/^<script[^>]*><\/script>\s*/, '')}`;
+          .replace(/^<script[^>]*><\/script>\s*/, '')}`.replaceAll(
+          '<link rel="modulepreload"',
+          '<link rel="modulepreload" fetchpriority="low"',
+        );
         const scripts = order
           .map((file) => `<script type="module" crossorigin src="/${file}"></script>`)
           .join('');
+        const boot = '<script src="/boot.js"></script>';
+        if (!html.includes(boot)) throw new Error('index.html: no boot.js to start the app');
+        // Before boot.js, which reads it as it runs.
         return html
           .replace(tags, '')
-          .replace('</head>', `  <template id="app">${preloads}${scripts}</template>\n  </head>`);
+          .replace(boot, `<template id="app">${preloads}${scripts}</template>\n    ${boot}`);
       },
     },
   };

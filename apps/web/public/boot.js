@@ -8,31 +8,42 @@
 //   in session storage;
 // - the app: the build keeps its module preloads and one module script per chunk, in evaluation
 //   order, inert in the head's <template id="app">. Once the first contentful paint is on screen
-//   the preloads go into the head (every chunk fetched at once), then the scripts one after another, each when
-//   the one before has run: a chunk's evaluation is a task of its own, not one long task for all.
-//   (A hidden tab draws nothing: the app starts when the page is parsed.) Without the template
-//   (vite's dev server) the page's own module script runs.
+//   the scripts go in one after another, each when the one before has run: a chunk's evaluation is
+//   a task of its own, not one long task for all. The preloads (low priority, so they never hold up
+//   the first paint) go into the head at once, every chunk fetched in parallel with the first paint,
+//   when the app has to draw the page; when the first paint is the welcome board, which a visitor
+//   reads first, only once that paint is on screen. (A hidden tab draws nothing: the app starts when
+//   the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
+//   The template comes before this script in the head, so it is there when this runs.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
   const phone = /Android|iPhone|iPad|iPod/i.test(navigator.userAgent);
   const size = phone ? Math.min(19, Math.max(16, (16 * window.innerWidth) / 375)) : 16;
   root.style.fontSize = `${(Math.round(size * 100) / 100 / 16) * 100}%`;
+  let board = false;
   try {
-    if (phone && sessionStorage.getItem('welcomeShown') !== '1') root.classList.add('boot-welcome');
+    board = phone && sessionStorage.getItem('welcomeShown') !== '1';
   } catch {
     // Storage blocked: the plain first paint; the app decides about the board itself.
   }
+  if (board) root.classList.add('boot-welcome');
   const copy = (tag) => {
     const element = document.createElement(tag.localName);
     for (const { name, value } of tag.attributes) element.setAttribute(name, value);
     return element;
   };
-  const startApp = () => {
-    const template = document.getElementById('app');
-    if (!template) return;
-    const tags = [...template.content.children];
+  const tags = [...(document.getElementById('app')?.content.children ?? [])];
+  let preloaded = false;
+  const preload = () => {
+    if (preloaded) return;
+    preloaded = true;
     for (const tag of tags) if (tag.localName !== 'script') document.head.append(copy(tag));
+  };
+  if (!board) preload();
+  const startApp = () => {
+    if (!tags.length) return;
+    preload();
     const scripts = tags.filter((tag) => tag.localName === 'script');
     const next = () => {
       const tag = scripts.shift();

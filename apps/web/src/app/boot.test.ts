@@ -29,6 +29,7 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
       // A module script runs once appended: its load event, then the next task.
       append: (tag: Tag & { load?: () => void }) => {
         added.push(tag);
+        steps.push(tag.localName);
         tag.load?.();
       },
     },
@@ -120,7 +121,7 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     expect(boot(DESKTOP, 1200, null).welcome).toBe(false);
   });
 
-  it("puts the build's preloads in the head after the first contentful paint, then its scripts one task each", () => {
+  it("puts the build's preloads in the head at once, or after the welcome board's paint, and its scripts after the first contentful paint, one task each", () => {
     const script = (src: string): Tag => ({
       localName: 'script',
       attributes: [
@@ -141,11 +142,43 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
       script('/assets/api-1.js'),
       script('/assets/main-1.js'),
     ];
+    // The welcome board first: a 3 s fallback, the first contentful paint, the task after it with
+    // the preloads and the first script, then a task after each script.
     const started = boot(PHONE, 390, null, tags);
     expect(started.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
-    // A 3 s fallback, the first contentful paint, the task after it, then a task after each script.
-    expect(started.steps).toEqual(['timer 3000', 'paint', 'task', 'task', 'task']);
+    expect(started.steps).toEqual([
+      'timer 3000',
+      'paint',
+      'task',
+      'link',
+      'link',
+      'script',
+      'task',
+      'script',
+      'task',
+    ]);
+    // The page itself first (the board seen, or a desktop): the preloads at once, before the first
+    // paint; the scripts after it, as before.
+    for (const [userAgent, width, seen] of [
+      [PHONE, 390, '1'],
+      [DESKTOP, 1200, null],
+    ] as const) {
+      const page = boot(userAgent, width, seen, tags);
+      expect(page.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
+      expect(page.steps).toEqual([
+        'link',
+        'link',
+        'timer 3000',
+        'paint',
+        'task',
+        'script',
+        'task',
+        'script',
+        'task',
+      ]);
+    }
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
+    expect(boot(PHONE, 390, '1').added).toEqual([]);
   });
 });
