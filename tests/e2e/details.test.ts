@@ -383,7 +383,9 @@ describe('mobile titles', () => {
               ),
             )
             .toBe(true);
-          const found = await shell.mobileTitle.evaluate((h) => {
+          const found = await shell.mobileTitle.evaluate(async (h) => {
+            // As painted: the shell fits the title in the frame after the route is drawn.
+            await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
             const text = h.firstChild;
             const broken: string[] = [];
             if (text?.textContent)

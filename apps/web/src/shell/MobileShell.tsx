@@ -1,4 +1,5 @@
 import { Activity, lazy, type ReactNode, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { routeMeta, TABS } from '../app/routes.ts';
@@ -28,8 +29,22 @@ function useStackedTitle(measureKey: string) {
   useLayoutEffect(() => {
     setStacked(false);
   }, [measureKey]);
+  const mounted = useRef(false);
+  // Measured as the commit ends; the app's first commit only, in the next frame before it is
+  // painted: reading the title's size there would force the page's whole first layout (fonts and
+  // all) into the commit's task, while in the frame it is the layout the browser does anyway.
   useLayoutEffect(() => {
-    if (!stacked && heading.current && !titleFits(heading.current)) setStacked(true);
+    if (stacked) return;
+    const fits = () => !heading.current || titleFits(heading.current);
+    if (mounted.current) {
+      if (!fits()) setStacked(true);
+      return;
+    }
+    mounted.current = true;
+    const frame = requestAnimationFrame(() => {
+      if (!fits()) flushSync(() => setStacked(true));
+    });
+    return () => cancelAnimationFrame(frame);
   });
   return { heading, stacked };
 }
