@@ -142,40 +142,21 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
       script('/assets/api-1.js'),
       script('/assets/main-1.js'),
     ];
-    // The welcome board first: a 3 s fallback, the first contentful paint, the task after it with
-    // the preloads and the first script, then a task after each script.
-    const started = boot(PHONE, 390, null, tags);
-    expect(started.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
-    expect(started.steps).toEqual([
-      'timer 3000',
-      'paint',
-      'task',
-      'link',
-      'link',
-      'script',
-      'task',
-      'script',
-      'task',
-    ]);
-    // The page itself first (the board seen, or a desktop): the preloads at once, before the first
-    // paint; the scripts after it, as before.
-    for (const [userAgent, width, seen] of [
-      [PHONE, 390, '1'],
-      [DESKTOP, 1200, null],
+    // What boot.js does, in order: the 3 s fallback, the first contentful paint and the task after
+    // it; the preloads; the first script, then a task after each script.
+    const paint = ['timer 3000', 'paint', 'task'];
+    const preloads = ['link', 'link'];
+    const scripts = ['script', 'task', 'script', 'task'];
+    // The page first (the welcome board seen, or a desktop): the preloads at once, before the first
+    // paint. The board first: the preloads in the task after its paint.
+    for (const [userAgent, width, seen, steps] of [
+      [PHONE, 390, null, [...paint, ...preloads, ...scripts]],
+      [PHONE, 390, '1', [...preloads, ...paint, ...scripts]],
+      [DESKTOP, 1200, null, [...preloads, ...paint, ...scripts]],
     ] as const) {
-      const page = boot(userAgent, width, seen, tags);
-      expect(page.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
-      expect(page.steps).toEqual([
-        'link',
-        'link',
-        'timer 3000',
-        'paint',
-        'task',
-        'script',
-        'task',
-        'script',
-        'task',
-      ]);
+      const started = boot(userAgent, width, seen, tags);
+      expect(started.added).toEqual([tags[0], tags[1], tags[2], tags[3]]);
+      expect(started.steps).toEqual(steps);
     }
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
