@@ -7,15 +7,25 @@
  */
 export function watchBarSizes(): () => void {
   const root = document.documentElement;
+  let written = '';
   const size = (selector: string, stays: string) => {
     const bar = document.querySelector<HTMLElement>(selector);
     if (!bar || getComputedStyle(bar).position !== stays) return 0;
     return Math.ceil(bar.getBoundingClientRect().height);
   };
+  // Both sizes read before either is written: a write to the root's custom properties restyles
+  // the whole page, and a read after it would force that restyle and a layout on the spot.
   const measure = () => {
-    root.style.setProperty('--top-bar-size', `${size('.top-bar, .mobile-bar', 'sticky')}px`);
-    root.style.setProperty('--tab-bar-size', `${size('.tab-bar', 'fixed')}px`);
+    const top = size('.top-bar, .mobile-bar', 'sticky');
+    const tab = size('.tab-bar', 'fixed');
+    if (`${top}:${tab}` === written) return;
+    written = `${top}:${tab}`;
+    root.style.setProperty('--top-bar-size', `${top}px`);
+    root.style.setProperty('--tab-bar-size', `${tab}px`);
   };
+  // The observer reports each bar once it is observed, and then on each change of its size, after
+  // the frame's own layout: measuring there forces no layout of its own (the start of the app
+  // included, when this is installed in the middle of the first page's rendering).
   const resize = new ResizeObserver(measure);
   let watched: Element[] = [];
   let frame = 0;
@@ -26,18 +36,21 @@ export function watchBarSizes(): () => void {
     resize.disconnect();
     for (const bar of bars) resize.observe(bar);
     watched = bars;
-    measure();
+    // No bar left to report: the sizes are 0, known without a layout.
+    if (bars.length === 0) measure();
   };
   const tree = new MutationObserver(() => {
     if (!frame) frame = requestAnimationFrame(findBars);
   });
   tree.observe(document.body, { childList: true, subtree: true });
-  window.addEventListener('resize', measure);
+  // A resize may turn a bar sticky or fixed without changing its size; measured in the next frame.
+  const resized = () => requestAnimationFrame(measure);
+  window.addEventListener('resize', resized);
   findBars();
   return () => {
     tree.disconnect();
     resize.disconnect();
     cancelAnimationFrame(frame);
-    window.removeEventListener('resize', measure);
+    window.removeEventListener('resize', resized);
   };
 }
