@@ -104,8 +104,15 @@ async function afterBoard(url) {
 }
 
 async function measure(url, board = true) {
-  const result = board ? await lighthouse(url, { port: chrome.port, ...FLAGS }) : await afterBoard(url);
-  if (!result) throw new Error(`no Lighthouse result for ${url}`);
+  // Lighthouse now and then loses the trace's navigation start (NO_NAVSTART): measured again, at
+  // most twice, and a third failure is printed as it is.
+  let result;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    result = board ? await lighthouse(url, { port: chrome.port, ...FLAGS }) : await afterBoard(url);
+    if (!result) throw new Error(`no Lighthouse result for ${url}`);
+    if (!result.lhr.runtimeError) break;
+    console.log(`  (${url}: ${result.lhr.runtimeError.code}; measured again)`);
+  }
   if (REPORTS) {
     const name = `${new URL(url).pathname.replace(/\W+/g, '_') || '_'}${board ? '' : '.after-board'}`;
     writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));

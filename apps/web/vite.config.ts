@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
@@ -27,6 +28,77 @@ function dropCallSummaries(): Plugin {
 }
 
 /**
+ * Each lazily loaded screen's chunks and stylesheets, beside a pattern of its route's path, for
+ * boot.js to fetch with the entry's when the page opens on that route (a deep link, a reload)
+ * instead of once the app has run and rendered up to the screen. Read from routes.ts itself (Node
+ * strips its types): a loader's source names the module it imports. More specific paths first,
+ * as the router ranks them (`/trading/plans` before `/trading/:productId`). As compact JSON:
+ * `[files, [[pattern, [file index, ...], {language: [file index, ...]}], ...]]`, file names
+ * relative to /assets/.
+ */
+async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promise<string> {
+  const routesFile = page('src/app/routes.ts');
+  const { ROUTES } = (await import(pathToFileURL(routesFile).href)) as typeof import('./src/app/routes.ts');
+  const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
+  const files: string[] = [];
+  const indexOf = (file: string) => {
+    if (!file.startsWith('assets/')) throw new Error(`${file}: not under assets/`);
+    if (!files.includes(file)) files.push(file);
+    return files.indexOf(file);
+  };
+  const routes: { pattern: string; rank: number; files: number[]; texts: Record<string, number[]> }[] = [];
+  const chunkOf = (module: string, what: string) => {
+    const chunk = chunks.find((c) => c.isDynamicEntry && c.facadeModuleId === module);
+    if (!chunk) throw new Error(`routes.ts: no chunk for ${module} (${what})`);
+    return chunk;
+  };
+  for (const route of ROUTES) {
+    if (typeof route.view !== 'object' || !('load' in route.view)) continue;
+    const specifier = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(route.view.load.toString())?.[1];
+    if (!specifier) throw new Error(`routes.ts: no import in the loader of ${route.path}`);
+    const scripts: string[] = [];
+    const styles = new Set<string>();
+    // A feature's texts (features/*/locales/<language>.json), loaded by its screens: per language.
+    const texts: Record<string, number[]> = {};
+    const visit = (c: OutputChunk) => {
+      if (entryFiles.has(c.fileName) || scripts.includes(c.fileName)) return;
+      scripts.push(c.fileName);
+      for (const css of c.viteMetadata?.importedCss ?? []) styles.add(css);
+      for (const name of c.imports) {
+        const imported = bundle[name];
+        if (imported?.type === 'chunk') visit(imported);
+      }
+      for (const name of c.dynamicImports) {
+        const imported = bundle[name];
+        if (imported?.type !== 'chunk') continue;
+        const language = /[\\/]locales[\\/](\w+)\.json$/.exec(imported.facadeModuleId ?? '')?.[1];
+        if (language)
+          texts[language] = [...new Set([...(texts[language] ?? []), indexOf(imported.fileName)])];
+      }
+    };
+    visit(chunkOf(resolve(dirname(routesFile), specifier), route.path));
+    // Login, register and reset are drawn in a shell of their own, a chunk loaded with them.
+    if (route.chrome === 'pass') visit(chunkOf(page('src/shell/PassShell.tsx'), 'the pass shell'));
+    const segments = route.path.split('/').filter(Boolean);
+    const pattern = `^/${segments.map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`;
+    routes.push({
+      pattern,
+      rank: segments.filter((part) => !part.startsWith(':')).length,
+      files: [...styles, ...scripts].map(indexOf),
+      texts,
+    });
+  }
+  const table = [
+    files.map((file) => file.slice('assets/'.length)),
+    routes.sort((a, b) => b.rank - a.rank).map((route) => [route.pattern, route.files, route.texts]),
+  ];
+  // An attribute's value in single quotes: nothing in it is a quote or an ampersand.
+  const json = JSON.stringify(table);
+  if (/['&]/.test(json)) throw new Error('route chunks: a quote or an ampersand in a file name or path');
+  return json;
+}
+
+/**
  * The page's first paint is drawn before the app's script is evaluated, and the app's chunks are
  * evaluated one task each: the built index.html keeps, inert in `<template id="app">` before
  * public/boot.js, the entry's module preloads (low priority: they never hold up the first paint)
@@ -44,7 +116,7 @@ function startAfterFirstPaint(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html, context) {
+      async handler(html, context) {
         if (!context.filename.endsWith('index.html')) return html;
         const tags = APP_TAGS.exec(html)?.[0];
         const bundle = context.bundle as OutputBundle | undefined;
@@ -74,9 +146,13 @@ function startAfterFirstPaint(): Plugin {
         const boot = '<script src="/boot.js"></script>';
         if (!html.includes(boot)) throw new Error('index.html: no boot.js to start the app');
         // Before boot.js, which reads it as it runs.
+        const routes = await routeChunks(bundle, new Set(order));
         return html
           .replace(tags, '')
-          .replace(boot, `<template id="app">${preloads}${scripts}</template>\n    ${boot}`);
+          .replace(
+            boot,
+            `<template id="app" data-routes='${routes}'>${preloads}${scripts}</template>\n    ${boot}`,
+          );
       },
     },
   };

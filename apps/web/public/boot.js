@@ -14,7 +14,9 @@
 //   when the app has to draw the page; when the first paint is the welcome board, which a visitor
 //   reads first, only once that paint is on screen. (A hidden tab draws nothing: the app starts when
 //   the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
-//   The template comes before this script in the head, so it is there when this runs.
+//   The template comes before this script in the head, so it is there when this runs. When the
+//   page opens on a screen of its own chunk (a deep link, a reload), that screen's chunks and
+//   stylesheets are preloaded with the entry's: the template holds them per route.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
@@ -33,7 +35,33 @@
     for (const { name, value } of tag.attributes) element.setAttribute(name, value);
     return element;
   };
-  const tags = [...(document.getElementById('app')?.content.children ?? [])];
+  const app = document.getElementById('app');
+  const tags = [...(app?.content.children ?? [])];
+  // The screen of the path the page opens on, when it is a chunk of its own: its chunks and
+  // stylesheets are fetched with the entry's (the build lists the routes most specific first).
+  try {
+    const [files, routes] = JSON.parse(app?.getAttribute('data-routes') || '[[],[]]');
+    const route = routes.find(([pattern]) => new RegExp(pattern).test(location.pathname));
+    // The app's language as app/state.ts reads it: its texts for the screen are fetched too.
+    let language = 'en';
+    try {
+      language = localStorage.getItem('language') ?? localStorage.getItem('lang') ?? 'en';
+    } catch {
+      // Storage blocked: the app starts in English.
+    }
+    for (const index of route ? [...route[1], ...(route[2][language] ?? [])] : []) {
+      const href = `/assets/${files[index]}`;
+      const attributes = href.endsWith('.css')
+        ? { rel: 'preload', as: 'style', crossorigin: '', href }
+        : { rel: 'modulepreload', fetchpriority: 'low', crossorigin: '', href };
+      tags.push({
+        localName: 'link',
+        attributes: Object.entries(attributes).map(([name, value]) => ({ name, value })),
+      });
+    }
+  } catch {
+    // No table (vite's dev server) or none readable: the screen's chunks load when it renders.
+  }
   let preloaded = false;
   const preload = () => {
     if (preloaded) return;

@@ -3,7 +3,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import { App, preloadRoute } from './app/App.tsx';
 import { initI18n } from './app/i18n.ts';
 import { applyRootFont } from './app/layout.ts';
 import { getState, setState } from './app/state.ts';
@@ -20,7 +20,9 @@ async function start(): Promise<void> {
       setState({ viewWidth: window.innerWidth });
     });
   });
-  await initI18n(state.language);
+  // The texts, and the screen the page opens on when it is a chunk of its own (boot.js started
+  // fetching it with the entry), so that the first render draws the screen itself.
+  await Promise.all([initI18n(state.language), preloadRoute(window.location.pathname)]);
   // A task of its own for the first render, and that render a transition: React draws the screen
   // in slices, yielding to the browser between them, instead of one long task (the first paint is
   // on screen already: index.html's #boot, which the app removes when it commits).

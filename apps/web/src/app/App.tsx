@@ -21,7 +21,7 @@ import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { bootShowsWelcome, endBoot } from './boot.ts';
 import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
-import { ROUTES, type RouteView, routeMeta } from './routes.ts';
+import { ROUTES, type RouteEntry, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
 
 /**
@@ -37,37 +37,86 @@ const focusLoaded = import('../shell/keyboard.ts').then((module) => {
 /** The chunk load timeout of spec §9. */
 const CHUNK_TIMEOUT_MS = 120_000;
 
-function lazyPage<T extends ComponentType>(load: () => Promise<{ default: T }>) {
-  return lazy(
-    () =>
-      new Promise<{ default: T }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS);
-        load().then(
-          (module) => {
-            clearTimeout(timer);
-            resolve(module);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
-      }) as Promise<{ default: ComponentType }>,
-  );
+/**
+ * A component loaded on first use (its own chunk), within the chunk load timeout. Once its module
+ * is here it renders at once, without suspending: React holds a suspended screen's content until
+ * 300 ms after its fallback appeared, so the page that opens on a screen preloads it first
+ * (`preloadRoute`, main.tsx) and draws it in its first commit, with no loading line in between.
+ */
+function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const preload = (): Promise<ComponentType<P>> => {
+    if (loading) return loading;
+    loading = new Promise<ComponentType<P>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS);
+      load().then(
+        (module) => {
+          clearTimeout(timer);
+          loaded = module.default;
+          resolve(module.default);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+    return loading;
+  };
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+  function Page(props: P) {
+    const Component = loaded ?? Lazy;
+    return <Component {...props} />;
+  }
+  return Object.assign(Page, { preload });
 }
 
 const Upcoming = lazyPage(() => import('../shell/Upcoming.tsx'));
 
+/** Login, register and reset have a shell of their own, loaded with them. */
+const PassShell = lazyPage(() => import('../shell/PassShell.tsx'));
+
+/** Each route's chunk, to fetch before the first render when the page opens on it. */
+const PRELOADS = new Map<RouteEntry, () => Promise<unknown>>();
+
 /** What the router shows for a route of the list: one lazy component per screen, made once. */
-function routeElement(view: RouteView): ReactNode {
+function routeElement(route: RouteEntry): ReactNode {
+  const { view } = route;
   if (view === 'home') return <Home />;
   if (view === 'upcoming') return <Upcoming />;
   if ('redirect' in view) return <Navigate to={view.redirect} replace />;
   const Page = lazyPage(view.load);
+  PRELOADS.set(route, () =>
+    Promise.all([Page.preload(), route.chrome === 'pass' ? PassShell.preload() : null]),
+  );
   return <Page />;
 }
 
-const ROUTE_ELEMENTS = ROUTES.map((route) => ({ path: route.path, element: routeElement(route.view) }));
+const ROUTE_ELEMENTS = ROUTES.map((route) => ({ path: route.path, element: routeElement(route) }));
+
+/**
+ * Fetches the chunks of the screen at `pathname` (boot.js has them on the way already), so the
+ * first render draws it; settles, whatever happens, within `waitMs`: a slow or failed chunk is
+ * then the screen's own loading or error state.
+ */
+export function preloadRoute(pathname: string, waitMs = 1000): Promise<void> {
+  const preload = PRELOADS.get(routeMeta(pathname));
+  if (!preload) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const timer = setTimeout(done, waitMs);
+    preload().then(
+      () => {
+        clearTimeout(timer);
+        done();
+      },
+      () => {
+        clearTimeout(timer);
+        done();
+      },
+    );
+  });
+}
 
 function ChunkFailed() {
   const { t } = useTranslation();
@@ -186,9 +235,6 @@ function RefreshUser() {
   }, []);
   return null;
 }
-
-/** Login, register and reset have a shell of their own, loaded with them. */
-const PassShell = lazy(() => import('../shell/PassShell.tsx'));
 
 function Shell({ children }: { children: ReactNode }) {
   const isDesktop = useClientState((s) => s.isDesktop);

@@ -14,7 +14,13 @@ type Tag = { localName: string; attributes: { name: string; value: string }[] };
  * root font size, the welcome class, and the tags it puts in the head (from the build's
  * `<template id="app">`, when there is one), with the frames it waited for.
  */
-function boot(userAgent: string, width: number, welcomeShown: string | null, appTags: Tag[] | null = null) {
+function boot(
+  userAgent: string,
+  width: number,
+  welcomeShown: string | null,
+  appTags: Tag[] | null = null,
+  page: { path?: string; routes?: string; language?: string } = {},
+) {
   const classes = new Set<string>();
   const added: Tag[] = [];
   const steps: string[] = [];
@@ -33,7 +39,13 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
         tag.load?.();
       },
     },
-    getElementById: (id: string) => (id === 'app' && appTags ? { content: { children: appTags } } : null),
+    getElementById: (id: string) =>
+      id === 'app' && appTags
+        ? {
+            content: { children: appTags },
+            getAttribute: (name: string) => (name === 'data-routes' ? (page.routes ?? null) : null),
+          }
+        : null,
     createElement: (localName: string) => {
       const tag: Tag & { load?: () => void } & Record<string, unknown> = {
         localName,
@@ -67,6 +79,8 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
     'window',
     'document',
     'sessionStorage',
+    'localStorage',
+    'location',
     'requestAnimationFrame',
     'setTimeout',
     'PerformanceObserver',
@@ -76,6 +90,8 @@ function boot(userAgent: string, width: number, welcomeShown: string | null, app
     { innerWidth: width },
     document,
     { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
+    { getItem: (key: string) => (key === 'language' ? (page.language ?? null) : null) },
+    { pathname: page.path ?? '/' },
     (frame: () => void) => {
       steps.push('frame');
       frame();
@@ -161,5 +177,41 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
     expect(boot(PHONE, 390, '1').added).toEqual([]);
+  });
+
+  it("fetches the screen of the path the page opens on with the entry, in the app's language, and nothing for a path of the entry", () => {
+    const entry: Tag[] = [
+      { localName: 'link', attributes: [{ name: 'rel', value: 'modulepreload' }] },
+      { localName: 'script', attributes: [{ name: 'src', value: '/assets/main-1.js' }] },
+    ];
+    // As the build writes it: the files, then the routes most specific first, each with its
+    // chunks and stylesheets and its feature's texts per language.
+    const routes = JSON.stringify([
+      ['Plans-1.js', 'Product-1.js', 'smart-1.css', 'en-1.js', 'ar-1.js'],
+      [
+        ['^/trading/plans/?$', [0], {}],
+        ['^/trading/[^/]+/?$', [2, 1], { en: [3], ar: [4] }],
+      ],
+    ]);
+    const link = (attributes: Record<string, string>): Tag => ({
+      localName: 'link',
+      attributes: Object.entries(attributes).map(([name, value]) => ({ name, value })),
+    });
+    const module = (file: string) =>
+      link({ rel: 'modulepreload', fetchpriority: 'low', crossorigin: '', href: `/assets/${file}` });
+    const opened = (path: string, language?: string) =>
+      boot(PHONE, 390, '1', entry, { path, routes, language }).added.filter(
+        (tag) => tag.localName === 'link',
+      );
+    expect(opened('/trading/plans')).toEqual([entry[0], module('Plans-1.js')]);
+    expect(opened('/trading/7', 'ar')).toEqual([
+      entry[0],
+      link({ rel: 'preload', as: 'style', crossorigin: '', href: '/assets/smart-1.css' }),
+      module('Product-1.js'),
+      module('ar-1.js'),
+    ]);
+    expect(opened('/trading/7')).toContainEqual(module('en-1.js'));
+    expect(opened('/')).toEqual([entry[0]]);
+    expect(opened('/trading/7/more')).toEqual([entry[0]]);
   });
 });
