@@ -1,6 +1,6 @@
 import { LANGUAGE_TAGS, PERIODS } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
@@ -43,6 +43,10 @@ export default function Currency() {
     enabled: Number.isInteger(id) && id > 0,
     refetchInterval: 5_000,
   });
+  // What the screen shows of the instrument: the answer as it arrives, drawn at a transition's
+  // priority (React draws the whole page in slices, the browser free between them, instead of in
+  // the task that brought the answer); the charts' queries start from the answer itself.
+  const shown = useDeferredValue(info.data);
   const code = info.data?.code ?? params.get('code') ?? '';
   const series = useQuery({ ...marketQueries.candles(code, period), enabled: code !== '' && info.isSuccess });
   const day = useQuery({ ...marketQueries.candles(code, '15m'), enabled: code !== '' && info.isSuccess });
@@ -58,16 +62,12 @@ export default function Currency() {
   // tick. While the ticket prices the market, that is its tick; otherwise the instrument's own
   // snapshot (price, bid and ask computed together). Never the socket's price beside another
   // moment's bid and ask.
-  const open = info.data?.open === true;
+  const open = shown?.open === true;
   const quote: Quote | null =
-    open && ticketQuote
-      ? ticketQuote
-      : info.data
-        ? { bid: info.data.bid, ask: info.data.ask, mid: info.data.price }
-        : null;
+    open && ticketQuote ? ticketQuote : shown ? { bid: shown.bid, ask: shown.ask, mid: shown.price } : null;
   const nowPrice = quote?.mid;
   // A closed market shows the change of its last day of trading, as the market list does.
-  const zdf = (open ? live?.zdf : undefined) ?? info.data?.zdf ?? '0';
+  const zdf = (open ? live?.zdf : undefined) ?? shown?.zdf ?? '0';
   const stats = useMemo(() => {
     const c = (day.data?.candles ?? []).slice(-96);
     if (c.length === 0) return null;
@@ -79,20 +79,20 @@ export default function Currency() {
   }, [day.data]);
 
   useEffect(() => {
-    if (!info.data || !nowPrice) return;
+    if (!shown || !nowPrice) return;
     const now = Date.now();
     if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
     lastAnnounced.current = now;
     const dir = direction(zdf);
     setAnnouncement(
       t('market.announce', {
-        name: info.data.appName,
+        name: shown.appName,
         price: price(nowPrice, locale),
         direction: dir === 'down' ? t('market.down') : t('market.up'),
         change: percent(zdf, locale),
       }),
     );
-  }, [nowPrice, zdf, info.data, locale, t]);
+  }, [nowPrice, zdf, shown, locale, t]);
 
   if (
     !Number.isInteger(id) ||
@@ -106,9 +106,9 @@ export default function Currency() {
       </div>
     );
   }
-  if (info.isPending) return <Loading />;
   if (info.isError) return <Failed message={info.error.message} onRetry={() => void info.refetch()} />;
-  const item = info.data;
+  if (!shown) return <Loading />;
+  const item = shown;
   const watched = watch.ids.has(item.id);
   return (
     <div className="container page currency">
