@@ -1,6 +1,6 @@
 import { LANGUAGE_TAGS, type MarketItem } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
@@ -49,7 +49,9 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
   const type = TABS.find((x) => x.key === tab)?.type ?? 2;
   const list = useQuery({ ...marketQueries.byType(language, type), enabled: tab !== 'watchlist' });
   const source = tab === 'watchlist' ? watch.query : list;
-  const items = useFiltered(source.data, search, sort);
+  // The list as it arrives, drawn at a transition's priority: in slices, not in one long task.
+  const data = useDeferredValue(source.data);
+  const items = useFiltered(data, search, sort);
   // What a search found is spoken once the reader stops typing, not on every key (WCAG 4.1.3).
   const found = items.length === 0 ? t('market.noResults') : t('market.count', { count: items.length });
   const lastSearch = useRef(search);
@@ -78,6 +80,7 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
   }
   if (source.isPending) return <Loading />;
   if (source.isError) return <Failed message={source.error.message} onRetry={() => void source.refetch()} />;
+  if (!data) return <Loading />;
   if (items.length === 0)
     return (
       <Empty text={tab === 'watchlist' && !search ? t('market.emptyWatchlist') : t('market.noResults')} />

@@ -27,6 +27,17 @@ function VirtualRows({ items, columns, row }: Parameters<RowsRenderer>[0]) {
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => ROW_ESTIMATE_PX,
+    // A row's height from the resize observer, which reports it after the frame's own layout; a
+    // row just rendered keeps its known or estimated height until then (reading offsetHeight there
+    // would force the whole page's style and layout inside React's commit).
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize[0];
+      if (box) return Math.round(box.blockSize);
+      const known = instance.itemSizeCache.get(
+        instance.options.getItemKey(instance.indexFromElement(element)),
+      );
+      return known ?? ROW_ESTIMATE_PX;
+    },
     overscan: 6,
     scrollMargin: top,
     getItemKey: (index) => items[index]?.id ?? index,
