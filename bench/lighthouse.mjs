@@ -7,10 +7,11 @@
 // /usr/bin/chromium; the routes are visited signed out; LIGHTHOUSE_REPORTS=<folder> also writes
 // each route's full report there as JSON, its trace's long tasks and LCP element included;
 // LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first).
-// Each route is measured twice: as a phone's first page of a browser session, which opens on the
-// welcome board (the page under it is prepared hidden), and as the same tab's next page once the
-// board has been seen (its session storage kept; the HTTP cache, the service worker and its
-// caches cleared), which draws the page itself.
+// Each route is measured three times: as a phone's first page of a browser session, which opens
+// on the welcome board (the page under it is prepared hidden); and as the same tab's next load of
+// the page once the board has been seen (its session storage kept), which draws the page itself:
+// with nothing cached (the HTTP cache, the service worker and its caches cleared), and as a reload
+// (with what the tab's first visit cached).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -87,34 +88,43 @@ const FLAGS = {
 };
 const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
 
-/** The page after the welcome board: the same tab, the board seen this session, nothing cached. */
-async function afterBoard(url) {
+/**
+ * The page after the welcome board: the same tab, the board seen this session; nothing cached
+ * (`cold`: the HTTP cache, the service worker and its caches cleared), or what the tab's first
+ * visit of the page cached (a reload).
+ */
+async function afterBoard(url, cold) {
   const page = await browser.newPage();
   try {
     const { origin } = new URL(url);
-    await page.goto(`${origin}/robots.txt`);
-    await page.evaluate(() => sessionStorage.setItem('welcomeShown', '1'));
     const cdp = await page.createCDPSession();
     await cdp.send('Network.clearBrowserCache');
     await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });
+    if (cold) await page.goto(`${origin}/robots.txt`);
+    else await page.goto(url, { waitUntil: 'networkidle0' });
+    await page.evaluate(() => sessionStorage.setItem('welcomeShown', '1'));
     return await navigation(page, url, { flags: { ...FLAGS, disableStorageReset: true } });
   } finally {
     await page.close();
   }
 }
 
-async function measure(url, board = true) {
+/** `path`: 'board' (a phone's first page of a session), 'cold' or 'reload' (the page after it). */
+async function measure(url, path = 'board') {
+  const board = path === 'board';
   // Lighthouse now and then loses the trace's navigation start (NO_NAVSTART): measured again, at
   // most twice, and a third failure is printed as it is.
   let result;
   for (let attempt = 0; attempt < 3; attempt++) {
-    result = board ? await lighthouse(url, { port: chrome.port, ...FLAGS }) : await afterBoard(url);
+    result = board
+      ? await lighthouse(url, { port: chrome.port, ...FLAGS })
+      : await afterBoard(url, path === 'cold');
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
     if (!result.lhr.runtimeError) break;
     console.log(`  (${url}: ${result.lhr.runtimeError.code}; measured again)`);
   }
   if (REPORTS) {
-    const name = `${new URL(url).pathname.replace(/\W+/g, '_') || '_'}${board ? '' : '.after-board'}`;
+    const name = `${new URL(url).pathname.replace(/\W+/g, '_') || '_'}${board ? '' : `.after-board-${path}`}`;
     writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
     const trace = result.artifacts?.Trace ?? result.artifacts?.traces?.defaultPass;
     if (trace) writeFileSync(join(REPORTS, `${name}.trace.json`), JSON.stringify(trace));
@@ -145,7 +155,8 @@ try {
   for (const route of ROUTES) {
     const url = `http://127.0.0.1:${PORT}${route}`;
     console.log(row(route, await measure(url)));
-    console.log(row(`  after the welcome board`, await measure(url, false)));
+    console.log(row(`  after the board, nothing cached`, await measure(url, 'cold')));
+    console.log(row(`  after the board, a reload`, await measure(url, 'reload')));
   }
 } finally {
   await browser.disconnect();
