@@ -8,6 +8,7 @@ import {
   useEffect,
   useLayoutEffect,
   useRef,
+  useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
@@ -66,8 +67,10 @@ function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType
   };
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   function Page(props: P) {
-    const Component = loaded ?? Lazy;
-    return <Component {...props} />;
+    // Chosen once per mount: turning from the lazy wrapper to the module's own component on a
+    // later render would be another component to React, which would mount the screen afresh.
+    const [Screen] = useState(() => loaded ?? Lazy);
+    return <Screen {...props} />;
   }
   return Object.assign(Page, { preload });
 }
