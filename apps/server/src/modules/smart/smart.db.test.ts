@@ -265,6 +265,26 @@ describe(`smart plans on ${TEST_DB}`, () => {
     expect((await refusal(smart.stop('live', id, plan.id))).code).toBe(Code.NOT_FOUND);
   }, 300_000);
 
+  it('a plan starts and ends when its quote said, though a minute turns between the quote and the commit; its first trade is after the commit', async () => {
+    clock.now = Date.parse('2026-11-18T23:59:50Z');
+    const [dee] = await customers(1, USDT(20_000), 'smart-minute-');
+    const id = dee as number;
+    const p = await smart.createProduct('staff:1', smartProductBody({ name: 'Minute' }));
+    const quote = await smart.quote('live', id, { productId: p.id, amount: '2000', timeframeDays: 3 });
+    expect(quote.startTime).toBe('2026-11-19T00:00:00.000Z');
+    expect(quote.endTime).toBe('2026-11-22T00:00:00.000Z');
+    expect(quote.firstIncomeTime).toBe('2026-11-20T00:00:00.000Z');
+    // Committed 55 s later, within the quote's minute, in the next minute (and day).
+    clock.now += 55_000;
+    const plan = await smart.buy('live', id, 'en', { quoteId: quote.quoteId, requestId: 'minute-plan-1' });
+    expect(plan.startTime).toBe(quote.startTime);
+    expect(plan.endTime).toBe(quote.endTime);
+    await run(smart, 24 * 60, 60);
+    const running = await smart.plan('live', id, plan.id);
+    for (const trade of running.trades)
+      expect(Date.parse(trade.openedAt)).toBeGreaterThan(Date.parse('2026-11-19T00:00:45Z'));
+  }, 300_000);
+
   it('a product page: the past year’s backtest, computed once a day, beside the realised record of its plans', async () => {
     const replay = (await smart.products()).find((p) => p.name === 'Replay');
     if (!replay) throw new Error('no product');

@@ -396,6 +396,7 @@ export class SmartService {
       timeframeDays: body.timeframeDays,
       feeSharePpm: p.feeSharePpm,
       quoteTime: t,
+      startTick: minuteOf(t) + MINUTE,
     };
     return { p, figures };
   }
@@ -408,7 +409,7 @@ export class SmartService {
       (await this.ledger.balances(book, userId)).find((b) => b.asset === ASSET)?.available ?? 0n;
     if (available < figures.amount) throw new ApiError(Code.INSUFFICIENT_BALANCE);
     const backtest = await this.backtest(p);
-    const start = minuteOf(t);
+    const start = figures.startTick;
     return {
       ...this.quotes.issue({ customerId: userId, book }, t, figures),
       productId: p.id,
@@ -423,7 +424,7 @@ export class SmartService {
       risk: this.risk(p),
       startTime: iso(start),
       endTime: iso(start + figures.timeframeDays * DAY),
-      firstIncomeTime: iso((Math.floor(t / DAY) + 1) * DAY),
+      firstIncomeTime: iso((Math.floor(start / DAY) + 1) * DAY),
       backtestMaxDrawdown: backtest?.maxDrawdown ?? null,
       backtestReturn: backtest?.totalReturn ?? null,
       available: money(available),
@@ -433,7 +434,7 @@ export class SmartService {
   /**
    * Joins at the quote's figures, once per request id: ONE entry moves the amount from the wallet
    * into the smart account, and its attachment takes the product's room (10044 when full) and
-   * writes the plan, which trades from the next minute.
+   * writes the plan, which trades from the minute the quote named.
    */
   async buy(
     book: Book,
@@ -455,7 +456,8 @@ export class SmartService {
           const p = await productById(this.db, f.productId);
           if (!p) throw new ApiError(Code.SMART_PRODUCT_INCORRECT);
           if (!p.enabled) throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING);
-          const start = minuteOf(this.second());
+          // The minute the quote named (the confirm step's start and end), never the commit's.
+          const start = f.startTick;
           const plan: NewPlan = {
             productId: p.id,
             userId,
