@@ -38,7 +38,9 @@ function dropCallSummaries(): Plugin {
  */
 async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promise<string> {
   const routesFile = page('src/app/routes.ts');
-  const { ROUTES } = (await import(pathToFileURL(routesFile).href)) as typeof import('./src/app/routes.ts');
+  const { ROUTES, loadPassShell } = (await import(
+    pathToFileURL(routesFile).href
+  )) as typeof import('./src/app/routes.ts');
   const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
   const files: string[] = [];
   const indexOf = (file: string) => {
@@ -47,15 +49,17 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
     return files.indexOf(file);
   };
   const routes: { pattern: string; rank: number; files: number[]; texts: Record<string, number[]> }[] = [];
-  const chunkOf = (module: string, what: string) => {
+  /** The chunk a loader of routes.ts imports. */
+  const chunkOf = (load: () => Promise<unknown>, what: string) => {
+    const specifier = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(load.toString())?.[1];
+    if (!specifier) throw new Error(`routes.ts: no import in the loader of ${what}`);
+    const module = resolve(dirname(routesFile), specifier);
     const chunk = chunks.find((c) => c.isDynamicEntry && c.facadeModuleId === module);
     if (!chunk) throw new Error(`routes.ts: no chunk for ${module} (${what})`);
     return chunk;
   };
   for (const route of ROUTES) {
     if (typeof route.view !== 'object' || !('load' in route.view)) continue;
-    const specifier = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(route.view.load.toString())?.[1];
-    if (!specifier) throw new Error(`routes.ts: no import in the loader of ${route.path}`);
     const scripts: string[] = [];
     const styles = new Set<string>();
     // A feature's texts (features/*/locales/<language>.json), loaded by its screens: per language.
@@ -76,9 +80,9 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
           texts[language] = [...new Set([...(texts[language] ?? []), indexOf(imported.fileName)])];
       }
     };
-    visit(chunkOf(resolve(dirname(routesFile), specifier), route.path));
+    visit(chunkOf(route.view.load, route.path));
     // Login, register and reset are drawn in a shell of their own, a chunk loaded with them.
-    if (route.chrome === 'pass') visit(chunkOf(page('src/shell/PassShell.tsx'), 'the pass shell'));
+    if (route.chrome === 'pass') visit(chunkOf(loadPassShell, 'the pass shell'));
     const segments = route.path.split('/').filter(Boolean);
     const pattern = `^/${segments.map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`;
     routes.push({

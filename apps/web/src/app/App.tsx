@@ -22,7 +22,7 @@ import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { bootShowsWelcome, endBoot } from './boot.ts';
 import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
-import { ROUTES, type RouteEntry, routeMeta } from './routes.ts';
+import { loadPassShell, ROUTES, type RouteEntry, routeMeta } from './routes.ts';
 import { getState, logIn, useClientState } from './state.ts';
 
 /**
@@ -78,7 +78,7 @@ function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType
 const Upcoming = lazyPage(() => import('../shell/Upcoming.tsx'));
 
 /** Login, register and reset have a shell of their own, loaded with them. */
-const PassShell = lazyPage(() => import('../shell/PassShell.tsx'));
+const PassShell = lazyPage(loadPassShell);
 
 /** Each route's chunk, to fetch before the first render when the page opens on it. */
 const PRELOADS = new Map<RouteEntry, () => Promise<unknown>>();
@@ -108,16 +108,12 @@ export function preloadRoute(pathname: string, waitMs = 1000): Promise<void> {
   if (!preload) return Promise.resolve();
   return new Promise<void>((done) => {
     const timer = setTimeout(done, waitMs);
-    preload().then(
-      () => {
+    void preload()
+      .catch(() => undefined)
+      .then(() => {
         clearTimeout(timer);
         done();
-      },
-      () => {
-        clearTimeout(timer);
-        done();
-      },
-    );
+      });
   });
 }
 

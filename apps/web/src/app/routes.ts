@@ -36,6 +36,9 @@ export type RouteEntry = {
 
 const upcoming = 'upcoming';
 
+/** The shell of the `pass` pages (login, register, reset): a chunk of its own, loaded with them. */
+export const loadPassShell = () => import('../shell/PassShell.tsx');
+
 /** A self-custody wallet screen: the six share one chunk, with the key libraries (never in the entry chunk). */
 const custody =
   (screen: keyof typeof import('../features/custody/screens.ts')): Loader =>
