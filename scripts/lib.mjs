@@ -42,6 +42,7 @@ export function buildApps() {
     if (app === 'web') {
       offlinePage(join(root, 'apps', app, 'dist'));
       localizeShell(join(root, 'apps', app, 'dist'));
+      must(process.execPath, [join(root, 'scripts', 'prerender.mjs'), join(root, 'apps', app, 'dist')]);
       serviceWorker(join(root, 'apps', app, 'dist'));
     }
     precompress(join(root, 'apps', app, 'dist'));

@@ -1,11 +1,18 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { buildOpenApi, Code, isLanguage, languageFromAcceptLanguage, messageFor } from '@swx/contract';
+import {
+  buildOpenApi,
+  Code,
+  isDesktopUserAgent,
+  isLanguage,
+  languageFromAcceptLanguage,
+  messageFor,
+} from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -455,6 +462,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       setHeaders: cacheHeaders,
     });
   }
+  const firstScreens = hasWeb ? readFirstScreens() : new Map<string, string>();
   server.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/swx/') || request.method !== 'GET' || /\.[a-z0-9]{1,8}$/i.test(path)) {
@@ -469,16 +477,45 @@ async function serveApps(server: FastifyInstance): Promise<void> {
     }
     reply.header('cache-control', 'no-cache');
     if (admin) return reply.sendFile('index.html', ADMIN_DIST);
-    // The page's first paint is in the reader's language: the app keeps it in the swx_lang cookie.
-    reply.header('vary', 'accept-encoding, cookie');
-    return reply.sendFile(webPage(request.headers.cookie), WEB_DIST);
+    // The page's first paint is in the reader's language (the app keeps it in the swx_lang
+    // cookie) and, where the build drew the path's first screen, in the reader's layout.
+    reply.header('vary', 'accept-encoding, cookie, user-agent');
+    return reply.sendFile(webPage(firstScreens, request.url, request.headers), WEB_DIST);
   });
 }
 
-/** The built page of the language named by the swx_lang cookie (index.html: English, or none). */
-function webPage(cookie: string | undefined): string {
-  const language = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(cookie ?? '')?.[1];
-  return language && language !== 'en' && isLanguage(language) ? `index.${language}.html` : 'index.html';
+/**
+ * The first screens the build drew (scripts/prerender.mjs): each path's file under
+ * first/<layout>/<language>/; none when the app was built without them.
+ */
+function readFirstScreens(): Map<string, string> {
+  const file = join(WEB_DIST, 'first', 'pages.json');
+  if (!existsSync(file)) return new Map();
+  return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>));
+}
+
+/**
+ * The built page for a request's URL: the language named by the swx_lang cookie (English without
+ * one), with the path's first screen in the reader's layout (by user agent, as the app decides it)
+ * when the build drew one; else index.<language>.html, the app's plain first paint. A URL with a
+ * query gets the plain paint: the build drew each screen without one, and what a query names (an
+ * instrument, a product) is the screen's data.
+ */
+export function webPage(
+  firstScreens: ReadonlyMap<string, string>,
+  url: string,
+  headers: { cookie?: string | undefined; 'user-agent'?: string | undefined },
+): string {
+  const named = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(headers.cookie ?? '')?.[1];
+  const language = named && isLanguage(named) ? named : 'en';
+  const [path = '/', query] = url.split('?');
+  const screen =
+    query === undefined ? firstScreens.get(path.length > 1 ? path.replace(/\/+$/, '') : path) : undefined;
+  if (screen) {
+    const layout = isDesktopUserAgent(headers['user-agent'] ?? '') ? 'desktop' : 'mobile';
+    return `first/${layout}/${language}/${screen}`;
+  }
+  return language === 'en' ? 'index.html' : `index.${language}.html`;
 }
 
 function cacheHeaders(reply: FastifyReply, path: string): void {

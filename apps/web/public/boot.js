@@ -11,12 +11,14 @@
 //   the scripts go in one after another, each when the one before has run: a chunk's evaluation is
 //   a task of its own, not one long task for all. The preloads (low priority, so they never hold up
 //   the first paint) go into the head at once, every chunk fetched in parallel with the first paint,
-//   when the app has to draw the page; when the first paint is the welcome board, which a visitor
-//   reads first, only once that paint is on screen. (A hidden tab draws nothing: the app starts when
+//   when the app has to draw the page; when the first paint is the welcome board or a first screen
+//   the build drew, which a visitor reads first, only once that paint is on screen. (A hidden tab draws nothing: the app starts when
 //   the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
 //   The template comes before this script in the head, so it is there when this runs. When the
 //   page opens on a screen of its own chunk (a deep link, a reload), that screen's chunks and
-//   stylesheets are preloaded with the entry's: the template holds them per route.
+//   stylesheets are preloaded with the entry's: the template holds them per route;
+// - a page whose first screen the build drew (scripts/prerender.mjs) shows it only to a signed-out
+//   visitor reading its language, the screen the app will draw.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
@@ -30,6 +32,20 @@
     // Storage blocked: the plain first paint; the app decides about the board itself.
   }
   if (board) root.classList.add('boot-welcome');
+  // The app's language and login as app/state.ts reads them (storage blocked: English, signed out).
+  let language = 'en';
+  let signedIn = false;
+  try {
+    language = localStorage.getItem('language') ?? localStorage.getItem('lang') ?? 'en';
+    signedIn = localStorage.getItem('isLogin') === 'true' && localStorage.getItem('token') !== null;
+  } catch {
+    // Storage blocked: the app starts in English, signed out.
+  }
+  // A page whose first screen the build drew (scripts/prerender.mjs; data-first-screen names its
+  // language) shows it when it is what the app will draw: a signed-out visitor reading that
+  // language. Otherwise it stays hidden and the plain first paint shows (base.css).
+  const firstScreen = root.dataset.firstScreen === language && !signedIn;
+  if (firstScreen) root.classList.add('first-screen');
   const copy = (tag) => {
     const element = document.createElement(tag.localName);
     for (const { name, value } of tag.attributes) element.setAttribute(name, value);
@@ -42,13 +58,7 @@
   try {
     const [files, routes] = JSON.parse(app?.getAttribute('data-routes') || '[[],[]]');
     const route = routes.find(([pattern]) => new RegExp(pattern).test(location.pathname));
-    // The app's language as app/state.ts reads it: its texts for the screen are fetched too.
-    let language = 'en';
-    try {
-      language = localStorage.getItem('language') ?? localStorage.getItem('lang') ?? 'en';
-    } catch {
-      // Storage blocked: the app starts in English.
-    }
+    // The screen's texts in the app's language are fetched too.
     for (const index of route ? [...route[1], ...(route[2][language] ?? [])] : []) {
       const href = `/assets/${files[index]}`;
       const attributes = href.endsWith('.css')
@@ -68,7 +78,9 @@
     preloaded = true;
     for (const tag of tags) if (tag.localName !== 'script') document.head.append(copy(tag));
   };
-  if (!board) preload();
+  // A page that draws itself before the app (the welcome board, a first screen the build drew)
+  // fetches the app once that is on screen; otherwise at once, as the app draws the page.
+  if (!board && !firstScreen) preload();
   const startApp = () => {
     if (!tags.length) return;
     preload();

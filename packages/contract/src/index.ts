@@ -9,6 +9,7 @@ export * from './identity.ts';
 export * from './ids.ts';
 export * from './kyc.ts';
 export * from './languages.ts';
+export * from './layout.ts';
 export * from './ledger.ts';
 export * from './loans.ts';
 export * from './market.ts';

@@ -260,10 +260,14 @@ function EndBoot() {
   return null;
 }
 
-export function App() {
+/**
+ * The app, in the browser's router; the build draws first paints in a static one (prerender.tsx),
+ * which stays out of the app's own chunks.
+ */
+export function App({ Router = BrowserRouter }: { Router?: ComponentType<{ children: ReactNode }> }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
+      <Router>
         <EndBoot />
         <NavigationEffects />
         <RefreshUser />
@@ -281,7 +285,7 @@ export function App() {
             </Suspense>
           </Boundary>
         </Shell>
-      </BrowserRouter>
+      </Router>
     </QueryClientProvider>
   );
 }

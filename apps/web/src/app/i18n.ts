@@ -87,6 +87,8 @@ export async function switchLanguage(language: Language): Promise<void> {
   }
   await Promise.all(featureTexts.map((feature) => addFeature(feature, language)));
   await i18n.changeLanguage(language);
+  // Drawn at build time (prerender.tsx) there is no page: the build writes lang and dir itself.
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = LANGUAGE_TAGS[language];
   document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr';
   // The server sends the page's first paint in this language next time (not read by the API).

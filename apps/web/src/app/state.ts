@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@swx/contract';
+import { DEFAULT_LANGUAGE, isDesktopUserAgent, isLanguage, type Language } from '@swx/contract';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -64,9 +64,7 @@ function parseUser(text: string | null): UserInfo | null {
   }
 }
 
-export function isDesktopUserAgent(userAgent: string): boolean {
-  return !/Android|iPhone|iPad|iPod/i.test(userAgent);
-}
+export { isDesktopUserAgent };
 
 function initialState(): ClientState {
   const storedLanguage = read(local, KEYS.language) ?? read(local, KEYS.legacyLanguage);
@@ -113,7 +111,9 @@ export function subscribe(listener: () => void): () => void {
 }
 
 export function useClientState<T>(select: (s: ClientState) => T): T {
-  return useSyncExternalStore(subscribe, () => select(state));
+  const snapshot = () => select(state);
+  // The same state when the build draws a first paint (prerender.tsx).
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
 export function logIn(token: string, userInfo: UserInfo): void {

@@ -3,7 +3,7 @@ import { announced, subscribe } from '../ui/announce.ts';
 
 /** The app's one polite live region: `announce()` (ui/announce.ts) writes to it. */
 export function Announcer() {
-  const text = useSyncExternalStore(subscribe, announced);
+  const text = useSyncExternalStore(subscribe, announced, announced);
   return (
     <p
       className="visually-hidden"

@@ -9,7 +9,8 @@ import { latestQuote, subscribeQuotes, watchQuote } from '../../app/quotes.ts';
  */
 export function useQuote(code: string) {
   useEffect(() => (code ? watchQuote(code) : undefined), [code]);
-  return useSyncExternalStore(subscribeQuotes, () => latestQuote(code));
+  const quote = () => latestQuote(code);
+  return useSyncExternalStore(subscribeQuotes, quote, quote);
 }
 
 /**
