@@ -58,6 +58,8 @@ const server = spawn(process.execPath, [join(root, 'apps/server/src/main.ts')], 
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+// Stopped however this script ends (a browser that cannot start, too).
+process.on('exit', () => server.kill('SIGTERM'));
 await started(server, 'Customer app');
 
 const floor = createServer((_request, response) => {

@@ -1,6 +1,7 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/browser.ts';
-import { useApp } from '../support/e2e.ts';
+import { type OpenOptions, useApp } from '../support/e2e.ts';
 import { MobileShell, Shell } from '../support/pages/index.ts';
 
 /** Every route of spec §2's table with its English title. */
@@ -253,5 +254,73 @@ describe('installable, and offline', () => {
     expect(await page.locator('h1:visible').innerText()).toBe('أنت غير متصل بالإنترنت');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
+  });
+});
+
+describe('first screens drawn at build time (scripts/prerender.mjs)', () => {
+  /** A page for `path` as an Arabic reader's phone opens it, with or without the app's scripts. */
+  async function opened(path: string, scripts: boolean, as?: OpenOptions['as']) {
+    const { page, context, errors } = await app.open('mobile', { language: 'ar', ...(as ? { as } : {}) });
+    await context.addCookies([{ name: 'swx_lang', value: 'ar', url: app.server.baseUrl }]);
+    if (!scripts) await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    // Every layout shift from the first paint on.
+    await context.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+          shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // Without the app, the page as loaded (no app will draw it again: see awaitTheApp).
+    if (scripts) await page.goto(path);
+    else await page.goto(path, { waitUntil: 'load' });
+    return { page, context, errors };
+  }
+  const headingBox = (page: Page) => page.locator('h1.page-title').first().boundingBox();
+
+  it("shows a signed-out phone visitor the screen itself before the app's script, in Arabic, and the app takes it over in place", async () => {
+    const before = await opened('/market', false);
+    const root = before.page.locator('#root');
+    // The app's own markup of the screen, right to left, inert until the app replaces it.
+    await expect
+      .poll(() => before.page.evaluate(() => document.documentElement.className))
+      .toContain('first-screen');
+    expect(await before.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await root.getAttribute('inert')).toBe('');
+    expect(await root.locator('.shell.mobile h1.page-title').innerText()).toBe('الأسواق');
+    expect(await before.page.locator('.boot-plain').isVisible()).toBe(false);
+    expect(await before.page.getByPlaceholder('ابحث بالاسم أو الرمز').isVisible()).toBe(true);
+    const drawn = await headingBox(before.page);
+    if (process.env.SCREENSHOT_DIR)
+      await before.page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/first-screen-market-ar-390.png` });
+    await before.context.close();
+
+    const after = await opened('/market', true);
+    // The app's screen: its rows, the same heading in the same place, nothing moved.
+    await after.page.locator('tr[data-code]').first().waitFor();
+    expect(await after.page.locator('#root').getAttribute('inert')).toBeNull();
+    expect(await after.page.evaluate(() => document.documentElement.hasAttribute('data-first-screen'))).toBe(
+      false,
+    );
+    expect(await headingBox(after.page)).toEqual(drawn);
+    const shifts = await after.page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
+    expect(await seriousViolations(after.page)).toEqual([]);
+    expect(after.errors).toEqual([]);
+    await after.context.close();
+  });
+
+  it('keeps it from a signed-in visitor, who sees the plain first paint and then the app', async () => {
+    const session = await app.customer('first-screen@example.com');
+    const before = await opened('/market', false, session);
+    await before.page.locator('.boot-plain').waitFor();
+    expect(await before.page.locator('.boot-plain').innerText()).toContain('جارٍ التحميل…');
+    expect(await before.page.locator('#root').isVisible()).toBe(false);
+    await before.context.close();
+    const after = await opened('/market', true, session);
+    await after.page.getByRole('heading', { name: 'الأسواق', level: 1 }).first().waitFor();
+    expect(await after.page.locator('#root').isVisible()).toBe(true);
+    await after.context.close();
   });
 });

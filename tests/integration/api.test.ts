@@ -141,8 +141,9 @@ describe('the API of a real server process', () => {
   });
 
   it("paints a first screen before the app's script, in the language the app keeps in its cookie", async () => {
+    // A path the build drew no screen for (a parameter's page): the plain first paint.
     const page = async (cookie?: string) =>
-      (await fetch(`${server.baseUrl}/market`, { headers: cookie ? { cookie } : {} })).text();
+      (await fetch(`${server.baseUrl}/trading/7`, { headers: cookie ? { cookie } : {} })).text();
     const english = await page();
     expect(english).toContain('<html lang="en" dir="ltr">');
     expect(english).toMatch(/<div id="boot" class="boot">.*Loading…/);
@@ -153,11 +154,51 @@ describe('the API of a real server process', () => {
     expect(await page('swx_lang=../x')).toContain('<html lang="en" dir="ltr">');
   });
 
+  it("sends a route's first screen drawn at build time, in the reader's language and layout, and the plain paint where the build drew none", async () => {
+    const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Mobile Safari/537.36';
+    const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36';
+    const page = async (path: string, userAgent: string, cookie?: string) => {
+      const response = await fetch(server.baseUrl + path, {
+        headers: { 'user-agent': userAgent, ...(cookie ? { cookie } : {}) },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('vary')).toMatch(/user-agent/i);
+      return response.text();
+    };
+    const phone = await page('/market', PHONE, 'swx_lang=ar');
+    expect(phone).toContain('<html lang="ar" dir="rtl" data-first-screen="ar mobile">');
+    // The app's own markup of the screen, inert until the app replaces it.
+    expect(phone).toMatch(
+      /<div id="root" inert>.*<div class="shell mobile">.*<h1 class="page-title">الأسواق<\/h1>/s,
+    );
+    // No inline script: the security policy allows none.
+    expect(phone.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).toEqual([]);
+    const desktop = await page('/market/', DESKTOP);
+    expect(desktop).toContain('<html lang="en" dir="ltr" data-first-screen="en desktop">');
+    expect(desktop).toMatch(/<div class="shell desktop">.*<h1 class="page-title">Markets<\/h1>/s);
+    // With the stylesheets of the screen's own chunk.
+    const login = await page('/pass/login', PHONE, 'swx_lang=fr');
+    expect(login).toContain('data-first-screen="fr mobile"');
+    expect(login).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/identity-[^"]+\.css"><\/head>/);
+    // The instrument page, drawn loading (its frame, "—" for the figures), for any instrument.
+    const instrument = await page('/cruuency?code=BTCUSDT&type=2&id=9', PHONE);
+    expect(instrument).toContain('data-first-screen="en mobile"');
+    expect(instrument).toMatch(
+      /<div class="container page currency" aria-busy="true">.*<h1 class="page-title">—<\/h1>/s,
+    );
+    // A query on another screen, or a parameter's page: the plain paint.
+    for (const path of ['/market?type=1', '/trading/7', '/no/such/page']) {
+      const plain = await page(path, PHONE, 'swx_lang=ar');
+      expect(plain, path).toContain('<html lang="ar" dir="rtl">');
+      expect(plain, path).toContain('<div id="root"></div>');
+    }
+  });
+
   it('serves the customer app for client routes and the back office under /admin', async () => {
     for (const path of ['/', '/market', '/financial/vipInvestDetail/3', '/no/such/page']) {
       const response = await fetch(server.baseUrl + path);
       expect(response.status, path).toBe(200);
-      expect(await response.text()).toContain('<div id="root">');
+      expect(await response.text()).toContain('<div id="root"');
     }
     const admin = await fetch(`${server.baseUrl}/admin/customers`);
     expect(await admin.text()).toContain('SWX back office');

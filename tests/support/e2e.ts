@@ -133,6 +133,28 @@ export type AppOptions = {
   timeout?: number;
 };
 
+/**
+ * A page whose first screen the build drew (scripts/prerender.mjs) shows it inert until the app
+ * has drawn it again: `goto` and `reload` return once the app has (what a person waits for before
+ * they type or tab), unless they name what to wait for (`waitUntil`), as a test of the first
+ * screen itself does.
+ */
+function awaitTheApp(page: Page): void {
+  const drawn = () => page.waitForFunction(() => !document.documentElement.hasAttribute('data-first-screen'));
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (!options?.waitUntil) await drawn();
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    if (!options?.waitUntil) await drawn();
+    return response;
+  };
+}
+
 /** One server and Chromium for a test file, started before its tests and stopped after them. */
 export function useApp(options: AppOptions = {}): App {
   let started: { server: RunningServer; inbox: Inbox; browser: Browser; staff?: StaffAccount } | undefined;
@@ -221,6 +243,7 @@ export function useApp(options: AppOptions = {}): App {
         }, given.staff);
       if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
       const page = await context.newPage();
+      awaitTheApp(page);
       return { page, errors: watchErrors(page), context };
     },
     customer(email, password) {

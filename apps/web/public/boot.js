@@ -42,9 +42,11 @@
     // Storage blocked: the app starts in English, signed out.
   }
   // A page whose first screen the build drew (scripts/prerender.mjs; data-first-screen names its
-  // language) shows it when it is what the app will draw: a signed-out visitor reading that
-  // language. Otherwise it stays hidden and the plain first paint shows (base.css).
-  const firstScreen = root.dataset.firstScreen === language && !signedIn;
+  // language and layout) shows it when it is what the app will draw: a signed-out visitor reading
+  // that language in that layout (the server picks the layout by the request's user agent, which a
+  // service worker's fetch or an emulated phone may not share). Otherwise it stays hidden and the
+  // plain first paint shows (base.css).
+  const firstScreen = root.dataset.firstScreen === `${language} ${phone ? 'mobile' : 'desktop'}` && !signedIn;
   if (firstScreen) root.classList.add('first-screen');
   const copy = (tag) => {
     const element = document.createElement(tag.localName);

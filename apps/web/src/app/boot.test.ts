@@ -19,13 +19,21 @@ function boot(
   width: number,
   welcomeShown: string | null,
   appTags: Tag[] | null = null,
-  page: { path?: string; routes?: string; language?: string } = {},
+  page: {
+    path?: string;
+    routes?: string;
+    language?: string;
+    /** The page's data-first-screen (a first screen the build drew): its language and layout. */
+    firstScreen?: string;
+    signedIn?: boolean;
+  } = {},
 ) {
   const classes = new Set<string>();
   const added: Tag[] = [];
   const steps: string[] = [];
   const documentElement = {
     style: { fontSize: '' },
+    dataset: { firstScreen: page.firstScreen },
     classList: { add: (name: string) => classes.add(name) },
   };
   const document = {
@@ -90,7 +98,14 @@ function boot(
     { innerWidth: width },
     document,
     { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
-    { getItem: (key: string) => (key === 'language' ? (page.language ?? null) : null) },
+    {
+      getItem: (key: string) =>
+        ({
+          language: page.language ?? null,
+          isLogin: page.signedIn ? 'true' : null,
+          token: page.signedIn ? 'a-token' : null,
+        })[key] ?? null,
+    },
     { pathname: page.path ?? '/' },
     (frame: () => void) => {
       steps.push('frame');
@@ -106,6 +121,7 @@ function boot(
   return {
     fontSize: documentElement.style.fontSize,
     welcome: classes.has('boot-welcome'),
+    firstScreen: classes.has('first-screen'),
     added: added.map(({ localName, attributes }) => ({ localName, attributes })),
     steps,
   };
@@ -177,6 +193,31 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     // vite's dev server keeps the page's own module script, and nothing is added.
     expect(boot(PHONE, 390, null).added).toEqual([]);
     expect(boot(PHONE, 390, '1').added).toEqual([]);
+  });
+
+  it('shows a first screen the build drew only to a signed-out reader of its language in its layout, and fetches the app once it is on screen', () => {
+    const entry: Tag[] = [
+      { localName: 'link', attributes: [{ name: 'rel', value: 'modulepreload' }] },
+      { localName: 'script', attributes: [{ name: 'src', value: '/assets/main-1.js' }] },
+    ];
+    const shown = (userAgent: string, page: Parameters<typeof boot>[4]) =>
+      boot(userAgent, 390, '1', entry, { firstScreen: 'ar mobile', ...page });
+    const drawn = shown(PHONE, { language: 'ar' });
+    expect(drawn.firstScreen).toBe(true);
+    // The app's preloads wait for the first screen's paint, as they wait for the welcome board's.
+    expect(drawn.steps).toEqual(['timer 3000', 'paint', 'task', 'link', 'script', 'task']);
+    // Another language, the other layout, a signed-in visitor: hidden, the plain first paint, and
+    // the app fetched at once.
+    for (const hidden of [
+      shown(PHONE, { language: 'en' }),
+      shown(PHONE, {}),
+      shown(DESKTOP, { language: 'ar' }),
+      shown(PHONE, { language: 'ar', signedIn: true }),
+    ]) {
+      expect(hidden.firstScreen).toBe(false);
+      expect(hidden.steps.slice(0, 2)).toEqual(['link', 'timer 3000']);
+    }
+    expect(boot(PHONE, 390, '1', entry, { language: 'ar' }).firstScreen).toBe(false);
   });
 
   it("fetches the screen of the path the page opens on with the entry, in the app's language, and nothing for a path of the entry", () => {

@@ -8,6 +8,7 @@ export function endBoot(): void {
   document.getElementById('boot')?.remove();
   document.documentElement.classList.remove('boot-welcome', 'first-screen');
   document.documentElement.removeAttribute('data-first-screen');
+  document.getElementById('root')?.removeAttribute('inert');
 }
 
 /** Whether the first paint is the welcome board, which the app's board then ends. */
