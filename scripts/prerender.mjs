@@ -1,10 +1,10 @@
 // Draws each route's first screen into the built web app at build time (scripts/lib.mjs runs it
-// after localizeShell): for every route of apps/web/src/prerender.tsx's FIRST_SCREENS, every
+// after localizeShell): for every path of apps/web/src/prerender.tsx's FIRST_SCREEN_PATHS, every
 // language and both layouts, the app's own components render the screen a signed-out visitor first
 // sees (no data yet) through Vite's SSR module loader, and the page of that language
 // (index.<language>.html) is written with it in #root and the screen's stylesheets in the head:
 // dist/first/<mobile|desktop>/<language>/<path>.html, listed in dist/first/pages.json (path: its
-// file, and whether it is sent for a URL with a query). The server
+// file). The server
 // sends it for that path (apps/server/src/app.ts, webPage), so the screen is on screen before the
 // app's script runs; boot.js keeps it hidden when the visitor is signed in or reads another
 // language, and the app's first commit replaces it with the same elements.
@@ -32,7 +32,7 @@ const vite = await createServer({
   server: { middlewareMode: true, hmr: false, ws: false },
 });
 try {
-  const { renderFirstScreen, FIRST_SCREENS } = await vite.ssrLoadModule('/src/prerender.tsx');
+  const { renderFirstScreen, FIRST_SCREEN_PATHS } = await vite.ssrLoadModule('/src/prerender.tsx');
   const template = readFileSync(join(dist, 'index.html'), 'utf8');
   // The route table the build wrote for boot.js: each lazy screen's chunks and stylesheets.
   const [files, routes] = JSON.parse(/data-routes='([^']*)'/.exec(template)?.[1] ?? 'null');
@@ -44,11 +44,11 @@ try {
     for (const layout of ['mobile', 'desktop']) {
       const folder = join(dist, 'first', layout, language);
       mkdirSync(folder, { recursive: true });
-      for (const screen of FIRST_SCREENS) {
-        const { path } = screen;
-        const html = await renderFirstScreen(screen, language, layout === 'desktop');
+      for (const path of FIRST_SCREEN_PATHS) {
+        const html = await renderFirstScreen(path, language, layout === 'desktop');
         // The security policy (platform/security.ts) allows no inline script or style attribute.
-        if (/<script|\sstyle="/.test(html)) throw new Error(`${path} (${language}): an inline script or style`);
+        if (/<script|\sstyle="/.test(html))
+          throw new Error(`${path} (${language}): an inline script or style`);
         const route = routes.find(([pattern]) => new RegExp(pattern).test(path));
         const styles = (route?.[1] ?? [])
           .map((index) => files[index])
@@ -70,9 +70,7 @@ try {
     }
   }
   // Each path's file, for the server.
-  const pages = Object.fromEntries(
-    FIRST_SCREENS.map(({ path, query }) => [path, { file: firstScreenFile(path), query: Boolean(query) }]),
-  );
+  const pages = Object.fromEntries(FIRST_SCREEN_PATHS.map((path) => [path, firstScreenFile(path)]));
   writeFileSync(join(dist, 'first', 'pages.json'), JSON.stringify(pages));
 } finally {
   await vite.close();

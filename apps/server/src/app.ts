@@ -462,7 +462,7 @@ async function serveApps(server: FastifyInstance): Promise<void> {
       setHeaders: cacheHeaders,
     });
   }
-  const firstScreens = hasWeb ? readFirstScreens() : new Map<string, FirstScreen>();
+  const firstScreens = hasWeb ? readFirstScreens() : new Map<string, string>();
   server.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/swx/') || request.method !== 'GET' || /\.[a-z0-9]{1,8}$/i.test(path)) {
@@ -488,34 +488,32 @@ async function serveApps(server: FastifyInstance): Promise<void> {
  * The first screens the build drew (scripts/prerender.mjs): each path's file under
  * first/<layout>/<language>/; none when the app was built without them.
  */
-function readFirstScreens(): Map<string, FirstScreen> {
+function readFirstScreens(): Map<string, string> {
   const file = join(WEB_DIST, 'first', 'pages.json');
   if (!existsSync(file)) return new Map();
-  return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, FirstScreen>));
+  return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>));
 }
-
-/** A path's first screen: its file, and whether it is drawn for a URL with a query (its loading state). */
-type FirstScreen = { file: string; query: boolean };
 
 /**
  * The built page for a request's URL: the language named by the swx_lang cookie (English without
  * one), with the path's first screen in the reader's layout (by user agent, as the app decides it)
  * when the build drew one; else index.<language>.html, the app's plain first paint. A URL with a
- * query gets the plain paint, unless the screen was drawn as the loading state of what its query
- * names (the instrument page): the build drew the others without one.
+ * query gets the plain paint: the build drew each screen without one, and what a query names (an
+ * instrument, a product) is the screen's data.
  */
 export function webPage(
-  firstScreens: ReadonlyMap<string, FirstScreen>,
+  firstScreens: ReadonlyMap<string, string>,
   url: string,
   headers: { cookie?: string | undefined; 'user-agent'?: string | undefined },
 ): string {
   const named = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(headers.cookie ?? '')?.[1];
   const language = named && isLanguage(named) ? named : 'en';
   const [path = '/', query] = url.split('?');
-  const screen = firstScreens.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
-  if (screen && (query === undefined || screen.query)) {
+  const screen =
+    query === undefined ? firstScreens.get(path.length > 1 ? path.replace(/\/+$/, '') : path) : undefined;
+  if (screen) {
     const layout = isDesktopUserAgent(headers['user-agent'] ?? '') ? 'desktop' : 'mobile';
-    return `first/${layout}/${language}/${screen.file}`;
+    return `first/${layout}/${language}/${screen}`;
   }
   return language === 'en' ? 'index.html' : `index.${language}.html`;
 }

@@ -9,14 +9,11 @@ import { setState } from './app/state.ts';
 
 /**
  * The routes drawn at build time: every path without parameters that shows a screen (a redirect
- * has none to draw; a parameter's page depends on what it names), each with the query it is drawn
- * with. A screen that shows what its query names (the instrument page's `id`) is drawn loading,
- * its frame with "—" for the figures, which is the same for every such query; the others are
- * drawn without one and sent only for a URL without one.
+ * has none to draw; a parameter's page depends on what it names).
  */
-export const FIRST_SCREENS: readonly { path: string; query?: string }[] = ROUTES.filter(
+export const FIRST_SCREEN_PATHS = ROUTES.filter(
   (route) => !/[:*]/.test(route.path) && !(typeof route.view === 'object' && 'redirect' in route.view),
-).map((route) => (route.path === '/cruuency' ? { path: route.path, query: '?id=1' } : { path: route.path }));
+).map((route) => route.path);
 
 /**
  * A route's first screen as a signed-out visitor first sees it, drawn by the app's own components
@@ -24,17 +21,13 @@ export const FIRST_SCREENS: readonly { path: string; query?: string }[] = ROUTES
  * arrived, in one language and one layout. The server sends it inside the page, so it is on screen
  * before the app's script runs; the app's first commit then draws the same elements in its place.
  */
-export async function renderFirstScreen(
-  { path, query = '' }: { path: string; query?: string },
-  language: Language,
-  desktop: boolean,
-): Promise<string> {
+export async function renderFirstScreen(path: string, language: Language, desktop: boolean): Promise<string> {
   if (!i18n.isInitialized) await initI18n(language);
   else await switchLanguage(language);
   setState({ language, isDesktop: desktop, viewWidth: desktop ? 1280 : 390, welcomeShown: true });
   await preloadRoute(path, 60_000);
   const Router = ({ children }: { children: ReactNode }) => (
-    <StaticRouter location={path + query}>{children}</StaticRouter>
+    <StaticRouter location={path}>{children}</StaticRouter>
   );
   // A part that cannot be drawn here fails the build: React would ship it as a client-rendered
   // boundary carrying the error's message.

@@ -19,8 +19,7 @@ export type QuoteReading = {
 export class InstrumentPage extends PageModel {
   readonly ticket = new OrderTicket(this.page);
   readonly chart = this.page.locator('.candle-chart');
-  /** The headline price, once the instrument has one (while it loads, the page shows "—"). */
-  readonly livePrice = this.page.locator('[data-testid="live-price"][data-price]');
+  readonly livePrice = this.page.locator('[data-testid="live-price"]');
   readonly closedMark = this.page.getByTestId('closed-mark');
 
   /** Opens an instrument by its code, market type and id (or a path such as `App.btcPage()`). */

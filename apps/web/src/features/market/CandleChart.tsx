@@ -74,10 +74,7 @@ export default function CandleChart({
     }));
     series.current?.setData(data);
     last.current = data.at(-1) ? { ...(data.at(-1) as (typeof data)[number]) } : null;
-    // The latest candles at a readable width (the library's bar spacing, about 6 px), the earlier
-    // ones a drag or a scroll away: all 300 fitted into a phone's width would be a pixel each, and
-    // drawing them all is the page's longest frame.
-    chart.current?.timeScale().scrollToRealTime();
+    chart.current?.timeScale().fitContent();
   }, [candles]);
 
   useEffect(() => {

@@ -107,31 +107,25 @@ export default function Currency() {
     );
   }
   if (info.isError) return <Failed message={info.error.message} onRetry={() => void info.refetch()} />;
-  // Until the instrument's answer is drawn, the screen's own frame with "—" for its figures, each
-  // in the place the answer fills (the build draws this frame as the page's first screen,
-  // scripts/prerender.mjs): nothing moves when the answer arrives.
+  if (!shown) return <Loading />;
   const item = shown;
-  const watched = item ? watch.ids.has(item.id) : false;
+  const watched = watch.ids.has(item.id);
   return (
-    <div className="container page currency" aria-busy={item ? undefined : true}>
+    <div className="container page currency">
       <header className="currency-head">
-        {item ? (
-          <img src={item.logo} alt="" width="44" height="44" />
-        ) : (
-          <span className="currency-logo" aria-hidden="true" />
-        )}
+        <img src={item.logo} alt="" width="44" height="44" />
         <div>
-          <h1 className="page-title">{item?.appName ?? '—'}</h1>
-          <p className="muted">{item?.code ?? '—'}</p>
+          <h1 className="page-title">{item.appName}</h1>
+          <p className="muted">{item.code}</p>
         </div>
-        {item && watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
+        {watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
       </header>
       <p className="currency-price">
         <strong data-testid="live-price" data-price={nowPrice}>
           {nowPrice ? price(nowPrice, locale) : '—'}
         </strong>{' '}
-        {item ? <Change zdf={zdf} /> : null}
-        {!item || item.open ? null : (
+        <Change zdf={zdf} />
+        {item.open ? null : (
           <span className="badge" data-testid="closed-mark">
             {t('market.closed')}
           </span>
@@ -151,32 +145,32 @@ export default function Currency() {
       <p className="visually-hidden" aria-live="polite" data-testid="price-announcer">
         {speakPrice ? announcement : ''}
       </p>
-      {!item || item.open ? null : (
+      {item.open ? null : (
         <p className="notice">
           {t('market.marketClosed')} {t('market.closedChange')}
         </p>
       )}
-      <dl className="term-grid quote-grid" data-testid="page-quote">
-        <div data-quote="bid" data-value={quote?.bid}>
-          <dt>{t('market.bid')}</dt>
-          <dd>{quote ? price(quote.bid, locale) : '—'}</dd>
-        </div>
-        <div data-quote="ask" data-value={quote?.ask}>
-          <dt>{t('market.ask')}</dt>
-          <dd>{quote ? price(quote.ask, locale) : '—'}</dd>
-        </div>
-        <div>
-          <dt>{t('market.spread')}</dt>
-          <dd>
-            {quote
-              ? price(
-                  (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
-                  locale,
-                )
-              : '—'}
-          </dd>
-        </div>
-      </dl>
+      {quote ? (
+        <dl className="term-grid quote-grid" data-testid="page-quote">
+          <div data-quote="bid" data-value={quote.bid}>
+            <dt>{t('market.bid')}</dt>
+            <dd>{price(quote.bid, locale)}</dd>
+          </div>
+          <div data-quote="ask" data-value={quote.ask}>
+            <dt>{t('market.ask')}</dt>
+            <dd>{price(quote.ask, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('market.spread')}</dt>
+            <dd>
+              {price(
+                (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
+                locale,
+              )}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
       <section aria-labelledby="stats-title" className="card">
         <h2 id="stats-title">{t('market.stats')}</h2>
         {stats ? (
@@ -221,7 +215,7 @@ export default function Currency() {
           <Failed message={series.error.message} onRetry={() => void series.refetch()} />
         ) : null}
         <Suspense fallback={<Loading />}>
-          {series.data && item ? (
+          {series.data ? (
             <CandleChart
               candles={series.data.candles}
               periodSeconds={SECONDS[period] ?? 3600}
@@ -236,7 +230,7 @@ export default function Currency() {
       <section className="card" aria-labelledby="trade-title">
         <h2 id="trade-title">{t('market.trade')}</h2>
         <Suspense fallback={<Loading />}>
-          {item ? <OrderTicket item={item} onQuote={setTicketQuote} /> : <Loading />}
+          <OrderTicket item={item} onQuote={setTicketQuote} />
         </Suspense>
       </section>
     </div>
