@@ -4,10 +4,9 @@
 // sees (no data yet) through Vite's SSR module loader, and the page of that language
 // (index.<language>.html) is written with it in #root and the screen's stylesheets in the head:
 // dist/first/<mobile|desktop>/<language>/<path>.html, listed in dist/first/pages.json (path: its
-// file). The server
-// sends it for that path (apps/server/src/app.ts, webPage), so the screen is on screen before the
-// app's script runs; boot.js keeps it hidden when the visitor is signed in or reads another
-// language, and the app's first commit replaces it with the same elements.
+// file). The server sends it for that path (apps/server/src/app.ts, webPage), so the screen is on
+// screen before the app's script runs; boot.js keeps it hidden when the visitor is signed in or
+// reads another language or layout, and the app's first commit replaces it with the same elements.
 // Usage: node scripts/prerender.mjs <dist>
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -501,7 +501,7 @@ function readFirstScreens(): Map<string, string> {
  * query gets the plain paint: the build drew each screen without one, and what a query names (an
  * instrument, a product) is the screen's data.
  */
-export function webPage(
+function webPage(
   firstScreens: ReadonlyMap<string, string>,
   url: string,
   headers: { cookie?: string | undefined; 'user-agent'?: string | undefined },

@@ -12,13 +12,13 @@
 //   a task of its own, not one long task for all. The preloads (low priority, so they never hold up
 //   the first paint) go into the head at once, every chunk fetched in parallel with the first paint,
 //   when the app has to draw the page; when the first paint is the welcome board or a first screen
-//   the build drew, which a visitor reads first, only once that paint is on screen. (A hidden tab draws nothing: the app starts when
-//   the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
+//   the build drew, which a visitor reads first, only once that paint is on screen. (A hidden tab
+//   draws nothing: the app starts when the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
 //   The template comes before this script in the head, so it is there when this runs. When the
 //   page opens on a screen of its own chunk (a deep link, a reload), that screen's chunks and
 //   stylesheets are preloaded with the entry's: the template holds them per route;
 // - a page whose first screen the build drew (scripts/prerender.mjs) shows it only to a signed-out
-//   visitor reading its language, the screen the app will draw.
+//   visitor reading its language in its layout: the screen the app will draw.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;

@@ -17,7 +17,7 @@ export const FIRST_SCREEN_PATHS = ROUTES.filter(
 
 /**
  * A route's first screen as a signed-out visitor first sees it, drawn by the app's own components
- * at build time (scripts/lib.mjs, prerenderPages): the page and its shell before any data has
+ * at build time (scripts/prerender.mjs): the page and its shell before any data has
  * arrived, in one language and one layout. The server sends it inside the page, so it is on screen
  * before the app's script runs; the app's first commit then draws the same elements in its place.
  */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { isDesktopUserAgent } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import { applyRootFont } from './layout.ts';
-import { isDesktopUserAgent } from './state.ts';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';

@@ -1,8 +1,8 @@
+import { isDesktopUserAgent } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en.json';
 import { rootFontSizePx } from './layout.ts';
 import { isLoginCallback, isPassPage, isTabRoot, ROUTES, routeMeta, TABS } from './routes.ts';
-import { isDesktopUserAgent } from './state.ts';
 
 describe('layout by user agent (spec §4)', () => {
   it('is mobile for Android, iPhone, iPad and iPod, desktop otherwise', () => {

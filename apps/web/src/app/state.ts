@@ -64,8 +64,6 @@ function parseUser(text: string | null): UserInfo | null {
   }
 }
 
-export { isDesktopUserAgent };
-
 function initialState(): ClientState {
   const storedLanguage = read(local, KEYS.language) ?? read(local, KEYS.legacyLanguage);
   const token = read(local, KEYS.token);
