@@ -60,6 +60,8 @@ const GUARD = [
   'wait "$child"',
   'status=$?',
   'kill "$reader" 2>/dev/null',
+  // Reaped before the shell exits, so no process of the chain is left once stop() returns.
+  'wait "$reader" 2>/dev/null',
   'exit $status',
 ].join('\n');
 
