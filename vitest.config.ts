@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { callRoutesModule } from './apps/web/vite.config.ts';
 
 /**
  * Four projects, run one by one by scripts/test.mjs:
@@ -11,6 +12,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The customer app's call routes, written by its build (apps/web/vite.config.ts).
+        plugins: [callRoutesModule()],
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],

@@ -165,6 +165,8 @@ stage('build and JS budget', () => {
     `home route initial JS: ${(result.gzip / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_BYTES / 1024} KB)`,
   );
   if (result.gzip > BUDGET_BYTES) fail('the home route’s initial JavaScript is over budget');
+  if (result.withSchemas.length > 0)
+    fail(`the app builds the contract's schemas as it starts (${result.withSchemas.join(', ')})`);
 });
 stage('integration tests', () => vitest('integration', 'integration', services));
 stage('browser tests (Chromium)', () => vitest('e2e', 'e2e', services));

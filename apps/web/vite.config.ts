@@ -162,8 +162,29 @@ function startAfterFirstPaint(): Plugin {
   };
 }
 
+/**
+ * `virtual:swx/call-routes`: every call's method, path and domain (the contract's `callRoutes()`,
+ * computed here in Node), so the app sends a call at once and loads the call's schemas with its
+ * domain's module instead of building every schema of the contract when it starts.
+ */
+export function callRoutesModule(): Plugin {
+  const id = 'virtual:swx/call-routes';
+  return {
+    name: 'swx-call-routes',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    async load(source) {
+      if (source !== `\0${id}`) return null;
+      const contract = pathToFileURL(page('../../packages/contract/src/calls.ts')).href;
+      const { callRoutes } = (await import(
+        contract
+      )) as typeof import('../../packages/contract/src/calls.ts');
+      return `export const CALL_ROUTES = ${JSON.stringify(callRoutes())};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [dropCallSummaries(), react(), startAfterFirstPaint()],
+  plugins: [dropCallSummaries(), callRoutesModule(), react(), startAfterFirstPaint()],
   base: '/',
   build: {
     manifest: true,
@@ -177,6 +198,12 @@ export default defineConfig({
       // object built from others' properties (the contract's staff calls, which spread each
       // review kind's calls) is dropped when unused instead of shipping every staff schema.
       treeshake: { propertyReadSideEffects: false },
+      // The contract's money helpers in a chunk of their own: the first screens format prices with
+      // them, and left to itself the bundler puts them in the chunk of the finance calls, whose
+      // schemas would then be built as the app starts (scripts/budget.mjs refuses that).
+      output: {
+        codeSplitting: { groups: [{ name: 'money', test: /packages[\\/]contract[\\/]src[\\/]money\.ts$/ }] },
+      },
     },
   },
   server: {

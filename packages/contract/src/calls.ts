@@ -22,28 +22,66 @@ export type { CallDefinition } from './calls/define.ts';
 export const CUSTOMER_API_BASE = '/swx/customer';
 
 /**
- * Every call of spec §7, one file per domain in `calls/` (a server module's calls, or a planned
- * product's). A new domain is a new file there and one line here; this order is the order of the
- * paths in the OpenAPI document.
+ * Every call of spec §7 by domain, one file per domain in `calls/` (a server module's calls, or a
+ * planned product's). A new domain is a new file there, one line here and one in
+ * `calls/load.ts`; this order is the order of the paths in the OpenAPI document.
  */
-export const calls = {
-  ...identityCalls,
-  ...marketCalls,
-  ...contentCalls,
-  ...paramsCalls,
-  ...operatorCalls,
-  ...statsCalls,
-  ...nftCalls,
-  ...smartCalls,
-  ...tradingCalls,
-  ...kycCalls,
-  ...walletCalls,
-  ...loansCalls,
-  ...noticesCalls,
-  ...ledgerCalls,
-  ...financeCalls,
-  ...uploadCalls,
-} as const satisfies Record<string, CallDefinition>;
+export const callDomains = {
+  identity: identityCalls,
+  market: marketCalls,
+  content: contentCalls,
+  params: paramsCalls,
+  operator: operatorCalls,
+  stats: statsCalls,
+  nft: nftCalls,
+  smart: smartCalls,
+  trading: tradingCalls,
+  kyc: kycCalls,
+  wallet: walletCalls,
+  loans: loansCalls,
+  notices: noticesCalls,
+  ledger: ledgerCalls,
+  finance: financeCalls,
+  uploads: uploadCalls,
+} as const satisfies Record<string, Record<string, CallDefinition>>;
+
+export type CallDomain = keyof typeof callDomains;
+
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+  value: infer I,
+) => void
+  ? I
+  : never;
+
+/** The domains' calls in one object, in the domains' order (a bundler drops it when unused). */
+/* @__NO_SIDE_EFFECTS__ */
+function merged<D extends Record<string, Record<string, CallDefinition>>>(
+  domains: D,
+): UnionToIntersection<D[keyof D]> {
+  return Object.assign({}, ...Object.values(domains));
+}
+
+/** Every call of spec §7 by name. */
+export const calls = merged(callDomains);
 
 export type CallName = keyof typeof calls;
 export type CallData<N extends CallName> = z.infer<(typeof calls)[N]['data']>;
+
+/** A call's method and path, and the domain whose module (`calls/load.ts`) holds its schemas. */
+export type CallRoute = readonly [method: 'GET' | 'POST', path: string, domain: CallDomain];
+
+/**
+ * Every call's route, without its schemas: what a client needs to send a call. The customer app's
+ * build writes this table into the app (`virtual:swx/call-routes`) so the app starts without
+ * building the contract's schemas.
+ */
+export function callRoutes(): Record<CallName, CallRoute> {
+  const routes: Partial<Record<CallName, CallRoute>> = {};
+  for (const [domain, domainCalls] of Object.entries(callDomains) as [
+    CallDomain,
+    Partial<Record<CallName, CallDefinition>>,
+  ][])
+    for (const [name, definition] of Object.entries(domainCalls) as [CallName, CallDefinition][])
+      routes[name] = [definition.method, definition.path, domain];
+  return routes as Record<CallName, CallRoute>;
+}

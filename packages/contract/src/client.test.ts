@@ -142,3 +142,74 @@ describe('the shared API client', () => {
     expect(refused).toMatchObject({ code: Code.UNKNOWN_ERROR, message: 'failed' });
   });
 });
+
+describe('calls whose schemas load when first needed', () => {
+  const routes = {
+    echo: ['POST', '/echo/:id'],
+    refuse: ['GET', '/refuse'],
+    expire: ['GET', '/expire'],
+    shapeless: ['GET', '/shapeless'],
+    submitted: ['GET', '/submitted'],
+  } as const;
+
+  /** A client whose loader waits for `release`, noting what it was asked for. */
+  function lazyClient(release: Promise<void>, asked: string[], fail = false) {
+    return createApiClient<typeof calls>({
+      base,
+      calls: {
+        routes,
+        load: async (name) => {
+          asked.push(name);
+          await release;
+          if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+          return calls[name];
+        },
+      },
+      headers: () => ({}),
+      onSessionExpired: () => undefined,
+      text: { network: () => 'offline', error: () => 'failed' },
+    });
+  }
+
+  it('sends the request by its route while the schemas load, then parses with them', async () => {
+    let release: () => void = () => undefined;
+    const loaded = new Promise<void>((done) => {
+      release = done;
+    });
+    const asked: string[] = [];
+    const before = seen.length;
+    const pending = lazyClient(loaded, asked).call('echo', {
+      params: { id: '9' },
+      body: { b: 2 },
+    });
+    // The request reaches the server before the definition has loaded.
+    await expect.poll(() => seen.length).toBe(before + 1);
+    expect(seen.at(-1)?.url).toBe('/api/echo/9');
+    expect(asked).toEqual(['echo']);
+    release();
+    expect(await pending).toEqual({ id: '9', body: { b: 2 } });
+  });
+
+  it('still refuses data that does not match the loaded schema', async () => {
+    const failure = await lazyClient(Promise.resolve(), [])
+      .call('shapeless')
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: Code.UNKNOWN_ERROR, message: 'failed' });
+  });
+
+  it('reads an answer received by other means with the loaded schema', async () => {
+    const client = lazyClient(Promise.resolve(), []);
+    expect(await client.answerOf('submitted', 200, { code: 20001, msg: 'Submitted', data: null })).toBeNull();
+    await expect(client.answerOf('shapeless', 200, { code: 200, data: { n: 'x' } })).rejects.toMatchObject({
+      code: Code.UNKNOWN_ERROR,
+    });
+    expect(client.urlOf('echo', { id: 3 })).toBe(`${base}/echo/3`);
+  });
+
+  it('says the network failed when the schemas cannot load (offline, a new release)', async () => {
+    const failure = await lazyClient(Promise.resolve(), [], true)
+      .call('submitted')
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
+  });
+});

@@ -53,10 +53,22 @@ export function fillPath(path: string, params: Record<string, string | number>):
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }
 
+/**
+ * Calls whose schemas load when first needed: each call's method and path at once, its
+ * definition (schemas included) from `load`, which the client starts as it sends the request.
+ */
+export type LazyCalls<C extends Record<string, ClientCall>> = {
+  routes: {
+    readonly [N in keyof C]: readonly [method: ClientCall['method'], path: string, ...rest: unknown[]];
+  };
+  load<N extends keyof C & string>(name: N): Promise<C[N]>;
+};
+
 export type ClientOptions<C extends Record<string, ClientCall>> = {
   /** `/swx/customer` or `/swx/admin`. */
   base: string;
-  calls: C;
+  /** The calls, or their routes and a loader of their definitions. */
+  calls: C | LazyCalls<C>;
   /** The headers of every request (language, token, book), read at each request. */
   headers: () => Record<string, string>;
   /** A 401 answer (HTTP or envelope) to a call (its name) or to a file (`null`): end the session. */
@@ -85,7 +97,7 @@ export type ApiClient<C extends Record<string, ClientCall>> = {
     name: N,
     status: number,
     body: RawEnvelope | null,
-  ): z.infer<C[N]['data']>;
+  ): Promise<z.infer<C[N]['data']>>;
   /** The request URL of a call (base and filled path). */
   urlOf(name: keyof C & string, params?: Record<string, string | number>): string;
   /** The headers every request carries, as `call` sends them. */
@@ -94,10 +106,31 @@ export type ApiClient<C extends Record<string, ClientCall>> = {
   file(path: string, options: { query?: Query; accepts: (contentType: string) => boolean }): Promise<Blob>;
 };
 
+function isLazy<C extends Record<string, ClientCall>>(calls: C | LazyCalls<C>): calls is LazyCalls<C> {
+  return typeof (calls as Partial<LazyCalls<C>>).load === 'function';
+}
+
 export function createApiClient<C extends Record<string, ClientCall>>(
   options: ClientOptions<C>,
 ): ApiClient<C> {
-  const { base, calls, text } = options;
+  const { base, text } = options;
+  const lazy = isLazy(options.calls) ? options.calls : null;
+  const eager = lazy ? null : (options.calls as C);
+  /** A call's method and path. */
+  const routeOf = <N extends keyof C & string>(name: N): Pick<ClientCall, 'method' | 'path'> => {
+    if (eager) return eager[name] as ClientCall;
+    const [method, path] = (lazy as LazyCalls<C>).routes[name];
+    return { method, path };
+  };
+  /** A call's definition; a definition that cannot load (offline, a new release) is a network failure. */
+  const definitionOf = async <N extends keyof C & string>(name: N): Promise<C[N]> => {
+    if (eager) return eager[name];
+    try {
+      return await (lazy as LazyCalls<C>).load(name);
+    } catch {
+      throw new ApiFailure(NETWORK_FAILURE, text.network());
+    }
+  };
 
   const expired = (call: keyof C | null, message: unknown): ApiFailure => {
     options.onSessionExpired(call);
@@ -130,31 +163,35 @@ export function createApiClient<C extends Record<string, ClientCall>>(
     return parsed.data as z.infer<D['data']>;
   }
 
+  /** Sends a call by its route; its definition (`definition`, already loading) parses the answer. */
   async function callWith<D extends ClientCall>(
     name: keyof C | null,
-    definition: D,
+    route: Pick<ClientCall, 'method' | 'path'>,
+    definition: D | Promise<D>,
     input: CallInput,
   ): Promise<z.infer<D['data']>> {
+    // Not left unhandled while the request is under way; awaited below.
+    if (definition instanceof Promise) definition.catch(() => undefined);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers() };
-    const post = definition.method === 'POST';
+    const post = route.method === 'POST';
     if (post) headers['content-type'] = 'application/json';
-    const url = base + fillPath(definition.path, input.params ?? {}) + toQueryString(input.query ?? {});
+    const url = base + fillPath(route.path, input.params ?? {}) + toQueryString(input.query ?? {});
     const response = await send(url, {
-      method: definition.method,
+      method: route.method,
       headers,
       body: post ? JSON.stringify(input.body ?? {}) : null,
     });
     const body = (await response.json().catch(() => null)) as RawEnvelope | null;
-    return answer(name, definition, response.status, body);
+    return answer(name, await definition, response.status, body);
   }
 
   return {
     call: <N extends keyof C & string>(name: N, input: CallInput = {}) =>
-      callWith(name, calls[name] as C[N], input),
-    callDefinition: (definition, input = {}) => callWith(null, definition, input),
-    answerOf: <N extends keyof C & string>(name: N, status: number, body: RawEnvelope | null) =>
-      answer(name, calls[name] as C[N], status, body),
-    urlOf: (name, params = {}) => base + fillPath((calls[name] as ClientCall).path, params),
+      callWith(name, routeOf(name), definitionOf(name), input),
+    callDefinition: (definition, input = {}) => callWith(null, definition, definition, input),
+    answerOf: async <N extends keyof C & string>(name: N, status: number, body: RawEnvelope | null) =>
+      answer(name, await definitionOf(name), status, body),
+    urlOf: (name, params = {}) => base + fillPath(routeOf(name).path, params),
     headers: () => options.headers(),
 
     async file(path, { query = {}, accepts }) {

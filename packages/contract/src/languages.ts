@@ -83,3 +83,12 @@ export function contentListId(language: Language): 1 | 2 {
 export function serviceChatLanguage(language: string): 'zh' | 'en' {
   return ['zh', 'hk', 'tw', 'mo'].includes(language) ? 'zh' : 'en';
 }
+
+/** A text in several languages (operator settings, content): at least one set. */
+export type LocalizedText = Partial<Record<Language, string>>;
+
+/** The text of a localized field for a reader: their language, else English, else the first set. */
+export function localizedFor(text: LocalizedText | undefined, language: Language): string | undefined {
+  if (!text) return undefined;
+  return text[language] ?? text.en ?? Object.values(text).find((value) => value !== undefined);
+}

@@ -90,3 +90,12 @@ export function toDisplay(decimal: string, asset: string): string {
 function assertScale(scale: number): void {
   if (!Number.isInteger(scale) || scale < 0 || scale > 36) throw new RangeError(`bad scale ${scale}`);
 }
+
+/** Decimal price text ↔ ticks at `decimals`; more decimals than the instrument has is refused. */
+export function priceTicks(text: string, decimals: number): bigint | null {
+  const match = /^(\d{1,20})(?:\.(\d{1,20}))?$/.exec(text);
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) return null;
+  return BigInt((match[1] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicHttpsUrl, localizedFor, operatorSettings } from './operator.ts';
+import { localizedFor } from './languages.ts';
+import { isPublicHttpsUrl, operatorSettings } from './operator.ts';
 
 const base = { leaders: [], partners: [], social: [] };
 const issues = (value: unknown) => {

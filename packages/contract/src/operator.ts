@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { COUNTRIES } from './kyc.ts';
-import { LANGUAGES, type Language } from './languages.ts';
+import { LANGUAGES } from './languages.ts';
 import type { AdminCallDefinition } from './staff.ts';
 
 /**
@@ -33,7 +33,6 @@ const localized = (max: number) =>
   z
     .partialRecord(z.enum(LANGUAGES), line(max))
     .check(z.refine((value) => Object.keys(value).length > 0, { message: 'at least one language' }));
-export type LocalizedText = Partial<Record<Language, string>>;
 
 /** An https address on a public host name: no credentials, no reserved test domain, no brackets. */
 export function isPublicHttpsUrl(value: string): boolean {
@@ -179,12 +178,6 @@ export const operatorSettingsRecord = z.object({
   updatedBy: z.nullable(z.string()),
 });
 export type OperatorSettingsRecord = z.infer<typeof operatorSettingsRecord>;
-
-/** The text of a localized field for a reader: their language, else English, else the first set. */
-export function localizedFor(text: LocalizedText | undefined, language: Language): string | undefined {
-  if (!text) return undefined;
-  return text[language] ?? text.en ?? Object.values(text).find((value) => value !== undefined);
-}
 
 /** Staff calls of the operator settings (admin only, every change audited), under /swx/admin. */
 export const operatorAdminCalls = {

@@ -325,15 +325,6 @@ export function unreasonableStops(
   };
 }
 
-/** Decimal price text ↔ ticks at `decimals`; more decimals than the instrument has is refused. */
-export function priceTicks(text: string, decimals: number): bigint | null {
-  const match = /^(\d{1,20})(?:\.(\d{1,20}))?$/.exec(text);
-  if (!match) return null;
-  const fraction = match[2] ?? '';
-  if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) return null;
-  return BigInt((match[1] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
-}
-
 /** "1.25" lots → 125 centilots; null when not a multiple of 0.01. */
 export function parseCentilots(text: string): bigint | null {
   const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text);

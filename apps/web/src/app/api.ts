@@ -1,9 +1,12 @@
+import { CALL_ROUTES } from 'virtual:swx/call-routes';
 import {
   ApiFailure,
+  type CallName,
   CUSTOMER_API_BASE,
-  calls,
+  type calls,
   createApiClient,
   LANGUAGE_TAGS,
+  loadCallDomain,
   type Query,
 } from '@swx/contract';
 import { i18n } from './i18n.ts';
@@ -23,9 +26,16 @@ export function setSessionExpiredHandler(handler: () => void): void {
  * the demo flag 1, YES otherwise) and the reader's language. A 401 clears local storage (spec §8,
  * the language kept) and goes to /pass/login.
  */
-const client = createApiClient({
+const client = createApiClient<typeof calls>({
   base: CUSTOMER_API_BASE,
-  calls,
+  // Each call is sent by its route at once; its schemas load with its domain's module meanwhile.
+  calls: {
+    routes: CALL_ROUTES,
+    load: async (name) => {
+      const domain = await loadCallDomain[CALL_ROUTES[name][2]]();
+      return (domain as Partial<typeof calls>)[name as CallName] as (typeof calls)[typeof name];
+    },
+  },
   headers: () => {
     const state = getState();
     const headers: Record<string, string> = {

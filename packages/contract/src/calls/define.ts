@@ -22,6 +22,7 @@ export type CallDefinition = {
 /** The open data schema of a planned call. */
 export const planned = z.unknown();
 
+/* @__NO_SIDE_EFFECTS__ */
 export function call<const D extends CallDefinition>(definition: D): D {
   return definition;
 }
