@@ -24,6 +24,7 @@ const calls = {
   expire: { method: 'GET', path: '/expire', data: z.null() },
   shapeless: { method: 'GET', path: '/shapeless', data: z.object({ n: z.int() }) },
   submitted: { method: 'GET', path: '/submitted', data: z.null() },
+  item: { method: 'GET', path: '/item/:id', data: z.object({ id: z.string() }) },
 } as const;
 
 type Seen = { url: string; headers: IncomingMessage['headers']; body: string };
@@ -48,6 +49,7 @@ beforeAll(async () => {
       const path = (request.url ?? '').replace(/^\/api/, '').replace(/\?.*$/, '');
       if (path.startsWith('/echo/'))
         answer(200, { code: 200, msg: 'ok', data: { id: path.slice(6), body: JSON.parse(body) } });
+      else if (path.startsWith('/item/')) answer(200, { code: 200, msg: 'ok', data: { id: path.slice(6) } });
       else if (path === '/refuse')
         answer(400, { code: 10026, msg: 'Bad input', data: [{ path: 'email', issue: 'invalid_format' }] });
       else if (path === '/expire') answer(401, { code: 401, msg: 'Session over', data: null });
@@ -150,6 +152,7 @@ describe('calls whose schemas load when first needed', () => {
     expire: ['GET', '/expire'],
     shapeless: ['GET', '/shapeless'],
     submitted: ['GET', '/submitted'],
+    item: ['GET', '/item/:id'],
   } as const;
 
   /** A client whose loader waits for `release`, noting what it was asked for. */
@@ -171,23 +174,20 @@ describe('calls whose schemas load when first needed', () => {
     });
   }
 
-  it('sends the request by its route while the schemas load, then parses with them', async () => {
+  it('sends a GET by its route while the schemas load, then parses with them', async () => {
     let release: () => void = () => undefined;
     const loaded = new Promise<void>((done) => {
       release = done;
     });
     const asked: string[] = [];
     const before = seen.length;
-    const pending = lazyClient(loaded, asked).call('echo', {
-      params: { id: '9' },
-      body: { b: 2 },
-    });
+    const pending = lazyClient(loaded, asked).call('item', { params: { id: '9' } });
     // The request reaches the server before the definition has loaded.
     await expect.poll(() => seen.length).toBe(before + 1);
-    expect(seen.at(-1)?.url).toBe('/api/echo/9');
-    expect(asked).toEqual(['echo']);
+    expect(seen.at(-1)?.url).toBe('/api/item/9');
+    expect(asked).toEqual(['item']);
     release();
-    expect(await pending).toEqual({ id: '9', body: { b: 2 } });
+    expect(await pending).toEqual({ id: '9' });
   });
 
   it('still refuses data that does not match the loaded schema', async () => {
@@ -211,5 +211,14 @@ describe('calls whose schemas load when first needed', () => {
       .call('submitted')
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
+  });
+
+  it('sends a POST only once its schemas have loaded, so a failure to load them changes nothing', async () => {
+    const before = seen.length;
+    const failure = await lazyClient(Promise.resolve(), [], true)
+      .call('echo', { params: { id: '5' }, body: { order: 1 } })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
+    expect(seen.length).toBe(before);
   });
 });

@@ -163,13 +163,18 @@ export function createApiClient<C extends Record<string, ClientCall>>(
     return parsed.data as z.infer<D['data']>;
   }
 
-  /** Sends a call by its route; its definition (`definition`, already loading) parses the answer. */
+  /**
+   * Sends a call by its route; its definition (`definition`, already loading) parses the answer. A
+   * POST waits for its definition before it is sent: a change the server made must never be
+   * reported as a failure because the app could not load the schema of its answer.
+   */
   async function callWith<D extends ClientCall>(
     name: keyof C | null,
     route: Pick<ClientCall, 'method' | 'path'>,
-    definition: D | Promise<D>,
+    loading: D | Promise<D>,
     input: CallInput,
   ): Promise<z.infer<D['data']>> {
+    const definition = route.method === 'POST' ? await loading : loading;
     // Not left unhandled while the request is under way; awaited below.
     if (definition instanceof Promise) definition.catch(() => undefined);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers() };
