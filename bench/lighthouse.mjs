@@ -6,7 +6,8 @@
 // Usage: node bench/lighthouse.mjs [route ...]   (CHROME_PATH picks the browser; default
 // /usr/bin/chromium; the routes are visited signed out; LIGHTHOUSE_REPORTS=<folder> also writes
 // each route's full report there as JSON, its trace's long tasks and LCP element included;
-// LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first).
+// LIGHTHOUSE_BUILT=1 measures the apps as last built instead of building them first;
+// LIGHTHOUSE_THROTTLING=devtools applies the throttling for real instead of simulating it).
 // Each route is measured three times: as a phone's first page of a browser session, which opens
 // on the welcome board (the page under it is prepared hidden); and as the same tab's next load of
 // the page once the board has been seen (its session storage kept), which draws the page itself:
@@ -87,8 +88,10 @@ const FLAGS = {
   output: 'json',
   logLevel: 'error',
   onlyCategories: ['performance', 'accessibility', 'best-practices'],
+  // LIGHTHOUSE_THROTTLING=devtools: the page loaded under the same phone's network and CPU applied
+  // for real (DevTools throttling), figures observed rather than simulated from an unthrottled load.
+  ...(process.env.LIGHTHOUSE_THROTTLING ? { throttlingMethod: process.env.LIGHTHOUSE_THROTTLING } : {}),
 };
-const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
 
 /**
  * The page after the welcome board: the same tab, the board seen this session; nothing cached
@@ -96,6 +99,9 @@ const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome
  * visit of the page cached (a reload).
  */
 async function afterBoard(url, cold) {
+  // A connection of its own each time: one kept across Lighthouse's own runs, which open and close
+  // targets on the same browser, at times finds its session gone ("Session with given id not found").
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const page = await browser.newPage();
   try {
     const { origin } = new URL(url);
@@ -108,6 +114,7 @@ async function afterBoard(url, cold) {
     return await navigation(page, url, { flags: { ...FLAGS, disableStorageReset: true } });
   } finally {
     await page.close();
+    await browser.disconnect();
   }
 }
 
@@ -161,7 +168,6 @@ try {
     console.log(row(`  after the board, a reload`, await measure(url, 'reload')));
   }
 } finally {
-  await browser.disconnect();
   await chrome.kill();
   floor.close();
   server.kill('SIGTERM');

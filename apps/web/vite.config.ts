@@ -32,15 +32,22 @@ function dropCallSummaries(): Plugin {
  * boot.js to fetch with the entry's when the page opens on that route (a deep link, a reload)
  * instead of once the app has run and rendered up to the screen. Read from routes.ts itself (Node
  * strips its types): a loader's source names the module it imports. More specific paths first,
- * as the router ranks them (`/trading/plans` before `/trading/:productId`). As compact JSON:
- * `[files, [[pattern, [file index, ...], {language: [file index, ...]}], ...]]`, file names
- * relative to /assets/.
+ * as the router ranks them (`/trading/plans` before `/trading/:productId`). A route's first call
+ * (routes.ts `firstCall`) adds the chunk of its schemas and what boot.js needs to send it: its URL
+ * path and each path parameter's source (a name: the page's query; a number: the pattern's group),
+ * with the app's language tags and request timeout. As compact JSON: `[files, [[pattern, [file
+ * index, ...], {language: [file index, ...]}, [path, {parameter: source}]?], ...], {languages,
+ * timeout}]`, file names relative to /assets/.
  */
 async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promise<string> {
   const routesFile = page('src/app/routes.ts');
   const { ROUTES, loadPassShell } = (await import(
     pathToFileURL(routesFile).href
   )) as typeof import('./src/app/routes.ts');
+  const contract = (await import(
+    pathToFileURL(page('../../packages/contract/src/index.ts')).href
+  )) as typeof import('../../packages/contract/src/index.ts');
+  const callRoutes = contract.callRoutes();
   const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
   const files: string[] = [];
   const indexOf = (file: string) => {
@@ -48,7 +55,14 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
     if (!files.includes(file)) files.push(file);
     return files.indexOf(file);
   };
-  const routes: { pattern: string; rank: number; files: number[]; texts: Record<string, number[]> }[] = [];
+  type FirstCall = [path: string, sources: Record<string, string | number>];
+  const routes: {
+    pattern: string;
+    rank: number;
+    files: number[];
+    texts: Record<string, number[]>;
+    firstCall?: FirstCall;
+  }[] = [];
   /** The chunk a loader of routes.ts imports. */
   const chunkOf = (load: () => Promise<unknown>, what: string) => {
     const specifier = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(load.toString())?.[1];
@@ -84,17 +98,47 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
     // Login, register and reset are drawn in a shell of their own, a chunk loaded with them.
     if (route.chrome === 'pass') visit(chunkOf(loadPassShell, 'the pass shell'));
     const segments = route.path.split('/').filter(Boolean);
-    const pattern = `^/${segments.map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`;
+    const pattern = `^/${segments.map((part) => (part.startsWith(':') ? '([^/]+)' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`;
+    let firstCall: FirstCall | undefined;
+    if (route.firstCall) {
+      const { name, params } = route.firstCall;
+      const [method, path, domain] = callRoutes[name];
+      if (method !== 'GET') throw new Error(`routes.ts: ${route.path}'s first call ${name} is not a GET`);
+      const names = segments.filter((part) => part.startsWith(':')).map((part) => part.slice(1));
+      const sources: Record<string, string | number> = {};
+      for (const [, parameter = ''] of path.matchAll(/:([A-Za-z]+)/g)) {
+        const source = params[parameter] ?? '';
+        if (source.startsWith('?')) sources[parameter] = source.slice(1);
+        else if (source.startsWith(':') && names.includes(source.slice(1)))
+          sources[parameter] = names.indexOf(source.slice(1)) + 1;
+        else throw new Error(`routes.ts: ${route.path}'s first call ${name}: no source for :${parameter}`);
+      }
+      firstCall = [contract.CUSTOMER_API_BASE + path, sources];
+      // Its schemas (the contract's domain module), fetched with the screen's chunks.
+      const schemas = page(`../../packages/contract/src/calls/${domain}.ts`);
+      const chunk = chunks.find((c) => c.moduleIds.includes(schemas));
+      if (!chunk) throw new Error(`routes.ts: no chunk for the ${domain} calls (${route.path})`);
+      visit(chunk);
+    }
     routes.push({
       pattern,
       rank: segments.filter((part) => !part.startsWith(':')).length,
       files: [...styles, ...scripts].map(indexOf),
       texts,
+      ...(firstCall ? { firstCall } : {}),
     });
   }
   const table = [
     files.map((file) => file.slice('assets/'.length)),
-    routes.sort((a, b) => b.rank - a.rank).map((route) => [route.pattern, route.files, route.texts]),
+    routes
+      .sort((a, b) => b.rank - a.rank)
+      .map((route) => [
+        route.pattern,
+        route.files,
+        route.texts,
+        ...(route.firstCall ? [route.firstCall] : []),
+      ]),
+    { languages: contract.LANGUAGE_TAGS, timeout: contract.REQUEST_TIMEOUT_MS },
   ];
   // An attribute's value in single quotes: nothing in it is a quote or an ampersand.
   const json = JSON.stringify(table);

@@ -115,7 +115,16 @@ describe('one quote per screen', () => {
       const btc = await listed(2, 'BTCUSDT');
       const { page, errors } = await app.open(layout, { language });
       const instrument = new InstrumentPage(page);
+      // The page opens with the instrument's data already asked for (boot.js sends the screen's
+      // first call with the app's chunks): the screen takes that answer rather than asking again,
+      // in either language (the same headers as the app's own call).
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/index/getMarketInfo/')) asked.push(request.url());
+      });
       await instrument.goto({ code: 'BTCUSDT', type: 2, id: btc.id });
+      await instrument.livePrice.waitFor();
+      expect(asked).toEqual([expect.stringMatching(new RegExp(`/index/getMarketInfo/${btc.id}$`))]);
       await page.locator('.ticket-figures [data-figure="bid"]').waitFor();
       const seen = new Set<string>();
       // Several ticks: each frame shows one quote, wherever it is read.

@@ -57,9 +57,54 @@
   const tags = [...(app?.content.children ?? [])];
   // The screen of the path the page opens on, when it is a chunk of its own: its chunks and
   // stylesheets are fetched with the entry's (the build lists the routes most specific first).
+  /** The screen's first call (routes.ts firstCall), sent with the preloads. */
+  let sendFirstCall = () => undefined;
   try {
-    const [files, routes] = JSON.parse(app?.getAttribute('data-routes') || '[[],[]]');
+    const [files, routes, settings] = JSON.parse(app?.getAttribute('data-routes') || '[[],[]]');
     const route = routes.find(([pattern]) => new RegExp(pattern).test(location.pathname));
+    // The GET the screen draws first, with the headers app/api.ts sends (its language's tag, the
+    // book, the token): the screen's own call takes its answer (app/firstCall.ts) when its URL
+    // and headers are these; otherwise it sends its own and this answer goes unused.
+    const tag = settings?.languages?.[language];
+    if (route?.[3] && tag) {
+      const [path, sources] = route[3];
+      const groups = new RegExp(route[0]).exec(location.pathname) ?? [];
+      const query = new URLSearchParams(location.search);
+      let complete = true;
+      const url = path.replace(/:([A-Za-z]+)/g, (_, name) => {
+        const source = sources[name];
+        const raw = typeof source === 'number' ? groups[source] : query.get(source);
+        let value = raw ?? '';
+        try {
+          if (typeof source === 'number') value = decodeURIComponent(value);
+        } catch {
+          value = '';
+        }
+        if (!value) complete = false;
+        return encodeURIComponent(value);
+      });
+      let virtual = '1';
+      let token = null;
+      try {
+        virtual = localStorage.getItem('virtual') === '0' ? '0' : '1';
+        token = localStorage.getItem('token');
+      } catch {
+        // Storage blocked: the app's defaults (the demo book, no token).
+      }
+      const headers = {
+        accept: 'application/json',
+        'accept-language': tag,
+        virtually: virtual === '1' ? 'NO' : 'YES',
+      };
+      if (token) headers.authorization = token;
+      if (complete)
+        sendFirstCall = () => {
+          const response = fetch(url, { headers, signal: AbortSignal.timeout(settings.timeout) });
+          // Handled where it is taken; never an unhandled rejection when it is not.
+          response.catch(() => undefined);
+          window.swxFirstCall = { url, headers, response, at: performance.now() };
+        };
+    }
     // The screen's texts in the app's language are fetched too.
     for (const index of route ? [...route[1], ...(route[2][language] ?? [])] : []) {
       const href = `/assets/${files[index]}`;
@@ -78,6 +123,7 @@
   const preload = () => {
     if (preloaded) return;
     preloaded = true;
+    sendFirstCall();
     for (const tag of tags) if (tag.localName !== 'script') document.head.append(copy(tag));
   };
   // A page that draws itself before the app (the welcome board, a first screen the build drew)

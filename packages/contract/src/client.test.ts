@@ -4,7 +4,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { ApiFailure, createApiClient, fillPath, NETWORK_FAILURE, toQueryString } from './client.ts';
+import {
+  ApiFailure,
+  createApiClient,
+  fillPath,
+  NETWORK_FAILURE,
+  TIMED_OUT,
+  toQueryString,
+} from './client.ts';
 import { Code } from './codes.ts';
 
 describe('GET parameters (spec §7)', () => {
@@ -220,5 +227,64 @@ describe('calls whose schemas load when first needed', () => {
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('a GET the page already sent (the customer app sends its first screen’s call before it runs)', () => {
+  /** A client whose `sent` hook is asked about every request; it holds `already` for one URL. */
+  function hooked(already: { url: string; response: Promise<Response> } | null, asked: unknown[]) {
+    return createApiClient({
+      base,
+      calls,
+      headers: () => ({ 'accept-language': 'ar', authorization: 'token-2' }),
+      sent: (url, headers) => {
+        asked.push({ url, headers });
+        return already && url === already.url ? already.response : undefined;
+      },
+      onSessionExpired: () => undefined,
+      text: { network: () => 'offline', error: () => 'failed' },
+    });
+  }
+
+  it('takes its answer instead of sending the GET again, asked with the URL and headers it would send', async () => {
+    const url = `${base}/item/7`;
+    const response = fetch(url);
+    await expect.poll(() => seen.at(-1)?.url).toBe('/api/item/7');
+    const before = seen.length;
+    const asked: unknown[] = [];
+    expect(await hooked({ url, response }, asked).call('item', { params: { id: '7' } })).toEqual({ id: '7' });
+    expect(seen.length).toBe(before);
+    expect(asked).toEqual([
+      { url, headers: { accept: 'application/json', 'accept-language': 'ar', authorization: 'token-2' } },
+    ]);
+  });
+
+  it('sends any other GET itself, and never asks about a POST', async () => {
+    const asked: unknown[] = [];
+    const client = hooked({ url: `${base}/item/7`, response: fetch(`${base}/item/7`) }, asked);
+    const before = seen.length;
+    expect(await client.call('item', { params: { id: '8' } })).toEqual({ id: '8' });
+    expect(await client.call('echo', { params: { id: '8' }, body: { a: 1 } })).toEqual({
+      id: '8',
+      body: { a: 1 },
+    });
+    await expect.poll(() => seen.slice(before).map((request) => request.url)).toContain('/api/echo/8');
+    expect(seen.slice(before).map((request) => request.url)).toContain('/api/item/8');
+    expect(asked).toEqual([expect.objectContaining({ url: `${base}/item/8` })]);
+  });
+
+  it('applies the envelope rules to its answer, and a request that got none is the usual failure', async () => {
+    const refused = hooked({ url: `${base}/refuse`, response: fetch(`${base}/refuse`) }, []);
+    await expect(refused.call('refuse')).rejects.toMatchObject({ code: Code.INVALID_INPUT });
+    const offline = hooked(
+      { url: `${base}/refuse`, response: Promise.reject(new TypeError('Failed to fetch')) },
+      [],
+    );
+    await expect(offline.call('refuse')).rejects.toMatchObject({ code: NETWORK_FAILURE, message: 'offline' });
+    const late = hooked(
+      { url: `${base}/refuse`, response: Promise.reject(new DOMException('late', 'TimeoutError')) },
+      [],
+    );
+    await expect(late.call('refuse')).rejects.toMatchObject({ code: TIMED_OUT, message: 'offline' });
   });
 });

@@ -71,6 +71,11 @@ export type ClientOptions<C extends Record<string, ClientCall>> = {
   calls: C | LazyCalls<C>;
   /** The headers of every request (language, token, book), read at each request. */
   headers: () => Record<string, string>;
+  /**
+   * A GET already sent with this URL and these headers (the customer app's page sends its first
+   * screen's call before the app runs): its answer, used once instead of sending the GET again.
+   */
+  sent?: (url: string, headers: Record<string, string>) => Promise<Response> | undefined;
   /** A 401 answer (HTTP or envelope) to a call (its name) or to a file (`null`): end the session. */
   onSessionExpired: (call: keyof C | null) => void;
   /** Texts of failures the server did not word. Empty strings leave the wording to the screen. */
@@ -138,14 +143,18 @@ export function createApiClient<C extends Record<string, ClientCall>>(
     return new ApiFailure(Code.SESSION_EXPIRED, wording);
   };
 
-  async function send(url: string, init: RequestInit): Promise<Response> {
+  /** A request's answer, or the failure of a request that got none (no network, no answer in time). */
+  async function received(request: Promise<Response>): Promise<Response> {
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      return await request;
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       throw new ApiFailure(timedOut ? TIMED_OUT : NETWORK_FAILURE, text.network());
     }
   }
+
+  const send = (url: string, init: RequestInit): Promise<Response> =>
+    received(fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
 
   /** The envelope's rules: a 401 ends the session; a refusal throws its code; data parsed by the schema. */
   function answer<D extends ClientCall>(
@@ -181,11 +190,14 @@ export function createApiClient<C extends Record<string, ClientCall>>(
     const post = route.method === 'POST';
     if (post) headers['content-type'] = 'application/json';
     const url = base + fillPath(route.path, input.params ?? {}) + toQueryString(input.query ?? {});
-    const response = await send(url, {
-      method: route.method,
-      headers,
-      body: post ? JSON.stringify(input.body ?? {}) : null,
-    });
+    const already = post ? undefined : options.sent?.(url, headers);
+    const response = already
+      ? await received(already)
+      : await send(url, {
+          method: route.method,
+          headers,
+          body: post ? JSON.stringify(input.body ?? {}) : null,
+        });
     const body = (await response.json().catch(() => null)) as RawEnvelope | null;
     return answer(name, await definition, response.status, body);
   }

@@ -9,8 +9,9 @@ import {
   loadCallDomain,
   type Query,
 } from '@swx/contract';
+import { takeFirstCall } from './firstCall.ts';
 import { i18n } from './i18n.ts';
-import { clearAllStorage, getState } from './state.ts';
+import { type ClientState, clearAllStorage, getState } from './state.ts';
 
 export { ApiFailure };
 
@@ -22,9 +23,24 @@ export function setSessionExpiredHandler(handler: () => void): void {
 }
 
 /**
- * The customer API: calls by contract name with the token, the `virtually` book header (NO for
- * the demo flag 1, YES otherwise) and the reader's language. A 401 clears local storage (spec §8,
- * the language kept) and goes to /pass/login.
+ * The headers of every call: the reader's language, the `virtually` book header (NO for the demo
+ * flag 1, YES otherwise) and the token. public/boot.js sends the page's first call with the same.
+ */
+export function requestHeaders(
+  state: Pick<ClientState, 'language' | 'virtual' | 'token'>,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'accept-language': LANGUAGE_TAGS[state.language],
+    virtually: state.virtual === 1 ? 'NO' : 'YES',
+  };
+  if (state.token) headers.authorization = state.token;
+  return headers;
+}
+
+/**
+ * The customer API: calls by contract name with `requestHeaders`. A 401 clears local storage
+ * (spec §8, the language kept) and goes to /pass/login. The page's first call may already have
+ * been sent by boot.js (firstCall.ts).
  */
 const client = createApiClient<typeof calls>({
   base: CUSTOMER_API_BASE,
@@ -36,15 +52,8 @@ const client = createApiClient<typeof calls>({
       return (domain as Partial<typeof calls>)[name as CallName] as (typeof calls)[typeof name];
     },
   },
-  headers: () => {
-    const state = getState();
-    const headers: Record<string, string> = {
-      'accept-language': LANGUAGE_TAGS[state.language],
-      virtually: state.virtual === 1 ? 'NO' : 'YES',
-    };
-    if (state.token) headers.authorization = state.token;
-    return headers;
-  },
+  headers: () => requestHeaders(getState()),
+  sent: takeFirstCall,
   onSessionExpired: () => {
     clearAllStorage();
     onSessionExpired();

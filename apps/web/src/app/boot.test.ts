@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { isDesktopUserAgent } from '@swx/contract';
+import {
+  CUSTOMER_API_BASE,
+  callRoutes,
+  isDesktopUserAgent,
+  LANGUAGE_TAGS,
+  REQUEST_TIMEOUT_MS,
+} from '@swx/contract';
 import { describe, expect, it } from 'vitest';
+import { requestHeaders } from './api.ts';
 import { applyRootFont } from './layout.ts';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
@@ -26,8 +33,16 @@ function boot(
     /** The page's data-first-screen (a first screen the build drew): its language and layout. */
     firstScreen?: string;
     signedIn?: boolean;
+    search?: string;
+    /** Local storage's demo flag (`virtual`). */
+    virtual?: string;
   } = {},
 ) {
+  /** The requests boot.js sends itself (the page's first call), with their options. */
+  const fetched: { url: string; init: { headers: Record<string, string>; signal: unknown } }[] = [];
+  const window: { innerWidth: number; swxFirstCall?: { url: string; headers: Record<string, string> } } = {
+    innerWidth: width,
+  };
   const classes = new Set<string>();
   const added: Tag[] = [];
   const steps: string[] = [];
@@ -92,10 +107,13 @@ function boot(
     'requestAnimationFrame',
     'setTimeout',
     'PerformanceObserver',
+    'fetch',
+    'AbortSignal',
+    'performance',
     bootScript,
   )(
     { userAgent },
-    { innerWidth: width },
+    window,
     document,
     { getItem: (key: string) => (key === 'welcomeShown' ? welcomeShown : null) },
     {
@@ -104,9 +122,10 @@ function boot(
           language: page.language ?? null,
           isLogin: page.signedIn ? 'true' : null,
           token: page.signedIn ? 'a-token' : null,
+          virtual: page.virtual ?? null,
         })[key] ?? null,
     },
-    { pathname: page.path ?? '/' },
+    { pathname: page.path ?? '/', search: page.search ?? '' },
     (frame: () => void) => {
       steps.push('frame');
       frame();
@@ -117,8 +136,17 @@ function boot(
       if (!delay) task();
     },
     PaintObserver,
+    (url: string, init: (typeof fetched)[number]['init']) => {
+      fetched.push({ url, init });
+      steps.push('fetch');
+      return Promise.resolve(new Response('{}'));
+    },
+    { timeout: (ms: number) => `timeout ${ms}` },
+    { now: () => 5 },
   );
   return {
+    fetched,
+    firstCall: window.swxFirstCall,
     fontSize: documentElement.style.fontSize,
     welcome: classes.has('boot-welcome'),
     firstScreen: classes.has('first-screen'),
@@ -254,5 +282,60 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     expect(opened('/trading/7')).toContainEqual(module('en-1.js'));
     expect(opened('/')).toEqual([entry[0]]);
     expect(opened('/trading/7/more')).toEqual([entry[0]]);
+  });
+
+  it("sends the first call of the screen the page opens on, with the headers the app's own call carries, when the app's chunks are fetched", () => {
+    const entry: Tag[] = [
+      { localName: 'link', attributes: [{ name: 'rel', value: 'modulepreload' }] },
+      { localName: 'script', attributes: [{ name: 'src', value: '/assets/main-1.js' }] },
+    ];
+    const info = CUSTOMER_API_BASE + callRoutes().getMarketInfo[1];
+    // As the build writes it: a route's first call is its URL path and each parameter's source,
+    // the page's query (a name) or a group of the route's pattern (a number).
+    const routes = JSON.stringify([
+      ['Currency-1.js', 'Product-1.js'],
+      [
+        ['^/cruuency/?$', [0], {}, [info, { id: 'id' }]],
+        ['^/trading/([^/]+)/?$', [1], {}, ['/swx/customer/smart/:productId', { productId: 1 }]],
+      ],
+      { languages: LANGUAGE_TAGS, timeout: REQUEST_TIMEOUT_MS },
+    ]);
+    const open = (
+      path: string,
+      search: string,
+      page: Parameters<typeof boot>[4] = {},
+      seen: string | null = '1',
+    ) => boot(PHONE, 390, seen, entry, { path, search, routes, ...page });
+    const url = info.replace(':id', '7');
+    // Signed out in English on the demo book; signed in, in Arabic, on the live book.
+    for (const [page, state] of [
+      [{}, { language: 'en', virtual: 1, token: null }],
+      [
+        { language: 'ar', signedIn: true, virtual: '0' },
+        { language: 'ar', virtual: 0, token: 'a-token' },
+      ],
+    ] as const) {
+      const opened = open('/cruuency', '?code=EURUSD&id=7', page);
+      const headers = { accept: 'application/json', ...requestHeaders(state) };
+      expect(opened.fetched).toEqual([{ url, init: { headers, signal: `timeout ${REQUEST_TIMEOUT_MS}` } }]);
+      expect(opened.firstCall).toMatchObject({ url, headers, at: 5 });
+    }
+    // A path parameter, as the router reads it (decoded), encoded as the app's client fills it.
+    expect(open('/trading/a%20b', '').fetched.map((request) => request.url)).toEqual([
+      '/swx/customer/smart/a%20b',
+    ]);
+    // Nothing without the parameter, in a language the app does not have, or on another screen.
+    expect(open('/cruuency', '?code=EURUSD').fetched).toEqual([]);
+    expect(open('/cruuency', '?id=7', { language: 'xx' }).fetched).toEqual([]);
+    expect(open('/market', '?id=7').fetched).toEqual([]);
+    // With the app's chunks: at once when the app draws the page, after the welcome board's paint.
+    expect(open('/cruuency', '?id=7').steps.slice(0, 2)).toEqual(['fetch', 'link']);
+    expect(open('/cruuency', '?id=7', {}, null).steps.slice(0, 5)).toEqual([
+      'timer 3000',
+      'paint',
+      'task',
+      'fetch',
+      'link',
+    ]);
   });
 });

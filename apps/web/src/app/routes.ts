@@ -1,3 +1,4 @@
+import type { CallName } from '@swx/contract';
 import type { ComponentType } from 'react';
 import { matchRoutes } from 'react-router';
 
@@ -32,6 +33,14 @@ export type RouteEntry = {
    */
   chrome?: 'pass' | 'bare';
   view: RouteView;
+  /**
+   * The GET whose answer the screen draws first, when the page opens on this route: boot.js sends
+   * it with the app's first requests instead of once the app has run up to the screen, and the
+   * screen's own call takes its answer (app/firstCall.ts; the same URL and headers, or it is sent
+   * again). Each path parameter of the call by where it comes from: `?name`, the page's query;
+   * `:name`, a parameter of this route's path.
+   */
+  firstCall?: { name: CallName; params: Record<string, `?${string}` | `:${string}`> };
 };
 
 const upcoming = 'upcoming';
@@ -93,6 +102,7 @@ export const ROUTES: readonly RouteEntry[] = [
     title: 'currency',
     tab: 'market',
     view: { load: () => import('../features/market/Currency.tsx') },
+    firstCall: { name: 'getMarketInfo', params: { id: '?id' } },
   },
   {
     path: '/profile/balance',
