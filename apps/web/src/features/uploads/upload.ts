@@ -50,11 +50,8 @@ export function uploadFile(
       } catch {
         body = null;
       }
-      try {
-        resolve(answerOf('upload', xhr.status, body));
-      } catch (error) {
-        reject(error);
-      }
+      // The envelope's rules, as for any call (a promise: its refusal rejects this one).
+      resolve(answerOf('upload', xhr.status, body));
     };
     xhr.onerror = () => reject(new ApiFailure(-1, i18n.t('upload.error.failed')));
     xhr.ontimeout = () => reject(new ApiFailure(-2, i18n.t('upload.error.failed')));
