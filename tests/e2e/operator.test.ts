@@ -108,8 +108,15 @@ describe('operator identity on the customer pages', () => {
         expect(home).not.toContain(invented);
       if (language === 'en' || language === 'ar') {
         await shoot(page, `sandbox-home-${language}-1280`);
+        // The article is asked for with the app's first requests (routes.ts firstCall) and the
+        // screen takes that answer, in the reader's language: one request.
+        const asked: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().includes('/index/getContentsById/')) asked.push(request.url());
+        });
         await content.goto(`/detail?id=${pages.find((p) => p.title)?.id}`);
         await expect.poll(() => content.prose.count()).toBe(1);
+        expect(asked).toHaveLength(1);
         await shoot(page, `sandbox-about-${language}-1280`);
         const phone = new ContentPage(await pageFor(language, 390));
         await phone.goto('/introduction');

@@ -158,7 +158,15 @@ describe('smart trading', () => {
     const { page, errors, context } = await app.open('desktop', { as: buyer, quiet: true });
     await live(context);
     const product = new SmartProductPage(page);
+    // The page asks for the product with the app's first requests (routes.ts firstCall), signed in
+    // on the live book, and the screen takes that answer rather than asking again.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/order/smart/products/')) asked.push(request.url());
+    });
     await product.goto(trend.id);
+    await product.strategy.waitFor();
+    expect(asked).toEqual([expect.stringMatching(new RegExp(`/order/smart/products/${trend.id}$`))]);
     await product.backtestFigures.waitFor({ timeout: 60_000 });
     expect(await product.strategy.innerText()).toContain('Moving-average trend follower');
     expect(await product.strategy.innerText()).toContain('a fast one of 20 bars and a slow one of 50 bars');

@@ -84,7 +84,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/trading', title: 'trading', tab: 'trading', tabRoot: true, view: { load: smart('Products') } },
   { path: '/trading/plans', title: 'smartPlans', tab: 'trading', view: { load: smart('Plans') } },
   { path: '/trading/plans/:id', title: 'smartPlan', tab: 'trading', view: { load: smart('Plan') } },
-  { path: '/trading/:productId', title: 'smartProduct', tab: 'trading', view: { load: smart('Product') } },
+  {
+    path: '/trading/:productId',
+    title: 'smartProduct',
+    tab: 'trading',
+    view: { load: smart('Product') },
+    firstCall: { name: 'smartProduct', params: { id: ':productId' } },
+  },
   { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: { load: loans('Browse') } },
   { path: '/loan/borrow/:productId', title: 'loanBorrow', tab: 'loan', view: { load: loans('Borrow') } },
   { path: '/loan/records', title: 'loanRecords', tab: 'loan', view: { load: loans('MyLoans') } },
@@ -253,7 +259,12 @@ export const ROUTES: readonly RouteEntry[] = [
     chrome: 'bare',
     view: { load: () => import('../features/identity/LoginCallback.tsx') },
   },
-  { path: '/detail', title: 'detail', view: { load: () => import('../features/content/Detail.tsx') } },
+  {
+    path: '/detail',
+    title: 'detail',
+    view: { load: () => import('../features/content/Detail.tsx') },
+    firstCall: { name: 'getContentsById', params: { id: '?id' } },
+  },
   {
     path: '/introduction',
     title: 'introduction',

@@ -45,11 +45,18 @@ export default function Currency() {
   });
   // What the screen shows of the instrument: the answer as it arrives, drawn at a transition's
   // priority (React draws the whole page in slices, the browser free between them, instead of in
-  // the task that brought the answer); the charts' queries start from the answer itself.
+  // the task that brought the answer). The candles are asked for once that is drawn: the page's
+  // own figures first, the chart's data beside the chart's module, which only loads then.
   const shown = useDeferredValue(info.data);
   const code = info.data?.code ?? params.get('code') ?? '';
-  const series = useQuery({ ...marketQueries.candles(code, period), enabled: code !== '' && info.isSuccess });
-  const day = useQuery({ ...marketQueries.candles(code, '15m'), enabled: code !== '' && info.isSuccess });
+  const series = useQuery({
+    ...marketQueries.candles(code, period),
+    enabled: code !== '' && shown !== undefined,
+  });
+  const day = useQuery({
+    ...marketQueries.candles(code, '15m'),
+    enabled: code !== '' && shown !== undefined,
+  });
   const live = useQuote(code);
   const watch = useWatchlist();
   const [announcement, setAnnouncement] = useState('');
