@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customerApi } from '../support/api.ts';
-import { seriousViolations } from '../support/browser.ts';
+import { seriousViolations, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { InstrumentPage, MarketPage, NoticeDialog } from '../support/pages/index.ts';
 
@@ -118,10 +118,7 @@ describe('one quote per screen', () => {
       // The page opens with the instrument's data already asked for (boot.js sends the screen's
       // first call with the app's chunks): the screen takes that answer rather than asking again,
       // in either language (the same headers as the app's own call).
-      const asked: string[] = [];
-      page.on('request', (request) => {
-        if (request.url().includes('/index/getMarketInfo/')) asked.push(request.url());
-      });
+      const asked = watchRequests(page, '/index/getMarketInfo/');
       await instrument.goto({ code: 'BTCUSDT', type: 2, id: btc.id });
       await instrument.livePrice.waitFor();
       expect(asked).toEqual([expect.stringMatching(new RegExp(`/index/getMarketInfo/${btc.id}$`))]);

@@ -4,6 +4,7 @@ import { LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customerApi, staffApi } from '../support/api.ts';
+import { watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { HARBOUR_IDENTITY } from '../support/operator.ts';
 import { ContentPage } from '../support/pages/index.ts';
@@ -110,10 +111,7 @@ describe('operator identity on the customer pages', () => {
         await shoot(page, `sandbox-home-${language}-1280`);
         // The article is asked for with the app's first requests (routes.ts firstCall) and the
         // screen takes that answer, in the reader's language: one request.
-        const asked: string[] = [];
-        page.on('request', (request) => {
-          if (request.url().includes('/index/getContentsById/')) asked.push(request.url());
-        });
+        const asked = watchRequests(page, '/index/getContentsById/');
         await content.goto(`/detail?id=${pages.find((p) => p.title)?.id}`);
         await expect.poll(() => content.prose.count()).toBe(1);
         expect(asked).toHaveLength(1);

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
@@ -160,10 +160,7 @@ describe('smart trading', () => {
     const product = new SmartProductPage(page);
     // The page asks for the product with the app's first requests (routes.ts firstCall), signed in
     // on the live book, and the screen takes that answer rather than asking again.
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/order/smart/products/')) asked.push(request.url());
-    });
+    const asked = watchRequests(page, '/order/smart/products/');
     await product.goto(trend.id);
     await product.strategy.waitFor();
     expect(asked).toEqual([expect.stringMatching(new RegExp(`/order/smart/products/${trend.id}$`))]);

@@ -63,6 +63,15 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/** Collects the URLs of the page's requests whose URL contains `fragment`, from now on. */
+export function watchRequests(page: Page, fragment: string): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(fragment)) urls.push(request.url());
+  });
+  return urls;
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
