@@ -55,10 +55,10 @@
   };
   const app = document.getElementById('app');
   const tags = [...(app?.content.children ?? [])];
-  // The screen of the path the page opens on, when it is a chunk of its own: its chunks and
-  // stylesheets are fetched with the entry's (the build lists the routes most specific first).
   /** The screen's first call (routes.ts firstCall), sent with the preloads. */
   let sendFirstCall = () => undefined;
+  // The screen of the path the page opens on, when it is a chunk of its own: its chunks and
+  // stylesheets are fetched with the entry's (the build lists the routes most specific first).
   try {
     const [files, routes, settings] = JSON.parse(app?.getAttribute('data-routes') || '[[],[]]');
     const route = routes.find(([pattern]) => new RegExp(pattern).test(location.pathname));
@@ -83,19 +83,16 @@
         if (!value) complete = false;
         return encodeURIComponent(value);
       });
-      let virtual = '1';
+      // The book as api.ts words it: `virtual` 1 (the demo book, the default) is NO.
+      let virtually = 'NO';
       let token = null;
       try {
-        virtual = localStorage.getItem('virtual') === '0' ? '0' : '1';
+        virtually = localStorage.getItem('virtual') === '0' ? 'YES' : 'NO';
         token = localStorage.getItem('token');
       } catch {
         // Storage blocked: the app's defaults (the demo book, no token).
       }
-      const headers = {
-        accept: 'application/json',
-        'accept-language': tag,
-        virtually: virtual === '1' ? 'NO' : 'YES',
-      };
+      const headers = { accept: 'application/json', 'accept-language': tag, virtually };
       if (token) headers.authorization = token;
       if (complete)
         sendFirstCall = () => {
