@@ -31,18 +31,22 @@ export function startProcess(cmd, args, options = {}) {
 
 /** Builds both front ends with Vite (production). */
 export function buildApps() {
+  const vite = bin('vite').replace(/\.bin\/vite$/, 'vite/bin/vite.js');
   for (const app of ['web', 'admin']) {
-    must(
-      process.execPath,
-      [bin('vite').replace(/\.bin\/vite$/, 'vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-      {
-        cwd: join(root, 'apps', app),
-      },
-    );
+    must(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps', app) });
     if (app === 'web') {
+      // The app's server side (src/prerender.tsx): the build draws the first screens with it, and
+      // the server the screens whose data a URL names.
+      must(process.execPath, [vite, 'build', '--ssr', 'src/prerender.tsx', '--logLevel', 'warn'], {
+        cwd: join(root, 'apps', app),
+      });
       offlinePage(join(root, 'apps', app, 'dist'));
       localizeShell(join(root, 'apps', app, 'dist'));
-      must(process.execPath, [join(root, 'scripts', 'prerender.mjs'), join(root, 'apps', app, 'dist')]);
+      must(process.execPath, [
+        join(root, 'scripts', 'prerender.mjs'),
+        join(root, 'apps', app, 'dist'),
+        join(root, 'apps', app, 'dist-server'),
+      ]);
       serviceWorker(join(root, 'apps', app, 'dist'));
     }
     precompress(join(root, 'apps', app, 'dist'));

@@ -227,11 +227,13 @@ export function callRoutesModule(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [dropCallSummaries(), callRoutesModule(), react(), startAfterFirstPaint()],
   base: '/',
   build: {
-    manifest: true,
+    // `vite build --ssr src/prerender.tsx`: the app's server side (the build's and the server's
+    // first screens), beside the app and never served: no public files, no manifest.
+    ...(isSsrBuild ? { outDir: 'dist-server', copyPublicDir: false } : { manifest: true }),
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 400,
@@ -256,4 +258,4 @@ export default defineConfig({
       '/message': { target: 'ws://localhost:8080', ws: true },
     },
   },
-});
+}));

@@ -115,13 +115,31 @@ describe('one quote per screen', () => {
       const btc = await listed(2, 'BTCUSDT');
       const { page, errors } = await app.open(layout, { language });
       const instrument = new InstrumentPage(page);
-      // The page opens with the instrument's data already asked for (boot.js sends the screen's
-      // first call with the app's chunks): the screen takes that answer rather than asking again,
-      // in either language (the same headers as the app's own call).
+      // The title as the page arrived, before any script of the app ran.
+      await page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          Object.assign(window, { arrivedTitle: document.querySelector('#root .page-title') });
+        });
+      });
       const asked = watchRequests(page, '/index/getMarketInfo/');
       await instrument.goto({ code: 'BTCUSDT', type: 2, id: btc.id });
       await instrument.livePrice.waitFor();
-      expect(asked).toEqual([expect.stringMatching(new RegExp(`/index/getMarketInfo/${btc.id}$`))]);
+      const arrived = await page.evaluate(() => {
+        const title = (window as { arrivedTitle?: Element | null }).arrivedTitle;
+        return { text: title?.textContent ?? null, kept: title?.isConnected === true };
+      });
+      if (language === 'en') {
+        // The server drew the screen with its data, in the reader's language and layout: the app
+        // takes it over as it is (the very elements that arrived) and asks for nothing.
+        expect(arrived).toEqual({ text: btc.appName, kept: true });
+        expect(asked).toEqual([]);
+      } else {
+        // The page was drawn in English (no language cookie yet): not this reader's, so hidden,
+        // and the data asked for with the app's first requests (boot.js sends the screen's first
+        // call with the app's chunks), which the screen takes rather than asking again.
+        expect(arrived.kept).toBe(false);
+        expect(asked).toEqual([expect.stringMatching(new RegExp(`/index/getMarketInfo/${btc.id}$`))]);
+      }
       await page.locator('.ticket-figures [data-figure="bid"]').waitFor();
       const seen = new Set<string>();
       // Several ticks: each frame shows one quote, wherever it is read.

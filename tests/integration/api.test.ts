@@ -180,9 +180,12 @@ describe('the API of a real server process', () => {
     const login = await page('/pass/login', PHONE, 'swx_lang=fr');
     expect(login).toContain('data-first-screen="fr mobile"');
     expect(login).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/identity-[^"]+\.css"><\/head>/);
-    // A query names the screen's data (an instrument): the plain paint, as for a parameter's page.
+    // A query names the screen's data: the plain paint, as for a parameter's page, unless the
+    // server draws that screen with its data (next test); not for an instrument that is none.
     for (const path of [
-      '/cruuency?code=BTCUSDT&type=2&id=1',
+      '/cruuency?code=BTCUSDT&type=2&id=999999',
+      '/cruuency?code=BTCUSDT&type=2&id=abc',
+      '/cruuency?code=BTCUSDT&type=2',
       '/market?type=1',
       '/trading/7',
       '/no/such/page',
@@ -190,6 +193,57 @@ describe('the API of a real server process', () => {
       const plain = await page(path, PHONE, 'swx_lang=ar');
       expect(plain, path).toContain('<html lang="ar" dir="rtl">');
       expect(plain, path).toContain('<div id="root"></div>');
+    }
+  });
+
+  it("sends the instrument page drawn with its data, and the call it was drawn with for the app, in the reader's language and layout", async () => {
+    const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
+    const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36';
+    const instruments = await customerApi(server).ok('listMarketByType', { type: 2 });
+    const btc = instruments.find((item) => item.code === 'BTCUSDT');
+    if (!btc) throw new Error('BTCUSDT is not listed');
+    for (const [userAgent, layout, language, tag, dir] of [
+      [PHONE, 'mobile', 'ar', 'ar', 'rtl'],
+      [DESKTOP, 'desktop', 'en', 'en', 'ltr'],
+    ] as const) {
+      const response = await fetch(`${server.baseUrl}/cruuency?code=BTCUSDT&type=2&id=${btc.id}`, {
+        headers: { 'user-agent': userAgent, cookie: `swx_lang=${language}`, 'accept-encoding': 'br' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('content-encoding')).toBe('br');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const page = await response.text();
+      expect(page).toContain(`<html lang="${tag}" dir="${dir}" data-first-screen="${language} ${layout}">`);
+      // The call, as data the app reads (never run): the same answer the reader would get.
+      const carried = /<script type="application\/json" id="first-call">([^<]*)<\/script>/.exec(page)?.[1];
+      const call = JSON.parse(carried ?? 'null') as {
+        url: string;
+        headers: Record<string, string>;
+        status: number;
+        body: string;
+      };
+      expect(call.url).toBe(`/swx/customer/index/getMarketInfo/${btc.id}`);
+      expect(call.headers).toEqual({ accept: 'application/json', 'accept-language': tag, virtually: 'NO' });
+      expect(call.status).toBe(200);
+      const drawn = (JSON.parse(call.body) as { data: { appName: string; code: string } }).data;
+      const own = (await (await fetch(server.baseUrl + call.url, { headers: call.headers })).json()) as {
+        data: { appName: string; code: string };
+      };
+      expect(drawn).toMatchObject({ code: 'BTCUSDT', appName: own.data.appName });
+      // The screen with the instrument's own figures, inert until the app takes it over.
+      expect(page).toMatch(
+        new RegExp(
+          `<div id="root" inert>.*<div class="shell ${layout}">.*<h1 class="page-title">${own.data.appName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`,
+          's',
+        ),
+      );
+      expect(page).toMatch(/<strong data-testid="live-price" data-price="[\d.]+">/);
+      // No inline script beside that data: the security policy allows none.
+      expect(page.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).toEqual([
+        '<script type="application/json" id="first-call">',
+      ]);
     }
   });
 
@@ -220,9 +274,13 @@ describe('rate limit', () => {
   it('refuses an address past its per-minute allowance with 10027 and Retry-After', async () => {
     const server = await startServer({ API_RATE_LIMIT: '5' });
     try {
+      // A page the server draws with its data asks for that data as the reader's own request:
+      // it counts against the reader's address, as the browser's request would.
+      const instrumentPage = async () => (await fetch(`${server.baseUrl}/cruuency?code=EURUSD&id=1`)).text();
+      expect(await instrumentPage()).toContain('id="first-call"');
       const codes: number[] = [];
       let retryAfter: string | null = null;
-      for (let i = 0; i < 7; i++) {
+      for (let i = 0; i < 6; i++) {
         const r = await api(server.baseUrl, `${C}/index/listContents/1`, {
           headers: { 'accept-language': 'es' },
         });
@@ -232,8 +290,12 @@ describe('rate limit', () => {
           expect(r.body.msg).toBe('Demasiados intentos. Espere un momento y vuelva a intentarlo.');
         }
       }
-      expect(codes).toEqual([200, 200, 200, 200, 200, 10027, 10027]);
+      expect(codes).toEqual([200, 200, 200, 200, 10027, 10027]);
       expect(Number(retryAfter)).toBeGreaterThan(0);
+      // Past the allowance, the page is still sent: plain, the app then asks (and is told to wait).
+      const plain = await instrumentPage();
+      expect(plain).not.toContain('id="first-call"');
+      expect(plain).toContain('<div id="root"></div>');
     } finally {
       await server.stop();
     }

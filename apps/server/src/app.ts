@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -10,6 +11,7 @@ import {
   Code,
   isDesktopUserAgent,
   isLanguage,
+  type Language,
   languageFromAcceptLanguage,
   messageFor,
 } from '@swx/contract';
@@ -75,6 +77,7 @@ import type { Logger } from './platform/logger.ts';
 import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
+import { ScreenDrawer } from './platform/screens.ts';
 import {
   handleClientError,
   installSecurityHeaders,
@@ -87,6 +90,10 @@ import type { FileStorage } from './platform/storage.ts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
 export const ADMIN_DIST = join(ROOT, 'apps', 'admin', 'dist');
+/** Brotli for what is compressed per answer: fast, at most a few KB/ms lost to the build's level. */
+const FAST_BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+/** The web app's server side (its first screens), never served. */
+const WEB_SERVER_BUILD = join(ROOT, 'apps', 'web', 'dist-server');
 
 export type Platform = {
   config: Config;
@@ -382,7 +389,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   await server.register(fastifyCompress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: FAST_BROTLI,
   });
   await server.register(fastifyWebsocket, { options: { perMessageDeflate: false, maxPayload: 4096 } });
 
@@ -463,7 +470,17 @@ async function serveApps(server: FastifyInstance): Promise<void> {
     });
   }
   const firstScreens = hasWeb ? readFirstScreens() : new Map<string, string>();
-  server.setNotFoundHandler((request, reply) => {
+  // Loaded beside the server's start, not before it: the first page that needs it waits for it.
+  const drawer = hasWeb
+    ? ScreenDrawer.open(WEB_DIST, WEB_SERVER_BUILD).catch((error: unknown) => {
+        server.log.error(
+          { err: error },
+          'the web app server build did not load; no screen is drawn with data',
+        );
+        return null;
+      })
+    : Promise.resolve(null);
+  server.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/swx/') || request.method !== 'GET' || /\.[a-z0-9]{1,8}$/i.test(path)) {
       return sendCode(reply, request, Code.NOT_FOUND);
@@ -480,7 +497,20 @@ async function serveApps(server: FastifyInstance): Promise<void> {
     // The page's first paint is in the reader's language (the app keeps it in the swx_lang
     // cookie) and, where the build drew the path's first screen, in the reader's layout.
     reply.header('vary', 'accept-encoding, cookie, user-agent');
-    return reply.sendFile(webPage(firstScreens, request.url, request.headers), WEB_DIST);
+    // A screen whose data the URL names (the instrument page) is drawn with that data.
+    const language = pageLanguage(request.headers.cookie);
+    const layout = isDesktopUserAgent(request.headers['user-agent'] ?? '') ? 'desktop' : 'mobile';
+    const drawn = request.url.includes('?')
+      ? await (await drawer)?.page(server, request, language, layout)
+      : null;
+    if (drawn) {
+      // Not a route, so the compression hook is not on it: compressed here, by Accept-Encoding.
+      const encoding = pageEncoding(request.headers['accept-encoding']);
+      reply.type('text/html; charset=utf-8');
+      if (!encoding) return reply.send(drawn);
+      return reply.header('content-encoding', encoding).send(await compressPage(drawn, encoding));
+    }
+    return reply.sendFile(webPage(firstScreens, request.url, language, layout), WEB_DIST);
   });
 }
 
@@ -495,27 +525,48 @@ function readFirstScreens(): Map<string, string> {
 }
 
 /**
- * The built page for a request's URL: the language named by the swx_lang cookie (English without
- * one), with the path's first screen in the reader's layout (by user agent, as the app decides it)
- * when the build drew one; else index.<language>.html, the app's plain first paint. A URL with a
- * query gets the plain paint: the build drew each screen without one, and what a query names (an
- * instrument, a product) is the screen's data.
+ * The built page for a request's URL in the reader's language and layout (by user agent, as the
+ * app decides it): the path's first screen when the build drew one; else index.<language>.html,
+ * the app's plain first paint. A URL with a query gets the plain paint: the build drew each screen
+ * without one, and what a query names (an instrument, a product) is the screen's data, which the
+ * server draws itself where it can (platform/screens.ts).
  */
 function webPage(
   firstScreens: ReadonlyMap<string, string>,
   url: string,
-  headers: { cookie?: string | undefined; 'user-agent'?: string | undefined },
+  language: Language,
+  layout: 'mobile' | 'desktop',
 ): string {
-  const named = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(headers.cookie ?? '')?.[1];
-  const language = named && isLanguage(named) ? named : 'en';
   const [path = '/', query] = url.split('?');
   const screen =
     query === undefined ? firstScreens.get(path.length > 1 ? path.replace(/\/+$/, '') : path) : undefined;
-  if (screen) {
-    const layout = isDesktopUserAgent(headers['user-agent'] ?? '') ? 'desktop' : 'mobile';
-    return `first/${layout}/${language}/${screen}`;
-  }
+  if (screen) return `first/${layout}/${language}/${screen}`;
   return language === 'en' ? 'index.html' : `index.${language}.html`;
+}
+
+/** The encoding of a page drawn per request: brotli, else gzip, when the request accepts it (q > 0). */
+function pageEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set(
+    (accept ?? '')
+      .split(',')
+      .map((part) => part.trim().split(/\s*;\s*/))
+      .filter(([, q]) => !q || !/^q=0(?:\.0*)?$/.test(q))
+      .map(([name]) => name?.toLowerCase()),
+  );
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : null;
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+/** At the API's brotli level (fast); the built pages are compressed at build time, harder. */
+function compressPage(page: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  return encoding === 'br' ? brotli(page, FAST_BROTLI) : gzip(page);
+}
+
+/** The page's language: the one the swx_lang cookie names (the app sets it), else English. */
+function pageLanguage(cookie: string | undefined): Language {
+  const named = /(?:^|;\s*)swx_lang=([a-z]{2})(?:;|$)/.exec(cookie ?? '')?.[1];
+  return named && isLanguage(named) ? named : 'en';
 }
 
 function cacheHeaders(reply: FastifyReply, path: string): void {

@@ -17,8 +17,10 @@
 //   The template comes before this script in the head, so it is there when this runs. When the
 //   page opens on a screen of its own chunk (a deep link, a reload), that screen's chunks and
 //   stylesheets are preloaded with the entry's: the template holds them per route;
-// - a page whose first screen the build drew (scripts/prerender.mjs) shows it only to a signed-out
-//   visitor reading its language in its layout: the screen the app will draw.
+// - a page whose first screen the build drew (scripts/prerender.mjs), or the server with its data
+//   (prerender.tsx drawScreen), shows it only to a signed-out visitor reading its language in its
+//   layout, and with its data only when the app would ask for that data with the same request:
+//   the screen the app will draw.
 // app/boot.test.ts runs this file against layout.ts and state.ts.
 (() => {
   const root = document.documentElement;
@@ -35,19 +37,30 @@
   // The app's language and login as app/state.ts reads them (storage blocked: English, signed out).
   let language = 'en';
   let signedIn = false;
+  let token = null;
+  // The book as api.ts words it: `virtual` 1 (the demo book, the default) is NO.
+  let virtually = 'NO';
   try {
     language = localStorage.getItem('language') ?? localStorage.getItem('lang') ?? 'en';
-    signedIn = localStorage.getItem('isLogin') === 'true' && localStorage.getItem('token') !== null;
+    token = localStorage.getItem('token');
+    signedIn = localStorage.getItem('isLogin') === 'true' && token !== null;
+    virtually = localStorage.getItem('virtual') === '0' ? 'YES' : 'NO';
   } catch {
-    // Storage blocked: the app starts in English, signed out.
+    // Storage blocked: the app starts in English, signed out, on the demo book.
   }
   // A page whose first screen the build drew (scripts/prerender.mjs; data-first-screen names its
-  // language and layout) shows it when it is what the app will draw: a signed-out visitor reading
-  // that language in that layout (the server picks the layout by the request's user agent, which a
-  // service worker's fetch or an emulated phone may not share). Otherwise it stays hidden and the
-  // plain first paint shows (base.css).
-  const firstScreen = root.dataset.firstScreen === `${language} ${phone ? 'mobile' : 'desktop'}` && !signedIn;
-  if (firstScreen) root.classList.add('first-screen');
+  // language and layout) shows it when it is what the app will draw: a signed-out visitor on the
+  // demo book reading that language in that layout (the server picks the layout by the request's
+  // user agent, which a service worker's fetch or an emulated phone may not share); the app then
+  // takes it over as it is (main.tsx). Otherwise it stays hidden and the plain first paint shows
+  // (base.css).
+  const readsScreen =
+    root.dataset.firstScreen === `${language} ${phone ? 'mobile' : 'desktop'}` &&
+    !signedIn &&
+    virtually === 'NO';
+  // A screen drawn with data shows only once its data is known to be the app's (below).
+  const drawnCall = document.getElementById('first-call');
+  let firstScreen = readsScreen && !drawnCall;
   const copy = (tag) => {
     const element = document.createElement(tag.localName);
     for (const { name, value } of tag.attributes) element.setAttribute(name, value);
@@ -83,18 +96,34 @@
         if (!value) complete = false;
         return encodeURIComponent(value);
       });
-      // The book as api.ts words it: `virtual` 1 (the demo book, the default) is NO.
-      let virtually = 'NO';
-      let token = null;
-      try {
-        virtually = localStorage.getItem('virtual') === '0' ? 'YES' : 'NO';
-        token = localStorage.getItem('token');
-      } catch {
-        // Storage blocked: the app's defaults (the demo book, no token).
-      }
       const headers = { accept: 'application/json', 'accept-language': tag, virtually };
       if (token) headers.authorization = token;
-      if (complete)
+      // A screen the server drew with its data carries the call it was drawn with (prerender.tsx
+      // firstScreenPage): the app takes that answer when it is this call, and draws the same screen.
+      let drawn = null;
+      try {
+        drawn = JSON.parse(drawnCall?.textContent || 'null');
+      } catch {
+        // Not readable: the call is sent.
+      }
+      const same =
+        drawn?.url === url &&
+        Object.keys(drawn.headers).length === Object.keys(headers).length &&
+        Object.entries(headers).every(([name, value]) => drawn.headers[name] === value);
+      if (complete && same) {
+        const response = new Response(drawn.body, {
+          status: drawn.status,
+          headers: { 'content-type': 'application/json' },
+        });
+        window.swxFirstCall = {
+          url,
+          headers,
+          response: Promise.resolve(response),
+          at: performance.now(),
+          drawn: true,
+        };
+        firstScreen = readsScreen;
+      } else if (complete)
         sendFirstCall = () => {
           const response = fetch(url, { headers, signal: AbortSignal.timeout(settings.timeout) });
           // Handled where it is taken; never an unhandled rejection when it is not.
@@ -116,6 +145,7 @@
   } catch {
     // No table (vite's dev server) or none readable: the screen's chunks load when it renders.
   }
+  if (firstScreen) root.classList.add('first-screen');
   let preloaded = false;
   const preload = () => {
     if (preloaded) return;

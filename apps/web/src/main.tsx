@@ -2,8 +2,9 @@
 import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App, preloadRoute } from './app/App.tsx';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, preloadRoute, queryClient } from './app/App.tsx';
+import { firstQuery } from './app/firstQuery.ts';
 import { initI18n } from './app/i18n.ts';
 import { applyRootFont } from './app/layout.ts';
 import { getState, setState } from './app/state.ts';
@@ -21,21 +22,34 @@ async function start(): Promise<void> {
     });
   });
   // The texts, and the screen the page opens on when it is a chunk of its own (boot.js started
-  // fetching it with the entry), so that the first render draws the screen itself.
-  await Promise.all([initI18n(state.language), preloadRoute(window.location.pathname)]);
+  // fetching it with the entry), so that the first render draws the screen itself; and when the
+  // server drew that screen with its data, that data (in the page: firstCall.ts), so that the
+  // first render draws the same screen.
+  const drawn = window.swxFirstCall?.drawn ? firstQuery(window.location, state.language) : undefined;
+  await Promise.all([
+    initI18n(state.language),
+    preloadRoute(window.location.pathname),
+    drawn ? queryClient.prefetchQuery(drawn) : null,
+  ]);
   // A task of its own for the first render, and that render a transition: React draws the screen
   // in slices, yielding to the browser between them, instead of one long task (the first paint is
   // on screen already: index.html's #boot, which the app removes when it commits).
   await new Promise((resolve) => setTimeout(resolve, 0));
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
+  const app = (
+    <StrictMode>
+      <App />
+    </StrictMode>
   );
+  // A screen drawn before the app (by the build, or by the server with its data) is on screen, as
+  // the app draws it (boot.js shows it only then): the app takes it over as it is (hydration: no
+  // element drawn again). Otherwise it draws: the plain first paint, or the welcome board over the
+  // screen, which the app's own board replaces.
+  const classes = document.documentElement.classList;
+  if (classes.contains('first-screen') && !classes.contains('boot-welcome'))
+    startTransition(() => void hydrateRoot(root, app));
+  else startTransition(() => createRoot(root).render(app));
   // The shell for offline use (public/sw.js); it never caches API answers.
   navigator.serviceWorker?.register('/sw.js');
 }

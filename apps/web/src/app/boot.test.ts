@@ -36,11 +36,16 @@ function boot(
     search?: string;
     /** Local storage's demo flag (`virtual`). */
     virtual?: string;
+    /** The call a screen the server drew with its data carries (`#first-call`'s text). */
+    drawnCall?: string;
   } = {},
 ) {
   /** The requests boot.js sends itself (the page's first call), with their options. */
   const fetched: { url: string; init: { headers: Record<string, string>; signal: unknown } }[] = [];
-  const window: { innerWidth: number; swxFirstCall?: { url: string; headers: Record<string, string> } } = {
+  const window: {
+    innerWidth: number;
+    swxFirstCall?: { url: string; headers: Record<string, string>; response: Promise<Response> };
+  } = {
     innerWidth: width,
   };
   const classes = new Set<string>();
@@ -68,7 +73,9 @@ function boot(
             content: { children: appTags },
             getAttribute: (name: string) => (name === 'data-routes' ? (page.routes ?? null) : null),
           }
-        : null,
+        : id === 'first-call' && page.drawnCall !== undefined
+          ? { textContent: page.drawnCall }
+          : null,
     createElement: (localName: string) => {
       const tag: Tag & { load?: () => void } & Record<string, unknown> = {
         localName,
@@ -246,6 +253,8 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
       expect(hidden.steps.slice(0, 2)).toEqual(['link', 'timer 3000']);
     }
     expect(boot(PHONE, 390, '1', entry, { language: 'ar' }).firstScreen).toBe(false);
+    // The build draws for the demo book: a signed-out visitor on the live book gets the plain paint.
+    expect(shown(PHONE, { language: 'ar', virtual: '0' }).firstScreen).toBe(false);
   });
 
   it("fetches the screen of the path the page opens on with the entry, in the app's language, and nothing for a path of the entry", () => {
@@ -337,5 +346,49 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
       'fetch',
       'link',
     ]);
+  });
+
+  it('takes the answer a screen drawn with its data carries when it is the call the app would send, and shows that screen only then', async () => {
+    const entry: Tag[] = [{ localName: 'script', attributes: [{ name: 'src', value: '/assets/main-1.js' }] }];
+    const info = CUSTOMER_API_BASE + callRoutes().getMarketInfo[1];
+    const routes = JSON.stringify([
+      ['Currency-1.js'],
+      [['^/cruuency/?$', [0], {}, [info, { id: 'id' }]]],
+      { languages: LANGUAGE_TAGS, timeout: REQUEST_TIMEOUT_MS },
+    ]);
+    const url = info.replace(':id', '7');
+    // As the server draws it (prerender.tsx drawScreen): signed out, on the demo book.
+    const drawnCall = (language: 'en' | 'ar', id = '7') =>
+      JSON.stringify({
+        url: info.replace(':id', id),
+        headers: { accept: 'application/json', ...requestHeaders({ language, virtual: 1, token: null }) },
+        status: 200,
+        body: '{"code":200,"msg":"Success","data":{"id":7}}',
+      });
+    const open = (page: Parameters<typeof boot>[4]) =>
+      boot(PHONE, 390, '1', entry, { path: '/cruuency', search: '?id=7', routes, ...page });
+
+    for (const language of ['en', 'ar'] as const) {
+      const drawn = open({ language, firstScreen: `${language} mobile`, drawnCall: drawnCall(language) });
+      expect(drawn.firstScreen).toBe(true);
+      expect(drawn.fetched).toEqual([]);
+      expect(drawn.firstCall).toMatchObject({ url, drawn: true });
+      const response = await drawn.firstCall?.response;
+      expect(response?.status).toBe(200);
+      expect(await response?.json()).toEqual({ code: 200, msg: 'Success', data: { id: 7 } });
+    }
+    // Signed in, on the live book, another instrument's answer, an unreadable one: the call is
+    // sent, and the screen stays hidden (the app would draw it otherwise).
+    for (const page of [
+      { signedIn: true, drawnCall: drawnCall('en') },
+      { virtual: '0', drawnCall: drawnCall('en') },
+      { drawnCall: drawnCall('en', '8') },
+      { drawnCall: '{' },
+    ]) {
+      const opened = open({ language: 'en', firstScreen: 'en mobile', ...page });
+      expect(opened.firstScreen).toBe(false);
+      expect(opened.fetched.map((request) => request.url)).toEqual([url]);
+      expect(opened.firstCall).not.toHaveProperty('drawn');
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIRST_CALL_FRESH_MS, takeFirstCall } from './firstCall.ts';
+import { answerCallsWith, FIRST_CALL_FRESH_MS, takeFirstCall } from './firstCall.ts';
 
 const url = '/swx/customer/index/getMarketInfo/7';
 const headers = { accept: 'application/json', 'accept-language': 'en', virtually: 'NO' };
@@ -15,6 +15,7 @@ function sent(ago = 0) {
 
 afterEach(() => {
   Reflect.deleteProperty(globalThis, 'window');
+  answerCallsWith(undefined);
 });
 
 describe("the page's first call (sent by boot.js before the app runs)", () => {
@@ -43,6 +44,19 @@ describe("the page's first call (sent by boot.js before the app runs)", () => {
 
   it('is nothing where boot.js sent none (vite dev server, another screen)', () => {
     Object.assign(globalThis, { window: {} });
+    expect(takeFirstCall(url, headers)).toBeUndefined();
+  });
+
+  it("is the server's answer to every call while it draws a screen with its data, and nothing after", async () => {
+    const asked: string[] = [];
+    answerCallsWith(async (called) => {
+      asked.push(called);
+      return new Response('{"code":200}');
+    });
+    await takeFirstCall(url, headers);
+    await takeFirstCall('/swx/customer/index/getMarketInfo/8', headers);
+    expect(asked).toEqual([url, '/swx/customer/index/getMarketInfo/8']);
+    answerCallsWith(undefined);
     expect(takeFirstCall(url, headers)).toBeUndefined();
   });
 });

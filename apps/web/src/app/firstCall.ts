@@ -10,6 +10,11 @@ export type FirstCall = {
   response: Promise<Response>;
   /** When boot.js sent it (performance.now()). */
   at: number;
+  /**
+   * The answer came inside the page: the server drew the screen with it (prerender.tsx
+   * `drawScreen`), so the app draws its first commit with it too (main.tsx).
+   */
+  drawn?: true;
 };
 
 declare global {
@@ -26,8 +31,21 @@ const sameHeaders = (a: Record<string, string>, b: Record<string, string>): bool
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 };
 
+/** Where the server's render gets the answers of the calls it makes (prerender.tsx `drawScreen`). */
+type Answerer = (url: string, headers: Record<string, string>) => Promise<Response>;
+let answerer: Answerer | undefined;
+
+/**
+ * While the server draws a screen with its data (prerender.tsx), every GET the app sends is
+ * answered by `answer` instead of the network; `undefined` ends it.
+ */
+export function answerCallsWith(answer: Answerer | undefined): void {
+  answerer = answer;
+}
+
 /** The first call's answer for this request, once; `undefined` when it is another request, or stale. */
 export function takeFirstCall(url: string, headers: Record<string, string>): Promise<Response> | undefined {
+  if (answerer) return answerer(url, headers);
   if (typeof window === 'undefined') return undefined;
   const first = window.swxFirstCall;
   if (!first || first.url !== url || !sameHeaders(first.headers, headers)) return undefined;
