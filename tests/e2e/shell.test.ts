@@ -272,6 +272,12 @@ describe('first screens drawn at build time (scripts/prerender.mjs)', () => {
           shifts.push(entry.value);
       }).observe({ type: 'layout-shift', buffered: true });
     });
+    // The heading as the page arrived, before any script of the app ran.
+    await context.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        Object.assign(window, { arrivedHeading: document.querySelector('#root h1.page-title') });
+      });
+    });
     // Without the app, the page as loaded (no app will draw it again: see awaitTheApp).
     if (scripts) await page.goto(path);
     else await page.goto(path, { waitUntil: 'load' });
@@ -282,7 +288,7 @@ describe('first screens drawn at build time (scripts/prerender.mjs)', () => {
   it("shows a signed-out phone visitor the screen itself before the app's script, in Arabic, and the app takes it over in place", async () => {
     const before = await opened('/market', false);
     const root = before.page.locator('#root');
-    // The app's own markup of the screen, right to left, inert until the app replaces it.
+    // The app's own markup of the screen, right to left, inert until the app takes it over.
     await expect
       .poll(() => before.page.evaluate(() => document.documentElement.className))
       .toContain('first-screen');
@@ -304,6 +310,12 @@ describe('first screens drawn at build time (scripts/prerender.mjs)', () => {
       false,
     );
     expect(await headingBox(after.page)).toEqual(drawn);
+    // Taken over as it is (hydrated): the very heading that arrived is the app's.
+    expect(
+      await after.page.evaluate(
+        () => (window as { arrivedHeading?: Element | null }).arrivedHeading?.isConnected === true,
+      ),
+    ).toBe(true);
     const shifts = await after.page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
     expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
     expect(await seriousViolations(after.page)).toEqual([]);
