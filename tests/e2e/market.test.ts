@@ -65,6 +65,8 @@ describe('markets in the browser', () => {
     await instrument.waitForPath('/cruuency');
     expect(new URL(page.url()).searchParams.get('code')).toBe('ETHUSDT');
     const chart = instrument.chart;
+    // Drawn once in view.
+    await instrument.chartSlot.scrollIntoViewIfNeeded();
     await expect.poll(() => chart.getAttribute('data-candles'), { timeout: 15_000 }).toBe('300');
     await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0);
     // Chart periods are spoken in words ("1 day"), the abbreviation being decoration.
@@ -74,6 +76,25 @@ describe('markets in the browser', () => {
     expect(await page.getByText('24h high').count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await instrument.close();
+  });
+
+  it('draws the chart on a phone once it is scrolled to, in the room kept for it, not with the page', async () => {
+    const { page, errors } = await app.open('mobile');
+    const charting = watchRequests(page, 'lightweight-charts');
+    const instrument = new InstrumentPage(page);
+    await instrument.goto(await app.btcPage());
+    await instrument.livePrice.waitFor();
+    await page.getByText('24h high').waitFor();
+    // Below the fold (behind the tab bar): its room is kept, nothing drawn or loaded yet.
+    const room = await instrument.chartSlot.boundingBox();
+    expect(await instrument.chart.count()).toBe(0);
+    expect(charting).toEqual([]);
+    await instrument.chartSlot.scrollIntoViewIfNeeded();
+    await expect.poll(() => instrument.chart.getAttribute('data-candles'), { timeout: 15_000 }).toBe('300');
+    expect(charting).toHaveLength(1);
+    expect((await instrument.chart.boundingBox())?.height).toBe(room?.height);
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 
   it('keeps the watchlist across reloads (mobile)', async () => {

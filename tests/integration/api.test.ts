@@ -245,6 +245,18 @@ describe('the API of a real server process', () => {
         '<script type="application/json" id="first-call">',
       ]);
     }
+    // Many at once: each is sent, drawn or (past the few a server draws at a time) plain.
+    const pages = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const response = await fetch(`${server.baseUrl}/cruuency?id=${btc.id}`);
+        return { status: response.status, page: await response.text() };
+      }),
+    );
+    for (const { status, page } of pages) {
+      expect(status).toBe(200);
+      expect(page).toMatch(/<div id="root"( inert>.*<h1 class="page-title">|><\/div>)/s);
+    }
+    expect(pages.some(({ page }) => page.includes('id="first-call"'))).toBe(true);
   });
 
   it('serves the customer app for client routes and the back office under /admin', async () => {

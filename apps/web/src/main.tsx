@@ -21,11 +21,17 @@ async function start(): Promise<void> {
       setState({ viewWidth: window.innerWidth });
     });
   });
+  // A screen drawn before the app (by the build, or by the server with its data) is on screen, as
+  // the app draws it (boot.js shows it only then): the app takes it over as it is (hydration: no
+  // element drawn again). Not under the welcome board: the app draws its own board, and the screen
+  // beneath it with its data only once the board is gone (the answer waits in firstCall.ts).
+  const classes = document.documentElement.classList;
+  const hydrate = classes.contains('first-screen') && !classes.contains('boot-welcome');
+  const drawn =
+    hydrate && window.swxFirstCall?.drawn ? firstQuery(window.location, state.language) : undefined;
   // The texts, and the screen the page opens on when it is a chunk of its own (boot.js started
-  // fetching it with the entry), so that the first render draws the screen itself; and when the
-  // server drew that screen with its data, that data (in the page: firstCall.ts), so that the
-  // first render draws the same screen.
-  const drawn = window.swxFirstCall?.drawn ? firstQuery(window.location, state.language) : undefined;
+  // fetching it with the entry), so that the first render draws the screen itself; and the data
+  // the server drew that screen with (in the page), so that the first render draws the same.
   await Promise.all([
     initI18n(state.language),
     preloadRoute(window.location.pathname),
@@ -42,13 +48,8 @@ async function start(): Promise<void> {
       <App />
     </StrictMode>
   );
-  // A screen drawn before the app (by the build, or by the server with its data) is on screen, as
-  // the app draws it (boot.js shows it only then): the app takes it over as it is (hydration: no
-  // element drawn again). Otherwise it draws: the plain first paint, or the welcome board over the
-  // screen, which the app's own board replaces.
-  const classes = document.documentElement.classList;
-  if (classes.contains('first-screen') && !classes.contains('boot-welcome'))
-    startTransition(() => void hydrateRoot(root, app));
+  // Otherwise it draws: over the plain first paint, or under its own welcome board.
+  if (hydrate) startTransition(() => void hydrateRoot(root, app));
   else startTransition(() => createRoot(root).render(app));
   // The shell for offline use (public/sw.js); it never caches API answers.
   navigator.serviceWorker?.register('/sw.js');

@@ -19,6 +19,8 @@ export type QuoteReading = {
 export class InstrumentPage extends PageModel {
   readonly ticket = new OrderTicket(this.page);
   readonly chart = this.page.locator('.candle-chart');
+  /** Where the chart goes, at its size, before it is drawn. */
+  readonly chartSlot = this.page.locator('.chart-slot');
   readonly livePrice = this.page.locator('[data-testid="live-price"]');
   readonly closedMark = this.page.getByTestId('closed-mark');
 

@@ -5,6 +5,8 @@ import type { Language } from '@swx/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 type Layout = 'mobile' | 'desktop';
+/** At most this many pages drawn or waiting at once (a draw takes a few ms). */
+const MAX_WAITING = 8;
 type DrawnCall = { url: string; headers: Record<string, string>; status: number; body: string };
 
 /** What the web app's server build (apps/web/src/prerender.tsx, built to dist-server) gives the server. */
@@ -29,6 +31,8 @@ type ScreenBuild = {
  */
 export class ScreenDrawer {
   private readonly pages = new Map<Language, string>();
+  /** Pages being drawn or waiting to be. */
+  private waiting = 0;
 
   private readonly build: ScreenBuild;
   private readonly webDist: string;
@@ -60,6 +64,10 @@ export class ScreenDrawer {
     layout: Layout,
   ): Promise<string | null> {
     if (!this.build.drawsWithData(request.url)) return null;
+    // Screens are drawn one at a time; past a few waiting, the plain page (the app asks itself)
+    // rather than a queue that grows with the load.
+    if (this.waiting >= MAX_WAITING) return null;
+    this.waiting += 1;
     try {
       const drawn = await this.build.drawScreen(request.url, language, layout, async (url, headers) => {
         const answer = await server.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
@@ -71,6 +79,8 @@ export class ScreenDrawer {
     } catch (error) {
       request.log.error({ err: error }, 'the screen could not be drawn; the plain page is sent');
       return null;
+    } finally {
+      this.waiting -= 1;
     }
   }
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { useInView } from '../../ui/useInView.ts';
 import { Change } from './Change.tsx';
 import { direction, percent, price, type Quote, useQuote } from './live.ts';
 import { marketQueries } from './queries.ts';
@@ -58,6 +59,7 @@ export default function Currency() {
     enabled: code !== '' && shown !== undefined,
   });
   const live = useQuote(code);
+  const [chartSlot, chartInView] = useInView();
   const watch = useWatchlist();
   const [announcement, setAnnouncement] = useState('');
   const [speakPrice, setSpeakPrice] = useState(true);
@@ -221,18 +223,21 @@ export default function Currency() {
         {series.isError ? (
           <Failed message={series.error.message} onRetry={() => void series.refetch()} />
         ) : null}
-        <Suspense fallback={<Loading />}>
-          {series.data ? (
-            <CandleChart
-              candles={series.data.candles}
-              periodSeconds={SECONDS[period] ?? 3600}
-              livePrice={open ? nowPrice : undefined}
-              label={t('market.chartLabel', { name: item.appName, period: t(`market.period.${period}`) })}
-            />
-          ) : (
-            <Loading />
-          )}
-        </Suspense>
+        {/* The chart's size from the start; drawn once in view (below the fold on a phone). */}
+        <div className="chart-slot" ref={chartSlot}>
+          <Suspense fallback={<Loading />}>
+            {series.data && chartInView ? (
+              <CandleChart
+                candles={series.data.candles}
+                periodSeconds={SECONDS[period] ?? 3600}
+                livePrice={open ? nowPrice : undefined}
+                label={t('market.chartLabel', { name: item.appName, period: t(`market.period.${period}`) })}
+              />
+            ) : (
+              <Loading />
+            )}
+          </Suspense>
+        </div>
       </section>
       <section className="card" aria-labelledby="trade-title">
         <h2 id="trade-title">{t('market.trade')}</h2>
