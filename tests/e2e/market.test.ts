@@ -161,6 +161,18 @@ describe('one quote per screen', () => {
         expect(arrived.kept).toBe(false);
         expect(asked).toEqual([expect.stringMatching(new RegExp(`/index/getMarketInfo/${btc.id}$`))]);
       }
+      // The price, for screen readers, at once and then at most every 30 s; paused, it is silent,
+      // and what it said is not said again when it resumes.
+      const announcer = page.getByTestId('price-announcer');
+      const name = await page.locator('.currency-head h1').innerText();
+      await expect.poll(() => announcer.textContent()).toContain(name);
+      const speak = page.locator('.speak-price');
+      await speak.click();
+      expect(await speak.getAttribute('aria-pressed')).toBe('false');
+      expect(await announcer.textContent()).toBe('');
+      await speak.click();
+      expect(await speak.getAttribute('aria-pressed')).toBe('true');
+      expect(await announcer.textContent()).toBe('');
       await page.locator('.ticket-figures [data-figure="bid"]').waitFor();
       const seen = new Set<string>();
       // Several ticks: each frame shows one quote, wherever it is read.

@@ -1,12 +1,14 @@
 // The tokens first: they declare the cascade layers' order for every stylesheet after them.
 import './styles/tokens.css';
 import './styles/base.css';
+import { LANGUAGE_TAGS } from '@swx/contract';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoute, queryClient } from './app/App.tsx';
 import { firstQuery } from './app/firstQuery.ts';
-import { initI18n } from './app/i18n.ts';
+import { i18n, initI18n } from './app/i18n.ts';
 import { applyRootFont } from './app/layout.ts';
+import { numberFormat } from './app/numberFormat.ts';
 import { getState, setState } from './app/state.ts';
 
 async function start(): Promise<void> {
@@ -37,10 +39,15 @@ async function start(): Promise<void> {
     preloadRoute(window.location.pathname),
     drawn ? queryClient.prefetchQuery(drawn) : null,
   ]);
+  // The browser's number and plural data for the language (Intl) loads on its first use, some
+  // 10 ms on a desktop: in tasks of their own, not inside the first render's (one component's
+  // render cannot be sliced).
+  await inTask(() => numberFormat(LANGUAGE_TAGS[state.language]).format(1));
+  await inTask(() => i18n.t('brand'));
   // A task of its own for the first render, and that render a transition: React draws the screen
   // in slices, yielding to the browser between them, instead of one long task (the first paint is
   // on screen already: index.html's #boot, which the app removes when it commits).
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await inTask(() => undefined);
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
   const app = (
@@ -53,6 +60,16 @@ async function start(): Promise<void> {
   else startTransition(() => createRoot(root).render(app));
   // The shell for offline use (public/sw.js); it never caches API answers.
   navigator.serviceWorker?.register('/sw.js');
+}
+
+/** Runs `work` in a task of its own. */
+function inTask(work: () => unknown): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      work();
+      resolve();
+    }, 0),
+  );
 }
 
 void start();

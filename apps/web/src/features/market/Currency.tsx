@@ -4,11 +4,15 @@ import { lazy, memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, use
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
+import { InView } from '../../ui/InView.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { useInView } from '../../ui/useInView.ts';
 import { Change } from './Change.tsx';
 import { direction, percent, price, type Quote, useQuote } from './live.ts';
 import { marketQueries } from './queries.ts';
+
+/** What the live parts of the page read of the instrument (getMarketInfo's answer). */
+type MarketInfo = { code: string; appName: string; open: boolean; zdf: string };
+
 import { WatchStar } from './WatchStar.tsx';
 import { useWatchlist } from './watch.ts';
 import './market.css';
@@ -58,12 +62,8 @@ export default function Currency() {
     ...marketQueries.candles(code, '15m'),
     enabled: code !== '' && shown !== undefined,
   });
-  const live = useQuote(code);
-  const [chartSlot, chartInView] = useInView();
   const watch = useWatchlist();
-  const [announcement, setAnnouncement] = useState('');
   const [speakPrice, setSpeakPrice] = useState(true);
-  const lastAnnounced = useRef(0);
   /** The order ticket's quote (the tick its figures are priced at), while it has one. */
   const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
 
@@ -75,8 +75,6 @@ export default function Currency() {
   const quote: Quote | null =
     open && ticketQuote ? ticketQuote : shown ? { bid: shown.bid, ask: shown.ask, mid: shown.price } : null;
   const nowPrice = quote?.mid;
-  // A closed market shows the change of its last day of trading, as the market list does.
-  const zdf = (open ? live?.zdf : undefined) ?? shown?.zdf ?? '0';
   const stats = useMemo(() => {
     const c = (day.data?.candles ?? []).slice(-96);
     if (c.length === 0) return null;
@@ -86,22 +84,6 @@ export default function Currency() {
       low: c.reduce((m, x) => (Number(x.low) < Number(m) ? x.low : m), c[0]?.low ?? '0'),
     };
   }, [day.data]);
-
-  useEffect(() => {
-    if (!shown || !nowPrice) return;
-    const now = Date.now();
-    if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
-    lastAnnounced.current = now;
-    const dir = direction(zdf);
-    setAnnouncement(
-      t('market.announce', {
-        name: shown.appName,
-        price: price(nowPrice, locale),
-        direction: dir === 'down' ? t('market.down') : t('market.up'),
-        change: percent(zdf, locale),
-      }),
-    );
-  }, [nowPrice, zdf, shown, locale, t]);
 
   if (
     !Number.isInteger(id) ||
@@ -133,7 +115,7 @@ export default function Currency() {
         <strong data-testid="live-price" data-price={nowPrice}>
           {nowPrice ? price(nowPrice, locale) : '—'}
         </strong>{' '}
-        <Change zdf={zdf} />
+        <LiveChange item={item} />
         {item.open ? null : (
           <span className="badge" data-testid="closed-mark">
             {t('market.closed')}
@@ -144,16 +126,11 @@ export default function Currency() {
         type="button"
         className="button ghost small speak-price"
         aria-pressed={speakPrice}
-        onClick={() => {
-          setSpeakPrice((on) => !on);
-          setAnnouncement('');
-        }}
+        onClick={() => setSpeakPrice((on) => !on)}
       >
         {t('market.speakPrice')}
       </button>
-      <p className="visually-hidden" aria-live="polite" data-testid="price-announcer">
-        {speakPrice ? announcement : ''}
-      </p>
+      <PriceAnnouncer item={item} nowPrice={nowPrice} speak={speakPrice} />
       {item.open ? null : (
         <p className="notice">
           {t('market.marketClosed')} {t('market.closedChange')}
@@ -224,9 +201,9 @@ export default function Currency() {
           <Failed message={series.error.message} onRetry={() => void series.refetch()} />
         ) : null}
         {/* The chart's size from the start; drawn once in view (below the fold on a phone). */}
-        <div className="chart-slot" ref={chartSlot}>
+        <InView className="chart-slot" fallback={<Loading />}>
           <Suspense fallback={<Loading />}>
-            {series.data && chartInView ? (
+            {series.data ? (
               <CandleChart
                 candles={series.data.candles}
                 periodSeconds={SECONDS[period] ?? 3600}
@@ -237,7 +214,7 @@ export default function Currency() {
               <Loading />
             )}
           </Suspense>
-        </div>
+        </InView>
       </section>
       <section className="card" aria-labelledby="trade-title">
         <h2 id="trade-title">{t('market.trade')}</h2>
@@ -246,5 +223,60 @@ export default function Currency() {
         </Suspense>
       </section>
     </div>
+  );
+}
+
+/**
+ * The feed's change while the market is open, else the server's (a closed market shows the change
+ * of its last day of trading, as the market list does). Its own component: a tick of the feed
+ * re-renders this, not the page.
+ */
+function useLiveChange(item: MarketInfo): string {
+  const live = useQuote(item.code);
+  return (item.open ? live?.zdf : undefined) ?? item.zdf;
+}
+
+function LiveChange({ item }: { item: MarketInfo }) {
+  return <Change zdf={useLiveChange(item)} />;
+}
+
+/** The price for screen readers, politely, at most every 30 s, unless the reader pauses it. */
+function PriceAnnouncer({
+  item,
+  nowPrice,
+  speak,
+}: {
+  item: MarketInfo;
+  nowPrice: string | undefined;
+  speak: boolean;
+}) {
+  const { t } = useTranslation();
+  const locale = LANGUAGE_TAGS[useClientState((s) => s.language)];
+  const zdf = useLiveChange(item);
+  const [announcement, setAnnouncement] = useState('');
+  const lastAnnounced = useRef(0);
+  // Paused: what was said is not said again when it resumes.
+  useEffect(() => {
+    if (!speak) setAnnouncement('');
+  }, [speak]);
+  useEffect(() => {
+    if (!nowPrice) return;
+    const now = Date.now();
+    if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
+    lastAnnounced.current = now;
+    const dir = direction(zdf);
+    setAnnouncement(
+      t('market.announce', {
+        name: item.appName,
+        price: price(nowPrice, locale),
+        direction: dir === 'down' ? t('market.down') : t('market.up'),
+        change: percent(zdf, locale),
+      }),
+    );
+  }, [nowPrice, zdf, item.appName, locale, t]);
+  return (
+    <p className="visually-hidden" aria-live="polite" data-testid="price-announcer">
+      {speak ? announcement : ''}
+    </p>
   );
 }
