@@ -90,7 +90,7 @@ import type { FileStorage } from './platform/storage.ts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
 export const ADMIN_DIST = join(ROOT, 'apps', 'admin', 'dist');
-/** Brotli for what is compressed per answer: fast, at most a few KB/ms lost to the build's level. */
+/** Brotli for what is compressed per answer: a fast level, not the build's best. */
 const FAST_BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 /** The web app's server side (its first screens), never served. */
 const WEB_SERVER_BUILD = join(ROOT, 'apps', 'web', 'dist-server');

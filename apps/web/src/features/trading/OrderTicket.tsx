@@ -8,7 +8,7 @@ import {
   type TradingTerms,
 } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { use, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { use, useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
 import { formatAmount } from '../../app/money.ts';
@@ -58,6 +58,9 @@ export default function OrderTicket({
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const terms = useQuery(tradeQueries.terms(language, item.id));
+  // The ticket drawn from its terms as they arrive at a transition's priority: in slices, not in
+  // the task that brought them (a query's update renders synchronously).
+  const shown = useDeferredValue(terms.data);
   if (terms.isPending) return <Loading />;
   if (terms.isError) {
     const unlisted =
@@ -69,7 +72,8 @@ export default function OrderTicket({
       <Failed message={terms.error.message} onRetry={() => void terms.refetch()} />
     );
   }
-  return <Ticket item={item} terms={terms.data} onQuote={onQuote} />;
+  if (!shown) return <Loading />;
+  return <Ticket item={item} terms={shown} onQuote={onQuote} />;
 }
 
 function useAvailableUsdt(): string | null {
