@@ -9,13 +9,12 @@ import { Failed, Loading } from '../../ui/PageState.tsx';
 import { Change } from './Change.tsx';
 import { direction, percent, price, type Quote, useQuote } from './live.ts';
 import { marketQueries } from './queries.ts';
-
-/** What the live parts of the page read of the instrument (getMarketInfo's answer). */
-type MarketInfo = { code: string; appName: string; open: boolean; zdf: string };
-
 import { WatchStar } from './WatchStar.tsx';
 import { useWatchlist } from './watch.ts';
 import './market.css';
+
+/** What the live parts of the page read of the instrument (getMarketInfo's answer). */
+type MarketInfo = { code: string; appName: string; open: boolean; zdf: string };
 
 const CandleChart = lazy(() => import('./CandleChart.tsx'));
 /**
@@ -130,7 +129,7 @@ export default function Currency() {
       >
         {t('market.speakPrice')}
       </button>
-      <PriceAnnouncer item={item} nowPrice={nowPrice} speak={speakPrice} />
+      <PriceAnnouncer item={item} nowPrice={nowPrice} locale={locale} speak={speakPrice} />
       {item.open ? null : (
         <p className="notice">
           {t('market.marketClosed')} {t('market.closedChange')}
@@ -244,14 +243,15 @@ function LiveChange({ item }: { item: MarketInfo }) {
 function PriceAnnouncer({
   item,
   nowPrice,
+  locale,
   speak,
 }: {
   item: MarketInfo;
   nowPrice: string | undefined;
+  locale: string;
   speak: boolean;
 }) {
   const { t } = useTranslation();
-  const locale = LANGUAGE_TAGS[useClientState((s) => s.language)];
   const zdf = useLiveChange(item);
   const [announcement, setAnnouncement] = useState('');
   const lastAnnounced = useRef(0);
