@@ -358,9 +358,25 @@ async function placement(): Promise<void> {
       leverage: 2,
       autoCloseAfter: null,
     };
-    // Each client's quote (a quote is signed for its customer), renewed every 1.5 s well within its
-    // 3 s lifetime, as the ticket renews it; stops 20 % away. Each client commits its current quote.
-    const quotes = tokens.map(() => ({ quoteId: '', stopLoss: '', takeProfit: '' }));
+    // A quote is signed for its customer and commits once, so each order takes a quote of its own:
+    // every client keeps a few fresh ones (at most 1.5 s old, well within their 3 s lifetime), as
+    // a ticket keeps its quote fresh while the customer looks at it; stops 20 % away. An order
+    // whose client has none left asks for one first, and that preview counts in its latency.
+    const POOL = 8;
+    type Held = { quoteId: string; stopLoss: string; takeProfit: string; at: number };
+    const pools: Held[][] = tokens.map(() => []);
+    let stops = { stopLoss: '', takeProfit: '' };
+    const previewFor = async (client: number): Promise<Held> => {
+      const q = (
+        await post(
+          serverPort,
+          '/swx/customer/order/previewOptions',
+          { ...base, ...stops },
+          { authorization: tokens[client] as string },
+        )
+      ).data as { quoteId: string };
+      return { quoteId: q.quoteId, ...stops, at: performance.now() };
+    };
     const refresh = async () => {
       const p = (
         await post(serverPort, '/swx/customer/order/previewOptions', {
@@ -371,18 +387,15 @@ async function placement(): Promise<void> {
       ).data as { bid: string };
       const bid = Number(p.bid);
       const decimals = p.bid.split('.')[1]?.length ?? 0;
-      const stops = { stopLoss: (bid * 0.8).toFixed(decimals), takeProfit: (bid * 1.2).toFixed(decimals) };
+      stops = { stopLoss: (bid * 0.8).toFixed(decimals), takeProfit: (bid * 1.2).toFixed(decimals) };
+      const fresh = performance.now() - 1500;
       await Promise.all(
-        tokens.map(async (token, client) => {
-          const q = (
-            await post(
-              serverPort,
-              '/swx/customer/order/previewOptions',
-              { ...base, ...stops },
-              { authorization: token },
-            )
-          ).data as { quoteId: string };
-          quotes[client] = { quoteId: q.quoteId, ...stops };
+        pools.map(async (pool, client) => {
+          const kept = pool.filter((q) => q.at >= fresh);
+          const added = await Promise.all(
+            Array.from({ length: POOL - kept.length }, () => previewFor(client)),
+          );
+          pools[client] = [...kept, ...added];
         }),
       );
     };
@@ -391,7 +404,7 @@ async function placement(): Promise<void> {
     let renewing = true;
     const timer = setInterval(() => {
       if (renewing) void refresh();
-    }, 1500);
+    }, 500);
     const sourceOf = (name: string, pid: number | undefined): CpuSource | undefined =>
       pid === undefined
         ? undefined
@@ -415,16 +428,17 @@ async function placement(): Promise<void> {
       return measure(floor, sourceOf('floor', bare.child.pid));
     };
     const order = async (client: number) => {
+      const { at: _, ...quote } = pools[client]?.shift() ?? (await previewFor(client));
       const answer = await post(
         serverPort,
         '/swx/customer/order/buyOptions',
-        { ...base, ...quotes[client], requestId: randomUUID() },
+        { ...base, ...quote, requestId: randomUUID() },
         { authorization: tokens[client] as string },
       );
       return answer.code === 200;
     };
     const floor = (client: number) =>
-      post(barePort, '/bare', { ...base, ...quotes[client], requestId: randomUUID(), client }).then(
+      post(barePort, '/bare', { ...base, ...stops, requestId: randomUUID(), client }).then(
         (a) => a.code === 200,
       );
     const sameWrites = (client: number) =>

@@ -111,7 +111,12 @@ describe('earn in the back office', () => {
     await review.proof.waitFor();
     expect(await review.proof.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
     const facts = await review.facts.innerText();
-    for (const shown of [PRODUCT, '1000 USDT', TX_HASH.slice(2), 'One approval is enough'])
+    for (const shown of [
+      PRODUCT,
+      '1000 USDT',
+      TX_HASH.slice(2),
+      'One approval is enough: not above the four-eyes threshold of 10000 USDT',
+    ])
       expect(facts).toContain(shown);
     await expectAccessible(p, 'desktop /admin/earn/proofs/:id');
     await shoot(p, 'earn-proof-1280-en');

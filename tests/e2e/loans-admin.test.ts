@@ -234,7 +234,7 @@ describe('loans in the back office', () => {
       '0.05 %',
       '200 USDT',
       'without a fee',
-      'One approval is enough',
+      'One approval is enough: not above the four-eyes threshold of 10000 USDT',
     ])
       expect(sheet).toContain(shown);
     await review.signature.waitFor();

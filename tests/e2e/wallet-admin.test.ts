@@ -13,7 +13,11 @@ import {
 } from '../support/pages/index.ts';
 import { uploadedId } from '../support/uploads.ts';
 
-const app = useApp({ staff: { email: 'money@swx.test', role: 'finance' } });
+const app = useApp({
+  staff: { email: 'money@swx.test', role: 'finance' },
+  // Network terms are customer terms: an admin changes them (packages/contract/src/roles.ts).
+  moreStaff: [{ email: 'terms@swx.test', role: 'admin' }],
+});
 let customer: Session;
 /** A Bitcoin transaction id: 64 hex digits (the server keeps it without a 0x). */
 const TX_HASH = '5e'.repeat(32);
@@ -64,7 +68,11 @@ describe('money in the back office', () => {
     await expectAccessible(p, 'desktop /admin/deposits/:id');
     await review.claim();
     await review.approve();
-    await p.getByText('Approved; the exact amount was credited and the customer notified.').waitFor();
+    await p
+      .getByText(
+        "Approved; the customer was notified and the amount is credited, at once or, for a proof checked on chain, at the network's confirmations.",
+      )
+      .waitFor();
 
     const balances = await live().ok('getBalances');
     expect(balances.balances.find((b) => b.asset === 'BTC')?.balance).toMatch(/^0\.02(0*)$/);
@@ -84,8 +92,18 @@ describe('money in the back office', () => {
     expect(errors).toEqual([]);
   });
 
-  it('networks: the table and a change of a minimum, which customers then read', async () => {
-    const { page: p, errors } = await staffPage('desktop');
+  it('networks: finance reads them; an admin changes a minimum, which customers then read', async () => {
+    const finance = await staffPage('desktop');
+    const read = new NetworksPage(finance.page);
+    await read.goto();
+    await read.row('USDT-EVM').waitFor();
+    await finance.page.getByText('Only admins change networks; you can read them.').waitFor();
+    expect(await read.table.getByRole('button', { name: /Edit/ }).count()).toBe(0);
+    expect(finance.errors).toEqual([]);
+    await finance.context.close();
+    const { page: p, errors } = await app.open('desktop', {
+      staff: await app.staffAccount('terms@swx.test').session(),
+    });
     const networks = new NetworksPage(p);
     await networks.goto();
     await networks.row('USDT-EVM').waitFor();

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import type { SwapQuoteBody } from '@swx/contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi } from '../support/accounts.ts';
@@ -118,6 +119,60 @@ describe('swap over HTTP, priced by the live feed', () => {
         fee: quote.fee,
       },
     });
+  });
+
+  it('a quote is an offer accepted once, signed by no key anyone can read', async () => {
+    const carol = customerApi(server, await registerByApi(server, inbox, 'carol.swap@example.com'), {
+      language: 'en',
+    });
+    const balance = async (asset: string) =>
+      (await carol.ok('getBalances')).balances.find((b) => b.asset === asset)?.balance;
+    const quote = await carol.ok('swapQuote', { from: 'USDT', to: 'USDC', amount: '20' });
+    const usdt = await balance('USDT');
+
+    // Re-signed with a bigger gross under the key every server used when TOTP_KEY was unset (derived
+    // from a text published in config.ts), in the old id format and in the new one: both refused.
+    const publicKey = createHmac(
+      'sha256',
+      createHash('sha256').update('swx development TOTP key: set TOTP_KEY in production').digest(),
+    )
+      .update('swx quote key v1')
+      .digest();
+    const [keyId, payload] = quote.quoteId.split('.') as [string, string];
+    const signed = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+      f: { gross: string; receive: string };
+    };
+    signed.f.gross = (BigInt(signed.f.gross) * 1000n).toString();
+    signed.f.receive = (BigInt(signed.f.receive) * 1000n).toString();
+    const raised = Buffer.from(JSON.stringify(signed)).toString('base64url');
+    const mac = (text: string) => createHmac('sha256', publicKey).update(text).digest('base64url');
+    for (const forged of [`${raised}.${mac(raised)}`, `${keyId}.${raised}.${mac(`${keyId}.${raised}`)}`])
+      expect((await carol.call('instantExchange', { quoteId: forged, requestId: 'forged-1' })).code).toBe(
+        10026,
+      );
+    expect(await balance('USDT')).toBe(usdt);
+
+    // The genuine quote sent 20 times at once under 20 request ids: one swap, 19 clear refusals.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        carol.call('instantExchange', { quoteId: quote.quoteId, requestId: `once-quote-${i}` }),
+      ),
+    );
+    const done = answers.filter((a) => a.code === 20005);
+    expect(done).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.code !== 20005))
+      expect(refused).toMatchObject({ code: 10032, data: { reason: 'used' } });
+    expect(units((await balance('USDT')) ?? '')).toBe(units(usdt ?? '') - units('20.000000'));
+    expect(await balance('USDC')).toBe(quote.receive);
+    expect(await carol.ok('swapHistory', {})).toHaveLength(1);
+    // The winner's own request again answers its swap.
+    const winner = done[0]?.data as { id: number; requestId?: string };
+    const index = answers.findIndex((a) => a.code === 20005);
+    const again = await carol.call('instantExchange', {
+      quoteId: quote.quoteId,
+      requestId: `once-quote-${index}`,
+    });
+    expect(again).toMatchObject({ code: 20005, data: { id: winner.id } });
   });
 
   it('staff: an admin’s change of a pair is audited and applies to the next quote; support is refused with 10029', async () => {

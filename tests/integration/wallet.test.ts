@@ -236,7 +236,7 @@ describe('the wallet on two nodes sharing PostgreSQL and a chain', () => {
       amount: '400',
     });
     expect(quote).toMatchObject({ fee: '2.000000', receive: '398.000000' });
-    await onB.ok('sendWithdrawalCode');
+    await onB.ok('sendWithdrawalCode', { quoteId: quote.quoteId });
     const code = await inbox.codeFor('carol.nodes@example.com');
     const answers = await Promise.all(
       Array.from({ length: 64 }, (_, i) =>

@@ -106,6 +106,8 @@ export type App = {
   readonly browser: Browser;
   /** The staff account created before the start (with `useApp({ staff })`). */
   readonly staff: StaffAccount;
+  /** Another staff account created before the start (with `useApp({ moreStaff })`), by email. */
+  staffAccount(email: string): StaffAccount;
   /** A page in a fresh browser context, at the desktop (1366×900) or an iPhone's 390×844 viewport. */
   open(layout: Layout, options?: OpenOptions): Promise<Opened>;
   /** A customer registered through the API (a mailed code, then the registration). */
@@ -127,6 +129,8 @@ export type AppOptions = {
   env?: Record<string, string> | (() => Promise<Record<string, string>>);
   /** A staff account created by the CLI before the server starts. */
   staff?: { email: string; role: StaffRoleName };
+  /** More staff accounts created by the CLI before the start (e.g. an admin beside finance). */
+  moreStaff?: { email: string; role: StaffRoleName }[];
   /** Runs after the server and Chromium stopped (e.g. to stop what `env` started). */
   after?: () => Promise<void>;
   /** The limit of the start (a server start is slow on a busy machine). */
@@ -157,7 +161,15 @@ function awaitTheApp(page: Page): void {
 
 /** One server and Chromium for a test file, started before its tests and stopped after them. */
 export function useApp(options: AppOptions = {}): App {
-  let started: { server: RunningServer; inbox: Inbox; browser: Browser; staff?: StaffAccount } | undefined;
+  let started:
+    | {
+        server: RunningServer;
+        inbox: Inbox;
+        browser: Browser;
+        staff?: StaffAccount;
+        accounts: Map<string, StaffAccount>;
+      }
+    | undefined;
   let server: StartedServer | undefined;
   let browser: Browser | undefined;
   let btcPage: string | undefined;
@@ -166,7 +178,9 @@ export function useApp(options: AppOptions = {}): App {
   useServer(
     {
       ...(options.env ? { env: options.env } : {}),
-      ...(options.staff ? { staff: [options.staff] } : {}),
+      ...(options.staff || options.moreStaff
+        ? { staff: [...(options.staff ? [options.staff] : []), ...(options.moreStaff ?? [])] }
+        : {}),
       ...(options.after ? { after: options.after } : {}),
       timeout: options.timeout ?? 180_000,
     },
@@ -185,7 +199,18 @@ export function useApp(options: AppOptions = {}): App {
           server.server.baseUrl,
         )
       : undefined;
-    started = { server: server.server, inbox: server.inbox, browser, ...(staff ? { staff } : {}) };
+    const accounts = new Map(
+      (options.moreStaff ?? []).map((s) => [
+        s.email,
+        new StaffAccount(
+          s.email,
+          s.role,
+          server?.oneTimePasswords[s.email] ?? '',
+          server?.server.baseUrl ?? '',
+        ),
+      ]),
+    );
+    started = { server: server.server, inbox: server.inbox, browser, accounts, ...(staff ? { staff } : {}) };
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -210,6 +235,11 @@ export function useApp(options: AppOptions = {}): App {
       const staff = running().staff;
       if (!staff) throw new Error('no staff account: useApp({ staff: { email, role } })');
       return staff;
+    },
+    staffAccount(email) {
+      const account = running().accounts.get(email);
+      if (!account) throw new Error(`no staff account ${email}: useApp({ moreStaff: [{ email, role }] })`);
+      return account;
     },
     async open(layout, given = {}) {
       const { server: s, browser: b } = running();

@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The master key of the servers a test process starts on one database: random per process. */
+const CLUSTER_MASTER_KEY = randomBytes(32).toString('hex');
 
 export type RunningServer = {
   baseUrl: string;
@@ -41,6 +45,9 @@ export async function startServer(
       ...(Object.keys(env).some((name) => name.startsWith('CHAIN') || name.startsWith('EVM_'))
         ? {}
         : { CHAIN: 'off' }),
+      // Nodes sharing a database share one master key, as a cluster's nodes must (README); a
+      // node on its own folder's PGlite makes its own sandbox key there.
+      ...(env.DATABASE_URL ? { MASTER_KEY: CLUSTER_MASTER_KEY } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -38,19 +38,25 @@ export async function startInbox(options: { refuse?: (address: string) => boolea
   return {
     port,
     messages,
-    /** The newest 6-digit code mailed to an address (quoted-printable soft breaks undone). */
+    /**
+     * The newest 6-digit code mailed to an address (quoted-printable soft breaks undone); mail
+     * without a code (a security alert) is passed over.
+     */
     async codeFor(email: string) {
+      const codeOf = (raw: string) =>
+        /\b(\d{6})\b/.exec(
+          raw
+            .replace(/=\r?\n/g, '')
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n'),
+        )?.[1];
       for (let i = 0; i < 100; i++) {
-        const mail = [...messages].reverse().find((m) => m.to === email.toLowerCase());
-        const code = mail
-          ? /\b(\d{6})\b/.exec(
-              mail.raw
-                .replace(/=\r?\n/g, '')
-                .split(/\r?\n\r?\n/)
-                .slice(1)
-                .join('\n'),
-            )?.[1]
-          : undefined;
+        const code = [...messages]
+          .reverse()
+          .filter((m) => m.to === email.toLowerCase())
+          .map((m) => codeOf(m.raw))
+          .find((found) => found !== undefined);
         if (code) return code;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { AuditLog } from './AuditLog.tsx';
+import { Alerts } from './alerts/Alerts.tsx';
 import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSession } from './api.ts';
 import { CustomerPage } from './CustomerPage.tsx';
 import { Customers } from './Customers.tsx';
@@ -10,6 +11,7 @@ import { Ctx, useBackOffice } from './context.ts';
 import { EarnProductPage, NewEarnProduct } from './earn/EarnProductPage.tsx';
 import { EarnProducts } from './earn/EarnProducts.tsx';
 import { EarnProofPage, EarnProofQueue } from './earn/EarnProofs.tsx';
+import { FourEyesSettings } from './fourEyes/FourEyesSettings.tsx';
 import { KycQueue, KycReviewPage } from './KycQueue.tsx';
 import { LoanApplicationPage, LoanApplicationQueue } from './loans/LoanApplications.tsx';
 import { LoanPools } from './loans/LoanPools.tsx';
@@ -62,7 +64,9 @@ const SECTIONS = [
   { name: 'smartPlans', path: '/smart/plans', roles: adminCalls.smartPlanMonitor.roles },
   { name: 'staff', path: '/staff', roles: adminCalls.listStaff.roles },
   { name: 'audit', path: '/audit', roles: adminCalls.auditLog.roles },
+  { name: 'alerts', path: '/alerts', roles: adminCalls.listStaffAlerts.roles },
   { name: 'operator', path: '/settings/operator', roles: adminCalls.getOperatorSettings.roles },
+  { name: 'fourEyes', path: '/settings/four-eyes', roles: adminCalls.getFourEyes.roles },
 ] as const;
 type SectionName = (typeof SECTIONS)[number]['name'];
 
@@ -100,7 +104,9 @@ const SCREENS: readonly { path: string; section: SectionName; Screen: ComponentT
   { path: '/smart/plans/:id', section: 'smartPlans', Screen: SmartPlanPage },
   { path: '/staff', section: 'staff', Screen: StaffScreen },
   { path: '/audit', section: 'audit', Screen: AuditLog },
+  { path: '/alerts', section: 'alerts', Screen: Alerts },
   { path: '/settings/operator', section: 'operator', Screen: OperatorSettings },
+  { path: '/settings/four-eyes', section: 'fourEyes', Screen: FourEyesSettings },
 ];
 
 const mayOpen = (staff: StaffInfo, roles: readonly string[] | 'public') =>

@@ -1,4 +1,4 @@
-import type { Language } from '@swx/contract';
+import { type Language, plainDecimal } from '@swx/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { useBackOffice } from './context.ts';
 import { fill, formatTime } from './text.ts';
@@ -183,5 +183,4 @@ export const Amount = ({ value }: { value: string }) => (
 );
 
 /** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
-export const plain = (decimal: string) =>
-  decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+export const plain = plainDecimal;

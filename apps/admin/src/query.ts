@@ -24,6 +24,8 @@ export const keys = {
   staff: ['staff'] as const,
   staffList: (language: Language) => ['staff', language, 'list'] as const,
   audit: ['audit'] as const,
+  alerts: ['alerts'] as const,
+  alertList: (language: Language, state: string) => ['alerts', language, 'list', state] as const,
   deposits: ['deposits'] as const,
   withdrawals: ['withdrawals'] as const,
   networks: ['networks'] as const,
@@ -47,6 +49,8 @@ export const keys = {
     ['smart', language, 'plans', filters] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
+  fourEyes: ['fourEyes'] as const,
+  fourEyesSettings: (language: Language) => ['fourEyes', language, 'settings'] as const,
 };
 
 /** The keys of a review kind under its domain's root (review/ReviewQueue.tsx): its queue and items. */

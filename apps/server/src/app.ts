@@ -7,6 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import {
+  API_VERSION,
   buildOpenApi,
   Code,
   isDesktopUserAgent,
@@ -17,6 +18,8 @@ import {
 } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { AlertsService } from './modules/alerts/alerts.service.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { ContentService } from './modules/content/content.service.ts';
@@ -45,9 +48,9 @@ import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { NoticesService } from './modules/notices/notices.service.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
+import { FourEyesSettingsService } from './modules/params/params.fourEyes.ts';
 import { paramsRoutes } from './modules/params/params.routes.ts';
 import { ParamsService } from './modules/params/params.service.ts';
-import { quoteKey } from './modules/products/quotes.ts';
 import { type ReviewQueue, ReviewService } from './modules/review/review.service.ts';
 import { smartRoutes } from './modules/smart/smart.routes.ts';
 import { SmartService } from './modules/smart/smart.service.ts';
@@ -73,6 +76,7 @@ import { type Clock, movableClock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
+import type { KeyRing } from './platform/keys.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
@@ -111,6 +115,8 @@ export type Platform = {
    * CHAIN=off and in operator commands run outside the server.
    */
   chain: OpenedChain | null;
+  /** The keys of every purpose, derived from the master (platform/keys.ts). */
+  keys: KeyRing;
 };
 
 export type Services = {
@@ -123,6 +129,7 @@ export type Services = {
   staff: StaffService;
   staffCustomers: StaffCustomers;
   staffAuditLog: StaffAuditLog;
+  alerts: AlertsService;
   kyc: KycService;
   uploads: UploadsService;
   reviews: ReviewService;
@@ -139,6 +146,7 @@ export type Services = {
   content: ContentService;
   operator: OperatorService;
   params: ParamsService;
+  fourEyes: FourEyesSettingsService;
   market: MarketService;
   quotes: QuoteHub;
   feed: QuoteFeed;
@@ -172,7 +180,7 @@ export function createServices(platform: Platform): Services {
     logger: platform.logger,
     now: clock.now,
     leverageCaps: platform.config.leverageCaps,
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
   });
   const triggers = new TriggerEngine({
     trading,
@@ -195,7 +203,7 @@ export function createServices(platform: Platform): Services {
     db: platform.db,
     audit,
     rateLimiter: platform.rateLimiter,
-    totpKey: platform.config.totpKey,
+    keys: platform.keys,
   });
   const uploads = new UploadsService({
     db: platform.db,
@@ -227,7 +235,8 @@ export function createServices(platform: Platform): Services {
     rateLimiter: platform.rateLimiter,
     ledger,
     notices,
-    totpKey: platform.config.totpKey,
+    audit,
+    keys: platform.keys,
     social: { providers: platform.config.socialProviders, publicUrl: platform.config.publicUrl },
     logger: platform.logger,
   });
@@ -250,7 +259,7 @@ export function createServices(platform: Platform): Services {
     },
     chain: platform.chain?.chain ?? null,
     signer: platform.chain?.signer ?? null,
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
     logger: platform.logger,
   });
   const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
@@ -266,7 +275,7 @@ export function createServices(platform: Platform): Services {
     uploads,
     payIn,
     basketRate: marketBasketRate(market),
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
     logger: platform.logger,
     now: clock.now,
   });
@@ -280,7 +289,7 @@ export function createServices(platform: Platform): Services {
     uploads,
     storage: platform.storage,
     params,
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
     logger: platform.logger,
     mail: { mailer: platform.mailer, customers },
     platformAddress: platform.chain?.signer?.address ?? null,
@@ -293,7 +302,7 @@ export function createServices(platform: Platform): Services {
     ledger,
     market,
     audit,
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
     now: clock.now,
   });
   // Smart plans: live book, trading real positions from the customer's smart account.
@@ -303,7 +312,7 @@ export function createServices(platform: Platform): Services {
     trading,
     audit,
     notices,
-    quoteKey: quoteKey(platform.config.totpKey),
+    quoteKeys: platform.keys.purpose('quotes'),
     logger: platform.logger,
     now: clock.now,
   });
@@ -327,12 +336,23 @@ export function createServices(platform: Platform): Services {
     staff,
     staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc, ledger, trading }),
     staffAuditLog: new StaffAuditLog({ audit, staff }),
+    alerts: new AlertsService({
+      db: platform.db,
+      audit,
+      staff,
+      mailer: platform.mailer,
+      adminUrl: platform.config.publicUrl
+        ? `${platform.config.publicUrl.replace(/\/+$/, '')}/admin`
+        : undefined,
+      logger: platform.logger,
+    }),
+    fourEyes: new FourEyesSettingsService({ db: platform.db, audit, staff }),
     kyc,
     uploads,
     reviews,
     kycReview: reviews.register(kycReview(kyc, staff)),
     wallet,
-    depositReview: reviews.register(depositReview(wallet.deposits, ledger)),
+    depositReview: reviews.register(depositReview(wallet.deposits, ledger, params)),
     withdrawalReview: reviews.register(withdrawalReview(wallet.withdrawals, ledger, kyc, params)),
     earn,
     earnProofReview: reviews.register(
@@ -413,17 +433,18 @@ export async function buildApp(platform: Platform, services = createServices(pla
       return reply.status(503).send({ status: 'database unavailable' });
     }
   });
-  const openApi = buildOpenApi('0.1.0');
+  const openApi = buildOpenApi(API_VERSION);
   server.get('/swx/openapi.json', async () => openApi);
 
   contentRoutes(server, services.content);
-  paramsRoutes(server, services.params);
+  paramsRoutes(server, services.params, services.staff, services.fourEyes);
   identityRoutes(server, services.identity);
   ledgerRoutes(server, services.ledger, services.market);
   noticesRoutes(server, services.notices);
   marketRoutes(server, services.market, services.quotes);
   tradingRoutes(server, services.trading);
   staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
+  alertsRoutes(server, services.staff, services.alerts);
   kycRoutes(server, services.kyc, services.staff, services.kycReview);
   uploadsRoutes(server, services.uploads, services.staff);
   walletRoutes(server, services.wallet, services.staff, {

@@ -34,12 +34,13 @@ export type OperatorCommand =
   | { name: 'sms-outbox'; failed: boolean }
   | { name: 'reconcile' }
   | { name: 'audit:verify' }
+  | { name: 'keys:reseal' }
   | { name: 'staff:create'; email: string; role: StaffRole }
   | { name: 'chain:send'; to: Hex; asset: ChainAsset; amount: bigint }
   | { name: 'clock:advance'; ms: number };
 
 export const USAGE =
-  'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | staff:create --email <address> --role <role>' +
+  'usage: cli.ts outbox | sms-outbox [--failed] | reconcile | audit:verify | keys:reseal | staff:create --email <address> --role <role>' +
   ' | chain:send --to <address> --asset <USDT|ETH> --amount <decimal> | clock:advance --by <30m|6h|1d>';
 
 const CLOCK_USAGE =
@@ -61,6 +62,7 @@ export function parseOperatorCommand(
     case 'outbox':
     case 'reconcile':
     case 'audit:verify':
+    case 'keys:reseal':
       return { name: command };
     case 'sms-outbox':
       return { name: 'sms-outbox', failed: args.includes('--failed') };
@@ -214,6 +216,26 @@ export async function runOperatorCommand(
       ].join('\n'),
     );
     return 0;
+  }
+  if (command.name === 'keys:reseal') {
+    // Before MASTER_KEY_PREVIOUS is removed: nothing left sealed under it (README, rotation).
+    const customers = await services.identity.resealSecrets();
+    const staff = await services.staff.resealSecrets();
+    for (const [who, report] of [
+      ['customers', customers],
+      ['staff', staff],
+    ] as const) {
+      io.out(
+        `Two-step secrets of ${who}: ${report.resealed} sealed again under key ${platform.keys.currentId}, ` +
+          `${report.current} already under it.`,
+      );
+      if (report.unreadable.length > 0)
+        io.err(
+          `${report.unreadable.length} of ${who} sealed under a key no longer accepted (ids ${report.unreadable.join(', ')}): ` +
+            'set MASTER_KEY_PREVIOUS to that key and run this again, or have them enrol again.',
+        );
+    }
+    return customers.unreadable.length + staff.unreadable.length === 0 ? 0 : 1;
   }
   if (command.name === 'reconcile') {
     const report = await reconcile(services.ledger, services.audit, platform.logger);

@@ -1,9 +1,11 @@
 import { LOAN_ASSETS } from '@swx/contract';
 import { buildApp, createServices, type Platform } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
+import { staffAlertsJob } from './modules/alerts/alerts.jobs.ts';
 import { earnDailyJob, earnReturnsJob } from './modules/earn/earn.service.ts';
 import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
 import { loansDailyJob, loansMinuteJob } from './modules/loans/loans.service.ts';
+import { quoteClaimsJob } from './modules/products/quotes.ts';
 import { subLedgerReconciliationJob } from './modules/products/reconciliation.ts';
 import { SettlementRunner } from './modules/products/settlement.ts';
 import { smartBacktestJob, smartIncomeJob, smartLiveJob } from './modules/smart/smart.service.ts';
@@ -42,11 +44,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (config.totpKeyIsDevelopment) {
-    // A deployment (PUBLIC_URL set) should hear about it; a development run need not.
-    const log = config.publicUrl ? platform.logger.warn : platform.logger.info;
-    log.call(platform.logger, 'TOTP_KEY is not set: two-step secrets are sealed with the development key');
-  }
+  if (!config.masterKeys.current && config.databaseUrl)
+    // Nodes sharing a database must share the master too: each sandbox folder makes its own.
+    platform.logger.warn(
+      'MASTER_KEY is not set: this node signs with the sandbox key of its DATA_DIR; nodes sharing DATABASE_URL need one MASTER_KEY',
+    );
   const services = createServices(platform);
   await services.ledger.ensureSystemAccounts();
   await services.market.load();
@@ -58,7 +60,13 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(platform, services);
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger, services.clock.now);
+  // A failed run raises a staff alert (one per job while unresolved), mailed to the admins; every
+  // alert is mailed to the roles that act on it by the alerts job.
+  jobs.onFailure((failure) => services.alerts.jobFailed(failure));
+  jobs.register(staffAlertsJob(services.alerts, jobs));
   jobs.register(reconciliationJob(services.ledger, services.audit));
+  // A quote commits once: its claim is kept until long after it expired.
+  jobs.register(quoteClaimsJob(platform.db, services.clock.now));
   jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
   const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
   // Earn: the daily settlement (on the runner's clock) and, every minute, refused proofs' promises back to their reserve.

@@ -4,7 +4,8 @@
  * 10026-10045 are ours: the spec has no code for invalid input, rate limits, missing or forbidden
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
- * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only.
+ * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only;
+ * 10048-10049 a setting's change that waits for a second admin.
  */
 export const Code = {
   OK: 200,
@@ -65,6 +66,12 @@ export const Code = {
   SOLD_OUT: 10044,
   /** A VIP product open to verified customers only. */
   VIP_NOT_ELIGIBLE: 10045,
+  /** A deposit proof the watched chain does not confirm (data: the verdict): staff cannot approve it. */
+  CHAIN_DOES_NOT_CONFIRM: 10047,
+  /** A change of the same setting already waits for a second admin's approval (four-eyes thresholds). */
+  CHANGE_AWAITS_SECOND_ADMIN: 10048,
+  /** The admin who proposed a change cannot approve it: another admin must. */
+  OWN_PROPOSAL: 10049,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

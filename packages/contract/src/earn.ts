@@ -4,6 +4,7 @@ import { bookSchema, decimalString } from './ledger.ts';
 import { ASSET_SCALES } from './money.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
+import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staff.ts';
 import { uploadId } from './uploads.ts';
 import { amountInput } from './wallet.ts';
@@ -298,7 +299,7 @@ export const earnProofItem = /* @__PURE__ */ z.extend(earnProofListItem, {
   reason: z.nullable(z.string()),
 });
 
-const EARN_STAFF = ['admin', 'finance'] as const;
+const EARN_STAFF = STAFF_DUTIES.money.roles;
 
 export const earnProofReviewCalls = /* @__PURE__ */ reviewCalls({
   path: '/earn/proofs',
@@ -321,7 +322,7 @@ export const earnAdminCalls = {
     method: 'POST',
     path: '/earn/products',
     summary: 'Create a fund or VIP product; audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: earnProductBody,
     data: earnProductAdmin,
   },
@@ -329,7 +330,7 @@ export const earnAdminCalls = {
     method: 'POST',
     path: '/earn/products/update',
     summary: 'Change a product (a rate change applies to new investments only); audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: earnProductUpdateBody,
     data: earnProductAdmin,
   },

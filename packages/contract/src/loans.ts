@@ -4,7 +4,8 @@ import { KYC_STATES } from './kyc.ts';
 import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
-import type { AdminCallDefinition, StaffRole } from './staff.ts';
+import { STAFF_DUTIES } from './roles.ts';
+import type { AdminCallDefinition } from './staff.ts';
 import { uploadId } from './uploads.ts';
 import { amountInput } from './wallet.ts';
 
@@ -300,9 +301,9 @@ export const loanAgreementAdminUrl = (id: number) =>
 
 // Staff
 
-const LOAN_STAFF = ['admin', 'finance'] as const satisfies readonly StaffRole[];
+const LOAN_STAFF = STAFF_DUTIES.money.roles;
 /** Staff who may read applications and agreements: credit decisions need compliance's eyes too. */
-export const LOAN_READERS = ['admin', 'finance', 'compliance'] as const satisfies readonly StaffRole[];
+export const LOAN_READERS = STAFF_DUTIES.readLoans.roles;
 
 export const loanProductBody = /* @__PURE__ */ z.object({
   name: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
@@ -430,7 +431,7 @@ export const loanAdminCalls = {
     method: 'POST',
     path: '/loans/products',
     summary: 'Create a loan product; audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: loanProductBody,
     data: loanProductAdmin,
   },
@@ -439,7 +440,7 @@ export const loanAdminCalls = {
     path: '/loans/products/update',
     summary:
       'Change a loan product (new applications only: a loan keeps the terms it was signed at); audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: loanProductUpdateBody,
     data: loanProductAdmin,
   },

@@ -99,3 +99,8 @@ export function priceTicks(text: string, decimals: number): bigint | null {
   if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) return null;
   return BigInt((match[1] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
 }
+
+/** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
+export function plainDecimal(decimal: string): string {
+  return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { COUNTRIES } from './kyc.ts';
 import { LANGUAGES } from './languages.ts';
+import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staff.ts';
 
 /**
@@ -185,7 +186,7 @@ export const operatorAdminCalls = {
     method: 'GET',
     path: '/settings/operator',
     summary: 'The operator identity shown to customers, with who changed it last',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.operatorSettings.roles,
     data: operatorSettingsRecord,
   },
   setOperatorSettings: {
@@ -193,7 +194,7 @@ export const operatorAdminCalls = {
     path: '/settings/operator',
     summary:
       'Replace the operator identity (company, regulator, contacts, risk figure, leaders, links); audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.operatorSettings.roles,
     body: operatorSettings,
     data: operatorSettingsRecord,
   },

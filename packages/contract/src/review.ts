@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { Code } from './codes.ts';
 import { wireId } from './ids.ts';
 import type { AdminCallDefinition, StaffRole } from './staff.ts';
 
@@ -26,6 +27,12 @@ export const reviewMeta = z.object({
   claim: z.nullable(z.object({ staff: reviewStaff, until: z.string() })),
   /** Two approvers from different staff accounts are needed (the amount is above the threshold). */
   fourEyes: z.boolean(),
+  /**
+   * The four-eyes threshold of the item's asset (`fourEyesAbove.<kind>.<asset>`, in its units):
+   * `amount` null when none is set, so one approval suffices whatever the amount; null for a kind
+   * (or an item) without four eyes.
+   */
+  threshold: z.nullable(z.object({ asset: z.string(), amount: z.nullable(z.string()) })),
   /** The approvals given so far: the first of a four-eyes item, then the deciding one. */
   approvals: z.array(z.object({ staff: reviewStaff, at: z.string() })),
   /** Who decided, and when; null until decided (and for decisions made before the queue). */
@@ -41,6 +48,12 @@ export const reviewListQuery = z.object({ after: z.optional(z.string().check(z.r
 export const reviewRejectBody = z.object({
   reason: z.string().check(z.trim(), z.minLength(3), z.maxLength(500)),
 });
+
+/** Why a claimant's call is refused, the same for every kind (each call's `refusals`). */
+const HELD_BY_ANOTHER = {
+  [Code.REVIEW_CLAIMED]: 'another staff member holds the claim (data: claimedBy, until)',
+} as const;
+const NO_LIVE_CLAIM = { [Code.REVIEW_CLAIM_REQUIRED]: 'you hold no live claim of the item' } as const;
 
 /** One page of a queue is this long; a shorter page is the last. */
 export const REVIEW_PAGE = 50;
@@ -83,10 +96,11 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
     claim: {
       method: 'POST',
       path: `${path}/:id/claim`,
-      summary: `Claim a pending ${noun} for ${REVIEW_LEASE_SECONDS / 60} minutes (again to renew); refused while another staff member holds it`,
+      summary: `Claim a pending ${noun} for ${REVIEW_LEASE_SECONDS / 60} minutes (again to renew); refused while another staff member holds it (${Code.REVIEW_CLAIMED})`,
       roles: deciders,
       params: reviewIdParams,
       data: item,
+      refusals: HELD_BY_ANOTHER,
     },
     release: {
       method: 'POST',
@@ -95,6 +109,7 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       roles: deciders,
       params: reviewIdParams,
       data: item,
+      refusals: { ...HELD_BY_ANOTHER, ...NO_LIVE_CLAIM },
     },
     approve: {
       method: 'POST',
@@ -103,6 +118,11 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       roles: deciders,
       params: reviewIdParams,
       data: item,
+      refusals: {
+        ...HELD_BY_ANOTHER,
+        ...NO_LIVE_CLAIM,
+        [Code.REVIEW_SECOND_APPROVER]: 'the first approver of a four-eyes item approving again',
+      },
     },
     reject: {
       method: 'POST',
@@ -112,6 +132,7 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       params: reviewIdParams,
       body: reviewRejectBody,
       data: item,
+      refusals: { ...HELD_BY_ANOTHER, ...NO_LIVE_CLAIM },
     },
   } as const satisfies Record<string, AdminCallDefinition>;
 }

@@ -2,7 +2,8 @@ import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
-import type { AdminCallDefinition, StaffRole } from './staff.ts';
+import { STAFF_DUTIES } from './roles.ts';
+import type { AdminCallDefinition } from './staff.ts';
 import { CLOSE_REASONS, DIRECTIONS } from './trading.ts';
 import { amountInput } from './wallet.ts';
 
@@ -287,7 +288,7 @@ export const smartStopBody = z.object({ planId: z.int().check(z.minimum(1)) });
 
 // Staff
 
-export const SMART_STAFF = ['admin', 'finance'] as const satisfies readonly StaffRole[];
+export const SMART_STAFF = STAFF_DUTIES.money.roles;
 
 export const smartProductBody = /* @__PURE__ */ z.object({
   name: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
@@ -335,7 +336,7 @@ export const smartAdminCalls = {
     path: '/smart/products',
     summary:
       'Create a smart-plan product (strategy, instrument, timeframes, amounts, capacity, fee share); audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: smartProductBody,
     data: smartProduct,
   },
@@ -343,7 +344,7 @@ export const smartAdminCalls = {
     method: 'POST',
     path: '/smart/products/update',
     summary: 'Change a smart-plan product (new plans only: a plan keeps the terms it was bought at); audited',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: smartProductUpdateBody,
     data: smartProduct,
   },

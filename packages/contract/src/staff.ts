@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
+import { alertAdminCalls } from './alerts.ts';
 import { earnAdminCalls } from './earn.ts';
+import { fourEyesAdminCalls } from './fourEyes.ts';
 import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { kycDetails } from './kyc.ts';
@@ -7,6 +9,7 @@ import { bookSchema } from './ledger.ts';
 import { loanAdminCalls } from './loans.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
+import { STAFF_DUTIES } from './roles.ts';
 import { smartAdminCalls } from './smart.ts';
 import { swapAdminCalls } from './swap.ts';
 import { walletAdminCalls } from './wallet.ts';
@@ -31,21 +34,23 @@ export type AdminCallDefinition = {
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
   data: z.ZodMiniType;
+  /** The refusals particular to the call, code → when (published as `x-refusals` in its OpenAPI operation). */
+  refusals?: Readonly<Record<number, string>>;
 };
 
 function adminCall<const D extends AdminCallDefinition>(definition: D): D {
   return definition;
 }
 
-const ALL: readonly StaffRole[] = STAFF_ROLES;
+const ALL = STAFF_DUTIES.session.roles;
 /** Who may see customers' data. */
-const VIEWERS: readonly StaffRole[] = ['admin', 'compliance', 'finance', 'support'];
+const VIEWERS = STAFF_DUTIES.viewCustomers.roles;
 /** Who may lock and unlock a customer. */
-const LOCKERS: readonly StaffRole[] = ['admin', 'compliance', 'support'];
+const LOCKERS = STAFF_DUTIES.lockCustomers.roles;
 /** Who may read KYC submissions and their photos. */
-const KYC_READERS: readonly StaffRole[] = ['admin', 'compliance'];
+const KYC_READERS = STAFF_DUTIES.readKyc.roles;
 /** Only compliance decides a KYC review. */
-const KYC_REVIEWERS: readonly StaffRole[] = ['compliance'];
+const KYC_REVIEWERS = STAFF_DUTIES.decideKyc.roles;
 
 export const staffEmail = z
   .string()
@@ -260,7 +265,7 @@ export const auditChainVerdict = z.object({
 export type AuditChainVerdict = z.infer<typeof auditChainVerdict>;
 
 /** Who may read the audit log and run the chain check. */
-const AUDITORS: readonly StaffRole[] = ['admin', 'compliance'];
+const AUDITORS = STAFF_DUTIES.auditLog.roles;
 
 export const adminCalls = {
   signIn: adminCall({
@@ -346,14 +351,14 @@ export const adminCalls = {
     method: 'GET',
     path: '/staff',
     summary: 'Staff accounts',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.staffAccounts.roles,
     data: z.array(staffListItem),
   }),
   createStaff: adminCall({
     method: 'POST',
     path: '/staff',
     summary: 'Create a staff account; answers its one-time password, shown once',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.staffAccounts.roles,
     body: z.object({ email: staffEmail, role: z.enum(STAFF_ROLES) }),
     data: z.object({ staff: staffInfo, oneTimePassword: z.string() }),
   }),
@@ -362,7 +367,7 @@ export const adminCalls = {
     path: '/staff/:id',
     summary:
       'Change a staff role, or disable / enable an account (disabling ends its sessions); never yourself disabled, never the last active admin',
-    roles: ['admin'],
+    roles: STAFF_DUTIES.staffAccounts.roles,
     params: idParams,
     body: updateStaffBody,
     data: staffListItem,
@@ -371,7 +376,7 @@ export const adminCalls = {
     method: 'POST',
     path: '/staff/:id/resetTotp',
     summary: "Reset a staff member's two-step verification: sessions end, the next sign-in enrols again",
-    roles: ['admin'],
+    roles: STAFF_DUTIES.staffAccounts.roles,
     params: idParams,
     data: staffListItem,
   }),
@@ -405,6 +410,8 @@ export const adminCalls = {
   ...loanAdminCalls,
   ...smartAdminCalls,
   ...swapAdminCalls,
+  ...fourEyesAdminCalls,
+  ...alertAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
+import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staff.ts';
 import { amountInput } from './wallet.ts';
 
@@ -142,14 +143,14 @@ export const swapAdminCalls = {
     method: 'GET',
     path: '/swap/pairs',
     summary: 'Every swap pair with its limits, fee rate and switch',
-    roles: ['admin', 'finance'],
+    roles: STAFF_DUTIES.money.roles,
     data: z.array(swapPairAdmin),
   },
   updateSwapPair: {
     method: 'POST',
     path: '/swap/pairs/update',
     summary: "Change a pair's limits, fee rate or switch (applies to new quotes); audited",
-    roles: ['admin'],
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: swapPairUpdateBody,
     data: swapPairAdmin,
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { STAFF_DUTIES } from './roles.ts';
 import type { StaffRole } from './staff.ts';
 
 /**
@@ -20,9 +21,9 @@ export type UploadPurposeRule = {
 
 const MB = 1024 * 1024;
 /** Who reads identity documents: the roles of the KYC review. */
-const KYC_ROLES: readonly StaffRole[] = ['admin', 'compliance'];
+const KYC_ROLES: readonly StaffRole[] = STAFF_DUTIES.readKyc.roles;
 /** Who checks payments: finance, and admin. */
-const PAYMENT_ROLES: readonly StaffRole[] = ['admin', 'finance'];
+const PAYMENT_ROLES: readonly StaffRole[] = STAFF_DUTIES.money.roles;
 /** Who reads loan applications: credit decisions and their compliance check. */
 const LOAN_ROLES: readonly StaffRole[] = ['admin', 'finance', 'compliance'];
 

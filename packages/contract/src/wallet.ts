@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
+import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staff.ts';
 import { uploadId } from './uploads.ts';
 
@@ -93,7 +94,7 @@ export const deposit = z.object({
   etaMinutes: z.nullable(z.int()),
   /** The network's minimum, for a deposit below it. */
   minimum: decimalString,
-  /** Staff's reason for a rejection. */
+  /** Staff's reason for a rejection, or the platform's as a word (`credited_on_chain`, `reorg`) the apps translate. */
   reason: z.nullable(z.string()),
   createdAt: z.string(),
   creditedAt: z.nullable(z.string()),
@@ -202,6 +203,9 @@ export const withdrawalQuote = z.object({
 });
 export type WithdrawalQuote = z.infer<typeof withdrawalQuote>;
 
+/** A withdrawal code is asked for one pending quote: the mail names its figures. */
+export const withdrawalCodeBody = z.object({ quoteId });
+
 export const withdrawalBody = z.object({
   quoteId,
   /** The customer's request id (one withdrawal per id, a retry answers the first). */
@@ -277,6 +281,40 @@ export const treasuryRow = /* @__PURE__ */ z.object({
   outgoing: decimalString,
 });
 
+/**
+ * What the chain the platform watches says of a deposit proof's transaction: `matches` (mined, and
+ * it moved at least the declared amount of the asset to the customer's deposit address), or why
+ * not: `not_found` (no such mined transaction), `failed` (it reverted), `no_transfer` (it moved
+ * none of the asset), `other_address` (only to other addresses), `short` (less than declared), or
+ * `unavailable` (the node did not answer). Only `matches` can be approved.
+ */
+export const DEPOSIT_CHAIN_VERDICTS = [
+  'matches',
+  'not_found',
+  'failed',
+  'no_transfer',
+  'other_address',
+  'short',
+  'unavailable',
+] as const;
+export type DepositChainVerdict = (typeof DEPOSIT_CHAIN_VERDICTS)[number];
+
+/** A deposit's reason written by the platform, not by staff: the watcher credited the same transaction. */
+export const PROOF_CLOSED_BY_CHAIN = 'credited_on_chain';
+
+export const depositChainCheck = /* @__PURE__ */ z.object({
+  verdict: z.enum(DEPOSIT_CHAIN_VERDICTS),
+  /** What the transaction moved of the asset to the customer's deposit address; null when not found or failed. */
+  amount: z.nullable(decimalString),
+  /** Blocks on top of the transaction's, its own included (0 when not found). */
+  confirmations: z.int(),
+  /** The network's depths: credited (held) at the first, withdrawable at the second. */
+  creditConfirmations: z.int(),
+  unlockConfirmations: z.int(),
+  blockNumber: z.nullable(z.string()),
+});
+export type DepositChainCheck = z.infer<typeof depositChainCheck>;
+
 /** Staff: a deposit proof in the queue. */
 export const depositReviewListItem = /* @__PURE__ */ z.object({
   id: z.int(),
@@ -287,6 +325,8 @@ export const depositReviewListItem = /* @__PURE__ */ z.object({
   amount: decimalString,
   txHash: z.string(),
   createdAt: z.string(),
+  /** Checked against the chain the platform watches (else: checked by hand, four eyes above the threshold). */
+  onChain: z.boolean(),
 });
 export const depositReviewItem = /* @__PURE__ */ z.extend(depositReviewListItem, {
   lastSix: z.string(),
@@ -296,6 +336,8 @@ export const depositReviewItem = /* @__PURE__ */ z.extend(depositReviewListItem,
   proof: z.string(),
   state: z.enum(DEPOSIT_STATES),
   reason: z.nullable(z.string()),
+  /** What the watched chain says of the transaction; null for a network without a node here. */
+  chain: z.nullable(depositChainCheck),
 });
 
 /** Staff: a withdrawal in the queue. */
@@ -321,7 +363,7 @@ export const withdrawalReviewItem = /* @__PURE__ */ z.extend(withdrawalReviewLis
 });
 
 /** Who checks money in and out: finance, and admin. */
-const MONEY_STAFF = ['admin', 'finance'] as const;
+const MONEY_STAFF = STAFF_DUTIES.money.roles;
 
 /** The deposit proof queue (modules/review): finance and admin read and decide. */
 export const depositReviewCalls = /* @__PURE__ */ reviewCalls({
@@ -354,8 +396,8 @@ export const walletAdminCalls = {
   updateNetwork: {
     method: 'POST',
     path: '/wallet/networks',
-    summary: 'Change a network (limits, depths, fee rate, arrival time, enabled); audited',
-    roles: MONEY_STAFF,
+    summary: 'Change a network (limits, depths, fee rate, arrival time, enabled); admin only, audited',
+    roles: STAFF_DUTIES.customerTerms.roles,
     body: networkUpdateBody,
     data: network,
   },

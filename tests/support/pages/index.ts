@@ -6,6 +6,7 @@ export { AuditPage } from './admin/audit-page.ts';
 export { BackOffice } from './admin/back-office.ts';
 export { CustomersPage } from './admin/customers-page.ts';
 export { EarnProductsPage, EarnProofReviewPage, type NewProduct } from './admin/earn-pages.ts';
+export { FourEyesPage } from './admin/four-eyes-page.ts';
 export { KycReviewPage } from './admin/kyc-review-page.ts';
 export {
   LoanApplicationReviewPage,

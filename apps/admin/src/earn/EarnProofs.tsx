@@ -16,10 +16,11 @@ import { fill, formatTime } from '../text.ts';
 import { useEarnText } from './EarnProducts.tsx';
 import { EARN_TEXT, type EarnText } from './earn.text.ts';
 import './earn.css';
+import { oneApprovalReason } from '../review/fourEyes.ts';
 
 /** A fund payment proof on its review page: who paid what for which product, where to, and the image. */
 function ProofDetails({ item }: { item: Reviewed<EarnProofItem> }) {
-  const { language } = useBackOffice();
+  const { language, text } = useBackOffice();
   const t = useEarnText();
   return (
     <>
@@ -37,7 +38,7 @@ function ProofDetails({ item }: { item: Reviewed<EarnProofItem> }) {
             t.fourEyes,
             item.review.fourEyes
               ? fill(t.fourEyesNeeded, { count: item.review.approvals.length })
-              : t.fourEyesNot,
+              : oneApprovalReason(text, item.review),
           ],
           ...(item.reason ? ([[t.reasonGiven, item.reason]] as [string, string][]) : []),
         ]}

@@ -17,6 +17,7 @@ import { Code, Facts } from '../Facts.tsx';
 import { Alert } from '../Field.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
+import { oneApprovalReason } from '../review/fourEyes.ts';
 import {
   type Reviewed,
   ReviewItemScreen,
@@ -78,7 +79,7 @@ function AgreementDownload({ loanId }: { loanId: number }) {
  * signed agreement (the drawn signature and the PDF with its SHA-256).
  */
 function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
-  const { language, staff } = useBackOffice();
+  const { language, staff, text } = useBackOffice();
   const t = useLoanText();
   const loan = item.loan;
   const asset = item.asset;
@@ -152,7 +153,7 @@ function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
               t.fourEyes,
               item.review.fourEyes
                 ? fill(t.fourEyesNeeded, { count: item.review.approvals.length })
-                : t.fourEyesNot,
+                : oneApprovalReason(text, item.review),
             ],
             ...(loan.reason ? ([[t.reasonGiven, loan.reason]] as [string, string][]) : []),
           ]}

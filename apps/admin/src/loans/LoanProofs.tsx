@@ -6,6 +6,7 @@ import { plain, timeColumn } from '../DataTable.tsx';
 import { Code, Facts } from '../Facts.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
+import { oneApprovalReason } from '../review/fourEyes.ts';
 import {
   type Reviewed,
   ReviewItemScreen,
@@ -18,7 +19,7 @@ import { LOAN_TEXT, type LoanText } from './loans.text.ts';
 
 /** A repayment by transfer on its review page: who paid what for which loan, where to, what the loan owes, and the image. */
 function ProofDetails({ item }: { item: Reviewed<LoanProofItem> }) {
-  const { language } = useBackOffice();
+  const { language, text } = useBackOffice();
   const t = useLoanText();
   const asset = item.asset;
   const owed = item.outstanding;
@@ -38,7 +39,7 @@ function ProofDetails({ item }: { item: Reviewed<LoanProofItem> }) {
             t.fourEyes,
             item.review.fourEyes
               ? fill(t.fourEyesNeeded, { count: item.review.approvals.length })
-              : t.fourEyesNot,
+              : oneApprovalReason(text, item.review),
           ],
           ...(item.reason ? ([[t.reasonGiven, item.reason]] as [string, string][]) : []),
         ]}

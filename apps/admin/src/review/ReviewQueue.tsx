@@ -45,6 +45,11 @@ export type ReviewKind<L extends { id: number }, I extends { id: number }> = {
   rowName: (row: L) => string;
   filterText: (row: L) => string;
   Details: ComponentType<{ item: Reviewed<I> }>;
+  /**
+   * Why the item cannot be approved as it stands (e.g. the chain does not confirm a deposit): the
+   * approve button is disabled with this reason beside it (the server refuses it too); null: it can.
+   */
+  approvalBlocked?: (text: Text, item: Reviewed<I>) => string | null;
   testId?: string;
 };
 
@@ -260,6 +265,7 @@ export function ReviewItemScreen<L extends { id: number }, I extends { id: numbe
   const mine = review.claim !== null && review.claim.staff.id === staff?.id;
   const heldByOther = review.claim !== null && !mine;
   const approvedByMe = review.approvals.some((a) => a.staff.id === staff?.id);
+  const blocked = kind.approvalBlocked?.(text, item) ?? null;
   const mayDecide = allowed(staff, kind.calls.approve);
   let actions = <Alert message={failure} />;
   if (review.state === 'pending' && !mayDecide) actions = <p className="muted">{words.onlyDeciders}</p>;
@@ -299,11 +305,17 @@ export function ReviewItemScreen<L extends { id: number }, I extends { id: numbe
           </button>
         </div>
         {approvedByMe ? <p className="muted">{text.review.secondApprover}</p> : null}
+        {blocked ? (
+          <p className="overdue" id="approval-blocked" data-testid="approval-blocked">
+            {blocked}
+          </p>
+        ) : null}
         <div className="actions">
           <button
             type="button"
             className="primary"
-            disabled={busy || approvedByMe}
+            disabled={busy || approvedByMe || blocked !== null}
+            aria-describedby={blocked ? 'approval-blocked' : undefined}
             onClick={() => act('approve')}
           >
             {review.fourEyes && review.approvals.length === 0

@@ -1,7 +1,7 @@
-import { type Network, networkUpdateBody } from '@swx/contract';
+import { adminCalls, type Network, networkUpdateBody } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { callAdmin, failureMessage, StaffApiError } from '../api.ts';
+import { allowed, callAdmin, failureMessage, StaffApiError } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { Field, SubmitRow } from '../Field.tsx';
@@ -126,7 +126,9 @@ function EditNetwork({ network, onDone }: { network: Network; onDone: (message: 
 
 /** Networks (/admin/networks): every network's terms, and a form to change one (audited). */
 export function Networks() {
-  const { text, language } = useBackOffice();
+  const { text, language, staff } = useBackOffice();
+  // Fees, confirmations, minimums and limits are customer terms: admins change them (roles.ts).
+  const mayEdit = allowed(staff, adminCalls.updateNetwork);
   const w = text.wallet;
   const headingId = useId();
   const [editing, setEditing] = useState<string | null>(null);
@@ -179,7 +181,9 @@ export function Networks() {
       cell: (n) => (n.enabled ? w.on : w.off),
       sortValue: (n) => (n.enabled ? 1 : 0),
     },
-    {
+  ];
+  if (mayEdit)
+    columns.push({
       key: 'edit',
       header: w.edit,
       hiddenHeader: true,
@@ -195,8 +199,7 @@ export function Networks() {
           {w.edit}
         </button>
       ),
-    },
-  ];
+    });
   const network = query.data?.find((n) => n.id === editing);
   return (
     <section className="panel" aria-labelledby={headingId}>
@@ -204,6 +207,7 @@ export function Networks() {
         {w.networksHeading}
       </h2>
       <p className="muted">{w.networksIntro}</p>
+      {mayEdit ? null : <p className="muted">{w.networksReadOnly}</p>}
       {done ? (
         <p className="success" role="status">
           {done}

@@ -6,6 +6,7 @@ import {
   type WithdrawalReviewListItem as WithdrawalRow,
   withdrawalReviewCalls,
 } from '@swx/contract';
+import type { ReactNode } from 'react';
 import { fetchUpload } from '../api.ts';
 import { type BackOfficeContext, useBackOffice } from '../context.ts';
 import { Amount, type Column, timeColumn } from '../DataTable.tsx';
@@ -18,8 +19,9 @@ import {
   type ReviewKind,
   ReviewQueueScreen,
 } from '../review/ReviewQueue.tsx';
-import { fill, formatTime } from '../text.ts';
+import { fill, formatTime, type Text } from '../text.ts';
 import './wallet.css';
+import { oneApprovalReason } from '../review/fourEyes.ts';
 
 /** The columns both money queues share: customer, network, amount, submitted. */
 function moneyColumns<T extends DepositRow | WithdrawalRow>({
@@ -40,7 +42,50 @@ function moneyColumns<T extends DepositRow | WithdrawalRow>({
   ];
 }
 
-/** A deposit proof on its review page: what the customer declared, beside their own address, and the image. */
+/** What the watched chain says of the proof's transaction; on a network without a node, that it is checked by hand. */
+function chainRows(text: Text, item: Reviewed<DepositItem>): [string, ReactNode][] {
+  const w = text.wallet;
+  const chain = item.chain;
+  if (!chain) return [[w.chain, w.chainManual]];
+  const found = chain.verdict === 'matches';
+  const rows: [string, ReactNode][] = [
+    [
+      w.chain,
+      <strong key="v" className={found ? undefined : 'overdue'} data-verdict={chain.verdict}>
+        {w.chainVerdicts[chain.verdict]}
+      </strong>,
+    ],
+  ];
+  if (chain.amount !== null)
+    rows.push([w.chainAmount, <Amount key="m" value={`${chain.amount} ${item.asset}`} />]);
+  if (chain.blockNumber !== null)
+    rows.push(
+      [w.chainBlock, <Code key="b" value={chain.blockNumber} />],
+      [
+        w.chainConfirmations,
+        fill(w.chainConfirmationsValue, {
+          count: chain.confirmations,
+          credit: chain.creditConfirmations,
+          unlock: chain.unlockConfirmations,
+        }),
+      ],
+    );
+  return rows;
+}
+
+/** Why a deposit proof cannot be approved: the watched chain does not confirm it (the server refuses it too). */
+function depositBlocked(text: Text, item: Reviewed<DepositItem>): string | null {
+  if (!item.chain || item.chain.verdict === 'matches') return null;
+  return item.chain.verdict === 'unavailable' ? text.wallet.chainUnavailable : text.wallet.chainBlocked;
+}
+
+/** A reason as staff read it: the platform's own reasons in words, staff's as they wrote them. */
+const reasonText = (text: Text, reason: string) =>
+  Object.hasOwn(text.wallet.reasons, reason)
+    ? text.wallet.reasons[reason as keyof Text['wallet']['reasons']]
+    : reason;
+
+/** A deposit proof on its review page: what the customer declared, beside their own address, what the chain says, and the image. */
 function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
   const { text, language } = useBackOffice();
   const w = text.wallet;
@@ -65,10 +110,12 @@ function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
               </strong>
             </span>,
           ],
+          ...chainRows(text, item),
           [w.submitted, formatTime(language, item.createdAt)],
           [w.state, w.depositStates[item.state]],
-          ...(item.reason ? ([[w.reason, item.reason]] as [string, string][]) : []),
+          ...(item.reason ? ([[w.reason, reasonText(text, item.reason)]] as [string, string][]) : []),
         ]}
+        testId="deposit-facts"
       />
       <h3>{w.proof}</h3>
       <div className="photos">
@@ -99,7 +146,7 @@ function WithdrawalDetails({ item }: { item: Reviewed<WithdrawalItem> }) {
           w.fourEyes,
           item.review.fourEyes
             ? fill(w.fourEyesNeeded, { count: item.review.approvals.length })
-            : w.fourEyesNot,
+            : oneApprovalReason(text, item.review),
         ],
         [w.txHash, <Code key="h" value={item.txHash} />],
         ...(item.reason ? ([[w.reason, item.reason]] as [string, string][]) : []),
@@ -132,6 +179,7 @@ const deposits: ReviewKind<DepositRow, DepositItem> = {
   rowName: (i) => `${i.customer} ${i.amount} ${i.asset}`,
   filterText: (i) => `${i.customer} ${i.network} ${i.txHash}`,
   Details: DepositDetails,
+  approvalBlocked: depositBlocked,
   testId: 'deposit-queue',
 };
 

@@ -6,6 +6,7 @@ import { type OpenedChain, openChain } from './chain/open.ts';
 import type { Config } from './config.ts';
 import type { LockRole } from './datalock.ts';
 import { openDatabase } from './db.ts';
+import { platformKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail.ts';
 import { migrate } from './migrate.ts';
@@ -24,6 +25,8 @@ export async function openPlatform(
 ): Promise<Platform & { closeExtras: () => Promise<void> }> {
   const logger = createLogger(config);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // Production always sets MASTER_KEY (config.ts); the sandbox's own is made at first start.
+  const keys = platformKeys(config);
   const opening: Promise<OpenedChain | null> =
     role === 'server' ? openChain(config, logger) : Promise.resolve(null);
   // Settled here so that a failure of the database below reports the database's error, not the chain's.
@@ -74,6 +77,7 @@ export async function openPlatform(
     rateLimiter,
     redis,
     chain: result.chain,
+    keys,
     async closeExtras() {
       redis?.disconnect();
       await result.chain?.close();

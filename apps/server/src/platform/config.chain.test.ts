@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { OWN_XPUBS } from '../test/production.ts';
 import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM } from './chain/derive.ts';
-import { OWN_XPUBS } from './config.production.test.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const TOKEN = '0xdAC17F958D2ee523a2206206994597C13D831ec7';

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { OWN_XPUBS } from '../test/production.ts';
 import { BINANCE_STREAM_URL, ConfigError, loadConfig } from './config.ts';
 
-/** A production run's own deposit keys (the BIP-84 test mnemonic's here) and no chain. */
-export const OWN_XPUBS = {
-  DEPOSIT_XPUB_EVM:
-    'xpub6EF8jXqFeFEW5bwMU7RpQtHkzE4KJxcqJtvkCjJumzW8CPpacXkb92ek4WzLQXjL93HycJwTPUAcuNxCqFPKKU5m5Z2Vq4nCyh5CyPeBFFr',
-  DEPOSIT_XPUB_BTC:
-    'xpub6FPnz8nd9KHwrramFPiKretTQ6o7o7JdjjjuVgm9ByvK69i9sfZsTgHSr59PqHcg5E4CmCDbpZ1azNws6XaVNs4Tc9cUwgKQqZmUBoK3xUt',
-};
 const NO_CHAIN = { CHAIN: 'off', ...OWN_XPUBS };
 
 describe('sandbox and production', () => {
@@ -69,5 +63,43 @@ describe('sandbox and production', () => {
     expect(() => loadConfig({ MARKET_SOURCE: 'kraken' })).toThrow(ConfigError);
     expect(() => loadConfig({ SWX_MODE: 'live' })).toThrow(ConfigError);
     expect(() => loadConfig({ MARKET_STALE_SECONDS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('secrets', () => {
+  const production = { SWX_MODE: 'production', MARKET_SOURCE: 'binance', CHAIN: 'off' };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+    return '';
+  };
+
+  it('production refuses to start without MASTER_KEY, naming it beside every other missing secret', () => {
+    const { MASTER_KEY: _, ...withoutMaster } = OWN_XPUBS;
+    expect(refusal({ ...production, ...withoutMaster })).toContain('MASTER_KEY: this is a production run');
+    const all = refusal({ SWX_MODE: 'production' });
+    for (const name of ['MASTER_KEY', 'DEPOSIT_XPUB_EVM', 'DEPOSIT_XPUB_BTC', 'MARKET_SOURCE'])
+      expect(all).toContain(`  ${name}:`);
+    expect(refusal({ ...production, ...OWN_XPUBS, MASTER_KEY: 'not hex' })).toContain('MASTER_KEY');
+    const config = loadConfig({ ...production, ...OWN_XPUBS });
+    expect(config.masterKeys.current?.toString('hex')).toBe(OWN_XPUBS.MASTER_KEY);
+    expect(config.masterKeys.previous).toBeNull();
+  });
+
+  it('the sandbox has no key in the code: unset, the master is its own folder’s (platform/keys.ts)', () => {
+    expect(loadConfig({}).masterKeys).toEqual({ current: null, previous: null });
+  });
+
+  it('refuses the old TOTP_KEY rather than ignore it, and a previous key equal to the current one', () => {
+    expect(refusal({ TOTP_KEY: 'ab'.repeat(32) })).toContain('TOTP_KEY: renamed MASTER_KEY');
+    expect(refusal({ MASTER_KEY: 'ab'.repeat(32), MASTER_KEY_PREVIOUS: 'AB'.repeat(32) })).toContain(
+      'MASTER_KEY_PREVIOUS',
+    );
+    const rotated = loadConfig({ MASTER_KEY: 'ab'.repeat(32), MASTER_KEY_PREVIOUS: 'cd'.repeat(32) });
+    expect(rotated.masterKeys.previous?.toString('hex')).toBe('cd'.repeat(32));
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM, parseExtendedPublicKey } from './chain/derive.ts';
@@ -109,15 +108,19 @@ const schema = z.object({
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /**
-   * The AES-256-GCM key of the TOTP secrets at rest: 32 bytes as 64 hex digits
-   * (`openssl rand -hex 32`). Unset, a development key is used: SHA-256 of the public text
-   * DEV_TOTP_KEY_TEXT, which protects nothing; production sets TOTP_KEY and keeps it (secrets
-   * sealed under one key cannot be opened under another).
+   * The master secret every key of the server derives from (platform/keys.ts): quote ids, device
+   * cookies, sealed two-step secrets. 32 bytes as 64 hex digits (`openssl rand -hex 32`), the same
+   * on every node. Unset in the sandbox: a random key kept in DATA_DIR/master.key. Production
+   * refuses to start without it.
    */
-  TOTP_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'TOTP_KEY must be 64 hex digits (32 bytes)')
-    .optional(),
+  MASTER_KEY: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (32 bytes)')),
+  /**
+   * The master before a rotation: what it signed or sealed stays valid for its own lifetime
+   * (two-step secrets are sealed again under MASTER_KEY at their next use); remove it to end that.
+   */
+  MASTER_KEY_PREVIOUS: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (32 bytes)')),
+  /** Renamed MASTER_KEY: refused with a message, so that a key is never silently ignored. */
+  TOTP_KEY: optional(z.string()),
   /**
    * The EVM chain (platform/chain.ts): `embedded` (default) starts a development chain (anvil) in
    * this process, its state in DATA_DIR/chain; `off` runs without one (tests that need no chain).
@@ -232,9 +235,6 @@ function socialProviders(env: NodeJS.ProcessEnv, issues: string[]): SocialProvid
   return providers;
 }
 
-/** The text the development TOTP key is derived from when TOTP_KEY is unset. Not a secret. */
-export const DEV_TOTP_KEY_TEXT = 'swx development TOTP key: set TOTP_KEY in production';
-
 /** Which chain `openChain` (platform/chain/open.ts) opens, from CHAIN, CHAIN_DEV_* and EVM_*. */
 export type ChainConfig =
   | { kind: 'off' }
@@ -273,9 +273,11 @@ export type Config = {
   /** SWX_CLOCK: `movable` only in the sandbox. */
   clock: 'system' | 'movable';
   trustProxy: boolean;
-  /** 32 bytes; from TOTP_KEY, or the development key derived from DEV_TOTP_KEY_TEXT. */
-  totpKey: Buffer;
-  totpKeyIsDevelopment: boolean;
+  /**
+   * MASTER_KEY and MASTER_KEY_PREVIOUS (32 bytes each); `current` null: the sandbox's own random
+   * key in DATA_DIR (platform/keys.ts, never in production).
+   */
+  masterKeys: { current: Buffer | null; previous: Buffer | null };
   leverageCaps: Record<string, number>;
   /** The configured social sign-in providers; empty when none is. */
   socialProviders: SocialProviderConfig[];
@@ -331,6 +333,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             'wallet (the sandbox key is the published development mnemonic’s: anyone could spend deposits)',
         );
   }
+  if (e.TOTP_KEY !== undefined)
+    issues.push(
+      '  TOTP_KEY: renamed MASTER_KEY (every key of the server derives from it); set MASTER_KEY to the same value and unset TOTP_KEY',
+    );
+  if (production && !e.MASTER_KEY)
+    issues.push(
+      `  MASTER_KEY: this is a production run (${why}): set the master secret (64 hex digits, ` +
+        '`openssl rand -hex 32`, the same on every node) that signs quotes and device cookies and seals two-step secrets',
+    );
+  if (
+    e.MASTER_KEY &&
+    e.MASTER_KEY_PREVIOUS &&
+    e.MASTER_KEY.toLowerCase() === e.MASTER_KEY_PREVIOUS.toLowerCase()
+  )
+    issues.push(
+      '  MASTER_KEY_PREVIOUS: the same as MASTER_KEY; set it to the key before the rotation, or unset it',
+    );
   if (production && e.SWX_CLOCK === 'movable')
     issues.push(
       `  SWX_CLOCK: this is a production run (${why}): its clock is the system's; a movable clock is for the sandbox only.`,
@@ -357,10 +376,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimit: e.API_RATE_LIMIT,
     ledgerMaxQueued: e.LEDGER_MAX_QUEUED,
     trustProxy: e.TRUST_PROXY === 'true',
-    totpKey: e.TOTP_KEY
-      ? Buffer.from(e.TOTP_KEY, 'hex')
-      : createHash('sha256').update(DEV_TOTP_KEY_TEXT).digest(),
-    totpKeyIsDevelopment: !e.TOTP_KEY,
+    masterKeys: {
+      current: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'hex') : null,
+      previous: e.MASTER_KEY_PREVIOUS ? Buffer.from(e.MASTER_KEY_PREVIOUS, 'hex') : null,
+    },
     leverageCaps: e.LEVERAGE_CAPS,
     socialProviders: social,
     production,

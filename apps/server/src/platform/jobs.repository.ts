@@ -45,3 +45,26 @@ export async function listRuns(db: Queryable, job: string, limit: number): Promi
     [job, limit],
   );
 }
+
+/** Runs still marked running whose lease ran out: the node running them died or hangs. */
+export async function stalledRuns(
+  db: Queryable,
+): Promise<{ job: string; runKey: string; node: string; attempts: number; leaseUntil: string }[]> {
+  const rows = await db.query<{
+    job: string;
+    run_key: string;
+    node: string;
+    attempts: number;
+    lease_until: Date | string;
+  }>(
+    `SELECT job, run_key, node, attempts, lease_until FROM job_runs
+     WHERE status = 'running' AND lease_until < now() ORDER BY lease_until LIMIT 50`,
+  );
+  return rows.map((r) => ({
+    job: r.job,
+    runKey: r.run_key,
+    node: r.node,
+    attempts: Number(r.attempts),
+    leaseUntil: new Date(r.lease_until).toISOString(),
+  }));
+}

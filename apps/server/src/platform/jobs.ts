@@ -1,5 +1,5 @@
 import type { Database } from './db.ts';
-import { claimRun, finishRun } from './jobs.repository.ts';
+import { claimRun, finishRun, stalledRuns } from './jobs.repository.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -19,6 +19,9 @@ export type Job = {
   maxAttempts?: number;
 };
 
+/** A failed run, as the failure listener hears of it. */
+export type JobFailure = { job: string; runKey: string; attempt: number; error: unknown };
+
 export const dailyKey = (now: Date) => now.toISOString().slice(0, 10);
 export const minuteKey = (now: Date) => now.toISOString().slice(0, 16);
 
@@ -27,6 +30,7 @@ export class JobRunner {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<Promise<unknown>>();
   private stopped = false;
+  private failureListener: ((failure: JobFailure) => Promise<unknown>) | null = null;
 
   private readonly db: Database;
   private readonly node: string;
@@ -39,6 +43,11 @@ export class JobRunner {
     this.node = node;
     this.logger = logger;
     this.now = now;
+  }
+
+  /** Called after every failed run (the server alerts staff); a failure of its own is logged, never thrown. */
+  onFailure(listener: (failure: JobFailure) => Promise<unknown>): void {
+    this.failureListener = listener;
   }
 
   register(job: Job): void {
@@ -81,6 +90,9 @@ export class JobRunner {
           node: this.node,
           error: String(error).slice(0, 2000),
         });
+        await this.failureListener?.({ job: job.name, runKey, attempt, error }).catch((e: unknown) => {
+          logger.error({ err: e }, 'job failure listener failed');
+        });
       }
     })();
     this.running.add(work);
@@ -97,6 +109,11 @@ export class JobRunner {
     const ran: string[] = [];
     for (const name of this.jobs.keys()) if (await this.tick(name)) ran.push(name);
     return ran;
+  }
+
+  /** Runs whose node stopped renewing them: still marked running after their lease ran out. */
+  stalled(): ReturnType<typeof stalledRuns> {
+    return stalledRuns(this.db);
   }
 
   /** Stops scheduling and waits for runs in progress. */

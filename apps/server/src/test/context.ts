@@ -11,6 +11,7 @@ import { StaffService, type StaffSession } from '../modules/staff/staff.service.
 import type { TradingService } from '../modules/trading/trading.service.ts';
 import type { Database } from '../platform/db.ts';
 import type { CustomerSession } from '../platform/http.ts';
+import { KeyRing } from '../platform/keys.ts';
 import { createMailer, type Mailer, type MailMessage } from '../platform/mail.ts';
 import { createMemoryRateLimiter } from '../platform/ratelimit.ts';
 
@@ -44,7 +45,7 @@ export type TestContextOptions = {
   identity?: IdentityService;
   staff?: StaffService;
   /** The TOTP key of identity and staff (32 bytes), when the context creates them. */
-  totpKey?: Buffer;
+  keys?: KeyRing;
   /** Where mail goes (an outbox folder) when the context creates identity. */
   dataDir?: string;
 };
@@ -144,7 +145,7 @@ export async function createTestContext(
   options: TestContextOptions = {},
 ): Promise<TestContext> {
   const now = options.now ?? Date.now;
-  const totpKey = options.totpKey ?? Buffer.alloc(32, 3);
+  const keys = options.keys ?? new KeyRing(Buffer.alloc(32, 3));
   const audit = options.audit ?? new AuditService(db);
   const ledger = options.ledger ?? new LedgerService(db, audit);
   await ledger.ensureSystemAccounts();
@@ -164,11 +165,12 @@ export async function createTestContext(
       rateLimiter: createMemoryRateLimiter(),
       ledger,
       notices,
-      totpKey,
+      audit,
+      keys,
       now,
     });
   const staff =
-    options.staff ?? new StaffService({ db, audit, rateLimiter: createMemoryRateLimiter(), totpKey, now });
+    options.staff ?? new StaffService({ db, audit, rateLimiter: createMemoryRateLimiter(), keys, now });
 
   const codeMailedTo = (email: string): string => {
     const message = mail.findLast((m) => m.to === email);

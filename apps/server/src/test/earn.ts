@@ -8,10 +8,10 @@ import { CustomerDirectory } from '../modules/identity/identity.customers.ts';
 import { KycService } from '../modules/kyc/kyc.service.ts';
 import type { LedgerService } from '../modules/ledger/ledger.service.ts';
 import type { NoticesService } from '../modules/notices/notices.service.ts';
-import { quoteKey } from '../modules/products/quotes.ts';
 import { SettlementRunner } from '../modules/products/settlement.ts';
 import { UploadsService } from '../modules/uploads/uploads.service.ts';
 import type { Database } from '../platform/db.ts';
+import { KeyRing } from '../platform/keys.ts';
 import { FileStorage } from '../platform/storage.ts';
 
 /**
@@ -38,7 +38,7 @@ export function testEarn(
     kyc,
     uploads,
     basketRate: options.basketRate ?? (() => null),
-    quoteKey: quoteKey(Buffer.alloc(32, 9)),
+    quoteKeys: new KeyRing(Buffer.alloc(32, 9)).purpose('quotes'),
     now: options.now,
   });
   const runner = new SettlementRunner({

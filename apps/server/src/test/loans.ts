@@ -9,10 +9,10 @@ import { KycService } from '../modules/kyc/kyc.service.ts';
 import { loanApplicationReview, loanProofReview } from '../modules/loans/loans.review.ts';
 import { LoansService } from '../modules/loans/loans.service.ts';
 import { ParamsService } from '../modules/params/params.service.ts';
-import { quoteKey } from '../modules/products/quotes.ts';
 import { SettlementRunner } from '../modules/products/settlement.ts';
 import { ReviewService } from '../modules/review/review.service.ts';
 import { UploadsService } from '../modules/uploads/uploads.service.ts';
+import { KeyRing } from '../platform/keys.ts';
 import { createMailer, type MailMessage } from '../platform/mail.ts';
 import { FileStorage } from '../platform/storage.ts';
 import type { TestContext } from './context.ts';
@@ -52,7 +52,7 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
     uploads,
     storage,
     params,
-    quoteKey: quoteKey(Buffer.alloc(32, 7)),
+    quoteKeys: new KeyRing(Buffer.alloc(32, 7)).purpose('quotes'),
     now: ctx.now,
     mail: { mailer, customers },
     platformAddress: options.platformAddress ?? null,

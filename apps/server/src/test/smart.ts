@@ -5,11 +5,11 @@ import { type Instrument, quoteAt } from '../modules/market/feed.ts';
 import { MarketService } from '../modules/market/market.service.ts';
 import { type PriceSource, simulatedSource } from '../modules/market/source.ts';
 import type { NoticesService } from '../modules/notices/notices.service.ts';
-import { quoteKey } from '../modules/products/quotes.ts';
 import { SmartService } from '../modules/smart/smart.service.ts';
 import { TradingService } from '../modules/trading/trading.service.ts';
 import { createMemoryBus } from '../platform/bus.ts';
 import type { Database } from '../platform/db.ts';
+import { KeyRing } from '../platform/keys.ts';
 
 /**
  * Smart plans on real services, as app.ts builds them, with an injected clock and price source
@@ -33,7 +33,7 @@ export async function testSmart(
     ...deps,
     trading,
     now: options.now,
-    quoteKey: quoteKey(Buffer.alloc(32, 7)),
+    quoteKeys: new KeyRing(Buffer.alloc(32, 7)).purpose('quotes'),
   });
   return { market, trading, smart };
 }

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { CustomerDirectory } from '../modules/identity/identity.customers.ts';
 import { KycService } from '../modules/kyc/kyc.service.ts';
 import { ParamsService } from '../modules/params/params.service.ts';
-import { quoteKey } from '../modules/products/quotes.ts';
 import { type ReviewQueue, ReviewService } from '../modules/review/review.service.ts';
 import { UploadsService } from '../modules/uploads/uploads.service.ts';
 import { depositReview, withdrawalReview } from '../modules/wallet/wallet.review.ts';
@@ -16,6 +15,7 @@ import {
   deriveEvmAddress,
 } from '../platform/chain/derive.ts';
 import type { Chain, WithdrawalSigner } from '../platform/chain.ts';
+import { KeyRing } from '../platform/keys.ts';
 import type { Logger } from '../platform/logger.ts';
 import { FileStorage } from '../platform/storage.ts';
 import type { TestContext } from './context.ts';
@@ -66,7 +66,7 @@ export function testWallet(
     },
     chain: options.chain ?? null,
     signer: options.signer ?? null,
-    quoteKey: quoteKey(Buffer.alloc(32, 7)),
+    quoteKeys: new KeyRing(Buffer.alloc(32, 7)).purpose('quotes'),
     now: options.now ?? ctx.now,
     ...(options.logger ? { logger: options.logger } : {}),
   });
@@ -84,7 +84,7 @@ export function testWallet(
     uploads,
     params,
     kyc,
-    deposits: reviews.register(depositReview(wallet.deposits, ctx.ledger)),
+    deposits: reviews.register(depositReview(wallet.deposits, ctx.ledger, params)),
     withdrawals: reviews.register(withdrawalReview(wallet.withdrawals, ctx.ledger, kyc, params)),
   };
 }

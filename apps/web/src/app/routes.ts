@@ -254,6 +254,12 @@ export const ROUTES: readonly RouteEntry[] = [
     view: { load: () => import('../features/identity/Reset.tsx') },
   },
   {
+    path: '/pass/lock',
+    title: 'lockAccount',
+    chrome: 'pass',
+    view: { load: () => import('../features/identity/LockAccount.tsx') },
+  },
+  {
     path: '/api/loginCallback/:provider',
     title: 'loginCallback',
     chrome: 'bare',

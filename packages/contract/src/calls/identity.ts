@@ -149,6 +149,16 @@ export const identityCalls = {
     body: resetPasswordBody,
     data: z.null(),
   }),
+  lockAccount: call({
+    method: 'POST',
+    path: '/login/lockAccount',
+    summary:
+      'The one-click lock link of a security mail: its single-use token locks the account (every session ends, sign-in is refused until customer service unlocks it); a used, expired or unknown token answers 10028',
+    auth: false,
+    status: 'live',
+    body: z.object({ token: z.string().check(z.regex(/^[a-f0-9]{64}$/)) }),
+    data: z.null(),
+  }),
   logout: call({
     method: 'POST',
     path: '/user/logout',

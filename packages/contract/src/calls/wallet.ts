@@ -13,6 +13,7 @@ import {
   withdrawal,
   withdrawalAddress,
   withdrawalBody,
+  withdrawalCodeBody,
   withdrawalLimit,
   withdrawalQuote,
   withdrawalQuoteBody,
@@ -120,9 +121,11 @@ export const walletCalls = {
   sendWithdrawalCode: call({
     method: 'POST',
     path: '/wallet/sendWithdrawalCode',
-    summary: 'Mail me a code to confirm a withdrawal (when two-step sign-in is not enabled)',
+    summary:
+      'Mail me a code to confirm the withdrawal of a pending quote (when two-step sign-in is not enabled): the mail names its amount, asset, network and address, and the code confirms only those figures; an expired quote answers 10032',
     auth: true,
     status: 'live',
+    body: withdrawalCodeBody,
     data: sentCodeAnswer,
   }),
   withdrawal: call({

@@ -38,6 +38,29 @@ async function users(n: number, prefix: string): Promise<number[]> {
   return ids;
 }
 
+/**
+ * What 10 commits of one quote, each under its own request id, answer: exactly one commit (its
+ * index and result), every other refused 10032 `{reason: 'used'}`.
+ */
+function oneCommit<R>(results: PromiseSettledResult<R>[]): { index: number; value: R } {
+  const index = results.findIndex((r) => r.status === 'fulfilled');
+  const won = results[index];
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  if (won?.status !== 'fulfilled') throw new Error('no commit');
+  const refusals = results.flatMap((r) =>
+    r.status === 'rejected'
+      ? [r.reason instanceof ApiError ? { code: r.reason.code, data: r.reason.data } : String(r.reason)]
+      : [],
+  );
+  expect(refusals).toHaveLength(results.length - 1);
+  for (const refusal of refusals)
+    expect(refusal).toMatchObject({ code: Code.PRICE_CHANGED, data: { reason: 'used' } });
+  return { index, value: won.value };
+}
+
+const count = async (sql: string, params: unknown[]) =>
+  Number((await t.db.query<{ n: string }>(sql, params))[0]?.n);
+
 const available = async (userId: number) =>
   (await ledger.balances('demo', userId)).find((b) => b.asset === 'USDT')?.available ?? 0n;
 const units = (text: string) => BigInt(text.replace('.', ''));
@@ -246,4 +269,118 @@ describe(`earn on ${TEST_DB}`, () => {
     const balances = await Promise.all(buyers.map(available));
     expect(balances.filter((b) => b === DEMO_USDT).length).toBe(40);
   }, 120_000);
+
+  /** A product with room and reserve for many purchases, so neither is what stops a second commit. */
+  async function roomyProduct(name: string) {
+    const { earn } = e;
+    const p = (await earn.createProduct('staff:1', productBody({ name, capacity: '1000000' }))).product;
+    await earn.fundReserve(
+      'staff:1',
+      { productId: p.id, book: 'demo', amount: '100000', reason: 'test' },
+      `fund-${name}:${p.id}`,
+    );
+    return p;
+  }
+  const investmentsOf = (userId: number, productId: number) =>
+    count('SELECT count(*)::text AS n FROM earn_investments WHERE user_id = $1 AND product_id = $2', [
+      userId,
+      productId,
+    ]);
+  const entriesOf = (productId: number, kind: string) =>
+    count(
+      `SELECT count(*)::text AS n FROM ledger_entries
+       WHERE kind = $1 AND (reference = $2 OR reference LIKE $2 || ':%')`,
+      [kind, `earn:${productId}`],
+    );
+
+  it('a purchase quote commits once, whatever the request id: 10 at once under 10 ids make one investment', async () => {
+    const { earn } = e;
+    clock.now = Date.parse('2028-06-01T10:00:00Z');
+    const p = await roomyProduct('Quoted once');
+    const [userId] = (await users(1, 'quote-once')) as [number];
+    // 1,000 USDT a purchase against 100,000: the balance could pay for the quote 100 times over.
+    const quote = await earn.quote('demo', userId, { productId: p.id, amount: '1000' });
+    const wallet = await available(userId);
+    const requestIds = Array.from({ length: 10 }, (_, i) => `quote-once-${i}`);
+    const results = await Promise.allSettled(
+      requestIds.map((requestId) =>
+        earn.apply('demo', userId, { quoteId: quote.quoteId, requestId }, 'fund'),
+      ),
+    );
+    const { index, value: inv } = oneCommit(results);
+    expect(inv).toMatchObject({ amount: quote.amount, totalInterest: quote.estimatedProfit });
+    expect(await investmentsOf(userId, p.id)).toBe(1);
+    expect(await entriesOf(p.id, 'earn_subscribe')).toBe(1);
+    expect(await available(userId)).toBe(wallet - units(quote.amount));
+    const invested = await ledger.account(await ledger.accountId('demo', userId, 'USDT', EARN));
+    expect(invested?.balance).toBe(units(quote.amount));
+    // The winning request again answers its investment; a losing one is still refused.
+    const again = await earn.apply(
+      'demo',
+      userId,
+      { quoteId: quote.quoteId, requestId: requestIds[index] as string },
+      'fund',
+    );
+    expect(again.id).toBe(inv.id);
+    const loser = requestIds[(index + 1) % requestIds.length] as string;
+    await expect(
+      earn.apply('demo', userId, { quoteId: quote.quoteId, requestId: loser }, 'fund'),
+    ).rejects.toMatchObject({ code: Code.PRICE_CHANGED, data: { reason: 'used' } });
+    expect(await investmentsOf(userId, p.id)).toBe(1);
+    expect(await available(userId)).toBe(wallet - units(quote.amount));
+  }, 60_000);
+
+  it('a purchase quote sent 10 times at once under one request id: one investment, all 10 answer it', async () => {
+    const { earn } = e;
+    clock.now = Date.parse('2028-06-01T11:00:00Z');
+    const p = await roomyProduct('Retried');
+    const [userId] = (await users(1, 'quote-retry')) as [number];
+    const quote = await earn.quote('demo', userId, { productId: p.id, amount: '1000' });
+    const wallet = await available(userId);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        earn.apply('demo', userId, { quoteId: quote.quoteId, requestId: 'quote-retry-1' }, 'fund'),
+      ),
+    );
+    expect(results.map((r) => (r.status === 'fulfilled' ? 'fulfilled' : String(r.reason)))).toEqual(
+      Array(10).fill('fulfilled'),
+    );
+    const ids = new Set(results.map((r) => (r.status === 'fulfilled' ? r.value.id : null)));
+    expect(ids.size).toBe(1);
+    expect(await investmentsOf(userId, p.id)).toBe(1);
+    expect(await entriesOf(p.id, 'earn_subscribe')).toBe(1);
+    expect(await available(userId)).toBe(wallet - units(quote.amount));
+  }, 60_000);
+
+  it('a redemption quote commits once: 10 at once make one redemption, all answering the redeemed investment', async () => {
+    const { earn } = e;
+    clock.now = Date.parse('2028-06-01T12:00:00Z');
+    const p = await roomyProduct('Redeemed once');
+    const [userId] = (await users(1, 'redeem-once')) as [number];
+    const bought = await earn.apply(
+      'demo',
+      userId,
+      {
+        quoteId: (await earn.quote('demo', userId, { productId: p.id, amount: '1000' })).quoteId,
+        requestId: 'redeem-once-buy',
+      },
+      'fund',
+    );
+    const quote = await earn.redeemQuote('demo', userId, bought.id);
+    const wallet = await available(userId);
+    // A redemption names no request id (one redemption per investment): every commit is the same request.
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => earn.redeem('demo', userId, { quoteId: quote.quoteId }, 'fund')),
+    );
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.id : String(r.reason)))).toEqual(
+      Array(10).fill(bought.id),
+    );
+    for (const r of results) if (r.status === 'fulfilled') expect(r.value.status).toBe('redeemed');
+    expect(await entriesOf(p.id, 'earn_redeem')).toBe(1);
+    expect(await available(userId)).toBe(wallet + units(quote.receive));
+    // Again later: the same investment, nothing more moved.
+    expect((await earn.redeem('demo', userId, { quoteId: quote.quoteId }, 'fund')).id).toBe(bought.id);
+    expect(await entriesOf(p.id, 'earn_redeem')).toBe(1);
+    expect(await available(userId)).toBe(wallet + units(quote.receive));
+  }, 60_000);
 });

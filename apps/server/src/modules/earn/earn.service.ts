@@ -17,6 +17,7 @@ import { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
+import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -141,7 +142,7 @@ export class EarnService {
     uploads: Pick<UploadsService, 'takeInTx'>;
     payIn?: (userId: number, asset: Asset) => Promise<{ network: string; address: string } | null>;
     basketRate: BasketRate;
-    quoteKey: Buffer;
+    quoteKeys: PurposeKeys;
     now?: () => number;
     logger?: Logger;
   }) {
@@ -157,13 +158,11 @@ export class EarnService {
     this.logger = deps.logger;
     this.purchaseQuotes = new Quotes(
       { name: 'earn.purchase.v1', validSeconds: 60, figures: purchaseFigures },
-      deps.quoteKey,
-      this.now,
+      { keys: deps.quoteKeys, db: deps.db, now: this.now },
     );
     this.redemptionQuotes = new Quotes(
       { name: 'earn.redeem.v1', validSeconds: 60, figures: redemptionFigures },
-      deps.quoteKey,
-      this.now,
+      { keys: deps.quoteKeys, db: deps.db, now: this.now },
     );
     // A purchase from the balance: the investment and its capacity, in the purchase's transaction.
     this.subscribe = this.ledger.attachment(
@@ -695,6 +694,7 @@ export class EarnService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey,
         replay: async () => this.replay(requestKey, userId),
         post: async ({ figures: f }) => {
           const done = await this.replay(requestKey, userId);
@@ -753,6 +753,7 @@ export class EarnService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey,
         replay: async () => this.replay(requestKey, userId),
         post: async ({ figures: f }) => {
           const done = await this.replay(requestKey, userId);
@@ -888,6 +889,8 @@ export class EarnService {
       body.quoteId,
       { customerId: userId, book },
       {
+        // One redemption of an investment: a repeat of its quote answers the redeemed investment.
+        requestKey: `earn-redeem:${userId}:${book}`,
         replay: async () => null,
         post: async ({ figures: f }) => {
           const row = await this.mine(book, userId, f.id);

@@ -35,7 +35,9 @@ type Channel = 'email' | 'sms';
 type Purpose = CodePurpose;
 export type SentCode = { expiresInSeconds: number; resendInSeconds: number };
 
-const codeHash = (target: string, purpose: Purpose, code: string) => sha256(`${target}:${purpose}:${code}`);
+/** A code's hash; `binding` ties it to what it confirms (a withdrawal's figures): another one does not match. */
+const codeHash = (target: string, purpose: Purpose, code: string, binding = '') =>
+  sha256(binding === '' ? `${target}:${purpose}:${code}` : `${target}:${purpose}:${code}:${binding}`);
 
 /**
  * The limits of one code send: per address, per target and purpose (one a minute), then the daily
@@ -51,7 +53,7 @@ async function limitSend(
   await limit(ctx, `code:addr:${client.ip}`, LIMITS.codePerAddress);
   await limit(ctx, `code:target:${purpose}:${target}`, LIMITS.codePerTarget);
   const owner = purpose === 'reset' ? await findOwner() : null;
-  const device = owner ? readDeviceToken(ctx.deviceKey, client.device) : null;
+  const device = owner ? readDeviceToken(ctx.deviceKeys, client.device) : null;
   if (device && device.userId === owner?.id) {
     await limit(ctx, `code:device-day:${device.nonce}`, LIMITS.codePerDeviceDaily);
   } else {
@@ -61,14 +63,20 @@ async function limitSend(
   return owner;
 }
 
-/** A new code for (channel, target, purpose), stored hashed; the caller sends it. */
-export async function issueCode(ctx: IdentityContext, channel: Channel, target: string, purpose: Purpose) {
+/** A new code for (channel, target, purpose), stored hashed (bound to `binding`); the caller sends it. */
+export async function issueCode(
+  ctx: IdentityContext,
+  channel: Channel,
+  target: string,
+  purpose: Purpose,
+  binding = '',
+) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await insertCode(ctx.db, {
     channel,
     target,
     purpose,
-    codeHash: codeHash(target, purpose, code),
+    codeHash: codeHash(target, purpose, code, binding),
     ttlSeconds: CODE_TTL_SECONDS,
   });
   return code;
@@ -119,11 +127,12 @@ export async function consumeCode(
   target: string,
   purpose: Purpose,
   code: string,
+  binding = '',
 ): Promise<void> {
   const ok = await ctx.db.transaction(async (tx) => {
     const stored = await latestCode(tx, channel, target, purpose);
     if (!stored || stored.attempts >= CODE_MAX_ATTEMPTS) return false;
-    const match = stored.codeHash === codeHash(target, purpose, code);
+    const match = stored.codeHash === codeHash(target, purpose, code, binding);
     await recordCodeAttempt(tx, stored.id, match);
     return match;
   });

@@ -1,7 +1,7 @@
 import { Code } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { consumeCode, issueCode, type SentCode } from './identity.codes.ts';
-import { actionCodeMail } from './identity.mail.ts';
+import { actionCodeMail, type WithdrawalFacts } from './identity.mail.ts';
 import { findTotp, findUserById, lastSecurityChange } from './identity.repository.ts';
 import {
   CODE_RESEND_SECONDS,
@@ -34,18 +34,26 @@ async function codeTarget(ctx: IdentityContext, userId: number) {
   throw new ApiError(Code.WRONG_USER_STATUS);
 }
 
-/** Sends a code that confirms a withdrawal; with two-step sign-in on there is nothing to send (10008). */
+/** What binds a withdrawal code to the withdrawal it names: the same figures, or no match. */
+const bindingOf = (w: WithdrawalFacts) => JSON.stringify([w.network, w.address, w.asset, w.amount]);
+
+/**
+ * Sends a code that confirms one withdrawal, the figures of the customer's pending quote (the
+ * caller verified it): the message names amount, asset, network and destination, and the code only
+ * confirms those figures. With two-step sign-in on there is nothing to send (10008).
+ */
 export async function sendActionCode(
   ctx: IdentityContext,
   userId: number,
   language: Parameters<typeof actionCodeMail>[0],
+  withdrawal: WithdrawalFacts,
 ): Promise<SentCode> {
   if ((await confirmationMethod(ctx, userId)) === 'totp') throw new ApiError(Code.WRONG_USER_STATUS);
   const { channel, target } = await codeTarget(ctx, userId);
   await limit(ctx, `code:target:withdrawal:${target}`, LIMITS.codePerTarget);
   await limit(ctx, `code:target-day:${target}`, LIMITS.codePerTargetDaily);
-  const code = await issueCode(ctx, channel, target, 'withdrawal');
-  const message = actionCodeMail(language, code, CODE_TTL_SECONDS / 60);
+  const code = await issueCode(ctx, channel, target, 'withdrawal', bindingOf(withdrawal));
+  const message = actionCodeMail(language, code, CODE_TTL_SECONDS / 60, withdrawal);
   if (channel === 'email') await ctx.mailer.send({ to: target, ...message });
   else {
     if (!ctx.sms) throw new Error('no SMS sender is configured');
@@ -54,9 +62,17 @@ export async function sendActionCode(
   return { expiresInSeconds: CODE_TTL_SECONDS, resendInSeconds: CODE_RESEND_SECONDS };
 }
 
-/** Checks a confirmation code (wrong, used, expired: 10091), limited per account. */
-export async function confirmAction(ctx: IdentityContext, userId: number, code: string): Promise<void> {
-  await limit(ctx, `totp:account:${userId}`, LIMITS.totpPerAccount);
+/**
+ * Checks the confirmation of a withdrawal (wrong, used, expired, or a mailed code of other figures:
+ * 10091), limited per account apart from the second step of sign-in.
+ */
+export async function confirmAction(
+  ctx: IdentityContext,
+  userId: number,
+  code: string,
+  withdrawal: WithdrawalFacts,
+): Promise<void> {
+  await limit(ctx, `confirm:withdrawal:${userId}`, LIMITS.withdrawalConfirmPerAccount);
   const credential = await findTotp(ctx.db, userId);
   if (credential?.enabled) {
     const ok = await ctx.db.transaction(async (tx) => {
@@ -67,7 +83,7 @@ export async function confirmAction(ctx: IdentityContext, userId: number, code: 
     return;
   }
   const { channel, target } = await codeTarget(ctx, userId);
-  await consumeCode(ctx, channel, target, 'withdrawal', code.trim());
+  await consumeCode(ctx, channel, target, 'withdrawal', code.trim(), bindingOf(withdrawal));
 }
 
 /** When the account's guard last changed (password, two-step removal): addresses wait a day after it. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createMailer, listOutbox } from '../../platform/mail.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { AuditService } from '../audit/audit.service.ts';
@@ -29,7 +30,7 @@ describe(`identity on ${TEST_DB}`, () => {
       mailer: createMailer({ from: 'x <x@x.test>', dataDir }),
       rateLimiter: createMemoryRateLimiter(),
       ledger,
-      totpKey: Buffer.alloc(32, 1),
+      keys: new KeyRing(Buffer.alloc(32, 1)),
       now: () => clock,
     });
   });
@@ -323,8 +324,10 @@ describe(`identity on ${TEST_DB}`, () => {
       identity.login({ userName: 'mover@example.com', password: 'long enough pw' }, client),
     ).rejects.toSatisfy(refusedWith(10004));
     expect(await loggedIn('mover@example.com', 'a new passphrase')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const [mail] = await listOutbox(dataDir, 1);
-    expect(mail?.eml).toContain('Subject: Your SWX password was changed');
+    const [newest, before] = await listOutbox(dataDir, 2);
+    expect(before?.eml).toContain('Subject: Your SWX password was changed');
+    // The sign-in after it, from a browser without this account's device cookie, is news too.
+    expect(newest?.eml).toContain('Subject: New sign-in to your SWX account');
   });
 
   it('revokes only the user’s own sessions: another user’s id answers 10028 and ends nothing', async () => {

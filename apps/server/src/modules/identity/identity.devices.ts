@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PurposeKeys } from '../../platform/keys.ts';
 
 /**
  * What the sessions list shows of a device: browser and OS summarised from the user agent (no
@@ -52,39 +53,42 @@ export function maskIp(ip: string): string {
 /**
  * Device tokens: a device that signed in to an account gets one (an HttpOnly cookie), and while
  * the account is under attack it keeps signing in: its attempts count against its own limit, not
- * the account-wide one an attacker fills. A token is `<userId>.<nonce>.<mac>`, the mac an
- * HMAC-SHA-256 under a key derived from TOTP_KEY, so the server keeps nothing and a token is only
- * good for the account it was issued to. The nonce names the device in its rate limit.
+ * the account-wide one an attacker fills. A token is `<userId>.<nonce>.<key id>.<mac>`, the mac an
+ * HMAC-SHA-256 under the device tokens' key of that id (platform/keys.ts), so the server keeps
+ * nothing and a token is only good for the account it was issued to. The nonce names the device in
+ * its rate limit. A token of the previous master's key id stays good while MASTER_KEY_PREVIOUS is
+ * set, and is issued again under the current one at its next sign-in.
  */
 export const DEVICE_COOKIE = 'swx_device';
 export const DEVICE_TTL_SECONDS = 180 * 24 * 3600;
-
-export function deviceKey(secret: Buffer): Buffer {
-  return createHmac('sha256', secret).update('swx device token v1').digest();
-}
 
 function deviceMac(key: Buffer, userId: number, nonce: string): string {
   return createHmac('sha256', key).update(`${userId}.${nonce}`).digest('base64url');
 }
 
 export function newDeviceToken(
-  key: Buffer,
+  keys: PurposeKeys,
   userId: number,
   nonce = randomBytes(16).toString('base64url'),
 ): string {
-  return `${userId}.${nonce}.${deviceMac(key, userId, nonce)}`;
+  const { id, key } = keys.current;
+  return `${userId}.${nonce}.${id}.${deviceMac(key, userId, nonce)}`;
 }
 
 /** The device of a token when its mac is right; null for anything else. */
 export function readDeviceToken(
-  key: Buffer,
+  keys: PurposeKeys,
   token: string | null | undefined,
 ): { userId: number; nonce: string } | null {
-  const match = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(token ?? '');
+  const match = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]{43})$/.exec(
+    token ?? '',
+  );
   if (!match) return null;
+  const key = keys.byId(match[3] as string);
+  if (!key) return null;
   const userId = Number(match[1]);
   const nonce = match[2] as string;
   const expected = Buffer.from(deviceMac(key, userId, nonce));
-  const given = Buffer.from(match[3] as string);
+  const given = Buffer.from(match[4] as string);
   return expected.length === given.length && timingSafeEqual(expected, given) ? { userId, nonce } : null;
 }

@@ -19,27 +19,53 @@ export function codeMail(
   return { subject: t.subject, text: interpolate(t.body, { code, minutes: String(minutes) }) };
 }
 
-/** A code that confirms a withdrawal: the mail says so, so a code asked for by someone else is not given away. */
+/** What a withdrawal code confirms: the figures of the customer's pending withdrawal quote. */
+export type WithdrawalFacts = { amount: string; asset: string; network: string; address: string };
+
+/**
+ * A code that confirms a withdrawal: the mail names what it confirms (amount, asset, network,
+ * destination address), so a code asked for by someone else is not given away. The code comes
+ * first in every language.
+ */
 export function actionCodeMail(
   language: Language,
   code: string,
   minutes: number,
+  withdrawal: WithdrawalFacts,
 ): { subject: string; text: string } {
   const t = TEXT[language].actionCodeMail;
-  return { subject: t.subject, text: interpolate(t.body, { code, minutes: String(minutes) }) };
+  return {
+    subject: t.subject,
+    text: interpolate(t.body, { code, minutes: String(minutes), ...withdrawal }),
+  };
 }
 
-export type SecurityEvent = 'passwordChanged' | 'totpEnabled' | 'totpDisabled';
+export type SecurityEvent =
+  | 'passwordChanged'
+  | 'passwordReset'
+  | 'totpEnabled'
+  | 'totpDisabled'
+  | 'newDevice'
+  | 'addressAdded';
 
+/**
+ * A security alert mail: what happened, when ({{time}} UTC), from where ({{device}}, the masked
+ * {{ip}}; "unknown" when not known), and the one-click lock link ({{link}}).
+ */
 export function securityMail(
   language: Language,
   event: SecurityEvent,
-  facts: { time: Date; device: string; ip: string },
+  facts: { time: Date; device: string; ip: string; network?: string; address?: string; link: string },
 ): { subject: string; text: string } {
   const t = TEXT[language].security;
-  const time = facts.time.toISOString().slice(0, 16).replace('T', ' ');
-  const body = interpolate(t.body[event], { time, device: facts.device || '?', ip: facts.ip || '?' });
-  return { subject: t.subject[event], text: `${body}\n\n${t.footer}` };
+  const body = interpolate(t.body[event], {
+    time: facts.time.toISOString().slice(0, 16).replace('T', ' '),
+    device: facts.device || t.unknown,
+    ip: facts.ip || t.unknown,
+    network: facts.network ?? '',
+    address: facts.address ?? '',
+  });
+  return { subject: t.subject[event], text: `${body}\n\n${interpolate(t.lock, { link: facts.link })}` };
 }
 
 export function codeSms(language: Language, code: string, minutes: number): string {

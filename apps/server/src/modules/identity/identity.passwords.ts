@@ -1,6 +1,7 @@
 import { hash as argonHash } from '@node-rs/argon2';
 import { Code } from '@swx/contract';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import { alertSecurity } from './identity.alerts.ts';
 import { consumeCode } from './identity.codes.ts';
 import { findUserByLogin, findUserByPhone, replacePassword, type UserRow } from './identity.repository.ts';
 import { sessionCacheOf } from './identity.session-cache.ts';
@@ -10,7 +11,6 @@ import {
   checkPassword,
   currentUser,
   type IdentityContext,
-  notifySecurity,
   phoneOf,
   requireSamePasswords,
 } from './identity.shared.ts';
@@ -32,6 +32,7 @@ export async function resetPassword(
     password: string;
     password2: string;
   },
+  client: Client,
 ): Promise<null> {
   requireSamePasswords(input);
   let holder: UserRow | null;
@@ -50,6 +51,7 @@ export async function resetPassword(
   const passwordHash = await argonHash(input.password, ARGON2);
   await ctx.db.transaction((tx) => replacePassword(tx, holder.id, passwordHash));
   await sessionCacheOf(ctx.db).ended(holder.id);
+  await alertSecurity(ctx, holder, 'passwordReset', client);
   return null;
 }
 
@@ -70,6 +72,6 @@ export async function changePassword(
   const passwordHash = await argonHash(input.password, ARGON2);
   await ctx.db.transaction((tx) => replacePassword(tx, user.id, passwordHash, session.sessionId));
   await sessionCacheOf(ctx.db).ended(user.id);
-  await notifySecurity(ctx, user, 'passwordChanged', client);
+  await alertSecurity(ctx, user, 'passwordChanged', client);
   return null;
 }

@@ -235,13 +235,17 @@ export async function replacePassword(
     keepSessionId,
   ]);
   await db.query('DELETE FROM login_challenges WHERE user_id = $1', [userId]);
-  await db.query('UPDATE users SET two_step_removed_at = now() WHERE id = $1', [userId]);
 }
 
-/** The last change that weakens an account's guard: a password change or reset, or two-step removal. */
+/**
+ * The last change that weakens an account's guard: a password change or reset, or two-step
+ * removal; null when there was none. The password the account was opened with is no change
+ * (`password_changed_at` starts at `created_at`), so opening an account locks nothing.
+ */
 export async function lastSecurityChange(db: Queryable, userId: number): Promise<string | null> {
   const rows = await db.query<{ at: string | Date | null }>(
-    'SELECT greatest(password_changed_at, two_step_removed_at) AS at FROM users WHERE id = $1',
+    `SELECT greatest(CASE WHEN password_changed_at > created_at THEN password_changed_at END, two_step_removed_at) AS at
+     FROM users WHERE id = $1`,
     [userId],
   );
   const at = rows[0]?.at ?? null;
@@ -340,8 +344,32 @@ export async function advanceTotpStep(db: Queryable, userId: number, step: numbe
   return rows.length > 0;
 }
 
-/** Two-step verification off: the secret and every recovery code go. */
+/** Every customer's sealed two-step secret (a key rotation seals them again). */
+export async function sealedTotpSecrets(db: Queryable): Promise<{ userId: number; secretEnc: string }[]> {
+  const rows = await db.query<{ user_id: string; secret_enc: string }>(
+    'SELECT user_id, secret_enc FROM totp_credentials ORDER BY user_id',
+  );
+  return rows.map((r) => ({ userId: Number(r.user_id), secretEnc: r.secret_enc }));
+}
+
+/** The same secret sealed again (under the current key); false when it changed meanwhile. */
+export async function resealTotp(
+  db: Queryable,
+  userId: number,
+  was: string,
+  sealed: string,
+): Promise<boolean> {
+  const rows = await db.query<{ user_id: string }>(
+    'UPDATE totp_credentials SET secret_enc = $3 WHERE user_id = $1 AND secret_enc = $2 RETURNING user_id',
+    [userId, was, sealed],
+  );
+  return rows.length > 0;
+}
+
+/** Two-step verification off: the secret and every recovery code go.
+/** Two-step sign-in turned off: its secret and codes go, and the removal is recorded (it locks withdrawal addresses). */
 export async function deleteTotp(db: Queryable, userId: number): Promise<void> {
+  await db.query('UPDATE users SET two_step_removed_at = now() WHERE id = $1', [userId]);
   await db.query('DELETE FROM totp_credentials WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM login_challenges WHERE user_id = $1', [userId]);
@@ -419,4 +447,31 @@ export async function recordChallengeAttempt(
      WHERE challenge_hash = $1`,
     [challengeHash, used],
   );
+}
+
+/** A lock link's token (its SHA-256), for one security event of a user, usable until it expires. */
+export async function insertLockToken(
+  db: Queryable,
+  token: { tokenHash: string; userId: number; event: string; ttlSeconds: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO account_lock_tokens (token_hash, user_id, event, expires_at)
+     VALUES ($1, $2, $3, now() + $4 * interval '1 second')`,
+    [token.tokenHash, token.userId, token.event, token.ttlSeconds],
+  );
+}
+
+/** Uses a lock link once: the user it locks, or null when unknown, used or expired. */
+export async function useLockToken(
+  db: Queryable,
+  tokenHash: string,
+): Promise<{ userId: number; event: string } | null> {
+  const rows = await db.query<{ user_id: string; event: string }>(
+    `UPDATE account_lock_tokens SET used_at = now()
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+     RETURNING user_id, event`,
+    [tokenHash],
+  );
+  const row = rows[0];
+  return row ? { userId: Number(row.user_id), event: row.event } : null;
 }

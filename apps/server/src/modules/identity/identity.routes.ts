@@ -5,11 +5,13 @@ import { DEVICE_COOKIE, DEVICE_TTL_SECONDS } from './identity.devices.ts';
 import type { Client, IdentityService, LoginChallenge, LoginResult } from './identity.service.ts';
 import { SOCIAL_BINDING_COOKIE, SOCIAL_FLOW_TTL_SECONDS } from './identity.social.ts';
 
-const clientOf = (request: FastifyRequest): Client => ({
+/** Who is asking: address, browser, language, device token, and the origin the links in mail use. */
+export const clientOf = (request: FastifyRequest): Client => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
   language: request.language,
   device: cookieOf(request, DEVICE_COOKIE),
+  origin: `${request.protocol}://${request.host}`,
 });
 
 function cookieOf(request: FastifyRequest, name: string): string | null {
@@ -68,7 +70,8 @@ export function identityRoutes(app: FastifyInstance, identity: IdentityService):
     rememberDevice(identity, request, reply, answer);
     return answer;
   });
-  mountCall(app, calls.resetPassword, ({ body }) => identity.resetPassword(body));
+  mountCall(app, calls.resetPassword, ({ body, request }) => identity.resetPassword(body, clientOf(request)));
+  mountCall(app, calls.lockAccount, ({ body }) => identity.lockAccount(body.token));
   mountCall(app, calls.login, async ({ body, request, reply }) => {
     const answer = await identity.login(body, clientOf(request));
     rememberDevice(identity, request, reply, answer);

@@ -1,11 +1,14 @@
 import type { Database } from '../../platform/db.ts';
 import type { CustomerSession } from '../../platform/http.ts';
+import type { KeyRing } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { SmsSender } from '../../platform/sms.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import { alertSecurityOf, lockAccount, type SecurityDetails } from './identity.alerts.ts';
 import { type SentCode, sendCode, sendSmsCode } from './identity.codes.ts';
 import {
   type ConfirmationMethod,
@@ -14,7 +17,7 @@ import {
   securityChangedAt,
   sendActionCode,
 } from './identity.confirm.ts';
-import { deviceKey } from './identity.devices.ts';
+import type { SecurityEvent, WithdrawalFacts } from './identity.mail.ts';
 import { changePassword, resetPassword } from './identity.passwords.ts';
 import { isAvailable, isPhoneAvailable, register, registeredUsers } from './identity.registration.ts';
 import {
@@ -30,8 +33,18 @@ import {
 import type { Client, IdentityContext, LoginChallenge, LoginResult } from './identity.shared.ts';
 import { type SocialProvider, SocialSignIn } from './identity.social.ts';
 import { finishSocialLogin, socialProviders, startSocialLogin } from './identity.social-login.ts';
-import { disableTotp, enableTotp, loginTotp, setupTotp, totpStatus } from './identity.twostep.ts';
+import type { ResealReport } from './identity.totp.ts';
+import {
+  disableTotp,
+  enableTotp,
+  loginTotp,
+  resealTotpSecrets,
+  setupTotp,
+  totpStatus,
+} from './identity.twostep.ts';
 
+export type { SecurityDetails } from './identity.alerts.ts';
+export type { SecurityEvent, WithdrawalFacts } from './identity.mail.ts';
 export type { SessionInfo } from './identity.sessions.ts';
 export { ARGON2, type Client, type LoginChallenge, type LoginResult } from './identity.shared.ts';
 
@@ -53,15 +66,16 @@ export class IdentityService {
     rateLimiter: RateLimiter;
     ledger: LedgerService;
     notices?: NoticesService;
-    /** 32 bytes: the AES-256-GCM key of the TOTP secrets at rest (config TOTP_KEY). */
-    totpKey: Buffer;
+    /** Where the lock link records a customer's self-lock. */
+    audit?: Pick<AuditService, 'appendInTx'>;
+    /** The server's keys (platform/keys.ts): TOTP secrets sealed at rest, device tokens. */
+    keys: KeyRing;
     /** The clock TOTP codes are checked against (tests move it). */
     now?: () => number;
     /** The configured social sign-in providers (config SOCIAL_*), and PUBLIC_URL for their callback. */
     social?: { providers: readonly SocialProvider[]; publicUrl?: string | undefined };
     logger?: Logger;
   }) {
-    if (deps.totpKey.length !== 32) throw new Error('the TOTP key must be 32 bytes');
     this.ctx = {
       db: deps.db,
       mailer: deps.mailer,
@@ -69,8 +83,9 @@ export class IdentityService {
       limiter: deps.rateLimiter,
       ledger: deps.ledger,
       notices: deps.notices,
-      totpKey: deps.totpKey,
-      deviceKey: deviceKey(deps.totpKey),
+      audit: deps.audit,
+      totpKeys: deps.keys.purpose('totp-seal'),
+      deviceKeys: deps.keys.purpose('device-tokens'),
       now: deps.now ?? Date.now,
       social: new SocialSignIn({ db: deps.db, providers: deps.social?.providers ?? [], logger: deps.logger }),
       publicUrl: deps.social?.publicUrl,
@@ -97,14 +112,34 @@ export class IdentityService {
     return confirmationMethod(this.ctx, userId);
   }
 
-  /** Sends the code that confirms a withdrawal (the account has no authenticator). */
-  sendActionCode(userId: number, language: Client['language']): Promise<SentCode> {
-    return sendActionCode(this.ctx, userId, language);
+  /** Sends the code that confirms one withdrawal, naming its figures (the account has no authenticator). */
+  sendActionCode(
+    userId: number,
+    language: Client['language'],
+    withdrawal: WithdrawalFacts,
+  ): Promise<SentCode> {
+    return sendActionCode(this.ctx, userId, language, withdrawal);
   }
 
-  /** Checks the confirmation of a money action (10091 when wrong). */
-  confirmAction(userId: number, code: string): Promise<void> {
-    return confirmAction(this.ctx, userId, code);
+  /** Checks the confirmation of a withdrawal of these figures (10091 when wrong). */
+  confirmAction(userId: number, code: string, withdrawal: WithdrawalFacts): Promise<void> {
+    return confirmAction(this.ctx, userId, code, withdrawal);
+  }
+
+  // Security alerts
+  /** Mails and notifies the customer of a security event, with a one-click lock link. */
+  securityAlert(
+    userId: number,
+    event: SecurityEvent,
+    client: Client,
+    details: SecurityDetails = {},
+  ): Promise<void> {
+    return alertSecurityOf(this.ctx, userId, event, client, details);
+  }
+
+  /** The lock link: locks the account of a valid single-use token (else 10028). */
+  lockAccount(token: string): Promise<null> {
+    return lockAccount(this.ctx, token);
   }
 
   /** The last password change or two-step removal of the account. */
@@ -143,8 +178,8 @@ export class IdentityService {
   }
 
   // Passwords
-  resetPassword(input: Parameters<typeof resetPassword>[1]): Promise<null> {
-    return resetPassword(this.ctx, input);
+  resetPassword(input: Parameters<typeof resetPassword>[1], client: Client): Promise<null> {
+    return resetPassword(this.ctx, input, client);
   }
   changePassword(
     session: CustomerSession,
@@ -158,6 +193,11 @@ export class IdentityService {
   loginTotp(input: Parameters<typeof loginTotp>[1], client: Client): Promise<LoginResult> {
     return loginTotp(this.ctx, input, client);
   }
+  /** After a key rotation: every two-step secret under the previous master sealed under the current one. */
+  resealSecrets(): Promise<ResealReport> {
+    return resealTotpSecrets(this.ctx);
+  }
+
   totpStatus(session: CustomerSession): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
     return totpStatus(this.ctx, session);
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { Code, phoneFromLogin } from '@swx/contract';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import { alertIfNewDevice } from './identity.alerts.ts';
 import { maskIp, newDeviceToken, readDeviceToken, summariseUserAgent } from './identity.devices.ts';
 import {
   countSessionsByTokenHash,
@@ -94,7 +95,7 @@ export async function login(
   const user = phone ? await findUserByPhone(ctx.db, phone) : await findUserByLogin(ctx.db, login);
   // One account however it is named; a name without an account is counted by the name.
   const account = user ? `user:${user.id}` : `name:${login}`;
-  const device = user ? readDeviceToken(ctx.deviceKey, client.device) : null;
+  const device = user ? readDeviceToken(ctx.deviceKeys, client.device) : null;
   if (device && device.userId === user?.id) {
     await limit(ctx, `login:device:${device.nonce}`, LIMITS.loginPerDevice);
   } else {
@@ -114,12 +115,14 @@ export async function login(
 
 /**
  * The customer is known (right password, or a provider's verified ID token): a locked account
- * is refused; with 2FA on the answer is a challenge for loginTotp; else a new session.
+ * is refused; with 2FA on the answer is a challenge for loginTotp; else a new session, and a
+ * security alert when the device has not signed in to this account before.
  */
 export async function completeLogin(
   ctx: IdentityContext,
   user: UserRow,
   client: Client,
+  options: { newAccount?: boolean } = {},
 ): Promise<LoginResult | LoginChallenge> {
   if (user.status !== 'active') throw new ApiError(Code.ABNORMAL_USER_STATUS);
   if ((await findTotp(ctx.db, user.id))?.enabled) {
@@ -131,7 +134,9 @@ export async function completeLogin(
     });
     return { twoFactor: true, challenge };
   }
-  return startSession(ctx, user, client);
+  const started = await startSession(ctx, user, client);
+  if (!options.newAccount) await alertIfNewDevice(ctx, user, client);
+  return started;
 }
 
 /**
@@ -139,10 +144,10 @@ export async function completeLogin(
  * is this account's (so the device keeps its name in the limits), else a new one.
  */
 export function deviceToken(ctx: IdentityContext, userId: number, held: string | null | undefined): string {
-  const device = readDeviceToken(ctx.deviceKey, held);
+  const device = readDeviceToken(ctx.deviceKeys, held);
   return device?.userId === userId
-    ? newDeviceToken(ctx.deviceKey, userId, device.nonce)
-    : newDeviceToken(ctx.deviceKey, userId);
+    ? newDeviceToken(ctx.deviceKeys, userId, device.nonce)
+    : newDeviceToken(ctx.deviceKeys, userId);
 }
 
 /**

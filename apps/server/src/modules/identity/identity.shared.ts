@@ -3,13 +3,13 @@ import { verify as argonVerify } from '@node-rs/argon2';
 import { Code, type Language, phoneE164 } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { SmsSender } from '../../platform/sms.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
-import { maskIp, summariseUserAgent } from './identity.devices.ts';
-import { type SecurityEvent, securityMail } from './identity.mail.ts';
 import { findUserById, type UserRow } from './identity.repository.ts';
 import type { SocialSignIn } from './identity.social.ts';
 
@@ -53,8 +53,14 @@ export const LIMITS = {
   codePerTargetDaily: { limit: 30, windowMs: 24 * 3600_000 },
   codePerDeviceDaily: { limit: 10, windowMs: 24 * 3600_000 },
   codePerAddress: { limit: 20, windowMs: 3600_000 },
-  /** Every guess at an account's authenticator code (login, enable, disable) counts here. */
+  /** Every guess at an account's authenticator code when turning two-step verification on or off. */
   totpPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  /**
+   * The second step of sign-in and the confirmation of a withdrawal are limited apart, per account:
+   * a customer's own retries of one never lock them out of the other.
+   */
+  twoStepSignInPerAccount: { limit: 10, windowMs: 15 * 60_000 },
+  withdrawalConfirmPerAccount: { limit: 10, windowMs: 15 * 60_000 },
   /** Social sign-ins started per address; finishing one counts as a login (loginPerAddress). */
   socialStartPerAddress: { limit: 30, windowMs: 15 * 60_000 },
 } as const;
@@ -67,6 +73,8 @@ export type Client = {
   language: Language;
   /** The device token this browser holds from an earlier sign-in (the device cookie), if any. */
   device?: string | null;
+  /** The origin the request came to (links in mail use PUBLIC_URL first). */
+  origin?: string;
 };
 
 export type LoginResult = { token: string; userInfo: { id: number; userName: string } };
@@ -82,10 +90,12 @@ export type IdentityContext = {
   readonly limiter: RateLimiter;
   readonly ledger: LedgerService;
   readonly notices: NoticesService | undefined;
-  /** The AES-256-GCM key of the TOTP secrets at rest. */
-  readonly totpKey: Buffer;
-  /** The HMAC key of device tokens, derived from the TOTP key. */
-  readonly deviceKey: Buffer;
+  /** The AES-256-GCM keys of the TOTP secrets at rest (platform/keys.ts). */
+  readonly totpKeys: PurposeKeys;
+  /** The HMAC keys of device tokens (platform/keys.ts). */
+  readonly deviceKeys: PurposeKeys;
+  /** The audit log the lock link records in. */
+  readonly audit: Pick<AuditService, 'appendInTx'> | undefined;
   /** The clock TOTP codes and security mails go by (tests move it). */
   readonly now: () => number;
   readonly social: SocialSignIn;
@@ -136,21 +146,4 @@ export async function checkPassword(
   await limit(ctx, `password:account:${user.id}`, LIMITS.loginPerAccount);
   if (!(await argonVerify(user.passwordHash, password).catch(() => false)))
     throw new ApiError(Code.WRONG_PASSWORD);
-}
-
-/** A mail about the account's security; a mail that cannot go is kept by the mailer, not lost. */
-export async function notifySecurity(
-  ctx: IdentityContext,
-  user: UserRow,
-  event: SecurityEvent,
-  client: Client,
-): Promise<void> {
-  if (!user.email) return;
-  const agent = summariseUserAgent(client.userAgent);
-  const mail = securityMail(client.language, event, {
-    time: new Date(ctx.now()),
-    device: [agent.browser, agent.os].filter(Boolean).join(', '),
-    ip: maskIp(client.ip),
-  });
-  await ctx.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
 }

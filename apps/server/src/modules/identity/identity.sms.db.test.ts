@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createMailer } from '../../platform/mail.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { createSmsSender, listSmsOutbox } from '../../platform/sms.ts';
@@ -35,7 +36,7 @@ describe(`SMS codes and phone accounts on ${TEST_DB}`, () => {
       sms: createSmsSender({ dataDir }),
       rateLimiter: createMemoryRateLimiter(),
       ledger,
-      totpKey: Buffer.alloc(32, 1),
+      keys: new KeyRing(Buffer.alloc(32, 1)),
     });
   });
   afterAll(() => t.close());
@@ -179,13 +180,16 @@ describe(`SMS codes and phone accounts on ${TEST_DB}`, () => {
     await identity.sendSmsCode({ areaCode: '+81', phone: '09012345678', purpose: 'reset' }, client('zh'));
     const { text, code } = await lastSms('+819012345678');
     expect(text).toContain('您的验证码为');
-    await identity.resetPassword({
-      areaCode: '+81',
-      phone: '9012345678',
-      code,
-      password: 'a brand new one',
-      password2: 'a brand new one',
-    });
+    await identity.resetPassword(
+      {
+        areaCode: '+81',
+        phone: '9012345678',
+        code,
+        password: 'a brand new one',
+        password2: 'a brand new one',
+      },
+      client(),
+    );
     await expect(
       identity.login({ userName: '+819012345678', password: PASSWORD }, client()),
     ).rejects.toSatisfy(refusedWith(10004));
@@ -199,13 +203,16 @@ describe(`SMS codes and phone accounts on ${TEST_DB}`, () => {
     ).toEqual({ expiresInSeconds: 600, resendInSeconds: 60 });
     expect((await listSmsOutbox(dataDir, { limit: 1000 })).length).toBe(before);
     await expect(
-      identity.resetPassword({
-        areaCode: '+81',
-        phone: '9000000000',
-        code: '123456',
-        password: 'a brand new one',
-        password2: 'a brand new one',
-      }),
+      identity.resetPassword(
+        {
+          areaCode: '+81',
+          phone: '9000000000',
+          code: '123456',
+          password: 'a brand new one',
+          password2: 'a brand new one',
+        },
+        client(),
+      ),
     ).rejects.toSatisfy(refusedWith(10091));
   });
 

@@ -61,9 +61,11 @@ export async function finishSocialLogin(
   await limit(ctx, `login:addr:${client.ip}`, LIMITS.loginPerAddress);
   const identity = await ctx.social.finish(provider, input, binding);
   let userId = await findLinkedUser(ctx.db, identity.issuer, identity.subject);
+  let opened = false;
   if (userId === null) {
     const holder = identity.email ? await findUserIdByEmail(ctx.db, identity.email) : null;
     if (holder !== null && !identity.emailVerified) throw new ApiError(Code.EMAIL_EXISTS);
+    opened = holder === null;
     userId = await linkIdentity(ctx.db, {
       issuer: identity.issuer,
       subject: identity.subject,
@@ -75,7 +77,8 @@ export async function finishSocialLogin(
   }
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new ApiError(Code.NOT_FOUND);
-  return completeLogin(ctx, user, client);
+  // An account opened by this very sign-in has no device to be new to: no alert.
+  return completeLogin(ctx, user, client, { newAccount: opened });
 }
 
 /**

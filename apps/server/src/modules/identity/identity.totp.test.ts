@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KeyRing } from '../../platform/keys.ts';
 import { maskIp, summariseUserAgent } from './identity.devices.ts';
 import { securityMail } from './identity.mail.ts';
 import {
@@ -95,16 +96,32 @@ describe('TOTP (RFC 4226 / RFC 6238, SHA-1)', () => {
     expect(matchTotp(secret, 'abcdef', now, 0)).toBeNull();
   });
 
-  it('seals secrets with AES-256-GCM bound to the user, and refuses another key or user', () => {
-    const key = Buffer.alloc(32, 7);
+  it('seals secrets with AES-256-GCM bound to the user and its key id, and refuses another key or user', () => {
+    const key = new KeyRing(Buffer.alloc(32, 7)).purpose('totp-seal');
     const secret = newTotpSecret();
     const sealed = sealSecret(key, 42, secret);
-    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(sealed.split('.')[1]).toBe(key.current.id);
     expect(sealed).not.toContain(base32Encode(secret));
-    expect(openSecret(key, 42, sealed)).toEqual(secret);
+    expect(openSecret(key, 42, sealed)).toEqual({ secret: Buffer.from(secret), stale: false });
     expect(() => openSecret(key, 43, sealed)).toThrow();
-    expect(() => openSecret(Buffer.alloc(32, 8), 42, sealed)).toThrow();
+    expect(() => openSecret(key, 42, sealed, 'staff-totp')).toThrow();
+    expect(() => openSecret(new KeyRing(Buffer.alloc(32, 8)).purpose('totp-seal'), 42, sealed)).toThrow();
+    // Another purpose of the same master is another key.
+    expect(() =>
+      openSecret(new KeyRing(Buffer.alloc(32, 7)).purpose('staff-totp-seal'), 42, sealed),
+    ).toThrow();
     expect(sealSecret(key, 42, secret)).not.toBe(sealed); // a fresh IV every time
+  });
+
+  it('opens a secret sealed under the previous master while it is kept, as stale; then refuses it', () => {
+    const old = Buffer.alloc(32, 7);
+    const sealed = sealSecret(new KeyRing(old).purpose('totp-seal'), 42, newTotpSecret());
+    const rotated = new KeyRing(Buffer.alloc(32, 8), old).purpose('totp-seal');
+    expect(openSecret(rotated, 42, sealed).stale).toBe(true);
+    expect(() => openSecret(new KeyRing(Buffer.alloc(32, 8)).purpose('totp-seal'), 42, sealed)).toThrow(
+      /no longer accepted/,
+    );
   });
 
   it('writes the otpauth URI authenticator apps read', () => {
@@ -174,11 +191,25 @@ describe('device summary', () => {
 
 describe('security mail', () => {
   it('says what happened, when and from where, in the reader’s language', () => {
-    const facts = { time: new Date('2025-03-04T05:06:07Z'), device: 'Firefox 128, macOS', ip: '203.0.113.*' };
+    const facts = {
+      time: new Date('2025-03-04T05:06:07Z'),
+      device: 'Firefox 128, macOS',
+      ip: '203.0.113.*',
+      link: 'https://swx.test/pass/lock#ab12',
+    };
     const en = securityMail('en', 'passwordChanged', facts);
     expect(en.subject).toBe('Your SWX password was changed');
     expect(en.text).toContain('2025-03-04 05:06 (UTC) from Firefox 128, macOS, address 203.0.113.*');
     expect(en.text).toContain('Every other device was signed out');
+    expect(en.text).toContain(
+      'lock your account now with this link (it works once, for 7 days): https://swx.test/pass/lock#ab12',
+    );
+    expect(securityMail('en', 'newDevice', { ...facts, device: '', ip: '' }).text).toContain(
+      'from a new device on 2025-03-04 05:06 (UTC): unknown, address unknown',
+    );
+    expect(
+      securityMail('ar', 'addressAdded', { ...facts, network: 'USDT (EVM)', address: '0xabc' }).text,
+    ).toContain('0xabc');
     expect(securityMail('de', 'totpEnabled', facts).subject).toMatch(/Zwei-Schritt/);
     expect(securityMail('zh', 'totpDisabled', facts).text).toContain('203.0.113.*');
   });

@@ -6,11 +6,12 @@ import {
   randomInt,
   timingSafeEqual,
 } from 'node:crypto';
+import type { PurposeKeys } from '../../platform/keys.ts';
 
 /**
  * TOTP (RFC 6238 over RFC 4226 HOTP) with node:crypto only: HMAC-SHA-1, 30-second steps, 6
  * digits; a code is accepted for the current step and one step either side. The shared secret is
- * kept encrypted with AES-256-GCM under the server's TOTP_KEY, bound to its user id.
+ * kept encrypted with AES-256-GCM under the server's totp-seal key (platform/keys.ts), bound to its user id.
  */
 export const TOTP_STEP_SECONDS = 30;
 export const TOTP_DIGITS = 6;
@@ -109,25 +110,42 @@ export function otpauthUri(secretBase32: string, account: string, issuer = 'SWX'
   return `otpauth://totp/${label}?${query.toString()}`;
 }
 
-/** AES-256-GCM under `key`, with the user id as associated data: `v1.<iv>.<tag>.<ciphertext>`. */
-export function sealSecret(key: Buffer, userId: number, secret: Uint8Array): string {
+/**
+ * AES-256-GCM under the seal keys' current key, with the user id as associated data:
+ * `v2.<key id>.<iv>.<tag>.<ciphertext>`. `aad` names whose secret it is (customer or staff).
+ */
+export function sealSecret(keys: PurposeKeys, userId: number, secret: Uint8Array, aad = 'totp'): string {
+  const { id, key } = keys.current;
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(`totp:${userId}`));
+  cipher.setAAD(Buffer.from(`${aad}:${userId}`));
   const body = Buffer.concat([cipher.update(secret), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), body]
+  return ['v2', id, iv, cipher.getAuthTag(), body]
     .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
     .join('.');
 }
 
-/** Decrypts a sealed secret; throws when the key, the user or the ciphertext does not match. */
-export function openSecret(key: Buffer, userId: number, sealed: string): Buffer {
-  const [version, iv, tag, body] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || !body) throw new Error('unknown sealed secret format');
+/**
+ * Decrypts a sealed secret under the key of its id (the current master's or the previous one's);
+ * throws when the key id is no longer accepted, or the key, the user or the ciphertext does not
+ * match. `stale`: sealed under the previous master, to be sealed again under the current one.
+ */
+export function openSecret(
+  keys: PurposeKeys,
+  userId: number,
+  sealed: string,
+  aad = 'totp',
+): { secret: Buffer; stale: boolean } {
+  const [version, id, iv, tag, body, ...rest] = sealed.split('.');
+  if (version !== 'v2' || !id || !iv || !tag || !body || rest.length > 0)
+    throw new Error('unknown sealed secret format');
+  const key = keys.byId(id);
+  if (!key) throw new Error(`sealed under key ${id}, which is no longer accepted`);
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(`totp:${userId}`));
+  decipher.setAAD(Buffer.from(`${aad}:${userId}`));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+  const secret = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+  return { secret, stale: id !== keys.current.id };
 }
 
 /** Recovery codes: 16 characters of a 32-letter alphabet without 0/O/1/I (80 bits), in groups of 4. */
@@ -143,4 +161,35 @@ export function newRecoveryCode(): string {
 /** The canonical form a recovery code is hashed in: upper case, no spaces or dashes. */
 export function normalizeRecoveryCode(text: string): string {
   return text.toUpperCase().replace(/[\s-]/g, '');
+}
+
+/** What sealing every secret again under the current key did (`npm run keys:reseal`). */
+export type ResealReport = { resealed: number; current: number; unreadable: number[] };
+
+/**
+ * Seals every secret of `rows` that is under the previous master again under the current one,
+ * each by compare-and-set (`reseal` answers false when the secret changed meanwhile: it is then
+ * under the current key already). `unreadable`: the owners whose secret no accepted key opens.
+ */
+export async function resealAll(
+  keys: PurposeKeys,
+  aad: string,
+  rows: readonly { owner: number; secretEnc: string }[],
+  reseal: (owner: number, was: string, sealed: string) => Promise<boolean>,
+): Promise<ResealReport> {
+  const report: ResealReport = { resealed: 0, current: 0, unreadable: [] };
+  for (const row of rows) {
+    let opened: { secret: Buffer; stale: boolean };
+    try {
+      opened = openSecret(keys, row.owner, row.secretEnc, aad);
+    } catch {
+      report.unreadable.push(row.owner);
+      continue;
+    }
+    if (!opened.stale) report.current += 1;
+    else if (await reseal(row.owner, row.secretEnc, sealSecret(keys, row.owner, opened.secret, aad)))
+      report.resealed += 1;
+    else report.current += 1;
+  }
+  return report;
 }

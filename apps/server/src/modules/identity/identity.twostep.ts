@@ -1,6 +1,7 @@
 import { Code } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import { alertIfNewDevice, alertSecurity } from './identity.alerts.ts';
 import {
   activateTotp,
   advanceTotpStep,
@@ -12,7 +13,9 @@ import {
   lockChallenge,
   recordChallengeAttempt,
   replaceRecoveryCodes,
+  resealTotp,
   savePendingTotp,
+  sealedTotpSecrets,
   type TotpRow,
 } from './identity.repository.ts';
 import { startSession } from './identity.sessions.ts';
@@ -25,7 +28,6 @@ import {
   LIMITS,
   type LoginResult,
   limit,
-  notifySecurity,
   sha256,
 } from './identity.shared.ts';
 import {
@@ -37,6 +39,8 @@ import {
   openSecret,
   otpauthUri,
   RECOVERY_CODE_COUNT,
+  type ResealReport,
+  resealAll,
   sealSecret,
 } from './identity.totp.ts';
 
@@ -55,9 +59,12 @@ export async function useTotpCode(
   credential: TotpRow,
   code: string,
 ): Promise<boolean> {
-  const secret = openSecret(ctx.totpKey, userId, credential.secretEnc);
+  const { secret, stale } = openSecret(ctx.totpKeys, userId, credential.secretEnc);
   const step = matchTotp(secret, code, ctx.now(), credential.lastStep);
-  return step !== null && (await advanceTotpStep(tx, userId, step));
+  if (step === null || !(await advanceTotpStep(tx, userId, step))) return false;
+  // Sealed under the previous master (a rotation): sealed again under the current one.
+  if (stale) await resealTotp(tx, userId, credential.secretEnc, sealSecret(ctx.totpKeys, userId, secret));
+  return true;
 }
 
 /**
@@ -75,7 +82,7 @@ export async function loginTotp(
   const outcome = await ctx.db.transaction(async (tx) => {
     const challenge = await lockChallenge(tx, challengeHash, CHALLENGE_MAX_ATTEMPTS);
     if (!challenge) return { kind: 'gone' as const };
-    await limit(ctx, `totp:account:${challenge.userId}`, LIMITS.totpPerAccount);
+    await limit(ctx, `totp:signin:${challenge.userId}`, LIMITS.twoStepSignInPerAccount);
     const credential = await findTotp(tx, challenge.userId, true);
     if (!credential?.enabled) {
       await recordChallengeAttempt(tx, challengeHash, true);
@@ -99,7 +106,9 @@ export async function loginTotp(
   const user = await findUserById(ctx.db, outcome.userId);
   if (!user) throw new ApiError(Code.NOT_FOUND);
   if (user.status !== 'active') throw new ApiError(Code.ABNORMAL_USER_STATUS);
-  return startSession(ctx, user, client);
+  const started = await startSession(ctx, user, client);
+  await alertIfNewDevice(ctx, user, client);
+  return started;
 }
 
 export async function totpStatus(
@@ -125,7 +134,7 @@ export async function setupTotp(
   const saved = await savePendingTotp(
     ctx.db,
     session.userId,
-    sealSecret(ctx.totpKey, session.userId, secret),
+    sealSecret(ctx.totpKeys, session.userId, secret),
   );
   if (!saved) throw new ApiError(Code.WRONG_USER_STATUS);
   const text = base32Encode(secret);
@@ -142,7 +151,7 @@ export async function enableTotp(
   await limit(ctx, `totp:account:${session.userId}`, LIMITS.totpPerAccount);
   const credential = await findTotp(ctx.db, session.userId);
   if (!credential || credential.enabled) throw new ApiError(Code.WRONG_USER_STATUS);
-  const secret = openSecret(ctx.totpKey, session.userId, credential.secretEnc);
+  const { secret } = openSecret(ctx.totpKeys, session.userId, credential.secretEnc);
   const step = matchTotp(secret, input.code.trim(), ctx.now(), credential.lastStep);
   if (step === null) throw new ApiError(Code.VERIFICATION_CODE_WRONG);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -156,7 +165,7 @@ export async function enableTotp(
     return true;
   });
   if (!enabled) throw new ApiError(Code.WRONG_USER_STATUS);
-  await notifySecurity(ctx, await currentUser(ctx, session), 'totpEnabled', client);
+  await alertSecurity(ctx, await currentUser(ctx, session), 'totpEnabled', client);
   return { recoveryCodes };
 }
 
@@ -186,6 +195,14 @@ export async function disableTotp(
   });
   if (outcome === 'off') throw new ApiError(Code.WRONG_USER_STATUS);
   if (outcome === 'wrong') throw new ApiError(Code.VERIFICATION_CODE_WRONG);
-  await notifySecurity(ctx, user, 'totpDisabled', client);
+  await alertSecurity(ctx, user, 'totpDisabled', client);
   return null;
+}
+
+/** Every customer's two-step secret sealed under the previous master, sealed again under the current one. */
+export async function resealTotpSecrets(ctx: IdentityContext): Promise<ResealReport> {
+  const rows = (await sealedTotpSecrets(ctx.db)).map((r) => ({ owner: r.userId, secretEnc: r.secretEnc }));
+  return resealAll(ctx.totpKeys, 'totp', rows, (userId, was, sealed) =>
+    resealTotp(ctx.db, userId, was, sealed),
+  );
 }

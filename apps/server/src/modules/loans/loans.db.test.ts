@@ -621,4 +621,77 @@ describe(`loans on ${TEST_DB}`, () => {
       paid: { principal: '200.000000', interest: '0.800000' },
     });
   });
+
+  it('a quote commits once, whatever the request id: 10 applications of it at once under 10 ids make one loan', async () => {
+    const { loans } = l;
+    at(90, 9);
+    const finance = await ctx.staffMember('finance');
+    const product = (await loans.createProduct(`staff:${finance.id}`, loanProductBody({ name: 'Once' })))
+      .product;
+    // The pool could lend the quote's amount 20 times over: it is not what stops a second loan.
+    await loans.fundPool(
+      `staff:${finance.id}`,
+      { asset: 'USDT', amount: '10000', reason: 'once' },
+      'test-pool-fund-once',
+    );
+    const c = await ctx.customer({ name: 'loan-once' });
+    await l.verify(c.id);
+    const q = await loans.quote('live', c.id, { productId: product.id, amount: '500', termDays: 30 });
+    const pool = u((await loans.pool('USDT')).available);
+    // One drawn signature for all (a customer keeps 3 unused uploads per purpose): on the old code
+    // every application reached the one-open-loan index (10024), never a quote's single use.
+    const requestIds = Array.from({ length: 10 }, (_, i) => `once-${c.id}-${i}`);
+    const drawn = await l.signature(c.id);
+    const signatures = requestIds.map(() => drawn);
+    const results = await Promise.allSettled(
+      requestIds.map((requestId, i) =>
+        loans.apply('live', c.id, {
+          quoteId: q.quoteId,
+          requestId,
+          signature: signatures[i] as string,
+          acceptAgreement: true,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const index = results.findIndex((r) => r.status === 'fulfilled');
+    const won = results[index];
+    if (won?.status !== 'fulfilled') throw new Error('no loan');
+    const refused = results.flatMap((r) =>
+      r.status === 'rejected'
+        ? [r.reason instanceof ApiError ? { code: r.reason.code, data: r.reason.data } : String(r.reason)]
+        : [],
+    );
+    expect(refused).toHaveLength(9);
+    for (const r of refused) expect(r).toMatchObject({ code: 10032, data: { reason: 'used' } });
+    expect(won.value).toMatchObject({ state: 'pending', amount: '500.000000' });
+    const rows = await ctx.db.query<{ id: string }>('SELECT id FROM loans WHERE user_id = $1', [c.id]);
+    expect(rows.map((r) => Number(r.id))).toEqual([won.value.id]);
+    const holds = await ctx.db.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM ledger_holds WHERE idempotency_key LIKE $1',
+      [`loan-apply:${c.id}:%`],
+    );
+    expect(holds[0]?.n).toBe('1');
+    // The pool reserved the amount once; the customer's balance did not move.
+    expect(u((await loans.pool('USDT')).available)).toBe(pool - u('500'));
+    expect((await ctx.ledger.balances('live', c.id)).find((b) => b.asset === 'USDT')?.balance ?? 0n).toBe(0n);
+    // The winning request again answers its loan; a losing one is still refused; nothing more reserved.
+    const again = await loans.apply('live', c.id, {
+      quoteId: q.quoteId,
+      requestId: requestIds[index] as string,
+      signature: signatures[index] as string,
+      acceptAgreement: true,
+    });
+    expect(again.id).toBe(won.value.id);
+    const loser = (index + 1) % 10;
+    await expect(
+      loans.apply('live', c.id, {
+        quoteId: q.quoteId,
+        requestId: requestIds[loser] as string,
+        signature: signatures[loser] as string,
+        acceptAgreement: true,
+      }),
+    ).rejects.toMatchObject({ code: 10032, data: { reason: 'used' } });
+    expect(u((await loans.pool('USDT')).available)).toBe(pool - u('500'));
+  });
 });

@@ -28,6 +28,7 @@ import { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
+import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { FileStorage } from '../../platform/storage.ts';
@@ -196,7 +197,7 @@ export class LoansService {
     uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
     storage: FileStorage;
     params: Pick<ParamsService, 'get'>;
-    quoteKey: Buffer;
+    quoteKeys: PurposeKeys;
     now?: () => number;
     logger?: Logger;
     /** Reminders and overdue notices are also mailed to the customer's address, when they have one. */
@@ -224,8 +225,7 @@ export class LoansService {
     // Ten minutes: time to read the sheet and the agreement and to draw a signature.
     this.quotes = new Quotes(
       { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
-      deps.quoteKey,
-      this.now,
+      { keys: deps.quoteKeys, db: deps.db, now: this.now },
     );
     this.loanEntry = this.ledger.attachment(
       'loan',
@@ -610,6 +610,7 @@ export class LoansService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey,
         replay,
         post: async ({ figures: f }) => {
           const done = await replay();

@@ -1,6 +1,7 @@
 import type { OperatorSettings } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { ContentService } from '../content/content.service.ts';
@@ -38,7 +39,7 @@ describe(`operator settings on ${TEST_DB}`, () => {
       db: t.db,
       audit,
       rateLimiter: createMemoryRateLimiter(),
-      totpKey: Buffer.alloc(32, 3),
+      keys: new KeyRing(Buffer.alloc(32, 3)),
     });
     const created = await staff.create({ email: 'owner@harbour-markets.com', role: 'admin' }, null);
     admin = {

@@ -29,3 +29,101 @@ export async function insertMissingParams(
     );
   }
 }
+
+/** The values of the parameters whose key starts with `prefix` (e.g. the four-eyes thresholds). */
+export async function paramsWithPrefix(db: Queryable, prefix: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ key: string; value: string }>(
+    'SELECT key, value FROM system_params WHERE starts_with(key, $1)',
+    [prefix],
+  );
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** Sets a parameter (staff-only, not public), or removes it with value null. */
+export async function writeParam(
+  db: Queryable,
+  key: string,
+  value: string | null,
+  description: string,
+): Promise<void> {
+  if (value === null) {
+    await db.query('DELETE FROM system_params WHERE key = $1', [key]);
+    return;
+  }
+  await db.query(
+    `INSERT INTO system_params (key, value, description) VALUES ($1, $2, $3)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [key, value, description],
+  );
+}
+
+export type ProposalRow = {
+  id: number;
+  key: string;
+  value: string | null;
+  before: string | null;
+  proposedBy: number;
+  proposedAt: string;
+  decision: 'approved' | 'rejected' | null;
+  decidedBy: number | null;
+  decidedAt: string | null;
+};
+
+const PROPOSAL_COLUMNS = `id::int AS id, key, value, before, proposed_by::int AS "proposedBy",
+  to_char(proposed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "proposedAt",
+  decision, decided_by::int AS "decidedBy",
+  to_char(decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "decidedAt"`;
+
+/** A new proposal; null when a change of the same key already waits (the unique index). */
+export async function insertProposal(
+  db: Queryable,
+  p: { key: string; value: string | null; before: string | null; proposedBy: number; at: string },
+): Promise<ProposalRow | null> {
+  const rows = await db.query<ProposalRow>(
+    `INSERT INTO four_eyes_proposals (key, value, before, proposed_by, proposed_at)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (key) WHERE decision IS NULL DO NOTHING
+     RETURNING ${PROPOSAL_COLUMNS}`,
+    [p.key, p.value, p.before, p.proposedBy, p.at],
+  );
+  return rows[0] ?? null;
+}
+
+/** One proposal; `lock` takes its row for the deciding transaction. */
+export async function findProposal(db: Queryable, id: number, lock = false): Promise<ProposalRow | null> {
+  const rows = await db.query<ProposalRow>(
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records the decision of a waiting proposal; null when it was already decided. */
+export async function decideProposal(
+  db: Queryable,
+  p: { id: number; decision: 'approved' | 'rejected'; decidedBy: number; at: string },
+): Promise<ProposalRow | null> {
+  const rows = await db.query<ProposalRow>(
+    `UPDATE four_eyes_proposals SET decision = $2, decided_by = $3, decided_at = $4
+     WHERE id = $1 AND decision IS NULL
+     RETURNING ${PROPOSAL_COLUMNS}`,
+    [p.id, p.decision, p.decidedBy, p.at],
+  );
+  return rows[0] ?? null;
+}
+
+/** The waiting proposals, oldest first, and the latest decided ones, newest first. */
+export async function listProposals(
+  db: Queryable,
+  recent: number,
+): Promise<{ pending: ProposalRow[]; recent: ProposalRow[] }> {
+  const pending = await db.query<ProposalRow>(
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE decision IS NULL ORDER BY id`,
+  );
+  const decided = await db.query<ProposalRow>(
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE decision IS NOT NULL
+     ORDER BY decided_at DESC, id DESC LIMIT $1`,
+    [recent],
+  );
+  return { pending, recent: decided };
+}

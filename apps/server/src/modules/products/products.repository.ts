@@ -77,3 +77,45 @@ export async function firstOwedDay(db: Queryable, product: string, book: Book): 
   );
   return rows[0]?.day ?? null;
 }
+
+/**
+ * Claims a quote for a request (`quote_claims`): the request key that holds it, this one when it
+ * was free. The insert decides between two commits racing for one quote; the read after it is a
+ * statement of its own, so it sees a rival's claim that the insert waited for.
+ */
+export async function claimQuote(
+  db: Queryable,
+  quote: string,
+  requestKey: string,
+  expiresAtSecond: number,
+): Promise<string> {
+  const inserted = await db.query<{ request_key: string }>(
+    `INSERT INTO quote_claims (quote, request_key, expires_at) VALUES ($1, $2, to_timestamp($3))
+     ON CONFLICT (quote) DO NOTHING RETURNING request_key`,
+    [quote, requestKey, expiresAtSecond],
+  );
+  const row =
+    inserted[0] ??
+    (
+      await db.query<{ request_key: string }>('SELECT request_key FROM quote_claims WHERE quote = $1', [
+        quote,
+      ])
+    )[0];
+  if (!row) throw new Error('quote claim neither written nor found');
+  return row.request_key;
+}
+
+/** Gives a quote back: the claim of a commit that was refused having posted nothing. */
+export async function releaseQuote(db: Queryable, quote: string, requestKey: string): Promise<void> {
+  await db.query('DELETE FROM quote_claims WHERE quote = $1 AND request_key = $2', [quote, requestKey]);
+}
+
+/** Forgets the claims of quotes expired before `beforeSecond` (an expired quote never commits). */
+export async function pruneQuoteClaims(db: Queryable, beforeSecond: number): Promise<number> {
+  const rows = await db.query<{ n: string }>(
+    `WITH gone AS (DELETE FROM quote_claims WHERE expires_at < to_timestamp($1) RETURNING 1)
+     SELECT count(*)::text AS n FROM gone`,
+    [beforeSecond],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
@@ -62,7 +63,7 @@ describe(`staff review queue on ${TEST_DB}`, () => {
       db: t.db,
       audit,
       rateLimiter: createMemoryRateLimiter(),
-      totpKey: Buffer.alloc(32, 9),
+      keys: new KeyRing(Buffer.alloc(32, 9)),
     });
     for (const name of ['ann', 'ben', 'cat'] as const)
       staffIds[name] = (await staff.create({ email: `${name}@swx.test`, role: 'finance' }, null)).staff.id;
@@ -318,6 +319,29 @@ describe(`staff review queue on ${TEST_DB}`, () => {
         [other.id],
       ),
     ).rejects.toThrow(/check/i);
+  });
+
+  it('tells the threshold of the asset, and plainly that none is set: then one approval suffices', async () => {
+    const { id } = await payoutOf('2500');
+    const listed = (await queue.list(ann(), null)).find((item) => item.id === id);
+    expect(listed?.review).toMatchObject({ fourEyes: true, threshold: { asset: 'USDT', amount: '1000' } });
+    await t.db.query("DELETE FROM system_params WHERE key = 'fourEyesAbove.payout.USDT'");
+    try {
+      // No threshold: not "below the threshold", but none set; one approver decides any amount.
+      expect((await queue.get(ann(), id)).review).toMatchObject({
+        fourEyes: false,
+        threshold: { asset: 'USDT', amount: null },
+      });
+      await queue.claim(ann(), id);
+      const approved = await queue.approve(ann(), id);
+      expect(approved).toMatchObject({ status: 'approved', review: { state: 'approved', fourEyes: false } });
+      // A decided item no longer states a threshold.
+      expect(approved.review.threshold).toBeNull();
+    } finally {
+      await t.db.query(
+        "INSERT INTO system_params (key, value, description) VALUES ('fourEyesAbove.payout.USDT', '1000', 'test')",
+      );
+    }
   });
 
   it('a decision whose ledger effect is refused leaves no audit row, no notice and an undecided item', async () => {

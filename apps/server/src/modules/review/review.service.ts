@@ -1,8 +1,11 @@
 import {
+  ASSET_SCALES,
   type Asset,
   Code,
+  formatMinor,
   isLanguage,
   type Language,
+  plainDecimal,
   REVIEW_LEASE_SECONDS,
   REVIEW_PAGE,
   type ReviewMeta,
@@ -41,6 +44,8 @@ import {
 
 /** The staff member acting (the route has checked the role). */
 export type ReviewActor = { staffId: number };
+/** Four eyes of one amount: two approvers needed, and the threshold of its asset (see ReviewMeta). */
+type FourEyesVerdict = { needed: boolean; threshold: ReviewMeta['threshold'] };
 /** An item as the queue answers it: the product's fields and its review. */
 export type Reviewed<T> = T & { review: ReviewMeta };
 
@@ -168,25 +173,40 @@ export class ReviewQueue<C extends ReviewCallSet> {
     ]);
   }
 
-  /** Does this amount need two approvers? Thresholds are read once per asset per call. */
-  private fourEyesCheck(): (row: ListItemOf<C> | ItemOf<C>) => Promise<boolean> {
+  /**
+   * Does this amount need two approvers, and under which threshold (none set: one approval
+   * suffices, and the review says so)? Thresholds are read once per asset per call.
+   */
+  private fourEyesCheck(): (row: ListItemOf<C> | ItemOf<C>) => Promise<FourEyesVerdict> {
     const fourEyes = this.definition.fourEyes;
     const thresholds = new Map<Asset, Promise<bigint | null>>();
     return async (row) => {
       const amount = fourEyes?.amountOf(row);
-      if (!fourEyes || !amount) return false;
+      if (!fourEyes || !amount) return { needed: false, threshold: null };
       let above = thresholds.get(amount.asset);
       if (!above) {
         above = fourEyes.above(amount.asset);
         thresholds.set(amount.asset, above);
       }
       const threshold = await above;
-      return threshold !== null && amount.minor > threshold;
+      return {
+        needed: threshold !== null && amount.minor > threshold,
+        threshold: {
+          asset: amount.asset,
+          amount:
+            threshold === null ? null : plainDecimal(formatMinor(threshold, ASSET_SCALES[amount.asset])),
+        },
+      };
     };
   }
 
   private async metaOf(
-    entries: { row: ReviewRow | null; state: 'pending' | ReviewDecision; fourEyes: boolean }[],
+    entries: {
+      row: ReviewRow | null;
+      state: 'pending' | ReviewDecision;
+      fourEyes: boolean;
+      threshold: ReviewMeta['threshold'];
+    }[],
   ): Promise<ReviewMeta[]> {
     const now = this.deps.now();
     const ids = entries.flatMap(({ row }) =>
@@ -194,7 +214,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
     );
     const refs = await this.deps.staff.refsOf(ids);
     const ref = (id: number) => refs.get(id) ?? { id, email: actorOf(id) };
-    return entries.map(({ row, state, fourEyes }) => {
+    return entries.map(({ row, state, fourEyes, threshold }) => {
       const live = row?.claimedBy != null && row.claimUntil !== null && Date.parse(row.claimUntil) > now;
       const approvals: ReviewMeta['approvals'] = [];
       if (row?.firstApprover != null && row.firstApprovedAt)
@@ -208,6 +228,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
             ? { staff: ref(row.claimedBy), until: row.claimUntil }
             : null,
         fourEyes: fourEyes || row?.firstApprover != null,
+        threshold,
         approvals,
         decidedBy: row?.decidedBy != null ? ref(row.decidedBy) : null,
         decidedAt: row?.decidedAt ?? null,
@@ -217,8 +238,11 @@ export class ReviewQueue<C extends ReviewCallSet> {
 
   private async view(item: ItemOf<C>, row: ReviewRow | null): Promise<Reviewed<ItemOf<C>>> {
     const { state } = this.definition.facts(item);
-    const fourEyes = state === 'pending' && (await this.fourEyesCheck()(item));
-    const [review] = await this.metaOf([{ row, state, fourEyes }]);
+    // The threshold is told while the item waits; a decided item keeps only its approvals.
+    const verdict = state === 'pending' ? await this.fourEyesCheck()(item) : null;
+    const [review] = await this.metaOf([
+      { row, state, fourEyes: verdict?.needed ?? false, threshold: verdict?.threshold ?? null },
+    ]);
     if (!review) throw new Error('no review');
     return withReview(item, review);
   }
@@ -238,11 +262,15 @@ export class ReviewQueue<C extends ReviewCallSet> {
     );
     const needsTwo = this.fourEyesCheck();
     const entries = await Promise.all(
-      items.map(async (item) => ({
-        row: rows.get(item.id) ?? null,
-        state: 'pending' as const,
-        fourEyes: await needsTwo(item),
-      })),
+      items.map(async (item) => {
+        const verdict = await needsTwo(item);
+        return {
+          row: rows.get(item.id) ?? null,
+          state: 'pending' as const,
+          fourEyes: verdict.needed,
+          threshold: verdict.threshold,
+        };
+      }),
     );
     const metas = await this.metaOf(entries);
     return items.flatMap((item, index) => {
@@ -368,7 +396,7 @@ export class ReviewQueue<C extends ReviewCallSet> {
     reason: string | null,
   ): Promise<Reviewed<ItemOf<C>>> {
     const item = await this.pendingItem(itemId);
-    const fourEyes = decision === 'approved' && (await this.fourEyesCheck()(item));
+    const fourEyes = decision === 'approved' && (await this.fourEyesCheck()(item)).needed;
     try {
       // Checked before anything is sent, and again on the locked row in the decision's transaction.
       const row = await reviewRow(this.deps.db, this.kind, itemId);

@@ -325,4 +325,52 @@ describe(`smart plans on ${TEST_DB}`, () => {
     // Let them end, so the next tests start from plans that are all settled.
     await run(smart, 24 * 60 + 60, 24 * 60 + 60);
   }, 300_000);
+
+  it('a quote commits once, whatever the request id: 10 buys of it at once under 10 ids make one plan', async () => {
+    clock.now = Date.parse('2026-11-27T09:00:30Z');
+    // 1,000 USDT a plan against 50,000 and a product with room for 1,000 plans: neither the balance
+    // nor the room is what stops a second plan.
+    const [id] = (await customers(1, USDT(50_000), 'smart-once-')) as [number];
+    const p = await smart.createProduct('staff:1', smartProductBody({ name: 'Once', capacity: '1000000' }));
+    const quote = await smart.quote('live', id, { productId: p.id, amount: '1000', timeframeDays: 1 });
+    const before = await wallet(id);
+    const requestIds = Array.from({ length: 10 }, (_, i) => `once-${id}-${i}`);
+    const results = await Promise.allSettled(
+      requestIds.map((requestId) => smart.buy('live', id, 'en', { quoteId: quote.quoteId, requestId })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const index = results.findIndex((r) => r.status === 'fulfilled');
+    const won = results[index];
+    if (won?.status !== 'fulfilled') throw new Error('no plan');
+    const refused = await Promise.all(
+      results.filter((r) => r.status === 'rejected').map((r) => refusal(Promise.reject(r.reason))),
+    );
+    expect(refused).toHaveLength(9);
+    for (const r of refused) expect(r).toMatchObject({ code: Code.PRICE_CHANGED, data: { reason: 'used' } });
+    const plans = await t.db.query<{ id: string }>(
+      'SELECT id FROM smart_plans WHERE user_id = $1 AND product_id = $2',
+      [id, p.id],
+    );
+    expect(plans.map((r) => Number(r.id))).toEqual([won.value.id]);
+    const entries = await t.db.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM ledger_entries WHERE kind = 'smart_subscribe' AND reference = $1",
+      [`smart-product:${p.id}`],
+    );
+    expect(entries[0]?.n).toBe('1');
+    expect(await wallet(id)).toBe(before - USDT(1_000));
+    expect(minor((await smart.products()).find((x) => x.id === p.id)?.taken ?? '0')).toBe(USDT(1_000));
+    // The winning request again answers its plan; a losing one is still refused; nothing more moved.
+    const again = await smart.buy('live', id, 'en', {
+      quoteId: quote.quoteId,
+      requestId: requestIds[index] as string,
+    });
+    expect(again.id).toBe(won.value.id);
+    const loser = requestIds[(index + 1) % 10] as string;
+    expect(
+      await refusal(smart.buy('live', id, 'en', { quoteId: quote.quoteId, requestId: loser })),
+    ).toMatchObject({ code: Code.PRICE_CHANGED, data: { reason: 'used' } });
+    expect(await wallet(id)).toBe(before - USDT(1_000));
+    // Let it end, so the next tests start from plans that are all settled.
+    await run(smart, 24 * 60 + 60, 24 * 60 + 60);
+  }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   type Book,
   Code,
@@ -30,6 +30,7 @@ import type { z } from 'zod/mini';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { dailyKey, type Job, minuteKey } from '../../platform/jobs.ts';
+import { KeyRing, type PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText } from '../earn/earn.figures.ts';
@@ -139,7 +140,7 @@ export class SmartService {
     logger?: Logger;
     /** Epoch milliseconds (an injected clock in tests). */
     now?: () => number;
-    quoteKey?: Buffer;
+    quoteKeys?: PurposeKeys;
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -148,7 +149,11 @@ export class SmartService {
     this.notices = deps.notices;
     this.logger = deps.logger;
     this.now = deps.now ?? (() => Date.now());
-    this.quotes = new Quotes(SMART, deps.quoteKey ?? randomBytes(32), () => this.now());
+    this.quotes = new Quotes(SMART, {
+      keys: deps.quoteKeys ?? KeyRing.random().purpose('quotes'),
+      db: deps.db,
+      now: () => this.now(),
+    });
     // The purchase: the plan and its room in the product, in the purchase's transaction.
     this.subscribe = this.ledger.attachment<Subscription, number>('smart_subscribe', async (tx, rows) => {
       const out = new Map<number, number>();
@@ -447,6 +452,7 @@ export class SmartService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey,
         replay: async () => {
           const done = await planByRequestKey(this.db, requestKey);
           return done && done.userId === userId ? this.wirePlan(done) : null;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError } from '../../platform/http.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createMailer } from '../../platform/mail.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { FileStorage } from '../../platform/storage.ts';
@@ -41,12 +42,12 @@ describe(`staff accounts on ${TEST_DB}`, () => {
     audit = new AuditService(t.db);
     const ledger = new LedgerService(t.db, audit);
     await ledger.ensureSystemAccounts();
-    const key = Buffer.alloc(32, 7);
+    const keys = new KeyRing(Buffer.alloc(32, 7));
     staff = new Staff({
       db: t.db,
       audit,
       rateLimiter: createMemoryRateLimiter(),
-      totpKey: key,
+      keys,
       now: () => clock,
     });
     identity = new IdentityService({
@@ -54,7 +55,7 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       mailer: createMailer({ from: 'x <x@x.test>', dataDir: mkdtempSync(join(tmpdir(), 'swx-staff-')) }),
       rateLimiter: createMemoryRateLimiter(),
       ledger,
-      totpKey: key,
+      keys,
     });
     const directory = new CustomerDirectory(t.db);
     const notices = new NoticesService(t.db);

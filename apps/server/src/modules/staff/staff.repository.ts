@@ -118,6 +118,28 @@ export async function enrolStaff(
 }
 
 /** Records the step of an accepted code; false when that step (or a later one) was used. */
+/** Every staff member's sealed two-step secret (a key rotation seals them again). */
+export async function sealedStaffSecrets(db: Queryable): Promise<{ staffId: number; secretEnc: string }[]> {
+  const rows = await db.query<{ id: string; totp_secret_enc: string }>(
+    'SELECT id, totp_secret_enc FROM staff WHERE totp_secret_enc IS NOT NULL ORDER BY id',
+  );
+  return rows.map((r) => ({ staffId: Number(r.id), secretEnc: r.totp_secret_enc }));
+}
+
+/** The same secret sealed again (under the current key); false when it changed meanwhile. */
+export async function resealStaffTotp(
+  db: Queryable,
+  staffId: number,
+  was: string,
+  sealed: string,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    'UPDATE staff SET totp_secret_enc = $3 WHERE id = $1 AND totp_secret_enc = $2 RETURNING id',
+    [staffId, was, sealed],
+  );
+  return rows.length > 0;
+}
+
 export async function advanceStaffTotpStep(db: Queryable, staffId: number, step: number): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `UPDATE staff SET totp_last_step = $2

@@ -1,8 +1,15 @@
-import { adminCalls } from '@swx/contract';
+import {
+  ADMIN_API_BASE,
+  ADMIN_OPENAPI_PATH,
+  API_VERSION,
+  adminCalls,
+  buildStaffOpenApi,
+  STAFF_ROLES,
+} from '@swx/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StaffAuditLog } from './staff.audit.ts';
 import type { StaffCustomers } from './staff.customers.ts';
-import { mountStaffCall } from './staff.http.ts';
+import { mountStaffCall, requireStaff } from './staff.http.ts';
 import type { StaffClient, StaffService } from './staff.service.ts';
 
 const clientOf = (request: FastifyRequest): StaffClient => ({
@@ -10,7 +17,7 @@ const clientOf = (request: FastifyRequest): StaffClient => ({
   userAgent: String(request.headers['user-agent'] ?? ''),
 });
 
-/** The staff API under /swx/admin: sign-in with TOTP, the customers screen, staff accounts. */
+/** The staff API under /swx/admin: sign-in with TOTP, the customers screen, staff accounts, its OpenAPI document. */
 export function staffRoutes(
   app: FastifyInstance,
   staff: StaffService,
@@ -63,4 +70,13 @@ export function staffRoutes(
     auditLog.search(session, query),
   );
   mountStaffCall(app, staff, adminCalls.verifyAudit, ({ staff: session }) => auditLog.verify(session));
+
+  // The staff API's OpenAPI document (built from `adminCalls` on first read): any signed-in staff
+  // member; anyone else the envelope's refusal, as on every staff call.
+  let document: Record<string, unknown> | null = null;
+  app.get(ADMIN_API_BASE + ADMIN_OPENAPI_PATH, async (request) => {
+    await requireStaff(staff, request, STAFF_ROLES);
+    document ??= buildStaffOpenApi(API_VERSION);
+    return document;
+  });
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import {
   Code,
@@ -10,6 +10,7 @@ import {
 } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import type { KeyRing, PurposeKeys } from '../../platform/keys.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import {
@@ -18,6 +19,8 @@ import {
   newTotpSecret,
   openSecret,
   otpauthUri,
+  type ResealReport,
+  resealAll,
   sealSecret,
 } from '../identity/identity.totp.ts';
 import {
@@ -36,8 +39,10 @@ import {
   lockActiveAdmins,
   lockStaffChallenge,
   recordStaffChallengeAttempt,
+  resealStaffTotp,
   type StaffRow,
   savePendingStaffTotp,
+  sealedStaffSecrets,
   staffEmailsOf,
   touchStaffSession,
   updateStaffAccount,
@@ -103,8 +108,8 @@ export class StaffService {
   private readonly db: Database;
   private readonly audit: AuditService;
   private readonly limiter: RateLimiter;
-  /** The staff secrets' own key, derived from TOTP_KEY: a customer's sealed secret never opens here. */
-  private readonly totpKey: Buffer;
+  /** The staff secrets' own keys (platform/keys.ts): a customer's sealed secret never opens here. */
+  private readonly totpKeys: PurposeKeys;
   private readonly now: () => number;
   private dummyHash: Promise<string> | null = null;
 
@@ -112,15 +117,25 @@ export class StaffService {
     db: Database;
     audit: AuditService;
     rateLimiter: RateLimiter;
-    totpKey: Buffer;
+    keys: KeyRing;
     now?: () => number;
   }) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.limiter = deps.rateLimiter;
-    if (deps.totpKey.length !== 32) throw new Error('the TOTP key must be 32 bytes');
-    this.totpKey = createHmac('sha256', deps.totpKey).update('swx staff totp').digest();
+    this.totpKeys = deps.keys.purpose('staff-totp-seal');
     this.now = deps.now ?? Date.now;
+  }
+
+  /** After a key rotation: every staff secret under the previous master sealed under the current one. */
+  async resealSecrets(): Promise<ResealReport> {
+    const rows = (await sealedStaffSecrets(this.db)).map((r) => ({
+      owner: r.staffId,
+      secretEnc: r.secretEnc,
+    }));
+    return resealAll(this.totpKeys, 'staff-totp', rows, (staffId, was, sealed) =>
+      resealStaffTotp(this.db, staffId, was, sealed),
+    );
   }
 
   private async limit(key: string, rule: { limit: number; windowMs: number }): Promise<void> {
@@ -172,6 +187,16 @@ export class StaffService {
     await this.record(by, 'staff.listed', 'staff', {});
     const rows = await listStaff(this.db);
     return rows.map(listItemOf);
+  }
+
+  /** The active staff of some roles: who an alert for those roles is mailed to. */
+  async activeOfRoles(
+    roles: readonly StaffRole[],
+  ): Promise<{ id: number; email: string; role: StaffRole }[]> {
+    const rows = await listStaff(this.db);
+    return rows
+      .filter((r) => r.status === 'active' && roles.includes(r.role))
+      .map((r) => ({ id: r.id, email: r.email, role: r.role }));
   }
 
   /**
@@ -291,7 +316,13 @@ export class StaffService {
       return { step: 'totp', challenge };
     }
     const secret = newTotpSecret();
-    if (!(await savePendingStaffTotp(this.db, staff.id, sealSecret(this.totpKey, staff.id, secret))))
+    if (
+      !(await savePendingStaffTotp(
+        this.db,
+        staff.id,
+        sealSecret(this.totpKeys, staff.id, secret, 'staff-totp'),
+      ))
+    )
       throw new ApiError(Code.WRONG_USER_STATUS);
     await insertStaffChallenge(this.db, {
       challengeHash: sha256(challenge),
@@ -330,7 +361,7 @@ export class StaffService {
         return { kind: 'gone' as const };
       }
       if (staff.passwordOneTime && !newHash) return { kind: 'needPassword' as const };
-      const secret = openSecret(this.totpKey, staff.id, staff.totpSecretEnc);
+      const { secret } = openSecret(this.totpKeys, staff.id, staff.totpSecretEnc, 'staff-totp');
       const step = matchTotp(secret, input.code.trim(), this.now(), staff.totpLastStep);
       const ok =
         step !== null && (await enrolStaff(tx, staff.id, step, staff.passwordOneTime ? newHash : null));
@@ -377,9 +408,18 @@ export class StaffService {
         await recordStaffChallengeAttempt(tx, challengeHash, true);
         return { kind: 'gone' as const };
       }
-      const secret = openSecret(this.totpKey, staff.id, staff.totpSecretEnc);
+      const sealed = staff.totpSecretEnc;
+      const { secret, stale } = openSecret(this.totpKeys, staff.id, sealed, 'staff-totp');
       const step = matchTotp(secret, input.code.trim(), this.now(), staff.totpLastStep);
       const ok = step !== null && (await advanceStaffTotpStep(tx, staff.id, step));
+      // Sealed under the previous master (a rotation): sealed again under the current one.
+      if (ok && stale)
+        await resealStaffTotp(
+          tx,
+          staff.id,
+          sealed,
+          sealSecret(this.totpKeys, staff.id, secret, 'staff-totp'),
+        );
       await recordStaffChallengeAttempt(tx, challengeHash, ok);
       return ok ? { kind: 'ok' as const, staff } : { kind: 'wrong' as const, staffId: staff.id };
     });

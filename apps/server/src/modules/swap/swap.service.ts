@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   ASSET_SCALES,
   type Book,
@@ -18,6 +17,7 @@ import {
 import type { z } from 'zod/mini';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import { KeyRing, type PurposeKeys } from '../../platform/keys.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ppmOf, ppmText } from '../earn/earn.figures.ts';
 import {
@@ -72,15 +72,19 @@ export class SwapService {
     audit: AuditService;
     /** Epoch milliseconds (an injected clock in tests). */
     now?: () => number;
-    /** `quoteKey(TOTP_KEY)`, the same on every node; without one a random key of this process. */
-    quoteKey?: Buffer;
+    /** The quotes' keys (platform/keys.ts), the same on every node; without them a random key of this process. */
+    quoteKeys?: PurposeKeys;
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
     this.market = deps.market;
     this.audit = deps.audit;
     this.now = deps.now ?? Date.now;
-    this.quotes = new Quotes(SWAP, deps.quoteKey ?? randomBytes(32), () => this.now());
+    this.quotes = new Quotes(SWAP, {
+      keys: deps.quoteKeys ?? KeyRing.random().purpose('quotes'),
+      db: deps.db,
+      now: () => this.now(),
+    });
     this.records = this.ledger.attachment<NewSwap, SwapRow>('swap', (tx, rows) => insertSwaps(tx, rows));
     // The customer's record states each swap's figures (paid, received, fee) for the app to word.
     this.ledger.registerDescriber('swap', async (entryIds) => {
@@ -231,6 +235,7 @@ export class SwapService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey: `${userId}:${book}:${body.requestId}`,
         replay: async () => {
           const done = await swapByRequest(this.db, userId, book, body.requestId);
           return done ? wireRecord(done) : null;

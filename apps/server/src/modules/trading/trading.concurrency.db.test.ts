@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
@@ -6,6 +5,7 @@ import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts'
 import { createMemoryBus } from '../../platform/bus.ts';
 import { type Database, openPostgres } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import { createTestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dbs.push(...pools);
   const list = t.url ? dbs : [t.db, t.db, t.db, t.db];
   // The nodes share the quote key (derived from TOTP_KEY in a real deployment).
-  const quoteKey = randomBytes(32);
+  const quoteKeys = KeyRing.random().purpose('quotes');
   nodes = [];
   for (const db of list) {
     const ledger = new LedgerService(db, new AuditService(db));
@@ -48,7 +48,7 @@ beforeAll(async () => {
         bus: createMemoryBus(),
         now: () => NOW,
         quote: flat,
-        quoteKey,
+        quoteKeys,
       }),
     });
   }
@@ -75,14 +75,13 @@ describe(`concurrent orders on ${TEST_DB}`, () => {
       takeProfit: '110000.00',
       autoCloseAfter: null,
     };
-    // One quote from one node, committed 48 times (48 orders) on every node.
-    const { quoteId } = first.trading.preview(ticket, { customerId: user, book: 'demo' });
+    // 48 quotes from one node, each committed once (48 orders) on every node.
     // 0.60 lot × 100,002.00 = 60,001.20 notional; margin 30,000.60 at 2×; fee 60.0012 → 30,060.6012
     const results = await Promise.allSettled(
       Array.from({ length: 48 }, (_, i) =>
         (nodes[i % nodes.length] as (typeof nodes)[number]).trading.open(user, 'demo', 'en', {
           ...ticket,
-          quoteId,
+          quoteId: first.trading.preview(ticket, { customerId: user, book: 'demo' }).quoteId,
           requestId: `concurrent-${i}`,
         }),
       ),
@@ -103,6 +102,48 @@ describe(`concurrent orders on ${TEST_DB}`, () => {
       [user],
     );
     expect(Number(count?.n)).toBe(3);
+    await expectLedgerSound(ctx);
+  });
+
+  it('one quote committed 24 times at once on every node, under 24 request ids: one position, 23 refused as used', async () => {
+    const first = nodes[0] as (typeof nodes)[number];
+    const ctx = await createTestContext(t.db, { ledger: first.ledger });
+    const user = (await ctx.customer({ name: 'one_quote_trader' })).id;
+    const btc = (await t.db.query<{ id: number }>(`SELECT id FROM instruments WHERE code = 'BTCUSDT'`))[0]
+      ?.id as number;
+    const ticket = {
+      marketId: btc,
+      direction: 'long' as const,
+      lots: '0.01',
+      leverage: 2,
+      stopLoss: '90000.00',
+      takeProfit: '110000.00',
+      autoCloseAfter: null,
+    };
+    // Enough money for every one of the 24: only the quote's single use can stop them.
+    const { quoteId } = first.trading.preview(ticket, { customerId: user, book: 'demo' });
+    const order = (i: number, node = i) =>
+      (nodes[node % nodes.length] as (typeof nodes)[number]).trading.open(user, 'demo', 'en', {
+        ...ticket,
+        quoteId,
+        requestId: `one-quote-${i}`,
+      });
+    const results = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => order(i)));
+    const opened = results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ i, order: r.value }] : []));
+    expect(opened).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') {
+        expect(r.reason instanceof CodedError && r.reason.apiCode).toBe(Code.PRICE_CHANGED);
+        expect((r.reason as CodedError).apiData).toMatchObject({ reason: 'used' });
+      }
+    const [count] = await t.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM positions WHERE user_id = $1`,
+      [user],
+    );
+    expect(Number(count?.n)).toBe(1);
+    // The winning request again, on another node: the same order.
+    const winner = opened[0] as { i: number; order: { orderNo: string } };
+    expect((await order(winner.i, winner.i + 1)).orderNo).toBe(winner.order.orderNo);
     await expectLedgerSound(ctx);
   });
 });

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Code, parseCentilots, QUOTE_VALID_SECONDS } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
+import { KeyRing } from '../../platform/keys.ts';
 import type { TestContext } from '../../test/context.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
@@ -232,13 +232,15 @@ describe(`trading on ${TEST_DB}`, () => {
       { path: 'quoteId', issue: 'other_ticket' },
     ]);
     const good = fresh(holder);
-    const [payload = '', mac = ''] = good.split('.');
+    const [keyId = '', payload = '', mac = ''] = good.split('.');
     const forged = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { f: { marginMinor: string } };
     forged.f.marginMinor = '1';
     const tampered = [
-      `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`,
-      `${payload}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
-      `${payload}.${mac}.${mac}`,
+      `${keyId}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`,
+      `${keyId}.${payload}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+      `${keyId.slice(0, -1)}${keyId.endsWith('A') ? 'B' : 'A'}.${payload}.${mac}`,
+      `${payload}.${mac}`,
+      `${keyId}.${payload}.${mac}.${mac}`,
       'not-a-quote',
     ];
     for (const quoteId of tampered)
@@ -288,7 +290,7 @@ describe(`trading on ${TEST_DB}`, () => {
   it('every node verifies every node’s quotes when they share the quote key', async () => {
     clock = START + 280;
     flat(10_000_000n);
-    const key = randomBytes(32);
+    const keys = KeyRing.random().purpose('quotes');
     const node = () =>
       new TradingService({
         db: t.db,
@@ -297,7 +299,7 @@ describe(`trading on ${TEST_DB}`, () => {
         bus: createMemoryBus(),
         now: () => clock * 1000,
         quote: scripted,
-        quoteKey: key,
+        quoteKeys: keys,
       });
     const [a, b] = [node(), node()];
     const user = await newCustomer();

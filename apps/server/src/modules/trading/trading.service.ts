@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   AUTO_CLOSE_CHOICES,
   type CloseReason,
@@ -30,6 +30,7 @@ import {
 import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type Book } from '../../platform/http.ts';
+import { KeyRing, type PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import {
   type EntryAttachment,
@@ -107,10 +108,10 @@ export class TradingService {
     now?: () => number;
     quote?: (instrument: Instrument, t: number) => TickQuote;
     /**
-     * The key quotes are signed under (`quoteKey(TOTP_KEY)`, the same on every node); without
-     * one, a random key of this process (its quotes commit only here).
+     * The quotes' keys (platform/keys.ts), the same on every node; without them, a random key of
+     * this process (its quotes commit only here).
      */
-    quoteKey?: Buffer;
+    quoteKeys?: PurposeKeys;
   }) {
     this.db = deps.db;
     this.ledger = deps.ledger;
@@ -121,7 +122,11 @@ export class TradingService {
     this.caps = deps.leverageCaps ?? {};
     this.now = deps.now ?? (() => Date.now());
     this.quote = deps.quote ?? ((instrument, t) => tickQuote(instrument, t, this.market.source));
-    this.quotes = new Quotes(OPENING, deps.quoteKey ?? randomBytes(32), () => this.now());
+    this.quotes = new Quotes(OPENING, {
+      keys: deps.quoteKeys ?? KeyRing.random().purpose('quotes'),
+      db: deps.db,
+      now: () => this.now(),
+    });
     this.opens = this.ledger.attachment<NewPosition, { id: number; openedAt: string }>(
       'trade_margin',
       (tx, rows) =>
@@ -280,6 +285,7 @@ export class TradingService {
       body.quoteId,
       { customerId: userId, book },
       {
+        requestKey: `${userId}:${book}:${body.requestId}`,
         // A retry of an order that already opened answers with it, however late.
         replay: async () => {
           const existing = await this.byRequest(userId, book, body.requestId);

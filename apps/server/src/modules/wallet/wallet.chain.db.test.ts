@@ -175,7 +175,7 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
       feeRate: '0.005',
     });
     expect(quote.confirmation).toBe('mail');
-    await w.wallet.withdrawals.sendCode('live', c.id, 'en');
+    await w.wallet.withdrawals.sendCode('live', c.id, 'en', quote.quoteId);
     const body = { quoteId: quote.quoteId, requestId: 'request-000001', code: mailedCode(c.email) };
     await expect(w.wallet.withdrawals.commit('live', c.id, { ...body, code: '000000' })).rejects.toSatisfy(
       refusedWith(10091),
@@ -260,7 +260,7 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
       addressId: added.id,
       amount: '300',
     });
-    await w.wallet.withdrawals.sendCode('live', c.id, 'en');
+    await w.wallet.withdrawals.sendCode('live', c.id, 'en', quote.quoteId);
     const code = mailedCode(c.email);
     const results = await Promise.allSettled(
       Array.from({ length: 64 }, (_, i) =>

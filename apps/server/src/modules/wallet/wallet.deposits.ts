@@ -1,11 +1,21 @@
-import { type Book, Code, type Deposit, isLanguage, type Language, type RechargeBody } from '@swx/contract';
+import {
+  type Book,
+  Code,
+  type Deposit,
+  type DepositChainCheck,
+  type DepositChainVerdict,
+  isLanguage,
+  type Language,
+  PROOF_CLOSED_BY_CHAIN,
+  type RechargeBody,
+} from '@swx/contract';
 import type { Chain, ChainTransfer, Hex } from '../../platform/chain.ts';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import { LedgerError, type LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { amountOf, decimal, type Networks } from './wallet.networks.ts';
@@ -26,10 +36,12 @@ import {
   openChainDeposits,
   ownersOf,
   pendingProofs,
+  proofsCreditedOnChain,
   type SeenDeposit,
   saveCursor,
   saveDepositAddress,
   setDepositLock,
+  setProofBlock,
   transactionClaimed,
 } from './wallet.repository.ts';
 
@@ -57,6 +69,25 @@ const STEPS_AT_ONCE = 256;
 /** Where a watcher with no cursor starts: this many blocks below the head. */
 const FIRST_LOOKBACK = 256n;
 
+/**
+ * What the chain says of a proof's transaction, with the block it was mined in (kept when approved).
+ * `amount` is what it moved of the asset to the customer's deposit address.
+ */
+export type ChainLook = {
+  verdict: DepositChainVerdict;
+  amount: bigint | null;
+  confirmations: number;
+  blockNumber: bigint | null;
+  blockHash: Hex | null;
+};
+
+/** A network whose proofs are checked on chain: an EVM network the platform watches, with a chain to read. */
+const checkable = (network: NetworkRow, chain: Chain | null): chain is Chain =>
+  chain !== null &&
+  network.chain === 'evm' &&
+  network.watched &&
+  (network.asset === 'USDT' || network.asset === 'ETH');
+
 /** A transaction hash as one form whichever way it arrives: lowercase hex, no 0x. */
 export const normalHash = (hash: string) => hash.trim().toLowerCase().replace(/^0x/, '');
 
@@ -79,6 +110,12 @@ export function requireLive(book: Book): void {
  * and reversed with a notice when it was not. Below the network's minimum it is recorded, shown
  * with the minimum, and never credited. A transaction hash is credited once, by the watcher or by
  * a proof: both claim it under one advisory lock per hash.
+ *
+ * A proof on a watched network is checked on chain (`look`): staff can approve it only when its
+ * transaction is mined and moved at least the declared amount of the asset to the customer's
+ * deposit address; approved, it keeps its block and follows the watcher's path from there (credited
+ * with a lock, unlocked at depth, moved or reversed with its block). A proof still pending when the
+ * watcher credits the same transaction is closed (`credited_on_chain`), its hold released.
  */
 export class Deposits {
   private readonly deps: DepositDeps;
@@ -86,6 +123,7 @@ export class Deposits {
   private readonly locked;
   private readonly unlocked;
   private readonly declared;
+  private readonly closed;
   private readonly alerted = new Set<number>();
 
   constructor(deps: DepositDeps) {
@@ -165,6 +203,40 @@ export class Deposits {
           `deposit:${id}`,
         );
         done.set(holdId, id);
+      }
+      return done;
+    });
+    this.closed = ledger.holdAttachment<
+      {
+        depositId: number;
+        userId: number;
+        language: Language;
+        amount: string;
+        asset: string;
+        chainDepositId: number;
+      },
+      boolean
+    >('deposit_proof_closed', async (tx, rows) => {
+      const done = new Map<number, boolean>();
+      for (const { holdId, data } of rows) {
+        const moved = await moveDeposit(tx, data.depositId, ['pending_review'], 'rejected', {
+          reason: PROOF_CLOSED_BY_CHAIN,
+        });
+        // Decided by staff meanwhile: their decision stands, this release is not written.
+        if (!moved) throw new ApiError(Code.WRONG_COLLECTION_STATUS);
+        await deps.notices.notifyInTx(tx, data.userId, data.language, 'deposit_proof_closed', {
+          amount: data.amount,
+          asset: data.asset,
+        });
+        await deps.audit.appendInTx(tx, [
+          {
+            actor: 'system',
+            action: 'deposit_proof.closed',
+            subject: `deposit_proof:${data.depositId}`,
+            data: { userId: data.userId, reason: PROOF_CLOSED_BY_CHAIN, chainDepositId: data.chainDepositId },
+          },
+        ]);
+        done.set(holdId, true);
       }
       return done;
     });
@@ -299,6 +371,7 @@ export class Deposits {
       if (last) await saveCursor(this.deps.db, chain.chainId, to, last.hash);
     }
     await this.advance(chain, head, networks);
+    await this.closeCreditedProofs();
     return { seen, head };
   }
 
@@ -326,7 +399,8 @@ export class Deposits {
         blockHash: t.blockHash,
       });
     }
-    const added = await insertSeenDeposits(this.deps.db, rows);
+    const added =
+      rows.length === 0 ? [] : await this.deps.db.transaction((tx) => insertSeenDeposits(tx, rows));
     for (const row of added.filter((r) => r.state === 'below_minimum'))
       await this.deps.notices.notify(row.userId, await this.languageOf(row.userId), 'deposit_below_minimum', {
         amount: decimal(row, row.amount),
@@ -346,31 +420,80 @@ export class Deposits {
     // Deposits move on side by side, so their ledger requests share batches (group commit).
     await eachAtMost(STEPS_AT_ONCE, await openChainDeposits(this.deps.db, OPEN_PAGE), async (row) => {
       const network = byId.get(row.network);
-      if (!network || row.blockNumber === null) return;
-      let deposit = row;
-      if ((await hashAt(row.blockNumber)) !== row.blockHash) {
-        const receipt = await chain.receipt(`0x${row.txHash}` as Hex);
-        if (receipt?.status !== 'success') {
-          await this.reverse(row);
-          return;
-        }
-        await moveDepositBlock(this.deps.db, row.id, receipt.blockNumber, receipt.blockHash);
-        deposit = { ...row, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
-      }
-      const confirmations = confirmationsOf(deposit, head);
-      try {
-        if (deposit.state === 'confirming' && confirmations >= network.creditConfirmations)
-          deposit = await this.credit(deposit);
-        if (deposit.state === 'credited' && deposit.lockHoldId === null) deposit = await this.lock(deposit);
-        if (deposit.state === 'credited' && confirmations >= network.unlockConfirmations)
-          await this.unlock(deposit);
-      } catch (error) {
-        this.deps.logger?.error(
-          { err: error, deposit: deposit.id },
-          'deposit step failed; tried again next pass',
-        );
-      }
+      if (network) await this.step(chain, head, network, row, hashAt);
     });
+  }
+
+  /**
+   * Moves one deposit on: re-placed or reversed when its block was replaced, credited at the
+   * network's confirmations (with its lock), unlocked at its unlock depth.
+   */
+  private async step(
+    chain: Chain,
+    head: bigint,
+    network: NetworkRow,
+    row: DepositRow,
+    hashAt: (n: bigint) => Promise<string | null>,
+  ): Promise<void> {
+    if (row.blockNumber === null) return;
+    let deposit = row;
+    if ((await hashAt(row.blockNumber)) !== row.blockHash) {
+      const receipt = await chain.receipt(`0x${row.txHash}` as Hex);
+      if (receipt?.status !== 'success') {
+        await this.reverse(row);
+        return;
+      }
+      await moveDepositBlock(this.deps.db, row.id, receipt.blockNumber, receipt.blockHash);
+      deposit = { ...row, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+    }
+    const confirmations = confirmationsOf(deposit, head);
+    try {
+      if (deposit.state === 'confirming' && confirmations >= network.creditConfirmations)
+        deposit = await this.credit(deposit);
+      if (deposit.state === 'credited' && deposit.lockHoldId === null) deposit = await this.lock(deposit);
+      if (deposit.state === 'credited' && confirmations >= network.unlockConfirmations)
+        await this.unlock(deposit);
+    } catch (error) {
+      this.deps.logger?.error(
+        { err: error, deposit: deposit.id },
+        'deposit step failed; tried again next pass',
+      );
+    }
+  }
+
+  /**
+   * Closes the proofs still pending whose transaction the watcher has credited: the declaration's
+   * hold released, the proof out of the staff queue with its reason (`credited_on_chain`), the
+   * customer told, the closing audited. Decided by staff meanwhile: left as they decided.
+   */
+  private async closeCreditedProofs(): Promise<void> {
+    for (const proof of await proofsCreditedOnChain(this.deps.db, OPEN_PAGE)) {
+      if (proof.clearingHoldId === null) continue;
+      try {
+        await this.deps.ledger.voidHold({
+          holdId: proof.clearingHoldId,
+          idempotencyKey: `deposit:${proof.id}:closed`,
+          actor: 'system',
+          attach: this.closed.with({
+            depositId: proof.id,
+            userId: proof.userId,
+            language: await this.languageOf(proof.userId),
+            amount: decimal(proof, proof.amount),
+            asset: proof.asset,
+            chainDepositId: proof.chainDepositId,
+          }),
+        });
+      } catch (error) {
+        const decided =
+          (error instanceof LedgerError && error.reason === 'hold_not_pending') ||
+          (error instanceof ApiError && error.code === Code.WRONG_COLLECTION_STATUS);
+        if (!decided)
+          this.deps.logger?.error(
+            { err: error, deposit: proof.id },
+            'closing a proof failed; tried again next pass',
+          );
+      }
+    }
   }
 
   /**
@@ -505,7 +628,118 @@ export class Deposits {
     return pendingProofs(this.deps.db, after, limit);
   }
 
-  /** A declared deposit as staff review it: the proof, and the customer's own address to match. */
+  /** Are this network's proofs checked on chain (else: by hand)? */
+  async checkedOnChain(networkId: string): Promise<boolean> {
+    const network = (await this.deps.networks.all()).find((n) => n.id === networkId);
+    return network !== undefined && checkable(network, this.deps.chain);
+  }
+
+  /**
+   * What the chain says of a proof's transaction: mined, successful, and how much of the network's
+   * asset it moved to the customer's deposit address (the watcher's own reading of transfers, in
+   * the transaction's block). Null for a network whose proofs are checked by hand.
+   */
+  async look(row: DepositRow): Promise<ChainLook | null> {
+    const network = (await this.deps.networks.all()).find((n) => n.id === row.network);
+    const chain = this.deps.chain;
+    if (!network || !checkable(network, chain)) return null;
+    const none = { amount: null, confirmations: 0, blockNumber: null, blockHash: null };
+    try {
+      const hash = `0x${row.txHash}` as Hex;
+      const [receipt, head, address] = await Promise.all([
+        chain.receipt(hash),
+        chain.head(),
+        depositAddressOf(this.deps.db, row.userId, network.chain),
+      ]);
+      if (!receipt) return { verdict: 'not_found', ...none };
+      const mined = {
+        confirmations: head < receipt.blockNumber ? 0 : Number(head - receipt.blockNumber + 1n),
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash,
+      };
+      if (receipt.status !== 'success') return { verdict: 'failed', amount: null, ...mined };
+      const moved = (await chain.transfers(receipt.blockNumber, receipt.blockNumber)).filter(
+        (t) => normalHash(t.txHash) === row.txHash && t.asset === network.asset,
+      );
+      const mine = moved.filter((t) => address !== null && t.to === address.toLowerCase());
+      const amount = mine.reduce((sum, t) => sum + t.amount, 0n);
+      const verdict: DepositChainVerdict =
+        moved.length === 0
+          ? 'no_transfer'
+          : mine.length === 0
+            ? 'other_address'
+            : amount < row.amount
+              ? 'short'
+              : 'matches';
+      return { verdict, amount, ...mined };
+    } catch (error) {
+      this.deps.logger?.warn(
+        { err: error, deposit: row.id },
+        'a deposit proof could not be checked on chain',
+      );
+      return { verdict: 'unavailable', ...none };
+    }
+  }
+
+  /** The chain's answer as staff read it beside the proof. */
+  private async chainCheck(
+    row: DepositRow,
+    network: NetworkRow | undefined,
+  ): Promise<DepositChainCheck | null> {
+    const look = await this.look(row);
+    if (!look || !network) return null;
+    return {
+      verdict: look.verdict,
+      amount: look.amount === null ? null : decimal(row, look.amount),
+      confirmations: look.confirmations,
+      creditConfirmations: network.creditConfirmations,
+      unlockConfirmations: network.unlockConfirmations,
+      blockNumber: look.blockNumber === null ? null : look.blockNumber.toString(),
+    };
+  }
+
+  /**
+   * Before a proof on a watched network is approved: the chain is read again, and the approval is
+   * refused unless it matches (10047 with the verdict; 10031 when the node does not answer). The
+   * block it was mined in is kept on the proof, which the approval then hands to the watcher.
+   */
+  async confirmOnChain(row: DepositRow): Promise<void> {
+    const look = await this.look(row);
+    if (!look) return;
+    if (look.verdict === 'unavailable') throw new ApiError(Code.SERVICE_UNAVAILABLE);
+    if (look.verdict !== 'matches' || look.blockNumber === null || look.blockHash === null)
+      throw new ApiError(Code.CHAIN_DOES_NOT_CONFIRM, { verdict: look.verdict });
+    if (!(await setProofBlock(this.deps.db, row.id, look.blockNumber, look.blockHash)))
+      throw new ApiError(Code.WRONG_COLLECTION_STATUS);
+  }
+
+  /**
+   * An approved proof on chain, moved on at once as the watcher would (credited with its lock when
+   * deep enough); a step that fails is tried again by the watcher's next pass.
+   */
+  async follow(id: number): Promise<void> {
+    const chain = this.deps.chain;
+    const row = await depositById(this.deps.db, id);
+    if (!chain || !row || row.blockNumber === null) return;
+    const network = (await this.deps.networks.all()).find((n) => n.id === row.network);
+    if (!network) return;
+    try {
+      await this.step(
+        chain,
+        await chain.head(),
+        network,
+        row,
+        async (n) => (await chain.block(n))?.hash ?? null,
+      );
+    } catch (error) {
+      this.deps.logger?.error(
+        { err: error, deposit: id },
+        'an approved proof did not move on; tried again next pass',
+      );
+    }
+  }
+
+  /** A declared deposit as staff review it: the proof, the customer's own address to match, and what the chain says. */
   async proofItem(row: DepositRow) {
     const [customer, networks] = await Promise.all([
       this.deps.customers.get(row.userId),
@@ -527,6 +761,8 @@ export class Deposits {
       proof: row.proofUpload ?? '',
       state: row.state,
       reason: row.reason,
+      onChain: network !== undefined && checkable(network, this.deps.chain),
+      chain: await this.chainCheck(row, network),
     };
   }
 
@@ -540,14 +776,22 @@ export class Deposits {
     return depositAddressOf(this.deps.db, userId, chain);
   }
 
-  /** In the approval's transaction: the hash still unclaimed by a chain deposit, then the deposit available. */
+  /**
+   * In the approval's transaction: the hash still unclaimed by a chain deposit, then the deposit
+   * available (checked by hand: the hold posted to the wallet), or, checked on chain (its block
+   * kept), confirming: the watcher's path from there.
+   */
   async approveInTx(tx: Queryable, row: DepositRow, entryId: number | null): Promise<void> {
     await lockTransactionHash(tx, row.txHash);
     if (await transactionClaimed(tx, row.txHash, row.id)) throw new ApiError(Code.TRANSACTION_ALREADY_USED);
-    const moved = await moveDeposit(tx, row.id, ['pending_review'], 'available', {
-      ...(entryId === null ? {} : { creditEntryId: entryId }),
-      credited: true,
-    });
+    const current = await depositById(tx, row.id);
+    const moved =
+      current?.blockNumber != null
+        ? await moveDeposit(tx, row.id, ['pending_review'], 'confirming')
+        : await moveDeposit(tx, row.id, ['pending_review'], 'available', {
+            ...(entryId === null ? {} : { creditEntryId: entryId }),
+            credited: true,
+          });
     if (!moved) throw new ApiError(Code.WRONG_COLLECTION_STATUS);
   }
 
@@ -597,7 +841,7 @@ export function depositWire(row: DepositRow, networks: NetworkRow[], head: bigin
   const credit = network?.creditConfirmations ?? 0;
   const unlock = network?.unlockConfirmations ?? 0;
   const confirmations =
-    row.source === 'proof'
+    row.blockNumber === null
       ? 0
       : row.state === 'available'
         ? unlock

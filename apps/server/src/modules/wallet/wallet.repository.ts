@@ -271,16 +271,28 @@ export type SeenDeposit = {
   blockHash: string;
 };
 
-/** Records deposits seen on chain, once per (transaction, log index); answers those new here. */
-export async function insertSeenDeposits(db: Queryable, seen: SeenDeposit[]): Promise<DepositRow[]> {
+/**
+ * Records deposits seen on chain, once per (transaction, log index); answers those new here. Run in
+ * a transaction: each hash is claimed under its lock (`lockTransactionHash`), and a transaction an
+ * approved proof has claimed already is not recorded again.
+ */
+export async function insertSeenDeposits(tx: Queryable, seen: SeenDeposit[]): Promise<DepositRow[]> {
   if (seen.length === 0) return [];
-  const rows = await db.query<RawDeposit>(
+  // In one order, so that two watchers locking many hashes never wait for each other in a circle.
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('wallet:tx:' || h, 20231))
+     FROM (SELECT DISTINCT unnest($1::text[]) AS h ORDER BY 1) hashes`,
+    [seen.map((d) => d.txHash)],
+  );
+  const rows = await tx.query<RawDeposit>(
     `INSERT INTO wallet_deposits (user_id, network, asset, amount, source, state, tx_hash, log_index, address,
        minimum, block_number, block_hash)
      SELECT u, n, a, amt::numeric, 'chain', s, h, li, ad, m::numeric, bn::bigint, bh
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
                    $8::text[], $9::text[], $10::text[], $11::text[])
          AS t(u, n, a, amt, s, h, li, ad, m, bn, bh)
+       WHERE NOT EXISTS (SELECT 1 FROM wallet_deposits p WHERE p.tx_hash = t.h AND p.source = 'proof'
+                           AND p.state IN ('confirming', 'credited', 'available'))
      ON CONFLICT (tx_hash, log_index) WHERE source = 'chain' DO NOTHING
      RETURNING ${DEPOSIT_COLUMNS}`,
     [
@@ -300,11 +312,48 @@ export async function insertSeenDeposits(db: Queryable, seen: SeenDeposit[]): Pr
   return rows.map(toDeposit);
 }
 
-/** Chain deposits still moving (confirming, or credited below the unlock depth), oldest first. */
+/**
+ * Deposits still moving on chain (confirming, or credited below the unlock depth), oldest first:
+ * seen by the watcher, or declared with a proof, checked on chain and approved.
+ */
 export async function openChainDeposits(db: Queryable, limit: number): Promise<DepositRow[]> {
-  return deposits.all(db, "state IN ('confirming', 'credited') AND source = 'chain' ORDER BY id LIMIT $1", [
-    limit,
-  ]);
+  return deposits.all(
+    db,
+    "state IN ('confirming', 'credited') AND block_number IS NOT NULL ORDER BY id LIMIT $1",
+    [limit],
+  );
+}
+
+/** The block a pending proof's transaction was found in on chain (kept as its approval starts). */
+export async function setProofBlock(
+  db: Queryable,
+  id: number,
+  blockNumber: bigint,
+  blockHash: string,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE wallet_deposits SET block_number = $2, block_hash = $3
+     WHERE id = $1 AND source = 'proof' AND state = 'pending_review' RETURNING id`,
+    [id, blockNumber.toString(), blockHash],
+  );
+  return rows.length > 0;
+}
+
+/** Pending proofs whose transaction the watcher has credited meanwhile, with that deposit's id. */
+export async function proofsCreditedOnChain(
+  db: Queryable,
+  limit: number,
+): Promise<(DepositRow & { chainDepositId: number })[]> {
+  const rows = await db.query<RawDeposit & { chain_deposit_id: string }>(
+    `SELECT * FROM (
+       SELECT ${DEPOSIT_COLUMNS},
+         (SELECT c.id FROM wallet_deposits c WHERE c.tx_hash = p.tx_hash AND c.source = 'chain'
+            AND c.state IN ('credited', 'available') ORDER BY c.id LIMIT 1) AS chain_deposit_id
+       FROM wallet_deposits p WHERE state = 'pending_review' AND source = 'proof') pending
+     WHERE chain_deposit_id IS NOT NULL ORDER BY id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({ ...toDeposit(r), chainDepositId: Number(r.chain_deposit_id) }));
 }
 
 export async function depositById(db: Queryable, id: number, lock = false): Promise<DepositRow | null> {

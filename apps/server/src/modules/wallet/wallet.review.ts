@@ -12,11 +12,19 @@ const LIVE = 'live' as const;
 
 /**
  * Deposit proofs on the staff review queue: finance and admin decide. The declared amount was held
- * on external_clearing when the customer declared it; approval posts that hold to the customer's
- * wallet (refused with 10042 if the watcher credited the same transaction meanwhile), rejection
- * voids it. The customer reads `deposit_approved` or `deposit_rejected`.
+ * on external_clearing when the customer declared it; rejection voids that hold. Approval is
+ * refused with 10042 if the watcher credited the same transaction meanwhile, and:
+ *
+ * - on a network the platform watches, with 10047 unless the chain shows the transaction mined and
+ *   moving at least the declared amount to the customer's deposit address (read again as the
+ *   approval starts). Approved, the hold is released and the deposit follows the watcher's path
+ *   from its block: credited with a lock at the network's confirmations, unlocked at its depth.
+ * - on a network without a node here (Bitcoin), checked by hand: the hold is posted to the wallet,
+ *   two approvers above `fourEyesAbove.depositProof.<asset>`.
+ *
+ * The customer reads `deposit_approved` or `deposit_rejected`.
  */
-export function depositReview(deposits: Deposits, ledger: LedgerService) {
+export function depositReview(deposits: Deposits, ledger: LedgerService, params: Pick<ParamsService, 'get'>) {
   const row = async (id: number, tx?: Queryable) => {
     const found = await deposits.byId(id, tx);
     return found?.source === 'proof' ? found : null;
@@ -25,8 +33,16 @@ export function depositReview(deposits: Deposits, ledger: LedgerService) {
     kind: 'deposit_proof',
     calls: depositReviewCalls,
     decidedCode: Code.WRONG_COLLECTION_STATUS,
-    list: async ({ after, limit }) =>
-      (await deposits.pendingProofs(after, limit)).map((d) => ({
+    list: async ({ after, limit }) => {
+      const pending = await deposits.pendingProofs(after, limit);
+      const onChain = new Map(
+        await Promise.all(
+          [...new Set(pending.map((d) => d.network))].map(
+            async (network) => [network, await deposits.checkedOnChain(network)] as const,
+          ),
+        ),
+      );
+      return pending.map((d) => ({
         id: d.id,
         userId: d.userId,
         customer: d.customer,
@@ -35,7 +51,9 @@ export function depositReview(deposits: Deposits, ledger: LedgerService) {
         amount: decimal(d, d.amount),
         txHash: d.txHash,
         createdAt: d.createdAt,
-      })),
+        onChain: onChain.get(d.network) ?? false,
+      }));
+    },
     get: async (id) => {
       const d = await row(id);
       if (!d) return null;
@@ -46,6 +64,12 @@ export function depositReview(deposits: Deposits, ledger: LedgerService) {
       state:
         item.state === 'pending_review' ? 'pending' : item.state === 'rejected' ? 'rejected' : 'approved',
     }),
+    // Four eyes for the proofs checked by hand; the chain checks the others.
+    fourEyes: {
+      amountOf: (item) =>
+        item.onChain ? null : { asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) },
+      above: thresholdFromParams(params, 'fourEyesAbove.depositProof'),
+    },
     ledger: (context, attach) => {
       const decide = async () => {
         const d = await row(context.itemId);
@@ -57,6 +81,18 @@ export function depositReview(deposits: Deposits, ledger: LedgerService) {
             actor: context.actor,
             attach,
           });
+        if (await deposits.checkedOnChain(d.network)) {
+          // The chain's word first; then the declaration's hold is released and the watcher's path credits it.
+          await deposits.confirmOnChain(d);
+          const released = await ledger.voidHold({
+            holdId: d.clearingHoldId,
+            idempotencyKey: context.idempotencyKey,
+            actor: context.actor,
+            attach,
+          });
+          await deposits.follow(d.id);
+          return released;
+        }
         return ledger.postHold({
           holdId: d.clearingHoldId,
           toAccountId: await ledger.walletAccount(LIVE, d.userId, d.asset),

@@ -36,7 +36,12 @@ export function walletRoutes(
     withdrawals.addresses(request.book, customer.userId),
   );
   mountCall(app, calls.addWithdrawalAddress, ({ customer, body, request }) =>
-    withdrawals.addAddress(request.book, customer.userId, body),
+    withdrawals.addAddress(request.book, customer.userId, body, {
+      ip: request.ip,
+      userAgent: String(request.headers['user-agent'] ?? ''),
+      language: request.language,
+      origin: `${request.protocol}://${request.host}`,
+    }),
   );
   mountCall(app, calls.removeWithdrawalAddress, ({ customer, params, request }) =>
     withdrawals.removeAddress(request.book, customer.userId, params.id),
@@ -48,8 +53,8 @@ export function walletRoutes(
   mountCall(app, calls.quoteWithdrawal, ({ customer, body, request }) =>
     withdrawals.quote(request.book, customer.userId, body),
   );
-  mountCall(app, calls.sendWithdrawalCode, ({ customer, request }) =>
-    withdrawals.sendCode(request.book, customer.userId, request.language),
+  mountCall(app, calls.sendWithdrawalCode, ({ customer, body, request }) =>
+    withdrawals.sendCode(request.book, customer.userId, request.language, body.quoteId),
   );
   mountCall(
     app,

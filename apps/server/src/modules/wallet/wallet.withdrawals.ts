@@ -18,10 +18,11 @@ import { z } from 'zod/mini';
 import type { Chain, Hex, WithdrawalSigner } from '../../platform/chain.ts';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
+import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import type { IdentityService } from '../identity/identity.service.ts';
+import type { Client, IdentityService } from '../identity/identity.service.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
@@ -66,7 +67,7 @@ export type WithdrawalDeps = {
   notices: NoticesService;
   identity: Pick<
     IdentityService,
-    'confirmationMethod' | 'sendActionCode' | 'confirmAction' | 'securityChangedAt'
+    'confirmationMethod' | 'sendActionCode' | 'confirmAction' | 'securityChangedAt' | 'securityAlert'
   >;
   kyc: Pick<KycService, 'stateOf'>;
   params: Pick<ParamsService, 'get'>;
@@ -74,7 +75,7 @@ export type WithdrawalDeps = {
   networks: Networks;
   chain: Chain | null;
   signer: WithdrawalSigner | null;
-  quoteKey: Buffer;
+  quoteKeys: PurposeKeys;
   now?: () => number;
   logger?: Logger;
 };
@@ -128,7 +129,7 @@ export class Withdrawals {
   constructor(deps: WithdrawalDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
-    this.quotes = new Quotes(WITHDRAWAL, deps.quoteKey, this.now);
+    this.quotes = new Quotes(WITHDRAWAL, { keys: deps.quoteKeys, db: deps.db, now: this.now });
     const { ledger } = deps;
     type Requested = {
       userId: number;
@@ -222,7 +223,11 @@ export class Withdrawals {
 
   // The address book
 
-  /** When an address can first be used: a day after it was added, or after the last security change. */
+  /**
+   * When an address can first be used: ADDRESS_LOCK_HOURS after it was added, or after the account's
+   * last security change (password change or reset, two-step removal) when that came later. Opening
+   * the account is no such change: an address's own addition starts its wait.
+   */
   private usableFrom(address: AddressRow, securityChange: string | null): string {
     const added = Date.parse(address.createdAt);
     const changed = securityChange === null ? 0 : Date.parse(securityChange);
@@ -254,6 +259,7 @@ export class Withdrawals {
     book: Book,
     userId: number,
     body: { network: string; address: string; label: string; signature?: string | undefined },
+    client?: Client,
   ): Promise<WithdrawalAddress> {
     requireLive(book);
     const network = await this.deps.networks.get(body.network);
@@ -281,6 +287,12 @@ export class Withdrawals {
         },
       ]);
       return added;
+    });
+    // The customer hears of it by mail and notice, with the lock link.
+    const from = client ?? { ip: '', userAgent: '', language: await this.languageOf(userId) };
+    await this.deps.identity.securityAlert(userId, 'addressAdded', from, {
+      network: network.name,
+      address,
     });
     return this.addressWire(row, await this.deps.identity.securityChangedAt(userId));
   }
@@ -400,9 +412,27 @@ export class Withdrawals {
     };
   }
 
-  async sendCode(book: Book, userId: number, language: Language) {
+  /** What a withdrawal code names and confirms: the quote's amount, asset, network and destination. */
+  private async factsOf(figures: { network: string; address: string; amount: bigint }) {
+    const network = await this.deps.networks.get(figures.network);
+    return {
+      amount: decimal(network, figures.amount),
+      asset: network.asset,
+      network: network.name,
+      address: figures.address,
+    };
+  }
+
+  /**
+   * The code that confirms a withdrawal is only issued for a pending quote of this customer (not
+   * another's: 10028; not expired: 10032), and its mail names that quote's figures.
+   */
+  async sendCode(book: Book, userId: number, language: Language, quoteId: string) {
     requireLive(book);
-    return this.deps.identity.sendActionCode(userId, language);
+    const quote = this.quotes.verify(quoteId, { customerId: userId, book: LIVE });
+    const now = Math.floor(this.now() / 1000);
+    if (now > quote.expiresAt) throw new ApiError(Code.PRICE_CHANGED, { expiresAt: quote.expiresAt, now });
+    return this.deps.identity.sendActionCode(userId, language, await this.factsOf(quote.figures));
   }
 
   /**
@@ -419,11 +449,12 @@ export class Withdrawals {
       return done ? this.wire(done) : null;
     };
     return this.quotes.commit(body.quoteId, holder, {
+      requestKey: `${userId}:${body.requestId}`,
       replay,
       post: async ({ figures }) => {
         const done = await replay();
         if (done) return done;
-        await this.deps.identity.confirmAction(userId, body.code);
+        await this.deps.identity.confirmAction(userId, body.code, await this.factsOf(figures));
         const { network, address } = await this.target(userId, figures.network, figures.addressId);
         if (address.address !== figures.address) throw new ApiError(Code.RECEIVING_ADDRESS_MISSING);
         const { limit } = await this.limitOf(userId, network.asset);

@@ -36,10 +36,20 @@ function RecordCard({
   );
 }
 
+/** A deposit followed on chain: seen by the platform, or declared with a proof that the chain confirmed. */
+const onChain = (d: Deposit) =>
+  d.source === 'chain' ||
+  d.state === 'confirming' ||
+  d.state === 'credited' ||
+  (d.state === 'available' && d.confirmations > 0);
+
 function DepositCard({ deposit: d }: { deposit: Deposit }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const f = useWalletFormat();
   const progress = <DepositProgress deposit={d} />;
+  // The platform's own reasons in words; a staff member's as written.
+  const reasonKey = `wallet.records.reasons.${d.reason}`;
+  const reason = d.reason && i18n.exists(reasonKey) ? t(reasonKey) : d.reason;
   return (
     <RecordCard
       data={{ 'data-deposit': d.id, 'data-state': d.state }}
@@ -48,7 +58,7 @@ function DepositCard({ deposit: d }: { deposit: Deposit }) {
       facts={[
         [t('wallet.records.date'), f.date(d.createdAt)],
         [t('wallet.network'), d.network],
-        ...(d.source === 'chain'
+        ...(onChain(d)
           ? ([
               [
                 t('wallet.records.confirmations'),
@@ -62,7 +72,7 @@ function DepositCard({ deposit: d }: { deposit: Deposit }) {
               ],
             ] as [string, ReactNode, string][])
           : ([[t('wallet.records.confirmations'), t('wallet.records.byProof')]] as [string, ReactNode][])),
-        ...(d.reason ? ([[t('wallet.records.reason'), d.reason]] as [string, ReactNode][]) : []),
+        ...(reason ? ([[t('wallet.records.reason'), reason]] as [string, ReactNode][]) : []),
         [t('wallet.records.txHash'), <TxHash key="hash" hash={d.txHash} />, 'txHash'],
       ]}
     />

@@ -36,7 +36,16 @@ type QuoteBody = { network: string; addressId: number; amount: string };
 type Quoted = { body: QuoteBody; quote: WithdrawalQuote };
 
 /** "Send code" and its countdown before it may be sent again (a mailed code). */
-function SendCode({ onError }: { onError: (message: string) => void }) {
+function SendCode({
+  quoteId,
+  renew,
+  onError,
+}: {
+  quoteId: string;
+  /** The quote ran out before its code was asked for: renewed in place, the new quote's id. */
+  renew: () => Promise<string>;
+  onError: (message: string) => void;
+}) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   const [until, setUntil] = useState(0);
@@ -61,7 +70,13 @@ function SendCode({ onError }: { onError: (message: string) => void }) {
           setBusy(true);
           onError('');
           try {
-            const answer = await callApi('sendWithdrawalCode');
+            // A code is only sent for a pending quote, and its mail names that quote's figures.
+            const answer = await callApi('sendWithdrawalCode', { body: { quoteId } }).catch(
+              async (error: unknown) => {
+                if (!(error instanceof ApiFailure && error.code === Code.PRICE_CHANGED)) throw error;
+                return callApi('sendWithdrawalCode', { body: { quoteId: await renew() } });
+              },
+            );
             setSent(true);
             setNow(Date.now());
             setUntil(Date.now() + answer.resendInSeconds * 1000);
@@ -191,7 +206,17 @@ function ConfirmWithdrawal({
           </p>
         ) : null}
         {quote.confirmation === 'mail' ? (
-          <SendCode onError={form.setFailure} />
+          <SendCode
+            quoteId={quote.quoteId}
+            renew={async () => {
+              const next = await callApi('quoteWithdrawal', { body: quoted.body });
+              onReplace({ body: quoted.body, quote: next });
+              setRenewed(true);
+              announce(t('wallet.confirm.renewed'));
+              return next.quoteId;
+            }}
+            onError={form.setFailure}
+          />
         ) : (
           <p className="small muted">{t('wallet.confirm.totpHint')}</p>
         )}

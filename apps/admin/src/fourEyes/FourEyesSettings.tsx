@@ -1,0 +1,278 @@
+import {
+  ASSET_SCALES,
+  type Asset,
+  type FourEyesKind,
+  type FourEyesProposal,
+  type FourEyesThreshold,
+  fourEyesProposeBody,
+  MoneyFormatError,
+  parseMinor,
+} from '@swx/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { callAdmin, failureMessage } from '../api.ts';
+import { useBackOffice } from '../context.ts';
+import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
+import { Alert, Field, SubmitRow } from '../Field.tsx';
+import { keys } from '../query.ts';
+import { fill } from '../text.ts';
+import { FOUR_EYES_TEXT, type FourEyesText } from './fourEyes.text.ts';
+
+const keyOf = (t: { kind: FourEyesKind; asset: Asset }) => `${t.kind}.${t.asset}`;
+
+/** A typed threshold the server will take: positive, at most the asset's decimals. */
+function validAmount(asset: Asset, value: string): boolean {
+  if (!fourEyesProposeBody.safeParse({ kind: 'loan', asset, value }).success) return false;
+  try {
+    return parseMinor(value.trim(), ASSET_SCALES[asset]) > 0n;
+  } catch (error) {
+    if (error instanceof MoneyFormatError) return false;
+    throw error;
+  }
+}
+
+/** The form of one threshold's change: a new amount, or none. */
+function ProposeForm({
+  threshold,
+  f,
+  onDone,
+}: {
+  threshold: FourEyesThreshold;
+  f: FourEyesText;
+  onDone: (message: string) => void;
+}) {
+  const { text } = useBackOffice();
+  const client = useQueryClient();
+  const headingId = useId();
+  const [value, setValue] = useState(threshold.value ? plain(threshold.value) : '');
+  const [none, setNone] = useState(false);
+  const [invalid, setInvalid] = useState(false);
+  const propose = useMutation({
+    mutationFn: (body: { kind: FourEyesKind; asset: Asset; value: string | null }) =>
+      callAdmin('proposeFourEyes', { body }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.fourEyes });
+      onDone(f.proposed);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!none && !validAmount(threshold.asset, value)) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    propose.mutate({ kind: threshold.kind, asset: threshold.asset, value: none ? null : value.trim() });
+  };
+  return (
+    <form className="panel" aria-labelledby={headingId} onSubmit={submit} noValidate>
+      <h3 id={headingId}>
+        {fill(f.proposeHeading, { kind: f.kinds[threshold.kind], asset: threshold.asset })}
+      </h3>
+      <Field
+        label={fill(f.value, { asset: threshold.asset })}
+        hint={f.valueHint}
+        name="value"
+        dir="ltr"
+        inputMode="decimal"
+        value={value}
+        disabled={none}
+        error={invalid ? f.checkValue : undefined}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <label className="check">
+        <input type="checkbox" name="none" checked={none} onChange={(e) => setNone(e.target.checked)} />
+        {f.remove}
+      </label>
+      <SubmitRow
+        failure={propose.isError ? failureMessage(propose.error, text.error.generic) : ''}
+        busy={propose.isPending}
+        label={f.submit}
+      >
+        <button type="button" onClick={() => onDone('')}>
+          {f.cancel}
+        </button>
+      </SubmitRow>
+    </form>
+  );
+}
+
+/**
+ * Four-eyes thresholds (/admin/settings/four-eyes, admins): above its threshold a review needs two
+ * approvers. One admin proposes a change (or none), another approves it; the proposer may withdraw
+ * it but not approve it. Every step is audited.
+ */
+export function FourEyesSettings() {
+  const { text, language, staff } = useBackOffice();
+  const f = FOUR_EYES_TEXT[language];
+  const headingId = useId();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [done, setDone] = useState('');
+  const query = useQuery({
+    queryKey: keys.fourEyesSettings(language),
+    queryFn: () => callAdmin('getFourEyes'),
+  });
+  const decide = useMutation({
+    mutationFn: ({ id, decision }: { id: number; decision: 'approve' | 'reject' }) =>
+      decision === 'approve'
+        ? callAdmin('approveFourEyes', { params: { id } })
+        : callAdmin('rejectFourEyes', { params: { id } }),
+    onSuccess: async (decided) => {
+      await client.invalidateQueries({ queryKey: keys.fourEyes });
+      setDone(decided.state === 'approved' ? f.approved : f.rejected);
+    },
+  });
+  const waiting = new Map((query.data?.pending ?? []).map((p) => [keyOf(p), p]));
+  const amountOf = (asset: Asset, value: string | null) =>
+    value === null ? f.none : <Amount value={`${plain(value)} ${asset}`} />;
+
+  const columns: Column<FourEyesThreshold>[] = [
+    { key: 'kind', header: f.kind, cell: (t) => f.kinds[t.kind], sortValue: (t) => f.kinds[t.kind] },
+    { key: 'asset', header: f.asset, cell: (t) => t.asset, sortValue: (t) => t.asset },
+    { key: 'value', header: f.threshold, cell: (t) => amountOf(t.asset, t.value) },
+    {
+      key: 'waiting',
+      header: f.waiting,
+      cell: (t) => {
+        const p = waiting.get(keyOf(t));
+        return p
+          ? fill(f.waitingValue, {
+              value: p.value === null ? f.noneShort : plain(p.value),
+              who: p.proposedBy.email,
+            })
+          : '';
+      },
+    },
+    {
+      key: 'edit',
+      header: f.propose,
+      hiddenHeader: true,
+      cell: (t) =>
+        waiting.has(keyOf(t)) ? null : (
+          <button
+            type="button"
+            aria-label={`${f.propose}: ${fill(f.proposeHeading, { kind: f.kinds[t.kind], asset: t.asset })}`}
+            onClick={() => {
+              setDone('');
+              setEditing(keyOf(t));
+            }}
+          >
+            {f.propose}
+          </button>
+        ),
+    },
+  ];
+  const proposalColumns = (withActions: boolean): Column<FourEyesProposal>[] => [
+    { key: 'kind', header: f.kind, cell: (p) => f.kinds[p.kind] },
+    { key: 'asset', header: f.asset, cell: (p) => p.asset },
+    { key: 'before', header: f.from, cell: (p) => amountOf(p.asset, p.before) },
+    { key: 'value', header: f.to, cell: (p) => amountOf(p.asset, p.value) },
+    { key: 'proposedBy', header: f.proposedBy, cell: (p) => p.proposedBy.email },
+    timeColumn('proposedAt', f.proposedAt, language, (p) => p.proposedAt),
+    ...(withActions
+      ? [
+          {
+            key: 'actions',
+            header: f.actions,
+            hiddenHeader: true,
+            cell: (p: FourEyesProposal) => {
+              const mine = p.proposedBy.id === staff?.id;
+              return (
+                <span className="actions">
+                  {mine ? (
+                    <span className="muted">{f.yours}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="primary"
+                      disabled={decide.isPending}
+                      onClick={() => decide.mutate({ id: p.id, decision: 'approve' })}
+                    >
+                      {f.approve}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ id: p.id, decision: 'reject' })}
+                  >
+                    {mine ? f.withdraw : f.reject}
+                  </button>
+                </span>
+              );
+            },
+          } satisfies Column<FourEyesProposal>,
+        ]
+      : [
+          { key: 'state', header: f.state, cell: (p: FourEyesProposal) => f.states[p.state] },
+          {
+            key: 'decidedBy',
+            header: f.decidedBy,
+            cell: (p: FourEyesProposal) => p.decidedBy?.email ?? '',
+          },
+        ]),
+  ];
+  const threshold = query.data?.thresholds.find((t) => keyOf(t) === editing);
+  const failure = query.isError ? failureMessage(query.error, text.error.generic) : '';
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        {f.heading}
+      </h2>
+      <p className="muted">{f.intro}</p>
+      {done ? (
+        <p className="success" role="status">
+          {done}
+        </p>
+      ) : null}
+      <Alert message={decide.isError ? failureMessage(decide.error, text.error.generic) : ''} />
+      <h3>{f.pendingHeading}</h3>
+      <DataTable
+        caption={f.pendingHeading}
+        testId="four-eyes-pending"
+        columns={proposalColumns(true)}
+        rows={query.data?.pending}
+        rowKey={(p) => p.id}
+        loading={query.isPending}
+        failure={failure}
+        onRetry={() => void query.refetch()}
+        empty={f.pendingEmpty}
+      />
+      {threshold ? (
+        <ProposeForm
+          key={editing}
+          threshold={threshold}
+          f={f}
+          onDone={(message) => {
+            setEditing(null);
+            setDone(message);
+          }}
+        />
+      ) : null}
+      <DataTable
+        caption={f.heading}
+        testId="four-eyes-thresholds"
+        columns={columns}
+        rows={query.data?.thresholds}
+        rowKey={keyOf}
+        loading={query.isPending}
+        failure={failure}
+        onRetry={() => void query.refetch()}
+        empty={f.none}
+        filterText={(t) => `${f.kinds[t.kind]} ${t.asset}`}
+      />
+      <h3>{f.recentHeading}</h3>
+      <DataTable
+        caption={f.recentHeading}
+        testId="four-eyes-recent"
+        columns={proposalColumns(false)}
+        rows={query.data?.recent}
+        rowKey={(p) => p.id}
+        loading={query.isPending}
+        failure={failure}
+        empty={f.recentEmpty}
+      />
+    </section>
+  );
+}
