@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { addressesOf, newMnemonic, privateKeysOf } from '../../apps/web/src/features/custody/keys.ts';
 import { expectAccessible, type Layout } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
-import { AddressesPage, CustodyPage, WalletPage } from '../support/pages/index.ts';
+import { AddressesPage, CustodyPage, NoticeDialog, WalletPage } from '../support/pages/index.ts';
 
 // The server runs without a chain (CHAIN=off): the overview says the balance cannot be read.
 const app = useApp();
@@ -141,6 +141,10 @@ describe('self-custody wallet', () => {
     await custody.goto('/withdrawal');
     await custody.unlock(PASSPHRASE);
     await custody.added.waitFor();
+    // The customer hears of the new address: a notice (and a mail with a lock link).
+    expect(await new NoticeDialog(p).closeNext(15_000)).toMatch(
+      /The withdrawal address 0x[0-9a-fA-F]{40} on /,
+    );
     const usableFrom = Date.parse(
       (await p.getByTestId('usable-from').getAttribute('data-usable-from')) ?? '',
     );

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { customerApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
-import { LanguagePage, LoginPage, PasswordPage, ProfilePage, SecurityPage } from '../support/pages/index.ts';
+import {
+  LanguagePage,
+  LoginPage,
+  NoticeDialog,
+  PasswordPage,
+  ProfilePage,
+  SecurityPage,
+} from '../support/pages/index.ts';
 import { authenticatorCode } from '../support/totp.ts';
 
 const app = useApp();
@@ -41,6 +48,11 @@ describe('security, desktop', () => {
     );
     await expectAccessible(p, 'desktop /profile/security, setup');
     await security.turnOn(authenticatorCode(secret));
+    // The change is told in a notice (and a mail with a lock link): what, when, from where.
+    const notices = new NoticeDialog(p);
+    expect(await notices.closeNext(15_000)).toMatch(
+      /Two-step verification was turned on on .* \(UTC\) from Chrome \d+, Linux/,
+    );
 
     const codes = security.recoveryCodes;
     await codes.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
@@ -73,6 +85,8 @@ describe('security, desktop', () => {
     await login.verify(right);
     await login.waitForPath('/profile');
     expect(await login.stored('isLogin')).toBe('true');
+    // This browser held no device cookie of the account (it was opened through the API): news.
+    expect(await notices.closeNext(15_000)).toContain('New sign-in to your account');
     await profile.waitForAccount('guarded@example.com');
     // The session list names this browser; the session that logged out is gone.
     await security.goto();
@@ -98,6 +112,10 @@ describe('security, mobile', () => {
       userName: 'pocket@example.com',
       password: 'first passphrase',
     });
+    // The account's other device hears of it: a notice (and a mail with a lock link).
+    await p.goto('/profile/settings');
+    const notices = new NoticeDialog(p);
+    expect(await notices.closeNext(15_000)).toContain('New sign-in to your account');
     const elsewhere = 'token' in login ? login.token : '';
 
     for (const path of ['/profile/settings', '/profile/language', '/profile/password']) {
@@ -124,6 +142,7 @@ describe('security, mobile', () => {
     await p.locator('.field-error').filter({ hasText: 'Wrong password.' }).waitFor();
     await password.retry('first passphrase');
     await p.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
+    expect(await notices.closeNext(15_000)).toContain('Your password was changed');
     expect(await userInfoStatus(session.token)).toBe(200);
 
     // Change language from the settings screen: the page switches at once and is mirrored in Arabic.

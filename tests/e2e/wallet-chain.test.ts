@@ -12,6 +12,7 @@ import {
   AddressesPage,
   BalancePage,
   DepositPage,
+  NoticeDialog,
   WalletRecordsPage,
   WithdrawPage,
 } from '../support/pages/index.ts';
@@ -108,6 +109,8 @@ describe('money on a development chain, in the browser', () => {
     const to = '0x6666666666666666666666666666666666666666';
     await book.add('USDT-EVM', to, 'Payout');
     await book.row(to).waitFor();
+    // The customer hears of the new address: a notice (and a mail with a lock link).
+    expect(await new NoticeDialog(p).closeNext(15_000)).toContain(`The withdrawal address ${to} on`);
     // A day and a minute ago, for the address and for the account's last security change.
     const { database: db } = ready();
     await db.db.query("UPDATE wallet_addresses SET created_at = now() - interval '25 hours'");

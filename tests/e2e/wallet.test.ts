@@ -6,6 +6,7 @@ import { pngImage } from '../support/images.ts';
 import {
   AddressesPage,
   DepositPage,
+  NoticeDialog,
   ProfilePage,
   WalletPage,
   WalletRecordsPage,
@@ -125,6 +126,10 @@ describe('wallet screens', () => {
     const address = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
     await book.add('USDT-EVM', address, 'My cold wallet');
     await book.row(address).waitFor();
+    // The customer hears of the new address: a notice (and a mail with a lock link).
+    expect(await new NoticeDialog(p).closeNext(15_000)).toMatch(
+      /The withdrawal address 0x[0-9a-fA-F]{40} on /,
+    );
     expect(await book.lock(address).innerText()).toMatch(/^Usable in 2[34] hr/);
     await expect
       .poll(() => book.announced(), { timeout: 15_000 })

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../apps/server/src/platform/chain/accounts.ts';
 import { DEV_DEPOSIT_XPUB_EVM, deriveEvmAddress } from '../../apps/server/src/platform/chain/derive.ts';
 import { rpcClient } from '../../apps/server/src/platform/chain/rpc.ts';
+import { OWN_XPUBS } from '../../apps/server/src/test/production.ts';
 import { anvilProcesses, startTestChain, type TestChain } from '../support/chain.ts';
 import { ROOT, type RunningServer, runCli, startServer } from '../support/server.ts';
 
@@ -108,10 +109,7 @@ describe('chain:send on a real chain', () => {
           EVM_RPC_URL: 'https://rpc.example.org',
           EVM_TOKEN_USDT: '0xdac17f958d2ee523a2206206994597c13d831ec7',
           MARKET_SOURCE: 'binance',
-          DEPOSIT_XPUB_EVM:
-            'xpub6EF8jXqFeFEW5bwMU7RpQtHkzE4KJxcqJtvkCjJumzW8CPpacXkb92ek4WzLQXjL93HycJwTPUAcuNxCqFPKKU5m5Z2Vq4nCyh5CyPeBFFr',
-          DEPOSIT_XPUB_BTC:
-            'xpub6FPnz8nd9KHwrramFPiKretTQ6o7o7JdjjjuVgm9ByvK69i9sfZsTgHSr59PqHcg5E4CmCDbpZ1azNws6XaVNs4Tc9cUwgKQqZmUBoK3xUt',
+          ...OWN_XPUBS,
         },
         encoding: 'utf8',
       },

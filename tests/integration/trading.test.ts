@@ -161,15 +161,15 @@ describe('positions over HTTP, priced by the live feed', () => {
     expect((await order(alice, alices.data.quoteId, { book: 'live' })).code).toBe(10028);
     expect((await order(alice, (await previewOf(anonymous)).data.quoteId)).code).toBe(10028);
     // A figure changed in the quote, or its signature: refused as not the server's.
-    const [payload = '', mac = ''] = alices.data.quoteId.split('.');
+    const [keyId = '', payload = '', mac = ''] = alices.data.quoteId.split('.');
     const signed = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { f: { feeMinor: string } };
     signed.f.feeMinor = '0';
-    const forged = `${Buffer.from(JSON.stringify(signed)).toString('base64url')}.${mac}`;
+    const forged = `${keyId}.${Buffer.from(JSON.stringify(signed)).toString('base64url')}.${mac}`;
     expect(await order(alice, forged)).toMatchObject({
       code: 10026,
       data: [{ path: 'quoteId', issue: 'invalid' }],
     });
-    expect((await order(alice, `${payload}.${'A'.repeat(43)}`)).code).toBe(10026);
+    expect((await order(alice, `${keyId}.${payload}.${'A'.repeat(43)}`)).code).toBe(10026);
     // Once the server's clock is past the quote's last second: 10032, in the reader's language.
     await expect
       .poll(async () => (await previewOf(alice)).data.quoteTime, { timeout: 20_000, interval: 250 })

@@ -1,7 +1,7 @@
 import { ApiFailure, Code } from '@swx/contract';
-import { use, useState } from 'react';
+import { use, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { FormError } from '../../ui/Field.tsx';
 import { PassLayout } from './PassLayout.tsx';
@@ -18,9 +18,14 @@ const tokenOf = (hash: string) => /^#([a-f0-9]{64})$/.exec(hash)?.[1] ?? null;
 export default function LockAccount() {
   use(identityTexts);
   const { t } = useTranslation();
-  const [token] = useState(() => tokenOf(window.location.hash));
-  const [state, setState] = useState<'ready' | 'busy' | 'locked' | 'gone'>(token ? 'ready' : 'gone');
+  const token = tokenOf(useLocation().hash);
+  const [state, setState] = useState<'ready' | 'busy' | 'locked' | 'gone'>('ready');
   const [failure, setFailure] = useState('');
+  // The fragment is the browser's alone: a page drawn ahead (prerender) has none, so only the
+  // running app says a link is incomplete.
+  useEffect(() => {
+    if (!token) setState('gone');
+  }, [token]);
 
   if (state === 'locked')
     return (
