@@ -113,6 +113,12 @@ function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
           ...chainRows(text, item),
           [w.submitted, formatTime(language, item.createdAt)],
           [w.state, w.depositStates[item.state]],
+          [
+            w.fourEyes,
+            item.review.fourEyes
+              ? fill(w.fourEyesNeeded, { count: item.review.approvals.length })
+              : oneApprovalReason(text, item.review),
+          ],
           ...(item.reason ? ([[w.reason, reasonText(text, item.reason)]] as [string, string][]) : []),
         ]}
         testId="deposit-facts"

@@ -18,14 +18,17 @@ const tokenOf = (hash: string) => /^#([a-f0-9]{64})$/.exec(hash)?.[1] ?? null;
 export default function LockAccount() {
   use(identityTexts);
   const { t } = useTranslation();
-  const token = tokenOf(useLocation().hash);
+  const { hash } = useLocation();
+  const [token, setToken] = useState<string | null>(null);
   const [state, setState] = useState<'ready' | 'busy' | 'locked' | 'gone'>('ready');
   const [failure, setFailure] = useState('');
   // The fragment is the browser's alone: a page drawn ahead (prerender) has none, so only the
-  // running app says a link is incomplete.
+  // running app reads it, and says so when the link is incomplete.
   useEffect(() => {
-    if (!token) setState('gone');
-  }, [token]);
+    const found = tokenOf(hash) ?? tokenOf(window.location.hash);
+    setToken(found);
+    if (!found) setState('gone');
+  }, [hash]);
 
   if (state === 'locked')
     return (
