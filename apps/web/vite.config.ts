@@ -244,11 +244,18 @@ export default defineConfig(({ isSsrBuild }) => ({
       // object built from others' properties (the contract's staff calls, which spread each
       // review kind's calls) is dropped when unused instead of shipping every staff schema.
       treeshake: { propertyReadSideEffects: false },
-      // The contract's money helpers in a chunk of their own: the first screens format prices with
-      // them, and left to itself the bundler puts them in the chunk of the finance calls, whose
-      // schemas would then be built as the app starts (scripts/budget.mjs refuses that).
+      // The contract's money helpers and its code catalogue in chunks of their own: the first
+      // screens format prices and read answers' codes with them, and left to itself the bundler
+      // puts them in the chunk of a domain's calls (the finance calls', the review calls' that
+      // name their refusals), whose schemas would then be built as the app starts
+      // (scripts/budget.mjs refuses that).
       output: {
-        codeSplitting: { groups: [{ name: 'money', test: /packages[\\/]contract[\\/]src[\\/]money\.ts$/ }] },
+        codeSplitting: {
+          groups: [
+            { name: 'money', test: /packages[\\/]contract[\\/]src[\\/]money\.ts$/ },
+            { name: 'codes', test: /packages[\\/]contract[\\/]src[\\/]codes\.ts$/ },
+          ],
+        },
       },
     },
   },
