@@ -391,11 +391,12 @@ async function placement(): Promise<void> {
       const fresh = performance.now() - 1500;
       await Promise.all(
         pools.map(async (pool, client) => {
-          const kept = pool.filter((q) => q.at >= fresh);
+          // In place: orders take from this same list while the new quotes are asked for.
+          for (const q of pool.filter((held) => held.at < fresh)) pool.splice(pool.indexOf(q), 1);
           const added = await Promise.all(
-            Array.from({ length: POOL - kept.length }, () => previewFor(client)),
+            Array.from({ length: POOL - pool.length }, () => previewFor(client)),
           );
-          pools[client] = [...kept, ...added];
+          pool.push(...added);
         }),
       );
     };
@@ -427,6 +428,8 @@ async function placement(): Promise<void> {
       renewing = false;
       return measure(floor, sourceOf('floor', bare.child.pid));
     };
+    // Why the platform refused orders, by code, over every run.
+    const refusedBy = new Map<number, number>();
     const order = async (client: number) => {
       const { at: _, ...quote } = pools[client]?.shift() ?? (await previewFor(client));
       const answer = await post(
@@ -435,6 +438,7 @@ async function placement(): Promise<void> {
         { ...base, ...quote, requestId: randomUUID() },
         { authorization: tokens[client] as string },
       );
+      if (answer.code !== 200) refusedBy.set(answer.code, (refusedBy.get(answer.code) ?? 0) + 1);
       return answer.code === 200;
     };
     const floor = (client: number) =>
@@ -493,6 +497,9 @@ async function placement(): Promise<void> {
     );
     console.log(`  buyOptions (the platform)                          ${open(platformAtRate)}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${open(floorAtRate)}`);
+    console.log(
+      `  the platform's refusals by code: ${[...refusedBy].map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`,
+    );
     const cpu = (runs: Figures[]) => {
       const c = medianRun(runs).cpu;
       return c
