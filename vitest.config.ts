@@ -2,12 +2,19 @@ import { defineConfig } from 'vitest/config';
 import { callRoutesModule } from './apps/web/vite.config.ts';
 
 /**
- * Four projects, run one by one by scripts/test.mjs:
+ * Four projects, run by scripts/test.mjs (tests/support/setup.ts makes the migrated databases
+ * every database test and server start copies):
  * - unit: pure code (contract, web helpers, server parts that need no database)
  * - db: repository and platform tests against a real database, PGlite or PostgreSQL (TEST_DB)
  * - integration: a real server process over HTTP and websocket
  * - e2e: Debian's Chromium driving the built apps, at a desktop and a mobile viewport
  */
+/**
+ * Test files side by side in a project: TEST_WORKERS, or two (vitest's default is one on a
+ * two-core machine, where a file mostly waits for its server, its database or its browser).
+ */
+const WORKERS = Number(process.env.TEST_WORKERS) || 2;
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,12 +25,17 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
           exclude: ['**/*.db.test.ts', '**/*.it.test.ts', '**/node_modules/**'],
+          maxWorkers: WORKERS,
+          // Budgets that hold on a busy two-core machine; the CPU-heavy tests name larger ones.
+          testTimeout: 20_000,
         },
       },
       {
         test: {
           name: 'db',
           include: ['apps/server/src/**/*.db.test.ts'],
+          globalSetup: ['tests/support/setup.ts'],
+          maxWorkers: WORKERS,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -32,6 +44,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'apps/server/src/**/*.it.test.ts'],
+          globalSetup: ['tests/support/setup.ts'],
+          maxWorkers: WORKERS,
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },
@@ -40,11 +54,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/setup.ts'],
+          maxWorkers: WORKERS,
           // A loaded CI machine can be slow to paint; polls wait, they never assert timing.
           expect: { poll: { timeout: 15_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

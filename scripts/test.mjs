@@ -1,40 +1,33 @@
-// `npm test`: everything, in order, failing fast on a broken stage:
-// typecheck, lint, unit tests, database tests on PGlite and on PostgreSQL, the apps' build and the
-// home route's JavaScript budget, integration tests against real server processes, and browser
-// tests in Debian's Chromium at a desktop and a mobile viewport. It installs or starts what it
-// needs (Chromium, PostgreSQL, Redis) when it can, and says exactly what to install when it cannot.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// `npm test`: every stage, each reported, side by side where they do not depend on each other:
+//   lane 1: typecheck, lint, unit tests, database tests on PGlite, then on PostgreSQL
+//   lane 2: the apps' build and JS budget, then integration tests against real server processes
+//   lane 3: after the build, browser tests in Debian's Chromium at a desktop and a mobile viewport
+// A failed stage does not stop the others (a stage that needs the build is reported as not run
+// when the build failed); the run exits non-zero when any failed, and ends with the line
+// `N passed, N failed, N skipped`. Each stage's output goes to test-results/<stage>.log and is
+// printed when the stage ends; test-results/timings.json keeps each stage's files and seconds.
+//
+// `npm run test:quick` (`--quick`): the inner loop: typecheck, lint, unit tests, the database
+// tests on PGlite, and the integration and browser tests related to uncommitted changes.
+// `npm run test:long` (`--long`): the long runs at their full length (a year of settlement,
+// 400 days of earn) on both databases.
+//
+// It installs or starts what it needs (Chromium, PostgreSQL, Redis) when it can, and says exactly
+// what to install when it cannot.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUDGET_BYTES, homeInitialJs } from './budget.mjs';
-import { bin, buildApps, root, run } from './lib.mjs';
+import { bin, root } from './lib.mjs';
 
 const started = Date.now();
+const mode = process.argv.includes('--quick') ? 'quick' : process.argv.includes('--long') ? 'long' : 'full';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const reports = join(root, 'test-results');
 mkdirSync(reports, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
-const timings = [];
-
-function fail(message) {
-  console.error(`\n✗ ${message}`);
-  summary();
-  process.exit(1);
-}
-
-function summary() {
-  console.log('\nStage timings:');
-  for (const t of timings) console.log(`  ${t.stage.padEnd(28)} ${(t.ms / 1000).toFixed(1)} s`);
-  console.log(`  ${'total'.padEnd(28)} ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-}
-
-function stage(name, work) {
-  console.log(`\n▶ ${name}`);
-  const t0 = Date.now();
-  work();
-  timings.push({ stage: name, ms: Date.now() - t0 });
-}
+/** @type {{ stage: string, ok: boolean, ran: boolean, seconds: number, files: number, passed: number, failed: number, skipped: number, note?: string }[]} */
+const results = [];
 
 function sh(command) {
   return spawnSync('sh', ['-c', command], { stdio: 'inherit' }).status === 0;
@@ -58,12 +51,19 @@ function aptInstall(...packages) {
   return sh(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')} > /dev/null`);
 }
 
+/** Set-up that cannot go on (no database, no browser): said, and the run stops. */
+function cannot(message) {
+  console.error(`\n✗ ${message}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(1);
+}
+
 function ensureChromium() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (existsSync(path)) return;
   console.log('Chromium is missing; installing Debian’s chromium package');
   if (!aptInstall('chromium') || !existsSync(path)) {
-    fail(
+    cannot(
       'Chromium is needed for the browser tests. Install it with: sudo apt-get install -y chromium (or set CHROMIUM_PATH)',
     );
   }
@@ -87,7 +87,7 @@ function ensurePostgres() {
       sh(`su postgres -c "psql -qc \\"ALTER USER postgres PASSWORD 'postgres'\\""`);
       if (canConnect(5432)) return 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
     }
-    fail(
+    cannot(
       'PostgreSQL is needed for the database tests: set DATABASE_URL, or install it (sudo apt-get install -y postgresql) and start it',
     );
   }
@@ -108,37 +108,160 @@ function ensureRedis() {
     if (aptInstall('redis-server')) start();
   }
   if (!canConnect(6379))
-    fail(
+    cannot(
       'Redis is needed for the multi-node tests: set REDIS_URL, or install it (sudo apt-get install -y redis-server)',
     );
   return url;
 }
 
-function vitest(project, label, env = {}) {
-  const output = join(reports, `${label}.json`);
-  const code = run(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
-      'run',
-      '--project',
-      project,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${output}`,
-    ],
-    {
-      env: { ...process.env, ...env },
-    },
-  );
-  if (existsSync(output)) {
-    const report = JSON.parse(readFileSync(output, 'utf8'));
-    totals.passed += report.numPassedTests;
-    totals.failed += report.numFailedTests;
-    totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-    if (report.numTotalTests === 0) fail(`${label}: no test ran`);
+/** Runs a command with its output in test-results/<label>.log; resolves to its exit code. */
+function runLogged(label, cmd, args, env = {}) {
+  const log = createWriteStream(join(reports, `${label}.log`));
+  return new Promise((done) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.on('error', (error) => {
+      log.write(`${error.stack ?? error}\n`);
+    });
+    child.on('close', (code) => log.end(() => done(code ?? 1)));
+  });
+}
+
+/**
+ * One stage: its work answers `{ ok, files?, counts? }`; the time, the outcome and the log are
+ * recorded and printed when it ends.
+ */
+async function stage(name, label, work) {
+  const t0 = Date.now();
+  console.log(`▶ ${name} (started at ${((t0 - started) / 1000).toFixed(0)} s)`);
+  let outcome;
+  try {
+    outcome = await work();
+  } catch (error) {
+    outcome = { ok: false, note: String(error?.stack ?? error) };
   }
-  if (code !== 0) fail(`${label} tests failed`);
+  const seconds = (Date.now() - t0) / 1000;
+  const counts = outcome.counts ?? { passed: 0, failed: 0, skipped: 0 };
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  const result = { stage: name, ok: outcome.ok, ran: true, seconds, files: outcome.files ?? 0, ...counts };
+  if (outcome.note) result.note = outcome.note;
+  results.push(result);
+  const logPath = join(reports, `${label}.log`);
+  const log = existsSync(logPath) ? readFileSync(logPath, 'utf8') : '';
+  console.log(`\n━━ ${outcome.ok ? '✓' : '✗'} ${name}: ${seconds.toFixed(1)} s ━━`);
+  if (log.trim()) console.log(log.trimEnd());
+  if (outcome.note) console.log(outcome.note);
+  return outcome.ok;
+}
+
+function notRun(name, why) {
+  results.push({
+    stage: name,
+    ok: false,
+    ran: false,
+    seconds: 0,
+    files: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    note: why,
+  });
+  console.log(`\n━━ ✗ ${name}: not run (${why}) ━━`);
+  return false;
+}
+
+/** A vitest project as one stage; its counts come from its JSON report. */
+function vitest(name, label, project, env = {}, extra = []) {
+  return stage(name, label, async () => {
+    const output = join(reports, `${label}.json`);
+    const code = await runLogged(
+      label,
+      process.execPath,
+      [
+        join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--project',
+        project,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${output}`,
+        ...extra,
+      ],
+      env,
+    );
+    if (!existsSync(output)) return { ok: false, note: `${name}: no report was written (exit ${code})` };
+    const report = JSON.parse(readFileSync(output, 'utf8'));
+    const counts = {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests,
+      skipped: report.numPendingTests + (report.numTodoTests ?? 0),
+    };
+    const files = report.testResults.length;
+    if (report.numTotalTests === 0 && !extra.includes('--passWithNoTests'))
+      return { ok: false, files, counts, note: `${name}: no test ran` };
+    return { ok: code === 0 && counts.failed === 0, files, counts };
+  });
+}
+
+function command(name, label, cmd, args, fix) {
+  return stage(name, label, async () => {
+    const code = await runLogged(label, cmd, args);
+    return code === 0 ? { ok: true } : { ok: false, note: fix };
+  });
+}
+
+async function typecheck() {
+  return stage('typecheck', 'typecheck', async () => {
+    for (const project of ['packages/contract', 'apps/server', 'apps/web', 'apps/admin', 'tests']) {
+      const code = await runLogged(`typecheck-${project.replace('/', '-')}`, bin('tsc'), ['-p', project]);
+      if (code !== 0) {
+        const log = readFileSync(join(reports, `typecheck-${project.replace('/', '-')}.log`), 'utf8');
+        return { ok: false, note: `typecheck of ${project} failed:\n${log}` };
+      }
+    }
+    return { ok: true };
+  });
+}
+
+async function build() {
+  return stage('build and JS budget', 'build', async () => {
+    const code = await runLogged('build', process.execPath, [join(root, 'scripts', 'build.mjs')]);
+    if (code !== 0) return { ok: false, note: 'the build failed' };
+    const result = homeInitialJs();
+    const line = `home route initial JS: ${(result.gzip / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_BYTES / 1024} KB)`;
+    if (result.gzip > BUDGET_BYTES) return { ok: false, note: `${line}: over budget` };
+    if (result.withSchemas.length > 0)
+      return {
+        ok: false,
+        note: `the app builds the contract's schemas as it starts (${result.withSchemas.join(', ')})`,
+      };
+    return { ok: true, note: line };
+  });
+}
+
+function summary() {
+  const seconds = (Date.now() - started) / 1000;
+  writeFileSync(
+    join(reports, 'timings.json'),
+    `${JSON.stringify({ mode, seconds: Math.round(seconds * 10) / 10, stages: results.map((r) => ({ ...r, seconds: Math.round(r.seconds * 10) / 10 })) }, null, 2)}\n`,
+  );
+  console.log('\nStage timings (test-results/timings.json):');
+  for (const r of results)
+    console.log(
+      `  ${r.ok ? '✓' : '✗'} ${r.stage.padEnd(28)} ${r.ran ? `${r.seconds.toFixed(1).padStart(7)} s` : '  not run'}${r.files ? `  ${r.files} files` : ''}`,
+    );
+  console.log(`  ${'  total'.padEnd(30)} ${seconds.toFixed(1).padStart(7)} s`);
+  const failedStages = results.filter((r) => !r.ok).map((r) => r.stage);
+  if (failedStages.length) console.log(`\n✗ failed: ${failedStages.join(', ')}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  return failedStages.length === 0;
 }
 
 ensureChromium();
@@ -146,29 +269,81 @@ const postgresUrl = ensurePostgres();
 const redisUrl = ensureRedis();
 const services = { TEST_DATABASE_URL: postgresUrl, TEST_REDIS_URL: redisUrl };
 
-stage('typecheck', () => {
-  for (const project of ['packages/contract', 'apps/server', 'apps/web', 'apps/admin', 'tests']) {
-    if (run(bin('tsc'), ['-p', project]) !== 0) fail(`typecheck of ${project} failed`);
-  }
-});
-stage('lint and format', () => {
-  if (run(bin('biome'), ['check', '--error-on-warnings', '.']) !== 0)
-    fail('lint found problems (npm run format fixes formatting)');
-});
-stage('unit tests', () => vitest('unit', 'unit'));
-stage('database tests (PGlite)', () => vitest('db', 'db-pglite', { TEST_DB: 'pglite' }));
-stage('database tests (PostgreSQL)', () => vitest('db', 'db-postgres', { TEST_DB: 'postgres', ...services }));
-stage('build and JS budget', () => {
-  buildApps();
-  const result = homeInitialJs();
-  console.log(
-    `home route initial JS: ${(result.gzip / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_BYTES / 1024} KB)`,
-  );
-  if (result.gzip > BUDGET_BYTES) fail('the home route’s initial JavaScript is over budget');
-  if (result.withSchemas.length > 0)
-    fail(`the app builds the contract's schemas as it starts (${result.withSchemas.join(', ')})`);
-});
-stage('integration tests', () => vitest('integration', 'integration', services));
-stage('browser tests (Chromium)', () => vitest('e2e', 'e2e', services));
-
-summary();
+let done;
+if (mode === 'long') {
+  const long = [
+    'apps/server/src/modules/products/settlement.year.db.test.ts',
+    'apps/server/src/modules/earn/earn.db.test.ts',
+  ];
+  done = Promise.all([
+    vitest('long runs (PGlite)', 'long-pglite', 'db', { TEST_DB: 'pglite', TEST_FULL_LENGTH: '1' }, long),
+    vitest(
+      'long runs (PostgreSQL)',
+      'long-postgres',
+      'db',
+      { TEST_DB: 'postgres', TEST_FULL_LENGTH: '1', ...services },
+      long,
+    ),
+  ]);
+} else if (mode === 'quick') {
+  done = (async () => {
+    await Promise.all([
+      (async () => {
+        await typecheck();
+        await command(
+          'lint and format',
+          'lint',
+          bin('biome'),
+          ['check', '--error-on-warnings', '.'],
+          'lint found problems (npm run format fixes formatting)',
+        );
+      })(),
+      vitest('unit tests', 'unit', 'unit'),
+    ]);
+    await vitest('database tests (PGlite)', 'db-pglite', 'db', { TEST_DB: 'pglite' });
+    // The integration and browser tests of the files changed since the last commit (and those
+    // that import them); the browser's need the apps built.
+    const hasBuild = existsSync(join(root, 'apps', 'web', 'dist', 'index.html'));
+    if (!hasBuild) await build();
+    await vitest('changed: integration and browser', 'changed', 'integration', services, [
+      '--project',
+      'e2e',
+      '--changed',
+      '--passWithNoTests',
+    ]);
+  })();
+} else {
+  done = Promise.all([
+    (async () => {
+      await typecheck();
+      await command(
+        'lint and format',
+        'lint',
+        bin('biome'),
+        ['check', '--error-on-warnings', '.'],
+        'lint found problems (npm run format fixes formatting)',
+      );
+      await vitest('unit tests', 'unit', 'unit');
+      await vitest('database tests (PGlite)', 'db-pglite', 'db', { TEST_DB: 'pglite' });
+      await vitest('database tests (PostgreSQL)', 'db-postgres', 'db', { TEST_DB: 'postgres', ...services });
+    })(),
+    (async () => {
+      const built = build();
+      const lanes = [
+        built.then((ok) =>
+          ok
+            ? vitest('integration tests', 'integration', 'integration', services)
+            : notRun('integration tests', 'the build failed'),
+        ),
+        built.then((ok) =>
+          ok
+            ? vitest('browser tests (Chromium)', 'e2e', 'e2e', services)
+            : notRun('browser tests (Chromium)', 'the build failed'),
+        ),
+      ];
+      await Promise.all(lanes);
+    })(),
+  ]);
+}
+await done;
+process.exit(summary() ? 0 : 1);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/browser.ts';
+import { seriousViolations, settled } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import {
   BalancePage,
@@ -132,7 +132,7 @@ describe('account, mobile', () => {
     await shell.barLink('Notifications').waitFor();
     for (const path of ['/profile', '/profile/balance', '/profile/transactions']) {
       await p.goto(path);
-      await p.waitForLoadState('networkidle');
+      await settled(p);
       expect(await seriousViolations(p), path).toEqual([]);
     }
     await shell.setLanguage('ar');
@@ -166,7 +166,7 @@ describe('account, mobile', () => {
     const shell = new MobileShell(p);
     for (const path of ['/pass/login', '/pass/register']) {
       await p.goto(path);
-      await p.waitForLoadState('networkidle');
+      await settled(p);
       expect(await seriousViolations(p), path).toEqual([]);
       expect(await shell.overflow(), path).toBeLessThanOrEqual(0);
     }

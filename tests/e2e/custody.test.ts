@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { addressesOf, newMnemonic, privateKeysOf } from '../../apps/web/src/features/custody/keys.ts';
-import { expectAccessible, type Layout } from '../support/browser.ts';
+import { expectAccessible, type Layout, settled } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { AddressesPage, CustodyPage, NoticeDialog, WalletPage } from '../support/pages/index.ts';
 
@@ -200,7 +200,7 @@ describe('self-custody wallet', () => {
     await keep();
 
     // Nothing secret anywhere: requests, websocket frames, console, storage.
-    await p.waitForLoadState('networkidle');
+    await settled(p);
     expect(requests.length).toBeGreaterThan(10);
     expect(seen.some((line) => line.startsWith('SENT ') || line.startsWith('RECEIVED '))).toBe(true);
     expectNoSecret(seen, [phrase, second], 'network and console');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { btcPagePath, type Layout, watchErrors } from '../support/browser.ts';
+import { btcPagePath, type Layout, settled, watchErrors } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { KeyboardUser, PassPagesByKeyboard, TradingByKeyboard } from '../support/pages/keyboard.ts';
 
@@ -241,7 +241,7 @@ describe('focus not hidden (WCAG 2.4.11)', () => {
       const hidden: string[] = [];
       for (const start of ['/', await btcPagePath(app.server.baseUrl)]) {
         await page.goto(start);
-        await page.waitForLoadState('networkidle');
+        await settled(page);
         // Forward through the page, then back up, where the sticky bar is above.
         for (const key of ['Tab', 'Shift+Tab']) {
           for (let i = 0; i < 70; i++) {
@@ -294,7 +294,7 @@ describe('focus not hidden: a control Tabbed onto from right behind a bar is scr
     const user = new KeyboardUser(page);
     await page.goto(at === 'btc' ? await btcPagePath(app.server.baseUrl) : at);
     await page.locator(selector).first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const bars = layout === 'desktop' ? (['top'] as const) : (['top', 'bottom'] as const);
     for (const bar of bars) {
       for (const back of [false, true]) {
@@ -340,7 +340,7 @@ describe('reflow at 320 CSS px (WCAG 1.4.10)', () => {
         // The instrument page with a listed instrument: its longest labels and the order ticket.
         const at = route === '/cruuency' ? instrument : concrete(route);
         await page.goto(at);
-        await page.waitForLoadState('networkidle');
+        await settled(page);
         await page.locator('main#main').waitFor();
         // Against the 320 px asked for, not innerWidth: a phone browser widens its layout viewport
         // to content that sticks out, and innerWidth with it.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/browser.ts';
+import { seriousViolations, settled } from '../support/browser.ts';
 import { type OpenOptions, useApp } from '../support/e2e.ts';
 import { MobileShell, Shell } from '../support/pages/index.ts';
 
@@ -43,14 +43,16 @@ describe.each(['desktop', 'mobile'] as const)('%s shell', (layout) => {
   it('renders every route of the table with its localized title', async () => {
     const { page, errors } = await app.open(layout);
     const shell = new Shell(page);
+    const failed: string[] = [];
     for (const [path, title] of ROUTES) {
       await page.goto(path);
       await expect.poll(() => page.title(), { message: path }).toBe(`${title} · SWX`);
       await expect.poll(() => shell.main.innerText(), { message: path }).not.toBe('');
       // Nothing sticks out sideways: no horizontal scrolling at this viewport.
       expect(await shell.overflow(), path).toBeLessThanOrEqual(0);
+      failed.push(...errors.splice(0).map((error) => `${path}: ${error}`));
     }
-    expect(errors).toEqual([]);
+    expect(failed).toEqual([]);
     await shell.close();
   });
 
@@ -97,7 +99,7 @@ describe.each(['desktop', 'mobile'] as const)('%s shell', (layout) => {
     const { page } = await app.open(layout);
     for (const path of ['/', '/market', '/pass/login', '/detail?id=2&title=Licence']) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       const violations = await seriousViolations(page);
       expect(violations, `${path}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
     }

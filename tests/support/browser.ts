@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { listedCryptoId } from './server.ts';
 
@@ -19,6 +19,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-quic',
+      ...(process.env.CHROMIUM_EXTRA_FLAGS?.split(' ').filter(Boolean) ?? []),
     ],
   });
 }
@@ -39,7 +40,7 @@ export async function newContext(
   options: { locale?: string; width?: number } = {},
 ): Promise<BrowserContext> {
   const locale = options.locale ?? 'en-US';
-  return layout === 'desktop'
+  const context = await (layout === 'desktop'
     ? browser.newContext({ baseURL, viewport: { width: options.width ?? 1366, height: 900 }, locale })
     : browser.newContext({
         baseURL,
@@ -48,7 +49,56 @@ export async function newContext(
         isMobile: true,
         hasTouch: true,
         locale,
-      });
+      }));
+  context.on('page', watchInFlight);
+  return context;
+}
+
+/** The requests each page has sent and not yet seen answered (a websocket is not one). */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function watchInFlight(page: Page): void {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on('request', (request) => pending.add(request));
+  // Answered once its response has come (an upload's or a stream's body may never be read).
+  page.on('response', (response) => pending.delete(response.request()));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+  page.on('framenavigated', (frame) => {
+    // A new document: what the old one had in flight is no longer awaited.
+    if (frame === page.mainFrame())
+      for (const request of pending) if (request.frame() !== frame) pending.delete(request);
+  });
+}
+
+/** How long the page must have had nothing in flight to count as settled. */
+const QUIET_MS = 250;
+
+/**
+ * Waits until the page has settled: nothing in flight for QUIET_MS (every call the screen made has
+ * been answered), then two frames drawn. Playwright's `networkidle` asks for 500 ms of silence after
+ * the load event on every call; this asks for what the screen needs, and fails the same way after 30 s.
+ */
+export async function settled(page: Page): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) {
+    await page.waitForLoadState('networkidle');
+    return;
+  }
+  await page.waitForLoadState('load');
+  const limit = Date.now() + 30_000;
+  let quietSince = pending.size === 0 ? Date.now() : 0;
+  while (!quietSince || Date.now() - quietSince < QUIET_MS) {
+    if (Date.now() > limit)
+      throw new Error(`the page did not settle in 30 s: ${[...pending].map((r) => r.url()).join(', ')}`);
+    await new Promise((done) => setTimeout(done, 25));
+    if (pending.size > 0) quietSince = 0;
+    else if (!quietSince) quietSince = Date.now();
+  }
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
 }
 
 /** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */
@@ -100,7 +150,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 
 /** No serious accessibility violation and no sideways scrolling, once the page has settled. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   expect(await seriousViolations(page), label).toEqual([]);
   // Against the viewport the test asked for, not innerWidth: a phone browser (isMobile) widens its
   // layout viewport with content that sticks out, so innerWidth would hide the overflow.

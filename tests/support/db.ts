@@ -2,35 +2,46 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrate } from '../../apps/server/src/platform/migrate.ts';
+import { hasPostgresTemplate, POSTGRES_TEMPLATE, pgliteTemplateDump } from './templates.ts';
 
 /** Which database the db project runs on: TEST_DB=postgres (with TEST_DATABASE_URL) or PGlite. */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * The long runs (a year of settlement, 400 days of earn) at their full length: `npm run test:long`.
+ * The suite runs them over fewer days, with the same checks.
+ */
+export const FULL_LENGTH = process.env.TEST_FULL_LENGTH === '1';
 
 export type TestDatabase = { db: Database; url: string | null; close: () => Promise<void> };
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database
- * created on the test server and dropped afterwards.
+ * created on the test server and dropped afterwards; both copied from the suite's migrated
+ * templates when the suite made them (support/templates.ts, tests/support/setup.ts).
  */
 export async function openTestDatabase(
   options: { migrated?: boolean; kind?: 'pglite' | 'postgres' } = {},
 ): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   if ((options.kind ?? TEST_DB) === 'pglite') {
-    const db = await openPglite(undefined);
-    if (migrated) await migrate(db);
+    // The suite's migrated template (support/templates.ts) when it was made; else migrated here.
+    const dump = migrated ? pgliteTemplateDump() : null;
+    const db = await openPglite(undefined, dump ? { loadDataDir: dump } : {});
+    if (migrated && !dump) await migrate(db);
     return { db, url: null, close: () => db.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `swx_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const template = migrated && (await hasPostgresTemplate(admin));
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${POSTGRES_TEMPLATE}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString());
-  if (migrated) await migrate(db);
+  if (migrated && !template) await migrate(db);
   return {
     db,
     url: url.toString(),

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { copyPgliteTemplate } from './templates.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -29,6 +30,7 @@ export async function startServer(
   options: { keepData?: boolean; dataDir?: string; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'swx-it-'));
+  if (!env.DATABASE_URL) withMigratedPglite(dataDir);
   const child = spawn(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'main.ts')], {
     cwd: ROOT,
     env: {
@@ -101,6 +103,14 @@ export async function startServer(
       return code;
     },
   };
+}
+
+/**
+ * A data folder with no database yet gets the suite's migrated PGlite (support/templates.ts): the
+ * same database a first start makes, without initdb and every migration in each server start.
+ */
+export function withMigratedPglite(dataDir: string): void {
+  if (!existsSync(join(dataDir, 'pglite'))) copyPgliteTemplate(dataDir);
 }
 
 /** GET or POST a /swx call and return status, headers and the parsed envelope. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { StaffInfo } from '@swx/contract';
 import { staffApi } from './api.ts';
-import { ROOT } from './server.ts';
+import { ROOT, withMigratedPglite } from './server.ts';
 import { authenticatorCode } from './totp.ts';
 
 export type StaffRoleName = 'admin' | 'compliance' | 'finance' | 'support';
@@ -20,6 +20,7 @@ export function createStaffByCli(
   /** The server's database when it is not the data folder's (DATABASE_URL). */
   env: Record<string, string> = {},
 ): string {
+  if (!env.DATABASE_URL) withMigratedPglite(dataDir);
   const result = spawnSync(
     process.execPath,
     [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'staff:create', '--email', email, '--role', role],

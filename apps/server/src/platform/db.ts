@@ -56,11 +56,16 @@ export async function openDatabase(options: {
   };
 }
 
-export async function openPglite(directory: string | undefined): Promise<Database> {
+/** `loadDataDir`: a dump (`dumpDataDir`) the database starts from, instead of an empty one. */
+export async function openPglite(
+  directory: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   if (directory) mkdirSync(directory, { recursive: true });
   const asText = (value: string) => value;
   const db = await PGlite.create(directory ?? 'memory://', {
     parsers: { [INT8]: asText, [NUMERIC]: asText },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<Row>(sql: string, params: readonly unknown[] = []) {

@@ -1,6 +1,11 @@
 import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import {
+  FULL_LENGTH,
+  openTestDatabase,
+  TEST_DB,
+  type TestDatabase,
+} from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { productBody, testEarn } from '../../test/earn.ts';
 import { AuditService } from '../audit/audit.service.ts';
@@ -10,9 +15,12 @@ import { addDays, dynamicPayment, interestOfDay, ppmOf, utcDay } from './earn.fi
 
 /**
  * Earn against the real ledger on an injected clock: 400 days of purchases, daily settlement,
+ * (130 in the suite, 400 with `npm run test:long`; purchases stop 100 days before the end),
  * early redemptions and maturities over static and dynamic products, every figure checked to the
  * minor unit; an empty reserve; 50 purchases racing for room for 10.
  */
+const DAYS = FULL_LENGTH ? 400 : 130;
+const BUYING_DAYS = DAYS - 100;
 let t: TestDatabase;
 let ledger: LedgerService;
 let audit: AuditService;
@@ -76,7 +84,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe(`earn on ${TEST_DB}`, () => {
-  it('400 days of static and dynamic investments: every posting exact, reruns change nothing, the owed account always equals the interest still owed', async () => {
+  it(`${DAYS} days of static and dynamic investments: every posting exact, reruns change nothing, the owed account always equals the interest still owed`, async () => {
     const { earn, runner } = e;
     clock.now = Date.parse('2027-01-01T00:05:00Z');
     const fixed = (await earn.createProduct('staff:1', productBody({ name: 'Fixed 30' }))).product;
@@ -110,7 +118,7 @@ describe(`earn on ${TEST_DB}`, () => {
     const products = [fixed, flexible, dynamic];
     let seq = 0;
     const start = '2027-01-01';
-    for (let d = 0; d < 400; d++) {
+    for (let d = 0; d < DAYS; d++) {
       const day = addDays(start, d);
       clock.now = Date.parse(`${day}T00:05:00Z`);
       expect(await earn.runDaily(runner)).toEqual([]);
@@ -119,8 +127,8 @@ describe(`earn on ${TEST_DB}`, () => {
       await earn.runDaily(runner);
       const after = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_entries');
       expect(after[0]?.n).toBe(before[0]?.n);
-      // Purchases on most days of the first 300, one redemption every fifth day.
-      if (d < 300 && d % 3 !== 2) {
+      // Purchases on most days but the last 100, one redemption every fifth day.
+      if (d < BUYING_DAYS && d % 3 !== 2) {
         const userId = customers[d % customers.length] as number;
         const product = products[d % products.length] as (typeof products)[number];
         const amount = `${100 + ((d * 37) % 900)}.${String((d * 7919) % 1_000_000).padStart(6, '0')}`;
@@ -169,7 +177,7 @@ describe(`earn on ${TEST_DB}`, () => {
         .reduce((s, r) => s + ((r?.totalInterest ?? 0n) - (r?.paid ?? 0n)), 0n);
       expect(owed?.balance ?? 0n).toBe(stillOwed);
     }
-    // By day 400 every fixed investment has ended; the flexible ones run on.
+    // By the last day every fixed investment has ended; the flexible ones run on.
     const incomes = await t.db.query<{ investment_id: string; day: string; amount_minor: string }>(
       'SELECT investment_id, day::text AS day, amount_minor FROM earn_incomes ORDER BY investment_id, day',
     );
@@ -213,7 +221,7 @@ describe(`earn on ${TEST_DB}`, () => {
       expect(earnAccount?.balance ?? 0n).toBe(open);
     }
     expect(await ledger.invariants()).toEqual({ unbalanced: [], negativeCustomers: [] });
-    expect(utcDay(clock.now)).toBe(addDays(start, 399));
+    expect(utcDay(clock.now)).toBe(addDays(start, DAYS - 1));
   }, 900_000);
 
   it('an empty reserve: the purchase is refused as sold out, no customer money moves, staff are alerted once', async () => {

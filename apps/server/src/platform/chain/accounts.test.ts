@@ -18,5 +18,6 @@ describe('the development accounts', () => {
       expect(privateKeyToAccount(account.privateKey).address.toLowerCase()).toBe(account.address);
       expect(deposits.has(account.address)).toBe(false);
     }
-  });
+    // 1,000 address derivations and a BIP-39 seed: CPU-heavy, a budget that holds on a busy machine.
+  }, 60_000);
 });
