@@ -36,6 +36,10 @@ export default defineConfig({
           include: ['apps/server/src/**/*.db.test.ts'],
           globalSetup: ['tests/support/setup.ts'],
           maxWorkers: WORKERS,
+          // A worker runs file after file in one process (TEST_ISOLATE=1: a process per file, as
+          // vitest does by default): PGlite's WebAssembly and the server's modules are compiled once
+          // per worker, not once per file; each file still opens its own database or server.
+          isolate: process.env.TEST_ISOLATE === '1',
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -43,6 +47,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: process.env.TEST_ISOLATE === '1',
           include: ['tests/integration/**/*.test.ts', 'apps/server/src/**/*.it.test.ts'],
           globalSetup: ['tests/support/setup.ts'],
           maxWorkers: WORKERS,
@@ -53,6 +58,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          isolate: process.env.TEST_ISOLATE === '1',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/support/setup.ts'],
           maxWorkers: WORKERS,
