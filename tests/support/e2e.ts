@@ -1,6 +1,6 @@
 import type { StaffInfo } from '@swx/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
 import { btcPagePath, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
@@ -215,6 +215,19 @@ export function useApp(options: AppOptions = {}): App {
   afterAll(async () => {
     await browser?.close();
   });
+  // A test's pages do not outlive it: a page left open keeps drawing live prices beside the next
+  // tests (what a test opens before its tests, in beforeAll, stays open for them).
+  const opened = new Set<BrowserContext>();
+  let inTest = false;
+  beforeEach(() => {
+    inTest = true;
+  });
+  afterEach(async () => {
+    inTest = false;
+    const closing = [...opened];
+    opened.clear();
+    await Promise.all(closing.map((context) => context.close().catch(() => undefined)));
+  });
 
   const running = () => {
     if (!started) throw new Error('the app has not started (useApp must be called at the top of the file)');
@@ -272,6 +285,7 @@ export function useApp(options: AppOptions = {}): App {
           sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
         }, given.staff);
       if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
+      if (inTest) opened.add(context);
       const page = await context.newPage();
       awaitTheApp(page);
       return { page, errors: watchErrors(page), context };

@@ -1,18 +1,7 @@
-import { createServices } from './app.ts';
-import {
-  type OperatorCommand,
-  parseOperatorCommand,
-  readsFilesOnly,
-  runChainSend,
-  runFileCommand,
-  runOperatorCommand,
-} from './commands.ts';
-import { openPlatform } from './platform/boot.ts';
-import { openChain } from './platform/chain/open.ts';
+import type { OperatorCommand } from './commands.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { type OperatorIo, sendControl } from './platform/control.ts';
 import { DataDirBusyError, lockHolder } from './platform/datalock.ts';
-import { createLogger } from './platform/logger.ts';
 
 /**
  * Operator commands (commands.ts lists them) against the configured database:
@@ -22,16 +11,27 @@ import { createLogger } from './platform/logger.ts';
  *   the folder, the command is sent through its control socket (DATA_DIR/control.sock) and runs
  *   inside the server; otherwise this process takes the folder's lock and runs it itself. It never
  *   opens a folder another live process holds.
+ * A command a server takes needs none of the platform here: what runs it here (the commands, the
+ * services, the database) is imported only when it does, so the command answers in a fraction of
+ * the time (the server parses it and says its usage).
  */
 const io: OperatorIo = {
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 };
 
+/** The commands that only read files of DATA_DIR (commands.ts `readsFilesOnly`): run here, always. */
+const FILES_ONLY = new Set(['outbox', 'sms-outbox']);
+
 /** How long to wait for a server that holds the folder but does not answer yet (it is starting). */
 const WAIT_FOR_SERVER_MS = 30_000;
 
 async function runHere(command: OperatorCommand, config: ReturnType<typeof loadConfig>): Promise<number> {
+  const [{ openPlatform }, { createServices }, { runOperatorCommand }] = await Promise.all([
+    import('./platform/boot.ts'),
+    import('./app.ts'),
+    import('./commands.ts'),
+  ]);
   const platform = await openPlatform(config, 'cli');
   const services = createServices(platform);
   try {
@@ -56,6 +56,7 @@ async function chainSend(
   config: ReturnType<typeof loadConfig>,
   args: string[],
 ): Promise<number> {
+  const { runChainSend } = await import('./commands.ts');
   if (config.chain.kind === 'external' || config.chain.kind === 'off')
     return runChainSend(command, null, config, io);
   const viaServer = await sendControl(config.dataDir, 'chain:send', args, io);
@@ -67,6 +68,10 @@ async function chainSend(
     );
     return 3;
   }
+  const [{ openChain }, { createLogger }] = await Promise.all([
+    import('./platform/chain/open.ts'),
+    import('./platform/logger.ts'),
+  ]);
   const chain = await openChain(config, createLogger(config));
   try {
     return await runChainSend(command, chain, config, io);
@@ -86,6 +91,12 @@ async function cli(name: string | undefined, args: string[]): Promise<number> {
     }
     throw error;
   }
+  // A server owning the folder takes the command (and says its usage when it is wrong).
+  if (!config.databaseUrl && name && !FILES_ONLY.has(name) && name !== 'chain:send') {
+    const viaServer = await sendControl(config.dataDir, name, args, io);
+    if (viaServer !== null) return viaServer;
+  }
+  const { parseOperatorCommand, readsFilesOnly, runFileCommand } = await import('./commands.ts');
   const command = parseOperatorCommand(name, args);
   if ('usage' in command) {
     console.error(command.usage);

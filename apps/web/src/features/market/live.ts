@@ -10,8 +10,13 @@ import { latestQuote, subscribeQuotes, watchQuote } from '../../app/quotes.ts';
 export function useQuote(code: string) {
   useEffect(() => (code ? watchQuote(code) : undefined), [code]);
   const quote = () => latestQuote(code);
-  return useSyncExternalStore(subscribeQuotes, quote, quote);
+  // A screen drawn before the app (the build, or the server with its data) has no live quote: the
+  // app takes it over as drawn, then shows what the socket pushed meanwhile. Answering the live
+  // quote while taking over would differ from the drawn text (React's error 418 on a slow device).
+  return useSyncExternalStore(subscribeQuotes, quote, noQuote);
 }
+
+const noQuote = () => undefined;
 
 /**
  * An item's live price and change when the feed has pushed one (spec §3 nowPrice). A closed
