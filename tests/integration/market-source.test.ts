@@ -240,12 +240,10 @@ describe('a server priced by the Binance source', { timeout: SLOW }, () => {
     // The order ticket is priced from the exchange's top of book: a long would open at its ask.
     // (The ticket's quote is the feed's tick, once a second: on a busy machine it may still hold the
     // book before the last one when the list already shows the last.)
-    await expect
-      .poll(preview, { timeout: 30_000 })
-      .toMatchObject({
-        code: 200,
-        data: { bid: btc.bid.toFixed(2), ask: btc.ask.toFixed(2) },
-      });
+    await expect.poll(preview, { timeout: 30_000 }).toMatchObject({
+      code: 200,
+      data: { bid: btc.bid.toFixed(2), ask: btc.ask.toFixed(2) },
+    });
     const ready = await fetch(`${server.baseUrl}/readyz`).then((r) => r.json());
     expect(ready).toMatchObject({ sandbox: true, marketSource: 'binance' });
 
