@@ -62,8 +62,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/support/setup.ts'],
           maxWorkers: WORKERS,
-          // A loaded CI machine can be slow to paint; polls wait, they never assert timing.
-          expect: { poll: { timeout: 15_000 } },
+          // A loaded two-core machine can be slow to paint (two files at once, beside the other
+          // lanes and whatever else runs): polls wait, they never assert timing.
+          expect: { poll: { timeout: 30_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },
