@@ -230,6 +230,16 @@ async function typecheck() {
   });
 }
 
+function lint() {
+  return command(
+    'lint and format',
+    'lint',
+    bin('biome'),
+    ['check', '--error-on-warnings', '.'],
+    'lint found problems (npm run format fixes formatting)',
+  );
+}
+
 async function build() {
   return stage('build and JS budget', 'build', async () => {
     const code = await runLogged('build', process.execPath, [join(root, 'scripts', 'build.mjs')]);
@@ -290,13 +300,7 @@ if (mode === 'long') {
     await Promise.all([
       (async () => {
         await typecheck();
-        await command(
-          'lint and format',
-          'lint',
-          bin('biome'),
-          ['check', '--error-on-warnings', '.'],
-          'lint found problems (npm run format fixes formatting)',
-        );
+        await lint();
       })(),
       vitest('unit tests', 'unit', 'unit'),
     ]);
@@ -316,13 +320,7 @@ if (mode === 'long') {
   done = Promise.all([
     (async () => {
       await typecheck();
-      await command(
-        'lint and format',
-        'lint',
-        bin('biome'),
-        ['check', '--error-on-warnings', '.'],
-        'lint found problems (npm run format fixes formatting)',
-      );
+      await lint();
       await vitest('unit tests', 'unit', 'unit');
       await vitest('database tests (PGlite)', 'db-pglite', 'db', { TEST_DB: 'pglite' });
       await vitest('database tests (PostgreSQL)', 'db-postgres', 'db', { TEST_DB: 'postgres', ...services });
