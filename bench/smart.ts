@@ -16,6 +16,7 @@ import { CATALOGUE } from '../apps/server/src/modules/market/catalogue.data.ts';
 import type { Instrument } from '../apps/server/src/modules/market/feed.ts';
 import { decimalsFor } from '../apps/server/src/modules/market/market.service.ts';
 import { simulatedSource } from '../apps/server/src/modules/market/source.ts';
+import { termsOf } from '../apps/server/src/modules/market/terms.ts';
 import { barsOf } from '../apps/server/src/modules/smart/smart.bars.ts';
 import {
   type BarSeries,
@@ -23,7 +24,6 @@ import {
   runEngine,
 } from '../apps/server/src/modules/smart/smart.engine.ts';
 import { STRATEGIES } from '../apps/server/src/modules/smart/smart.strategies.ts';
-import { termsOf } from '../apps/server/src/modules/trading/terms.ts';
 
 const RUNS = Number(process.argv[2] ?? 3);
 const DAY = 86_400;

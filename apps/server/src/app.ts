@@ -17,70 +17,11 @@ import {
   messageFor,
 } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Redis } from 'ioredis';
-import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
-import { AlertsService } from './modules/alerts/alerts.service.ts';
-import { AuditService } from './modules/audit/audit.service.ts';
-import { contentRoutes } from './modules/content/content.routes.ts';
-import { ContentService } from './modules/content/content.service.ts';
-import { marketBasketRate } from './modules/earn/earn.basket.ts';
-import { earnProofReview } from './modules/earn/earn.review.ts';
-import { earnRoutes } from './modules/earn/earn.routes.ts';
-import { EarnService } from './modules/earn/earn.service.ts';
-import { CustomerDirectory } from './modules/identity/identity.customers.ts';
-import { identityRoutes } from './modules/identity/identity.routes.ts';
-import { IdentityService } from './modules/identity/identity.service.ts';
-import { sessionCacheOf } from './modules/identity/identity.session-cache.ts';
-import { kycReview } from './modules/kyc/kyc.review.ts';
-import { kycRoutes } from './modules/kyc/kyc.routes.ts';
-import { KycService } from './modules/kyc/kyc.service.ts';
-import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
-import { LedgerService } from './modules/ledger/ledger.service.ts';
-import { loanApplicationReview, loanProofReview } from './modules/loans/loans.review.ts';
-import { loansRoutes } from './modules/loans/loans.routes.ts';
-import { LoansService } from './modules/loans/loans.service.ts';
-import { marketRoutes } from './modules/market/market.routes.ts';
-import { MarketService } from './modules/market/market.service.ts';
-import { QuoteFeed } from './modules/market/quote-feed.ts';
-import { QuoteHub } from './modules/market/quote-hub.ts';
-import { createPriceSource } from './modules/market/source.ts';
-import { noticesRoutes } from './modules/notices/notices.routes.ts';
-import { NoticesService } from './modules/notices/notices.service.ts';
-import { operatorRoutes } from './modules/operator/operator.routes.ts';
-import { OperatorService } from './modules/operator/operator.service.ts';
-import { FourEyesSettingsService } from './modules/params/params.fourEyes.ts';
-import { paramsRoutes } from './modules/params/params.routes.ts';
-import { ParamsService } from './modules/params/params.service.ts';
-import { type ReviewQueue, ReviewService } from './modules/review/review.service.ts';
-import { smartRoutes } from './modules/smart/smart.routes.ts';
-import { SmartService } from './modules/smart/smart.service.ts';
-import { StaffAuditLog } from './modules/staff/staff.audit.ts';
-import { StaffCustomers } from './modules/staff/staff.customers.ts';
-import { staffRoutes } from './modules/staff/staff.routes.ts';
-import { StaffService } from './modules/staff/staff.service.ts';
-import { statsRoutes } from './modules/stats/stats.routes.ts';
-import { swapRoutes } from './modules/swap/swap.routes.ts';
-import { SwapService } from './modules/swap/swap.service.ts';
-import { TriggerEngine } from './modules/trading/trading.engine.ts';
-import { tradingRoutes } from './modules/trading/trading.routes.ts';
-import { TradingService } from './modules/trading/trading.service.ts';
-import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
-import { UploadsService } from './modules/uploads/uploads.service.ts';
-import { depositReview, withdrawalReview } from './modules/wallet/wallet.review.ts';
-import { walletRoutes } from './modules/wallet/wallet.routes.ts';
-import { WalletService } from './modules/wallet/wallet.service.ts';
-import type { EventBus } from './platform/bus.ts';
-import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from './platform/chain/derive.ts';
-import type { OpenedChain } from './platform/chain/open.ts';
-import { type Clock, movableClock, systemClock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
-import type { Database } from './platform/db.ts';
+import { MODULES, type Services } from './modules.ts';
+import { movableClock, systemClock } from './platform/clock.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
-import type { KeyRing } from './platform/keys.ts';
-import type { Logger } from './platform/logger.ts';
-import type { Mailer } from './platform/mail.ts';
 import { pendingMigrations } from './platform/migrate.ts';
-import type { RateLimiter } from './platform/ratelimit.ts';
+import { createModuleServices, type Platform } from './platform/module.ts';
 import { ScreenDrawer } from './platform/screens.ts';
 import {
   handleClientError,
@@ -88,8 +29,6 @@ import {
   securityHeaders,
   websocketOrigin,
 } from './platform/security.ts';
-import type { SmsSender } from './platform/sms.ts';
-import type { FileStorage } from './platform/storage.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
@@ -99,275 +38,15 @@ const FAST_BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 /** The web app's server side (its first screens), never served. */
 const WEB_SERVER_BUILD = join(ROOT, 'apps', 'web', 'dist-server');
 
-export type Platform = {
-  config: Config;
-  logger: Logger;
-  db: Database;
-  bus: EventBus;
-  mailer: Mailer;
-  sms: SmsSender;
-  storage: FileStorage;
-  rateLimiter: RateLimiter;
-  /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
-  redis: Redis | null;
-  /**
-   * The EVM chain (platform/chain.ts, opened by platform/chain/open.ts): the server's; null with
-   * CHAIN=off and in operator commands run outside the server.
-   */
-  chain: OpenedChain | null;
-  /** The keys of every purpose, derived from the master (platform/keys.ts). */
-  keys: KeyRing;
-};
-
-export type Services = {
-  /** The clock of markets, trading and products (platform/clock.ts). */
-  clock: Clock;
-  audit: AuditService;
-  ledger: LedgerService;
-  identity: IdentityService;
-  customers: CustomerDirectory;
-  staff: StaffService;
-  staffCustomers: StaffCustomers;
-  staffAuditLog: StaffAuditLog;
-  alerts: AlertsService;
-  kyc: KycService;
-  uploads: UploadsService;
-  reviews: ReviewService;
-  kycReview: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
-  wallet: WalletService;
-  depositReview: ReviewQueue<ReturnType<typeof depositReview>['calls']>;
-  withdrawalReview: ReviewQueue<ReturnType<typeof withdrawalReview>['calls']>;
-  earn: EarnService;
-  earnProofReview: ReviewQueue<ReturnType<typeof earnProofReview>['calls']>;
-  loans: LoansService;
-  loanApplicationReview: ReviewQueue<ReturnType<typeof loanApplicationReview>['calls']>;
-  loanProofReview: ReviewQueue<ReturnType<typeof loanProofReview>['calls']>;
-  notices: NoticesService;
-  content: ContentService;
-  operator: OperatorService;
-  params: ParamsService;
-  fourEyes: FourEyesSettingsService;
-  market: MarketService;
-  quotes: QuoteHub;
-  feed: QuoteFeed;
-  trading: TradingService;
-  triggers: TriggerEngine;
-  swap: SwapService;
-  smart: SmartService;
-};
+export type { Platform, Services };
 
 export type App = { server: FastifyInstance; services: Services; state: { shuttingDown: boolean } };
 
+/** Every module's services, built in the order of the module list (src/modules.ts). */
 export function createServices(platform: Platform): Services {
   // Markets, trading and the products live on this clock; sign-in, codes and locks keep the system's.
   const clock = platform.config.clock === 'movable' ? movableClock() : systemClock;
-  const audit = new AuditService(platform.db);
-  const ledger = new LedgerService(platform.db, audit, platform.logger, {
-    maxQueued: platform.config.ledgerMaxQueued,
-  });
-  const market = new MarketService(
-    platform.db,
-    clock.now,
-    createPriceSource(platform.config, platform.logger),
-  );
-  const notices = new NoticesService(platform.db);
-  const trading = new TradingService({
-    db: platform.db,
-    ledger,
-    market,
-    bus: platform.bus,
-    notices,
-    logger: platform.logger,
-    now: clock.now,
-    leverageCaps: platform.config.leverageCaps,
-    quoteKeys: platform.keys.purpose('quotes'),
-  });
-  const triggers = new TriggerEngine({
-    trading,
-    db: platform.db,
-    bus: platform.bus,
-    logger: platform.logger,
-  });
-  const feed = new QuoteFeed({
-    market,
-    bus: platform.bus,
-    redis: platform.redis,
-    nodeId: platform.config.nodeId,
-    logger: platform.logger,
-    now: clock.now,
-  });
-  // Sessions ended on another node are forgotten by this node's session cache too.
-  sessionCacheOf(platform.db).connect(platform.bus);
-  const customers = new CustomerDirectory(platform.db);
-  const staff = new StaffService({
-    db: platform.db,
-    audit,
-    rateLimiter: platform.rateLimiter,
-    keys: platform.keys,
-  });
-  const uploads = new UploadsService({
-    db: platform.db,
-    storage: platform.storage,
-    rateLimiter: platform.rateLimiter,
-  });
-  const kyc = new KycService({
-    db: platform.db,
-    uploads,
-    audit,
-    customers,
-    rateLimiter: platform.rateLimiter,
-  });
-  // Staff review queues: one registration per kind (modules/review).
-  const reviews = new ReviewService({
-    db: platform.db,
-    audit,
-    notices,
-    staff,
-    customers,
-    ledger,
-  });
-  // The node that leads the quote feed also runs the trigger engine, on the same ticks.
-  feed.onLeaderTick((t) => triggers.tick(t));
-  const identity = new IdentityService({
-    db: platform.db,
-    mailer: platform.mailer,
-    sms: platform.sms,
-    rateLimiter: platform.rateLimiter,
-    ledger,
-    notices,
-    audit,
-    keys: platform.keys,
-    social: { providers: platform.config.socialProviders, publicUrl: platform.config.publicUrl },
-    logger: platform.logger,
-  });
-  const params = new ParamsService(platform.db);
-  const evmKey = parseExtendedPublicKey(platform.config.depositXpubs.evm);
-  const bitcoinKey = parseExtendedPublicKey(platform.config.depositXpubs.btc);
-  const wallet = new WalletService({
-    db: platform.db,
-    ledger,
-    audit,
-    notices,
-    uploads,
-    customers,
-    identity,
-    kyc,
-    params,
-    derive: {
-      evm: (index) => deriveEvmAddress(evmKey, index),
-      bitcoin: (index) => deriveBtcAddress(bitcoinKey, index),
-    },
-    chain: platform.chain?.chain ?? null,
-    signer: platform.chain?.signer ?? null,
-    quoteKeys: platform.keys.purpose('quotes'),
-    logger: platform.logger,
-  });
-  const operator = new OperatorService({ db: platform.db, audit, production: platform.config.production });
-  // The customer's pay-in address for a purchase by proof: their USDT deposit address.
-  const payIn = async (userId: number) =>
-    wallet.deposits.address('live', userId, 'USDT-EVM').catch(() => null);
-  const earn = new EarnService({
-    db: platform.db,
-    ledger,
-    audit,
-    notices,
-    kyc,
-    uploads,
-    payIn,
-    basketRate: marketBasketRate(market),
-    quoteKeys: platform.keys.purpose('quotes'),
-    logger: platform.logger,
-    now: clock.now,
-  });
-  // Loans: live book, paid from a lending pool; the credit score reads the loans' record.
-  const loans = new LoansService({
-    db: platform.db,
-    ledger,
-    audit,
-    notices,
-    kyc,
-    uploads,
-    storage: platform.storage,
-    params,
-    quoteKeys: platform.keys.purpose('quotes'),
-    logger: platform.logger,
-    mail: { mailer: platform.mailer, customers },
-    platformAddress: platform.chain?.signer?.address ?? null,
-    now: clock.now,
-  });
-  kyc.useLoanFacts((userId) => loans.creditFacts(userId));
-  // Currency swap: quotes priced from the market, committed as one ledger entry.
-  const swap = new SwapService({
-    db: platform.db,
-    ledger,
-    market,
-    audit,
-    quoteKeys: platform.keys.purpose('quotes'),
-    now: clock.now,
-  });
-  // Smart plans: live book, trading real positions from the customer's smart account.
-  const smart = new SmartService({
-    db: platform.db,
-    ledger,
-    trading,
-    audit,
-    notices,
-    quoteKeys: platform.keys.purpose('quotes'),
-    logger: platform.logger,
-    now: clock.now,
-  });
-  return {
-    clock,
-    audit,
-    ledger,
-    identity,
-    swap,
-    smart,
-    notices,
-    content: new ContentService(platform.db, operator),
-    operator,
-    params,
-    market,
-    quotes: new QuoteHub(platform.bus, (code) => market.typeOf(code)),
-    feed,
-    trading,
-    triggers,
-    customers,
-    staff,
-    staffCustomers: new StaffCustomers({ db: platform.db, staff, customers, kyc, ledger, trading }),
-    staffAuditLog: new StaffAuditLog({ audit, staff }),
-    alerts: new AlertsService({
-      db: platform.db,
-      audit,
-      staff,
-      mailer: platform.mailer,
-      adminUrl: platform.config.publicUrl
-        ? `${platform.config.publicUrl.replace(/\/+$/, '')}/admin`
-        : undefined,
-      logger: platform.logger,
-    }),
-    fourEyes: new FourEyesSettingsService({ db: platform.db, audit, staff }),
-    kyc,
-    uploads,
-    reviews,
-    kycReview: reviews.register(kycReview(kyc, staff)),
-    wallet,
-    depositReview: reviews.register(depositReview(wallet.deposits, ledger, params)),
-    withdrawalReview: reviews.register(withdrawalReview(wallet.withdrawals, ledger, kyc, params)),
-    earn,
-    earnProofReview: reviews.register(
-      earnProofReview(
-        earn,
-        ledger,
-        params,
-        async (userId) => (await payIn(userId))?.address ?? null,
-        clock.now,
-      ),
-    ),
-    loans,
-    loanApplicationReview: reviews.register(loanApplicationReview(loans, ledger, kyc, params)),
-    loanProofReview: reviews.register(loanProofReview(loans, ledger, params)),
-  };
+  return createModuleServices(MODULES, platform, { clock });
 }
 
 export async function buildApp(platform: Platform, services = createServices(platform)): Promise<App> {
@@ -436,30 +115,7 @@ export async function buildApp(platform: Platform, services = createServices(pla
   const openApi = buildOpenApi(API_VERSION);
   server.get('/swx/openapi.json', async () => openApi);
 
-  contentRoutes(server, services.content);
-  paramsRoutes(server, services.params, services.staff, services.fourEyes);
-  identityRoutes(server, services.identity);
-  ledgerRoutes(server, services.ledger, services.market);
-  noticesRoutes(server, services.notices);
-  marketRoutes(server, services.market, services.quotes);
-  tradingRoutes(server, services.trading);
-  staffRoutes(server, services.staff, services.staffCustomers, services.staffAuditLog);
-  alertsRoutes(server, services.staff, services.alerts);
-  kycRoutes(server, services.kyc, services.staff, services.kycReview);
-  uploadsRoutes(server, services.uploads, services.staff);
-  walletRoutes(server, services.wallet, services.staff, {
-    deposits: services.depositReview,
-    withdrawals: services.withdrawalReview,
-  });
-  earnRoutes(server, services.earn, services.staff, services.earnProofReview);
-  swapRoutes(server, services.swap, services.staff);
-  smartRoutes(server, services.smart, services.staff);
-  loansRoutes(server, services.loans, services.staff, {
-    applications: services.loanApplicationReview,
-    proofs: services.loanProofReview,
-  });
-  operatorRoutes(server, services.operator, services.staff);
-  statsRoutes(server, { identity: services.identity, market: services.market, trading: services.trading });
+  for (const module of MODULES) module.routes?.(server, services, platform);
 
   await serveApps(server);
   return { server, services, state };

@@ -1,21 +1,12 @@
-import { LOAN_ASSETS } from '@swx/contract';
-import { buildApp, createServices, type Platform } from './app.ts';
+import { buildApp, createServices } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
-import { staffAlertsJob } from './modules/alerts/alerts.jobs.ts';
-import { earnDailyJob, earnReturnsJob } from './modules/earn/earn.service.ts';
-import { reconciliationJob } from './modules/ledger/ledger.jobs.ts';
-import { loansDailyJob, loansMinuteJob } from './modules/loans/loans.service.ts';
-import { quoteClaimsJob } from './modules/products/quotes.ts';
-import { subLedgerReconciliationJob } from './modules/products/reconciliation.ts';
-import { SettlementRunner } from './modules/products/settlement.ts';
-import { smartBacktestJob, smartIncomeJob, smartLiveJob } from './modules/smart/smart.service.ts';
-import { marginReconciliationJob } from './modules/trading/trading.jobs.ts';
-import { WalletJob } from './modules/wallet/wallet.service.ts';
+import { MODULES } from './modules.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { closeControl, serveControl } from './platform/control.ts';
 import { DataDirBusyError } from './platform/datalock.ts';
 import { JobRunner } from './platform/jobs.ts';
+import type { Platform } from './platform/module.ts';
 
 /**
  * The server process: configuration, platform, migrations, seed data, HTTP and websocket on one
@@ -50,74 +41,14 @@ async function main(): Promise<void> {
       'MASTER_KEY is not set: this node signs with the sandbox key of its DATA_DIR; nodes sharing DATABASE_URL need one MASTER_KEY',
     );
   const services = createServices(platform);
-  await services.ledger.ensureSystemAccounts();
-  await services.market.load();
-  services.market.startSource();
-  await services.triggers.start();
-  if (config.seed) {
-    await services.params.seedDefaults();
-    await services.content.seed();
-  }
+  // Each module loads what it serves (catalogues, system accounts, seed data) in list order.
+  for (const module of MODULES) await module.prepare?.(services, platform);
   const app = await buildApp(platform, services);
   const jobs = new JobRunner(platform.db, config.nodeId, platform.logger, services.clock.now);
-  // A failed run raises a staff alert (one per job while unresolved), mailed to the admins; every
-  // alert is mailed to the roles that act on it by the alerts job.
-  jobs.onFailure((failure) => services.alerts.jobFailed(failure));
-  jobs.register(staffAlertsJob(services.alerts, jobs));
-  jobs.register(reconciliationJob(services.ledger, services.audit));
-  // A quote commits once: its claim is kept until long after it expired.
-  jobs.register(quoteClaimsJob(platform.db, services.clock.now));
-  jobs.register(marginReconciliationJob(services.trading, services.ledger, services.audit));
-  const wallet = new WalletJob(services.wallet, config.walletPollMs, platform.logger);
-  // Earn: the daily settlement (on the runner's clock) and, every minute, refused proofs' promises back to their reserve.
-  jobs.register(earnReturnsJob(services.earn));
-  jobs.register(
-    earnDailyJob(
-      services.earn,
-      new SettlementRunner({
-        db: platform.db,
-        ledger: services.ledger,
-        audit: services.audit,
-        now: services.clock.now,
-        logger: platform.logger,
-      }),
-    ),
-  );
-  // Loans: the daily servicing (charges, overdue, reminders) on the runner's clock; every minute,
-  // new payouts' debts booked and approved repayment proofs applied; a daily sub-ledger check per asset.
-  jobs.register(loansMinuteJob(services.loans));
-  jobs.register(
-    loansDailyJob(
-      services.loans,
-      new SettlementRunner({
-        db: platform.db,
-        ledger: services.ledger,
-        audit: services.audit,
-        now: services.clock.now,
-        logger: platform.logger,
-      }),
-    ),
-  );
-  for (const asset of LOAN_ASSETS)
-    jobs.register(
-      subLedgerReconciliationJob(services.loans.subLedger(asset), services.ledger, services.audit),
-    );
-  // Smart plans: every minute the live runner steps each plan through the minutes completed; the
-  // daily income records each plan's complete days; each product's backtest is computed once a day;
-  // a daily check of the smart accounts.
-  jobs.register(smartLiveJob(services.smart));
-  jobs.register(smartIncomeJob(services.smart));
-  jobs.register(smartBacktestJob(services.smart));
-  jobs.register(subLedgerReconciliationJob(services.smart.subLedger(), services.ledger, services.audit));
-  // A development chain's blocks come at its own interval: the networks' waiting times follow it.
-  const chain = platform.chain?.chain;
-  if (chain && chain.kind !== 'external' && chain.blockSeconds >= 1)
-    await services.wallet.networks.followBlockTime(chain.blockSeconds);
-  if (config.jobs) {
-    jobs.start();
-    wallet.start();
-  }
-  if (config.feed) services.feed.start();
+  for (const module of MODULES)
+    for (const job of module.jobs?.(services, platform, jobs) ?? []) jobs.register(job);
+  if (config.jobs) jobs.start();
+  for (const module of MODULES) module.start?.(services, platform);
 
   const address = await app.server.listen({ port: config.port, host: config.host });
   const port = Number(new URL(address).port);
@@ -187,11 +118,7 @@ async function main(): Promise<void> {
     force.unref();
     if (control) await closeControl(control, config.dataDir);
     await jobs.stop();
-    await wallet.stop();
-    services.feed.stop();
-    services.market.source.stop();
-    services.triggers.stop();
-    services.quotes.close();
+    for (const module of [...MODULES].reverse()) await module.stop?.(services);
     await app.server.close();
     await platform.bus.close();
     platform.mailer.close();

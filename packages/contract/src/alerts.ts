@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { STAFF_DUTIES } from './roles.ts';
-import type { AdminCallDefinition } from './staff.ts';
+import type { AdminCallDefinition } from './staffBase.ts';
 
 /**
  * Staff alerts: what needs a person (a reserve that cannot pay an earn settlement, a reconciliation

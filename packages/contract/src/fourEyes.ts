@@ -4,7 +4,7 @@ import { wireId } from './ids.ts';
 import { ASSET_SCALES, type Asset } from './money.ts';
 import { reviewStaff } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
-import type { AdminCallDefinition } from './staff.ts';
+import type { AdminCallDefinition } from './staffBase.ts';
 
 /**
  * Four eyes: above a threshold an approval needs a second staff member. Each review kind with four

@@ -27,6 +27,7 @@ export * from './roles.ts';
 export * from './smart.ts';
 export * from './staff.ts';
 export * from './staffAccess.ts';
+export * from './staffBase.ts';
 export * from './swap.ts';
 export * from './trading.ts';
 export * from './uploads.ts';

@@ -5,7 +5,7 @@ import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
-import type { AdminCallDefinition } from './staff.ts';
+import type { AdminCallDefinition } from './staffBase.ts';
 import { uploadId } from './uploads.ts';
 import { amountInput } from './wallet.ts';
 

@@ -2,7 +2,8 @@ import { z } from 'zod/mini';
 import { type CallDefinition, CUSTOMER_API_BASE, calls } from './calls.ts';
 import { ALL_CODES } from './codes.ts';
 import { envelope } from './envelope.ts';
-import { ADMIN_API_BASE, type AdminCallDefinition, adminCalls } from './staff.ts';
+import { adminCalls } from './staff.ts';
+import { ADMIN_API_BASE, type AdminCallDefinition } from './staffBase.ts';
 
 /** The version both OpenAPI documents name. */
 export const API_VERSION = '0.1.0';

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { COUNTRIES } from './kyc.ts';
 import { LANGUAGES } from './languages.ts';
 import { STAFF_DUTIES } from './roles.ts';
-import type { AdminCallDefinition } from './staff.ts';
+import type { AdminCallDefinition } from './staffBase.ts';
 
 /**
  * Who operates the platform (DESIGN §2 rule 9): company, registration, regulator and licence,

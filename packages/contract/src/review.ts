@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { Code } from './codes.ts';
 import { wireId } from './ids.ts';
-import type { AdminCallDefinition, StaffRole } from './staff.ts';
+import type { AdminCallDefinition, StaffRole } from './staffBase.ts';
 
 /**
  * The staff review queue: one pattern for every "customer submits, staff decide" flow (KYC now;

@@ -1,4 +1,4 @@
-import type { StaffRole } from './staff.ts';
+import type { StaffRole } from './staffBase.ts';
 
 /**
  * What each staff role may do: the one table of the back office's permissions. Every staff call of

@@ -3,7 +3,7 @@ import { wireId } from './ids.ts';
 import { decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { STAFF_DUTIES } from './roles.ts';
-import type { AdminCallDefinition } from './staff.ts';
+import type { AdminCallDefinition } from './staffBase.ts';
 import { CLOSE_REASONS, DIRECTIONS } from './trading.ts';
 import { amountInput } from './wallet.ts';
 

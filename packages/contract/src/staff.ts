@@ -11,33 +11,19 @@ import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import { smartAdminCalls } from './smart.ts';
+import { type AdminCallDefinition, STAFF_ROLES } from './staffBase.ts';
 import { swapAdminCalls } from './swap.ts';
 import { walletAdminCalls } from './wallet.ts';
 
 /**
  * The staff API of the back office, under `/swx/admin` (never the customer base). Staff accounts,
  * sessions and tokens are separate from customers': a customer token is refused here and a staff
- * token is refused on customer calls. Each call names the roles that may make it.
+ * token is refused on customer calls. Each call names the roles that may make it. The base path,
+ * the role names and the shape of a call are in staffBase.ts, which the domain files build on;
+ * this file gathers every staff call, its own and the domains'.
  */
-export const ADMIN_API_BASE = '/swx/admin';
 
-export const STAFF_ROLES = ['admin', 'compliance', 'finance', 'support'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
-
-export type AdminCallDefinition = {
-  method: 'GET' | 'POST';
-  path: string;
-  summary: string;
-  /** The roles allowed; 'public' calls are the sign-in steps (no staff session yet). */
-  roles: readonly StaffRole[] | 'public';
-  params?: z.ZodMiniType;
-  query?: z.ZodMiniType;
-  body?: z.ZodMiniType;
-  data: z.ZodMiniType;
-  /** The refusals particular to the call, code → when (published as `x-refusals` in its OpenAPI operation). */
-  refusals?: Readonly<Record<number, string>>;
-};
-
+/** One staff call of this file, its literal types kept. */
 function adminCall<const D extends AdminCallDefinition>(definition: D): D {
   return definition;
 }

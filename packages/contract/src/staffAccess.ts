@@ -1,5 +1,6 @@
 import { STAFF_DUTIES, type StaffDutyName } from './roles.ts';
-import { type AdminCallName, adminCalls, STAFF_ROLES, type StaffRole } from './staff.ts';
+import { type AdminCallName, adminCalls } from './staff.ts';
+import { STAFF_ROLES, type StaffRole } from './staffBase.ts';
 
 /**
  * The role table (roles.ts) read by call: which duty each staff call belongs to, and so which roles

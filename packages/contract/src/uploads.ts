@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { STAFF_DUTIES } from './roles.ts';
-import type { StaffRole } from './staff.ts';
+import type { StaffRole } from './staffBase.ts';
 
 /**
  * Uploads (spec §5 "Uploads", §9 limits; DESIGN §3 Files). A customer uploads one file for one

@@ -6,9 +6,9 @@ import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { keys } from '../query.ts';
+import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
 import { EARN_TEXT, type EarnText } from './earn.text.ts';
-import { ratioToPercent } from './rates.ts';
 import './earn.css';
 
 /** The earn screens' text in the staff member's language. */

@@ -17,10 +17,11 @@ import { useBackOffice } from '../context.ts';
 import { plain } from '../DataTable.tsx';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
+import { percentToRatio, ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
 import { issuesOf, type Problems, useDraftForm } from '../useDraftForm.ts';
+import { basketCodes } from './basket.ts';
 import { useEarnText } from './EarnProducts.tsx';
-import { basketCodes, percentToRatio, ratioToPercent } from './rates.ts';
 
 type Asset = (typeof EARN_ASSETS)[number];
 

@@ -14,9 +14,9 @@ import { useBackOffice } from '../context.ts';
 import { type Column, DataTable, plain } from '../DataTable.tsx';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
+import { addAmounts } from '../rates.ts';
 import { fill } from '../text.ts';
 import { Money, useEarnText } from './EarnProducts.tsx';
-import { addAmounts } from './rates.ts';
 
 type BookFigures = EarnProductAdmin['books'][number];
 

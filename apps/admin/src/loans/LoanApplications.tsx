@@ -12,11 +12,11 @@ import { Link } from 'react-router';
 import { allowed, fetchLoanAgreement, fetchUpload } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { plain, timeColumn } from '../DataTable.tsx';
-import { ratioToPercent } from '../earn/rates.ts';
 import { Code, Facts } from '../Facts.tsx';
 import { Alert } from '../Field.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
+import { ratioToPercent } from '../rates.ts';
 import { oneApprovalReason } from '../review/fourEyes.ts';
 import {
   type Reviewed,

@@ -11,9 +11,9 @@ import { type FormEvent, useId, useState } from 'react';
 import { allowed, callAdmin, failureMessage, StaffApiError } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { type Column, DataTable, plain } from '../DataTable.tsx';
-import { addAmounts } from '../earn/rates.ts';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
+import { addAmounts } from '../rates.ts';
 import { fill } from '../text.ts';
 import { Money, useLoanText } from './LoanProducts.tsx';
 

@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
-import { ratioToPercent } from '../earn/rates.ts';
 import { Facts } from '../Facts.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
+import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
 import { SmartProductForm } from './SmartProductForm.tsx';
 import {

@@ -4,9 +4,9 @@ import { type FormEvent, useId, useState } from 'react';
 import { allowed, callAdmin, failureMessage, StaffApiError } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
-import { percentToRatio, ratioToPercent } from '../earn/rates.ts';
 import { Field, SubmitRow } from '../Field.tsx';
 import { keys } from '../query.ts';
+import { percentToRatio, ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
 import './swap.css';
 

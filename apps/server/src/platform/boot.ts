@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import type { Platform } from '../app.ts';
 import { createBus } from './bus.ts';
 import { type OpenedChain, openChain } from './chain/open.ts';
 import type { Config } from './config.ts';
@@ -10,6 +9,7 @@ import { platformKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail.ts';
 import { migrate } from './migrate.ts';
+import type { Platform } from './module.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './ratelimit.ts';
 import { createSmsSender } from './sms.ts';
 import { FileStorage } from './storage.ts';

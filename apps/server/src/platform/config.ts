@@ -160,7 +160,7 @@ const schema = z.object({
   DEPOSIT_XPUB_EVM: optional(extendedPublicKey),
   DEPOSIT_XPUB_BTC: optional(extendedPublicKey),
   /**
-   * Leverage caps that replace the retail defaults (modules/trading/terms.ts), as JSON keyed by
+   * Leverage caps that replace the retail defaults (modules/market/terms.ts), as JSON keyed by
    * instrument code or class, e.g. {"crypto":1,"EURUSD":20}.
    */
   LEVERAGE_CAPS: z

@@ -107,7 +107,7 @@ export const ROUTES: readonly RouteEntry[] = [
     path: '/cruuency',
     title: 'currency',
     tab: 'market',
-    view: { load: () => import('../features/market/Currency.tsx') },
+    view: { load: () => import('../features/trading/Currency.tsx') },
     firstCall: { name: 'getMarketInfo', params: { id: '?id' } },
   },
   {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { MarketService } from '../market/market.service.ts';
+import { PPM } from '../products/figures.ts';
 import { marketBasketRate } from './earn.basket.ts';
-import { PPM } from './earn.figures.ts';
 
 /** A dynamic product's day: the mean of its basket's close-to-close returns at the platform's own (simulated) prices. */
 let t: TestDatabase;

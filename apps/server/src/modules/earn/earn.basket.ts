@@ -1,5 +1,5 @@
 import type { MarketService } from '../market/market.service.ts';
-import { PPM } from './earn.figures.ts';
+import { PPM } from '../products/figures.ts';
 
 /**
  * A dynamic product's daily rate: the mean of its basket's realised daily returns at the

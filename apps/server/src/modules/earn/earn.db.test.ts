@@ -11,7 +11,8 @@ import { productBody, testEarn } from '../../test/earn.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { EARN, LedgerService } from '../ledger/ledger.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
-import { addDays, dynamicPayment, interestOfDay, ppmOf, utcDay } from './earn.figures.ts';
+import { addDays, ppmOf, utcDay } from '../products/figures.ts';
+import { dynamicPayment, interestOfDay } from './earn.figures.ts';
 
 /**
  * Earn against the real ledger on an injected clock: 400 days of purchases, daily settlement,

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ppmOf, ppmText } from '../products/figures.ts';
 import {
   dynamicPayment,
   interestOfDay,
   interestThrough,
-  ppmOf,
-  ppmText,
   redemptionOn,
   redemptionTable,
   scheduleOf,

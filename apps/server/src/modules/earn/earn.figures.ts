@@ -9,14 +9,7 @@
  * k − 1, so the days of a term sum exactly to its total (never one minor unit more or less).
  */
 
-export const PPM = 1_000_000n;
-const DAY_MS = 86_400_000;
-
-export const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-export const daysBetween = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+import { addDays, daysBetween, PPM } from '../products/figures.ts';
 
 /** Static interest earned by the end of the k-th day of interest (k ≥ 0). */
 export function interestThrough(amount: bigint, annualRatePpm: bigint, k: number): bigint {
@@ -123,25 +116,5 @@ export function redemptionTable(terms: Terms, schedule: Schedule, purchaseDay: s
     out.push(redemptionOn(terms, schedule, d));
   return out;
 }
-
-/** A ppm rate as a decimal ratio string ("0.12" for 120000). */
-export function ppmText(ppm: bigint): string {
-  const negative = ppm < 0n;
-  const abs = negative ? -ppm : ppm;
-  const whole = abs / PPM;
-  const frac = (abs % PPM).toString().padStart(6, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
-}
-
-/** A decimal ratio ("0.12") as ppm; at most 6 decimals. */
-export function ppmOf(text: string): bigint {
-  const match = /^(-?)(\d+)(?:\.(\d{1,6}))?$/.exec(text);
-  if (!match) throw new Error(`${text} is not a rate`);
-  const value = BigInt(match[2] ?? '0') * PPM + BigInt((match[3] ?? '').padEnd(6, '0') || '0');
-  return match[1] ? -value : value;
-}
-
-/** The daily rate of an annual rate (annual / 365), as ppm rounded down, for display. */
-export const dailyPpm = (annualPpm: bigint) => annualPpm / 365n;
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);

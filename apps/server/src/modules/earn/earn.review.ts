@@ -3,8 +3,9 @@ import type { Queryable } from '../../platform/db.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { EARN } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
+import { utcDay } from '../products/figures.ts';
 import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
-import { scheduleOf, utcDay } from './earn.figures.ts';
+import { scheduleOf } from './earn.figures.ts';
 import { approveProofInTx, type InvestmentRow, rejectProofInTx } from './earn.repository.ts';
 import { type EarnService, rowTerms } from './earn.service.ts';
 

@@ -24,23 +24,18 @@ import type { KycService } from '../kyc/kyc.service.ts';
 import { type Book, EARN, LedgerError, type LedgerService } from '../ledger/ledger.service.ts';
 import type { Posting } from '../ledger/ledger.types.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import { addDays, dailyPpm, PPM, ppmOf, ppmText, utcDay } from '../products/figures.ts';
 import { bigintText, Quotes } from '../products/quotes.ts';
 import type { SettledProduct, SettlementRunner } from '../products/settlement.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import {
-  addDays,
-  dailyPpm,
   dynamicPayment,
-  PPM,
-  ppmOf,
-  ppmText,
   redemptionOn,
   redemptionTable,
   type Schedule,
   scheduleOf,
   staticPaymentFor,
   type Terms,
-  utcDay,
 } from './earn.figures.ts';
 import {
   capacityUsed,

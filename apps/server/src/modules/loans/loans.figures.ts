@@ -1,4 +1,4 @@
-import { addDays, daysBetween, PPM } from '../earn/earn.figures.ts';
+import { addDays, daysBetween, PPM } from '../products/figures.ts';
 
 /**
  * The arithmetic of loans: the one place that computes what the information sheet shows and what

@@ -34,7 +34,6 @@ import type { Mailer } from '../../platform/mail.ts';
 import type { FileStorage } from '../../platform/storage.ts';
 import { localeTexts } from '../../platform/texts.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { ppmOf, ppmText, utcDay } from '../earn/earn.figures.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -42,6 +41,7 @@ import { type Book, LedgerError, type LedgerService } from '../ledger/ledger.ser
 import type { Posting } from '../ledger/ledger.types.ts';
 import { type NoticeKind, type NoticesService, renderNotice } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
+import { ppmOf, ppmText, utcDay } from '../products/figures.ts';
 import { bigintText, Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
 import { type SettledProduct, type SettlementRunner, settlementKey } from '../products/settlement.ts';

@@ -1,3 +1,4 @@
+// size-ratchet: data
 /** Instruments listed on the platform, with a reference price used to seed the simulated feed. Generated list; edit by hand as needed. */
 export type CatalogueClass = 'forex' | 'crypto' | 'stocks' | 'etf' | 'metals' | 'futures';
 export type CatalogueEntry = {

@@ -1,5 +1,5 @@
 import { formatMinor, SETTLEMENT_SCALE, type SmartBacktest } from '@swx/contract';
-import { ppmText } from '../earn/earn.figures.ts';
+import { ppmText } from '../products/figures.ts';
 import { type BarSeries, type EngineConfig, type EngineTrade, runEngine } from './smart.engine.ts';
 
 const PPM = 1_000_000n;

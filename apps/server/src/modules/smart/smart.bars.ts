@@ -1,7 +1,7 @@
 import { ApiError } from '../../platform/http.ts';
 import type { Instrument } from '../market/feed.ts';
+import { tickQuote } from '../market/pricing.ts';
 import type { PriceSource } from '../market/source.ts';
-import { tickQuote } from '../trading/pricing.ts';
 import type { BarSeries } from './smart.engine.ts';
 
 export const MINUTE = 60;

@@ -1,6 +1,6 @@
 import { openingFigures, profitMinor, USD } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
-import { termsOf } from '../trading/terms.ts';
+import { termsOf } from '../market/terms.ts';
 import { backtestReport } from './smart.backtest.ts';
 import {
   type BarSeries,

@@ -26,7 +26,7 @@ import type { Decider, DecisionBar, RiskLimits, StrategyDefinition } from './sma
  * Instruments are quoted in USD or USDT, so the conversion is 1.
  */
 
-/** What the engine needs of the instrument: its trading terms (modules/trading/terms.ts). */
+/** What the engine needs of the instrument: its trading terms (modules/market/terms.ts). */
 export type EngineMarket = {
   decimals: number;
   lotSize: bigint;

@@ -33,7 +33,6 @@ import { dailyKey, type Job, minuteKey } from '../../platform/jobs.ts';
 import { KeyRing, type PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { ppmOf, ppmText } from '../earn/earn.figures.ts';
 import {
   type EntryAttachment,
   type LedgerService,
@@ -41,10 +40,11 @@ import {
 } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { NoticeKind, NoticesService } from '../notices/notices.service.ts';
+import { ppmOf, ppmText } from '../products/figures.ts';
+import type { PositionDesk, PositionRow } from '../products/ports.ts';
 import { Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
 import { addDays } from '../products/settlement.ts';
-import type { PositionRow, TradingService } from '../trading/trading.service.ts';
 import { backtestReport, ratioText } from './smart.backtest.ts';
 import { barAt, barsOf, MINUTE } from './smart.bars.ts';
 import {
@@ -115,7 +115,7 @@ type EndData = PlanEnd;
 export class SmartService {
   private readonly db: Database;
   private readonly ledger: LedgerService;
-  private readonly trading: TradingService;
+  private readonly trading: PositionDesk;
   private readonly audit: AuditService;
   private readonly notices: NoticesService | undefined;
   private readonly logger: Logger | undefined;
@@ -134,7 +134,7 @@ export class SmartService {
   constructor(deps: {
     db: Database;
     ledger: LedgerService;
-    trading: TradingService;
+    trading: PositionDesk;
     audit: AuditService;
     notices?: NoticesService;
     logger?: Logger;

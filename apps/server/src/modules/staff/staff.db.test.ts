@@ -11,6 +11,7 @@ import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
 import { FileStorage } from '../../platform/storage.ts';
 import { createTestContext, type TestContext } from '../../test/context.ts';
 import { AuditService } from '../audit/audit.service.ts';
+import { DeskCustomers } from '../desk/desk.customers.ts';
 import { CustomerDirectory } from '../identity/identity.customers.ts';
 import { IdentityService } from '../identity/identity.service.ts';
 import { base32Decode, totpCode } from '../identity/identity.totp.ts';
@@ -20,7 +21,6 @@ import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import { TradingService } from '../trading/trading.service.ts';
 import { UploadsService } from '../uploads/uploads.service.ts';
-import { StaffCustomers } from './staff.customers.ts';
 import { StaffService as Staff, type StaffService, type StaffSession } from './staff.service.ts';
 
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
@@ -31,7 +31,7 @@ describe(`staff accounts on ${TEST_DB}`, () => {
   let ctx: TestContext;
   let staff: StaffService;
   let identity: IdentityService;
-  let customers: StaffCustomers;
+  let customers: DeskCustomers;
   let audit: AuditService;
   let clock = Date.UTC(2025, 6, 1, 9, 0, 5);
   const step = () => {
@@ -75,7 +75,7 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       bus: createMemoryBus(),
       notices,
     });
-    customers = new StaffCustomers({ db: t.db, staff, customers: directory, kyc, ledger, trading });
+    customers = new DeskCustomers({ db: t.db, staff, customers: directory, kyc, ledger, trading });
     ctx = await createTestContext(t.db, { audit, ledger, notices, staff, now: () => clock });
   });
   afterAll(() => t.close());

@@ -8,7 +8,6 @@ import {
 } from '@swx/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StaffAuditLog } from './staff.audit.ts';
-import type { StaffCustomers } from './staff.customers.ts';
 import { mountStaffCall, requireStaff } from './staff.http.ts';
 import type { StaffClient, StaffService } from './staff.service.ts';
 
@@ -17,13 +16,8 @@ const clientOf = (request: FastifyRequest): StaffClient => ({
   userAgent: String(request.headers['user-agent'] ?? ''),
 });
 
-/** The staff API under /swx/admin: sign-in with TOTP, the customers screen, staff accounts, its OpenAPI document. */
-export function staffRoutes(
-  app: FastifyInstance,
-  staff: StaffService,
-  customers: StaffCustomers,
-  auditLog: StaffAuditLog,
-): void {
+/** The staff API under /swx/admin: sign-in with TOTP, staff accounts, the audit log, its OpenAPI document. */
+export function staffRoutes(app: FastifyInstance, staff: StaffService, auditLog: StaffAuditLog): void {
   mountStaffCall(app, staff, adminCalls.signIn, ({ body, request }) => staff.signIn(body, clientOf(request)));
   mountStaffCall(app, staff, adminCalls.enrol, ({ body, request }) => staff.enrol(body, clientOf(request)));
   mountStaffCall(app, staff, adminCalls.verifyCode, ({ body, request }) =>
@@ -38,22 +32,6 @@ export function staffRoutes(
     email: session.email,
     role: session.role,
   }));
-
-  mountStaffCall(app, staff, adminCalls.searchCustomers, ({ staff: session, query }) =>
-    customers.search(session, query.q ?? '', query.before ? Number(query.before) : null),
-  );
-  mountStaffCall(app, staff, adminCalls.customerOverview, ({ staff: session, params }) =>
-    customers.overview(session, params.id),
-  );
-  mountStaffCall(app, staff, adminCalls.getCustomer, ({ staff: session, params }) =>
-    customers.view(session, params.id),
-  );
-  mountStaffCall(app, staff, adminCalls.lockCustomer, ({ staff: session, params, body }) =>
-    customers.setLocked(session, params.id, true, body.reason),
-  );
-  mountStaffCall(app, staff, adminCalls.unlockCustomer, ({ staff: session, params, body }) =>
-    customers.setLocked(session, params.id, false, body.reason),
-  );
 
   mountStaffCall(app, staff, adminCalls.listStaff, ({ staff: session }) => staff.list(session));
   mountStaffCall(app, staff, adminCalls.createStaff, ({ staff: session, body }) =>

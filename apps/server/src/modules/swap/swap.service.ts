@@ -19,7 +19,6 @@ import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { KeyRing, type PurposeKeys } from '../../platform/keys.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { ppmOf, ppmText } from '../earn/earn.figures.ts';
 import {
   type EntryAttachment,
   type EntryDetail,
@@ -28,8 +27,9 @@ import {
   type LedgerService,
 } from '../ledger/ledger.service.ts';
 import type { MarketService } from '../market/market.service.ts';
+import { tickQuote } from '../market/pricing.ts';
+import { ppmOf, ppmText } from '../products/figures.ts';
 import { type QuoteHolder, Quotes } from '../products/quotes.ts';
-import { tickQuote } from '../trading/pricing.ts';
 import { midRate, type SidePrices, swapFigures, swapLegs, USDT_PRICE } from './swap.figures.ts';
 import { SWAP, type SwapQuoteFigures } from './swap.quote.ts';
 import {

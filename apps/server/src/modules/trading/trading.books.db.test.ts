@@ -6,8 +6,8 @@ import { createMemoryBus } from '../../platform/bus.ts';
 import type { TestContext } from '../../test/context.ts';
 import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
+import type { TickQuote } from '../market/pricing.ts';
 import { NoticesService } from '../notices/notices.service.ts';
-import type { TickQuote } from './pricing.ts';
 import { TradingService } from './trading.service.ts';
 import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
 

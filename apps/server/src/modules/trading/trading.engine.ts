@@ -3,7 +3,7 @@ import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Instrument } from '../market/feed.ts';
-import { closeSide } from './pricing.ts';
+import { closeSide } from '../market/pricing.ts';
 import {
   lastTick,
   openPositionsAfter,

@@ -1,47 +1,10 @@
 import type { CloseReason, Direction } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import type { Book } from '../ledger/ledger.service.ts';
+import type { PositionRow } from '../products/ports.ts';
 
 /** SQL of positions. Ticks and amounts cross this boundary as bigint; the database holds numeric. */
-export type PositionRow = {
-  id: number;
-  userId: number;
-  book: Book;
-  instrumentId: number;
-  code: string;
-  direction: Direction;
-  centilots: bigint;
-  lotSize: bigint;
-  leverage: number;
-  priceDecimals: number;
-  openTicks: bigint;
-  stopLossTicks: bigint;
-  takeProfitTicks: bigint;
-  liquidationTicks: bigint;
-  conversionNum: bigint;
-  conversionDen: bigint;
-  notionalMinor: bigint;
-  marginMinor: bigint;
-  feeMinor: bigint;
-  feePpm: number;
-  openTick: number;
-  liveTick: number;
-  expiresTick: number | null;
-  language: string;
-  requestId: string;
-  openEntryId: number;
-  openedAt: string;
-  status: 'open' | 'closed';
-  closeReason: CloseReason | null;
-  closeTicks: bigint | null;
-  closeTick: number | null;
-  profitMinor: bigint | null;
-  absorbedMinor: bigint;
-  closeEntryId: number | null;
-  closedAt: string | null;
-  /** The smart plan that opened it: its margin comes from and returns to the plan's account. */
-  planId: number | null;
-};
+export type { PositionRow };
 
 /** A position as the open entry's attachment carries it (everything but what the database assigns). */
 export type NewPosition = Omit<

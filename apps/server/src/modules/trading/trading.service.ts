@@ -43,10 +43,11 @@ import {
 } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
+import { closeSide, conversionAt, openSide, type TickQuote, tickQuote } from '../market/pricing.ts';
+import { type InstrumentTerms, termsOf, termsView } from '../market/terms.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import type { PositionDesk } from '../products/ports.ts';
 import { type QuoteHolder, Quotes, type Redeemed } from '../products/quotes.ts';
-import { closeSide, conversionAt, openSide, type TickQuote, tickQuote } from './pricing.ts';
-import { type InstrumentTerms, termsOf, termsView } from './terms.ts';
 import { OPENING, type OpeningQuote, sameTicket, ticketFiguresOf } from './trading.quote.ts';
 import {
   closePositions,
@@ -76,7 +77,7 @@ export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; o
  * position and its margin can never disagree. Closing a position uses one idempotency key per
  * position, so whoever closes it first (the customer, a trigger, another node) is the only one.
  */
-export class TradingService {
+export class TradingService implements PositionDesk {
   private readonly db: Database;
   private readonly ledger: LedgerService;
   readonly market: MarketService;

@@ -2,7 +2,7 @@ import { LANGUAGE_NAMES } from '@swx/contract';
 import { useTranslation } from 'react-i18next';
 import { useClientState } from '../../app/state.ts';
 import { LanguageOptions } from '../../shell/LanguagePicker.tsx';
-import { AccountPage } from './AccountPage.tsx';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 
 /** Change language: the same list and logic as the shells' language picker, as a page. */
 export default function Language() {

@@ -3,8 +3,8 @@ import { Link, useNavigate } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { clearSession, useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
-import { AccountPage } from './AccountPage.tsx';
 import './account.css';
 
 /** The account screens, in the order the profile lists them: a path and its title key. */

@@ -3,8 +3,8 @@ import { use } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { kycTexts } from '../kyc/texts.ts';
-import { AccountPage } from './AccountPage.tsx';
 import './account.css';
 
 /** Settings: change password, change language, security, account verification. */

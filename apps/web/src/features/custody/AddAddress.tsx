@@ -10,7 +10,7 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { announce } from '../../ui/announce.ts';
 import { FormError } from '../../ui/Field.tsx';
 import { refusalIssues } from '../../ui/form/useContractForm.ts';
-import { walletQueries } from '../wallet/queries.ts';
+import { walletQueries } from '../transfers/queries.ts';
 import { signPersonalMessage } from './keys.ts';
 import { BackToWallet, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
 import type { VaultRecord } from './vault.ts';

@@ -5,15 +5,15 @@ import { Link } from 'react-router';
 import { z } from 'zod/mini';
 import { addFeatureTexts, formatNumber, type Texts } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Field, FormError, useFieldNotes } from '../../ui/Field.tsx';
 import { focusElement, focusFirstInvalid } from '../../ui/focus.ts';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { AccountPage } from '../account/AccountPage.tsx';
 import { loadVault, onVaultChange, vaultsChanged } from './store.ts';
 import { openVault, PASSPHRASE_MIN, type VaultRecord, WrongPassphrase } from './vault.ts';
-import '../wallet/wallet.css';
+import '../../ui/wallet-page.css';
 import './custody.css';
 
 /**

@@ -7,8 +7,8 @@ import { formatDecimal } from '../../app/i18n.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { NeedsLogin } from '../account/AccountPage.tsx';
 import { Purchase } from './Purchase.tsx';
 import {
   Capacity,

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
-import { AccountPage } from '../account/AccountPage.tsx';
 import { FormNotice, identityMessage, NewPasswordFields, repeatedPasswordError } from './fields.tsx';
 
 /** Change password: the current one and the new one twice; every other device is signed out. */

@@ -6,9 +6,9 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatMoney } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { DialogButtons } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { AccountPage } from '../account/AccountPage.tsx';
 import { ledgerQueries } from './queries.ts';
 import './ledger.css';
 

@@ -8,11 +8,10 @@ import { formatDate } from '../../app/i18n.ts';
 import { formatAmount, formatMoney, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
-import { AccountPage } from '../account/AccountPage.tsx';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { ledgerQueries, type TransactionFilter } from './queries.ts';
 import './ledger.css';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { tradeTexts } from '../trading/texts.ts';
 import { ledgerTexts } from './texts.ts';
 
 const ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
@@ -101,7 +100,7 @@ function eventText(t: TFunction, language: Language, line: TransactionLine): str
   if (line.kind === 'trade_pnl' && line.orderNo) {
     const values = { order: line.orderNo, result: money(line.result, true), margin: money(released) };
     return (CLOSE_REASONS as readonly string[]).includes(line.closeReason ?? '')
-      ? t('records.line.closedBy', { ...values, reason: t(`trade.reason.${line.closeReason}`) })
+      ? t('records.line.closedBy', { ...values, reason: t(`closeReason.${line.closeReason}`) })
       : t('records.line.closed', values);
   }
   if (line.kind === 'swap' && line.swap) {
@@ -266,7 +265,6 @@ function Records({ userId }: { userId: number }) {
 
 export default function Transactions() {
   use(ledgerTexts);
-  use(tradeTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (

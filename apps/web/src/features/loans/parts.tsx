@@ -8,8 +8,8 @@ import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
-import { NeedsLogin } from '../account/AccountPage.tsx';
 import { loanTexts } from './texts.ts';
 import './loans.css';
 

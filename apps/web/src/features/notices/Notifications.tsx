@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { callApi } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { AccountPage } from '../account/AccountPage.tsx';
 import { noticeQueries } from './queries.ts';
 import './notices.css';
 

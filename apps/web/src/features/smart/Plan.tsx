@@ -8,11 +8,11 @@ import { formatDecimal } from '../../app/i18n.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DialogButtons } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { Facts, usePlanFacts } from './Plans.tsx';
 import {

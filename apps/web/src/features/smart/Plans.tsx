@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
+import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { NeedsLogin } from '../account/AccountPage.tsx';
 import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
 import { smartQueries } from './queries.ts';
 

@@ -16,14 +16,14 @@ import { minorOf } from '../../app/money.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { normalizeDecimal } from '../../ui/decimalInput.ts';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
-import { NeedsLogin } from '../account/AccountPage.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { normalizeDecimal } from '../trading/ticket.ts';
 import {
   Closed,
   DemoDisabled,

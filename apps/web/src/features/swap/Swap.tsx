@@ -15,10 +15,10 @@ import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { announce } from '../../ui/announce.ts';
+import { normalizeDecimal } from '../../ui/decimalInput.ts';
 import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { normalizeDecimal } from '../trading/ticket.ts';
 import {
   Countdown,
   History,

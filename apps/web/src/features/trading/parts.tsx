@@ -105,7 +105,7 @@ export function StopField({
 }
 
 export function closeReasonText(t: (key: string) => string, reason: CloseReason | null): string {
-  return reason ? t(`trade.reason.${reason}`) : '—';
+  return reason ? t(`closeReason.${reason}`) : '—';
 }
 
 type FigureRow = { key: string; label: string; value: React.ReactNode; raw: string };

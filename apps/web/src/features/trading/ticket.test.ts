@@ -5,7 +5,6 @@ import {
   autoCloseKey,
   checkTicket,
   defaultStops,
-  normalizeDecimal,
   parsePrice,
   stepLots,
   stopIssues,
@@ -110,12 +109,6 @@ describe('default stop loss and take profit', () => {
 });
 
 describe('typed numbers', () => {
-  it('reads a comma as the decimal point, Arabic-Indic digits and spaces', () => {
-    expect(normalizeDecimal('1,5')).toBe('1.5');
-    expect(normalizeDecimal('٦٥٠٠٠٫٥')).toBe('65000.5');
-    expect(normalizeDecimal(' 65 000.25 ')).toBe('65000.25');
-  });
-
   it('refuses more decimals than the instrument has, zero and text', () => {
     expect(parsePrice('65000.123', 2)).toBeNull();
     expect(parsePrice('65000.120', 2)).toBe(6_500_012n);

@@ -9,8 +9,8 @@ import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { FormNotice } from '../identity/fields.tsx';
+import { walletQueries } from '../transfers/queries.ts';
 import { LockState, NetworkPicker, useNow, WalletLinks, WalletPage, WithNetworks } from './parts.tsx';
-import { walletQueries } from './queries.ts';
 
 /** Remove one address, after a confirm dialog. */
 function RemoveAddress({ address }: { address: WithdrawalAddress }) {

@@ -10,6 +10,7 @@ import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import { FormNotice } from '../identity/fields.tsx';
+import { walletQueries } from '../transfers/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import {
   CopyButton,
@@ -22,7 +23,6 @@ import {
   WalletPage,
   WithNetworks,
 } from './parts.tsx';
-import { walletQueries } from './queries.ts';
 
 /** My address on a network: the text, its QR code and a copy button. */
 function AddressCard({ network, address }: { network: Network; address: string }) {

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { walletQueries } from '../transfers/queries.ts';
 import { DepositProgress, StateWord, TxHash, useWalletFormat, WalletLinks, WalletPage } from './parts.tsx';
-import { walletQueries } from './queries.ts';
 
 /** One record as a card: its amount and state, then its facts (a card reads well at 320 px too). */
 function RecordCard({

@@ -20,6 +20,7 @@ import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
+import { walletQueries } from '../transfers/queries.ts';
 import {
   LockState,
   NetworkPicker,
@@ -29,7 +30,6 @@ import {
   WalletPage,
   WithNetworks,
 } from './parts.tsx';
-import { walletQueries } from './queries.ts';
 
 type QuoteBody = { network: string; addressId: number; amount: string };
 /** What the confirm step shows and commits: one quote of one request. */

@@ -15,11 +15,12 @@ import { formatDate, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatMoney } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { AccountPage } from '../account/AccountPage.tsx';
-import { walletQueries } from './queries.ts';
+import { walletQueries } from '../transfers/queries.ts';
 import { walletTexts } from './texts.ts';
+import '../../ui/wallet-page.css';
 import './wallet.css';
 
 /**

@@ -1,7 +1,7 @@
 import { Code, type Conversion, type Direction, priceTicks, USD } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
-import { formatPrice, type Instrument } from '../market/feed.ts';
-import { type PriceSource, simulatedSource } from '../market/source.ts';
+import { formatPrice, type Instrument } from './feed.ts';
+import { type PriceSource, simulatedSource } from './source.ts';
 
 /** Prices of one tick in integer ticks at the instrument's decimals, exactly as the market shows them. */
 export type TickQuote = { bid: bigint; ask: bigint; mid: bigint };

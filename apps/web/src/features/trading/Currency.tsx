@@ -6,23 +6,23 @@ import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { InView } from '../../ui/InView.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { Change } from './Change.tsx';
-import { direction, percent, price, type Quote, useQuote } from './live.ts';
-import { marketQueries } from './queries.ts';
-import { WatchStar } from './WatchStar.tsx';
-import { useWatchlist } from './watch.ts';
-import './market.css';
+import { Change } from '../market/Change.tsx';
+import { direction, percent, price, type Quote, useQuote } from '../market/live.ts';
+import { marketQueries } from '../market/queries.ts';
+import { WatchStar } from '../market/WatchStar.tsx';
+import { useWatchlist } from '../market/watch.ts';
+import '../market/market.css';
 
 /** What the live parts of the page read of the instrument (getMarketInfo's answer). */
 type MarketInfo = { code: string; appName: string; open: boolean; zdf: string };
 
-const CandleChart = lazy(() => import('./CandleChart.tsx'));
+const CandleChart = lazy(() => import('../market/CandleChart.tsx'));
 /**
  * The order ticket is its own chunk: reading prices needs none of it. Memo: a quote tick
  * re-renders this page, not the ticket, whose props change with the instrument's snapshot (every
  * few seconds) and which prices the order by its own preview query.
  */
-const OrderTicket = memo(lazy(() => import('../trading/OrderTicket.tsx')));
+const OrderTicket = memo(lazy(() => import('./OrderTicket.tsx')));
 const SECONDS: Record<string, number> = {
   '1m': 60,
   '5m': 300,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addAmounts, basketCodes, percentToRatio, ratioToPercent } from './rates.ts';
+import { addAmounts, percentToRatio, ratioToPercent } from './rates.ts';
 
-describe('earn rates on staff screens', () => {
+describe('rates and amounts on staff screens', () => {
   it('shows a ratio as a percentage, exactly', () => {
     expect(ratioToPercent('0.12')).toBe('12');
     expect(ratioToPercent('0.125')).toBe('12.5');
@@ -29,10 +29,5 @@ describe('earn rates on staff screens', () => {
     expect(addAmounts('ETH', '0.000000000000000001', '0.2')).toBe('0.200000000000000001');
     expect(addAmounts('BTC', '1', '0.000000001')).toBeNull();
     expect(addAmounts('USDT', '1', 'x')).toBeNull();
-  });
-
-  it('reads a basket typed with commas or spaces', () => {
-    expect(basketCodes('btcusdt, ETHUSDT  BTCUSDT\nSOLUSDT')).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
-    expect(basketCodes(' ')).toEqual([]);
   });
 });

@@ -12,16 +12,16 @@ import { ApiError } from '../../platform/http.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import { BOOKS, type LedgerService } from '../ledger/ledger.service.ts';
+import type { StaffService, StaffSession } from '../staff/staff.service.ts';
 import type { TradingService } from '../trading/trading.service.ts';
-import { insertStatusChange, statusHistory } from './staff.repository.ts';
-import type { StaffService, StaffSession } from './staff.service.ts';
+import { insertStatusChange, statusHistory } from './desk.repository.ts';
 
 /**
  * The customers screen of the back office: search, one customer, lock and unlock with a reason.
  * Each action is audited with the staff member as actor; a lock, its record and its audit row are
  * written in one transaction, and the lock ends every session of the customer.
  */
-export class StaffCustomers {
+export class DeskCustomers {
   private readonly db: Database;
   private readonly staff: StaffService;
   private readonly customers: CustomerDirectory;

@@ -15,7 +15,8 @@ const confirming = (deposits: readonly Deposit[] | undefined) =>
 /**
  * Deposits and withdrawals (the live book only), under one root key: a proof sent, an address
  * added or removed, a withdrawal made invalidates `walletQueries.all`. Each key carries the user,
- * so another login never sees the last one's data.
+ * so another login never sees the last one's data. The server's wallet module, read by the wallet's
+ * screens and by the self-custody wallet (which adds its address to the address book).
  */
 export const walletQueries = {
   all,

@@ -1,5 +1,5 @@
 import { AUTO_CLOSE_CHOICES, STOP_OUT_PERCENT, type TradingTerms } from '@swx/contract';
-import { CLASS_RULES, type MarketClass } from '../market/feed.ts';
+import { CLASS_RULES, type MarketClass } from './feed.ts';
 
 /**
  * The terms every position of an instrument is made of, stated to the customer before trading:

@@ -39,15 +39,3 @@ export function addAmounts(asset: keyof typeof ASSET_SCALES, a: string, b: strin
     return null;
   }
 }
-
-/** Instrument codes typed with commas, spaces or new lines between them, upper-cased, each once. */
-export function basketCodes(typed: string): string[] {
-  return [
-    ...new Set(
-      typed
-        .split(/[\s,،、，;]+/)
-        .filter(Boolean)
-        .map((code) => code.toUpperCase()),
-    ),
-  ];
-}

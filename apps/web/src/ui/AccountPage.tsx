@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { useClientState } from '../../app/state.ts';
-import { BookBadge } from '../../shell/BookBadge.tsx';
-import { LoginLinks } from '../../shell/LoginLinks.tsx';
-import './account.css';
+import { useClientState } from '../app/state.ts';
+import { BookBadge } from '../shell/BookBadge.tsx';
+import { LoginLinks } from '../shell/LoginLinks.tsx';
+import './account-page.css';
 
 /** Account screens need a session; without one they say so and offer to log in (no route guard, spec §6). */
 export function NeedsLogin({ children }: { children: ReactNode }) {

@@ -1,0 +1,59 @@
+import { alertsModule } from './modules/alerts/alerts.module.ts';
+import { auditModule } from './modules/audit/audit.module.ts';
+import { contentModule } from './modules/content/content.module.ts';
+import { deskModule } from './modules/desk/desk.module.ts';
+import { earnModule } from './modules/earn/earn.module.ts';
+import { identityModule } from './modules/identity/identity.module.ts';
+import { kycModule } from './modules/kyc/kyc.module.ts';
+import { ledgerModule } from './modules/ledger/ledger.module.ts';
+import { loansModule } from './modules/loans/loans.module.ts';
+import { marketModule } from './modules/market/market.module.ts';
+import { noticesModule } from './modules/notices/notices.module.ts';
+import { operatorModule } from './modules/operator/operator.module.ts';
+import { paramsModule } from './modules/params/params.module.ts';
+import { productsModule } from './modules/products/products.module.ts';
+import { reviewModule } from './modules/review/review.module.ts';
+import { smartModule } from './modules/smart/smart.module.ts';
+import { staffModule } from './modules/staff/staff.module.ts';
+import { statsModule } from './modules/stats/stats.module.ts';
+import { swapModule } from './modules/swap/swap.module.ts';
+import { tradingModule } from './modules/trading/trading.module.ts';
+import { uploadsModule } from './modules/uploads/uploads.module.ts';
+import { walletModule } from './modules/wallet/wallet.module.ts';
+import type { MissingNeeds, ServicesOf } from './platform/module.ts';
+
+/**
+ * Every server module, in the order they are built: a module is given what the modules before it
+ * gave (platform/module.ts). Adding a module is one line here; app.ts and main.ts build the
+ * services, calls, jobs, start and stop from this list.
+ */
+export const MODULES = [
+  auditModule,
+  marketModule,
+  noticesModule,
+  ledgerModule,
+  identityModule,
+  staffModule,
+  paramsModule,
+  uploadsModule,
+  reviewModule,
+  kycModule,
+  operatorModule,
+  contentModule,
+  alertsModule,
+  productsModule,
+  tradingModule,
+  walletModule,
+  earnModule,
+  loansModule,
+  swapModule,
+  smartModule,
+  deskModule,
+  statsModule,
+] as const;
+
+export type Services = ServicesOf<typeof MODULES>;
+
+/** A compile error names the module whose needs come later in the list, and what it lacks. */
+const ordered: MissingNeeds<typeof MODULES> = true;
+void ordered;

@@ -1,0 +1,15 @@
+import { defineModule } from '../../platform/module.ts';
+import type { IdentityService } from '../identity/identity.service.ts';
+import type { MarketService } from '../market/market.service.ts';
+import type { TradingService } from '../trading/trading.service.ts';
+import { statsRoutes } from './stats.routes.ts';
+
+/** The home page's figures, counted by the server. */
+export const statsModule = defineModule({
+  name: 'stats',
+  create: (
+    _platform,
+    _needs: { identity: IdentityService; market: MarketService; trading: TradingService },
+  ) => ({}),
+  routes: (server, { identity, market, trading }) => statsRoutes(server, { identity, market, trading }),
+});
