@@ -9,31 +9,48 @@ import { announce } from './announce.ts';
  * after a lost answer commits once), busy, and the refusal to word. `submit` commits the quote
  * shown; a quote that ran out (10032) is renewed in place with `renew`, under a new request id,
  * and `renewedText` is said: nothing is committed until the customer confirms the figures shown.
+ * With `autoRenew: false` a 10032 is a refusal like any other and the customer asks for the new
+ * quote (`renew`); without `renew` there is no new quote to ask for.
  */
 export function useQuoteCommit<Quote, Done>(options: {
   first: Quote;
   commit: (quote: Quote, requestId: string) => Promise<Done>;
-  renew: (quote: Quote) => Promise<Quote>;
+  renew?: (quote: Quote) => Promise<Quote>;
   onDone: (done: Done, quote: Quote) => void;
-  renewedText: string;
+  renewedText?: string;
+  /** Renew at once when the server says the quote ran out (10032); true unless said. */
+  autoRenew?: boolean;
+  /** How a request id is made (the app's by default). */
+  newId?: () => string;
 }) {
+  const newId = options.newId ?? newRequestId;
   const [quote, setQuote] = useState(options.first);
-  const [requestId, setRequestId] = useState(newRequestId);
+  const [requestId, setRequestId] = useState(newId);
   const [renewed, setRenewed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const renewNow = async () => {
+    if (!options.renew) return;
+    setQuote(await options.renew(quote));
+    setRequestId(newId());
+    setRenewed(true);
+    if (options.renewedText) announce(options.renewedText);
+  };
   const submit = async () => {
+    if (busy) return;
     setBusy(true);
     setFailure(null);
     try {
       options.onDone(await options.commit(quote, requestId), quote);
     } catch (error) {
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
+      if (
+        error instanceof ApiFailure &&
+        error.code === Code.PRICE_CHANGED &&
+        options.renew &&
+        options.autoRenew !== false
+      ) {
         try {
-          setQuote(await options.renew(quote));
-          setRequestId(newRequestId());
-          setRenewed(true);
-          announce(options.renewedText);
+          await renewNow();
         } catch (again) {
           setFailure(again);
         }
@@ -42,5 +59,17 @@ export function useQuoteCommit<Quote, Done>(options: {
       setBusy(false);
     }
   };
-  return { quote, renewed, busy, failure, submit };
+  /** Asks for a new quote now (the customer's "new quote"). */
+  const renew = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await renewNow();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { quote, renewed, busy, failure, submit, renew };
 }

@@ -1,27 +1,52 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Code, interpolate, type Language } from '@swx/contract';
+import { Code, interpolate, LANGUAGES, type Language } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
 import { insertNotice, markRead, type NoticeRow, noticesOf } from './notices.repository.ts';
 
 /**
- * Notice texts per language (locales/<language>.json): `kind` holds a text per notice kind, whose
- * `{{name}}` parameters are filled in when the notice is read; `word` names the parameters that
- * are words, not data (stored as a token, e.g. the book `demo`/`live`), in the reader's language.
+ * Notice texts live beside the module that sends them: the `notices` group of
+ * `modules/<module>/locales/<language>.json`, a text per notice kind whose `{{name}}` parameters are
+ * filled in when the notice is read. This module's own locales hold `word`: the parameters that are
+ * words, not data (stored as a token, e.g. the book `demo`/`live`), in the reader's language.
+ * Adding a module's notices edits that module's files only.
  */
-type NoticeTexts = typeof import('./locales/en.json');
-const TEXT = localeTexts<NoticeTexts>(join(import.meta.dirname, 'locales'));
+type WordTexts = typeof import('./locales/en.json');
+const WORDS = localeTexts<WordTexts>(join(import.meta.dirname, 'locales'));
+const MODULES_DIR = join(import.meta.dirname, '..');
 
-export type NoticeKind = keyof NoticeTexts['kind'];
+/** A notice kind: a key of some module's `notices` texts (checked when the texts load). */
+export type NoticeKind = string;
+
+/** Every module's notice texts per language, read once; a kind two modules both name is refused. */
+const KINDS: Record<Language, Record<string, string>> = (() => {
+  const all = Object.fromEntries(LANGUAGES.map((language) => [language, {}])) as Record<
+    Language,
+    Record<string, string>
+  >;
+  for (const module of readdirSync(MODULES_DIR).sort()) {
+    const folder = join(MODULES_DIR, module, 'locales');
+    if (!existsSync(join(folder, 'en.json'))) continue;
+    const texts = localeTexts<{ notices?: Record<string, string> }>(folder);
+    for (const language of LANGUAGES)
+      for (const [kind, text] of Object.entries(texts[language].notices ?? {})) {
+        if (Object.hasOwn(all[language], kind)) throw new Error(`notice kind ${kind} is named twice (${module})`);
+        all[language][kind] = text;
+      }
+  }
+  return all;
+})();
 
 function isKind(kind: string): kind is NoticeKind {
-  return Object.hasOwn(TEXT.en.kind, kind);
+  return Object.hasOwn(KINDS.en, kind);
 }
 
 /** A notice's text in one language from its kind and parameters. */
 export function renderNotice(kind: NoticeKind, language: Language, params: Record<string, string>): string {
-  const words: Record<string, Record<string, string> | undefined> = TEXT[language].word;
+  if (!isKind(kind)) throw new Error(`no module has notice texts for ${kind}`);
+  const words: Record<string, Record<string, string> | undefined> = WORDS[language].word;
   const word = (key: string, token: string): string | undefined => {
     const names = Object.hasOwn(words, key) ? words[key] : undefined;
     return names && Object.hasOwn(names, token) ? names[token] : undefined;
@@ -29,7 +54,7 @@ export function renderNotice(kind: NoticeKind, language: Language, params: Recor
   const values = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, word(key, value) ?? value]),
   );
-  return interpolate(TEXT[language].kind[kind], values, language);
+  return interpolate(KINDS[language][kind] ?? kind, values, language);
 }
 
 /** What the customer reads: made now in their language; a notice without parameters as it was written. */

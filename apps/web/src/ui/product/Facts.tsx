@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+
+/**
+ * One row of a product's facts: its name (`data-figure`, or `data-fact`), its label, what is shown
+ * and, for readers and tests, the exact value (`data-value`, left out when there is none). `long`
+ * marks a sentence rather than a figure (read from the start when it takes a line of its own).
+ */
+export type Fact = { name: string; label: ReactNode; shown: ReactNode; value?: string; long?: boolean };
+
+/**
+ * A product's facts as a description list (`dl.facts`), every row `<div><dt/><dd/></div>`: a
+ * quote's figures, a product's terms, a plan or a loan. `mark` names the attribute that carries
+ * each row's name; `quoteId` marks the quote the figures are of.
+ */
+export function Facts({
+  facts,
+  testId,
+  className,
+  quoteId,
+  mark = 'figure',
+}: {
+  facts: Fact[];
+  testId?: string | undefined;
+  className?: string | undefined;
+  quoteId?: string | undefined;
+  mark?: 'figure' | 'fact';
+}) {
+  return (
+    <dl className={className ? `facts ${className}` : 'facts'} data-testid={testId} data-quote={quoteId}>
+      {facts.map((fact) => (
+        <div
+          key={fact.name}
+          {...{ [`data-${mark}`]: fact.name }}
+          data-value={fact.value}
+          data-long={fact.long ? '' : undefined}
+        >
+          <dt>{fact.label}</dt>
+          <dd>{fact.shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A table that scrolls sideways when it is wider than the screen, reachable by keyboard, named by
+ * `label` (its caption too, for screen readers): the day-by-day tables of the products.
+ */
+export function ScrollTable({
+  label,
+  testId,
+  head,
+  children,
+}: {
+  label: string;
+  /** On the table. */
+  testId?: string | undefined;
+  /** The heading cells, in order; `num` right-aligns a column of figures. */
+  head: { text: ReactNode; num?: boolean }[];
+  children: ReactNode;
+}) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
+    <section className="table-scroll" aria-label={label} tabIndex={0}>
+      <table className="data-table" data-testid={testId}>
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>
+            {head.map((cell, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+              <th key={index} scope="col" className={cell.num ? 'num' : undefined}>
+                {cell.text}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </section>
+  );
+}
