@@ -13,10 +13,49 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
 import { addDays } from './loans.figures.ts';
-import type { LoanRow, RepaymentRow } from './loans.repository.ts';
+import type { RepaymentRow } from './loans.repayments.repository.ts';
+import type { LoanRow } from './loans.repository.ts';
 import type { LoansService } from './loans.service.ts';
 
 const BOOK = 'live' as const;
+
+const applicationItem = (l: LoanRow): LoanApplicationListItem => {
+  const scale = ASSET_SCALES[l.asset];
+  return {
+    id: l.id,
+    userId: l.userId,
+    customer: l.customer,
+    productName: l.productName,
+    asset: l.asset,
+    amount: formatMinor(l.amount, scale),
+    termDays: l.termDays,
+    totalPayable: formatMinor(l.amount + l.totalInterest, scale),
+    apr: l.apr,
+    createdAt: new Date(l.createdAt).toISOString(),
+  };
+};
+
+/** An application as staff read it: the loan, the customer's identity state and score, the pool. */
+async function applicationDetails(
+  loans: LoansService,
+  ledger: LedgerService,
+  kyc: Pick<KycService, 'stateOf'>,
+  id: number,
+) {
+  const l = await loans.loanRow(id);
+  if (!l) return null;
+  const [kycState, facts] = await Promise.all([kyc.stateOf(l.userId), loans.creditFacts(l.userId)]);
+  const pool = await ledger.account(await loans.poolAccount(l.asset));
+  return {
+    ...applicationItem(l),
+    loan: loans.wireLoan(l),
+    kycState,
+    creditScore: computeCreditScore({ kycState, loans: facts }).score,
+    signature: l.signatureUpload,
+    agreementSha256: l.agreementSha256,
+    poolAvailable: formatMinor(pool ? pool.balance - pool.held : 0n, ASSET_SCALES[l.asset]),
+  };
+}
 
 /**
  * Loan applications on the staff review queue: admin, finance and compliance read them (with the
@@ -31,41 +70,12 @@ export function loanApplicationReview(
   kyc: Pick<KycService, 'stateOf'>,
   params: Pick<ParamsService, 'get'>,
 ) {
-  const listItem = (l: LoanRow): LoanApplicationListItem => {
-    const scale = ASSET_SCALES[l.asset];
-    return {
-      id: l.id,
-      userId: l.userId,
-      customer: l.customer,
-      productName: l.productName,
-      asset: l.asset,
-      amount: formatMinor(l.amount, scale),
-      termDays: l.termDays,
-      totalPayable: formatMinor(l.amount + l.totalInterest, scale),
-      apr: l.apr,
-      createdAt: new Date(l.createdAt).toISOString(),
-    };
-  };
   return defineReview({
     kind: 'loan_application',
     calls: loanApplicationReviewCalls,
     decidedCode: Code.WRONG_COLLECTION_STATUS,
-    list: async ({ after, limit }) => (await loans.pendingApplications(after, limit)).map(listItem),
-    get: async (id) => {
-      const l = await loans.loanRow(id);
-      if (!l) return null;
-      const [kycState, facts] = await Promise.all([kyc.stateOf(l.userId), loans.creditFacts(l.userId)]);
-      const pool = await ledger.account(await loans.poolAccount(l.asset));
-      return {
-        ...listItem(l),
-        loan: loans.wireLoan(l),
-        kycState,
-        creditScore: computeCreditScore({ kycState, loans: facts }).score,
-        signature: l.signatureUpload,
-        agreementSha256: l.agreementSha256,
-        poolAvailable: formatMinor(pool ? pool.balance - pool.held : 0n, ASSET_SCALES[l.asset]),
-      };
-    },
+    list: async ({ after, limit }) => (await loans.pendingApplications(after, limit)).map(applicationItem),
+    get: (id) => applicationDetails(loans, ledger, kyc, id),
     facts: (item) => ({
       userId: item.userId,
       state:
@@ -116,6 +126,18 @@ export function loanApplicationReview(
   });
 }
 
+const proofItem = (r: RepaymentRow) => ({
+  id: r.id,
+  loanId: r.loanId,
+  userId: r.userId,
+  customer: r.customer,
+  asset: r.asset,
+  amount: formatMinor(r.amount, ASSET_SCALES[r.asset]),
+  txHash: r.txHash ?? '',
+  address: r.address ?? '',
+  createdAt: new Date(r.createdAt).toISOString(),
+});
+
 /**
  * Repayments by transfer on the staff review queue: admin and finance decide, two of them above
  * `fourEyesAbove.loanRepayment.<asset>`. The declared amount was held on external clearing:
@@ -127,17 +149,6 @@ export function loanProofReview(
   ledger: LedgerService,
   params: Pick<ParamsService, 'get'>,
 ) {
-  const listItem = (r: RepaymentRow) => ({
-    id: r.id,
-    loanId: r.loanId,
-    userId: r.userId,
-    customer: r.customer,
-    asset: r.asset,
-    amount: formatMinor(r.amount, ASSET_SCALES[r.asset]),
-    txHash: r.txHash ?? '',
-    address: r.address ?? '',
-    createdAt: new Date(r.createdAt).toISOString(),
-  });
   const proof = async (id: number) => {
     const r = await loans.repaymentRow(id);
     return r?.method === 'proof' ? r : null;
@@ -146,14 +157,14 @@ export function loanProofReview(
     kind: 'loan_repayment_proof',
     calls: loanProofReviewCalls,
     decidedCode: Code.WRONG_COLLECTION_STATUS,
-    list: async ({ after, limit }) => (await loans.pendingProofs(after, limit)).map(listItem),
+    list: async ({ after, limit }) => (await loans.pendingProofs(after, limit)).map(proofItem),
     get: async (id) => {
       const r = await proof(id);
       if (!r) return null;
       const loan = await loans.loanRow(r.loanId);
       if (!loan) return null;
       return {
-        ...listItem(r),
+        ...proofItem(r),
         proof: r.proofUpload ?? '',
         state: r.state,
         reason: r.reason,

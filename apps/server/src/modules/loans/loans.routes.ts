@@ -27,15 +27,22 @@ const sendPdf = (reply: FastifyReply, id: number, bytes: Uint8Array) =>
     .header('content-disposition', `attachment; filename="loan-agreement-${id}.pdf"`)
     .send(Buffer.from(bytes));
 
+type LoanReviews = {
+  applications: ReviewQueue<typeof loanApplicationReviewCalls>;
+  proofs: ReviewQueue<typeof loanProofReviewCalls>;
+};
+
 export function loansRoutes(
   app: FastifyInstance,
   loans: LoansService,
   staff: StaffService,
-  reviews: {
-    applications: ReviewQueue<typeof loanApplicationReviewCalls>;
-    proofs: ReviewQueue<typeof loanProofReviewCalls>;
-  },
+  reviews: LoanReviews,
 ): void {
+  customerRoutes(app, loans);
+  staffRoutes(app, loans, staff, reviews);
+}
+
+function customerRoutes(app: FastifyInstance, loans: LoansService): void {
   // Customer calls; a loan of another customer (or asked in the demo book) is 10028.
   mountCall(app, calls.loanProducts, ({ customer }) => loans.products(customer.userId));
   mountCall(app, calls.loanQuote, ({ customer, body, request }) =>
@@ -90,7 +97,14 @@ export function loansRoutes(
     if (!parsed.success || !bytes) return sendCode(reply, request, Code.NOT_FOUND);
     return sendPdf(reply, parsed.data.id, bytes);
   });
+}
 
+function staffRoutes(
+  app: FastifyInstance,
+  loans: LoansService,
+  staff: StaffService,
+  reviews: LoanReviews,
+): void {
   // Staff: products, pools, overdue loans, the two review queues and the agreement (audited).
   mountStaffCall(app, staff, adminCalls.listLoanProducts, () => loans.adminProducts());
   mountStaffCall(app, staff, adminCalls.createLoanProduct, ({ staff: session, body }) =>
