@@ -24,6 +24,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+let shared: Promise<Browser> | null = null;
+
+/**
+ * One Chromium per test worker, shared by the files it runs one after another (each test opens
+ * contexts of its own and closes them); launched again when it went away. Playwright closes it
+ * when the worker exits.
+ */
+export async function workerBrowser(): Promise<Browser> {
+  const running = await shared?.catch(() => null);
+  if (running?.isConnected()) return running;
+  shared = launchBrowser();
+  return shared;
+}
+
 export const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 

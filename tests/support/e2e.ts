@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
-import { btcPagePath, type Layout, launchBrowser, newContext, watchErrors } from './browser.ts';
+import { btcPagePath, type Layout, newContext, watchErrors, workerBrowser } from './browser.ts';
 import { type StartedServer, useServer } from './integration.ts';
 import type { RunningServer } from './server.ts';
 import type { Inbox } from './smtp.ts';
@@ -190,7 +190,7 @@ export function useApp(options: AppOptions = {}): App {
   );
   beforeAll(async () => {
     if (!server) throw new Error('the server did not start');
-    browser = await launchBrowser();
+    browser = await workerBrowser();
     const staff = options.staff
       ? new StaffAccount(
           options.staff.email,
@@ -212,8 +212,12 @@ export function useApp(options: AppOptions = {}): App {
     );
     started = { server: server.server, inbox: server.inbox, browser, accounts, ...(staff ? { staff } : {}) };
   }, 60_000);
+  // Every context this file opened is closed with it; the worker's browser stays for the next file.
+  const ofFile = new Set<BrowserContext>();
   afterAll(async () => {
-    await browser?.close();
+    const closing = [...ofFile];
+    ofFile.clear();
+    await Promise.all(closing.map((context) => context.close().catch(() => undefined)));
   });
   // A test's pages do not outlive it: a page left open keeps drawing live prices beside the next
   // tests (what a test opens before its tests, in beforeAll, stays open for them).
@@ -285,6 +289,7 @@ export function useApp(options: AppOptions = {}): App {
           sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
         }, given.staff);
       if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
+      ofFile.add(context);
       if (inTest) opened.add(context);
       const page = await context.newPage();
       awaitTheApp(page);

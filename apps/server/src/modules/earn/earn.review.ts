@@ -4,10 +4,51 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import { EARN } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { utcDay } from '../products/figures.ts';
-import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
+import {
+  defineReview,
+  type LedgerEffect,
+  type ReviewDecision,
+  type ReviewNotice,
+  thresholdFromParams,
+} from '../review/review.define.ts';
 import { scheduleOf } from './earn.figures.ts';
 import { approveProofInTx, type InvestmentRow, rejectProofInTx } from './earn.repository.ts';
 import { type EarnService, rowTerms } from './earn.service.ts';
+
+/** An investment paid by proof (read in the caller's transaction when given one); any other: null. */
+async function proofRow(earn: EarnService, id: number, tx?: Queryable): Promise<InvestmentRow | null> {
+  const found = await earn.investmentRow(id, tx);
+  return found?.payWith === 'proof' ? found : null;
+}
+
+const proofItem = (r: InvestmentRow) => ({
+  id: r.id,
+  userId: r.userId,
+  customer: r.customer,
+  productName: r.productName,
+  asset: r.asset,
+  amount: formatMinor(r.amount, ASSET_SCALES[r.asset]),
+  txHash: r.txHash ?? '',
+  createdAt: new Date(r.createdAt).toISOString(),
+});
+
+/** The investment's own change: rejected, or approved and started (interest from the next day). */
+async function recordDecision(
+  earn: EarnService,
+  now: () => number,
+  tx: Queryable,
+  decided: { itemId: number; decision: ReviewDecision; reason: string | null; ledger: LedgerEffect | null },
+): Promise<void> {
+  if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
+  const r = await proofRow(earn, decided.itemId, tx);
+  if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
+  const schedule = scheduleOf(rowTerms(r), utcDay(now()));
+  await approveProofInTx(tx, decided.itemId, {
+    entryId: decided.ledger?.entryId ?? null,
+    accrualStart: schedule.accrualStart,
+    endDay: schedule.endDay,
+  });
+}
 
 /**
  * Fund payment proofs on the staff review queue: finance and admin decide, two of them above
@@ -23,30 +64,16 @@ export function earnProofReview(
   payIn: (userId: number) => Promise<string | null>,
   now: () => number,
 ) {
-  const row = async (id: number, tx?: Queryable): Promise<InvestmentRow | null> => {
-    const found = await earn.investmentRow(id, tx);
-    return found?.payWith === 'proof' ? found : null;
-  };
-  const listItem = (r: InvestmentRow) => ({
-    id: r.id,
-    userId: r.userId,
-    customer: r.customer,
-    productName: r.productName,
-    asset: r.asset,
-    amount: formatMinor(r.amount, ASSET_SCALES[r.asset]),
-    txHash: r.txHash ?? '',
-    createdAt: new Date(r.createdAt).toISOString(),
-  });
   return defineReview({
     kind: 'earn_proof',
     calls: earnProofReviewCalls,
     decidedCode: Code.WRONG_COLLECTION_STATUS,
-    list: async ({ after, limit }) => (await earn.pendingProofs(after, limit)).map(listItem),
+    list: async ({ after, limit }) => (await earn.pendingProofs(after, limit)).map(proofItem),
     get: async (id) => {
-      const r = await row(id);
+      const r = await proofRow(earn, id);
       if (!r) return null;
       return {
-        ...listItem(r),
+        ...proofItem(r),
         proof: r.proofUpload ?? '',
         payInAddress: await payIn(r.userId),
         status: r.status,
@@ -63,7 +90,7 @@ export function earnProofReview(
     },
     ledger: (context, attach) => {
       const decide = async () => {
-        const r = await row(context.itemId);
+        const r = await proofRow(earn, context.itemId);
         if (!r || r.clearingHoldId === null) throw new Error(`earn proof ${context.itemId} has no hold`);
         if (context.decision === 'rejected')
           return ledger.voidHold({
@@ -87,17 +114,7 @@ export function earnProofReview(
       };
       return decide();
     },
-    record: async (tx, decided) => {
-      if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
-      const r = await row(decided.itemId, tx);
-      if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
-      const schedule = scheduleOf(rowTerms(r), utcDay(now()));
-      await approveProofInTx(tx, decided.itemId, {
-        entryId: decided.ledger?.entryId ?? null,
-        accrualStart: schedule.accrualStart,
-        endDay: schedule.endDay,
-      });
-    },
+    record: (tx, decided) => recordDecision(earn, now, tx, decided),
     notice: (decided): ReviewNotice => {
       const params = {
         amount: decided.item.amount,

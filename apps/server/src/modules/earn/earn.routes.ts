@@ -14,7 +14,13 @@ export function earnRoutes(
   staff: StaffService,
   proofs: ReviewQueue<typeof earnProofReviewCalls>,
 ): void {
-  // Customer calls, all in the request's book; an investment of another customer or book is 10028.
+  customerRoutes(app, earn);
+  staffRoutes(app, earn, staff);
+  mountReview(app, staff, proofs);
+}
+
+/** Customer calls, all in the request's book; an investment of another customer or book is 10028. */
+function customerRoutes(app: FastifyInstance, earn: EarnService): void {
   mountCall(app, calls.vipProjects, ({ request }) => earn.products(request.book, 'vip'));
   mountCall(app, calls.fundItems, ({ request, query }) => earn.products(request.book, 'fund', query));
   mountCall(app, calls.earnProduct, ({ request, params }) => earn.product(request.book, params.id));
@@ -66,8 +72,10 @@ export function earnRoutes(
     ({ customer, body, request }) => earn.redeem(request.book, customer.userId, body, 'vip'),
     { successCode: Code.OPERATION_SUCCESSFUL },
   );
+}
 
-  // Staff calls: products, reserve funding, and the payment-proof queue (earn.review.ts).
+/** Staff calls: products and reserve funding (the payment-proof queue: earn.review.ts, mounted by earnRoutes). */
+function staffRoutes(app: FastifyInstance, earn: EarnService, staff: StaffService): void {
   mountStaffCall(app, staff, adminCalls.listEarnProducts, async ({ staff: session }) => {
     await staff.record(session, 'earn.products.viewed', 'earn', {});
     return earn.adminList();
@@ -85,5 +93,4 @@ export function earnRoutes(
       `earn-fund:${session.staffId}:${body.requestId ?? randomUUID()}`,
     ),
   );
-  mountReview(app, staff, proofs);
 }
