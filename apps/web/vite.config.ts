@@ -64,10 +64,11 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
     firstCall?: FirstCall;
   }[] = [];
   /** The chunk a loader of routes.ts imports. */
-  const chunkOf = (load: () => Promise<unknown>, what: string) => {
+  const chunkOf = (load: () => Promise<unknown>, what: string, from?: string) => {
     const specifier = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(load.toString())?.[1];
     if (!specifier) throw new Error(`routes.ts: no import in the loader of ${what}`);
-    const module = resolve(dirname(routesFile), specifier);
+    // A feature's loader imports relative to its own routes.ts (featureRoutes stamps it).
+    const module = resolve(dirname(from ? fileURLToPath(from) : routesFile), specifier);
     const chunk = chunks.find((c) => c.isDynamicEntry && c.facadeModuleId === module);
     if (!chunk) throw new Error(`routes.ts: no chunk for ${module} (${what})`);
     return chunk;
@@ -94,7 +95,7 @@ async function routeChunks(bundle: OutputBundle, entryFiles: Set<string>): Promi
           texts[language] = [...new Set([...(texts[language] ?? []), indexOf(imported.fileName)])];
       }
     };
-    visit(chunkOf(route.view.load, route.path));
+    visit(chunkOf(route.view.load, route.path, route.view.from));
     // Login, register and reset are drawn in a shell of their own, a chunk loaded with them.
     if (route.chrome === 'pass') visit(chunkOf(loadPassShell, 'the pass shell'));
     const segments = route.path.split('/').filter(Boolean);

@@ -212,26 +212,7 @@ export function useApp(options: AppOptions = {}): App {
     );
     started = { server: server.server, inbox: server.inbox, browser, accounts, ...(staff ? { staff } : {}) };
   }, 60_000);
-  // Every context this file opened is closed with it; the worker's browser stays for the next file.
-  const ofFile = new Set<BrowserContext>();
-  afterAll(async () => {
-    const closing = [...ofFile];
-    ofFile.clear();
-    await Promise.all(closing.map((context) => context.close().catch(() => undefined)));
-  });
-  // A test's pages do not outlive it: a page left open keeps drawing live prices beside the next
-  // tests (what a test opens before its tests, in beforeAll, stays open for them).
-  const opened = new Set<BrowserContext>();
-  let inTest = false;
-  beforeEach(() => {
-    inTest = true;
-  });
-  afterEach(async () => {
-    inTest = false;
-    const closing = [...opened];
-    opened.clear();
-    await Promise.all(closing.map((context) => context.close().catch(() => undefined)));
-  });
+  const track = closedWithTheirTest();
 
   const running = () => {
     if (!started) throw new Error('the app has not started (useApp must be called at the top of the file)');
@@ -289,8 +270,7 @@ export function useApp(options: AppOptions = {}): App {
           sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
         }, given.staff);
       if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
-      ofFile.add(context);
-      if (inTest) opened.add(context);
+      track(context);
       const page = await context.newPage();
       awaitTheApp(page);
       return { page, errors: watchErrors(page), context };
@@ -314,4 +294,31 @@ export function useApp(options: AppOptions = {}): App {
     },
   };
   return app;
+}
+
+/**
+ * A test's pages do not outlive it: a page left open keeps drawing live prices beside the next
+ * tests (what a file opens before its tests, in beforeAll, stays open for them, and is closed with
+ * the file; the worker's browser stays for the next file).
+ */
+function closedWithTheirTest(): (context: BrowserContext) => void {
+  const ofTest = new Set<BrowserContext>();
+  const ofFile = new Set<BrowserContext>();
+  let inTest = false;
+  const close = async (contexts: Set<BrowserContext>) => {
+    const closing = [...contexts];
+    contexts.clear();
+    await Promise.all(closing.map((context) => context.close().catch(() => undefined)));
+  };
+  beforeEach(() => {
+    inTest = true;
+  });
+  afterEach(async () => {
+    inTest = false;
+    await close(ofTest);
+  });
+  afterAll(() => close(ofFile));
+  return (context) => {
+    (inTest ? ofTest : ofFile).add(context);
+  };
 }

@@ -12,19 +12,41 @@ export function Field({
   error?: string | undefined;
 } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
-  const describedBy =
-    [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} {...described(id, hint, error)} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A control's invalid mark and what describes it: its hint and error (`${id}-hint`, `${id}-error`). */
+const described = (id: string, hint: string | undefined, error: string | undefined) => ({
+  'aria-invalid': error ? true : undefined,
+  'aria-describedby':
+    [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
+});
+
+/** A field's hint and error under its control. */
+function FieldNotes({
+  id,
+  hint,
+  error,
+}: {
+  id: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+}) {
+  return (
+    <>
       {hint ? (
         <p id={`${id}-hint`} className="hint">
           {hint}
         </p>
       ) : null}
       <FieldError id={id} error={error} />
-    </div>
+    </>
   );
 }
 
@@ -83,15 +105,22 @@ export function Pending({ failure, loading }: { failure: string; loading: string
   );
 }
 
-/** A labelled select; `hiddenLabel` keeps the label for screen readers only (inside a table row). */
+/**
+ * A labelled select; `hiddenLabel` keeps the label for screen readers only (inside a table row).
+ * Its hint and error are tied to it like a Field's.
+ */
 export function SelectField({
   label,
   hiddenLabel = false,
+  hint,
+  error,
   options,
   ...select
 }: {
   label: string;
   hiddenLabel?: boolean;
+  hint?: string | undefined;
+  error?: string | undefined;
   options: { value: string; label: string }[];
 } & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
@@ -100,13 +129,14 @@ export function SelectField({
       <label htmlFor={id} className={hiddenLabel ? 'visually-hidden' : undefined}>
         {label}
       </label>
-      <select id={id} {...select}>
+      <select id={id} {...described(id, hint, error)} {...select}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
         ))}
       </select>
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

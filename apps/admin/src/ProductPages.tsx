@@ -178,7 +178,7 @@ export function ProductPage<T>({
           },
         })
       ) : (
-        <section className={`${prefix}-section`} aria-labelledby={`${prefix}-terms-heading`}>
+        <section className="kit-section" aria-labelledby={`${prefix}-terms-heading`}>
           <h3 id={`${prefix}-terms-heading`}>{t.termsHeading}</h3>
           <p className="muted">{t.readOnly}</p>
           {terms(item)}

@@ -3,16 +3,9 @@ import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
+import { Money, Percent } from '../KitProductList.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
-import {
-  Money,
-  Percent,
-  RateText,
-  statusText,
-  termText,
-  useEarnProducts,
-  useEarnText,
-} from './EarnProducts.tsx';
+import { RateText, statusText, termText, useEarnProducts, useEarnText } from './EarnProducts.tsx';
 import { ProductForm } from './ProductForm.tsx';
 import { ReserveFunding } from './ReserveFunding.tsx';
 

@@ -1,10 +1,9 @@
 import { adminCalls, type EarnProduct, type EarnProductAdmin } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import { Link } from 'react-router';
-import { allowed, callAdmin, failureMessage } from '../api.ts';
+import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
+import { Amount, type Column, plain } from '../DataTable.tsx';
+import { Money, ProductList, productColumns } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
@@ -25,14 +24,6 @@ export function useEarnProducts() {
   });
 }
 
-/** `12 %`: a ratio as a percentage, kept left to right. */
-export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
-
-/** An amount of the product's asset, exact (the ledger's units, trailing zeros dropped). */
-export const Money = ({ value, asset }: { value: string; asset: string }) => (
-  <Amount value={`${plain(value)} ${asset}`} />
-);
-
 /** Fixed term or flexible. */
 export const termText = (t: EarnText, p: EarnProduct) =>
   p.termDays === null ? t.flexible : fill(t.termDays, { days: p.termDays });
@@ -50,7 +41,7 @@ export function RateText({ product: p }: { product: EarnProduct }) {
       </span>
     );
   return (
-    <span className="earn-stack">
+    <span className="kit-stack">
       <span>
         {p.trailingRate === null
           ? t.noTrailing
@@ -76,7 +67,7 @@ function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'liv
   if (!figures) return <>—</>;
   const asset = row.product.asset;
   return (
-    <dl className="earn-book" data-book={book}>
+    <dl className="kit-figures" data-book={book}>
       <div>
         <dt>{t.reserveFree}</dt>
         <dd>
@@ -99,38 +90,50 @@ function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'liv
   );
 }
 
+/** A product's limits: the amounts one investment may be, and what is invested against the capacity. */
+function Limits({ product: p }: { product: EarnProduct }) {
+  const t = useEarnText();
+  return (
+    <dl className="kit-figures">
+      <div>
+        <dt>{t.limits}</dt>
+        <dd>
+          <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t.capacity}</dt>
+        <dd>
+          {fill(t.capacityValue, {
+            invested: plain(p.invested),
+            capacity: `${plain(p.capacity)} ${p.asset}`,
+          })}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
 /**
  * Earn products (/admin/earn/products): every fund and VIP product with its terms and, per book,
  * its reserve beside what is promised to current investors. Admins create and change products;
  * finance reads them and funds reserves on a product's page.
  */
 export function EarnProducts() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useEarnText();
-  const headingId = useId();
-  const query = useEarnProducts();
-  const mayCreate = allowed(staff, adminCalls.createEarnProduct);
+  const of = (r: EarnProductAdmin) => r.product;
   const columns: Column<EarnProductAdmin>[] = [
-    { key: 'id', header: t.id, cell: (r) => r.product.id, sortValue: (r) => r.product.id },
-    {
-      key: 'product',
-      header: t.product,
-      cell: ({ product: p }) => (
-        <span className="earn-stack">
-          <Link to={`/earn/products/${p.id}`}>
-            <strong>{p.name}</strong>
-          </Link>
-          <span className="earn-tag">{t.types[p.type]}</span>
-        </span>
-      ),
-      sortValue: (r) => r.product.name,
-    },
-    { key: 'asset', header: t.asset, cell: (r) => r.product.asset, sortValue: (r) => r.product.asset },
+    productColumns.id(t.id, of),
+    productColumns.name(t.product, 'earn', of, ({ product: p }) => (
+      <span className="earn-tag">{t.types[p.type]}</span>
+    )),
+    productColumns.asset(t.asset, of),
     {
       key: 'terms',
       header: t.termsHeading,
       cell: ({ product: p }) => (
-        <span className="earn-stack">
+        <span className="kit-stack">
           <span>
             {t.incomes[p.income]} · {termText(t, p)}
           </span>
@@ -142,47 +145,22 @@ export function EarnProducts() {
       ),
       sortValue: (r) => `${r.product.income} ${String(r.product.termDays ?? 0).padStart(5, '0')}`,
     },
-    {
-      key: 'limits',
-      header: t.limitsHeader,
-      cell: ({ product: p }) => (
-        <dl className="earn-book">
-          <div>
-            <dt>{t.limits}</dt>
-            <dd>
-              <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t.capacity}</dt>
-            <dd>
-              {fill(t.capacityValue, {
-                invested: plain(p.invested),
-                capacity: `${plain(p.capacity)} ${p.asset}`,
-              })}
-            </dd>
-          </div>
-        </dl>
-      ),
-    },
+    { key: 'limits', header: t.limitsHeader, cell: ({ product: p }) => <Limits product={p} /> },
     {
       key: 'rules',
       header: t.rules,
       cell: ({ product: p }) => (
-        <span className="earn-stack">
+        <span className="kit-stack">
           <span>{p.requiresKyc ? t.kycRequired : t.kycNotRequired}</span>
           <span>{p.onePerCustomer ? t.onePer : t.manyPer}</span>
         </span>
       ),
     },
-    {
-      key: 'status',
-      header: t.status,
-      cell: ({ product: p }) => (
-        <strong className={p.soldOut ? 'overdue' : undefined}>{statusText(t, p)}</strong>
-      ),
-      sortValue: (r) => statusText(t, r.product),
-    },
+    productColumns.status(
+      t.status,
+      (r) => statusText(t, r.product),
+      (r) => Boolean(r.product.soldOut),
+    ),
     {
       key: 'demo',
       header: fill(t.bookColumn, { book: t.books.demo }),
@@ -195,33 +173,15 @@ export function EarnProducts() {
     },
   ];
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <div className="earn-head">
-        <h2 id={headingId} tabIndex={-1}>
-          {t.productsHeading}
-        </h2>
-        {mayCreate ? (
-          <Link className="button primary" to="/earn/products/new">
-            {t.newProduct}
-          </Link>
-        ) : null}
-      </div>
-      <p className="muted">{t.productsIntro}</p>
-      {mayCreate ? null : <p className="muted">{t.readOnly}</p>}
-      <DataTable
-        caption={t.productsHeading}
-        columns={columns}
-        rows={query.data}
-        rowKey={(r) => r.product.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
-        empty={t.productsEmpty}
-        filterText={(r) =>
-          `${r.product.id} ${r.product.name} ${r.product.asset} ${r.product.basket.join(' ')}`
-        }
-        testId="earn-products"
-      />
-    </section>
+    <ProductList
+      area="earn"
+      t={t}
+      mayCreate={allowed(staff, adminCalls.createEarnProduct)}
+      query={useEarnProducts()}
+      columns={columns}
+      rowKey={(r) => r.product.id}
+      filterText={(r) => `${r.product.id} ${r.product.name} ${r.product.asset} ${r.product.basket.join(' ')}`}
+      testId="earn-products"
+    />
   );
 }

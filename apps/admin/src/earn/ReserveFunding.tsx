@@ -1,98 +1,21 @@
-import {
-  ASSET_SCALES,
-  adminCalls,
-  BOOKS,
-  type Book,
-  type EarnProductAdmin,
-  earnFundBody,
-  parseMinor,
-} from '@swx/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { allowed, callAdmin, failureMessage, StaffApiError } from '../api.ts';
+import { adminCalls, BOOKS, type Book, type EarnProductAdmin, earnFundBody } from '@swx/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, DataTable, plain } from '../DataTable.tsx';
-import { Field, SelectField, SubmitRow } from '../Field.tsx';
+import { type Column, plain } from '../DataTable.tsx';
+import { AccountFunding, fundingTexts, NowAfter } from '../KitFunding.tsx';
+import { Money } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
-import { addAmounts } from '../rates.ts';
 import { fill } from '../text.ts';
-import { Money, useEarnText } from './EarnProducts.tsx';
+import { useEarnText } from './EarnProducts.tsx';
+import type { EarnText } from './earn.text.ts';
 
 type BookFigures = EarnProductAdmin['books'][number];
 
-/**
- * A product's yield reserve: per book what is free for new investments beside the interest set
- * aside for current investors, and (finance and admin) a form that funds it by an audited ledger
- * transfer, showing the reserve after the amount typed before it is sent.
- */
-export function ReserveFunding({ item }: { item: EarnProductAdmin }) {
-  const { text, language, staff } = useBackOffice();
-  const t = useEarnText();
-  const client = useQueryClient();
-  const headingId = useId();
-  const formHeadingId = useId();
-  const { product } = item;
-  const asset = product.asset;
-  const [book, setBook] = useState<Book>('live');
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [done, setDone] = useState('');
-  const fund = useMutation({
-    mutationFn: (body: { productId: number; book: Book; amount: string; reason: string }) =>
-      callAdmin('fundEarnReserve', { body }),
-    onSuccess: async (saved, body) => {
-      // The answer is the product as it is now: shown at once, the rest of earn reloaded.
-      client.setQueryData<EarnProductAdmin[]>(keys.earnProducts(language), (rows) =>
-        rows?.map((r) => (r.product.id === saved.product.id ? saved : r)),
-      );
-      await client.invalidateQueries({ queryKey: keys.earn, refetchType: 'none' });
-      const after = saved.books.find((b) => b.book === body.book);
-      setDone(
-        fill(t.funded, {
-          amount: plain(body.amount),
-          asset,
-          book: t.books[body.book],
-          free: `${plain(after?.reserveFree ?? '0')} ${asset}`,
-          reserved: `${plain(after?.reservedInterest ?? '0')} ${asset}`,
-        }),
-      );
-      setAmount('');
-      setReason('');
-    },
-    onError: (error) => {
-      if (error instanceof StaffApiError && Array.isArray(error.data))
-        setInvalid(new Set((error.data as { path: string }[]).map((i) => i.path.split('.')[0] ?? '')));
-    },
-  });
-  const mayFund = allowed(staff, adminCalls.fundEarnReserve);
-  const current = item.books.find((b) => b.book === book);
-  const typed = amount.trim();
-  const validAmount = (() => {
-    try {
-      return parseMinor(typed, ASSET_SCALES[asset]) > 0n;
-    } catch {
-      return false;
-    }
-  })();
-  const freeAfter = current && validAmount ? addAmounts(asset, current.reserveFree, typed) : null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setDone('');
-    const body = { productId: product.id, book, amount: typed, reason: reason.trim() };
-    const checked = earnFundBody.safeParse(body);
-    const wrong = new Set<string>();
-    if (!checked.success) for (const issue of checked.error.issues) wrong.add(String(issue.path[0] ?? ''));
-    if (!validAmount) wrong.add('amount');
-    setInvalid(wrong);
-    if (wrong.size > 0) {
-      const form = event.currentTarget as HTMLFormElement;
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    fund.mutate(body);
-  };
-  const columns: Column<BookFigures>[] = [
+/** Per book: the reserve free, the interest reserved, what is invested and in how many investments. */
+function bookColumns(t: EarnText, asset: string): Column<BookFigures>[] {
+  return [
     { key: 'book', header: t.book, cell: (b) => t.books[b.book] },
     { key: 'free', header: t.reserveFree, cell: (b) => <Money value={b.reserveFree} asset={asset} /> },
     {
@@ -103,98 +26,97 @@ export function ReserveFunding({ item }: { item: EarnProductAdmin }) {
     { key: 'invested', header: t.invested, cell: (b) => <Money value={b.invested} asset={asset} /> },
     { key: 'investments', header: t.investments, cell: (b) => b.investments },
   ];
+}
+
+/** The book's reserve now and after the amount typed; the interest reserved stays. */
+function Coverage({
+  t,
+  asset,
+  book,
+  current,
+  after,
+}: {
+  t: EarnText;
+  asset: string;
+  book: Book;
+  current: BookFigures;
+  after: string | null;
+}) {
   return (
-    <section className="earn-section" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t.reserveHeading}</h3>
-      <p className="muted">{t.reserveIntro}</p>
-      <DataTable
-        caption={t.reserveHeading}
-        columns={columns}
-        rows={item.books}
-        rowKey={(b) => b.book}
-        loading={false}
-        failure=""
-        empty="—"
-        testId="earn-reserve"
-      />
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      {mayFund ? (
-        <form className="earn-fund" aria-labelledby={formHeadingId} onSubmit={submit} noValidate>
-          <h4 id={formHeadingId}>{t.fundHeading}</h4>
-          <div className="earn-fields">
-            <SelectField
-              label={t.book}
-              name="book"
-              value={book}
-              onChange={(e) => setBook(e.target.value as Book)}
-              options={BOOKS.map((b) => ({ value: b, label: t.books[b] }))}
-            />
-            <Field
-              label={fill(t.amount, { asset })}
-              name="amount"
-              dir="ltr"
-              inputMode="decimal"
-              autoComplete="off"
-              value={amount}
-              error={invalid.has('amount') ? t.checkValue : undefined}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-            <Field
-              label={t.reason}
-              name="reason"
-              hint={t.reasonHint}
-              maxLength={200}
-              value={reason}
-              error={invalid.has('reason') ? text.error.reasonShort : undefined}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </div>
-          {current ? (
-            <div className="earn-coverage" aria-live="polite">
-              <h5>{t.coverage}</h5>
-              <table>
-                <caption className="visually-hidden">{`${t.coverage} (${t.books[book]})`}</caption>
-                <thead>
-                  <tr>
-                    <td />
-                    <th scope="col">{t.nowFigure}</th>
-                    <th scope="col">{t.afterFunding}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <tr>
-                    <th scope="row">{t.reserveFree}</th>
-                    <td>
-                      <Money value={current.reserveFree} asset={asset} />
-                    </td>
-                    <td data-testid="free-after">
-                      {freeAfter === null ? '—' : <Money value={freeAfter} asset={asset} />}
-                    </td>
-                  </tr>
-                  <tr>
-                    <th scope="row">{t.reservedShort}</th>
-                    <td>
-                      <Money value={current.reservedInterest} asset={asset} />
-                    </td>
-                    <td>
-                      <Money value={current.reservedInterest} asset={asset} />
-                    </td>
-                  </tr>
-                </tbody>
-              </table>
-            </div>
-          ) : null}
-          <SubmitRow
-            failure={fund.isError ? failureMessage(fund.error, text.error.generic) : ''}
-            busy={fund.isPending}
-            label={t.fund}
-          />
-        </form>
-      ) : null}
-    </section>
+    <NowAfter
+      title={t.coverage}
+      caption={`${t.coverage} (${t.books[book]})`}
+      texts={t}
+      rows={[
+        {
+          label: t.reserveFree,
+          now: <Money value={current.reserveFree} asset={asset} />,
+          after: after === null ? '—' : <Money value={after} asset={asset} />,
+          testId: 'free-after',
+        },
+        {
+          label: t.reservedShort,
+          now: <Money value={current.reservedInterest} asset={asset} />,
+          after: <Money value={current.reservedInterest} asset={asset} />,
+        },
+      ]}
+    />
+  );
+}
+
+/**
+ * A product's yield reserve: per book what is free for new investments beside the interest set
+ * aside for current investors, and (finance and admin) a form that funds it by an audited ledger
+ * transfer, showing the reserve after the amount typed before it is sent.
+ */
+export function ReserveFunding({ item }: { item: EarnProductAdmin }) {
+  const { language, staff } = useBackOffice();
+  const t = useEarnText();
+  const client = useQueryClient();
+  const { product } = item;
+  const asset = product.asset;
+  const [book, setBook] = useState<Book>('live');
+  const current = item.books.find((b) => b.book === book);
+  return (
+    <AccountFunding
+      texts={fundingTexts(t, { heading: t.reserveHeading, intro: t.reserveIntro, empty: '—' })}
+      table={{
+        columns: bookColumns(t, asset),
+        rows: item.books,
+        rowKey: (b) => b.book,
+        testId: 'earn-reserve',
+      }}
+      mayFund={allowed(staff, adminCalls.fundEarnReserve)}
+      choice={{
+        label: t.book,
+        name: 'book',
+        value: book,
+        options: BOOKS.map((b) => ({ value: b, label: t.books[b] })),
+        onChange: (value) => setBook(value as Book),
+      }}
+      asset={asset}
+      base={current?.reserveFree}
+      preview={(after) =>
+        current ? <Coverage t={t} asset={asset} book={book} current={current} after={after} /> : null
+      }
+      body={({ amount, reason }) => ({ productId: product.id, book, amount, reason })}
+      schema={earnFundBody}
+      send={(body) => callAdmin('fundEarnReserve', { body })}
+      funded={async (saved, body) => {
+        // The answer is the product as it is now: shown at once, the rest of earn reloaded.
+        client.setQueryData<EarnProductAdmin[]>(keys.earnProducts(language), (rows) =>
+          rows?.map((r) => (r.product.id === saved.product.id ? saved : r)),
+        );
+        await client.invalidateQueries({ queryKey: keys.earn, refetchType: 'none' });
+        const after = saved.books.find((b) => b.book === body.book);
+        return fill(t.funded, {
+          amount: plain(body.amount),
+          asset,
+          book: t.books[body.book],
+          free: `${plain(after?.reserveFree ?? '0')} ${asset}`,
+          reserved: `${plain(after?.reservedInterest ?? '0')} ${asset}`,
+        });
+      }}
+    />
   );
 }

@@ -14,6 +14,7 @@ import { useBackOffice } from '../context.ts';
 import { plain, timeColumn } from '../DataTable.tsx';
 import { Code, Facts } from '../Facts.tsx';
 import { Alert } from '../Field.tsx';
+import { Money, Percent } from '../KitProductList.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
@@ -25,7 +26,7 @@ import {
   ReviewQueueScreen,
 } from '../review/ReviewQueue.tsx';
 import { fill, formatTime } from '../text.ts';
-import { Money, Percent, useLoanText } from './LoanProducts.tsx';
+import { useLoanText } from './LoanProducts.tsx';
 import { LOAN_TEXT, type LoanText } from './loans.text.ts';
 
 /** Is the pool's free balance below the amount (both of the asset)? */
@@ -87,7 +88,7 @@ function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
   const mayOpenCustomer = allowed(staff, adminCalls.customerOverview);
   return (
     <>
-      <section className="loan-section" aria-labelledby="loan-customer-heading">
+      <section className="kit-section" aria-labelledby="loan-customer-heading">
         <h3 id="loan-customer-heading">{t.customerHeading}</h3>
         <Facts
           testId="loan-application-customer"
@@ -117,7 +118,7 @@ function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
           ]}
         />
       </section>
-      <section className="loan-section" aria-labelledby="loan-sheet-heading">
+      <section className="kit-section" aria-labelledby="loan-sheet-heading">
         <h3 id="loan-sheet-heading">{t.sheetHeading}</h3>
         <Facts
           testId="loan-application-sheet"
@@ -142,7 +143,7 @@ function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
             [t.loanState, t.loanStates[loan.state]],
             [
               t.poolNow,
-              <span key="pool" className="loan-stack">
+              <span key="pool" className="kit-stack">
                 <Money value={item.poolAvailable} asset={asset} />
                 {short && loan.state === 'pending' ? (
                   <strong className="overdue">{t.poolTooSmall}</strong>
@@ -159,7 +160,7 @@ function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
           ]}
         />
       </section>
-      <section className="loan-section" aria-labelledby="loan-agreement-heading">
+      <section className="kit-section" aria-labelledby="loan-agreement-heading">
         <h3 id="loan-agreement-heading">{t.agreementHeading}</h3>
         <div className="photos loan-signature">
           <Photo key={item.signature} load={() => fetchUpload(item.signature)} label={t.signature} />

@@ -4,18 +4,11 @@ import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
+import { Money } from '../KitProductList.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import { fill } from '../text.ts';
 import { LoanProductForm } from './LoanProductForm.tsx';
-import {
-  lateText,
-  Money,
-  rateText,
-  statusText,
-  termsText,
-  useLoanProducts,
-  useLoanText,
-} from './LoanProducts.tsx';
+import { lateText, rateText, statusText, termsText, useLoanProducts, useLoanText } from './LoanProducts.tsx';
 
 /** A product's terms as facts (what staff who may not change them read). */
 function Terms({ product: p }: { product: LoanProduct }) {
@@ -104,7 +97,7 @@ export function LoanProductPage() {
       terms={(item) => <Terms product={item.product} />}
     >
       {({ product, pool }) => (
-        <section className="loan-section" aria-labelledby="loan-pool-heading">
+        <section className="kit-section" aria-labelledby="loan-pool-heading">
           <h3 id="loan-pool-heading">{fill(t.poolOfProduct, { asset: product.asset })}</h3>
           <PoolFacts pool={pool} testId="loan-product-pool" />
           <Link to="/loans/pools">{t.fundLink}</Link>

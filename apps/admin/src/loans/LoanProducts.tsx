@@ -1,10 +1,9 @@
 import { adminCalls, type LoanProduct, type LoanProductAdmin } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import { Link } from 'react-router';
-import { allowed, callAdmin, failureMessage } from '../api.ts';
+import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
+import type { Column } from '../DataTable.tsx';
+import { Money, ProductList, productColumns } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
@@ -24,14 +23,6 @@ export function useLoanProducts() {
     queryFn: () => callAdmin('listLoanProducts'),
   });
 }
-
-/** An amount of an asset, exact (the ledger's units, trailing zeros dropped), left to right. */
-export const Money = ({ value, asset }: { value: string; asset: string }) => (
-  <Amount value={`${plain(value)} ${asset}`} />
-);
-
-/** `0.05 %`: a ratio as a percentage, kept left to right. */
-export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
 
 /** The terms offered, in days: "7, 14, 30". */
 export const termsText = (p: LoanProduct) => p.terms.join(', ');
@@ -53,29 +44,14 @@ export const lateText = (t: LoanText, p: LoanProduct) =>
  * status and its asset's pool. Admins create and change products; finance and compliance read.
  */
 export function LoanProducts() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useLoanText();
-  const headingId = useId();
-  const query = useLoanProducts();
-  const mayCreate = allowed(staff, adminCalls.createLoanProduct);
+  const of = (r: LoanProductAdmin) => r.product;
   const columns: Column<LoanProductAdmin>[] = [
-    { key: 'id', header: t.id, cell: (r) => r.product.id, sortValue: (r) => r.product.id },
-    {
-      key: 'product',
-      header: t.product,
-      cell: ({ product: p }) => (
-        <Link to={`/loans/products/${p.id}`}>
-          <strong>{p.name}</strong>
-        </Link>
-      ),
-      sortValue: (r) => r.product.name,
-    },
-    { key: 'asset', header: t.asset, cell: (r) => r.product.asset, sortValue: (r) => r.product.asset },
-    {
-      key: 'amounts',
-      header: t.amounts,
-      cell: ({ product: p }) => <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
-    },
+    productColumns.id(t.id, of),
+    productColumns.name(t.product, 'loans', of),
+    productColumns.asset(t.asset, of),
+    productColumns.amounts(t.amounts, of),
     {
       key: 'terms',
       header: t.terms,
@@ -86,7 +62,7 @@ export function LoanProducts() {
       key: 'rate',
       header: t.rate,
       cell: ({ product: p }) => (
-        <span className="loan-stack">
+        <span className="kit-stack">
           <span>{rateText(t, p)}</span>
           <span className="muted">
             {t.interestFree}: {p.interestFreeDays}
@@ -96,19 +72,16 @@ export function LoanProducts() {
       sortValue: (r) => Number(r.product.dailyRate),
     },
     { key: 'late', header: t.late, cell: ({ product: p }) => lateText(t, p) },
-    {
-      key: 'status',
-      header: t.status,
-      cell: ({ product: p }) => (
-        <strong className={p.enabled && !p.available ? 'overdue' : undefined}>{statusText(t, p)}</strong>
-      ),
-      sortValue: (r) => statusText(t, r.product),
-    },
+    productColumns.status(
+      t.status,
+      (r) => statusText(t, r.product),
+      (r) => r.product.enabled && !r.product.available,
+    ),
     {
       key: 'pool',
       header: t.poolColumn,
       cell: ({ pool, product: p }) => (
-        <dl className="loan-figures">
+        <dl className="kit-figures">
           <div>
             <dt>{t.available}</dt>
             <dd>
@@ -126,31 +99,15 @@ export function LoanProducts() {
     },
   ];
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <div className="loan-head">
-        <h2 id={headingId} tabIndex={-1}>
-          {t.productsHeading}
-        </h2>
-        {mayCreate ? (
-          <Link className="button primary" to="/loans/products/new">
-            {t.newProduct}
-          </Link>
-        ) : null}
-      </div>
-      <p className="muted">{t.productsIntro}</p>
-      {mayCreate ? null : <p className="muted">{t.readOnly}</p>}
-      <DataTable
-        caption={t.productsHeading}
-        columns={columns}
-        rows={query.data}
-        rowKey={(r) => r.product.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
-        empty={t.productsEmpty}
-        filterText={(r) => `${r.product.id} ${r.product.name} ${r.product.asset}`}
-        testId="loan-products"
-      />
-    </section>
+    <ProductList
+      area="loans"
+      t={t}
+      mayCreate={allowed(staff, adminCalls.createLoanProduct)}
+      query={useLoanProducts()}
+      columns={columns}
+      rowKey={(r) => r.product.id}
+      filterText={(r) => `${r.product.id} ${r.product.name} ${r.product.asset}`}
+      testId="loan-products"
+    />
   );
 }

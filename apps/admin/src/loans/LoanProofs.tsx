@@ -4,6 +4,7 @@ import { fetchUpload } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { plain, timeColumn } from '../DataTable.tsx';
 import { Code, Facts } from '../Facts.tsx';
+import { Money } from '../KitProductList.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
 import { oneApprovalReason } from '../review/fourEyes.ts';
@@ -14,7 +15,7 @@ import {
   ReviewQueueScreen,
 } from '../review/ReviewQueue.tsx';
 import { fill, formatTime } from '../text.ts';
-import { Money, useLoanText } from './LoanProducts.tsx';
+import { useLoanText } from './LoanProducts.tsx';
 import { LOAN_TEXT, type LoanText } from './loans.text.ts';
 
 /** A repayment by transfer on its review page: who paid what for which loan, where to, what the loan owes, and the image. */
@@ -44,7 +45,7 @@ function ProofDetails({ item }: { item: Reviewed<LoanProofItem> }) {
           ...(item.reason ? ([[t.reasonGiven, item.reason]] as [string, string][]) : []),
         ]}
       />
-      <section className="loan-section" aria-labelledby="loan-owed-heading">
+      <section className="kit-section" aria-labelledby="loan-owed-heading">
         <h3 id="loan-owed-heading">{t.owedHeading}</h3>
         <Facts
           testId="loan-proof-owed"

@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { type Column, DataTable, plain } from '../DataTable.tsx';
+import { Money } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
-import { Money, useLoanText } from './LoanProducts.tsx';
+import { useLoanText } from './LoanProducts.tsx';
 
 /**
  * Overdue loans (/admin/loans/overdue): loans past their due date with money owed, longest
@@ -35,7 +36,7 @@ export function OverdueLoans() {
       key: 'loan',
       header: t.loan,
       cell: (r) => (
-        <span className="loan-stack">
+        <span className="kit-stack">
           <span>{fill(t.loanValue, { id: r.loan.id })}</span>
           <span className="muted">{r.loan.productName}</span>
         </span>
@@ -69,7 +70,7 @@ export function OverdueLoans() {
       key: 'lateCost',
       header: t.lateCostColumn,
       cell: (r) => (
-        <span className="loan-stack">
+        <span className="kit-stack">
           <Money value={r.loan.outstanding.lateCost} asset={r.loan.asset} />
           <span className="muted">
             {fill(t.lateCapValue, { cap: `${plain(r.loan.lateCostCap)} ${r.loan.asset}` })}

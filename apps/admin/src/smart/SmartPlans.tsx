@@ -7,11 +7,12 @@ import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
 import { SelectField } from '../Field.tsx';
+import { Money, Percent } from '../KitProductList.tsx';
 import { ItemPending } from '../ProductPages.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
 import { fill, formatTime } from '../text.ts';
-import { Filled, feeText, Money, Percent, useSmartProducts, useSmartText } from './SmartProducts.tsx';
+import { Filled, feeText, useSmartProducts, useSmartText } from './SmartProducts.tsx';
 import type { SmartText } from './smart.text.ts';
 
 type Filters = { state?: SmartState; product?: string };
@@ -40,7 +41,7 @@ function Drawdown({ plan: p }: { plan: SmartPlanMonitorItem }) {
   const t = useSmartText();
   const near = nearStop(p);
   return (
-    <span className="smart-stack">
+    <span className="kit-stack">
       <Filled
         template={t.drawdownValue}
         parts={{ drawdown: <Percent ratio={p.drawdown} />, stop: <Percent ratio={p.risk.drawdownStop} /> }}
@@ -110,7 +111,7 @@ export function SmartPlans() {
       key: 'product',
       header: t.product,
       cell: (p) => (
-        <span className="smart-stack">
+        <span className="kit-stack">
           <Link to={`/smart/products/${p.productId}`}>{p.productName}</Link>
           <span className="muted" dir="ltr">
             {p.instruments.join(', ')}
@@ -279,7 +280,7 @@ export function SmartPlanPage() {
           [t.profitShareDays, String(p.profitShareDays)],
         ]}
       />
-      <section className="smart-section" aria-labelledby="smart-plan-results">
+      <section className="kit-section" aria-labelledby="smart-plan-results">
         <h3 id="smart-plan-results">{t.resultsHeading}</h3>
         <Facts
           testId="smart-plan-results"
@@ -297,7 +298,7 @@ export function SmartPlanPage() {
           ]}
         />
       </section>
-      <section className="smart-section" aria-labelledby="smart-plan-terms">
+      <section className="kit-section" aria-labelledby="smart-plan-terms">
         <h3 id="smart-plan-terms">{t.termsOfPlan}</h3>
         <Facts
           testId="smart-plan-terms"
@@ -316,7 +317,7 @@ export function SmartPlanPage() {
           ]}
         />
       </section>
-      <section className="smart-section" aria-labelledby="smart-plan-trades">
+      <section className="kit-section" aria-labelledby="smart-plan-trades">
         <h3 id="smart-plan-trades">{t.tradesHeading}</h3>
         <p data-testid="smart-plan-trades">
           {fill(t.openValue, { open: p.openTrades, count: p.tradeCount })}

@@ -1,23 +1,21 @@
 import {
   ASSET_SCALES,
-  parseMinor,
   SMART_STRATEGIES,
   type SmartProduct,
   type SmartProductBody,
   type SmartStrategy,
   smartProductBody,
 } from '@swx/contract';
-import { useId } from 'react';
-import { callAdmin, failureMessage } from '../api.ts';
-import { useBackOffice } from '../context.ts';
+import { callAdmin } from '../api.ts';
 import { plain } from '../DataTable.tsx';
-import { Field, SelectField, SubmitRow } from '../Field.tsx';
+import { markMaxBelowMin, minorOf, type Part } from '../KitFields.tsx';
+import { ProductFormKit, type ProductFormShell } from '../KitProductForm.tsx';
 import { keys } from '../query.ts';
-import { percentToRatio, ratioToPercent } from '../rates.ts';
-import { fill } from '../text.ts';
-import { type Problems as DraftProblems, issuesOf, useDraftForm } from '../useDraftForm.ts';
+import { ratioToPercent } from '../rates.ts';
+import { type Problems as DraftProblems, issuesOf } from '../useDraftForm.ts';
 import { useSmartProducts, useSmartText } from './SmartProducts.tsx';
-import { daysOf, instrumentsFor } from './terms.ts';
+import type { SmartText } from './smart.text.ts';
+import { instrumentsFor } from './terms.ts';
 
 /** Smart plans hold USDT (the contract's one asset). */
 const SCALE = ASSET_SCALES.USDT;
@@ -63,54 +61,64 @@ const draftOf = (p: SmartProduct): Draft => ({
 type Reason = 'checkValue' | 'maxBelowMin' | 'capacityBelowMin' | 'capacityBelowTaken' | 'notForStrategy';
 type Problems = DraftProblems<Reason>;
 
-const minor = (typed: string): bigint | null => {
-  try {
-    return parseMinor(typed.trim(), SCALE);
-  } catch {
-    return null;
-  }
-};
+/** The product's own checks beyond the fields': the maximum and the capacity against the minimum and what plans take. */
+function extraChecks(d: Draft, taken: bigint, problems: Problems): void {
+  markMaxBelowMin(problems, d, SCALE);
+  const min = minorOf(d.minAmount, SCALE);
+  const capacity = minorOf(d.capacity, SCALE);
+  if (problems.has('capacity') || capacity === null) return;
+  if (min !== null && capacity < min) problems.set('capacity', 'capacityBelowMin');
+  else if (capacity < taken) problems.set('capacity', 'capacityBelowTaken');
+}
 
-/** The body the contract takes, and the fields that are not right (the schema's and the form's own checks). */
-function check(d: Draft, taken: bigint): { body: SmartProductBody; problems: Problems } {
-  const problems: Problems = new Map();
-  const timeframes = daysOf(d.timeframes);
-  if (timeframes === null) problems.set('timeframes', 'checkValue');
-  const fee = percentToRatio(d.feeShare);
-  if (fee === null || Number(fee) > 1) problems.set('feeShare', 'checkValue');
-  const body = {
-    name: d.name.trim(),
-    strategy: d.strategy,
-    instruments: d.instrument ? [d.instrument] : [],
-    timeframes: timeframes ?? [],
-    minAmount: d.minAmount.trim(),
-    maxAmount: d.maxAmount.trim(),
-    capacity: d.capacity.trim(),
-    feeShare: fee ?? '',
-    enabled: d.enabled,
-  };
-  const parsed = smartProductBody.safeParse(body);
-  if (!parsed.success)
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? '');
-      problems.set(name === 'instruments' ? 'instrument' : name, 'checkValue');
-    }
-  const min = minor(d.minAmount);
-  const max = minor(d.maxAmount);
-  const capacity = minor(d.capacity);
-  for (const [name, value] of [
-    ['minAmount', min],
-    ['maxAmount', max],
-    ['capacity', capacity],
-  ] as const)
-    if (value === null || value <= 0n) problems.set(name, 'checkValue');
-  if (!problems.has('maxAmount') && min !== null && max !== null && max < min)
-    problems.set('maxAmount', 'maxBelowMin');
-  if (!problems.has('capacity') && capacity !== null) {
-    if (min !== null && capacity < min) problems.set('capacity', 'capacityBelowMin');
-    else if (capacity < taken) problems.set('capacity', 'capacityBelowTaken');
-  }
-  return { body: body as SmartProductBody, problems };
+/** The form's parts: the name, strategy, instrument and timeframes, the amounts, the fee, the switch. */
+function partsOf(t: SmartText, d: Draft, products: readonly SmartProduct[] | undefined): Part<Draft>[] {
+  const f = t.form;
+  const amount = (name: 'minAmount' | 'maxAmount' | 'capacity', hint?: string) =>
+    ({ name, kind: 'amount', label: f[name], hint, positive: true }) as const;
+  return [
+    {
+      row: [
+        { name: 'name', kind: 'text', label: f.name, maxLength: 60 },
+        {
+          name: 'strategy',
+          kind: 'select',
+          label: f.strategy,
+          options: SMART_STRATEGIES.map((s) => ({ value: s, label: t.strategies[s] })),
+          change: (value, draft) => {
+            const strategy = value as SmartStrategy;
+            const offered = instrumentsFor(strategy, products);
+            const instrument = offered.includes(draft.instrument) ? draft.instrument : (offered[0] ?? '');
+            return { ...draft, strategy, instrument };
+          },
+        },
+        {
+          name: 'instrument',
+          kind: 'select',
+          label: f.instrument,
+          hint: f.instrumentHint,
+          dir: 'ltr',
+          sendAs: 'instruments',
+          send: (code) => (code ? [code] : []),
+          options: instrumentsFor(d.strategy, products).map((code) => ({ value: code, label: code })),
+        },
+        {
+          name: 'timeframes',
+          kind: 'days',
+          list: true,
+          digits: 4,
+          label: f.timeframes,
+          hint: f.timeframesHint,
+        },
+      ],
+    },
+    {
+      legend: f.amounts,
+      parts: [{ row: [amount('minAmount'), amount('maxAmount'), amount('capacity', f.capacityHint)] }],
+    },
+    { row: [{ name: 'feeShare', kind: 'percent', label: f.feeShare, hint: f.feeShareHint }], fill: true },
+    { name: 'enabled', kind: 'toggle', label: f.enabled },
+  ];
 }
 
 /** The server's field issues (10002 with `[{ path, issue }]`) as the form's messages. */
@@ -137,149 +145,39 @@ function serverProblems(data: unknown): Problems {
  * A smart-plan product's terms (admins only): every field of the contract's smartProductBody.
  * Without `product` it creates one; with it, it changes the terms of new plans.
  */
-export function SmartProductForm({
-  product,
-  onSaved,
-  onCancel,
-  labelledBy,
-}: {
-  product?: SmartProduct;
-  /** The heading that names the form when it has none of its own (the create page's). */
-  labelledBy?: string;
-  onSaved: (saved: SmartProduct) => void;
-  onCancel?: () => void;
-}) {
-  const { text } = useBackOffice();
+export function SmartProductForm(shell: ProductFormShell<SmartProduct, SmartProduct>) {
+  const { product } = shell;
   const t = useSmartText();
-  const f = t.form;
-  const headingId = useId();
   const products = useSmartProducts().data;
-  const { draft, set, setDraft, problems, submit, save } = useDraftForm({
-    initial: (): Draft =>
-      product ? draftOf(product) : { ...EMPTY, instrument: instrumentsFor(EMPTY.strategy)[0] ?? '' },
-    check: (d: Draft) => check(d, product ? (minor(product.taken) ?? 0n) : 0n),
-    save: (body: SmartProductBody) =>
-      product
-        ? callAdmin('updateSmartProduct', { body: { ...body, id: product.id } })
-        : callAdmin('createSmartProduct', { body }),
-    invalidate: keys.smart,
-    onSaved,
-    fromServer: serverProblems,
-  });
-  const instruments = instrumentsFor(draft.strategy, products);
-  const error = (name: string) => {
-    const reason = problems.get(name);
-    return reason ? t[reason] : undefined;
-  };
-  const field = (
-    name: 'name' | 'timeframes' | 'minAmount' | 'maxAmount' | 'capacity' | 'feeShare',
-    label: string,
-    options: { hint?: string; mode?: 'decimal' | 'numeric' | 'text' } = {},
-  ) => (
-    <Field
-      label={label}
-      name={name}
-      dir={name === 'name' ? 'auto' : 'ltr'}
-      inputMode={options.mode}
-      autoComplete="off"
-      hint={options.hint}
-      maxLength={name === 'name' ? 60 : 80}
-      value={draft[name]}
-      error={error(name)}
-      onChange={(e) => set(name, e.target.value)}
-    />
-  );
-  const instrumentId = useId();
-  const instrumentError = error('instrument');
+  const taken = product ? (minorOf(product.taken, SCALE) ?? 0n) : 0n;
   return (
-    <form
-      className={product ? 'panel smart-form' : 'smart-form stack'}
-      aria-labelledby={product ? headingId : labelledBy}
-      onSubmit={submit}
-      noValidate
-    >
-      {product ? <h3 id={headingId}>{fill(t.editHeading, { name: product.name })}</h3> : null}
-      {product ? (
-        <p className="smart-note" role="note">
-          {f.change}
-        </p>
-      ) : null}
-      <div className="smart-fields">
-        {field('name', f.name, { mode: 'text' })}
-        <SelectField
-          label={f.strategy}
-          name="strategy"
-          value={draft.strategy}
-          onChange={(e) => {
-            const strategy = e.target.value as SmartStrategy;
-            const offered = instrumentsFor(strategy, products);
-            setDraft((d) => ({
-              ...d,
-              strategy,
-              instrument: offered.includes(d.instrument) ? d.instrument : (offered[0] ?? ''),
-            }));
-          }}
-          options={SMART_STRATEGIES.map((s) => ({ value: s, label: t.strategies[s] }))}
-        />
-        <div className="field">
-          <label htmlFor={instrumentId}>{f.instrument}</label>
-          <select
-            id={instrumentId}
-            name="instrument"
-            dir="ltr"
-            value={draft.instrument}
-            aria-invalid={instrumentError ? true : undefined}
-            aria-describedby={`${instrumentId}-hint${instrumentError ? ` ${instrumentId}-error` : ''}`}
-            onChange={(e) => set('instrument', e.target.value)}
-          >
-            {instruments.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </select>
-          <p id={`${instrumentId}-hint`} className="hint">
-            {f.instrumentHint}
-          </p>
-          {instrumentError ? (
-            <p id={`${instrumentId}-error`} className="error-text">
-              {instrumentError}
-            </p>
-          ) : null}
-        </div>
-        {field('timeframes', f.timeframes, { hint: f.timeframesHint })}
-      </div>
-      <fieldset className="smart-group">
-        <legend>{f.amounts}</legend>
-        <div className="smart-fields">
-          {field('minAmount', `${f.minAmount} (USDT)`, { mode: 'decimal' })}
-          {field('maxAmount', `${f.maxAmount} (USDT)`, { mode: 'decimal' })}
-          {field('capacity', `${f.capacity} (USDT)`, { mode: 'decimal', hint: f.capacityHint })}
-        </div>
-      </fieldset>
-      <div className="smart-fields smart-fill">
-        {field('feeShare', f.feeShare, { mode: 'decimal', hint: f.feeShareHint })}
-      </div>
-      <label className="check">
-        <input
-          type="checkbox"
-          name="enabled"
-          checked={draft.enabled}
-          onChange={(e) => set('enabled', e.target.checked)}
-        />
-        {f.enabled}
-      </label>
-      <SubmitRow
-        failure={save.isError ? failureMessage(save.error, text.error.generic) : ''}
-        busy={save.isPending}
-        label={product ? t.save : t.create}
-      >
-        {onCancel ? (
-          <button type="button" onClick={onCancel}>
-            {t.cancel}
-          </button>
-        ) : null}
-      </SubmitRow>
-    </form>
+    <ProductFormKit
+      {...shell}
+      texts={t}
+      change={t.form.change}
+      messages={{
+        checkValue: t.checkValue,
+        maxBelowMin: t.maxBelowMin,
+        capacityBelowMin: t.capacityBelowMin,
+        capacityBelowTaken: t.capacityBelowTaken,
+        notForStrategy: t.notForStrategy,
+      }}
+      initial={(): Draft =>
+        product ? draftOf(product) : { ...EMPTY, instrument: instrumentsFor(EMPTY.strategy)[0] ?? '' }
+      }
+      parts={(d) => partsOf(t, d, products)}
+      schema={smartProductBody}
+      scale={() => SCALE}
+      unit={() => 'USDT'}
+      maxLength={80}
+      extra={(d, problems: Problems) => extraChecks(d, taken, problems)}
+      save={(body: SmartProductBody) =>
+        product
+          ? callAdmin('updateSmartProduct', { body: { ...body, id: product.id } })
+          : callAdmin('createSmartProduct', { body })
+      }
+      invalidate={keys.smart}
+      fromServer={serverProblems}
+    />
   );
 }

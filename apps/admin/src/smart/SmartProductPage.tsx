@@ -123,7 +123,7 @@ export function SmartProductPage() {
             ]}
           />
           <Link to={`/smart/plans?product=${product.id}`}>{t.plansOfProduct}</Link>
-          <section className="smart-section" aria-labelledby="smart-risk-heading">
+          <section className="kit-section" aria-labelledby="smart-risk-heading">
             <h3 id="smart-risk-heading">{t.riskHeading}</h3>
             <Risk product={product} />
           </section>

@@ -1,10 +1,10 @@
 import { adminCalls, type SmartProduct, type SmartRealisedYield } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, type ReactNode, useId } from 'react';
-import { Link } from 'react-router';
-import { allowed, callAdmin, failureMessage } from '../api.ts';
+import { Fragment, type ReactNode } from 'react';
+import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
+import { Amount, type Column, plain } from '../DataTable.tsx';
+import { Money, ProductList, productColumns } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
@@ -24,14 +24,6 @@ export function useSmartProducts() {
     queryFn: () => callAdmin('listSmartProducts'),
   });
 }
-
-/** An amount of an asset, exact (the ledger's units, trailing zeros dropped), left to right. */
-export const Money = ({ value, asset }: { value: string; asset: string }) => (
-  <Amount value={`${plain(value)} ${asset}`} />
-);
-
-/** `2 %`: a ratio as a percentage, kept left to right. */
-export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
 
 /**
  * A text with parts put in its placeholders (`{{name}}`): each figure keeps its own direction
@@ -67,7 +59,7 @@ export function Realised({ realised }: { realised: SmartRealisedYield | null }) 
   const t = useSmartText();
   if (!realised) return <span className="muted">{t.noRecord}</span>;
   return (
-    <span className="smart-stack">
+    <span className="kit-stack">
       <span dir="auto">
         {fill(t.realisedValue, {
           daily: ratioToPercent(realised.dailyYield),
@@ -86,7 +78,7 @@ export function Realised({ realised }: { realised: SmartRealisedYield | null }) 
 export function StrategyName({ product: p }: { product: SmartProduct }) {
   const t = useSmartText();
   return (
-    <span className="smart-stack">
+    <span className="kit-stack">
       <span>{t.strategies[p.strategy.key]}</span>
       <span className="muted">{fill(t.barsValue, { minutes: p.strategy.barMinutes })}</span>
     </span>
@@ -99,7 +91,7 @@ export function Capacity({ product: p }: { product: SmartProduct }) {
   const capacity = Number(p.capacity);
   const share = capacity > 0 ? Math.min(1, Number(p.taken) / capacity) : 0;
   return (
-    <span className="smart-stack">
+    <span className="kit-stack">
       <Filled
         template={t.takenValue}
         parts={{
@@ -120,23 +112,12 @@ export function Capacity({ product: p }: { product: SmartProduct }) {
  * change products; finance reads.
  */
 export function SmartProducts() {
-  const { text, staff } = useBackOffice();
+  const { staff } = useBackOffice();
   const t = useSmartText();
-  const headingId = useId();
-  const query = useSmartProducts();
-  const mayCreate = allowed(staff, adminCalls.createSmartProduct);
+  const of = (p: SmartProduct) => p;
   const columns: Column<SmartProduct>[] = [
-    { key: 'id', header: t.id, cell: (p) => p.id, sortValue: (p) => p.id },
-    {
-      key: 'product',
-      header: t.product,
-      cell: (p) => (
-        <Link to={`/smart/products/${p.id}`}>
-          <strong>{p.name}</strong>
-        </Link>
-      ),
-      sortValue: (p) => p.name,
-    },
+    productColumns.id(t.id, of),
+    productColumns.name(t.product, 'smart', of),
     {
       key: 'strategy',
       header: t.strategy,
@@ -155,12 +136,7 @@ export function SmartProducts() {
       cell: (p) => <span dir="ltr">{timeframesText(p)}</span>,
       sortValue: (p) => p.timeframes[0] ?? 0,
     },
-    {
-      key: 'amounts',
-      header: t.amounts,
-      cell: (p) => <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
-      sortValue: (p) => Number(p.minAmount),
-    },
+    productColumns.amounts(t.amounts, of, true),
     {
       key: 'capacity',
       header: t.capacity,
@@ -168,14 +144,11 @@ export function SmartProducts() {
       sortValue: (p) => Number(p.taken) / Math.max(Number(p.capacity), 1e-9),
     },
     { key: 'fee', header: t.feeShare, cell: (p) => feeText(t, p), sortValue: (p) => Number(p.feeShare) },
-    {
-      key: 'status',
-      header: t.status,
-      cell: (p) => (
-        <strong className={p.enabled && p.soldOut ? 'overdue' : undefined}>{statusText(t, p)}</strong>
-      ),
-      sortValue: (p) => statusText(t, p),
-    },
+    productColumns.status(
+      t.status,
+      (p) => statusText(t, p),
+      (p) => p.enabled && p.soldOut,
+    ),
     {
       key: 'realised',
       header: t.realised,
@@ -184,33 +157,17 @@ export function SmartProducts() {
     },
   ];
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <div className="smart-head">
-        <h2 id={headingId} tabIndex={-1}>
-          {t.productsHeading}
-        </h2>
-        {mayCreate ? (
-          <Link className="button primary" to="/smart/products/new">
-            {t.newProduct}
-          </Link>
-        ) : null}
-      </div>
-      <p className="muted">{t.productsIntro}</p>
-      {mayCreate ? null : <p className="muted">{t.readOnly}</p>}
-      <DataTable
-        caption={t.productsHeading}
-        columns={columns}
-        rows={query.data}
-        rowKey={(p) => p.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
-        empty={t.productsEmpty}
-        filterText={(p) =>
-          `${p.id} ${p.name} ${p.instruments.join(' ')} ${t.strategies[p.strategy.key]} ${statusText(t, p)}`
-        }
-        testId="smart-products"
-      />
-    </section>
+    <ProductList
+      area="smart"
+      t={t}
+      mayCreate={allowed(staff, adminCalls.createSmartProduct)}
+      query={useSmartProducts()}
+      columns={columns}
+      rowKey={(p) => p.id}
+      filterText={(p) =>
+        `${p.id} ${p.name} ${p.instruments.join(' ')} ${t.strategies[p.strategy.key]} ${statusText(t, p)}`
+      }
+      testId="smart-products"
+    />
   );
 }

@@ -1,15 +1,13 @@
 import type { SmartProduct, SmartStrategy } from '@swx/contract';
+import { daysOf as daysOfKit } from '../KitFields.tsx';
 
 /**
  * The timeframes of a smart-plan product as staff type them: whole days separated by commas or
  * spaces (Arabic and CJK commas too), each once, in order. "90, 7 30" → [7, 30, 90]; null when a
- * part is not a number of days (the contract's schema then checks 1 to 3650 and at most 12).
+ * part is not a number of days (the contract's schema then checks 1 to 3650 and at most 12). The
+ * form reads them so (a `days` list of 4 digits).
  */
-export function daysOf(typed: string): number[] | null {
-  const parts = typed.split(/[\s,،、，;]+/).filter(Boolean);
-  if (parts.length === 0 || parts.some((p) => !/^\d{1,4}$/.test(p))) return null;
-  return [...new Set(parts.map(Number))].sort((a, b) => a - b);
-}
+export const daysOf = (typed: string): number[] | null => daysOfKit(typed, 4);
 
 /**
  * The instruments each strategy is written for, as the server's strategies declare them (its

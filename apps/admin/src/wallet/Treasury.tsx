@@ -5,7 +5,6 @@ import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { keys } from '../query.ts';
-import './wallet.css';
 
 /** Treasury (/admin/treasury): per asset, the hot wallet on chain beside what customers hold and what is leaving. */
 export function Treasury() {

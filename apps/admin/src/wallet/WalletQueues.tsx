@@ -13,6 +13,7 @@ import { Amount, type Column, timeColumn } from '../DataTable.tsx';
 import { Code, Facts } from '../Facts.tsx';
 import { Photo } from '../Photo.tsx';
 import { keys } from '../query.ts';
+import { oneApprovalReason } from '../review/fourEyes.ts';
 import {
   type Reviewed,
   ReviewItemScreen,
@@ -20,8 +21,6 @@ import {
   ReviewQueueScreen,
 } from '../review/ReviewQueue.tsx';
 import { fill, formatTime, type Text } from '../text.ts';
-import './wallet.css';
-import { oneApprovalReason } from '../review/fourEyes.ts';
 
 /** The columns both money queues share: customer, network, amount, submitted. */
 function moneyColumns<T extends DepositRow | WithdrawalRow>({

@@ -9,6 +9,7 @@ import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { ScrollTable } from '../../ui/product/Facts.tsx';
 import { Purchase } from './Purchase.tsx';
 import {
   Capacity,
@@ -66,37 +67,27 @@ function PriceHistory({ product }: { product: EarnProduct }) {
       ) : (
         <>
           <PriceLine days={query.data.days.slice(-30)} />
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it */}
-          <section className="table-scroll" aria-label={t('earn.history.caption')} tabIndex={0}>
-            <table className="data-table">
-              <caption className="visually-hidden">{t('earn.history.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('earn.history.day')}</th>
-                  <th scope="col" className="num">
-                    {t('earn.history.rate')}
-                  </th>
-                  <th scope="col" className="num">
-                    {t('earn.history.unitPrice')}
-                  </th>
+          <ScrollTable
+            label={t('earn.history.caption')}
+            head={[
+              { text: t('earn.history.day') },
+              { text: t('earn.history.rate'), num: true },
+              { text: t('earn.history.unitPrice'), num: true },
+            ]}
+          >
+            {[...query.data.days]
+              .reverse()
+              .slice(0, 30)
+              .map((d) => (
+                <tr key={d.day}>
+                  <td>{f.day(d.day)}</td>
+                  <td className="num" dir="ltr">
+                    {formatPercent(f.language, d.rate, { minimumFractionDigits: 2 })}
+                  </td>
+                  <td className="num">{formatDecimal(f.language, d.unitPrice)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {[...query.data.days]
-                  .reverse()
-                  .slice(0, 30)
-                  .map((d) => (
-                    <tr key={d.day}>
-                      <td>{f.day(d.day)}</td>
-                      <td className="num" dir="ltr">
-                        {formatPercent(f.language, d.rate, { minimumFractionDigits: 2 })}
-                      </td>
-                      <td className="num">{formatDecimal(f.language, d.unitPrice)}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </section>
+              ))}
+          </ScrollTable>
         </>
       )}
     </section>
@@ -113,9 +104,11 @@ function ProductView({ product }: { product: EarnProduct }) {
         <div className="earn-card-head">
           <h2 id="earn-product-name">{product.name}</h2>
           <span className="earn-chips">
-            <span className="earn-chip">{product.asset}</span>
+            <span className="earn-chip product-chip">{product.asset}</span>
             <IncomeWord income={product.income} />
-            {product.type === 'vip' ? <span className="earn-chip">{t('earn.vip.chip')}</span> : null}
+            {product.type === 'vip' ? (
+              <span className="earn-chip product-chip">{t('earn.vip.chip')}</span>
+            ) : null}
           </span>
         </div>
         <RateFacts product={product} />

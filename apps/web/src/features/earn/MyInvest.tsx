@@ -1,6 +1,6 @@
 import type { EarnInvestment, EarnRedeemQuote, EarnType } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -10,8 +10,10 @@ import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { DialogButtons, FormError } from '../../ui/Field.tsx';
+import { FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { EarnPage, IncomeWord, Refusal, StatusWord, useEarnFormat } from './parts.tsx';
@@ -60,7 +62,7 @@ function Summary({ userId }: { userId: number }) {
 }
 
 /** The facts of an investment, as its card and its detail show them. */
-function useInvestmentFacts(i: EarnInvestment): [string, ReactNode, string][] {
+function useInvestmentFacts(i: EarnInvestment): Fact[] {
   const { t } = useTranslation();
   const f = useEarnFormat();
   const facts: [string, ReactNode, string][] = [
@@ -91,30 +93,7 @@ function useInvestmentFacts(i: EarnInvestment): [string, ReactNode, string][] {
   if (i.redeemedAt) facts.push([t('earn.mine.redeemedAt'), f.date(i.redeemedAt), 'redeemedAt']);
   if (i.received !== null) facts.push([t('earn.mine.received'), f.exact(i.received, i.asset), 'received']);
   if (i.reason) facts.push([t('earn.mine.reason'), i.reason, 'reason']);
-  return facts;
-}
-
-function Facts({ facts }: { facts: [string, ReactNode, string][] }) {
-  return (
-    <dl className="facts">
-      {facts.map(([label, value, name]) => (
-        <div key={name} data-fact={name}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** Opens a modal dialog once mounted; closing it hands focus back to the control that opened it. */
-function useModal() {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  return dialog;
+  return facts.map(([label, shown, name]) => ({ name, label, shown }));
 }
 
 /** One investment with its daily income (earnInvestment), in a dialog. */
@@ -156,7 +135,7 @@ function InvestmentDetail({
       <p className="earn-card-amount">
         <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
       </p>
-      <Facts facts={facts} />
+      <Facts facts={facts} mark="fact" />
       <h3>{t('earn.mine.incomes')}</h3>
       {query.isPending ? (
         <Loading />
@@ -165,42 +144,31 @@ function InvestmentDetail({
       ) : query.data.incomes.length === 0 ? (
         <Empty text={t('earn.mine.noIncome')} />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('earn.mine.incomes')} tabIndex={0}>
-          <table className="data-table" data-testid="income-history">
-            <caption className="visually-hidden">{t('earn.mine.incomes')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('earn.history.day')}</th>
-                {shown.income === 'dynamic' ? (
-                  <th scope="col" className="num">
-                    {t('earn.history.rate')}
-                  </th>
-                ) : null}
-                <th scope="col" className="num">
-                  {t('earn.mine.income')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...query.data.incomes].reverse().map((day) => (
-                <tr key={day.day}>
-                  <td>{f.day(day.day)}</td>
-                  {shown.income === 'dynamic' ? (
-                    <td className="num" dir="ltr">
-                      {day.rate === null
-                        ? '—'
-                        : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
-                    </td>
-                  ) : null}
-                  <td className="num" data-value={day.amount}>
-                    {f.exact(day.amount, shown.asset)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <ScrollTable
+          label={t('earn.mine.incomes')}
+          testId="income-history"
+          head={[
+            { text: t('earn.history.day') },
+            ...(shown.income === 'dynamic' ? [{ text: t('earn.history.rate'), num: true }] : []),
+            { text: t('earn.mine.income'), num: true },
+          ]}
+        >
+          {[...query.data.incomes].reverse().map((day) => (
+            <tr key={day.day}>
+              <td>{f.day(day.day)}</td>
+              {shown.income === 'dynamic' ? (
+                <td className="num" dir="ltr">
+                  {day.rate === null
+                    ? '—'
+                    : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
+                </td>
+              ) : null}
+              <td className="num" data-value={day.amount}>
+                {f.exact(day.amount, shown.asset)}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </ConfirmDialog>
   );
@@ -225,7 +193,6 @@ function RedeemDialog({
   const book = useCurrentBook();
   const queryClient = useQueryClient();
   const dialog = useModal();
-  const titleId = useId();
   const { quote, renewed, busy, failure, submit } = useQuoteCommit({
     first,
     commit: (q) =>
@@ -251,45 +218,35 @@ function RedeemDialog({
     [t('earn.redeem.incomeToDate'), quote.incomeToDate, 'incomeToDate'],
   ];
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={flexible ? t('earn.redeem.titleFlexible') : t('earn.redeem.title')}
       label={t('earn.redeem.receiveNow')}
       testId="redeem-confirm"
       className="earn-dialog"
       onClose={onClose}
-      onSubmit={() => void submit()}
-      actions={
-        <>
-          {renewed ? (
-            <p className="notice" data-testid="requote">
-              {t('earn.buy.renewed')}
-            </p>
-          ) : null}
-          {failure ? <Refusal error={failure} demo={book === 'demo'} /> : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('earn.redeem.keep')}
-            confirm={
-              busy
-                ? t('earn.redeem.redeeming')
-                : t('earn.redeem.confirm', { amount: f.exact(quote.receive, quote.asset) })
-            }
-            disabled={busy}
-          />
-        </>
+      onConfirm={() => void submit()}
+      renewed={renewed && t('earn.buy.renewed')}
+      failure={failure ? <Refusal error={failure} demo={book === 'demo'} /> : null}
+      cancel={t('earn.redeem.keep')}
+      confirm={
+        busy
+          ? t('earn.redeem.redeeming')
+          : t('earn.redeem.confirm', { amount: f.exact(quote.receive, quote.asset) })
       }
+      disabled={busy}
     >
       <p className="earn-confirm-name">{investment.productName}</p>
-      <dl className="facts" data-testid="redeem-figures" data-quote={quote.quoteId}>
-        {rows.map(([label, value, name]) => (
-          <div key={name} data-figure={name} data-value={value}>
-            <dt>{label}</dt>
-            <dd>{f.exact(value, quote.asset)}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts
+        facts={rows.map(([label, value, name]) => ({
+          name,
+          label,
+          value,
+          shown: f.exact(value, quote.asset),
+        }))}
+        testId="redeem-figures"
+        quoteId={quote.quoteId}
+      />
       <div className="earn-compare">
         <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
           <p className="small">{t('earn.redeem.receiveNow')}</p>
@@ -306,7 +263,7 @@ function RedeemDialog({
         ) : null}
       </div>
       <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
 }
 
@@ -318,7 +275,7 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
   const [asking, setAsking] = useState(false);
   const [failure, setFailure] = useState('');
   const headingId = `investment-${i.id}`;
-  const facts = useInvestmentFacts(i).filter(([, , name]) =>
+  const facts = useInvestmentFacts(i).filter(({ name }) =>
     ['rate', 'term', 'entrustTime', 'expiryTime', 'incomeToDate', 'received', 'reason'].includes(name),
   );
   const redeem = async () => {
@@ -343,14 +300,14 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
       <div className="earn-card-head">
         <h3 id={headingId}>{i.productName}</h3>
         <span className="earn-chips">
-          <span className="earn-chip">{i.asset}</span>
+          <span className="earn-chip product-chip">{i.asset}</span>
           <IncomeWord income={i.income} />
         </span>
       </div>
       <p className="earn-card-amount">
         <strong data-value={i.amount}>{f.exact(i.amount, i.asset)}</strong> <StatusWord status={i.status} />
       </p>
-      <Facts facts={facts} />
+      <Facts facts={facts} mark="fact" />
       <div className="row">
         <button
           type="button"

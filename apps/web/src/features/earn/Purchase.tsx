@@ -1,35 +1,29 @@
-import { amountInput, type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
+import { type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { normalizeDecimal } from '../../ui/decimalInput.ts';
-import { DialogButtons, Field } from '../../ui/Field.tsx';
-import { Loading } from '../../ui/PageState.tsx';
+import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
+import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import { CopyButton, maxInvest, Refusal, useEarnFormat } from './parts.tsx';
 import { earnQueries } from './queries.ts';
 
-/** How long the amount rests before it is quoted. */
-const DEBOUNCE_MS = 400;
-
 type PayWith = 'balance' | 'proof';
 
-/** One figure of a quote: its label and what is shown, with the exact value for tests and readers. */
-type Figure = { name: string; label: string; value: string; shown: ReactNode };
-
 /** The figures of a quote, exactly as the server gave them: what the commit posts. */
-function useQuoteFigures(quote: EarnQuote): Figure[] {
+function useQuoteFigures(quote: EarnQuote): Fact[] {
   const { t } = useTranslation();
   const f = useEarnFormat();
-  const figures: Figure[] = [
+  const figures: Fact[] = [
     {
       name: 'amount',
       label: t('earn.quote.amount'),
@@ -125,16 +119,7 @@ function useQuoteFigures(quote: EarnQuote): Figure[] {
 
 function QuoteFigures({ quote, testId }: { quote: EarnQuote; testId: string }) {
   const figures = useQuoteFigures(quote);
-  return (
-    <dl className="facts earn-quote" data-testid={testId} data-quote={quote.quoteId}>
-      {figures.map((figure) => (
-        <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
-          <dt>{figure.label}</dt>
-          <dd>{figure.shown}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Facts facts={figures} testId={testId} className="earn-quote" quoteId={quote.quoteId} />;
 }
 
 /** What early redemption would give on each day of the term (collapsed until asked for). */
@@ -146,38 +131,26 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
     <details className="earn-redemption" data-testid="redemption-table">
       <summary>{t('earn.redemption.title')}</summary>
       <p className="small muted">{t('earn.redemption.note', { rate: f.percent(quote.penaltyRate) })}</p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it */}
-      <section className="table-scroll" aria-label={t('earn.redemption.title')} tabIndex={0}>
-        <table className="data-table">
-          <caption className="visually-hidden">{t('earn.redemption.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('earn.redemption.day')}</th>
-              <th scope="col" className="num">
-                {t('earn.redemption.penalty')}
-              </th>
-              <th scope="col" className="num">
-                {t('earn.redemption.income')}
-              </th>
-              <th scope="col" className="num">
-                {t('earn.redemption.receive')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {quote.redemption.map((row) => (
-              <tr key={row.day} data-day={row.day}>
-                <td>{f.day(row.day)}</td>
-                <td className="num">{f.exact(row.penalty, quote.asset)}</td>
-                <td className="num">{f.exact(row.incomeToDate, quote.asset)}</td>
-                <td className="num" data-value={row.receive}>
-                  {f.exact(row.receive, quote.asset)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <ScrollTable
+        label={t('earn.redemption.title')}
+        head={[
+          { text: t('earn.redemption.day') },
+          { text: t('earn.redemption.penalty'), num: true },
+          { text: t('earn.redemption.income'), num: true },
+          { text: t('earn.redemption.receive'), num: true },
+        ]}
+      >
+        {quote.redemption.map((row) => (
+          <tr key={row.day} data-day={row.day}>
+            <td>{f.day(row.day)}</td>
+            <td className="num">{f.exact(row.penalty, quote.asset)}</td>
+            <td className="num">{f.exact(row.incomeToDate, quote.asset)}</td>
+            <td className="num" data-value={row.receive}>
+              {f.exact(row.receive, quote.asset)}
+            </td>
+          </tr>
+        ))}
+      </ScrollTable>
     </details>
   );
 }
@@ -209,8 +182,8 @@ function ConfirmPurchase({
   const book = useCurrentBook();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const dialog = useModal();
+  const whyId = useId();
   const { quote, renewed, busy, failure, submit } = useQuoteCommit({
     first,
     commit: (q, requestId) =>
@@ -233,87 +206,64 @@ function ConfirmPurchase({
     },
     renewedText: t('earn.buy.renewed'),
   });
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
   const short =
     payWith === 'balance' &&
     (minorOf(quote.available, quote.asset) ?? 0n) < (minorOf(quote.amount, quote.asset) ?? 0n);
-  const whyId = `${titleId}-why`;
+  const paying: Fact[] = [
+    {
+      name: 'payWith',
+      label: t('earn.pay.title'),
+      shown: payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance'),
+    },
+  ];
+  if (payWith === 'balance')
+    paying.push({
+      name: 'available',
+      label: t('earn.quote.available'),
+      value: quote.available,
+      shown: f.exact(quote.available, quote.asset),
+    });
+  else if (payInAddress)
+    paying.push({
+      name: 'payIn',
+      label: t('earn.pay.address'),
+      shown: (
+        <code dir="ltr" className="earn-address product-address">
+          {payInAddress}
+        </code>
+      ),
+    });
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={t('earn.buy.confirmTitle')}
       label={t('earn.quote.title')}
       testId="earn-confirm"
       className="earn-dialog"
       onClose={onClose}
-      onSubmit={() => void submit()}
-      actions={
-        <>
-          {renewed ? (
-            <p className="notice" data-testid="requote">
-              {t('earn.buy.renewed')}
-            </p>
-          ) : null}
-          {short ? (
-            <p className="notice" id={whyId}>
-              {t('earn.refusal.balance')}
-            </p>
-          ) : null}
-          {failure ? <Refusal error={failure} product={product} demo={book === 'demo'} /> : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('earn.buy.cancel')}
-            confirm={
-              busy
-                ? t('earn.buy.investing')
-                : t('earn.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
-            }
-            disabled={busy || short}
-            why={short ? whyId : undefined}
-          />
-        </>
+      onConfirm={() => void submit()}
+      renewed={renewed && t('earn.buy.renewed')}
+      notices={
+        short ? (
+          <p className="notice" id={whyId}>
+            {t('earn.refusal.balance')}
+          </p>
+        ) : null
       }
+      failure={failure ? <Refusal error={failure} product={product} demo={book === 'demo'} /> : null}
+      cancel={t('earn.buy.cancel')}
+      confirm={
+        busy ? t('earn.buy.investing') : t('earn.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
+      }
+      disabled={busy || short}
+      why={short ? whyId : undefined}
     >
       <p className="earn-confirm-name">{quote.productName}</p>
       <QuoteFigures quote={quote} testId="confirm-figures" />
-      <dl className="facts">
-        <div data-figure="payWith">
-          <dt>{t('earn.pay.title')}</dt>
-          <dd>{payWith === 'proof' ? t('earn.pay.proof') : t('earn.pay.balance')}</dd>
-        </div>
-        {payWith === 'balance' ? (
-          <div data-figure="available" data-value={quote.available}>
-            <dt>{t('earn.quote.available')}</dt>
-            <dd>{f.exact(quote.available, quote.asset)}</dd>
-          </div>
-        ) : payInAddress ? (
-          <div data-figure="payIn">
-            <dt>{t('earn.pay.address')}</dt>
-            <dd>
-              <code dir="ltr" className="earn-address">
-                {payInAddress}
-              </code>
-            </dd>
-          </div>
-        ) : null}
-      </dl>
+      <Facts facts={paying} />
       {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
-}
-
-/** The amount rests DEBOUNCE_MS before it is quoted. */
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [value]);
-  return settled;
 }
 
 /**
@@ -334,23 +284,17 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
   const [uploading, setUploading] = useState(false);
   const [tried, setTried] = useState(false);
   const [confirming, setConfirming] = useState<EarnQuote | null>(null);
-  const amount = normalizeDecimal(typed);
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, product.asset) : null;
-  const low = minorOf(product.minAmount, product.asset);
-  const high = minorOf(product.maxAmount, product.asset);
-  const amountError =
-    typed.trim() === ''
-      ? tried
-        ? t('earn.amount.required')
-        : undefined
-      : minor === null || minor <= 0n
-        ? t('earn.amount.invalid', { asset: product.asset })
-        : (low !== null && minor < low) || (high !== null && minor > high)
-          ? t('earn.refusal.amountRange', {
-              minimum: f.exact(product.minAmount, product.asset),
-              maximum: f.exact(product.maxAmount, product.asset),
-            })
-          : undefined;
+  const check = checkAmount(typed, product.asset, { min: product.minAmount, max: product.maxAmount });
+  const { amount, minor } = check;
+  const range = {
+    minimum: f.exact(product.minAmount, product.asset),
+    maximum: f.exact(product.maxAmount, product.asset),
+  };
+  const amountError = amountMessage(check, {
+    required: tried ? t('earn.amount.required') : undefined,
+    invalid: t('earn.amount.invalid', { asset: product.asset }),
+    range: t('earn.refusal.amountRange', range),
+  });
   const quotable = typed.trim() !== '' && amountError === undefined ? amount : '';
   const settled = useSettled(quotable);
   const quote = useQuery({
@@ -375,15 +319,6 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
     payWith === 'balance' &&
     current !== undefined &&
     (minorOf(current.available, current.asset) ?? 0n) < (minor ?? 0n);
-  const hint = [
-    available !== undefined ? t('earn.amount.available', { amount: f.exact(available, product.asset) }) : '',
-    t('earn.range', {
-      minimum: f.exact(product.minAmount, product.asset),
-      maximum: f.exact(product.maxAmount, product.asset),
-    }),
-  ]
-    .filter(Boolean)
-    .join(' · ');
   const review = () => {
     setTried(true);
     if (uploading) return;
@@ -407,45 +342,50 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
           review();
         }}
       >
-        <Field
+        <AmountField
           label={t('earn.amount.label', { asset: product.asset })}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          dir="ltr"
           value={typed}
-          hint={hint}
+          onChange={setTyped}
+          hint={[
+            available !== undefined &&
+              t('earn.amount.available', { amount: f.exact(available, product.asset) }),
+            t('earn.range', range),
+          ]}
           error={amountError}
-          onChange={(event) => setTyped(event.target.value)}
+          max={
+            max === null
+              ? undefined
+              : {
+                  value: max,
+                  asset: product.asset,
+                  text: t('earn.amount.max'),
+                  label: t('earn.amount.maxLabel', { amount: f.exact(max, product.asset) }),
+                }
+          }
+        />
+        <LiveQuote
+          className="earn-live-quote"
+          testId="earn-quote"
+          title={t('earn.quote.title')}
+          busy={quoting}
+          idle={quotable === '' ? t('earn.quote.enterAmount') : null}
+          refusal={
+            quote.isError && settled === quotable ? (
+              <Refusal error={quote.error} product={product} demo={demo} />
+            ) : null
+          }
+          ready={current !== undefined}
         >
-          {max !== null && (minorOf(max, product.asset) ?? 0n) > 0n ? (
-            <button type="button" className="button ghost small" onClick={() => setTyped(max)}>
-              {t('earn.amount.max')}
-              <span className="visually-hidden">
-                {' '}
-                {t('earn.amount.maxLabel', { amount: f.exact(max, product.asset) })}
-              </span>
-            </button>
-          ) : null}
-        </Field>
-        <div className="earn-live-quote" data-testid="earn-quote" aria-busy={quoting || undefined}>
-          <h3>{t('earn.quote.title')}</h3>
-          {quotable === '' ? (
-            <p className="muted small">{t('earn.quote.enterAmount')}</p>
-          ) : quote.isError && settled === quotable ? (
-            <Refusal error={quote.error} product={product} demo={demo} />
-          ) : current ? (
+          {current ? (
             <>
               <QuoteFigures quote={current} testId="quote-figures" />
               <RedemptionTable quote={current} />
             </>
-          ) : (
-            <Loading />
-          )}
-        </div>
-        <fieldset className="earn-pay">
+          ) : null}
+        </LiveQuote>
+        <fieldset className="earn-pay product-choice">
           <legend>{t('earn.pay.title')}</legend>
-          <label className="earn-pay-option">
+          <label className="earn-pay-option product-option">
             <input
               type="radio"
               name="payWith"
@@ -464,7 +404,7 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
             </span>
           </label>
           {canProof ? (
-            <label className="earn-pay-option">
+            <label className="earn-pay-option product-option">
               <input
                 type="radio"
                 name="payWith"
@@ -489,12 +429,19 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
         {payWith === 'proof' && payIn ? (
           <div className="earn-proof" data-testid="earn-proof">
             <p className="small">{t('earn.pay.sendTo', { asset: payIn.asset, network: payIn.network })}</p>
-            <p className="earn-pay-address">
-              <code dir="ltr" className="earn-address" data-testid="pay-in-address">
-                {payIn.address}
-              </code>{' '}
-              <CopyButton text={payIn.address} label={t('earn.pay.copy')} name={t('earn.pay.copyAddress')} />
-            </p>
+            <PayAddress
+              address={payIn.address}
+              testId="pay-in-address"
+              className="earn-pay-address"
+              codeClassName="earn-address"
+              copy={
+                <CopyButton
+                  text={payIn.address}
+                  label={t('earn.pay.copy')}
+                  name={t('earn.pay.copyAddress')}
+                />
+              }
+            />
             <ImageInput
               purpose="fund_proof"
               name="proof"
@@ -503,15 +450,11 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
               onChange={(id) => setProof(id ?? '')}
               onBusyChange={setUploading}
             />
-            <Field
+            <TxHashField
               label={t('earn.pay.txHash')}
-              name="txHash"
-              dir="ltr"
-              autoComplete="off"
-              spellCheck={false}
               value={txHash}
               error={proofErrors.txHash}
-              onChange={(event) => setTxHash(event.target.value.trim())}
+              onChange={setTxHash}
             />
           </div>
         ) : null}

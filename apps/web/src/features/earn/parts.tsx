@@ -16,8 +16,10 @@ import { formatPercent, minorOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
+import { Facts } from '../../ui/product/Facts.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { earnTexts } from './texts.ts';
+import '../../ui/product/product.css';
 import './earn.css';
 
 /**
@@ -135,7 +137,7 @@ export function RateFacts({ product }: { product: EarnProduct }) {
 export function IncomeWord({ income }: { income: 'static' | 'dynamic' }) {
   const { t } = useTranslation();
   return (
-    <span className="earn-chip" data-income={income}>
+    <span className="earn-chip product-chip" data-income={income}>
       {t(`earn.income.${income}`)}
     </span>
   );
@@ -203,16 +205,7 @@ export function ProductFacts({ product }: { product: EarnProduct }) {
   ];
   if (product.income === 'dynamic' && product.basket.length > 0)
     rows.push([t('earn.fact.basket'), product.basket.join(', '), 'basket']);
-  return (
-    <dl className="facts">
-      {rows.map(([label, value, name]) => (
-        <div key={name} data-fact={name}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Facts facts={rows.map(([label, shown, name]) => ({ name, label, shown }))} mark="fact" />;
 }
 
 /** Who may invest (VIP): a verified identity, one investment at a time. */
@@ -255,7 +248,7 @@ export function ProductCard({ product }: { product: EarnProduct }) {
           <Link to={productPath(product)}>{product.name}</Link>
         </h2>
         <span className="earn-chips">
-          <span className="earn-chip">{product.asset}</span>
+          <span className="earn-chip product-chip">{product.asset}</span>
           <IncomeWord income={product.income} />
         </span>
       </div>
@@ -275,7 +268,7 @@ export function ProductCard({ product }: { product: EarnProduct }) {
 export function StatusWord({ status }: { status: EarnState }) {
   const { t } = useTranslation();
   return (
-    <span className="earn-status" data-state={status} data-testid="earn-status">
+    <span className="earn-status product-chip" data-state={status} data-testid="earn-status">
       {t(`earn.status.${status}`)}
     </span>
   );
@@ -337,7 +330,7 @@ export function Refusal({
       break;
   }
   return (
-    <div className="form-error earn-refusal" role="alert" data-code={error.code}>
+    <div className="form-error earn-refusal product-refusal" role="alert" data-code={error.code}>
       <p>{text}</p>
       {action ? <p>{action}</p> : null}
     </div>

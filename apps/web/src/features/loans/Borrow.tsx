@@ -1,33 +1,20 @@
-import { amountInput, Code, type LoanQuote } from '@swx/contract';
+import { Code, type LoanQuote } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
-import { minorOf } from '../../app/money.ts';
 import { idOf } from '../../app/pathId.ts';
-import { newRequestId } from '../../app/requestId.ts';
 import { announce } from '../../ui/announce.ts';
-import { normalizeDecimal } from '../../ui/decimalInput.ts';
-import { Field } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { uploadFile } from '../uploads/upload.ts';
-import { type Fact, Facts, KycGate, LoanPage, Refusal, useLoanFormat } from './parts.tsx';
+import { KycGate, LoanPage, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { type SignatureHandle, SignaturePad } from './SignaturePad.tsx';
-
-/** How long amount and term rest before they are quoted. */
-const DEBOUNCE_MS = 400;
-
-function useSettled<T>(value: T): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 /**
  * The standard information of the disclosure (the EU's consumer-credit information sheet), every
@@ -126,8 +113,12 @@ function Sheet({ quote }: { quote: LoanQuote }) {
   return <Facts facts={facts} testId="loan-sheet" className="loan-sheet" />;
 }
 
-/** The agreement to sign, its clauses generated from the quote's figures; signed by drawing; then the application. */
-function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Promise<void> }) {
+/**
+ * The agreement to sign, its clauses generated from the quote's figures; signed by drawing; then the
+ * application of exactly that quote. A quote that ran out (10032) is asked again and the customer
+ * applies with the figures shown.
+ */
+function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<LoanQuote> }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   const navigate = useNavigate();
@@ -138,14 +129,32 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
   const [accepted, setAccepted] = useState(false);
   const [signed, setSigned] = useState(false);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [renewed, setRenewed] = useState(false);
-  // One id per application attempt: a retry after a lost answer applies once.
-  const [requestId] = useState(newRequestId);
-  const apply = async () => {
+  // One id per application attempt: a retry after a lost answer applies once; a new quote is a new attempt.
+  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
+    first,
+    commit: async (q, requestId) => {
+      const png = await pad.current?.toPng();
+      if (!png) {
+        setSigned(false);
+        return null;
+      }
+      const upload = await uploadFile('loan_signature', png, () => undefined, new AbortController().signal);
+      return callApi('loan', {
+        body: { quoteId: q.quoteId, requestId, signature: upload.id, acceptAgreement: true },
+      });
+    },
+    renew,
+    onDone: (loan) => {
+      if (!loan) return;
+      void queryClient.invalidateQueries({ queryKey: loanQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      announce(t('loan.apply.done', { amount: f.exact(loan.amount, loan.asset) }));
+      navigate(`/loan/${loan.id}`);
+    },
+    renewedText: t('loan.apply.renewed'),
+  });
+  const apply = () => {
     setTried(true);
-    setFailure(null);
     if (!accepted) {
       acceptInput.current?.focus();
       return;
@@ -154,31 +163,7 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
       pad.current?.focus();
       return;
     }
-    if (busy) return;
-    setBusy(true);
-    try {
-      const png = await pad.current?.toPng();
-      if (!png) {
-        setSigned(false);
-        return;
-      }
-      const upload = await uploadFile('loan_signature', png, () => undefined, new AbortController().signal);
-      const loan = await callApi('loan', {
-        body: { quoteId: quote.quoteId, requestId, signature: upload.id, acceptAgreement: true },
-      });
-      void queryClient.invalidateQueries({ queryKey: loanQueries.all });
-      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
-      announce(t('loan.apply.done', { amount: f.exact(loan.amount, loan.asset) }));
-      navigate(`/loan/${loan.id}`);
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
-        await onExpired();
-        setRenewed(true);
-        announce(t('loan.apply.renewed'));
-      } else setFailure(error);
-    } finally {
-      setBusy(false);
-    }
+    void submit();
   };
   const title = t('loan.agreement.title');
   const acceptError = tried && !accepted ? t('loan.apply.acceptRequired') : undefined;
@@ -203,11 +188,11 @@ function Agreement({ quote, onExpired }: { quote: LoanQuote; onExpired: () => Pr
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          void apply();
+          apply();
         }}
       >
         <div className="loan-accept">
-          <label htmlFor={acceptId} className="loan-check">
+          <label htmlFor={acceptId} className="loan-check product-option">
             <input
               ref={acceptInput}
               id={acceptId}
@@ -252,24 +237,19 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
   const [typed, setTyped] = useState('');
   const [term, setTerm] = useState<number | null>(null);
   const termDays = term ?? product?.terms[0] ?? 0;
-  const amount = normalizeDecimal(typed);
   const asset = product?.asset ?? 'USDT';
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, asset) : null;
-  const low = product ? minorOf(product.minAmount, asset) : null;
-  const high = product ? minorOf(product.myLimit, asset) : null;
-  const amountError =
-    !product || typed.trim() === ''
-      ? undefined
-      : minor === null || minor <= 0n
-        ? t('loan.amount.invalid', { asset })
-        : (low !== null && minor < low) || (high !== null && minor > high)
-          ? t('loan.refusal.amountRange', {
-              minimum: f.exact(product.minAmount, asset),
-              maximum: f.exact(product.maxAmount, asset),
-              limit: f.exact(product.myLimit, asset),
-            })
-          : undefined;
-  const wanted = typed.trim() !== '' && amountError === undefined ? `${amount}|${termDays}` : '';
+  const check = checkAmount(typed, asset, { min: product?.minAmount, max: product?.myLimit });
+  const amountError = product
+    ? amountMessage(check, {
+        invalid: t('loan.amount.invalid', { asset }),
+        range: t('loan.refusal.amountRange', {
+          minimum: f.exact(product.minAmount, asset),
+          maximum: f.exact(product.maxAmount, asset),
+          limit: f.exact(product.myLimit, asset),
+        }),
+      })
+    : undefined;
+  const wanted = typed.trim() !== '' && amountError === undefined ? `${check.amount}|${termDays}` : '';
   const settled = useSettled(wanted);
   const [settledAmount = '', settledTerm = '0'] = settled.split('|');
   const quote = useQuery({
@@ -290,43 +270,34 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
   if (limit.kycState !== 'verified') return <KycGate state={limit.kycState} />;
   const current = quote.data && settled === wanted ? quote.data : undefined;
   const quoting = wanted !== '' && !current && !quote.isError;
-  const hint = [
-    t('loan.amount.limit', { amount: f.exact(product.myLimit, asset) }),
-    t('loan.range', {
-      minimum: f.exact(product.minAmount, asset),
-      maximum: f.exact(product.maxAmount, asset),
-    }),
-  ].join(' · ');
   return (
     <div className="loan-stack">
       <section className="card loan-borrow" aria-labelledby="loan-borrow-title" data-testid="loan-borrow">
         <div className="loan-card-head">
           <h2 id="loan-borrow-title">{product.name}</h2>
-          <span className="loan-chip">{asset}</span>
+          <span className="loan-chip product-chip">{asset}</span>
         </div>
         <form className="loan-form" noValidate onSubmit={(event) => event.preventDefault()}>
-          <Field
+          <AmountField
             label={t('loan.amount.label', { asset })}
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            dir="ltr"
             value={typed}
-            hint={hint}
+            onChange={setTyped}
+            hint={[
+              t('loan.amount.limit', { amount: f.exact(product.myLimit, asset) }),
+              t('loan.range', {
+                minimum: f.exact(product.minAmount, asset),
+                maximum: f.exact(product.maxAmount, asset),
+              }),
+            ]}
             error={amountError}
-            onChange={(event) => setTyped(event.target.value)}
-          >
-            {(high ?? 0n) > 0n ? (
-              <button type="button" className="button ghost small" onClick={() => setTyped(product.myLimit)}>
-                {t('loan.amount.max')}
-                <span className="visually-hidden">
-                  {' '}
-                  {t('loan.amount.maxLabel', { amount: f.exact(product.myLimit, asset) })}
-                </span>
-              </button>
-            ) : null}
-          </Field>
-          <fieldset className="loan-terms">
+            max={{
+              value: product.myLimit,
+              asset,
+              text: t('loan.amount.max'),
+              label: t('loan.amount.maxLabel', { amount: f.exact(product.myLimit, asset) }),
+            }}
+          />
+          <fieldset className="loan-terms product-choice">
             <legend>{t('loan.term.label')}</legend>
             <div className="loan-term-options">
               {product.terms.map((days) => (
@@ -344,30 +315,34 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
             </div>
           </fieldset>
         </form>
-        <div className="loan-live" data-testid="loan-quote" aria-busy={quoting || undefined}>
-          <h3>{t('loan.sheet.title')}</h3>
-          <p className="small muted">{t('loan.sheet.note')}</p>
-          {wanted === '' ? (
-            <p className="muted small">{t('loan.sheet.enter')}</p>
-          ) : quote.isError && settled === wanted ? (
-            quote.error instanceof ApiFailure && quote.error.code === Code.USER_NOT_AUTHENTICATED ? (
-              <KycGate />
-            ) : (
-              <Refusal error={quote.error} />
-            )
-          ) : current ? (
-            <Sheet quote={current} />
-          ) : (
-            <Loading />
-          )}
-        </div>
+        <LiveQuote
+          className="loan-live"
+          testId="loan-quote"
+          title={t('loan.sheet.title')}
+          note={<p className="small muted">{t('loan.sheet.note')}</p>}
+          busy={quoting}
+          idle={wanted === '' ? t('loan.sheet.enter') : null}
+          refusal={
+            quote.isError && settled === wanted ? (
+              quote.error instanceof ApiFailure && quote.error.code === Code.USER_NOT_AUTHENTICATED ? (
+                <KycGate />
+              ) : (
+                <Refusal error={quote.error} />
+              )
+            ) : null
+          }
+          ready={current !== undefined}
+        >
+          {current ? <Sheet quote={current} /> : null}
+        </LiveQuote>
       </section>
       {current ? (
         <Agreement
           key={`${current.amount}|${current.termDays}`}
-          quote={current}
-          onExpired={async () => {
-            await quote.refetch();
+          first={current}
+          renew={async () => {
+            const next = await quote.refetch();
+            return next.data ?? current;
           }}
         />
       ) : null}

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { type Fact, Facts, KycGate, LoanPage, useLoanFormat } from './parts.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { KycGate, LoanPage, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
 type Product = LoanProductsData['products'][number];
@@ -34,7 +35,9 @@ export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: b
         {limit.steps.map((step) => (
           <li key={step.key} data-step={step.key} data-done={step.done}>
             <span>{t(`loan.limit.step.${step.key}`, { points: f.count(step.points) })}</span>
-            <span className="loan-badge">{step.done ? t('loan.limit.done') : t('loan.limit.notYet')}</span>
+            <span className="loan-badge product-chip">
+              {step.done ? t('loan.limit.done') : t('loan.limit.notYet')}
+            </span>
           </li>
         ))}
       </ul>
@@ -126,7 +129,7 @@ function ProductCard({ product, limit }: { product: Product; limit: LoanLimit })
     <li className="card loan-card" data-product={product.id} aria-labelledby={headingId}>
       <div className="loan-card-head">
         <h3 id={headingId}>{product.name}</h3>
-        <span className="loan-chip">{product.asset}</span>
+        <span className="loan-chip product-chip">{product.asset}</span>
       </div>
       <Facts facts={facts} />
       {why ? (

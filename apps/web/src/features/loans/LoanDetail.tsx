@@ -5,9 +5,10 @@ import { Link, useParams } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { idOf } from '../../app/pathId.ts';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
-import { type Fact, Facts, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
+import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { Repay } from './Repay.tsx';
 
@@ -153,38 +154,27 @@ function Schedule({ loan }: { loan: Detail }) {
   const f = useLoanFormat();
   if (loan.schedule.length === 0) return <Empty text={t('loan.detail.noSchedule')} />;
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-    <section className="table-scroll" aria-label={t('loan.detail.schedule')} tabIndex={0}>
-      <table className="data-table" data-testid="loan-schedule">
-        <caption className="visually-hidden">{t('loan.detail.schedule')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('loan.record.dueDate')}</th>
-            <th scope="col" className="num">
-              {t('loan.payoff.principal')}
-            </th>
-            <th scope="col" className="num">
-              {t('loan.payoff.interest')}
-            </th>
-            <th scope="col" className="num">
-              {t('loan.payoff.sum')}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {loan.schedule.map((row) => (
-            <tr key={row.dueDate}>
-              <td>{f.day(row.dueDate)}</td>
-              <td className="num">{f.exact(row.principal, loan.asset)}</td>
-              <td className="num">{f.exact(row.interest, loan.asset)}</td>
-              <td className="num" data-value={row.total}>
-                {f.exact(row.total, loan.asset)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <ScrollTable
+      label={t('loan.detail.schedule')}
+      testId="loan-schedule"
+      head={[
+        { text: t('loan.record.dueDate') },
+        { text: t('loan.payoff.principal'), num: true },
+        { text: t('loan.payoff.interest'), num: true },
+        { text: t('loan.payoff.sum'), num: true },
+      ]}
+    >
+      {loan.schedule.map((row) => (
+        <tr key={row.dueDate}>
+          <td>{f.day(row.dueDate)}</td>
+          <td className="num">{f.exact(row.principal, loan.asset)}</td>
+          <td className="num">{f.exact(row.interest, loan.asset)}</td>
+          <td className="num" data-value={row.total}>
+            {f.exact(row.total, loan.asset)}
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -197,32 +187,22 @@ function Accruals({ loan }: { loan: Detail }) {
       {loan.accruals.length === 0 ? (
         <Empty text={t('loan.detail.noAccruals')} />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('loan.detail.accrualsTitle')} tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">{t('loan.detail.accrualsTitle')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('loan.detail.day')}</th>
-                <th scope="col" className="num">
-                  {t('loan.payoff.interest')}
-                </th>
-                <th scope="col" className="num">
-                  {t('loan.payoff.lateCost')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...loan.accruals].reverse().map((row) => (
-                <tr key={row.day}>
-                  <td>{f.day(row.day)}</td>
-                  <td className="num">{f.exact(row.interest, loan.asset)}</td>
-                  <td className="num">{f.exact(row.lateCost, loan.asset)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <ScrollTable
+          label={t('loan.detail.accrualsTitle')}
+          head={[
+            { text: t('loan.detail.day') },
+            { text: t('loan.payoff.interest'), num: true },
+            { text: t('loan.payoff.lateCost'), num: true },
+          ]}
+        >
+          {[...loan.accruals].reverse().map((row) => (
+            <tr key={row.day}>
+              <td>{f.day(row.day)}</td>
+              <td className="num">{f.exact(row.interest, loan.asset)}</td>
+              <td className="num">{f.exact(row.lateCost, loan.asset)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </details>
   );
@@ -253,7 +233,7 @@ function Repayments({ loan }: { loan: Detail }) {
           <p className="loan-card-amount">
             <strong data-value={r.amount}>{f.exact(r.amount, loan.asset)}</strong>{' '}
             <span
-              className="loan-state"
+              className="loan-state product-chip"
               data-state={r.state === 'approved' ? 'repaid' : r.state === 'rejected' ? 'rejected' : 'pending'}
             >
               {t(`loan.repaymentState.${r.method === 'balance' ? 'paid' : r.state}`)}
@@ -297,7 +277,7 @@ function Summary({ loan }: { loan: Detail }) {
     <section className="card loan-summary" aria-labelledby="loan-detail-name">
       <div className="loan-card-head">
         <h2 id="loan-detail-name">{loan.productName}</h2>
-        <span className="loan-chip">{loan.asset}</span>
+        <span className="loan-chip product-chip">{loan.asset}</span>
       </div>
       <p className="loan-card-amount">
         <strong data-value={loan.amount}>{f.exact(loan.amount, loan.asset)}</strong>{' '}

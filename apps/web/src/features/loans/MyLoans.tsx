@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { AgreementLink } from './Agreement.tsx';
-import { type Fact, Facts, LoanPage, StateWord, useLoanFormat } from './parts.tsx';
+import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
 /** The facts a loan's card shows. */
@@ -64,7 +65,7 @@ export function LoanCard({
         <h3 id={headingId}>
           <Link to={`/loan/${loan.id}`}>{loan.productName}</Link>
         </h3>
-        <span className="loan-chip">{loan.asset}</span>
+        <span className="loan-chip product-chip">{loan.asset}</span>
       </div>
       <p className="loan-card-amount">
         <strong data-value={loan.amount}>{f.exact(loan.amount, loan.asset)}</strong>{' '}

@@ -1,21 +1,22 @@
-import { amountInput, Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
+import { Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
-import { newRequestId } from '../../app/requestId.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { normalizeDecimal } from '../../ui/decimalInput.ts';
-import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { AmountField, amountMessage, checkAmount } from '../../ui/product/Amount.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
+import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
-import { decimalOf, type Fact, Facts, Refusal, useLoanFormat } from './parts.tsx';
+import { decimalOf, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
 /** How a payment of `amount` is allocated: late cost, then interest, then principal (as the server does). */
@@ -33,15 +34,6 @@ export function allocate(payoff: LoanPayoff, amount: bigint) {
   const principal = take(payoff.principal);
   const left = (minorOf(payoff.total, a) ?? 0n) - amount;
   return { lateCost, interest, principal, left: left < 0n ? 0n : left };
-}
-
-function useModal() {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  return dialog;
 }
 
 /** The confirm step of a repayment from the balance (or a withdrawal): the amount and its allocation. */
@@ -62,10 +54,6 @@ function ConfirmRepay({
   const f = useLoanFormat();
   const queryClient = useQueryClient();
   const dialog = useModal();
-  const titleId = useId();
-  const [requestId] = useState(newRequestId);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
   const asset = payoff.asset;
   const split = allocate(payoff, amount);
   const d = (v: bigint) => decimalOf(v, asset);
@@ -97,15 +85,24 @@ function ConfirmRepay({
       shown: t('loan.repay.fromBalance', { amount: f.exact(payoff.available, asset) }),
     },
   ];
-  const commit = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const done = withdraw
-        ? await callApi('loanWithdraw', { body: { loanId: payoff.loanId, requestId } })
-        : await callApi('completeLoan', {
-            body: { loanId: payoff.loanId, requestId, full, ...(full ? {} : { amount: d(amount) }) },
-          });
+  // Once asked, the same request id: a retry after a lost answer pays once. Nothing is renewed here.
+  const { busy, failure, submit } = useQuoteCommit({
+    first: amount,
+    commit: async (_, requestId) => {
+      try {
+        return withdraw
+          ? await callApi('loanWithdraw', { body: { loanId: payoff.loanId, requestId } })
+          : await callApi('completeLoan', {
+              body: { loanId: payoff.loanId, requestId, full, ...(full ? {} : { amount: d(amount) }) },
+            });
+      } catch (error) {
+        // 10032: another repayment changed what is owed; the figures behind the dialog are asked again.
+        if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED)
+          void queryClient.invalidateQueries({ queryKey: loanQueries.all });
+        throw error;
+      }
+    },
+    onDone: (done) => {
       void queryClient.invalidateQueries({ queryKey: loanQueries.all });
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
@@ -114,42 +111,25 @@ function ConfirmRepay({
           ? t('loan.repay.doneAll', { amount: f.exact(d(amount), asset) })
           : t('loan.repay.donePart', { amount: f.exact(d(amount), asset) }),
       );
-    } catch (error) {
-      // 10032: another repayment changed what is owed; the figures behind the dialog are asked again.
-      if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED)
-        void queryClient.invalidateQueries({ queryKey: loanQueries.all });
-      setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={withdraw ? t('loan.withdraw.confirmTitle') : t('loan.repay.confirmTitle')}
       label={t('loan.repay.allocation')}
       testId="repay-confirm"
       className="loan-dialog"
       onClose={onClose}
-      onSubmit={() => void commit()}
-      actions={
-        <>
-          {failure ? <Refusal error={failure} /> : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('loan.repay.cancel')}
-            confirm={
-              busy ? t('loan.repay.paying') : t('loan.repay.confirm', { amount: f.exact(d(amount), asset) })
-            }
-            disabled={busy}
-          />
-        </>
-      }
+      onConfirm={() => void submit()}
+      failure={failure ? <Refusal error={failure} /> : null}
+      cancel={t('loan.repay.cancel')}
+      confirm={busy ? t('loan.repay.paying') : t('loan.repay.confirm', { amount: f.exact(d(amount), asset) })}
+      disabled={busy}
     >
       <p className="small muted">{withdraw ? t('loan.withdraw.note') : t('loan.repay.allocationNote')}</p>
       <Facts facts={facts} testId="repay-figures" />
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
 }
 
@@ -169,11 +149,14 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
   // A sent proof's image is taken: the next proof starts with a fresh image input.
   const [round, setRound] = useState(0);
   if (!address) return <p className="notice">{t('loan.proof.noAddress')}</p>;
-  const amount = normalizeDecimal(typed);
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, payoff.asset) : null;
+  const check = checkAmount(typed, payoff.asset);
+  const { amount, minor } = check;
   const errors = tried
     ? {
-        amount: minor === null || minor <= 0n ? t('loan.amount.invalid', { asset: payoff.asset }) : undefined,
+        amount: amountMessage(check, {
+          required: t('loan.amount.invalid', { asset: payoff.asset }),
+          invalid: t('loan.amount.invalid', { asset: payoff.asset }),
+        }),
         txHash: loanRepayProofBody.shape.txHash.safeParse(txHash).success
           ? undefined
           : t('loan.proof.txHashInvalid'),
@@ -215,38 +198,29 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
       }}
     >
       <p className="small">{t('loan.proof.sendTo', { asset: address.asset, network: address.network })}</p>
-      <p className="loan-address-row">
-        <code dir="ltr" className="loan-address" data-testid="repay-address">
-          {address.address}
-        </code>{' '}
-        <CopyButton
-          text={address.address}
-          label={t('loan.proof.copy')}
-          name={t('loan.proof.copyAddress')}
-          said={{ copied: t('loan.proof.copied'), failed: t('loan.proof.copyFailed') }}
-        />
-      </p>
-      <Field
+      <PayAddress
+        address={address.address}
+        testId="repay-address"
+        className="loan-address-row"
+        codeClassName="loan-address"
+        copy={
+          <CopyButton
+            text={address.address}
+            label={t('loan.proof.copy')}
+            name={t('loan.proof.copyAddress')}
+            said={{ copied: t('loan.proof.copied'), failed: t('loan.proof.copyFailed') }}
+          />
+        }
+      />
+      <AmountField
         label={t('loan.proof.amount', { asset: payoff.asset })}
         name="proofAmount"
-        inputMode="decimal"
-        autoComplete="off"
-        dir="ltr"
         value={typed}
-        hint={t('loan.repay.owedToday', { amount: f.exact(payoff.total, payoff.asset) })}
+        onChange={setTyped}
+        hint={[t('loan.repay.owedToday', { amount: f.exact(payoff.total, payoff.asset) })]}
         error={errors.amount}
-        onChange={(event) => setTyped(event.target.value)}
       />
-      <Field
-        label={t('loan.proof.txHash')}
-        name="txHash"
-        dir="ltr"
-        autoComplete="off"
-        spellCheck={false}
-        value={txHash}
-        error={errors.txHash}
-        onChange={(event) => setTxHash(event.target.value.trim())}
-      />
+      <TxHashField label={t('loan.proof.txHash')} value={txHash} error={errors.txHash} onChange={setTxHash} />
       <ImageInput
         key={round}
         purpose="loan_repayment_proof"
@@ -287,16 +261,16 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
   const asset = payoff.asset;
   const total = minorOf(payoff.total, asset) ?? 0n;
   const available = minorOf(payoff.available, asset) ?? 0n;
-  const amount = normalizeDecimal(typed);
-  const part = amountInput.safeParse(amount).success ? minorOf(amount, asset) : null;
+  const check = checkAmount(typed, asset, { max: payoff.total });
+  const part = check.minor;
   const partError =
     full || (!tried && typed.trim() === '')
       ? undefined
-      : part === null || part <= 0n
-        ? t('loan.amount.invalid', { asset })
-        : part > total
-          ? t('loan.refusal.atMost', { maximum: f.exact(payoff.total, asset) })
-          : undefined;
+      : amountMessage(check, {
+          required: t('loan.amount.invalid', { asset }),
+          invalid: t('loan.amount.invalid', { asset }),
+          above: t('loan.refusal.atMost', { maximum: f.exact(payoff.total, asset) }),
+        });
   const paying = full ? total : (part ?? 0n);
   const short = paying > available;
   const facts: Fact[] = [
@@ -370,10 +344,10 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
           </button>
         </div>
       ) : null}
-      <fieldset className="loan-choice">
+      <fieldset className="loan-choice product-choice">
         <legend>{t('loan.repay.method')}</legend>
         {(['balance', 'proof'] as const).map((value) => (
-          <label key={value} className="loan-option">
+          <label key={value} className="loan-option product-option">
             <input
               type="radio"
               name="repayMethod"
@@ -395,9 +369,9 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
             review();
           }}
         >
-          <fieldset className="loan-choice">
+          <fieldset className="loan-choice product-choice">
             <legend>{t('loan.repay.howMuch')}</legend>
-            <label className="loan-option">
+            <label className="loan-option product-option">
               <input
                 type="radio"
                 name="repayFull"
@@ -407,7 +381,7 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
               />
               <span>{t('loan.repay.full', { amount: f.exact(payoff.total, asset) })}</span>
             </label>
-            <label className="loan-option">
+            <label className="loan-option product-option">
               <input
                 type="radio"
                 name="repayFull"
@@ -419,16 +393,13 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
             </label>
           </fieldset>
           {full ? null : (
-            <Field
+            <AmountField
               label={t('loan.repay.partAmount', { asset })}
               name="repayAmount"
-              inputMode="decimal"
-              autoComplete="off"
-              dir="ltr"
               value={typed}
+              onChange={setTyped}
+              hint={[t('loan.repay.owedToday', { amount: f.exact(payoff.total, asset) })]}
               error={partError}
-              hint={t('loan.repay.owedToday', { amount: f.exact(payoff.total, asset) })}
-              onChange={(event) => setTyped(event.target.value)}
             />
           )}
           {short && paying > 0n ? (

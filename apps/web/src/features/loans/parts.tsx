@@ -11,6 +11,7 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { loanTexts } from './texts.ts';
+import '../../ui/product/product.css';
 import './loans.css';
 
 /**
@@ -95,7 +96,7 @@ export function decimalOf(minor: bigint, asset: Asset): string {
 export function StateWord({ state }: { state: LoanState }) {
   const { t } = useTranslation();
   return (
-    <span className="loan-state" data-state={state} data-testid="loan-state">
+    <span className="loan-state product-chip" data-state={state} data-testid="loan-state">
       {t(`loan.state.${state}`)}
     </span>
   );
@@ -103,28 +104,6 @@ export function StateWord({ state }: { state: LoanState }) {
 
 export const isLoanState = (value: string): value is LoanState =>
   (LOAN_STATES as readonly string[]).includes(value);
-
-/** One fact; `long` marks a sentence rather than a figure (read from the start when it takes a line of its own). */
-export type Fact = { name: string; label: string; value: string; shown: ReactNode; long?: boolean };
-
-/** Facts as a description list; each row carries its exact value for readers and tests. */
-export function Facts({ facts, testId, className }: { facts: Fact[]; testId?: string; className?: string }) {
-  return (
-    <dl className={`facts${className ? ` ${className}` : ''}`} data-testid={testId}>
-      {facts.map((fact) => (
-        <div
-          key={fact.name}
-          data-figure={fact.name}
-          data-value={fact.value}
-          data-long={fact.long ? '' : undefined}
-        >
-          <dt>{fact.label}</dt>
-          <dd>{fact.shown}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** Identity verification comes first (spec §5): what to do, and the way there. */
 export function KycGate({ state }: { state?: string | undefined }) {
@@ -204,7 +183,7 @@ export function Refusal({ error }: { error: unknown }) {
       break;
   }
   return (
-    <div className="form-error loan-refusal" role="alert" data-code={error.code}>
+    <div className="form-error loan-refusal product-refusal" role="alert" data-code={error.code}>
       <p>{message}</p>
       {action ? <p>{action}</p> : null}
     </div>

@@ -1,6 +1,6 @@
 import { Code, type SmartPlanDetail, type SmartTrade } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -10,9 +10,9 @@ import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { DialogButtons } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Facts as KitFacts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { Facts, usePlanFacts } from './Plans.tsx';
 import {
@@ -48,80 +48,68 @@ function Trades({ plan }: { plan: SmartPlanDetail }) {
       {plan.trades.length === 0 ? (
         <Empty text={plan.state === 'in_progress' ? t('smart.trades.noneYet') : t('smart.trades.none')} />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('smart.trades.title')} tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">{t('smart.trades.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('smart.trades.instrument')}</th>
-                <th scope="col">{t('smart.trades.side')}</th>
-                <th scope="col" className="num">
-                  {t('smart.trades.size')}
-                </th>
-                <th scope="col">{t('smart.trades.open')}</th>
-                <th scope="col">{t('smart.trades.close')}</th>
-                <th scope="col" className="num">
-                  {t('smart.trades.fee')}
-                </th>
-                <th scope="col" className="num">
-                  {t('smart.trades.result')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {plan.trades.map((trade) => (
-                <tr
-                  key={trade.positionId}
-                  data-trade={trade.positionId}
-                  data-open={trade.closedAt === null || undefined}
-                >
-                  <td>
-                    <bdi>{trade.instrument}</bdi>
-                  </td>
-                  <td>
-                    <Side side={trade.side} />
-                    <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
-                  </td>
-                  <td className="num" data-value={trade.size}>
-                    {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
-                  </td>
-                  <td>
-                    <span className="smart-price" data-value={trade.openPrice}>
-                      {f.price(trade.openPrice)}
+        <ScrollTable
+          label={t('smart.trades.title')}
+          head={[
+            { text: t('smart.trades.instrument') },
+            { text: t('smart.trades.side') },
+            { text: t('smart.trades.size'), num: true },
+            { text: t('smart.trades.open') },
+            { text: t('smart.trades.close') },
+            { text: t('smart.trades.fee'), num: true },
+            { text: t('smart.trades.result'), num: true },
+          ]}
+        >
+          {plan.trades.map((trade) => (
+            <tr
+              key={trade.positionId}
+              data-trade={trade.positionId}
+              data-open={trade.closedAt === null || undefined}
+            >
+              <td>
+                <bdi>{trade.instrument}</bdi>
+              </td>
+              <td>
+                <Side side={trade.side} />
+                <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
+              </td>
+              <td className="num" data-value={trade.size}>
+                {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
+              </td>
+              <td>
+                <span className="smart-price" data-value={trade.openPrice}>
+                  {f.price(trade.openPrice)}
+                </span>
+                <span className="small muted smart-time">{f.date(trade.openedAt)}</span>
+              </td>
+              <td>
+                {trade.closePrice === null || trade.closedAt === null ? (
+                  <span>{t('smart.trades.stillOpen')}</span>
+                ) : (
+                  <>
+                    <span className="smart-price" data-value={trade.closePrice}>
+                      {f.price(trade.closePrice)}
                     </span>
-                    <span className="small muted smart-time">{f.date(trade.openedAt)}</span>
-                  </td>
-                  <td>
-                    {trade.closePrice === null || trade.closedAt === null ? (
-                      <span>{t('smart.trades.stillOpen')}</span>
-                    ) : (
-                      <>
-                        <span className="smart-price" data-value={trade.closePrice}>
-                          {f.price(trade.closePrice)}
-                        </span>
-                        <span className="small muted smart-time">
-                          {f.date(trade.closedAt)}
-                          {trade.closeReason ? ` · ${t(`smart.closeReason.${trade.closeReason}`)}` : ''}
-                        </span>
-                      </>
-                    )}
-                  </td>
-                  <td className="num" data-value={trade.fee}>
-                    {f.exact(trade.fee, plan.asset)}
-                  </td>
-                  <td className="num">
-                    {trade.result === null ? (
-                      t('smart.trades.pending')
-                    ) : (
-                      <Move amount={trade.result} asset={plan.asset} testId="trade-result" />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+                    <span className="small muted smart-time">
+                      {f.date(trade.closedAt)}
+                      {trade.closeReason ? ` · ${t(`smart.closeReason.${trade.closeReason}`)}` : ''}
+                    </span>
+                  </>
+                )}
+              </td>
+              <td className="num" data-value={trade.fee}>
+                {f.exact(trade.fee, plan.asset)}
+              </td>
+              <td className="num">
+                {trade.result === null ? (
+                  t('smart.trades.pending')
+                ) : (
+                  <Move amount={trade.result} asset={plan.asset} testId="trade-result" />
+                )}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
@@ -143,32 +131,24 @@ function Incomes({ plan }: { plan: SmartPlanDetail }) {
           }
         />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('smart.incomes.title')} tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">{t('smart.incomes.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('smart.incomes.day')}</th>
-                <th scope="col" className="num">
-                  {t('smart.incomes.amount')}
-                </th>
-                <th scope="col">{t('smart.incomes.posted')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...plan.incomes].reverse().map((day) => (
-                <tr key={day.day} data-day={day.day}>
-                  <td>{f.day(day.day)}</td>
-                  <td className="num" data-value={day.amount}>
-                    <Move amount={day.amount} asset={plan.asset} />
-                  </td>
-                  <td>{f.date(day.postedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <ScrollTable
+          label={t('smart.incomes.title')}
+          head={[
+            { text: t('smart.incomes.day') },
+            { text: t('smart.incomes.amount'), num: true },
+            { text: t('smart.incomes.posted') },
+          ]}
+        >
+          {[...plan.incomes].reverse().map((day) => (
+            <tr key={day.day} data-day={day.day}>
+              <td>{f.day(day.day)}</td>
+              <td className="num" data-value={day.amount}>
+                <Move amount={day.amount} asset={plan.asset} />
+              </td>
+              <td>{f.date(day.postedAt)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
@@ -182,15 +162,10 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
   const { t } = useTranslation();
   const f = useSmartFormat();
   const queryClient = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const dialog = useModal();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const feeText = useFeeText();
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
   const stop = async () => {
     setBusy(true);
     setFailure(null);
@@ -207,26 +182,18 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
     }
   };
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={t('smart.stop.title')}
       label={t('smart.stop.title')}
       testId="smart-stop"
       className="smart-dialog"
       onClose={onClose}
-      onSubmit={() => void stop()}
-      actions={
-        <>
-          {failure ? <Refusal error={failure} /> : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('smart.stop.keep')}
-            confirm={busy ? t('smart.stop.stopping') : t('smart.stop.confirm')}
-            disabled={busy}
-          />
-        </>
-      }
+      onConfirm={() => void stop()}
+      failure={failure ? <Refusal error={failure} /> : null}
+      cancel={t('smart.stop.keep')}
+      confirm={busy ? t('smart.stop.stopping') : t('smart.stop.confirm')}
+      disabled={busy}
     >
       <p className="smart-confirm-name">{plan.productName}</p>
       <ul className="smart-steps">
@@ -240,18 +207,24 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
           {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
         </li>
       </ul>
-      <dl className="facts">
-        <div data-figure="amount" data-value={plan.amount}>
-          <dt>{t('smart.fact.amount')}</dt>
-          <dd>{f.exact(plan.amount, plan.asset)}</dd>
-        </div>
-        <div data-figure="equity" data-value={plan.equity}>
-          <dt>{t('smart.fact.equity')}</dt>
-          <dd>{f.exact(plan.equity, plan.asset)}</dd>
-        </div>
-      </dl>
+      <KitFacts
+        facts={[
+          {
+            name: 'amount',
+            label: t('smart.fact.amount'),
+            value: plan.amount,
+            shown: f.exact(plan.amount, plan.asset),
+          },
+          {
+            name: 'equity',
+            label: t('smart.fact.equity'),
+            value: plan.equity,
+            shown: f.exact(plan.equity, plan.asset),
+          },
+        ]}
+      />
       <p className="small muted">{t('smart.stop.note')}</p>
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
 }
 
@@ -267,28 +240,34 @@ function Settlement({ plan }: { plan: SmartPlanDetail }) {
       data-testid="smart-settlement"
     >
       <h2 id="smart-settlement-title">{t('smart.settlement.title')}</h2>
-      <dl className="facts">
-        <div data-figure="amount" data-value={plan.amount}>
-          <dt>{t('smart.settlement.principal')}</dt>
-          <dd>{f.exact(plan.amount, plan.asset)}</dd>
-        </div>
-        <div data-figure="result" data-value={plan.incomeToDate}>
-          <dt>{t('smart.settlement.result')}</dt>
-          <dd>
-            <Move amount={plan.incomeToDate} asset={plan.asset} />
-          </dd>
-        </div>
-        <div data-figure="fee" data-value={plan.fee ?? '0'}>
-          <dt>{t('smart.fact.feeTaken')}</dt>
-          <dd>{f.exact(plan.fee ?? '0', plan.asset)}</dd>
-        </div>
-        <div data-figure="returned" data-value={plan.returned}>
-          <dt>{t('smart.settlement.returned')}</dt>
-          <dd>
-            <strong>{f.exact(plan.returned, plan.asset)}</strong>
-          </dd>
-        </div>
-      </dl>
+      <KitFacts
+        facts={[
+          {
+            name: 'amount',
+            label: t('smart.settlement.principal'),
+            value: plan.amount,
+            shown: f.exact(plan.amount, plan.asset),
+          },
+          {
+            name: 'result',
+            label: t('smart.settlement.result'),
+            value: plan.incomeToDate,
+            shown: <Move amount={plan.incomeToDate} asset={plan.asset} />,
+          },
+          {
+            name: 'fee',
+            label: t('smart.fact.feeTaken'),
+            value: plan.fee ?? '0',
+            shown: f.exact(plan.fee ?? '0', plan.asset),
+          },
+          {
+            name: 'returned',
+            label: t('smart.settlement.returned'),
+            value: plan.returned,
+            shown: <strong>{f.exact(plan.returned, plan.asset)}</strong>,
+          },
+        ]}
+      />
     </section>
   );
 }

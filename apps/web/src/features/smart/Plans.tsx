@@ -7,6 +7,7 @@ import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { Facts as KitFacts } from '../../ui/product/Facts.tsx';
 import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
 import { smartQueries } from './queries.ts';
 
@@ -92,16 +93,13 @@ export function usePlanFacts(plan: SmartPlan): Fact[] {
   return facts;
 }
 
+/** A plan's facts (name, label, what is shown, the exact value) in the kit's list. */
 export function Facts({ facts, testId }: { facts: Fact[]; testId?: string }) {
   return (
-    <dl className="facts" data-testid={testId}>
-      {facts.map(([name, label, shown, value]) => (
-        <div key={name} data-figure={name} data-value={value}>
-          <dt>{label}</dt>
-          <dd>{shown}</dd>
-        </div>
-      ))}
-    </dl>
+    <KitFacts
+      facts={facts.map(([name, label, shown, value]) => ({ name, label, shown, value }))}
+      testId={testId}
+    />
   );
 }
 

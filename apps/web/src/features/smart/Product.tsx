@@ -1,5 +1,4 @@
 import {
-  amountInput,
   Code,
   type SmartBacktest,
   type SmartLiveRecord,
@@ -7,21 +6,20 @@ import {
   type SmartQuote,
 } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatNumber } from '../../app/i18n.ts';
-import { minorOf } from '../../app/money.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { normalizeDecimal } from '../../ui/decimalInput.ts';
-import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import {
@@ -39,9 +37,6 @@ import {
 import { smartQueries } from './queries.ts';
 
 const EquityChart = lazy(() => import('./EquityChart.tsx'));
-
-/** How long the amount rests before it is quoted. */
-const DEBOUNCE_MS = 400;
 
 /** The strategy in plain words, from its documentation texts and its own settings. */
 function Strategy({ product }: { product: SmartProduct }) {
@@ -89,7 +84,7 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
     value === null
       ? t('smart.backtest.na')
       : formatNumber(f.language, Number(value), { maximumFractionDigits: 2 });
-  const figures: [string, string, ReactNode][] = [
+  const rows: [string, string, ReactNode][] = [
     ['totalReturn', backtest.totalReturn, f.signedPercent(backtest.totalReturn)],
     ['annualisedReturn', backtest.annualisedReturn, f.signedPercent(backtest.annualisedReturn)],
     ['maxDrawdown', backtest.maxDrawdown, f.percent(backtest.maxDrawdown)],
@@ -105,6 +100,12 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
     ['marketChange', backtest.marketChange, f.signedPercent(backtest.marketChange)],
     ['finalEquity', backtest.finalEquity, f.money(backtest.finalEquity, asset)],
   ];
+  const toFact = ([name, value, shown]: (typeof rows)[number]) => ({
+    name,
+    value,
+    shown,
+    label: t(`smart.backtest.${name}`),
+  });
   const label = t('smart.backtest.chart', {
     from: f.day(backtest.from),
     to: f.day(backtest.to),
@@ -129,14 +130,7 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
       <Suspense fallback={<div className="smart-chart" aria-hidden="true" />}>
         <EquityChart points={backtest.equity} label={label} />
       </Suspense>
-      <dl className="facts smart-figures" data-testid="backtest-figures">
-        {figures.map(([name, value, shown]) => (
-          <div key={name} data-figure={name} data-value={value}>
-            <dt>{t(`smart.backtest.${name}`)}</dt>
-            <dd>{shown}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts facts={rows.map(toFact)} testId="backtest-figures" className="smart-figures" />
       {backtest.stoppedByDrawdown ? <p className="notice">{t('smart.backtest.stopped')}</p> : null}
       <p className="small muted">{t('smart.backtest.note')}</p>
     </section>
@@ -155,54 +149,41 @@ function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
       </p>
       <Realised realised={live.realised} />
       {live.items.length === 0 ? null : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-        <section className="table-scroll" aria-label={t('smart.live.caption')} tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">{t('smart.live.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('smart.live.plan')}</th>
-                <th scope="col" className="num">
-                  {t('smart.fact.amount')}
-                </th>
-                <th scope="col">{t('smart.fact.timeframe')}</th>
-                <th scope="col">{t('smart.fact.state')}</th>
-                <th scope="col" className="num">
-                  {t('smart.live.daily')}
-                </th>
-                <th scope="col">{t('smart.live.period')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {live.items.map((item) => (
-                <tr key={item.planId}>
-                  <td>{f.count(item.planId)}</td>
-                  <td className="num">{f.money(item.amount, asset)}</td>
-                  <td>{f.days(item.timeframeDays)}</td>
-                  <td>
-                    <StateWord state={item.state} />
-                  </td>
-                  <td className="num">{f.signedPercent(item.realised.dailyYield)}</td>
-                  <td>
-                    {t('smart.live.over', {
-                      days: f.days(item.realised.days),
-                      return: f.signedPercent(item.realised.periodReturn),
-                    })}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <ScrollTable
+          label={t('smart.live.caption')}
+          head={[
+            { text: t('smart.live.plan') },
+            { text: t('smart.fact.amount'), num: true },
+            { text: t('smart.fact.timeframe') },
+            { text: t('smart.fact.state') },
+            { text: t('smart.live.daily'), num: true },
+            { text: t('smart.live.period') },
+          ]}
+        >
+          {live.items.map((item) => (
+            <tr key={item.planId}>
+              <td>{f.count(item.planId)}</td>
+              <td className="num">{f.money(item.amount, asset)}</td>
+              <td>{f.days(item.timeframeDays)}</td>
+              <td>
+                <StateWord state={item.state} />
+              </td>
+              <td className="num">{f.signedPercent(item.realised.dailyYield)}</td>
+              <td>
+                {t('smart.live.over', {
+                  days: f.days(item.realised.days),
+                  return: f.signedPercent(item.realised.periodReturn),
+                })}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
 }
 
-/** One figure of a quote: its label, the exact value (for tests and readers) and what is shown. */
-type Figure = { name: string; label: string; value: string; shown: ReactNode };
-
-function useQuoteFigures(quote: SmartQuote): Figure[] {
+function useQuoteFigures(quote: SmartQuote): Fact[] {
   const { t } = useTranslation();
   const f = useSmartFormat();
   const feeText = useFeeText();
@@ -273,17 +254,7 @@ function useQuoteFigures(quote: SmartQuote): Figure[] {
 }
 
 function QuoteFigures({ quote, testId }: { quote: SmartQuote; testId: string }) {
-  const figures = useQuoteFigures(quote);
-  return (
-    <dl className="facts" data-testid={testId} data-quote={quote.quoteId}>
-      {figures.map((figure) => (
-        <div key={figure.name} data-figure={figure.name} data-value={figure.value}>
-          <dt>{figure.label}</dt>
-          <dd>{figure.shown}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Facts facts={useQuoteFigures(quote)} testId={testId} quoteId={quote.quoteId} />;
 }
 
 /**
@@ -304,8 +275,7 @@ function ConfirmPlan({
   const f = useSmartFormat();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const dialog = useModal();
   const { quote, renewed, busy, failure, submit } = useQuoteCommit({
     first,
     commit: (q, requestId) => callApi('buySmart', { body: { quoteId: q.quoteId, requestId } }),
@@ -322,40 +292,24 @@ function ConfirmPlan({
     },
     renewedText: t('smart.buy.renewed'),
   });
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={t('smart.buy.confirmTitle')}
       label={t('smart.quote.title')}
       testId="smart-confirm"
       className="smart-dialog"
       onClose={onClose}
-      onSubmit={() => void submit()}
-      actions={
-        <>
-          {renewed ? (
-            <p className="notice" data-testid="requote">
-              {t('smart.buy.renewed')}
-            </p>
-          ) : null}
-          {failure ? <Refusal error={failure} product={product} /> : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('smart.buy.cancel')}
-            confirm={
-              busy
-                ? t('smart.buy.creating')
-                : t('smart.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
-            }
-            disabled={busy}
-          />
-        </>
+      onConfirm={() => void submit()}
+      renewed={renewed && t('smart.buy.renewed')}
+      failure={failure ? <Refusal error={failure} product={product} /> : null}
+      cancel={t('smart.buy.cancel')}
+      confirm={
+        busy
+          ? t('smart.buy.creating')
+          : t('smart.buy.confirm', { amount: f.exact(quote.amount, quote.asset) })
       }
+      disabled={busy}
     >
       <p className="smart-confirm-name">
         {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
@@ -366,18 +320,8 @@ function ConfirmPlan({
       <RiskFacts risk={quote.risk} testId="confirm-risk" />
       <p className="small">{t('smart.buy.what', { drawdown: f.percent(quote.risk.drawdownStop) })}</p>
       <p className="small muted">{t('smart.buy.past')}</p>
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
-}
-
-/** The amount rests DEBOUNCE_MS before it is quoted. */
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [value]);
-  return settled;
 }
 
 /** Create a plan: amount and timeframe, their live quote (the figures buySmart applies), then the confirm step. */
@@ -389,28 +333,17 @@ function CreatePlan({ product, userId }: { product: SmartProduct; userId: number
   const [timeframe, setTimeframe] = useState<number>(product.timeframes[0] ?? 1);
   const [tried, setTried] = useState(false);
   const [confirming, setConfirming] = useState<SmartQuote | null>(null);
-  const amount = normalizeDecimal(typed);
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, product.asset) : null;
-  const low = minorOf(product.minAmount, product.asset);
-  const high = minorOf(product.maxAmount, product.asset);
-  const range = t('smart.range', {
+  const check = checkAmount(typed, product.asset, { min: product.minAmount, max: product.maxAmount });
+  const limits = {
     minimum: f.exact(product.minAmount, product.asset),
     maximum: f.exact(product.maxAmount, product.asset),
+  };
+  const amountError = amountMessage(check, {
+    required: tried ? t('smart.amount.required') : undefined,
+    invalid: t('smart.amount.invalid', { asset: product.asset }),
+    range: t('smart.refusal.amountRange', limits),
   });
-  const amountError =
-    typed.trim() === ''
-      ? tried
-        ? t('smart.amount.required')
-        : undefined
-      : minor === null || minor <= 0n
-        ? t('smart.amount.invalid', { asset: product.asset })
-        : (low !== null && minor < low) || (high !== null && minor > high)
-          ? t('smart.refusal.amountRange', {
-              minimum: f.exact(product.minAmount, product.asset),
-              maximum: f.exact(product.maxAmount, product.asset),
-            })
-          : undefined;
-  const quotable = typed.trim() !== '' && amountError === undefined ? amount : '';
+  const quotable = typed.trim() !== '' && amountError === undefined ? check.amount : '';
   const settled = useSettled(quotable);
   const quote = useQuery({
     ...smartQueries.quote(userId, book, product.id, settled, timeframe),
@@ -439,16 +372,12 @@ function CreatePlan({ product, userId }: { product: SmartProduct; userId: number
           review();
         }}
       >
-        <Field
+        <AmountField
           label={t('smart.amount.label', { asset: product.asset })}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          dir="ltr"
           value={typed}
-          hint={range}
+          onChange={setTyped}
+          hint={[t('smart.range', limits)]}
           error={amountError}
-          onChange={(event) => setTyped(event.target.value)}
         />
         <fieldset className="smart-timeframes" aria-labelledby={legendId}>
           <legend id={legendId}>{t('smart.fact.timeframe')}</legend>
@@ -465,18 +394,19 @@ function CreatePlan({ product, userId }: { product: SmartProduct; userId: number
             </label>
           ))}
         </fieldset>
-        <div className="smart-quote" data-testid="smart-quote" aria-busy={quoting || undefined}>
-          <h3>{t('smart.quote.title')}</h3>
-          {quotable === '' ? (
-            <p className="muted small">{t('smart.quote.enterAmount')}</p>
-          ) : quote.isError && settled === quotable ? (
-            <Refusal error={quote.error} product={product} />
-          ) : current ? (
-            <QuoteFigures quote={current} testId="quote-figures" />
-          ) : (
-            <Loading />
-          )}
-        </div>
+        <LiveQuote
+          className="smart-quote"
+          testId="smart-quote"
+          title={t('smart.quote.title')}
+          busy={quoting}
+          idle={quotable === '' ? t('smart.quote.enterAmount') : null}
+          refusal={
+            quote.isError && settled === quotable ? <Refusal error={quote.error} product={product} /> : null
+          }
+          ready={current !== undefined}
+        >
+          {current ? <QuoteFigures quote={current} testId="quote-figures" /> : null}
+        </LiveQuote>
         <button type="submit" className="button primary large block" data-testid="smart-review">
           {t('smart.buy.review')}
         </button>

@@ -18,7 +18,7 @@ function ProductCard({ product }: { product: SmartProduct }) {
         <h2 id={headingId}>
           <Link to={`/trading/${product.id}`}>{product.name}</Link>
         </h2>
-        <span className="smart-chip">{t(`${product.strategy.docKey}.name`)}</span>
+        <span className="smart-chip product-chip">{t(`${product.strategy.docKey}.name`)}</span>
       </div>
       <Realised realised={product.realised} />
       <ProductFacts product={product} />

@@ -17,8 +17,10 @@ import { formatAmount, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
+import { Facts } from '../../ui/product/Facts.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { smartTexts } from './texts.ts';
+import '../../ui/product/product.css';
 import './smart.css';
 
 /**
@@ -114,7 +116,7 @@ export function Move({ amount, asset, testId }: { amount: string; asset: string;
 export function StateWord({ state }: { state: SmartState }) {
   const { t } = useTranslation();
   return (
-    <span className="smart-status" data-state={state} data-testid="smart-status">
+    <span className="smart-status product-chip" data-state={state} data-testid="smart-status">
       {t(`smart.state.${state}`)}
     </span>
   );
@@ -182,14 +184,10 @@ export function RiskFacts({ risk, testId }: { risk: SmartRisk; testId?: string }
     ],
   ];
   return (
-    <dl className="facts" data-testid={testId}>
-      {rows.map(([name, label, shown, value]) => (
-        <div key={name} data-figure={name} data-value={value}>
-          <dt>{label}</dt>
-          <dd>{shown}</dd>
-        </div>
-      ))}
-    </dl>
+    <Facts
+      facts={rows.map(([name, label, shown, value]) => ({ name, label, shown, value }))}
+      testId={testId}
+    />
   );
 }
 
@@ -235,14 +233,10 @@ export function ProductFacts({ product }: { product: SmartProduct }) {
     ],
   ];
   return (
-    <dl className="facts">
-      {rows.map(([name, value, raw]) => (
-        <div key={name} data-fact={name} data-value={raw}>
-          <dt>{t(`smart.fact.${name}`)}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <Facts
+      facts={rows.map(([name, shown, value]) => ({ name, label: t(`smart.fact.${name}`), shown, value }))}
+      mark="fact"
+    />
   );
 }
 

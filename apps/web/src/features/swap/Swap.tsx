@@ -1,11 +1,4 @@
-import {
-  amountInput,
-  Code,
-  type SwapAsset,
-  type SwapPair,
-  type SwapQuote,
-  type SwapRecord,
-} from '@swx/contract';
+import { Code, type SwapAsset, type SwapPair, type SwapQuote, type SwapRecord } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { use, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,9 +8,10 @@ import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { announce } from '../../ui/announce.ts';
-import { normalizeDecimal } from '../../ui/decimalInput.ts';
-import { DialogButtons, Field } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import {
   Countdown,
@@ -33,20 +27,6 @@ import { swapQueries } from './queries.ts';
 import { swapTexts } from './texts.ts';
 import './swap.css';
 import { minorOf } from '../../app/money.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-
-/** How long the amount rests before it is quoted. */
-const DEBOUNCE_MS = 400;
-
-/** The value after it has rested DEBOUNCE_MS. */
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 const unique = <T,>(values: T[]): T[] => [...new Set(values)];
 
@@ -69,53 +49,24 @@ function ConfirmSwap({
 }) {
   const { t } = useTranslation();
   const f = useSwapFormat();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const dialog = useModal();
   const expiredId = useId();
-  const [quote, setQuote] = useState(first);
-  // One id per attempt at this quote: a retry after a lost answer swaps once; a new quote is a new attempt.
-  const [requestId, setRequestId] = useState(newSwapRequestId);
-  const [renewed, setRenewed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { quote, renewed, busy, failure, submit, renew } = useQuoteCommit({
+    first,
+    // One id per attempt at this quote: a retry after a lost answer swaps once; a new quote is a new attempt.
+    newId: newSwapRequestId,
+    commit: (q, requestId) => callApi('instantExchange', { body: { quoteId: q.quoteId, requestId } }),
+    renew: (q) => callApi('swapQuote', { body: { from: q.from, to: q.to, amount: q.amount } }),
+    autoRenew: false,
+    onDone: (done) => {
+      dialog.current?.close();
+      onDone(done);
+    },
+    renewedText: t('swap.confirm.renewed'),
+  });
   const clock = useQuoteClock(quote.expiresAt);
   const refusedAsExpired = failure instanceof ApiFailure && failure.code === Code.PRICE_CHANGED;
   const expired = clock.expired || refusedAsExpired;
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  const renew = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const next = await callApi('swapQuote', {
-        body: { from: quote.from, to: quote.to, amount: quote.amount },
-      });
-      setQuote(next);
-      setRequestId(newSwapRequestId());
-      setRenewed(true);
-      announce(t('swap.confirm.renewed'));
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const commit = async () => {
-    if (expired) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const done = await callApi('instantExchange', { body: { quoteId: quote.quoteId, requestId } });
-      dialog.current?.close();
-      onDone(done);
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
   const newQuote = (
     <button
       type="button"
@@ -128,49 +79,41 @@ function ConfirmSwap({
     </button>
   );
   return (
-    <ConfirmDialog
-      dialogRef={dialog}
-      titleId={titleId}
+    <QuoteConfirm
+      dialog={dialog}
       title={t('swap.confirm.title')}
       label={t('swap.quote.title')}
       testId="swap-confirm"
       className="swap-dialog"
       onClose={onClose}
-      onSubmit={() => void commit()}
-      actions={
-        <>
-          <Countdown left={refusedAsExpired ? 0 : clock.left} id={expiredId} />
-          {renewed && !expired ? (
-            <p className="notice" data-testid="requote">
-              {t('swap.confirm.renewed')}
-            </p>
-          ) : null}
-          {failure ? (
-            <Refusal error={failure} pair={pair} action={newQuote} />
-          ) : clock.expired ? (
-            <div className="swap-expired-offer" data-testid="quote-expired">
-              {newQuote}
-            </div>
-          ) : null}
-          <DialogButtons
-            dialog={dialog}
-            cancel={t('swap.confirm.cancel')}
-            confirm={
-              busy
-                ? t('swap.confirm.busy')
-                : t('swap.confirm.confirm', {
-                    paid: f.exact(quote.amount, quote.from),
-                    received: f.exact(quote.receive, quote.to),
-                  })
-            }
-            disabled={busy || expired}
-            why={expired ? expiredId : undefined}
-          />
-        </>
+      onConfirm={() => {
+        if (!expired) void submit();
+      }}
+      countdown={<Countdown left={refusedAsExpired ? 0 : clock.left} id={expiredId} />}
+      renewed={renewed && !expired && t('swap.confirm.renewed')}
+      failure={
+        failure ? (
+          <Refusal error={failure} pair={pair} action={newQuote} />
+        ) : clock.expired ? (
+          <div className="swap-expired-offer" data-testid="quote-expired">
+            {newQuote}
+          </div>
+        ) : null
       }
+      cancel={t('swap.confirm.cancel')}
+      confirm={
+        busy
+          ? t('swap.confirm.busy')
+          : t('swap.confirm.confirm', {
+              paid: f.exact(quote.amount, quote.from),
+              received: f.exact(quote.receive, quote.to),
+            })
+      }
+      disabled={busy || expired}
+      why={expired ? expiredId : undefined}
     >
       <QuoteFigures quote={quote} testId="confirm-figures" />
-    </ConfirmDialog>
+    </QuoteConfirm>
   );
 }
 
@@ -281,21 +224,15 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
   const available =
     balances.data?.balances.find((b) => b.asset === from)?.available ?? (balances.data ? '0' : undefined);
 
-  const amount = normalizeDecimal(typed);
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, from) : null;
-  const low = pair ? minorOf(pair.min, from) : null;
+  const check = checkAmount(typed, from, { min: pair?.min, max: pair?.max });
+  const { amount, minor } = check;
   const high = pair ? minorOf(pair.max, from) : null;
   const availableMinor = available === undefined ? null : minorOf(available, from);
-  const amountError =
-    typed.trim() === ''
-      ? undefined
-      : minor === null || minor <= 0n
-        ? t('swap.amount.invalid', { asset: from })
-        : pair && low !== null && minor < low
-          ? t('swap.refusal.belowMinimum', { minimum: f.exact(pair.min, from) })
-          : pair && high !== null && minor > high
-            ? t('swap.refusal.aboveMaximum', { maximum: f.exact(pair.max, from) })
-            : undefined;
+  const amountError = amountMessage(check, {
+    invalid: t('swap.amount.invalid', { asset: from }),
+    below: pair ? t('swap.refusal.belowMinimum', { minimum: f.exact(pair.min, from) }) : '',
+    above: pair ? t('swap.refusal.aboveMaximum', { maximum: f.exact(pair.max, from) }) : '',
+  });
   const short =
     amountError === undefined && minor !== null && availableMinor !== null && minor > availableMinor;
   const quotable =
@@ -338,14 +275,6 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
     );
   };
   if (result) return <Result record={result} onAgain={() => setResult(null)} />;
-  const hint = [
-    available !== undefined ? t('swap.amount.available', { amount: f.exact(available, from) }) : '',
-    pair
-      ? t('swap.amount.limits', { minimum: f.exact(pair.min, from), maximum: f.exact(pair.max, from) })
-      : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
   const live = current && !clock.expired;
   return (
     <section className="card swap-form-card" aria-labelledby="swap-form-title" data-testid="swap-form">
@@ -384,32 +313,28 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
             onChange={(a) => pick(from, a)}
           />
         </div>
-        <Field
+        <AmountField
           label={t('swap.amount.label', { asset: from })}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          dir="ltr"
           value={typed}
-          hint={hint}
+          onChange={setTyped}
+          hint={[
+            available !== undefined && t('swap.amount.available', { amount: f.exact(available, from) }),
+            pair &&
+              t('swap.amount.limits', { minimum: f.exact(pair.min, from), maximum: f.exact(pair.max, from) }),
+          ]}
           error={amountError}
-          onChange={(event) => setTyped(event.target.value)}
-        >
-          {max !== undefined && (minorOf(max, from) ?? 0n) > 0n ? (
-            <button
-              type="button"
-              className="button ghost small"
-              data-testid="swap-max"
-              onClick={() => setTyped(max)}
-            >
-              {t('swap.amount.max')}
-              <span className="visually-hidden">
-                {' '}
-                {t('swap.amount.maxLabel', { amount: f.exact(max, from) })}
-              </span>
-            </button>
-          ) : null}
-        </Field>
+          max={
+            max === undefined
+              ? undefined
+              : {
+                  value: max,
+                  asset: from,
+                  text: t('swap.amount.max'),
+                  label: t('swap.amount.maxLabel', { amount: f.exact(max, from) }),
+                  testId: 'swap-max',
+                }
+          }
+        />
         {short ? (
           <div className="notice swap-short" data-testid="short-balance">
             <p>{t('swap.refusal.balance')}</p>
@@ -420,21 +345,28 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
             )}
           </div>
         ) : null}
-        <div className="swap-live-quote" data-testid="swap-quote" aria-busy={quoting || undefined}>
-          <h3>{t('swap.quote.title')}</h3>
-          {pair && !pair.available ? (
-            <p className="notice" id={statusId}>
-              {t('swap.refusal.unavailable')}
-            </p>
-          ) : quotable === '' ? (
-            <p className="muted small" id={statusId}>
-              {pair?.rate
-                ? t('swap.quote.enterAmount', { rate: f.rate(pair.rate, from, to) })
-                : t('swap.quote.enterAmountNoRate')}
-            </p>
-          ) : quote.isError && settled === quotable ? (
-            <Refusal error={quote.error} pair={pair} />
-          ) : current ? (
+        <LiveQuote
+          className="swap-live-quote"
+          testId="swap-quote"
+          title={t('swap.quote.title')}
+          busy={quoting}
+          idle={
+            pair && !pair.available ? (
+              <p className="notice" id={statusId}>
+                {t('swap.refusal.unavailable')}
+              </p>
+            ) : quotable === '' ? (
+              <p className="muted small" id={statusId}>
+                {pair?.rate
+                  ? t('swap.quote.enterAmount', { rate: f.rate(pair.rate, from, to) })
+                  : t('swap.quote.enterAmountNoRate')}
+              </p>
+            ) : null
+          }
+          refusal={quote.isError && settled === quotable ? <Refusal error={quote.error} pair={pair} /> : null}
+          ready={current !== undefined}
+        >
+          {current ? (
             <>
               <QuoteFigures quote={current} testId="quote-figures" />
               <Countdown left={clock.left} id={statusId} />
@@ -450,10 +382,8 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
                 </button>
               ) : null}
             </>
-          ) : (
-            <Loading />
-          )}
-        </div>
+          ) : null}
+        </LiveQuote>
         <button
           type="submit"
           className="button primary large block"

@@ -4,6 +4,7 @@ import { minorOf } from '../../app/money.ts';
 import { normalizeDecimal } from '../decimalInput.ts';
 import { Field } from '../Field.tsx';
 import { Loading } from '../PageState.tsx';
+import './product.css';
 
 /** How long what is typed rests before it is quoted. */
 export const QUOTE_DEBOUNCE_MS = 400;

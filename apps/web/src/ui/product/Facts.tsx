@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './product.css';
 
 /**
  * One row of a product's facts: its name (`data-figure`, or `data-fact`), its label, what is shown

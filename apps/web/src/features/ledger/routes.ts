@@ -1,0 +1,17 @@
+import { featureRoutes } from '../../app/routeTypes.ts';
+
+/** The ledger feature's routes (app/routes.ts puts every feature's in the one list). */
+export const ledgerRoutes = featureRoutes(import.meta.url, [
+  {
+    path: '/profile/balance',
+    title: 'balance',
+    tab: 'profile',
+    view: { load: () => import('./Balance.tsx') },
+  },
+  {
+    path: '/profile/transactions',
+    title: 'transactions',
+    tab: 'profile',
+    view: { load: () => import('./Transactions.tsx') },
+  },
+]);

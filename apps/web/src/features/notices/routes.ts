@@ -1,0 +1,11 @@
+import { featureRoutes } from '../../app/routeTypes.ts';
+
+/** The notices feature's routes (app/routes.ts puts every feature's in the one list). */
+export const noticesRoutes = featureRoutes(import.meta.url, [
+  {
+    path: '/profile/notification',
+    title: 'notification',
+    tab: 'profile',
+    view: { load: () => import('./Notifications.tsx') },
+  },
+]);
