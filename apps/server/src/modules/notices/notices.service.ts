@@ -32,7 +32,8 @@ const KINDS: Record<Language, Record<string, string>> = (() => {
     const texts = localeTexts<{ notices?: Record<string, string> }>(folder);
     for (const language of LANGUAGES)
       for (const [kind, text] of Object.entries(texts[language].notices ?? {})) {
-        if (Object.hasOwn(all[language], kind)) throw new Error(`notice kind ${kind} is named twice (${module})`);
+        if (Object.hasOwn(all[language], kind))
+          throw new Error(`notice kind ${kind} is named twice (${module})`);
         all[language][kind] = text;
       }
   }
