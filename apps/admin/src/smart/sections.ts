@@ -1,0 +1,28 @@
+import { adminCalls } from '@swx/contract';
+import type { Section } from '../sections.ts';
+import { SmartPlanPage, SmartPlans } from './SmartPlans.tsx';
+import { NewSmartProduct, SmartProductPage } from './SmartProductPage.tsx';
+import { SmartProducts } from './SmartProducts.tsx';
+
+/** Smart plans: the products and the plans running. */
+export const smartSections: readonly Section[] = [
+  {
+    name: 'smartProducts',
+    path: '/smart/products',
+    roles: adminCalls.listSmartProducts.roles,
+    screens: [
+      { path: '/smart/products', Screen: SmartProducts },
+      { path: '/smart/products/new', Screen: NewSmartProduct },
+      { path: '/smart/products/:id', Screen: SmartProductPage },
+    ],
+  },
+  {
+    name: 'smartPlans',
+    path: '/smart/plans',
+    roles: adminCalls.smartPlanMonitor.roles,
+    screens: [
+      { path: '/smart/plans', Screen: SmartPlans },
+      { path: '/smart/plans/:id', Screen: SmartPlanPage },
+    ],
+  },
+];

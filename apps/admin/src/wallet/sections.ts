@@ -1,0 +1,39 @@
+import { adminCalls } from '@swx/contract';
+import type { Section } from '../sections.ts';
+import { Networks } from './Networks.tsx';
+import { Treasury } from './Treasury.tsx';
+import { DepositQueue, DepositReviewPage, WithdrawalQueue, WithdrawalReviewPage } from './WalletQueues.tsx';
+
+/** Deposits and withdrawals: their review queues, the networks and the treasury. */
+export const walletSections: readonly Section[] = [
+  {
+    name: 'deposits',
+    path: '/deposits',
+    roles: adminCalls.depositQueue.roles,
+    screens: [
+      { path: '/deposits', Screen: DepositQueue },
+      { path: '/deposits/:id', Screen: DepositReviewPage },
+    ],
+  },
+  {
+    name: 'withdrawals',
+    path: '/withdrawals',
+    roles: adminCalls.withdrawalQueue.roles,
+    screens: [
+      { path: '/withdrawals', Screen: WithdrawalQueue },
+      { path: '/withdrawals/:id', Screen: WithdrawalReviewPage },
+    ],
+  },
+  {
+    name: 'networks',
+    path: '/networks',
+    roles: adminCalls.listNetworksAdmin.roles,
+    screens: [{ path: '/networks', Screen: Networks }],
+  },
+  {
+    name: 'treasury',
+    path: '/treasury',
+    roles: adminCalls.treasury.roles,
+    screens: [{ path: '/treasury', Screen: Treasury }],
+  },
+];
