@@ -19,9 +19,9 @@ import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts'
 import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
 import type { Instrument } from '../apps/server/src/modules/market/feed.ts';
 import { MarketService } from '../apps/server/src/modules/market/market.service.ts';
-import { TriggerEngine } from '../apps/server/src/modules/trading/trading.engine.ts';
-import type { PositionRow } from '../apps/server/src/modules/trading/trading.repository.ts';
-import { TradingService } from '../apps/server/src/modules/trading/trading.service.ts';
+import { TriggerEngine } from '../apps/server/src/modules/positions/positions.engine.ts';
+import type { PositionRow } from '../apps/server/src/modules/positions/positions.repository.ts';
+import { PositionsService } from '../apps/server/src/modules/positions/positions.service.ts';
 import { createMemoryBus } from '../apps/server/src/platform/bus.ts';
 import { openPglite, openPostgres } from '../apps/server/src/platform/db.ts';
 import { migrate } from '../apps/server/src/platform/migrate.ts';
@@ -482,7 +482,7 @@ async function placement(): Promise<void> {
       `\nOrder placement, PostgreSQL, ${CLIENTS} concurrent clients, ${RUNS} runs of ${SECONDS} s each (load after each run: ${loads.map((l) => l.toFixed(2)).join(', ')}):`,
     );
     console.log('  accepted orders per second: min median max; p99 of the median run');
-    console.log(`  buyOptions (the platform)                          ${spread(runs.platform)}`);
+    console.log(`  openPosition (the platform)                          ${spread(runs.platform)}`);
     console.log(`  bare Fastify, the same writes, one tx per order    ${spread(runs.same)}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${spread(runs.floor)}`);
     const ratio = (a: Figures[], b: Figures[]) =>
@@ -495,7 +495,7 @@ async function placement(): Promise<void> {
     console.log(
       `  at a fixed ${rate} orders/s (open loop, ${SECONDS} s; latency from each order's scheduled time):`,
     );
-    console.log(`  buyOptions (the platform)                          ${open(platformAtRate)}`);
+    console.log(`  openPosition (the platform)                          ${open(platformAtRate)}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${open(floorAtRate)}`);
     console.log(
       `  the platform's refusals by code: ${[...refusedBy].map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`,
@@ -509,7 +509,7 @@ async function placement(): Promise<void> {
     console.log(
       "  CPU per accepted order, median run (the platform's includes the quotes its clients renew):",
     );
-    console.log(`  buyOptions (the platform)                          ${cpu(runs.platform)}`);
+    console.log(`  openPosition (the platform)                          ${cpu(runs.platform)}`);
     console.log(`  bare Fastify, the same writes, one tx per order    ${cpu(runs.same)}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${cpu(runs.floor)}`);
     console.log(
@@ -535,7 +535,7 @@ async function tick(): Promise<void> {
   await market.load();
   const btc = market.instrument('BTCUSDT') as Instrument;
   let bid = 10_000_000n;
-  const trading = new TradingService({
+  const trading = new PositionsService({
     db,
     ledger: new LedgerService(db, new AuditService(db)),
     market,

@@ -50,13 +50,13 @@ async function openLong(): Promise<{ id: number; orderNo: string }> {
       takeProfit: shift(first.bid, 110n),
     };
     const preview = await api.ok('previewOptions', ticket);
-    const opened = await api.call('buyOptions', {
+    const opened = await api.call('openPosition', {
       ...ticket,
       quoteId: preview.quoteId,
       requestId: crypto.randomUUID(),
     });
     if (opened.code === 200) return opened.data;
-    if (opened.code !== Code.PRICE_CHANGED) throw new Error(`buyOptions answered ${opened.code}`);
+    if (opened.code !== Code.PRICE_CHANGED) throw new Error(`openPosition answered ${opened.code}`);
   }
   throw new Error('no order opened after five quotes');
 }

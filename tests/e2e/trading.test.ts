@@ -1,4 +1,4 @@
-import type { OptionsOrder } from '@swx/contract';
+import type { Position } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import { readAllNotices } from '../support/accounts.ts';
 import { customerApi } from '../support/api.ts';
@@ -218,7 +218,7 @@ describe('trading, the feed closes a position', () => {
     for (const ticket of tickets) {
       const preview = await api.ok('previewOptions', ticket);
       if (preview.unreasonable.length) continue;
-      const order = await api.call('buyOptions', {
+      const order = await api.call('openPosition', {
         ...ticket,
         quoteId: preview.quoteId,
         requestId: crypto.randomUUID(),
@@ -245,10 +245,10 @@ describe('trading, the feed closes a position', () => {
     const text = seen.find((t) => t.includes('take profit')) ?? '';
     expect(text).toMatch(/reached its take profit and closed at/);
 
-    const positions = await Promise.all(ids.map((id) => api.ok('getOptionsOrderById', { id })));
+    const positions = await Promise.all(ids.map((id) => api.ok('getPosition', { id })));
     const closedOrder = positions.find((o) =>
       text.includes(`SWX${String(o.id).padStart(9, '0')}`),
-    ) as OptionsOrder;
+    ) as Position;
     expect(closedOrder).toMatchObject({ status: 'closed', closeReason: 'take_profit' });
 
     await orders.showHistory();

@@ -1,4 +1,4 @@
-import type { OptionsOrder, TicketBody } from '@swx/contract';
+import type { Position, TicketBody } from '@swx/contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerByApi } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
@@ -47,7 +47,7 @@ describe('positions over HTTP, priced by the live feed', () => {
     const body = ticket({ ...(await sensibleStops()), ...over });
     const preview = await session.call('previewOptions', body);
     expect(preview.code).toBe(200);
-    const opened = await session.call('buyOptions', {
+    const opened = await session.call('openPosition', {
       ...body,
       quoteId: preview.data.quoteId,
       requestId: crypto.randomUUID(),
@@ -110,21 +110,21 @@ describe('positions over HTTP, priced by the live feed', () => {
   it("another customer's position is unreachable: get, close and change stops all answer not found", async () => {
     const { opened } = await openLong(alice);
     const id = opened.data.id;
-    expect((await bob.call('getOptionsOrderById', { id })).code).toBe(10028);
+    expect((await bob.call('getPosition', { id })).code).toBe(10028);
     expect((await bob.call('closeOptions', { id })).code).toBe(10028);
     expect((await bob.call('updateOptions', { id, stopLoss: '1.00', takeProfit: '999999.00' })).code).toBe(
       10028,
     );
-    expect((await bob.call('listOptionsOrder')).data.total).toBe(0);
-    expect((await anonymous.call('getOptionsOrderById', { id })).code).toBe(401);
-    expect((await alice.call('getOptionsOrderById', { id })).data.status).toBe('open');
+    expect((await bob.call('listPositions')).data.total).toBe(0);
+    expect((await anonymous.call('getPosition', { id })).code).toBe(401);
+    expect((await alice.call('getPosition', { id })).data.status).toBe('open');
   });
 
   it('refuses unreasonable stops with a localized message naming each; what cannot open already at the preview', async () => {
     const preview = await alice.call('previewOptions', ticket());
     expect(preview.data.unreasonable).toEqual(['stopLoss', 'takeProfit']); // 1.00: beyond the stop-out, below the price
     const refused = await alice.call(
-      'buyOptions',
+      'openPosition',
       { ...ticket(), quoteId: preview.data.quoteId, requestId: crypto.randomUUID() },
       { language: 'de' },
     );
@@ -150,10 +150,10 @@ describe('positions over HTTP, priced by the live feed', () => {
       session: CustomerApi,
       quoteId: string,
       options: { book?: 'live'; language?: string } = {},
-    ) => session.call('buyOptions', { ...body, quoteId, requestId: crypto.randomUUID() }, options);
+    ) => session.call('openPosition', { ...body, quoteId, requestId: crypto.randomUUID() }, options);
     const previewOf = (session: CustomerApi, options: { book?: 'live' } = {}) =>
       session.call('previewOptions', body, options);
-    const positions = async (session: CustomerApi) => (await session.call('listOptionsOrder')).data.total;
+    const positions = async (session: CustomerApi) => (await session.call('listPositions')).data.total;
     const before = await positions(alice);
     // Alice's quote: Bob gets nothing, nor does Alice with it in the live book; nor a quote asked without a session.
     const alices = await previewOf(alice);
@@ -188,7 +188,7 @@ describe('positions over HTTP, priced by the live feed', () => {
     const { opened } = await openLong(alice);
     const closed = await alice.call('closeOptions', { id: opened.data.id });
     expect(closed.data).toMatchObject({ status: 'closed', closeReason: 'manual' });
-    const history = await alice.call('listOptionsOrder', { status: 'closed' });
+    const history = await alice.call('listPositions', { status: 'closed' });
     expect(history.data.items.map((o) => o.id)).toContain(opened.data.id);
   });
 
@@ -205,7 +205,7 @@ describe('positions over HTTP, priced by the live feed', () => {
       const body = ticket({ direction, ...stops[direction] });
       const preview = await bob.call('previewOptions', body);
       if (preview.data.unreasonable.length > 0) continue; // the market already passed it
-      const order = await bob.call('buyOptions', {
+      const order = await bob.call('openPosition', {
         ...body,
         quoteId: preview.data.quoteId,
         requestId: crypto.randomUUID(),
@@ -215,13 +215,13 @@ describe('positions over HTTP, priced by the live feed', () => {
     expect(ids.length).toBeGreaterThan(0);
     const closedOne = async () => {
       for (const id of ids) {
-        const order = (await bob.call('getOptionsOrderById', { id })).data;
+        const order = (await bob.call('getPosition', { id })).data;
         if (order.status === 'closed') return order;
       }
       return null;
     };
     await expect.poll(closedOne, { timeout: 90_000, interval: 1000 }).not.toBeNull();
-    const closed = (await closedOne()) as OptionsOrder;
+    const closed = (await closedOne()) as Position;
     expect(closed.closeReason).toBe('take_profit');
     expect(Number(closed.profit)).toBeGreaterThan(-Number(closed.margin));
     const notices = await bob.call('getNoticeList');

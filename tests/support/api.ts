@@ -18,7 +18,7 @@ import type { z } from 'zod/mini';
  * fails the test). Refusals come back as they are: `{ code, msg, data }` with the refusal's data.
  *
  *   const alice = customerApi(server, await registerByApi(server, inbox, 'alice@example.com'));
- *   const order = await alice.ok('buyOptions', { ...ticket, quoteId, requestId });
+ *   const order = await alice.ok('openPosition', { ...ticket, quoteId, requestId });
  *   expect((await bob.call('closeOptions', { id: order.id })).code).toBe(10028);
  *
  * Keep raw `fetch` (or `api` of server.ts) for what is about HTTP itself: malformed bodies,

@@ -28,7 +28,7 @@ const KINDS = {
     'alerts',
   ],
   kit: ['products'],
-  product: ['trading', 'wallet', 'earn', 'loans', 'smart', 'swap'],
+  product: ['positions', 'wallet', 'earn', 'loans', 'smart', 'swap'],
   composition: ['desk', 'stats'],
 } as const;
 type Kind = keyof typeof KINDS;
@@ -137,7 +137,7 @@ describe('module floors', () => {
 
   it('catches a product importing a product, a base importing a product, and a circle', () => {
     const found = violations([
-      { from: 'smart', to: 'trading', file: 'smart/a.ts' },
+      { from: 'smart', to: 'positions', file: 'smart/a.ts' },
       { from: 'kyc', to: 'loans', file: 'kyc/b.ts' },
       { from: 'staff', to: 'kyc', file: 'staff/c.ts' },
       { from: 'kyc', to: 'staff', file: 'kyc/d.ts' },
@@ -145,7 +145,7 @@ describe('module floors', () => {
       { from: 'loans', to: 'products', file: 'loans/f.ts' },
     ]);
     expect(found).toEqual([
-      'smart/a.ts: product module smart imports product module trading',
+      'smart/a.ts: product module smart imports product module positions',
       'kyc/b.ts: base module kyc imports product module loans',
       'earn/e.ts: product module earn imports composition module desk',
       'circle: kyc -> staff -> kyc',

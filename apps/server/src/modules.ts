@@ -11,13 +11,13 @@ import { marketModule } from './modules/market/market.module.ts';
 import { noticesModule } from './modules/notices/notices.module.ts';
 import { operatorModule } from './modules/operator/operator.module.ts';
 import { paramsModule } from './modules/params/params.module.ts';
+import { positionsModule } from './modules/positions/positions.module.ts';
 import { productsModule } from './modules/products/products.module.ts';
 import { reviewModule } from './modules/review/review.module.ts';
 import { smartModule } from './modules/smart/smart.module.ts';
 import { staffModule } from './modules/staff/staff.module.ts';
 import { statsModule } from './modules/stats/stats.module.ts';
 import { swapModule } from './modules/swap/swap.module.ts';
-import { tradingModule } from './modules/trading/trading.module.ts';
 import { uploadsModule } from './modules/uploads/uploads.module.ts';
 import { walletModule } from './modules/wallet/wallet.module.ts';
 import type { MissingNeeds, ServicesOf } from './platform/module.ts';
@@ -42,7 +42,7 @@ export const MODULES = [
   contentModule,
   alertsModule,
   productsModule,
-  tradingModule,
+  positionsModule,
   walletModule,
   earnModule,
   loansModule,

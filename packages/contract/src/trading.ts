@@ -116,7 +116,7 @@ export const ticketFigures = z.object({
 });
 export type TicketFigures = z.infer<typeof ticketFigures>;
 
-export const optionsOrder = z.object({
+export const positionView = z.object({
   id: z.int(),
   orderNo: z.string(),
   marketId: z.int(),
@@ -149,7 +149,7 @@ export const optionsOrder = z.object({
   markPrice: z.nullable(priceString),
   marginLevel: z.nullable(z.string()),
 });
-export type OptionsOrder = z.infer<typeof optionsOrder>;
+export type Position = z.infer<typeof positionView>;
 
 export const orderIdParams = z.object({
   id: wireId(),
@@ -166,7 +166,7 @@ export const orderListQuery = z.object({
   size: z.optional(wireInt(1, 100)),
 });
 export const orderPage = z.object({
-  items: z.array(optionsOrder),
+  items: z.array(positionView),
   total: z.int(),
   page: z.int(),
   size: z.int(),

@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Asset, Book, Language, OptionsOrder, StaffRole, TicketBody } from '@swx/contract';
+import type { Asset, Book, Language, Position, StaffRole, TicketBody } from '@swx/contract';
 import { AuditService } from '../modules/audit/audit.service.ts';
 import { IdentityService } from '../modules/identity/identity.service.ts';
 import { base32Decode, totpCode } from '../modules/identity/identity.totp.ts';
 import { type EntryResult, LedgerService } from '../modules/ledger/ledger.service.ts';
 import { NoticesService } from '../modules/notices/notices.service.ts';
+import type { PositionsService } from '../modules/positions/positions.service.ts';
 import { StaffService, type StaffSession } from '../modules/staff/staff.service.ts';
-import type { TradingService } from '../modules/trading/trading.service.ts';
 import type { Database } from '../platform/db.ts';
 import type { CustomerSession } from '../platform/http.ts';
 import { KeyRing } from '../platform/keys.ts';
@@ -114,11 +114,11 @@ export async function deposit(
  * is not the opening itself.
  */
 export async function openPosition(
-  trading: TradingService,
+  trading: PositionsService,
   customer: { id: number },
   ticket: TicketBody,
   options: { book?: Book; language?: Language; requestId?: string } = {},
-): Promise<OptionsOrder> {
+): Promise<Position> {
   const book = options.book ?? 'demo';
   const { quoteId } = trading.preview(ticket, { customerId: customer.id, book });
   return trading.open(customer.id, book, options.language ?? 'en', {

@@ -5,8 +5,8 @@ import { type Instrument, quoteAt } from '../modules/market/feed.ts';
 import { MarketService } from '../modules/market/market.service.ts';
 import { type PriceSource, simulatedSource } from '../modules/market/source.ts';
 import type { NoticesService } from '../modules/notices/notices.service.ts';
+import { PositionsService } from '../modules/positions/positions.service.ts';
 import { SmartService } from '../modules/smart/smart.service.ts';
-import { TradingService } from '../modules/trading/trading.service.ts';
 import { createMemoryBus } from '../platform/bus.ts';
 import type { Database } from '../platform/db.ts';
 import { KeyRing } from '../platform/keys.ts';
@@ -21,7 +21,7 @@ export async function testSmart(
 ) {
   const market = new MarketService(deps.db, options.now, options.source ?? simulatedSource);
   await market.load();
-  const trading = new TradingService({
+  const trading = new PositionsService({
     db: deps.db,
     ledger: deps.ledger,
     market,

@@ -1,11 +1,11 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import tradeAr from '../features/trading/locales/ar.json';
-import tradeDe from '../features/trading/locales/de.json';
-import tradeEn from '../features/trading/locales/en.json';
-import tradeFr from '../features/trading/locales/fr.json';
-import tradeHk from '../features/trading/locales/hk.json';
-import tradeJa from '../features/trading/locales/ja.json';
+import tradeAr from '../features/positions/locales/ar.json';
+import tradeDe from '../features/positions/locales/de.json';
+import tradeEn from '../features/positions/locales/en.json';
+import tradeFr from '../features/positions/locales/fr.json';
+import tradeHk from '../features/positions/locales/hk.json';
+import tradeJa from '../features/positions/locales/ja.json';
 import ar from '../locales/ar.json';
 import de from '../locales/de.json';
 import en from '../locales/en.json';

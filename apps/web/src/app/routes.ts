@@ -9,9 +9,9 @@ import { ledgerRoutes } from '../features/ledger/routes.ts';
 import { loansRoutes } from '../features/loans/routes.ts';
 import { marketRoutes } from '../features/market/routes.ts';
 import { noticesRoutes } from '../features/notices/routes.ts';
+import { positionsRoutes } from '../features/positions/routes.ts';
 import { smartRoutes } from '../features/smart/routes.ts';
 import { swapRoutes } from '../features/swap/routes.ts';
-import { tradingRoutes } from '../features/trading/routes.ts';
 import { walletRoutes } from '../features/wallet/routes.ts';
 import type { RouteEntry, TabKey } from './routeTypes.ts';
 
@@ -37,7 +37,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...loansRoutes,
   { path: '/nfts', title: 'nfts', tab: 'nfts', tabRoot: true, view: upcoming },
   ...accountRoutes,
-  ...tradingRoutes,
+  ...positionsRoutes,
   ...ledgerRoutes,
   ...noticesRoutes,
   ...identityRoutes,

@@ -18,7 +18,7 @@ type Kind = 'product' | 'base' | 'composition';
 
 /** Every feature of both apps, by `<app>:<folder>`. A new folder is added here with its kind. */
 const FEATURES: Record<string, Kind> = {
-  'web:trading': 'product',
+  'web:positions': 'product',
   'web:earn': 'product',
   'web:loans': 'product',
   'web:smart': 'product',
@@ -167,7 +167,7 @@ describe('imports between features', () => {
 
   it('are read in every form a module or stylesheet writes them', () => {
     const source = [
-      "import { a } from '../trading/ticket.ts';",
+      "import { a } from '../positions/ticket.ts';",
       "import type { B } from '../../features/wallet/queries.ts';",
       'import {',
       '  type C,',
@@ -176,40 +176,40 @@ describe('imports between features', () => {
       "export { e } from '../ledger/queries.ts';",
       "export * from '../kyc/texts.ts';",
       "import '../wallet/wallet.css';",
-      "const F = lazy(() => import('../trading/OrderTicket.tsx'));",
-      "const texts = import.meta.glob<Texts>('../trading/locales/*.json', { import: 'default' });",
+      "const F = lazy(() => import('../positions/OrderTicket.tsx'));",
+      "const texts = import.meta.glob<Texts>('../positions/locales/*.json', { import: 'default' });",
       "@import '../home/home.css';",
       "// import { g } from '../home/Home.tsx';",
       "/** import('../stats/queries.ts') */",
       "export const h = 'from';",
     ].join('\n');
     expect(specifiersOf(source)).toEqual([
-      '../trading/ticket.ts',
+      '../positions/ticket.ts',
       '../../features/wallet/queries.ts',
       '../market/live.ts',
       '../ledger/queries.ts',
       '../kyc/texts.ts',
       '../wallet/wallet.css',
-      '../trading/OrderTicket.tsx',
-      '../trading/locales/*.json',
+      '../positions/OrderTicket.tsx',
+      '../positions/locales/*.json',
       '../home/home.css',
     ]);
     expect(
       edgesOf([
         { path: 'apps/web/src/features/earn/Purchase.tsx', source },
-        { path: 'apps/web/src/ui/Field.tsx', source: "import '../features/trading/trading.css';" },
+        { path: 'apps/web/src/ui/Field.tsx', source: "import '../features/positions/trading.css';" },
         { path: 'apps/admin/src/smart/SmartPlans.tsx', source: "import { r } from '../earn/rates.ts';" },
         { path: 'apps/admin/src/text.ts', source: "import en from './locales/en.json';" },
       ]).map((edge) => `${edge.from} -> ${edge.to}`),
     ).toEqual([
-      'web:earn -> web:trading',
+      'web:earn -> web:positions',
       'web:earn -> web:wallet',
       'web:earn -> web:market',
       'web:earn -> web:ledger',
       'web:earn -> web:kyc',
       'web:earn -> web:wallet',
-      'web:earn -> web:trading',
-      'web:earn -> web:trading',
+      'web:earn -> web:positions',
+      'web:earn -> web:positions',
       'web:earn -> web:home',
       'admin:smart -> admin:earn',
     ]);
@@ -224,13 +224,13 @@ describe('imports between features', () => {
     });
     const edges = [
       // Allowed: a product on a base feature, a composition on a product, a base feature on another.
-      edge('web:trading', 'web:market'),
-      edge('web:home', 'web:trading'),
+      edge('web:positions', 'web:market'),
+      edge('web:home', 'web:positions'),
       edge('web:loans', 'web:kyc'),
       edge('admin:earn', 'admin:review'),
       // Forbidden.
-      edge('web:earn', 'web:trading'),
-      edge('web:ledger', 'web:trading'),
+      edge('web:earn', 'web:positions'),
+      edge('web:ledger', 'web:positions'),
       edge('web:notices', 'web:home'),
       edge('admin:loans', 'admin:earn'),
       edge('web:account', 'web:kyc'),
@@ -241,8 +241,8 @@ describe('imports between features', () => {
       edge('web:nfts', 'web:market'),
     ];
     expect(forbiddenImports(edges, FEATURES)).toEqual([
-      "web/earn/X.tsx imports '../trading/y.ts': product web:earn -> product web:trading",
-      "web/ledger/X.tsx imports '../trading/y.ts': base web:ledger -> product web:trading",
+      "web/earn/X.tsx imports '../positions/y.ts': product web:earn -> product web:positions",
+      "web/ledger/X.tsx imports '../positions/y.ts': base web:ledger -> product web:positions",
       "web/notices/X.tsx imports '../home/y.ts': base web:notices -> composition web:home",
       "admin/loans/X.tsx imports '../earn/y.ts': product admin:loans -> product admin:earn",
       "web/account/X.tsx imports '../kyc/y.ts': cycle web:account -> web:kyc -> web:account",

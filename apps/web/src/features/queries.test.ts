@@ -6,8 +6,8 @@ import { ledgerQueries } from './ledger/queries.ts';
 import { marketQueries } from './market/queries.ts';
 import { noticeQueries } from './notices/queries.ts';
 import { operatorQueries } from './operator/queries.ts';
+import { tradeQueries } from './positions/queries.ts';
 import { statsQueries } from './stats/queries.ts';
-import { tradeQueries } from './trading/queries.ts';
 
 /** Every query of a domain, built with sample arguments (German, so the language is seen in keys). */
 const domains = {

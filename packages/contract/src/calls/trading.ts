@@ -1,11 +1,11 @@
 import { marketIdParams } from '../market.ts';
 import {
   openBody,
-  optionsOrder,
   orderIdBody,
   orderIdParams,
   orderListQuery,
   orderPage,
+  positionView,
   ticketBody,
   ticketFigures,
   tradingTerms,
@@ -33,7 +33,7 @@ export const tradingCalls = {
     body: ticketBody,
     data: ticketFigures,
   }),
-  buyOptions: call({
+  openPosition: call({
     method: 'POST',
     path: '/order/buyOptions',
     summary:
@@ -41,7 +41,7 @@ export const tradingCalls = {
     auth: true,
     status: 'live',
     body: openBody,
-    data: optionsOrder,
+    data: positionView,
   }),
   closeOptions: call({
     method: 'POST',
@@ -50,7 +50,7 @@ export const tradingCalls = {
     auth: true,
     status: 'live',
     body: orderIdBody,
-    data: optionsOrder,
+    data: positionView,
   }),
   updateOptions: call({
     method: 'POST',
@@ -59,18 +59,18 @@ export const tradingCalls = {
     auth: true,
     status: 'live',
     body: updateOrderBody,
-    data: optionsOrder,
+    data: positionView,
   }),
-  getOptionsOrderById: call({
+  getPosition: call({
     method: 'GET',
     path: '/order/getOptionsOrderById/:id',
     summary: 'One of my positions',
     auth: true,
     status: 'live',
     params: orderIdParams,
-    data: optionsOrder,
+    data: positionView,
   }),
-  listOptionsOrder: call({
+  listPositions: call({
     method: 'GET',
     path: '/order/listOptionsOrder',
     summary: 'My positions, open or closed, newest first, a page at a time',

@@ -12,8 +12,8 @@ import { ApiError } from '../../platform/http.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import { BOOKS, type LedgerService } from '../ledger/ledger.service.ts';
+import type { PositionsService } from '../positions/positions.service.ts';
 import type { StaffService, StaffSession } from '../staff/staff.service.ts';
-import type { TradingService } from '../trading/trading.service.ts';
 import { insertStatusChange, statusHistory } from './desk.repository.ts';
 
 /**
@@ -27,7 +27,7 @@ export class DeskCustomers {
   private readonly customers: CustomerDirectory;
   private readonly kyc: KycService;
   private readonly ledger: LedgerService;
-  private readonly trading: TradingService;
+  private readonly trading: PositionsService;
 
   constructor(deps: {
     db: Database;
@@ -35,7 +35,7 @@ export class DeskCustomers {
     customers: CustomerDirectory;
     kyc: KycService;
     ledger: LedgerService;
-    trading: TradingService;
+    trading: PositionsService;
   }) {
     this.db = deps.db;
     this.staff = deps.staff;

@@ -2,8 +2,8 @@ import { defineModule } from '../../platform/module.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { PositionsService } from '../positions/positions.service.ts';
 import type { StaffService } from '../staff/staff.service.ts';
-import type { TradingService } from '../trading/trading.service.ts';
 import { DeskCustomers } from './desk.customers.ts';
 import { deskRoutes } from './desk.routes.ts';
 
@@ -17,7 +17,7 @@ export const deskModule = defineModule({
       customers: CustomerDirectory;
       kyc: KycService;
       ledger: LedgerService;
-      trading: TradingService;
+      positions: PositionsService;
     },
   ) => ({
     deskCustomers: new DeskCustomers({
@@ -26,7 +26,7 @@ export const deskModule = defineModule({
       customers: deps.customers,
       kyc: deps.kyc,
       ledger: deps.ledger,
-      trading: deps.trading,
+      trading: deps.positions,
     }),
   }),
   routes: (server, { staff, deskCustomers }) => deskRoutes(server, staff, deskCustomers),

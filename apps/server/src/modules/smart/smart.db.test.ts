@@ -4,8 +4,8 @@ import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tes
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createTestContext, deposit, type TestContext } from '../../test/context.ts';
 import { scriptedSource, smartProductBody, testSmart } from '../../test/smart.ts';
+import { refusal } from '../positions/positions.testing.ts';
 import { reconcileSubLedger } from '../products/reconciliation.ts';
-import { refusal } from '../trading/trading.testing.ts';
 import { barsOf } from './smart.bars.ts';
 import { runEngine } from './smart.engine.ts';
 import { netOfPosition, type SmartService } from './smart.service.ts';

@@ -15,8 +15,8 @@ type Needs = {
   ledger: LedgerService;
   notices: NoticesService;
   staff: StaffService;
-  /** The trading module, through the kit's port. */
-  trading: PositionDesk;
+  /** The positions module, through the kit's port. */
+  positions: PositionDesk;
 };
 
 /** Smart plans: live book, trading real positions from the customer's smart account. */
@@ -26,7 +26,7 @@ export const smartModule = defineModule({
     smart: new SmartService({
       db: platform.db,
       ledger: deps.ledger,
-      trading: deps.trading,
+      trading: deps.positions,
       audit: deps.audit,
       notices: deps.notices,
       quoteKeys: platform.keys.purpose('quotes'),

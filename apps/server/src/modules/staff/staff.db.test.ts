@@ -19,7 +19,7 @@ import { KycService } from '../kyc/kyc.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
 import { NoticesService } from '../notices/notices.service.ts';
-import { TradingService } from '../trading/trading.service.ts';
+import { PositionsService } from '../positions/positions.service.ts';
 import { UploadsService } from '../uploads/uploads.service.ts';
 import { StaffService as Staff, type StaffService, type StaffSession } from './staff.service.ts';
 
@@ -68,7 +68,7 @@ describe(`staff accounts on ${TEST_DB}`, () => {
       audit,
       customers: directory,
     });
-    const trading = new TradingService({
+    const trading = new PositionsService({
       db: t.db,
       ledger,
       market: new MarketService(t.db),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { TradingService } from '../trading/trading.service.ts';
+import type { PositionsService } from '../positions/positions.service.ts';
 
 /**
  * Home-page figures, counted from the platform's own data, never typed in (DESIGN §2 rule 7).
@@ -11,7 +11,7 @@ import type { TradingService } from '../trading/trading.service.ts';
  */
 export function statsRoutes(
   app: FastifyInstance,
-  deps: { identity: IdentityService; market: MarketService; trading: TradingService },
+  deps: { identity: IdentityService; market: MarketService; trading: PositionsService },
 ): void {
   mountCall(app, calls.getPlatformStats, async () => ({
     registeredUsers: await deps.identity.registeredUsers(),

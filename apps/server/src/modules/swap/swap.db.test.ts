@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from '../../test/context.ts';
 import type { Quote } from '../market/feed.ts';
 import { MarketService } from '../market/market.service.ts';
 import { type PriceSource, simulatedSource } from '../market/source.ts';
-import { refusal } from '../trading/trading.testing.ts';
+import { refusal } from '../positions/positions.testing.ts';
 import { SwapService } from './swap.service.ts';
 
 /**

@@ -15,7 +15,7 @@ import { bigintText, type QuoteProduct } from '../products/quotes.ts';
 
 /**
  * The figures of an opening quote: everything the position opens with, computed once at the
- * quote's tick by `TradingService.opening` and carried, signed, in the quote id. The preview shows
+ * quote's tick by `PositionsService.opening` and carried, signed, in the quote id. The preview shows
  * them (`ticketFigures`) and the commit writes them (`positionOf` in the service); neither
  * recomputes a price.
  */

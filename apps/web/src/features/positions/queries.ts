@@ -28,12 +28,12 @@ export const tradeQueries = {
   orders: (userId: number, book: Book, status: 'open' | 'closed', page: number, language: Language) =>
     queryOptions({
       queryKey: [...all, 'orders', userId, book, status, page, language],
-      queryFn: () => callApi('listOptionsOrder', { query: { status, page, size: ORDERS_PAGE_SIZE } }),
+      queryFn: () => callApi('listPositions', { query: { status, page, size: ORDERS_PAGE_SIZE } }),
     }),
   order: (userId: number, book: Book, id: number, language: Language) =>
     queryOptions({
       queryKey: [...all, 'order', userId, book, id, language],
-      queryFn: () => callApi('getOptionsOrderById', { params: { id } }),
+      queryFn: () => callApi('getPosition', { params: { id } }),
     }),
   /**
    * The figures of a ticket (its body as JSON, the key of what was typed) at the current tick: a

@@ -13,10 +13,10 @@ import type { MarketService } from '../market/market.service.ts';
 import type { TickQuote } from '../market/pricing.ts';
 import { NoticesService } from '../notices/notices.service.ts';
 import type { QuoteHolder } from '../products/quotes.ts';
-import { TriggerEngine } from './trading.engine.ts';
-import { reconcileMargins } from './trading.jobs.ts';
-import { TradingService } from './trading.service.ts';
-import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
+import { TriggerEngine } from './positions.engine.ts';
+import { reconcileMargins } from './positions.jobs.ts';
+import { PositionsService } from './positions.service.ts';
+import { longTicket, placeOrder, positionsParts, refusal } from './positions.testing.ts';
 
 /**
  * Positions against the real ledger and database. Prices come from a scripted path per test
@@ -27,7 +27,7 @@ let ctx: TestContext;
 let ledger: LedgerService;
 let audit: AuditService;
 let market: MarketService;
-let trading: TradingService;
+let trading: PositionsService;
 let engine: TriggerEngine;
 let bus: ReturnType<typeof createMemoryBus>;
 let notices: NoticesService;
@@ -52,10 +52,10 @@ function scripted(instrument: Instrument, second: number): TickQuote {
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  ({ audit, ledger, market, ctx } = await tradingParts(t.db, () => clock * 1000));
+  ({ audit, ledger, market, ctx } = await positionsParts(t.db, () => clock * 1000));
   notices = new NoticesService(t.db);
   bus = createMemoryBus();
-  trading = new TradingService({
+  trading = new PositionsService({
     db: t.db,
     ledger,
     market,
@@ -182,7 +182,7 @@ describe(`trading on ${TEST_DB}`, () => {
     expect((await trading.list(user, 'live', {})).total).toBe(0);
     // Sunday: US stocks are closed.
     const sunday = Date.UTC(2026, 10, 22, 15, 0, 0) / 1000;
-    const closed = new TradingService({
+    const closed = new PositionsService({
       db: t.db,
       ledger: new LedgerService(t.db, audit),
       market,
@@ -248,7 +248,7 @@ describe(`trading on ${TEST_DB}`, () => {
         { path: 'quoteId', issue: 'invalid' },
       ]);
     // Signed under another key (a node that does not share the quote key): not this server's.
-    const stranger = new TradingService({
+    const stranger = new PositionsService({
       db: t.db,
       ledger: new LedgerService(t.db, audit),
       market,
@@ -292,7 +292,7 @@ describe(`trading on ${TEST_DB}`, () => {
     flat(10_000_000n);
     const keys = KeyRing.random().purpose('quotes');
     const node = () =>
-      new TradingService({
+      new PositionsService({
         db: t.db,
         ledger: new LedgerService(t.db, audit),
         market,
@@ -425,7 +425,7 @@ describe(`trading on ${TEST_DB}`, () => {
     clock = START + 6000;
     flat(10_000_000n, clock - 10, 20);
     const otherLedger = new LedgerService(t.db, audit);
-    const otherNode = new TradingService({
+    const otherNode = new PositionsService({
       db: t.db,
       ledger: otherLedger,
       market,

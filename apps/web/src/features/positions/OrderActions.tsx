@@ -1,4 +1,4 @@
-import { Code, formatMinor, type OptionsOrder } from '@swx/contract';
+import { Code, formatMinor, type Position } from '@swx/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { tradeQueries } from './queries.ts';
 import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
 
 /** Price decimals of a position, read from its open price (the server writes it at the instrument's). */
-function decimalsOf(order: OptionsOrder): number {
+function decimalsOf(order: Position): number {
   return order.openPrice.split('.')[1]?.length ?? 0;
 }
 
@@ -25,7 +25,7 @@ function useAfterChange() {
 }
 
 /** Close at the market, after a confirmation that states the price and profit of now. */
-export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: (message: string) => void }) {
+export function ClosePosition({ order, onDone }: { order: Position; onDone: (message: string) => void }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -90,7 +90,7 @@ export function ClosePosition({ order, onDone }: { order: OptionsOrder; onDone: 
 }
 
 /** Change the stop loss and take profit of an open position; the server judges them at the current price. */
-export function EditStops({ order, onDone }: { order: OptionsOrder; onDone: (message: string) => void }) {
+export function EditStops({ order, onDone }: { order: Position; onDone: (message: string) => void }) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();

@@ -1,4 +1,4 @@
-import type { OptionsOrder } from '@swx/contract';
+import type { Position } from '@swx/contract';
 import { Code } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { use, useState } from 'react';
@@ -14,7 +14,7 @@ import { FigureList, useOrderRows } from './parts.tsx';
 import { OPEN_REFRESH_MS, tradeQueries } from './queries.ts';
 import { tradeTexts } from './texts.ts';
 
-function OrderFields({ order }: { order: OptionsOrder }) {
+function OrderFields({ order }: { order: Position }) {
   const rows = useOrderRows(order);
   const [message, setMessage] = useState('');
   return (

@@ -1,4 +1,4 @@
-import { LANGUAGE_TAGS, type OptionsOrder } from '@swx/contract';
+import { LANGUAGE_TAGS, type Position } from '@swx/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, use, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,7 @@ import { tradeTexts } from './texts.ts';
 type Tab = 'open' | 'closed';
 const TABS: readonly Tab[] = ['open', 'closed'];
 
-function OrderLink({ order }: { order: OptionsOrder }) {
+function OrderLink({ order }: { order: Position }) {
   return (
     <Link to={`/profile/orders/${order.id}`} className="order-link">
       {order.orderNo}
@@ -62,7 +62,7 @@ function OrdersTable({
 }
 
 /** The cells every row of a positions table starts with. */
-function LeadCells({ order }: { order: OptionsOrder }) {
+function LeadCells({ order }: { order: Position }) {
   const f = useTradeFormat();
   return (
     <>
@@ -81,7 +81,7 @@ function LeadCells({ order }: { order: OptionsOrder }) {
   );
 }
 
-function OpenTable({ items, onDone }: { items: OptionsOrder[]; onDone: (m: string) => void }) {
+function OpenTable({ items, onDone }: { items: Position[]; onDone: (m: string) => void }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (
@@ -119,7 +119,7 @@ function OpenTable({ items, onDone }: { items: OptionsOrder[]; onDone: (m: strin
   );
 }
 
-function HistoryTable({ items }: { items: OptionsOrder[] }) {
+function HistoryTable({ items }: { items: Position[] }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (
@@ -151,15 +151,7 @@ function HistoryTable({ items }: { items: OptionsOrder[] }) {
 }
 
 /** On a phone a wide table is hard to use: each position is a card with the same figures. */
-function OrderCards({
-  items,
-  tab,
-  onDone,
-}: {
-  items: OptionsOrder[];
-  tab: Tab;
-  onDone: (m: string) => void;
-}) {
+function OrderCards({ items, tab, onDone }: { items: Position[]; tab: Tab; onDone: (m: string) => void }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (

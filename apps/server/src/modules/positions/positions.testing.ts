@@ -1,17 +1,17 @@
-import type { Book, Language, OptionsOrder, TicketBody } from '@swx/contract';
+import type { Book, Language, Position, TicketBody } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
 import { createTestContext, openPosition, type TestContext } from '../../test/context.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MarketService } from '../market/market.service.ts';
-import type { TradingService } from './trading.service.ts';
+import type { PositionsService } from './positions.service.ts';
 
 /**
  * What the trading database tests build on: the test context (audit log, ledger with its system
  * accounts, identity to register customers) and the catalogue on the test's clock.
  */
-export async function tradingParts(
+export async function positionsParts(
   db: Database,
   now: () => number,
 ): Promise<{ audit: AuditService; ledger: LedgerService; market: MarketService; ctx: TestContext }> {
@@ -34,12 +34,12 @@ export const longTicket = (marketId: number) => ({
 
 /** Quote, then commit under a named request id: {@link openPosition} for the customer `userId`. */
 export function placeOrder(
-  trading: TradingService,
+  trading: PositionsService,
   userId: number,
   body: TicketBody,
   requestId: string,
   options: { book?: Book; language?: Language } = {},
-): Promise<OptionsOrder> {
+): Promise<Position> {
   return openPosition(trading, { id: userId }, body, { ...options, requestId });
 }
 

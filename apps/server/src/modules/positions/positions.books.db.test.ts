@@ -8,8 +8,8 @@ import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { TickQuote } from '../market/pricing.ts';
 import { NoticesService } from '../notices/notices.service.ts';
-import { TradingService } from './trading.service.ts';
-import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing.ts';
+import { PositionsService } from './positions.service.ts';
+import { longTicket, placeOrder, positionsParts, refusal } from './positions.testing.ts';
 
 /**
  * Every read and change of a position is scoped to the request's book: a demo id with the live
@@ -19,7 +19,7 @@ import { longTicket, placeOrder, refusal, tradingParts } from './trading.testing
 let t: TestDatabase;
 let ctx: TestContext;
 let ledger: LedgerService;
-let trading: TradingService;
+let trading: PositionsService;
 let btc: Instrument;
 
 // Wednesday 18 November 2026, 15:00 UTC; BTCUSDT flat at 100,000.00 with 2.00 each side.
@@ -28,11 +28,11 @@ const flat = (): TickQuote => ({ mid: 10_000_000n, bid: 9_999_800n, ask: 10_000_
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  const parts = await tradingParts(t.db, () => clock * 1000);
+  const parts = await positionsParts(t.db, () => clock * 1000);
   ledger = parts.ledger;
   ctx = parts.ctx;
   const market = parts.market;
-  trading = new TradingService({
+  trading = new PositionsService({
     db: t.db,
     ledger,
     market,

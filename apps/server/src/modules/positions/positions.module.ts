@@ -5,14 +5,14 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { QuoteFeed } from '../market/quote-feed.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
-import { TriggerEngine } from './trading.engine.ts';
-import { marginReconciliationJob } from './trading.jobs.ts';
-import { tradingRoutes } from './trading.routes.ts';
-import { TradingService } from './trading.service.ts';
+import { TriggerEngine } from './positions.engine.ts';
+import { marginReconciliationJob } from './positions.jobs.ts';
+import { positionsRoutes } from './positions.routes.ts';
+import { PositionsService } from './positions.service.ts';
 
 /** Leveraged positions with stop loss and take profit; the trigger engine closes them on ticks. */
-export const tradingModule = defineModule({
-  name: 'trading',
+export const positionsModule = defineModule({
+  name: 'positions',
   create: (
     platform,
     deps: {
@@ -24,7 +24,7 @@ export const tradingModule = defineModule({
       clock: Clock;
     },
   ) => {
-    const trading = new TradingService({
+    const positions = new PositionsService({
       db: platform.db,
       ledger: deps.ledger,
       market: deps.market,
@@ -36,17 +36,17 @@ export const tradingModule = defineModule({
       quoteKeys: platform.keys.purpose('quotes'),
     });
     const triggers = new TriggerEngine({
-      trading,
+      trading: positions,
       db: platform.db,
       bus: platform.bus,
       logger: platform.logger,
     });
     // The node that leads the quote feed also runs the trigger engine, on the same ticks.
     deps.feed.onLeaderTick((t) => triggers.tick(t));
-    return { trading, triggers };
+    return { positions, triggers };
   },
-  routes: (server, { trading }) => tradingRoutes(server, trading),
-  jobs: ({ trading, ledger, audit }) => [marginReconciliationJob(trading, ledger, audit)],
+  routes: (server, { positions }) => positionsRoutes(server, positions),
+  jobs: ({ positions, ledger, audit }) => [marginReconciliationJob(positions, ledger, audit)],
   prepare: ({ triggers }) => triggers.start(),
   stop: ({ triggers }) => triggers.stop(),
 });

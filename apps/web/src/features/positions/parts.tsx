@@ -2,7 +2,7 @@ import {
   type CloseReason,
   type Direction,
   LANGUAGE_TAGS,
-  type OptionsOrder,
+  type Position,
   type TicketFigures,
 } from '@swx/contract';
 import type { InputHTMLAttributes, ReactNode } from 'react';
@@ -182,7 +182,7 @@ export function FigureList({ rows, className }: { rows: FigureRow[]; className?:
 }
 
 /** Every field of an order (spec §3 Order plus ours), for the detail screen. */
-export function useOrderRows(order: OptionsOrder): FigureRow[] {
+export function useOrderRows(order: Position): FigureRow[] {
   const { t } = useTranslation();
   const f = useTradeFormat();
   /** A figure the order may not have (yet): a dash until it does. */

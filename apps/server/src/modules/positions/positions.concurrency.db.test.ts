@@ -11,7 +11,7 @@ import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import { MarketService } from '../market/market.service.ts';
-import { TradingService } from './trading.service.ts';
+import { PositionsService } from './positions.service.ts';
 
 /**
  * Several nodes placing orders against one customer's margin at once: on PostgreSQL each node has
@@ -19,7 +19,7 @@ import { TradingService } from './trading.service.ts';
  */
 let t: TestDatabase;
 const pools: Database[] = [];
-let nodes: { ledger: LedgerService; trading: TradingService }[] = [];
+let nodes: { ledger: LedgerService; trading: PositionsService }[] = [];
 const NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
 
 beforeAll(async () => {
@@ -41,7 +41,7 @@ beforeAll(async () => {
     };
     nodes.push({
       ledger,
-      trading: new TradingService({
+      trading: new PositionsService({
         db,
         ledger,
         market,

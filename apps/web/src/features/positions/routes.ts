@@ -1,7 +1,7 @@
 import { featureRoutes } from '../../app/routeTypes.ts';
 
 /** The trading feature's routes (app/routes.ts puts every feature's in the one list). */
-export const tradingRoutes = featureRoutes(import.meta.url, [
+export const positionsRoutes = featureRoutes(import.meta.url, [
   {
     path: '/cruuency',
     title: 'currency',

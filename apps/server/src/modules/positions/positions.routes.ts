@@ -1,9 +1,9 @@
 import { calls } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
-import type { TradingService } from './trading.service.ts';
+import type { PositionsService } from './positions.service.ts';
 
-export function tradingRoutes(app: FastifyInstance, trading: TradingService): void {
+export function positionsRoutes(app: FastifyInstance, trading: PositionsService): void {
   mountCall(app, calls.getTradingTerms, async ({ params }) => trading.terms(params.id));
 
   // The quote is signed for whoever asked (no session: a quote nobody can commit) in the request's book.
@@ -11,7 +11,7 @@ export function tradingRoutes(app: FastifyInstance, trading: TradingService): vo
     trading.preview(body, { customerId: customer?.userId ?? null, book: request.book }),
   );
 
-  mountCall(app, calls.buyOptions, ({ body, customer, request }) =>
+  mountCall(app, calls.openPosition, ({ body, customer, request }) =>
     trading.open(customer.userId, request.book, request.language, body),
   );
 
@@ -24,11 +24,11 @@ export function tradingRoutes(app: FastifyInstance, trading: TradingService): vo
     trading.updateStops(customer.userId, request.book, body.id, body.stopLoss, body.takeProfit),
   );
 
-  mountCall(app, calls.getOptionsOrderById, ({ params, customer, request }) =>
+  mountCall(app, calls.getPosition, ({ params, customer, request }) =>
     trading.get(customer.userId, request.book, params.id),
   );
 
-  mountCall(app, calls.listOptionsOrder, ({ query, customer, request }) =>
+  mountCall(app, calls.listPositions, ({ query, customer, request }) =>
     trading.list(customer.userId, request.book, query),
   );
 }

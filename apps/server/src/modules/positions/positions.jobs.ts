@@ -7,12 +7,12 @@ import {
   type SubLedger,
   subLedgerReconciliationJob,
 } from '../products/reconciliation.ts';
-import type { TradingService } from './trading.service.ts';
+import type { PositionsService } from './positions.service.ts';
 
 export type MarginDifference = { book: string; userId: number; ledger: string; positions: string };
 
 /** Every customer's margin account must hold exactly the margins of their open positions. */
-export function marginSubLedger(trading: TradingService): SubLedger {
+export function marginSubLedger(trading: PositionsService): SubLedger {
   return {
     name: 'trading.margin',
     accountKind: MARGIN,
@@ -30,7 +30,7 @@ export function marginSubLedger(trading: TradingService): SubLedger {
 
 /** The margin check now (as the daily job runs it); any difference raises a staff alert (audited). */
 export async function reconcileMargins(
-  trading: TradingService,
+  trading: PositionsService,
   ledger: LedgerService,
   audit: AuditService,
   logger?: Logger,
@@ -46,7 +46,7 @@ export async function reconcileMargins(
 
 /** Daily, as `trading.margin-reconciliation`. */
 export function marginReconciliationJob(
-  trading: TradingService,
+  trading: PositionsService,
   ledger: LedgerService,
   audit: AuditService,
 ): Job {

@@ -12,9 +12,9 @@ import {
   liquidationTicks,
   marginLevelPercent,
   type OpenBody,
-  type OptionsOrder,
   type OrderPage,
   openingFigures,
+  type Position,
   parseCentilots,
   priceTicks,
   profitMinor,
@@ -48,7 +48,7 @@ import { type InstrumentTerms, termsOf, termsView } from '../market/terms.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { PositionDesk } from '../products/ports.ts';
 import { type QuoteHolder, Quotes, type Redeemed } from '../products/quotes.ts';
-import { OPENING, type OpeningQuote, sameTicket, ticketFiguresOf } from './trading.quote.ts';
+import { OPENING, type OpeningQuote, sameTicket, ticketFiguresOf } from './positions.quote.ts';
 import {
   closePositions,
   insertPositions,
@@ -65,7 +65,7 @@ import {
   positionsOfEntries,
   positionsOfPlans,
   updateStops,
-} from './trading.repository.ts';
+} from './positions.repository.ts';
 
 /** Bus topic of position changes, so every node's trigger engine sees positions opened anywhere. */
 export const POSITIONS_TOPIC = 'trading.positions';
@@ -77,7 +77,7 @@ export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; o
  * position and its margin can never disagree. Closing a position uses one idempotency key per
  * position, so whoever closes it first (the customer, a trigger, another node) is the only one.
  */
-export class TradingService implements PositionDesk {
+export class PositionsService implements PositionDesk {
   private readonly db: Database;
   private readonly ledger: LedgerService;
   readonly market: MarketService;
@@ -281,7 +281,7 @@ export class TradingService implements PositionDesk {
    * refuses: 10032 when the quote expired, 10011 when the balance no longer covers it, 10026 /
    * 10028 for a quote that is not this customer's in this book, or not of this ticket.
    */
-  async open(userId: number, book: Book, language: Language, body: OpenBody): Promise<OptionsOrder> {
+  async open(userId: number, book: Book, language: Language, body: OpenBody): Promise<Position> {
     return this.quotes.commit(
       body.quoteId,
       { customerId: userId, book },
@@ -304,7 +304,7 @@ export class TradingService implements PositionDesk {
     language: Language,
     body: OpenBody,
     quote: Redeemed<OpeningQuote>,
-  ): Promise<OptionsOrder> {
+  ): Promise<Position> {
     const q = quote.figures;
     if (!sameTicket(q, body))
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'quoteId', issue: 'other_ticket' }]);
@@ -373,7 +373,7 @@ export class TradingService implements PositionDesk {
     requestId: string,
     q: OpeningQuote,
     opts: { planId: number | null; liveTick: number },
-  ): Promise<OptionsOrder> {
+  ): Promise<Position> {
     const instrument = this.instrument(q.marketId);
     const position: NewPosition = {
       userId,
@@ -475,7 +475,7 @@ export class TradingService implements PositionDesk {
     return row;
   }
 
-  async get(userId: number, book: Book, id: number): Promise<OptionsOrder> {
+  async get(userId: number, book: Book, id: number): Promise<Position> {
     return this.view(await this.owned(userId, book, id));
   }
 
@@ -497,7 +497,7 @@ export class TradingService implements PositionDesk {
   }
 
   /** Closes one of the customer's positions at the current tick's price. */
-  async close(userId: number, book: Book, id: number): Promise<OptionsOrder> {
+  async close(userId: number, book: Book, id: number): Promise<Position> {
     const row = await this.owned(userId, book, id);
     if (row.status === 'closed') return this.view(row);
     // A plan's position is its strategy's to close (stopping the plan closes it).
@@ -516,7 +516,7 @@ export class TradingService implements PositionDesk {
     id: number,
     stopLoss: string,
     takeProfit: string,
-  ): Promise<OptionsOrder> {
+  ): Promise<Position> {
     const row = await this.owned(userId, book, id);
     if (row.status !== 'open' || row.planId !== null) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
     const instrument = this.instrument(row.instrumentId);
@@ -630,7 +630,7 @@ export class TradingService implements PositionDesk {
   }
 
   /** The position on the wire; an open one carries its mark price, live profit and margin level now. */
-  view(row: PositionRow): OptionsOrder {
+  view(row: PositionRow): Position {
     const d = row.priceDecimals;
     const size: Size = { centilots: row.centilots, lotSize: row.lotSize, decimals: d };
     const openConversion = { num: row.conversionNum, den: row.conversionDen };

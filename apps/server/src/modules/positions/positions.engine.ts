@@ -10,8 +10,8 @@ import {
   type PositionRow,
   positionById,
   saveLastTick,
-} from './trading.repository.ts';
-import { POSITIONS_TOPIC, type PositionEvent, type TradingService } from './trading.service.ts';
+} from './positions.repository.ts';
+import { POSITIONS_TOPIC, type PositionEvent, type PositionsService } from './positions.service.ts';
 import {
   Crossed,
   ExpiryHeap,
@@ -94,7 +94,7 @@ export class TickClosings {
  * nothing.
  */
 export class TriggerEngine {
-  private readonly trading: TradingService;
+  private readonly trading: PositionsService;
   private readonly db: Database;
   private readonly bus: EventBus;
   private readonly logger: Logger | undefined;
@@ -118,7 +118,7 @@ export class TriggerEngine {
   readonly stats = { ticks: 0, fired: 0, settled: 0, failed: 0 };
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(deps: { trading: TradingService; db: Database; bus: EventBus; logger?: Logger }) {
+  constructor(deps: { trading: PositionsService; db: Database; bus: EventBus; logger?: Logger }) {
     this.trading = deps.trading;
     this.db = deps.db;
     this.bus = deps.bus;

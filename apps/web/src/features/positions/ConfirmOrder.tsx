@@ -130,7 +130,7 @@ export function ConfirmOrder({
 
   const open = useMutation({
     mutationFn: (s: Snapshot) =>
-      callApi('buyOptions', { body: { ...s.body, quoteId: s.figures.quoteId, requestId } }),
+      callApi('openPosition', { body: { ...s.body, quoteId: s.figures.quoteId, requestId } }),
     onSuccess: (order) => {
       sending.current = false;
       void queryClient.invalidateQueries({ queryKey: tradeQueries.all });
