@@ -3,13 +3,13 @@ import {
   Code,
   type EarnProductAdmin,
   type earnProductBody,
-  parseMinor,
   formatMinor as toDecimal,
 } from '@swx/contract';
 import type { z } from 'zod/mini';
 import { ApiError } from '../../platform/http.ts';
 import type { Book } from '../ledger/ledger.service.ts';
 import { ppmOf } from '../products/figures.ts';
+import { amountRange, termAmount } from '../products/terms.ts';
 import {
   capacityUsed,
   insertProduct,
@@ -60,21 +60,8 @@ async function adminRow(
 }
 
 function fields(body: z.infer<typeof earnProductBody>): ProductFields {
-  const scale = ASSET_SCALES[body.asset];
-  const amount = (text: string, path: string) => {
-    try {
-      const v = parseMinor(text, scale);
-      if (v <= 0n) throw new Error('zero');
-      return v;
-    } catch {
-      throw new ApiError(Code.INVALID_INPUT, [{ path, issue: 'amount' }]);
-    }
-  };
-  const minMinor = amount(body.minAmount, 'minAmount');
-  const maxMinor = amount(body.maxAmount, 'maxAmount');
-  if (maxMinor < minMinor)
-    throw new ApiError(Code.INVALID_INPUT, [{ path: 'maxAmount', issue: 'below_minimum' }]);
-  const capacityMinor = amount(body.capacity, 'capacity');
+  const { minMinor, maxMinor } = amountRange(body.asset, body);
+  const capacityMinor = termAmount(body.asset, body.capacity, 'capacity');
   if (body.income === 'static' && body.annualRate === null)
     throw new ApiError(Code.INVALID_INPUT, [{ path: 'annualRate', issue: 'required' }]);
   if (body.income === 'dynamic' && body.basket.length === 0)

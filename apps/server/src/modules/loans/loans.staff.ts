@@ -7,12 +7,12 @@ import {
   type LoanProductAdmin,
   type LoanProductBody,
   type OverdueLoan,
-  parseMinor,
   formatMinor as toDecimal,
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { ppmOf } from '../products/figures.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
+import { amountRange } from '../products/terms.ts';
 import { wireProduct } from './loans.apply.ts';
 import { daysBetween } from './loans.figures.ts';
 import {
@@ -41,20 +41,7 @@ import {
 
 /** A product as staff sent it, checked: amounts of the asset, the maximum not below the minimum (10026). */
 function fields(body: LoanProductBody): LoanProductFields {
-  const scale = ASSET_SCALES[body.asset];
-  const amount = (text: string, path: string) => {
-    try {
-      const v = parseMinor(text, scale);
-      if (v <= 0n) throw new Error('zero');
-      return v;
-    } catch {
-      throw new ApiError(Code.INVALID_INPUT, [{ path, issue: 'amount' }]);
-    }
-  };
-  const minMinor = amount(body.minAmount, 'minAmount');
-  const maxMinor = amount(body.maxAmount, 'maxAmount');
-  if (maxMinor < minMinor)
-    throw new ApiError(Code.INVALID_INPUT, [{ path: 'maxAmount', issue: 'below_minimum' }]);
+  const { minMinor, maxMinor } = amountRange(body.asset, body);
   return {
     name: body.name,
     asset: body.asset,
