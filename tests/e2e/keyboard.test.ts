@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -18,10 +18,19 @@ const ar = JSON.parse(readFileSync(join(WEB, 'locales', 'ar.json'), 'utf8')) as 
   home: { heroTitle: string };
   title: { home: string };
 };
-/** Every path of the one route list, app/routes.ts (read as text: it loads the screens' modules). */
-const ROUTE_PATHS = [
-  ...readFileSync(join(WEB, 'app', 'routes.ts'), 'utf8').matchAll(/\{\s*path: '([^']+)'/g),
-].map((m) => m[1] ?? '');
+/**
+ * Every path of the one route list: app/routes.ts and each feature's routes.ts, from which it is
+ * built (read as text: they load the screens' modules).
+ */
+const ROUTE_FILES = [
+  join(WEB, 'app', 'routes.ts'),
+  ...readdirSync(join(WEB, 'features'))
+    .map((feature) => join(WEB, 'features', feature, 'routes.ts'))
+    .filter((file) => existsSync(file)),
+];
+const ROUTE_PATHS = ROUTE_FILES.flatMap((file) =>
+  [...readFileSync(file, 'utf8').matchAll(/\{\s*path: '([^']+)'/g)].map((m) => m[1] ?? ''),
+);
 
 const app = useApp();
 

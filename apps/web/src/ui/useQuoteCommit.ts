@@ -10,7 +10,9 @@ import { announce } from './announce.ts';
  * shown; a quote that ran out (10032) is renewed in place with `renew`, under a new request id,
  * and `renewedText` is said: nothing is committed until the customer confirms the figures shown.
  * With `autoRenew: false` a 10032 is a refusal like any other and the customer asks for the new
- * quote (`renew`); without `renew` there is no new quote to ask for.
+ * quote (`renew`); without `renew` there is no new quote to ask for. With `onFailure` a refusal is
+ * the caller's to word (on its fields) instead of `failure`; `renewNow` renews for a step of the
+ * caller's own (sending a code for the quote) and answers the new quote, its failure the caller's.
  */
 export function useQuoteCommit<Quote, Done>(options: {
   first: Quote;
@@ -22,19 +24,27 @@ export function useQuoteCommit<Quote, Done>(options: {
   autoRenew?: boolean;
   /** How a request id is made (the app's by default). */
   newId?: () => string;
+  /** Takes each refusal instead of `failure` (a form that words it on its fields). */
+  onFailure?: (error: unknown) => void;
 }) {
   const newId = options.newId ?? newRequestId;
   const [quote, setQuote] = useState(options.first);
   const [requestId, setRequestId] = useState(newId);
   const [renewed, setRenewed] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const renewNow = async () => {
-    if (!options.renew) return;
-    setQuote(await options.renew(quote));
+  const [failure, setShown] = useState<unknown>(null);
+  const setFailure = (error: unknown) => {
+    if (error !== null && options.onFailure) options.onFailure(error);
+    else setShown(error);
+  };
+  const renewNow = async (): Promise<Quote> => {
+    if (!options.renew) return quote;
+    const next = await options.renew(quote);
+    setQuote(next);
     setRequestId(newId());
     setRenewed(true);
     if (options.renewedText) announce(options.renewedText);
+    return next;
   };
   const submit = async () => {
     if (busy) return;
@@ -71,5 +81,5 @@ export function useQuoteCommit<Quote, Done>(options: {
       setBusy(false);
     }
   };
-  return { quote, renewed, busy, failure, submit, renew };
+  return { quote, renewed, busy, failure, submit, renew, renewNow };
 }

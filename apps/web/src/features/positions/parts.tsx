@@ -108,7 +108,7 @@ export function closeReasonText(t: (key: string) => string, reason: CloseReason 
   return reason ? t(`closeReason.${reason}`) : '—';
 }
 
-type FigureRow = { key: string; label: string; value: React.ReactNode; raw: string };
+export type FigureRow = { key: string; label: string; value: React.ReactNode; raw: string };
 
 /** The rows of a ticket's figures, in the order the ticket and the confirm step show them. */
 export function useFigureRows(figures: TicketFigures, direction: Direction): FigureRow[] {

@@ -7,18 +7,18 @@ import {
   withdrawalQuoteBody,
 } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { z } from 'zod/mini';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatPercent } from '../../app/money.ts';
-import { newRequestId } from '../../app/requestId.ts';
-import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
-import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
-import { Modal } from '../../ui/Modal.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
+import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { walletQueries } from '../transfers/queries.ts';
 import {
@@ -30,6 +30,9 @@ import {
   WalletPage,
   WithNetworks,
 } from './parts.tsx';
+
+/** The code of the confirm step, as the commit checks it. */
+const codeBody = z.pick(withdrawalBody, { code: true });
 
 type QuoteBody = { network: string; addressId: number; amount: string };
 /** What the confirm step shows and commits: one quote of one request. */
@@ -101,142 +104,138 @@ function SendCode({
   );
 }
 
+/** The quote's figures: amount, fee and rate, amount received, arrival. */
+function WithdrawalFigures({ quote, networkName }: { quote: WithdrawalQuote; networkName: string }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  return (
+    <dl className="facts" data-testid="withdraw-figures">
+      <div data-fact="network">
+        <dt>{t('wallet.network')}</dt>
+        <dd>{`${quote.asset} · ${networkName}`}</dd>
+      </div>
+      <div data-fact="address">
+        <dt>{t('wallet.withdraw.address')}</dt>
+        <dd>
+          <code dir="ltr" className="wallet-address">
+            {quote.address}
+          </code>
+        </dd>
+      </div>
+      <div data-fact="amount" data-value={quote.amount}>
+        <dt>{t('wallet.withdraw.amountOut')}</dt>
+        <dd>{f.money(quote.amount, quote.asset)}</dd>
+      </div>
+      <div data-fact="fee" data-value={quote.fee}>
+        <dt>{t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })}</dt>
+        <dd>{f.money(quote.fee, quote.asset)}</dd>
+      </div>
+      <div data-fact="receive" data-value={quote.receive}>
+        <dt>{t('wallet.withdraw.receive')}</dt>
+        <dd>{f.money(quote.receive, quote.asset)}</dd>
+      </div>
+      <div data-fact="arrival">
+        <dt>{t('wallet.withdraw.arrival')}</dt>
+        <dd>{f.minutes(quote.arrivalMinutes)}</dd>
+      </div>
+    </dl>
+  );
+}
+
 /**
- * The confirm step: the quote's figures (amount, fee and rate, amount received, arrival), the code
- * (authenticator, or mailed now), and the commit of exactly that quote. A quote that ran out
- * (10032) is renewed in place and the customer confirms the figures shown.
+ * The commit of the quote shown with the code typed (the kit's quote then commit); done, the
+ * records. A refusal is the form's to word (the wrong code under its field).
  */
-function ConfirmWithdrawal({
-  quoted,
-  networkName,
-  onReplace,
-  onClose,
-}: {
-  quoted: Quoted;
-  networkName: string;
-  onReplace: (next: Quoted) => void;
-  onClose: () => void;
-}) {
+function useWithdrawalCommit(
+  first: Quoted,
+  dialog: RefObject<HTMLDialogElement | null>,
+  form: { values: { code: string }; showFailure: (error: unknown) => void },
+) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const [requestId] = useState(newRequestId);
-  const [renewed, setRenewed] = useState(false);
-  const { quote } = quoted;
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
+  return useQuoteCommit({
+    first,
+    commit: (q, requestId) =>
+      callApi('withdrawal', { body: { code: form.values.code.trim(), quoteId: q.quote.quoteId, requestId } }),
+    renew: async (q) => ({ body: q.body, quote: await callApi('quoteWithdrawal', { body: q.body }) }),
+    onDone: (done) => {
+      void queryClient.invalidateQueries({ queryKey: walletQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(t('wallet.withdraw.done', { amount: f.money(done.amount, done.asset) }));
+      navigate('/profile/withdrawals');
+    },
+    renewedText: t('wallet.confirm.renewed'),
+    onFailure: form.showFailure,
+  });
+}
+
+/**
+ * The confirm step (the product kit's quote confirm): the quote's figures, the code (authenticator,
+ * or mailed now), and the commit of exactly that quote. A quote that ran out (10032) is renewed in
+ * place and the customer confirms the figures shown; the code's refusal is said under its field.
+ */
+function ConfirmWithdrawal({
+  first,
+  networkName,
+  onClose,
+}: {
+  first: Quoted;
+  networkName: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const dialog = useModal();
+  // The code is checked here; the commit (the quote shown, its request id) is the kit's.
   const form = useContractForm({
-    schema: withdrawalBody,
+    schema: codeBody,
     initial: { code: '' },
-    toBody: (values) => ({ ...values, quoteId: quote.quoteId, requestId }),
+    toBody: (values) => values,
     message: () => t('wallet.confirm.codeInvalid'),
     codeFields: { [Code.VERIFICATION_CODE_WRONG]: 'code' },
-    submit: async (body) => {
-      try {
-        const done = await callApi('withdrawal', { body });
-        void queryClient.invalidateQueries({ queryKey: walletQueries.all });
-        void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
-        dialog.current?.close();
-        announce(t('wallet.withdraw.done', { amount: f.money(done.amount, done.asset) }));
-        navigate('/profile/withdrawals');
-      } catch (error) {
-        if (error instanceof ApiFailure && error.code === Code.PRICE_CHANGED) {
-          // The quote ran out: the current figures, shown in place, for the customer to confirm.
-          const next = await callApi('quoteWithdrawal', { body: quoted.body });
-          onReplace({ body: quoted.body, quote: next });
-          setRenewed(true);
-          announce(t('wallet.confirm.renewed'));
-          return;
-        }
-        throw error;
-      }
-    },
+    submit: async () => {},
   });
+  const { quote, renewed, busy, submit, renewNow } = useWithdrawalCommit(first, dialog, form);
+  const mailed = quote.quote.confirmation === 'mail';
   return (
-    <Modal
-      dialogRef={dialog}
-      className="modal confirm-dialog"
-      aria-labelledby={titleId}
+    <QuoteConfirm
+      dialog={dialog}
+      title={t('wallet.confirm.title')}
+      label={t('wallet.confirm.title')}
+      testId="withdraw-confirm"
+      className="wallet-confirm"
       onClose={onClose}
-      data-testid="withdraw-confirm"
+      onConfirm={() => {
+        form.setFailure('');
+        if (Object.keys(form.validate().errors).length === 0) void submit();
+      }}
+      renewed={renewed && t('wallet.confirm.renewed')}
+      failure={<FormError message={form.failure} />}
+      cancel={t('wallet.confirm.cancel')}
+      confirm={busy ? t('wallet.confirm.sending') : t('wallet.confirm.confirm')}
+      disabled={busy}
     >
-      <form className="modal-body wallet-confirm" noValidate onSubmit={(event) => void form.onSubmit(event)}>
-        <div className="confirm-head">
-          <h2 id={titleId}>{t('wallet.confirm.title')}</h2>
-          <BookBadge />
-        </div>
-        <dl className="facts" data-testid="withdraw-figures">
-          <div data-fact="network">
-            <dt>{t('wallet.network')}</dt>
-            <dd>{`${quote.asset} · ${networkName}`}</dd>
-          </div>
-          <div data-fact="address">
-            <dt>{t('wallet.withdraw.address')}</dt>
-            <dd>
-              <code dir="ltr" className="wallet-address">
-                {quote.address}
-              </code>
-            </dd>
-          </div>
-          <div data-fact="amount" data-value={quote.amount}>
-            <dt>{t('wallet.withdraw.amountOut')}</dt>
-            <dd>{f.money(quote.amount, quote.asset)}</dd>
-          </div>
-          <div data-fact="fee" data-value={quote.fee}>
-            <dt>{t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })}</dt>
-            <dd>{f.money(quote.fee, quote.asset)}</dd>
-          </div>
-          <div data-fact="receive" data-value={quote.receive}>
-            <dt>{t('wallet.withdraw.receive')}</dt>
-            <dd>{f.money(quote.receive, quote.asset)}</dd>
-          </div>
-          <div data-fact="arrival">
-            <dt>{t('wallet.withdraw.arrival')}</dt>
-            <dd>{f.minutes(quote.arrivalMinutes)}</dd>
-          </div>
-        </dl>
-        {renewed ? (
-          <p className="notice" data-testid="requote">
-            {t('wallet.confirm.renewed')}
-          </p>
-        ) : null}
-        {quote.confirmation === 'mail' ? (
-          <SendCode
-            quoteId={quote.quoteId}
-            renew={async () => {
-              const next = await callApi('quoteWithdrawal', { body: quoted.body });
-              onReplace({ body: quoted.body, quote: next });
-              setRenewed(true);
-              announce(t('wallet.confirm.renewed'));
-              return next.quoteId;
-            }}
-            onError={form.setFailure}
-          />
-        ) : (
-          <p className="small muted">{t('wallet.confirm.totpHint')}</p>
-        )}
-        <Field
-          label={quote.confirmation === 'mail' ? t('wallet.confirm.mailCode') : t('wallet.confirm.totpCode')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          dir="ltr"
-          {...form.field('code')}
+      <WithdrawalFigures quote={quote.quote} networkName={networkName} />
+      {mailed ? (
+        <SendCode
+          quoteId={quote.quote.quoteId}
+          renew={async () => (await renewNow()).quote.quoteId}
+          onError={form.setFailure}
         />
-        <FormError message={form.failure} />
-        <DialogButtons
-          dialog={dialog}
-          cancel={t('wallet.confirm.cancel')}
-          confirm={form.busy ? t('wallet.confirm.sending') : t('wallet.confirm.confirm')}
-          disabled={form.busy}
-        />
-      </form>
-    </Modal>
+      ) : (
+        <p className="small muted">{t('wallet.confirm.totpHint')}</p>
+      )}
+      <Field
+        label={mailed ? t('wallet.confirm.mailCode') : t('wallet.confirm.totpCode')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        dir="ltr"
+        {...form.field('code')}
+      />
+    </QuoteConfirm>
   );
 }
 
@@ -399,9 +398,8 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
       </form>
       {quoted ? (
         <ConfirmWithdrawal
-          quoted={quoted}
+          first={quoted}
           networkName={networks.find((n) => n.id === quoted.quote.network)?.name ?? quoted.quote.network}
-          onReplace={setQuoted}
           onClose={() => setQuoted(null)}
         />
       ) : null}

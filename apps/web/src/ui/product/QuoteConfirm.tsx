@@ -17,7 +17,8 @@ export function useModal() {
  * The confirm step of a product (quote then commit), in a dialog: the figures (children), then, in
  * view at the bottom, the time left (`countdown`), the notice that the quote was renewed, what
  * else is said (`notices`), the refusal, and cancel beside the one confirm. The confirm submits
- * the dialog's form; `why` is the id of what says why it is disabled.
+ * the dialog's form; `why` is the id of what says why it is disabled; `buttons` is the class of
+ * the row of cancel and confirm.
  */
 export function QuoteConfirm({
   dialog,
@@ -35,6 +36,7 @@ export function QuoteConfirm({
   confirm,
   disabled,
   why,
+  buttons,
   children,
 }: {
   dialog: RefObject<HTMLDialogElement | null>;
@@ -54,6 +56,7 @@ export function QuoteConfirm({
   confirm: string;
   disabled: boolean;
   why?: string | undefined;
+  buttons?: string;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -77,7 +80,7 @@ export function QuoteConfirm({
           ) : null}
           {notices}
           {failure}
-          <DialogButtons dialog={dialog} cancel={cancel} confirm={confirm} disabled={disabled} why={why} />
+          <DialogButtons {...{ dialog, cancel, confirm, disabled, why }} className={buttons} />
         </>
       }
     >
