@@ -21,7 +21,7 @@ export class ConfirmDialog extends PageModel {
   readonly root = this.page.getByTestId('order-confirm');
   readonly buttons = this.root.locator('.confirm-actions button');
   /** The scroller between the fixed title and the buttons. */
-  readonly scroller = this.root.locator('.confirm-scroll');
+  readonly scroller = this.root.locator('.confirm-dialog-scroll');
   readonly requote = this.root.getByTestId('requote');
 
   /** Reads the figures and, with `thenConfirm`, clicks confirm in the same task of the page. */

@@ -1,15 +1,14 @@
-import { Code, type EarnProduct, type EarnRateDay } from '@swx/contract';
+import type { EarnProduct, EarnRateDay } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { ApiFailure } from '../../app/api.ts';
 import { formatDecimal } from '../../app/i18n.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { ScrollTable } from '../../ui/product/Facts.tsx';
+import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { Purchase } from './Purchase.tsx';
 import {
   Capacity,
@@ -58,10 +57,8 @@ function PriceHistory({ product }: { product: EarnProduct }) {
     <section className="card earn-history" aria-labelledby="price-history-title" data-testid="price-history">
       <h2 id="price-history-title">{t('earn.history.title')}</h2>
       <p className="small muted">{t('earn.history.note')}</p>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : query.data.days.length === 0 ? (
         <Empty text={t('earn.history.none')} />
       ) : (
@@ -99,9 +96,13 @@ function ProductView({ product }: { product: EarnProduct }) {
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (
-    <div className="earn-detail">
-      <section className="card earn-product" aria-labelledby="earn-product-name" data-product={product.id}>
-        <div className="earn-card-head">
+    <div className="product-stack">
+      <section
+        className="card product-card earn-product"
+        aria-labelledby="earn-product-name"
+        data-product={product.id}
+      >
+        <div className="product-card-head">
           <h2 id="earn-product-name">{product.name}</h2>
           <span className="earn-chips">
             <span className="earn-chip product-chip">{product.asset}</span>
@@ -134,18 +135,14 @@ export function ProductScreen({ id, type }: { id: number | null; type: 'fund' | 
   const list = type === 'vip' ? '/financial/vipInvest' : '/financial/cryptoInvest';
   const query = useQuery({ ...earnQueries.product(book, id ?? 0), enabled: id !== null });
   const choose = (
-    <section className="card earn-missing">
-      <p>{id === null ? t('earn.detail.choose') : t('earn.detail.notFound')}</p>
-      <Link to={list}>{type === 'vip' ? t('earn.detail.toVip') : t('earn.detail.toFunds')}</Link>
-    </section>
+    <Missing
+      name="earn"
+      text={id === null ? t('earn.detail.choose') : t('earn.detail.notFound')}
+      to={list}
+      back={type === 'vip' ? t('earn.detail.toVip') : t('earn.detail.toFunds')}
+    />
   );
   if (id === null) return choose;
-  if (query.isPending) return <Loading />;
-  if (query.isError)
-    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
-      choose
-    ) : (
-      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-    );
+  if (!query.isSuccess) return <QueryState query={query} missing={choose} />;
   return <ProductView product={query.data} />;
 }

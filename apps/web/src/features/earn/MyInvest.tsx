@@ -11,8 +11,9 @@ import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { FormError } from '../../ui/Field.tsx';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -28,10 +29,8 @@ function Summary({ userId }: { userId: number }) {
   return (
     <section className="card earn-summary" aria-labelledby="earn-summary-title" data-testid="earn-summary">
       <h2 id="earn-summary-title">{t('earn.mine.summary')}</h2>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : query.data.length === 0 ? (
         <Empty text={t('earn.mine.noSummary')} />
       ) : (
@@ -132,15 +131,13 @@ function InvestmentDetail({
         </div>
       }
     >
-      <p className="earn-card-amount">
+      <p className="product-card-amount">
         <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
       </p>
       <Facts facts={facts} mark="fact" />
       <h3>{t('earn.mine.incomes')}</h3>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : query.data.incomes.length === 0 ? (
         <Empty text={t('earn.mine.noIncome')} />
       ) : (
@@ -292,19 +289,19 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
   };
   return (
     <li
-      className="card earn-investment"
+      className="card product-card earn-investment"
       data-investment={i.id}
       data-state={i.status}
       aria-labelledby={headingId}
     >
-      <div className="earn-card-head">
+      <div className="product-card-head">
         <h3 id={headingId}>{i.productName}</h3>
         <span className="earn-chips">
           <span className="earn-chip product-chip">{i.asset}</span>
           <IncomeWord income={i.income} />
         </span>
       </div>
-      <p className="earn-card-amount">
+      <p className="product-card-amount">
         <strong data-value={i.amount}>{f.exact(i.amount, i.asset)}</strong> <StatusWord status={i.status} />
       </p>
       <Facts facts={facts} mark="fact" />
@@ -355,10 +352,8 @@ function Investments({ userId, type }: { userId: number; type: EarnType }) {
   return (
     <section className="earn-mine" aria-labelledby="earn-mine-title">
       <h2 id="earn-mine-title">{type === 'vip' ? t('earn.nav.myVip') : t('earn.nav.myFunds')}</h2>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : query.data.length === 0 ? (
         <div className="card earn-missing">
           <p>{t('earn.mine.none')}</p>
@@ -367,7 +362,7 @@ function Investments({ userId, type }: { userId: number; type: EarnType }) {
           </Link>
         </div>
       ) : (
-        <ul className="earn-grid" data-testid="earn-investments">
+        <ul className="product-grid" data-testid="earn-investments">
           {query.data.map((investment) => (
             <InvestmentCard key={investment.id} userId={userId} investment={investment} />
           ))}
@@ -387,7 +382,7 @@ export default function MyInvest() {
     <EarnPage title={t('title.myInvest')}>
       <NeedsLogin>
         {user ? (
-          <div className="earn-stack">
+          <div className="product-stack">
             <Summary userId={user.id} />
             <Investments userId={user.id} type={type} />
           </div>

@@ -2,16 +2,16 @@ import type { EarnProduct } from '@swx/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { ProductCard } from './parts.tsx';
 
 /** Products as cards, with the page states of their loading. */
 export function ProductGrid({ query, empty }: { query: UseQueryResult<EarnProduct[]>; empty: string }) {
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (!query.isSuccess) return <QueryState query={query} />;
   if (query.data.length === 0) return <Empty text={empty} />;
   return (
-    <ul className="earn-grid" data-testid="earn-products">
+    <ul className="product-grid" data-testid="earn-products">
       {query.data.map((product) => (
         <ProductCard key={product.id} product={product} />
       ))}

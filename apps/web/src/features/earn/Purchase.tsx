@@ -335,7 +335,7 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
       </div>
       {demo ? <p className="small muted">{t('earn.buy.demoNote')}</p> : null}
       <form
-        className="earn-buy-form"
+        className="product-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();

@@ -6,40 +6,30 @@ import {
   formatMinor,
   SOLD_OUT_REASONS,
 } from '@swx/contract';
-import { type ReactNode, use } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { useFigureFormat } from '../../app/figures.ts';
 import { formatNumber } from '../../app/i18n.ts';
 import { formatPercent, minorOf } from '../../app/money.ts';
-import { useClientState } from '../../app/state.ts';
-import { BookBadge } from '../../shell/BookBadge.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Facts } from '../../ui/product/Facts.tsx';
+import { ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { earnTexts } from './texts.ts';
 import '../../ui/product/product.css';
 import './earn.css';
 
 /**
- * An earn screen: its title (with the book badge once logged in: products, reserves and
- * investments are per book), the links between the earn screens, then the screen. Products are
- * shown to visitors too; what needs a session says so where it is.
+ * An earn screen in the product page (ui/product/): products, reserves and investments are per
+ * book. Products are shown to visitors too; what needs a session says so where it is.
  */
 export function EarnPage({ title, children }: { title: string; children: ReactNode }) {
-  // The earn texts load with the earn chunk; the route's Suspense shows loading until they are in.
-  use(earnTexts);
-  const isLogin = useClientState((s) => s.isLogin);
   return (
-    <div className="container page earn-page">
-      <div className="page-head">
-        <h1 className="page-title">{title}</h1>
-        {isLogin ? <BookBadge /> : null}
-      </div>
-      <EarnNav />
+    <ProductPage name="earn" texts={earnTexts} title={title} nav={<EarnNav />}>
       {children}
-    </div>
+    </ProductPage>
   );
 }
 
@@ -147,7 +137,7 @@ export function IncomeWord({ income }: { income: 'static' | 'dynamic' }) {
 export function SoldOut({ reason }: { reason: (typeof SOLD_OUT_REASONS)[number] }) {
   const { t } = useTranslation();
   return (
-    <p className="earn-sold-out" data-testid="sold-out" data-reason={reason}>
+    <p className="product-caution" data-testid="sold-out" data-reason={reason}>
       <strong>{t(`earn.soldOut.${reason === 'disabled' ? 'closed' : 'title'}`)}</strong>{' '}
       {t(`earn.soldOut.${reason}`)}
     </p>
@@ -237,13 +227,13 @@ export function ProductCard({ product }: { product: EarnProduct }) {
   const headingId = `earn-product-${product.id}`;
   return (
     <li
-      className="card earn-card"
+      className="card product-card earn-card"
       data-product={product.id}
       data-income={product.income}
       data-sold-out={product.soldOut ?? ''}
       aria-labelledby={headingId}
     >
-      <div className="earn-card-head">
+      <div className="product-card-head">
         <h2 id={headingId}>
           <Link to={productPath(product)}>{product.name}</Link>
         </h2>

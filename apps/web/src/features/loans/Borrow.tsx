@@ -6,9 +6,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { idOf } from '../../app/pathId.ts';
 import { announce } from '../../ui/announce.ts';
-import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { uploadFile } from '../uploads/upload.ts';
@@ -170,7 +170,7 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
   const signError = tried && !signed ? t('loan.apply.signRequired') : undefined;
   return (
     <section
-      className="card loan-agreement"
+      className="card product-card loan-agreement"
       aria-labelledby="loan-agreement-title"
       data-testid="loan-agreement"
     >
@@ -184,7 +184,7 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
         ))}
       </section>
       <form
-        className="loan-form"
+        className="product-form loan-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
@@ -256,28 +256,27 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
     ...loanQueries.quote(userId, productId, settledAmount, Number(settledTerm)),
     enabled: product !== undefined && settled !== '' && settled === wanted,
   });
-  if (products.isPending) return <Loading />;
-  if (products.isError)
-    return <Failed message={products.error.message} onRetry={() => void products.refetch()} />;
+  if (!products.isSuccess) return <QueryState query={products} />;
   if (!product)
     return (
-      <section className="card loan-missing">
-        <p>{t('loan.borrow.notFound')}</p>
-        <Link to="/loan">{t('loan.borrow.toProducts')}</Link>
-      </section>
+      <Missing name="loan" text={t('loan.borrow.notFound')} to="/loan" back={t('loan.borrow.toProducts')} />
     );
   const { limit } = products.data;
   if (limit.kycState !== 'verified') return <KycGate state={limit.kycState} />;
   const current = quote.data && settled === wanted ? quote.data : undefined;
   const quoting = wanted !== '' && !current && !quote.isError;
   return (
-    <div className="loan-stack">
-      <section className="card loan-borrow" aria-labelledby="loan-borrow-title" data-testid="loan-borrow">
-        <div className="loan-card-head">
+    <div className="product-stack loan-stack">
+      <section
+        className="card product-card loan-borrow"
+        aria-labelledby="loan-borrow-title"
+        data-testid="loan-borrow"
+      >
+        <div className="product-card-head">
           <h2 id="loan-borrow-title">{product.name}</h2>
           <span className="loan-chip product-chip">{asset}</span>
         </div>
-        <form className="loan-form" noValidate onSubmit={(event) => event.preventDefault()}>
+        <form className="product-form loan-form" noValidate onSubmit={(event) => event.preventDefault()}>
           <AmountField
             label={t('loan.amount.label', { asset })}
             value={typed}

@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { KycGate, LoanPage, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
@@ -15,7 +16,11 @@ export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: b
   const { t } = useTranslation();
   const f = useLoanFormat();
   return (
-    <section className="card loan-limit" aria-labelledby="loan-limit-title" data-testid="loan-limit">
+    <section
+      className="card product-card loan-limit"
+      aria-labelledby="loan-limit-title"
+      data-testid="loan-limit"
+    >
       <h2 id="loan-limit-title">{t('loan.limit.title')}</h2>
       <p className="loan-limit-share" data-value={limit.share}>
         {limit.kycState === 'verified'
@@ -126,8 +131,8 @@ function ProductCard({ product, limit }: { product: Product; limit: LoanLimit })
   const headingId = `loan-product-${product.id}`;
   const whyId = `${headingId}-why`;
   return (
-    <li className="card loan-card" data-product={product.id} aria-labelledby={headingId}>
-      <div className="loan-card-head">
+    <li className="card product-card loan-card" data-product={product.id} aria-labelledby={headingId}>
+      <div className="product-card-head">
         <h3 id={headingId}>{product.name}</h3>
         <span className="loan-chip product-chip">{product.asset}</span>
       </div>
@@ -160,20 +165,19 @@ export default function Browse() {
 function BrowseBody({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const query = useQuery(loanQueries.products(userId));
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (!query.isSuccess) return <QueryState query={query} />;
   const { limit, products } = query.data;
   return (
-    <div className="loan-stack">
+    <div className="product-stack loan-stack">
       <p className="muted loan-intro">{t('loan.intro')}</p>
       {limit.kycState !== 'verified' ? <KycGate state={limit.kycState} /> : null}
       <LimitCard limit={limit} />
-      <section aria-labelledby="loan-products-title" className="loan-stack">
+      <section aria-labelledby="loan-products-title" className="product-stack loan-stack">
         <h2 id="loan-products-title">{t('loan.products')}</h2>
         {products.length === 0 ? (
           <Empty text={t('loan.noProducts')} />
         ) : (
-          <ul className="loan-grid" data-testid="loan-products">
+          <ul className="product-grid" data-testid="loan-products">
             {products.map((product) => (
               <ProductCard key={product.id} product={product} limit={limit} />
             ))}

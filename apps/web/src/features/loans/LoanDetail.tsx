@@ -1,11 +1,11 @@
-import { Code, type LoanDetail as Detail } from '@swx/contract';
+import type { LoanDetail as Detail } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
-import { ApiFailure } from '../../app/api.ts';
+import { useParams } from 'react-router';
 import { idOf } from '../../app/pathId.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
 import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
@@ -230,7 +230,7 @@ function Repayments({ loan }: { loan: Detail }) {
           data-state={r.state}
           data-method={r.method}
         >
-          <p className="loan-card-amount">
+          <p className="product-card-amount">
             <strong data-value={r.amount}>{f.exact(r.amount, loan.asset)}</strong>{' '}
             <span
               className="loan-state product-chip"
@@ -274,12 +274,12 @@ function Summary({ loan }: { loan: Detail }) {
   const f = useLoanFormat();
   const facts = useDetailFacts(loan);
   return (
-    <section className="card loan-summary" aria-labelledby="loan-detail-name">
-      <div className="loan-card-head">
+    <section className="card product-card loan-summary" aria-labelledby="loan-detail-name">
+      <div className="product-card-head">
         <h2 id="loan-detail-name">{loan.productName}</h2>
         <span className="loan-chip product-chip">{loan.asset}</span>
       </div>
-      <p className="loan-card-amount">
+      <p className="product-card-amount">
         <strong data-value={loan.amount}>{f.exact(loan.amount, loan.asset)}</strong>{' '}
         <StateWord state={loan.state} />
       </p>
@@ -293,20 +293,11 @@ function Summary({ loan }: { loan: Detail }) {
 function DetailBody({ userId, id }: { userId: number; id: number }) {
   const { t } = useTranslation();
   const query = useQuery(loanQueries.detail(userId, id));
-  if (query.isPending) return <Loading />;
-  if (query.isError)
-    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
-      <section className="card loan-missing">
-        <p>{t('loan.detail.notFound')}</p>
-        <Link to="/loan/records">{t('loan.detail.toRecords')}</Link>
-      </section>
-    ) : (
-      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-    );
+  if (!query.isSuccess) return <QueryState query={query} missing={<NoSuchLoan />} />;
   const loan = query.data;
   const open = loan.state === 'repaying' || loan.state === 'expired';
   return (
-    <div className="loan-stack" data-loan={loan.id} data-state={loan.state}>
+    <div className="product-stack loan-stack" data-loan={loan.id} data-state={loan.state}>
       <Summary loan={loan} />
       <section className="card" aria-labelledby="loan-amounts-title">
         <h2 id="loan-amounts-title">{t('loan.detail.amounts')}</h2>
@@ -329,6 +320,18 @@ function DetailBody({ userId, id }: { userId: number; id: number }) {
   );
 }
 
+function NoSuchLoan() {
+  const { t } = useTranslation();
+  return (
+    <Missing
+      name="loan"
+      text={t('loan.detail.notFound')}
+      to="/loan/records"
+      back={t('loan.detail.toRecords')}
+    />
+  );
+}
+
 /** One of my loans (/loan/:id): state in words, facts, owed and paid, repayment, schedule, accruals, repayments. */
 export default function LoanDetail() {
   const { t } = useTranslation();
@@ -336,16 +339,7 @@ export default function LoanDetail() {
   const loanId = idOf(id);
   return (
     <LoanPage title={t('title.loanDetail')}>
-      {(userId) =>
-        loanId === null ? (
-          <section className="card loan-missing">
-            <p>{t('loan.detail.notFound')}</p>
-            <Link to="/loan/records">{t('loan.detail.toRecords')}</Link>
-          </section>
-        ) : (
-          <DetailBody userId={userId} id={loanId} />
-        )
-      }
+      {(userId) => (loanId === null ? <NoSuchLoan /> : <DetailBody userId={userId} id={loanId} />)}
     </LoanPage>
   );
 }

@@ -2,8 +2,8 @@ import type { LoanRecord } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Failed, Loading } from '../../ui/PageState.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { AgreementLink } from './Agreement.tsx';
 import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
@@ -60,14 +60,19 @@ export function LoanCard({
   const headingId = `loan-${loan.id}`;
   const open = loan.state === 'repaying' || loan.state === 'expired';
   return (
-    <li className="card loan-record" data-loan={loan.id} data-state={loan.state} aria-labelledby={headingId}>
-      <div className="loan-card-head">
+    <li
+      className="card product-card loan-record"
+      data-loan={loan.id}
+      data-state={loan.state}
+      aria-labelledby={headingId}
+    >
+      <div className="product-card-head">
         <h3 id={headingId}>
           <Link to={`/loan/${loan.id}`}>{loan.productName}</Link>
         </h3>
         <span className="loan-chip product-chip">{loan.asset}</span>
       </div>
-      <p className="loan-card-amount">
+      <p className="product-card-amount">
         <strong data-value={loan.amount}>{f.exact(loan.amount, loan.asset)}</strong>{' '}
         <StateWord state={loan.state} />
       </p>
@@ -107,8 +112,7 @@ export function LoanList({
 }) {
   const { t } = useTranslation();
   const query = useQuery(loanQueries.records(userId));
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (!query.isSuccess) return <QueryState query={query} />;
   const loans = query.data.filter(filter);
   if (loans.length === 0)
     return (
@@ -118,7 +122,7 @@ export function LoanList({
       </section>
     );
   return (
-    <ul className="loan-grid" data-testid="loan-records">
+    <ul className="product-grid" data-testid="loan-records">
       {loans.map((loan) => (
         <LoanCard key={loan.id} loan={loan} {...(links ? { links } : {})} />
       ))}

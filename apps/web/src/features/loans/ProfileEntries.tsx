@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Failed, Loading } from '../../ui/PageState.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
 import { LimitCard } from './Browse.tsx';
 import { LoanList } from './MyLoans.tsx';
@@ -13,7 +13,7 @@ export function Contracts() {
   return (
     <LoanPage title={t('title.loanContract')}>
       {(userId) => (
-        <div className="loan-stack">
+        <div className="product-stack loan-stack">
           <p className="muted loan-intro">{t('loan.contracts.intro')}</p>
           <LoanList
             userId={userId}
@@ -33,7 +33,7 @@ export function Repayments() {
   return (
     <LoanPage title={t('title.loanRepayment')}>
       {(userId) => (
-        <div className="loan-stack">
+        <div className="product-stack loan-stack">
           <p className="muted loan-intro">{t('loan.repayments.intro')}</p>
           <LoanList
             userId={userId}
@@ -50,15 +50,9 @@ export function Repayments() {
 function CreditBody({ userId }: { userId: number }) {
   const query = useQuery(loanQueries.products(userId));
   return (
-    <div className="loan-stack">
+    <div className="product-stack loan-stack">
       <CreditScoreCard />
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <LimitCard limit={query.data.limit} score={false} />
-      )}
+      {!query.isSuccess ? <QueryState query={query} /> : <LimitCard limit={query.data.limit} score={false} />}
     </div>
   );
 }

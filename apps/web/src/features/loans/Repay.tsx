@@ -8,9 +8,9 @@ import { minorOf } from '../../app/money.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { Failed, Loading } from '../../ui/PageState.tsx';
 import { AmountField, amountMessage, checkAmount } from '../../ui/product/Amount.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
@@ -189,7 +189,7 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
   };
   return (
     <form
-      className="loan-form loan-proof"
+      className="product-form loan-form loan-proof"
       data-testid="repay-proof"
       noValidate
       onSubmit={(event) => {
@@ -255,8 +255,7 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
   const [confirming, setConfirming] = useState<{ amount: bigint; full: boolean; withdraw: boolean } | null>(
     null,
   );
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (!query.isSuccess) return <QueryState query={query} />;
   const payoff = query.data;
   const asset = payoff.asset;
   const total = minorOf(payoff.total, asset) ?? 0n;
@@ -320,12 +319,12 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
   const whyId = `repay-why-${loanId}`;
   return (
     <section
-      className="card loan-repay"
+      className="card product-card loan-repay"
       id="repay"
       aria-labelledby="loan-repay-title"
       data-testid="loan-repay"
     >
-      <div className="loan-card-head">
+      <div className="product-card-head">
         <h2 id="loan-repay-title">{t('loan.repay.title')}</h2>
         <BookBadge />
       </div>
@@ -361,7 +360,7 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
       </fieldset>
       {method === 'balance' ? (
         <form
-          className="loan-form"
+          className="product-form loan-form"
           data-testid="repay-balance"
           noValidate
           onSubmit={(event) => {

@@ -1,23 +1,22 @@
 import { ASSET_SCALES, type Asset, Code, formatMinor, LOAN_STATES, type LoanState } from '@swx/contract';
-import { type ReactNode, use } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
 import { useFigureFormat } from '../../app/figures.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
-import { BookBadge } from '../../shell/BookBadge.tsx';
-import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
+import { BookNotice, ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { loanTexts } from './texts.ts';
 import '../../ui/product/product.css';
 import './loans.css';
 
 /**
- * A loan screen: its title with the book badge, the links between the loan screens, then the
- * screen for a logged-in customer in the live book. Loans are live-book only: in the demo book the
- * screen says so and offers the book switch instead (the server would answer 10043).
+ * A loan screen in the product page (ui/product/), for a logged-in customer in the live book.
+ * Loans are live-book only: in the demo book the screen says so and offers the book switch instead
+ * (the server would answer 10043).
  */
 export function LoanPage({
   title,
@@ -28,31 +27,26 @@ export function LoanPage({
   nav?: boolean;
   children: (userId: number) => ReactNode;
 }) {
-  // The loan texts load with the loans chunk; the route's Suspense shows loading until they are in.
-  use(loanTexts);
+  return (
+    <ProductPage name="loan" texts={loanTexts} title={title} nav={nav ? <LoanNav /> : null}>
+      <LiveOnly>{children}</LiveOnly>
+    </ProductPage>
+  );
+}
+
+/** The screen for a logged-in customer in the live book; in the demo book, the switch. */
+function LiveOnly({ children }: { children: (userId: number) => ReactNode }) {
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
-  const isLogin = useClientState((s) => s.isLogin);
   const demo = useClientState((s) => s.virtual === 1);
   return (
-    <div className="container page loan-page">
-      <div className="page-head">
-        <h1 className="page-title">{title}</h1>
-        {isLogin ? <BookBadge /> : null}
-      </div>
-      {nav ? <LoanNav /> : null}
-      <NeedsLogin>
-        {demo ? (
-          <section className="card loan-demo" data-testid="loan-demo" aria-labelledby="loan-demo-title">
-            <h2 id="loan-demo-title">{t('loan.demo.title')}</h2>
-            <p>{t('loan.demo.text')}</p>
-            <BookSwitch />
-          </section>
-        ) : user ? (
-          children(user.id)
-        ) : null}
-      </NeedsLogin>
-    </div>
+    <NeedsLogin>
+      {demo ? (
+        <BookNotice name="loan" title={t('loan.demo.title')} text={t('loan.demo.text')} />
+      ) : user ? (
+        children(user.id)
+      ) : null}
+    </NeedsLogin>
   );
 }
 
@@ -110,7 +104,7 @@ export function KycGate({ state }: { state?: string | undefined }) {
   const { t } = useTranslation();
   const pending = state === 'pending';
   return (
-    <section className="card loan-gate" data-testid="kyc-gate" aria-labelledby="loan-gate-title">
+    <section className="card product-card loan-gate" data-testid="kyc-gate" aria-labelledby="loan-gate-title">
       <h2 id="loan-gate-title">{t('loan.gate.title')}</h2>
       <p>{pending ? t('loan.gate.pending') : t('loan.gate.text')}</p>
       {pending ? null : (

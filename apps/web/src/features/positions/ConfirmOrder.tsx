@@ -411,15 +411,12 @@ export function ConfirmOrder({ snapshot, terms, requestId, onReplace, onClose }:
       why={refused ? `${id}-refused` : expired ? `${id}-expired` : undefined}
       buttons="confirm-actions row end"
     >
-      {/* (confirm-scroll: the name the trading page model gives the figures' scroller) */}
-      <div className="confirm-scroll">
-        <p className="muted small">{t('trade.confirm.intro')}</p>
-        <OrderTerms body={body} terms={terms} />
-        <p className="small" data-testid="confirm-quote-time" data-value={figures.quoteTime}>
-          {t('trade.quoteTime')}: <time>{time}</time>
-        </p>
-        <QuotedFigures rows={rows} marks={marks} refreshing={renewal.state === 'refreshing'} />
-      </div>
+      <p className="muted small">{t('trade.confirm.intro')}</p>
+      <OrderTerms body={body} terms={terms} />
+      <p className="small" data-testid="confirm-quote-time" data-value={figures.quoteTime}>
+        {t('trade.quoteTime')}: <time>{time}</time>
+      </p>
+      <QuotedFigures rows={rows} marks={marks} refreshing={renewal.state === 'refreshing'} />
     </QuoteConfirm>
   );
 }

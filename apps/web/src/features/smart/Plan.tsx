@@ -1,17 +1,18 @@
-import { Code, type SmartPlanDetail, type SmartTrade } from '@swx/contract';
+import type { SmartPlanDetail, SmartTrade } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ApiFailure, callApi } from '../../app/api.ts';
+import { callApi } from '../../app/api.ts';
 import { formatDecimal } from '../../app/i18n.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { Facts as KitFacts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { Facts, usePlanFacts } from './Plans.tsx';
@@ -277,9 +278,9 @@ function PlanView({ plan }: { plan: SmartPlanDetail }) {
   const facts = usePlanFacts(plan);
   const [stopping, setStopping] = useState(false);
   return (
-    <div className="smart-detail" data-plan={plan.id} data-state={plan.state}>
-      <section className="card smart-summary" aria-labelledby="smart-plan-title">
-        <div className="smart-card-head">
+    <div className="product-stack smart-detail" data-plan={plan.id} data-state={plan.state}>
+      <section className="card product-card smart-summary" aria-labelledby="smart-plan-title">
+        <div className="product-card-head">
           <h2 id="smart-plan-title">{plan.productName}</h2>
           <StateWord state={plan.state} />
         </div>
@@ -315,19 +316,15 @@ function PlanScreen({ userId, id }: { userId: number; id: number | null }) {
   const book = useCurrentBook();
   const query = useQuery({ ...smartQueries.plan(userId, book, id ?? 0), enabled: id !== null });
   const missing = (
-    <section className="card smart-missing">
-      <p>{t('smart.refusal.notFound')}</p>
-      <Link to="/trading/plans">{t('smart.plan.back')}</Link>
-    </section>
+    <Missing
+      name="smart"
+      text={t('smart.refusal.notFound')}
+      to="/trading/plans"
+      back={t('smart.plan.back')}
+    />
   );
   if (id === null) return missing;
-  if (query.isPending) return <Loading />;
-  if (query.isError)
-    return query.error instanceof ApiFailure && query.error.code === Code.NOT_FOUND ? (
-      missing
-    ) : (
-      <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-    );
+  if (!query.isSuccess) return <QueryState query={query} missing={missing} />;
   return <PlanView plan={query.data} />;
 }
 

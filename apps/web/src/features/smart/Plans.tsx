@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
-import { Failed, Loading } from '../../ui/PageState.tsx';
 import { Facts as KitFacts } from '../../ui/product/Facts.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
 import { smartQueries } from './queries.ts';
 
@@ -120,14 +120,19 @@ function PlanCard({ plan }: { plan: SmartPlan }) {
   const headingId = `smart-plan-${plan.id}`;
   const facts = usePlanFacts(plan).filter(([name]) => CARD_FACTS.includes(name));
   return (
-    <li className="card smart-card" data-plan={plan.id} data-state={plan.state} aria-labelledby={headingId}>
-      <div className="smart-card-head">
+    <li
+      className="card product-card smart-card"
+      data-plan={plan.id}
+      data-state={plan.state}
+      aria-labelledby={headingId}
+    >
+      <div className="product-card-head">
         <h2 id={headingId}>
           <Link to={`/trading/plans/${plan.id}`}>{plan.productName}</Link>
         </h2>
         <StateWord state={plan.state} />
       </div>
-      <p className="smart-amount">
+      <p className="product-card-amount">
         <strong data-value={plan.amount}>{f.exact(plan.amount, plan.asset)}</strong>{' '}
         <span className="muted small">{t(`smart.strategy.${plan.strategy}.name`)}</span>
       </p>
@@ -143,8 +148,7 @@ function PlanList({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const book = useCurrentBook();
   const query = useQuery(smartQueries.plans(userId, book));
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (!query.isSuccess) return <QueryState query={query} />;
   if (query.data.length === 0)
     return (
       <section className="card smart-missing" data-testid="smart-no-plans">
@@ -153,7 +157,7 @@ function PlanList({ userId }: { userId: number }) {
       </section>
     );
   return (
-    <ul className="smart-grid" data-testid="smart-plans">
+    <ul className="product-grid" data-testid="smart-plans">
       {query.data.map((plan) => (
         <PlanCard key={plan.id} plan={plan} />
       ))}

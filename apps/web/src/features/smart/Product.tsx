@@ -9,16 +9,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiFailure, callApi } from '../../app/api.ts';
+import { callApi } from '../../app/api.ts';
 import { formatNumber } from '../../app/i18n.ts';
 import { idOf } from '../../app/pathId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
 import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -47,7 +48,7 @@ function Strategy({ product }: { product: SmartProduct }) {
   for (const [name, value] of Object.entries(s.parameters)) values[name] = f.count(value);
   return (
     <section
-      className="card smart-strategy"
+      className="card product-card smart-strategy"
       aria-labelledby="smart-strategy-title"
       data-testid="smart-strategy"
     >
@@ -72,7 +73,7 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
   if (backtest === null)
     return (
       <section
-        className="card smart-backtest"
+        className="card product-card smart-backtest"
         aria-labelledby="smart-backtest-title"
         data-testid="smart-backtest"
       >
@@ -114,7 +115,7 @@ function Backtest({ backtest, asset }: { backtest: SmartBacktest | null; asset: 
   });
   return (
     <section
-      className="card smart-backtest"
+      className="card product-card smart-backtest"
       aria-labelledby="smart-backtest-title"
       data-testid="smart-backtest"
     >
@@ -142,7 +143,11 @@ function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
   const { t } = useTranslation();
   const f = useSmartFormat();
   return (
-    <section className="card smart-live" aria-labelledby="smart-live-title" data-testid="smart-live">
+    <section
+      className="card product-card smart-live"
+      aria-labelledby="smart-live-title"
+      data-testid="smart-live"
+    >
       <h2 id="smart-live-title">{t('smart.live.title')}</h2>
       <p className="small">
         {t('smart.live.counts', { plans: f.count(live.plans), running: f.count(live.running) })}
@@ -360,12 +365,12 @@ function CreatePlan({ product, userId }: { product: SmartProduct; userId: number
   const legendId = useId();
   return (
     <section className="card smart-create" aria-labelledby="smart-create-title" data-testid="smart-create">
-      <div className="smart-create-head">
+      <div className="product-card-head">
         <h2 id="smart-create-title">{t('smart.buy.title')}</h2>
         <BookBadge />
       </div>
       <form
-        className="smart-create-form"
+        className="product-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
@@ -433,8 +438,8 @@ function ProductView({
   const demo = useClientState((s) => s.isLogin && s.virtual === 1);
   const open = product.enabled && !product.soldOut;
   return (
-    <div className="smart-detail" data-product={product.id}>
-      <section className="card smart-summary" aria-labelledby="smart-product-name">
+    <div className="product-stack smart-detail" data-product={product.id}>
+      <section className="card product-card smart-summary" aria-labelledby="smart-product-name">
         <h2 id="smart-product-name">{t('smart.product.terms')}</h2>
         <Realised realised={product.realised} />
         <ProductFacts product={product} />
@@ -467,23 +472,19 @@ export default function Product() {
   const id = idOf(useParams().productId);
   const query = useQuery({ ...smartQueries.product(id ?? 0), enabled: id !== null });
   const missing = (
-    <section className="card smart-missing">
-      <p>{t('smart.refusal.product')}</p>
-      <Link to="/trading">{t('smart.refusal.toProducts')}</Link>
-    </section>
+    <Missing
+      name="smart"
+      text={t('smart.refusal.product')}
+      to="/trading"
+      back={t('smart.refusal.toProducts')}
+    />
   );
   return (
     <SmartPage title={query.data ? query.data.product.name : t('title.smartProduct')}>
       {id === null ? (
         missing
-      ) : query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        query.error instanceof ApiFailure && query.error.code === Code.SMART_PRODUCT_INCORRECT ? (
-          missing
-        ) : (
-          <Failed message={query.error.message} onRetry={() => void query.refetch()} />
-        )
+      ) : !query.isSuccess ? (
+        <QueryState query={query} missing={missing} missingCode={Code.SMART_PRODUCT_INCORRECT} />
       ) : (
         <ProductView product={query.data.product} backtest={query.data.backtest} live={query.data.live} />
       )}

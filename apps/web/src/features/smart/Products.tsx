@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
-import { Failed, Loading } from '../../ui/PageState.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { Closed, DemoDisabled, ProductFacts, Realised, SmartPage } from './parts.tsx';
 import { smartQueries } from './queries.ts';
 
@@ -13,8 +13,8 @@ function ProductCard({ product }: { product: SmartProduct }) {
   const headingId = `smart-product-${product.id}`;
   const open = product.enabled && !product.soldOut;
   return (
-    <li className="card smart-card" data-product={product.id} aria-labelledby={headingId}>
-      <div className="smart-card-head">
+    <li className="card product-card smart-card" data-product={product.id} aria-labelledby={headingId}>
+      <div className="product-card-head">
         <h2 id={headingId}>
           <Link to={`/trading/${product.id}`}>{product.name}</Link>
         </h2>
@@ -39,17 +39,15 @@ export default function Products() {
     <SmartPage title={t('title.trading')}>
       <p className="muted smart-intro">{t('smart.list.intro')}</p>
       {demo ? <DemoDisabled /> : null}
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : query.data.length === 0 || query.data.every((p) => !p.enabled) ? (
         <section className="card smart-missing" data-testid="smart-not-enabled">
           <h2>{t('smart.list.notEnabledTitle')}</h2>
           <p>{t('smart.list.notEnabled')}</p>
         </section>
       ) : (
-        <ul className="smart-grid" data-testid="smart-products">
+        <ul className="product-grid" data-testid="smart-products">
           {query.data.map((product) => (
             <ProductCard key={product.id} product={product} />
           ))}

@@ -7,7 +7,7 @@ import {
   type SmartRisk,
   type SmartState,
 } from '@swx/contract';
-import { type ReactNode, use } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
@@ -15,31 +15,23 @@ import { useFigureFormat } from '../../app/figures.ts';
 import { formatDecimal, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
-import { BookBadge } from '../../shell/BookBadge.tsx';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { Facts } from '../../ui/product/Facts.tsx';
+import { BookNotice, ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { smartTexts } from './texts.ts';
 import '../../ui/product/product.css';
 import './smart.css';
 
 /**
- * A smart trading screen: its title (with the book badge once logged in: plans are live-book
- * money), the links between the smart screens, then the screen.
+ * A smart trading screen in the product page (ui/product/): plans are live-book money, so the
+ * book badge shows once logged in.
  */
 export function SmartPage({ title, children }: { title: string; children: ReactNode }) {
-  // The smart texts load with the smart chunk; the route's Suspense shows loading until they are in.
-  use(smartTexts);
-  const isLogin = useClientState((s) => s.isLogin);
   return (
-    <div className="container page smart-page">
-      <div className="page-head">
-        <h1 className="page-title">{title}</h1>
-        {isLogin ? <BookBadge /> : null}
-      </div>
-      <SmartNav />
+    <ProductPage name="smart" texts={smartTexts} title={title} nav={<SmartNav />}>
       {children}
-    </div>
+    </ProductPage>
   );
 }
 
@@ -57,13 +49,7 @@ function SmartNav() {
 /** The demo book cannot use smart trading (spec §5): it says so and offers the switch to the live account. */
 export function DemoDisabled() {
   const { t } = useTranslation();
-  return (
-    <section className="card smart-demo" data-testid="smart-demo" aria-labelledby="smart-demo-title">
-      <h2 id="smart-demo-title">{t('smart.demo.title')}</h2>
-      <p>{t('smart.demo.text')}</p>
-      <BookSwitch />
-    </section>
-  );
+  return <BookNotice name="smart" title={t('smart.demo.title')} text={t('smart.demo.text')} />;
 }
 
 /** The reader's formatters of smart figures. */
@@ -246,7 +232,7 @@ export function Closed({ product }: { product: SmartProduct }) {
   if (product.enabled && !product.soldOut) return null;
   return (
     <p
-      className="smart-closed"
+      className="product-caution"
       data-testid="smart-closed"
       data-reason={product.enabled ? 'sold_out' : 'disabled'}
     >

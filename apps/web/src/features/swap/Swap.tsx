@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
-import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
+import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { announce } from '../../ui/announce.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
 import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
@@ -27,6 +27,7 @@ import { swapQueries } from './queries.ts';
 import { swapTexts } from './texts.ts';
 import './swap.css';
 import { minorOf } from '../../app/money.ts';
+import { ProductPage, QueryState } from '../../ui/product/ProductPage.tsx';
 
 const unique = <T,>(values: T[]): T[] => [...new Set(values)];
 
@@ -419,23 +420,17 @@ function SignInPrompt() {
 
 /** /swap: swap one asset for another at a quote from the market (spec §2; DESIGN §2 rule 3). */
 export default function Swap() {
-  // The swap texts load with this chunk; the route's Suspense shows loading until they are in.
+  // The swap texts before any of them is read: the first screen was drawn with them (prerender).
   use(swapTexts);
   const { t } = useTranslation();
   const isLogin = useClientState((s) => s.isLogin);
   const user = useClientState((s) => s.userInfo);
   const pairs = useQuery(swapQueries.pairs());
   return (
-    <div className="container page swap-page">
-      <div className="page-head">
-        <h1 className="page-title">{t('title.swap')}</h1>
-        {isLogin ? <BookBadge /> : null}
-      </div>
+    <ProductPage name="swap" texts={swapTexts} title={t('title.swap')} nav={null}>
       <p className="muted swap-intro">{t('swap.intro')}</p>
-      {pairs.isPending ? (
-        <Loading />
-      ) : pairs.isError ? (
-        <Failed message={pairs.error.message} onRetry={() => void pairs.refetch()} />
+      {!pairs.isSuccess ? (
+        <QueryState query={pairs} />
       ) : pairs.data.length === 0 ? (
         <Empty text={t('swap.pairs.empty')} />
       ) : (
@@ -447,6 +442,6 @@ export default function Swap() {
           <PairList pairs={pairs.data} />
         </div>
       )}
-    </div>
+    </ProductPage>
   );
 }

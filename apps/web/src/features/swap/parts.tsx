@@ -17,7 +17,8 @@ import { formatDate, formatDecimal } from '../../app/i18n.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Empty } from '../../ui/PageState.tsx';
+import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { swapQueries } from './queries.ts';
 
 /** The same decimal without the zeros its scale leaves ("90.500000" → "90.5"). */
@@ -335,10 +336,8 @@ export function History({ userId }: { userId: number }) {
   return (
     <section className="card swap-history" aria-labelledby="swap-history-title" data-testid="swap-history">
       <h2 id="swap-history-title">{t('swap.history.title')}</h2>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <Failed message={query.error.message} onRetry={() => void query.refetch()} />
+      {!query.isSuccess ? (
+        <QueryState query={query} />
       ) : rows.length === 0 ? (
         <Empty text={t('swap.history.empty')} />
       ) : (
