@@ -40,8 +40,10 @@ export default defineConfig({
           // vitest does by default): PGlite's WebAssembly and the server's modules are compiled once
           // per worker, not once per file; each file still opens its own database or server.
           isolate: process.env.TEST_ISOLATE === '1',
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // A budget beside the other lanes on two cores (a test that migrates from nothing twice
+          // on PGlite took 60 s there), not a timing check.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
