@@ -55,7 +55,8 @@ export default defineConfig({
           maxWorkers: WORKERS,
           // A file that starts two servers on a busy two-core machine: a budget, not a timing check.
           testTimeout: 120_000,
-          hookTimeout: 150_000,
+          // A file's set-up may run three operator commands, one after another on the folder's lock, then a server.
+          hookTimeout: 240_000,
         },
       },
       {
