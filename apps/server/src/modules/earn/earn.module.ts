@@ -1,34 +1,13 @@
-import type { Clock } from '../../platform/clock.ts';
 import { defineModule } from '../../platform/module.ts';
-import type { AuditService } from '../audit/audit.service.ts';
-import type { KycService } from '../kyc/kyc.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
-import type { ParamsService } from '../params/params.service.ts';
-import type { PayInAddress } from '../products/ports.ts';
+import type { PayInAddress, ProductBase } from '../products/ports.ts';
 import { SettlementRunner } from '../products/settlement.ts';
-import type { ReviewService } from '../review/review.service.ts';
-import type { StaffService } from '../staff/staff.service.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
 import { marketBasketRate } from './earn.basket.ts';
 import { earnProofReview } from './earn.review.ts';
 import { earnRoutes } from './earn.routes.ts';
 import { EarnService, earnDailyJob, earnReturnsJob } from './earn.service.ts';
 
-type Needs = {
-  clock: Clock;
-  audit: AuditService;
-  ledger: LedgerService;
-  notices: NoticesService;
-  kyc: KycService;
-  uploads: UploadsService;
-  market: MarketService;
-  params: ParamsService;
-  reviews: ReviewService;
-  staff: StaffService;
-  payIn: PayInAddress;
-};
+type Needs = ProductBase & { market: MarketService; payIn: PayInAddress };
 
 /** Earn: fund and VIP products with daily settlement, bought from the balance or by proof. */
 export const earnModule = defineModule({

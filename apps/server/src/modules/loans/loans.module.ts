@@ -1,33 +1,14 @@
 import { LOAN_ASSETS } from '@swx/contract';
-import type { Clock } from '../../platform/clock.ts';
 import { defineModule } from '../../platform/module.ts';
-import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import type { KycService } from '../kyc/kyc.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
-import type { ParamsService } from '../params/params.service.ts';
+import type { ProductBase } from '../products/ports.ts';
 import { subLedgerReconciliationJob } from '../products/reconciliation.ts';
 import { SettlementRunner } from '../products/settlement.ts';
-import type { ReviewService } from '../review/review.service.ts';
-import type { StaffService } from '../staff/staff.service.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
 import { loanApplicationReview, loanProofReview } from './loans.review.ts';
 import { loansRoutes } from './loans.routes.ts';
 import { LoansService, loansDailyJob, loansMinuteJob } from './loans.service.ts';
 
-type Needs = {
-  clock: Clock;
-  audit: AuditService;
-  ledger: LedgerService;
-  notices: NoticesService;
-  kyc: KycService;
-  uploads: UploadsService;
-  params: ParamsService;
-  customers: CustomerDirectory;
-  reviews: ReviewService;
-  staff: StaffService;
-};
+type Needs = ProductBase & { customers: CustomerDirectory };
 
 /** Loans: live book, paid from a lending pool; the credit score reads the loans' record. */
 export const loansModule = defineModule({

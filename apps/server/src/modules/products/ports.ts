@@ -1,8 +1,16 @@
 import type { CloseReason, Direction, Language, TradingTerms } from '@swx/contract';
-import type { Book } from '../ledger/ledger.service.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { KycService } from '../kyc/kyc.service.ts';
+import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { InstrumentTerms } from '../market/terms.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
+import type { ParamsService } from '../params/params.service.ts';
+import type { ReviewService } from '../review/review.service.ts';
+import type { StaffService } from '../staff/staff.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 
 /**
  * A leveraged position as the positions table and its ledger entries hold it. Trading owns and
@@ -78,3 +86,19 @@ export type PositionDesk = {
  * wallet module gives it; null when the customer has none.
  */
 export type PayInAddress = (userId: number) => Promise<{ network: string; address: string } | null>;
+
+/**
+ * What a money product takes from the base, by service name (its `<m>.module.ts` needs): the clock,
+ * audit, ledger, notices, identity checks, uploads, settings, the staff review queues and staff.
+ */
+export type ProductBase = {
+  clock: Clock;
+  audit: AuditService;
+  ledger: LedgerService;
+  notices: NoticesService;
+  kyc: KycService;
+  uploads: UploadsService;
+  params: ParamsService;
+  reviews: ReviewService;
+  staff: StaffService;
+};
