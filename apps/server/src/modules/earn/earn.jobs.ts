@@ -34,28 +34,6 @@ export async function runDaily(
   return unfunded;
 }
 
-/**
- * The daily earn job: run key = the day the runner settles; every 15 minutes until it has run. A
- * day a reserve cannot cover fails the run (staff were alerted by the runner), so it is tried
- * again and resumes once the reserve is funded.
- */
-export function earnDailyJob(earn: EarnService, runner: SettlementRunner): Job {
-  return {
-    name: 'earn.daily',
-    everyMs: 15 * 60_000,
-    runKey: () => runner.dueDay(),
-    maxAttempts: 96,
-    run: async ({ logger }) => {
-      const unfunded = await earn.runDaily(runner);
-      if (unfunded.length > 0)
-        throw new Error(
-          `earn settlement stopped: ${unfunded.map((u) => `${u.product} ${u.book} ${u.day}`).join(', ')}`,
-        );
-      logger.info('earn settlement done');
-    },
-  };
-}
-
 /** Every minute: a refused proof's promise goes back to its reserve. */
 export function earnReturnsJob(earn: EarnService): Job {
   return {

@@ -1,19 +1,18 @@
-import { defineModule } from '../../platform/module.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { PayInAddress, ProductBase } from '../products/ports.ts';
-import { SettlementRunner } from '../products/settlement.ts';
+import type { PayInAddress } from '../products/ports.ts';
+import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { marketBasketRate } from './earn.basket.ts';
+import { earnReturnsJob } from './earn.jobs.ts';
 import { earnProofReview } from './earn.review.ts';
 import { earnRoutes } from './earn.routes.ts';
-import { EarnService, earnDailyJob, earnReturnsJob } from './earn.service.ts';
-
-type Needs = ProductBase & { market: MarketService; payIn: PayInAddress };
+import { EarnService } from './earn.service.ts';
+import { PURCHASE, REDEMPTION } from './earn.shared.ts';
 
 /** Earn: fund and VIP products with daily settlement, bought from the balance or by proof. */
-export const earnModule = defineModule({
+export const earnModule = defineProduct({
   name: 'earn',
-  create: (platform, deps: Needs) => {
-    const earn = new EarnService({
+  create: (platform, deps: ProductNeeds<{ market: MarketService; payIn: PayInAddress }>) => ({
+    earn: new EarnService({
       db: platform.db,
       ledger: deps.ledger,
       audit: deps.audit,
@@ -25,23 +24,23 @@ export const earnModule = defineModule({
       quoteKeys: platform.keys.purpose('quotes'),
       logger: platform.logger,
       now: deps.clock.now,
-    });
-    const payInAddress = async (userId: number) => (await deps.payIn(userId))?.address ?? null;
-    return {
+    }),
+  }),
+  quotes: [PURCHASE, REDEMPTION],
+  notices: ['earn_matured', 'earn_proof_approved', 'earn_proof_rejected'],
+  reviews: ({ earn, ledger, params, payIn, clock }) => ({
+    earnProofReview: earnProofReview(
       earn,
-      earnProofReview: deps.reviews.register(
-        earnProofReview(earn, deps.ledger, deps.params, payInAddress, deps.clock.now),
-      ),
-    };
-  },
-  routes: (server, s) => earnRoutes(server, s.earn, s.staff, s.earnProofReview),
-  // The daily settlement (on the runner's clock) and, every minute, refused proofs' promises back
-  // to their reserve.
-  jobs: ({ earn, ledger, audit, clock }, platform) => [
-    earnReturnsJob(earn),
-    earnDailyJob(
-      earn,
-      new SettlementRunner({ db: platform.db, ledger, audit, now: clock.now, logger: platform.logger }),
+      ledger,
+      params,
+      async (userId) => (await payIn(userId))?.address ?? null,
+      clock.now,
     ),
-  ],
+  }),
+  routes: (server, s) => earnRoutes(server, s.earn, s.staff, s.earnProofReview),
+  // Each day: rates published, every product's due days settled, matured principal paid back.
+  settle: async ({ earn }, runner) =>
+    (await earn.runDaily(runner)).map((u) => `${u.product} ${u.book} ${u.day}`),
+  // Every minute, refused proofs' promises back to their reserve.
+  jobs: ({ earn }) => [earnReturnsJob(earn)],
 });

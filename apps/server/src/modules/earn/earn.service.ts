@@ -40,13 +40,13 @@ import {
   coverage,
   type EarnContext,
   owedAccount,
-  purchaseFigures,
-  redemptionFigures,
+  PURCHASE,
+  REDEMPTION,
   reserveAccount,
 } from './earn.shared.ts';
 import { adminList, createProduct, fundReserve, updateProduct } from './earn.staff.ts';
 
-export { earnDailyJob, earnReturnsJob } from './earn.jobs.ts';
+export { earnReturnsJob } from './earn.jobs.ts';
 export { type BasketRate, rowSchedule, rowTerms, wireInvestment } from './earn.shared.ts';
 
 /**
@@ -85,14 +85,8 @@ export class EarnService {
       basketRate: deps.basketRate,
       now,
       logger: deps.logger,
-      purchaseQuotes: new Quotes(
-        { name: 'earn.purchase.v1', validSeconds: 60, figures: purchaseFigures },
-        { keys: deps.quoteKeys, db: deps.db, now },
-      ),
-      redemptionQuotes: new Quotes(
-        { name: 'earn.redeem.v1', validSeconds: 60, figures: redemptionFigures },
-        { keys: deps.quoteKeys, db: deps.db, now },
-      ),
+      purchaseQuotes: new Quotes(PURCHASE, { keys: deps.quoteKeys, db: deps.db, now }),
+      redemptionQuotes: new Quotes(REDEMPTION, { keys: deps.quoteKeys, db: deps.db, now }),
       attachments: earnAttachments(deps),
     };
   }

@@ -16,7 +16,7 @@ import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { EntryAttachment, HoldAttachment } from '../ledger/ledger.types.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import { addDays, dailyPpm, ppmText, utcDay } from '../products/figures.ts';
-import { bigintText, type Quotes } from '../products/quotes.ts';
+import { bigintText, type QuoteProduct, type Quotes } from '../products/quotes.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { Schedule, Terms } from './earn.figures.ts';
 import type { ProductRow } from './earn.products.repository.ts';
@@ -55,6 +55,18 @@ export const redemptionFigures = z.object({
   remaining: bigintText,
   incomeToDate: bigintText,
 });
+
+/** The offers earn states: a purchase and a redemption, each valid a minute. */
+export const PURCHASE: QuoteProduct<typeof purchaseFigures> = {
+  name: 'earn.purchase.v1',
+  validSeconds: 60,
+  figures: purchaseFigures,
+};
+export const REDEMPTION: QuoteProduct<typeof redemptionFigures> = {
+  name: 'earn.redeem.v1',
+  validSeconds: 60,
+  figures: redemptionFigures,
+};
 
 /** What a subscription's ledger transaction writes: the investment, and its share of the capacity. */
 export type Subscription = Omit<

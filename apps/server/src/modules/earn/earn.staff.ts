@@ -9,6 +9,7 @@ import type { z } from 'zod/mini';
 import { ApiError } from '../../platform/http.ts';
 import type { Book } from '../ledger/ledger.service.ts';
 import { ppmOf } from '../products/figures.ts';
+import { fundFromHouse } from '../products/funding.ts';
 import { amountRange, termAmount } from '../products/terms.ts';
 import {
   capacityUsed,
@@ -131,23 +132,16 @@ export async function fundReserve(
 ): Promise<EarnProductAdmin> {
   const p = await productById(ctx.db, body.productId);
   if (!p) throw new ApiError(Code.NOT_FOUND);
-  const amount = amountOf(p, body.amount);
-  const from = await ctx.ledger.systemAccount(
-    body.book,
-    p.asset,
-    body.book === 'demo' ? 'demo_issuance' : 'house_pnl',
-  );
-  await ctx.ledger.transfer({
+  await fundFromHouse(ctx.ledger, {
     book: body.book,
+    asset: p.asset,
+    amount: amountOf(p, body.amount),
+    to: await reserveAccount(ctx, body.book, p),
     kind: 'earn_reserve',
-    idempotencyKey: requestKey,
+    reference: `earn:${p.id}`,
     actor,
     reason: body.reason,
-    reference: `earn:${p.id}`,
-    postings: [
-      { accountId: from, amount: -amount },
-      { accountId: await reserveAccount(ctx, body.book, p), amount },
-    ],
+    requestKey,
     attach: ctx.attachments.promise.with({ investmentId: 0, back: false }),
   });
   return adminRow(ctx, p);

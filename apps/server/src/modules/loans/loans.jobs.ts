@@ -26,21 +26,6 @@ export async function runDaily(ctx: LoansContext, runner: SettlementRunner): Pro
   return unfunded;
 }
 
-/** The daily loans job: run key = the day the runner settles; every 15 minutes until it has run. */
-export function loansDailyJob(loans: LoansService, runner: SettlementRunner): Job {
-  return {
-    name: 'loans.daily',
-    everyMs: 15 * 60_000,
-    runKey: () => runner.dueDay(),
-    maxAttempts: 96,
-    run: async ({ logger }) => {
-      const unfunded = await loans.runDaily(runner);
-      if (unfunded.length > 0) throw new Error(`loan servicing stopped: ${unfunded.join(', ')}`);
-      logger.info('loan servicing done');
-    },
-  };
-}
-
 /** Every minute: receivables of new payouts booked, approved repayment proofs applied. */
 export function loansMinuteJob(loans: LoansService): Job {
   return {

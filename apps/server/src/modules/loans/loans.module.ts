@@ -1,19 +1,16 @@
 import { LOAN_ASSETS } from '@swx/contract';
-import { defineModule } from '../../platform/module.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
-import type { ProductBase } from '../products/ports.ts';
-import { subLedgerReconciliationJob } from '../products/reconciliation.ts';
-import { SettlementRunner } from '../products/settlement.ts';
+import { defineProduct, type ProductNeeds } from '../products/product.ts';
+import { loansMinuteJob } from './loans.jobs.ts';
 import { loanApplicationReview, loanProofReview } from './loans.review.ts';
 import { loansRoutes } from './loans.routes.ts';
-import { LoansService, loansDailyJob, loansMinuteJob } from './loans.service.ts';
-
-type Needs = ProductBase & { customers: CustomerDirectory };
+import { LoansService } from './loans.service.ts';
+import { LOAN_QUOTE } from './loans.shared.ts';
 
 /** Loans: live book, paid from a lending pool; the credit score reads the loans' record. */
-export const loansModule = defineModule({
+export const loansModule = defineProduct({
   name: 'loans',
-  create: (platform, deps: Needs) => {
+  create: (platform, deps: ProductNeeds<{ customers: CustomerDirectory }>) => {
     const loans = new LoansService({
       db: platform.db,
       ledger: deps.ledger,
@@ -30,27 +27,32 @@ export const loansModule = defineModule({
       now: deps.clock.now,
     });
     deps.kyc.useLoanFacts((userId) => loans.creditFacts(userId));
-    return {
-      loans,
-      loanApplicationReview: deps.reviews.register(
-        loanApplicationReview(loans, deps.ledger, deps.kyc, deps.params),
-      ),
-      loanProofReview: deps.reviews.register(loanProofReview(loans, deps.ledger, deps.params)),
-    };
+    return { loans };
   },
+  quotes: [LOAN_QUOTE],
+  notices: [
+    'loan_approved',
+    'loan_rejected',
+    'loan_due_in_three_days',
+    'loan_due_tomorrow',
+    'loan_overdue',
+    'loan_repaid',
+    'loan_proof_approved',
+    'loan_proof_rejected',
+  ],
+  reviews: ({ loans, ledger, kyc, params }) => ({
+    loanApplicationReview: loanApplicationReview(loans, ledger, kyc, params),
+    loanProofReview: loanProofReview(loans, ledger, params),
+  }),
   routes: (server, s) =>
     loansRoutes(server, s.loans, s.staff, {
       applications: s.loanApplicationReview,
       proofs: s.loanProofReview,
     }),
-  // The daily servicing (charges, overdue, reminders) on the runner's clock; every minute, new
-  // payouts' debts booked and approved repayment proofs applied; a daily sub-ledger check per asset.
-  jobs: ({ loans, ledger, audit, clock }, platform) => [
-    loansMinuteJob(loans),
-    loansDailyJob(
-      loans,
-      new SettlementRunner({ db: platform.db, ledger, audit, now: clock.now, logger: platform.logger }),
-    ),
-    ...LOAN_ASSETS.map((asset) => subLedgerReconciliationJob(loans.subLedger(asset), ledger, audit)),
-  ],
+  // Each day: new loans booked, every asset's days charged, overdue marked, reminders sent.
+  settle: ({ loans }, runner) => loans.runDaily(runner),
+  // Every minute, new payouts' debts booked and approved repayment proofs applied.
+  jobs: ({ loans }) => [loansMinuteJob(loans)],
+  // Each asset's loan accounts against what its loans owe.
+  subLedgers: ({ loans }) => LOAN_ASSETS.map((asset) => loans.subLedger(asset)),
 });

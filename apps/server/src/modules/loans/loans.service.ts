@@ -49,9 +49,9 @@ import { type LoanRow, loanById } from './loans.repository.ts';
 import { markOverdue, remind, servicing } from './loans.servicing.ts';
 import {
   incomeAccount,
+  LOAN_QUOTE,
   type LoansContext,
   poolAccount,
-  quoteFigures,
   today,
   unearnedAccount,
 } from './loans.shared.ts';
@@ -67,7 +67,7 @@ import {
 } from './loans.staff.ts';
 
 export { LIMIT_TIERS } from './loans.apply.ts';
-export { loansDailyJob, loansMinuteJob } from './loans.jobs.ts';
+export { loansMinuteJob } from './loans.jobs.ts';
 export { wireRepayment } from './loans.reads.ts';
 export { INCOME, LOAN, POOL, UNEARNED } from './loans.shared.ts';
 
@@ -118,11 +118,7 @@ export class LoansService {
       logger: deps.logger,
       mail: deps.mail ?? null,
       platformAddress: deps.platformAddress ?? null,
-      // Ten minutes: time to read the sheet and the agreement and to draw a signature.
-      quotes: new Quotes(
-        { name: 'loan.v1', validSeconds: 600, figures: quoteFigures },
-        { keys: deps.quoteKeys, db: deps.db, now },
-      ),
+      quotes: new Quotes(LOAN_QUOTE, { keys: deps.quoteKeys, db: deps.db, now }),
       attachments: loanAttachments(deps),
     };
   }

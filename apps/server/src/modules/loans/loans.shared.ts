@@ -13,7 +13,7 @@ import type { EntryAttachment, HoldAttachment } from '../ledger/ledger.types.ts'
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { utcDay } from '../products/figures.ts';
-import { bigintText, type Quotes } from '../products/quotes.ts';
+import { bigintText, type QuoteProduct, type Quotes } from '../products/quotes.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { daysBetween, interestThrough, lateThrough, type Owed, type PrincipalPaid } from './loans.figures.ts';
 import { type LoanRow, loanById, type NewLoan } from './loans.repository.ts';
@@ -47,6 +47,13 @@ export const quoteFigures = z.object({
   lateCapPpm: bigintText,
 });
 export type QuoteFigures = z.output<typeof quoteFigures>;
+
+/** The loan offer: ten minutes, time to read the sheet and the agreement and to draw a signature. */
+export const LOAN_QUOTE: QuoteProduct<typeof quoteFigures> = {
+  name: 'loan.v1',
+  validSeconds: 600,
+  figures: quoteFigures,
+};
 
 /** What the `loan` entries' attachment writes: nothing (pool funding), the booking, or a day's charge. */
 export type LoanEntryData =

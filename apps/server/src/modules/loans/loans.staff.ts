@@ -11,6 +11,7 @@ import {
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { ppmOf } from '../products/figures.ts';
+import { fundFromHouse } from '../products/funding.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
 import { amountRange } from '../products/terms.ts';
 import { wireProduct } from './loans.apply.ts';
@@ -151,18 +152,16 @@ export async function fundPool(
   body: { asset: Asset; amount: string; reason: string },
   requestKey: string,
 ): Promise<LoanPool> {
-  const amount = amountOf(body.asset, body.amount);
-  await ctx.ledger.transfer({
+  await fundFromHouse(ctx.ledger, {
     book: BOOK,
+    asset: body.asset,
+    amount: amountOf(body.asset, body.amount),
+    to: await poolAccount(ctx, body.asset),
     kind: 'loan',
-    idempotencyKey: requestKey,
+    reference: `loan-pool:${body.asset}`,
     actor,
     reason: body.reason,
-    reference: `loan-pool:${body.asset}`,
-    postings: [
-      { accountId: await ctx.ledger.systemAccount(BOOK, body.asset, 'house_pnl'), amount: -amount },
-      { accountId: await poolAccount(ctx, body.asset), amount },
-    ],
+    requestKey,
     attach: ctx.attachments.loanEntry.with({ op: 'fund' }),
   });
   return pool(ctx, body.asset);

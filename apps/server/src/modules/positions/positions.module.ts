@@ -1,29 +1,16 @@
-import type { Clock } from '../../platform/clock.ts';
-import { defineModule } from '../../platform/module.ts';
-import type { AuditService } from '../audit/audit.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { MarketService } from '../market/market.service.ts';
 import type { QuoteFeed } from '../market/quote-feed.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
+import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { TriggerEngine } from './positions.engine.ts';
-import { marginReconciliationJob } from './positions.jobs.ts';
+import { marginSubLedger } from './positions.jobs.ts';
+import { OPENING } from './positions.quote.ts';
 import { positionsRoutes } from './positions.routes.ts';
 import { PositionsService } from './positions.service.ts';
 
 /** Leveraged positions with stop loss and take profit; the trigger engine closes them on ticks. */
-export const positionsModule = defineModule({
+export const positionsModule = defineProduct({
   name: 'positions',
-  create: (
-    platform,
-    deps: {
-      audit: AuditService;
-      ledger: LedgerService;
-      market: MarketService;
-      feed: QuoteFeed;
-      notices: NoticesService;
-      clock: Clock;
-    },
-  ) => {
+  create: (platform, deps: ProductNeeds<{ market: MarketService; feed: QuoteFeed }>) => {
     const positions = new PositionsService({
       db: platform.db,
       ledger: deps.ledger,
@@ -45,8 +32,11 @@ export const positionsModule = defineModule({
     deps.feed.onLeaderTick((t) => triggers.tick(t));
     return { positions, triggers };
   },
+  quotes: [OPENING],
+  notices: ['position_take_profit', 'position_stop_loss', 'position_stop_out', 'position_expiry'],
   routes: (server, { positions }) => positionsRoutes(server, positions),
-  jobs: ({ positions, ledger, audit }) => [marginReconciliationJob(positions, ledger, audit)],
-  prepare: ({ triggers }) => triggers.start(),
+  // Every customer's margin account against the margins of their open positions.
+  subLedgers: ({ positions }) => [marginSubLedger(positions)],
+  prepare: async ({ triggers }) => triggers.start(),
   stop: ({ triggers }) => triggers.stop(),
 });

@@ -1,25 +1,13 @@
-import type { Clock } from '../../platform/clock.ts';
-import { defineModule } from '../../platform/module.ts';
-import type { AuditService } from '../audit/audit.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { StaffService } from '../staff/staff.service.ts';
+import { defineProduct, type ProductNeeds } from '../products/product.ts';
+import { SWAP } from './swap.quote.ts';
 import { swapRoutes } from './swap.routes.ts';
 import { SwapService } from './swap.service.ts';
 
 /** Currency swap: quotes priced from the market, committed as one ledger entry. */
-export const swapModule = defineModule({
+export const swapModule = defineProduct({
   name: 'swap',
-  create: (
-    platform,
-    deps: {
-      clock: Clock;
-      audit: AuditService;
-      ledger: LedgerService;
-      market: MarketService;
-      staff: StaffService;
-    },
-  ) => ({
+  create: (platform, deps: ProductNeeds<{ market: MarketService }>) => ({
     swap: new SwapService({
       db: platform.db,
       ledger: deps.ledger,
@@ -29,5 +17,7 @@ export const swapModule = defineModule({
       now: deps.clock.now,
     }),
   }),
+  quotes: [SWAP],
+  notices: [],
   routes: (server, { swap, staff }) => swapRoutes(server, swap, staff),
 });
