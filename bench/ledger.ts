@@ -104,7 +104,8 @@ const SHAPES: Shape[] = [
   },
 ];
 
-async function benchDatabase(label: string, db: Database): Promise<void> {
+/** The ledger on a migrated database, its customers' books open, and the bench's accounts by index. */
+async function prepare(db: Database): Promise<{ ledger: LedgerService; accounts: number[] }> {
   await migrate(db);
   const ledger = new LedgerService(db, new AuditService(db));
   await ledger.ensureSystemAccounts();
@@ -127,55 +128,74 @@ async function benchDatabase(label: string, db: Database): Promise<void> {
     ...margins,
     await ledger.systemAccount('demo', 'USDT', 'fees'),
   ];
+  return { ledger, accounts };
+}
+
+/** The bare floor's transfer (its legs sorted in place): one transaction, the updates, one insert. */
+async function floorTransfer(db: Database, legs: Leg[]): Promise<void> {
+  // In id order, as any ledger must lock, or concurrent transfers deadlock.
+  legs.sort(([a], [b]) => a - b);
+  await db.transaction(async (tx) => {
+    for (const [account, amount] of legs)
+      await tx.query('UPDATE bench_floor_accounts SET balance = balance + $2 WHERE id = $1', [
+        account,
+        amount.toString(),
+      ]);
+    await tx.query('INSERT INTO bench_floor_entries (legs, amount) VALUES ($1, 1)', [legs.length]);
+  });
+}
+
+/** One case (a shape at a number of clients): RUNS runs of the floor and of the ledger, alternating. */
+async function benchCase(
+  db: Database,
+  { ledger, accounts }: { ledger: LedgerService; accounts: number[] },
+  shape: Shape,
+  clients: number,
+  nextKey: () => string,
+): Promise<{ floorRuns: Figures[]; ledgerRuns: Figures[]; avgBatch: number }> {
+  const floorRuns: Figures[] = [];
+  const ledgerRuns: Figures[] = [];
+  const before = { ...ledger.stats };
+  for (let run = 0; run < RUNS; run++) {
+    floorRuns.push(await measure(clients, (client, i) => floorTransfer(db, shape.legs(client, i))));
+    ledgerRuns.push(
+      await measure(clients, async (client, i) => {
+        await ledger.transfer({
+          book: 'demo',
+          kind: 'transfer',
+          idempotencyKey: nextKey(),
+          actor: 'bench',
+          postings: shape.legs(client, i).map(([account, amount]) => ({
+            accountId: accounts[account] as number,
+            amount,
+          })),
+        });
+      }),
+    );
+  }
+  const batches = ledger.stats.batches - before.batches;
+  const avgBatch = batches ? (ledger.stats.operations - before.operations) / batches : 0;
+  return { floorRuns, ledgerRuns, avgBatch };
+}
+
+async function benchDatabase(label: string, db: Database): Promise<void> {
+  const prepared = await prepare(db);
   let key = 0;
+  const nextKey = () => `bench-${db.kind}-${key++}`;
   console.log(`\n${label}`);
   console.log(
     `  ${'shape'.padEnd(28)} clients | ledger /s: min median max, p99: median (worst), batch | bare floor, the same | ledger/floor (medians) | load (1 min)`,
   );
   for (const shape of SHAPES) {
     for (const clients of CLIENTS) {
-      const floorRuns: Figures[] = [];
-      const ledgerRuns: Figures[] = [];
-      const before = { ...ledger.stats };
-      for (let run = 0; run < RUNS; run++) {
-        floorRuns.push(
-          await measure(clients, async (client, i) => {
-            // In id order, as any ledger must lock, or concurrent transfers deadlock.
-            const legs = shape.legs(client, i).sort(([a], [b]) => a - b);
-            await db.transaction(async (tx) => {
-              for (const [account, amount] of legs)
-                await tx.query('UPDATE bench_floor_accounts SET balance = balance + $2 WHERE id = $1', [
-                  account,
-                  amount.toString(),
-                ]);
-              await tx.query('INSERT INTO bench_floor_entries (legs, amount) VALUES ($1, 1)', [legs.length]);
-            });
-          }),
-        );
-        ledgerRuns.push(
-          await measure(clients, async (client, i) => {
-            await ledger.transfer({
-              book: 'demo',
-              kind: 'transfer',
-              idempotencyKey: `bench-${db.kind}-${key++}`,
-              actor: 'bench',
-              postings: shape.legs(client, i).map(([account, amount]) => ({
-                accountId: accounts[account] as number,
-                amount,
-              })),
-            });
-          }),
-        );
-      }
-      const batches = ledger.stats.batches - before.batches;
-      const avgBatch = batches ? (ledger.stats.operations - before.operations) / batches : 0;
+      const { floorRuns, ledgerRuns, avgBatch } = await benchCase(db, prepared, shape, clients, nextKey);
       const ratio = median(ledgerRuns.map((f) => f.perSecond)) / median(floorRuns.map((f) => f.perSecond));
       console.log(
         `  ${shape.name.padEnd(28)} ${String(clients).padStart(7)} | ${spread(ledgerRuns)}, batch ${avgBatch.toFixed(1).padStart(5)} | ${spread(floorRuns)} | ${ratio.toFixed(2).padStart(5)}x | ${loadavg()[0]?.toFixed(2)}`,
       );
     }
   }
-  const reconciled = await ledger.reconcile();
+  const reconciled = await prepared.ledger.reconcile();
   console.log(
     `  reconciliation after the run: ${reconciled.length === 0 ? 'every balance matches its postings' : `${reconciled.length} accounts off`}`,
   );

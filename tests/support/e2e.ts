@@ -161,63 +161,9 @@ function awaitTheApp(page: Page): void {
 
 /** One server and Chromium for a test file, started before its tests and stopped after them. */
 export function useApp(options: AppOptions = {}): App {
-  let started:
-    | {
-        server: RunningServer;
-        inbox: Inbox;
-        browser: Browser;
-        staff?: StaffAccount;
-        accounts: Map<string, StaffAccount>;
-      }
-    | undefined;
-  let server: StartedServer | undefined;
-  let browser: Browser | undefined;
-  let btcPage: string | undefined;
-
-  // The server (its `after` runs once it stopped), then Chromium; stopped in the reverse order.
-  useServer(
-    {
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.staff || options.moreStaff
-        ? { staff: [...(options.staff ? [options.staff] : []), ...(options.moreStaff ?? [])] }
-        : {}),
-      ...(options.after ? { after: options.after } : {}),
-      timeout: options.timeout ?? 180_000,
-    },
-    (s) => {
-      server = s;
-    },
-  );
-  beforeAll(async () => {
-    if (!server) throw new Error('the server did not start');
-    browser = await workerBrowser();
-    const staff = options.staff
-      ? new StaffAccount(
-          options.staff.email,
-          options.staff.role,
-          server.oneTimePasswords[options.staff.email] ?? '',
-          server.server.baseUrl,
-        )
-      : undefined;
-    const accounts = new Map(
-      (options.moreStaff ?? []).map((s) => [
-        s.email,
-        new StaffAccount(
-          s.email,
-          s.role,
-          server?.oneTimePasswords[s.email] ?? '',
-          server?.server.baseUrl ?? '',
-        ),
-      ]),
-    );
-    started = { server: server.server, inbox: server.inbox, browser, accounts, ...(staff ? { staff } : {}) };
-  }, 60_000);
+  const running = startedForTheFile(options);
   const track = closedWithTheirTest();
-
-  const running = () => {
-    if (!started) throw new Error('the app has not started (useApp must be called at the top of the file)');
-    return started;
-  };
+  let btcPage: string | undefined;
 
   const app: App = {
     get server() {
@@ -241,35 +187,7 @@ export function useApp(options: AppOptions = {}): App {
     },
     async open(layout, given = {}) {
       const { server: s, browser: b } = running();
-      const context = await newContext(b, layout, given.baseUrl ?? s.baseUrl, {
-        ...(given.locale ? { locale: given.locale } : {}),
-        ...(given.width ? { width: given.width } : {}),
-      });
-      await context.addInitScript(
-        ({ welcome, language }) => {
-          if (!welcome) sessionStorage.setItem('welcomeShown', '1');
-          if (language && !localStorage.getItem('languageSeeded')) {
-            localStorage.setItem('languageSeeded', '1');
-            localStorage.setItem('language', language);
-          }
-        },
-        { welcome: given.welcome ?? false, language: given.language ?? '' },
-      );
-      if (given.as)
-        // Seeded once per context, so a logout or a 401 in the test sticks.
-        await context.addInitScript((session) => {
-          if (localStorage.getItem('seeded')) return;
-          localStorage.setItem('seeded', '1');
-          localStorage.setItem('token', session.token);
-          localStorage.setItem('isLogin', 'true');
-          localStorage.setItem('userInfo', JSON.stringify(session.userInfo));
-        }, given.as);
-      if (given.staff)
-        await context.addInitScript((session) => {
-          sessionStorage.setItem('staffToken', session.token);
-          sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
-        }, given.staff);
-      if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
+      const context = await seededContext(b, layout, given.baseUrl ?? s.baseUrl, given);
       track(context);
       const page = await context.newPage();
       awaitTheApp(page);
@@ -294,6 +212,94 @@ export function useApp(options: AppOptions = {}): App {
     },
   };
   return app;
+}
+
+/** What `useApp` started for the file. */
+type Started = {
+  server: RunningServer;
+  inbox: Inbox;
+  browser: Browser;
+  staff?: StaffAccount;
+  accounts: Map<string, StaffAccount>;
+};
+
+/**
+ * Starts the file's server (its `after` runs once it stopped), then Chromium, with the staff
+ * accounts made before the start; stopped in the reverse order. Answers what started, once it has.
+ */
+function startedForTheFile(options: AppOptions): () => Started {
+  let started: Started | undefined;
+  let server: StartedServer | undefined;
+  useServer(
+    {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.staff || options.moreStaff
+        ? { staff: [...(options.staff ? [options.staff] : []), ...(options.moreStaff ?? [])] }
+        : {}),
+      ...(options.after ? { after: options.after } : {}),
+      timeout: options.timeout ?? 180_000,
+    },
+    (s) => {
+      server = s;
+    },
+  );
+  beforeAll(async () => {
+    if (!server) throw new Error('the server did not start');
+    const browser = await workerBrowser();
+    const account = (s: { email: string; role: StaffRoleName }) =>
+      new StaffAccount(
+        s.email,
+        s.role,
+        server?.oneTimePasswords[s.email] ?? '',
+        server?.server.baseUrl ?? '',
+      );
+    const staff = options.staff ? account(options.staff) : undefined;
+    const accounts = new Map((options.moreStaff ?? []).map((s) => [s.email, account(s)]));
+    started = { server: server.server, inbox: server.inbox, browser, accounts, ...(staff ? { staff } : {}) };
+  }, 60_000);
+  return () => {
+    if (!started) throw new Error('the app has not started (useApp must be called at the top of the file)');
+    return started;
+  };
+}
+
+/** A fresh browser context at `baseUrl`, seeded as `given` says (language, sessions, quiet quotes). */
+async function seededContext(
+  browser: Browser,
+  layout: Layout,
+  baseUrl: string,
+  given: OpenOptions,
+): Promise<BrowserContext> {
+  const context = await newContext(browser, layout, baseUrl, {
+    ...(given.locale ? { locale: given.locale } : {}),
+    ...(given.width ? { width: given.width } : {}),
+  });
+  await context.addInitScript(
+    ({ welcome, language }) => {
+      if (!welcome) sessionStorage.setItem('welcomeShown', '1');
+      if (language && !localStorage.getItem('languageSeeded')) {
+        localStorage.setItem('languageSeeded', '1');
+        localStorage.setItem('language', language);
+      }
+    },
+    { welcome: given.welcome ?? false, language: given.language ?? '' },
+  );
+  if (given.as)
+    // Seeded once per context, so a logout or a 401 in the test sticks.
+    await context.addInitScript((session) => {
+      if (localStorage.getItem('seeded')) return;
+      localStorage.setItem('seeded', '1');
+      localStorage.setItem('token', session.token);
+      localStorage.setItem('isLogin', 'true');
+      localStorage.setItem('userInfo', JSON.stringify(session.userInfo));
+    }, given.as);
+  if (given.staff)
+    await context.addInitScript((session) => {
+      sessionStorage.setItem('staffToken', session.token);
+      sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
+    }, given.staff);
+  if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
+  return context;
 }
 
 /**

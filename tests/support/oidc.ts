@@ -72,9 +72,41 @@ export async function startOidcProvider(serverOrigin: string): Promise<OidcProvi
     clientSecret: randomBytes(24).toString('base64url'),
   });
   const clients: Record<Slot, TestClient> = { google: client('google'), microsoft: client('microsoft') };
-  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const provider = new Provider(issuer, providerConfiguration(serverOrigin, clients, accounts));
+  http.on('request', withSignInPage(provider, issuer, accounts));
 
-  const provider = new Provider(issuer, {
+  return {
+    issuer,
+    clients,
+    addAccount: (accountId, account) => accounts.set(accountId, account),
+    serverEnv: (slots = ['google', 'microsoft']) =>
+      Object.fromEntries(
+        slots.flatMap((slot) => {
+          const env = slot.toUpperCase();
+          const c = clients[slot];
+          return [
+            [`SOCIAL_${env}_ISSUER`, issuer],
+            [`SOCIAL_${env}_CLIENT_ID`, c.clientId],
+            [`SOCIAL_${env}_CLIENT_SECRET`, c.clientSecret],
+          ];
+        }),
+      ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** The provider's settings: its clients, a fresh RSA signing key, PKCE, short lifetimes, our accounts. */
+function providerConfiguration(
+  serverOrigin: string,
+  clients: Record<Slot, TestClient>,
+  accounts: ReadonlyMap<string, OidcAccount>,
+) {
+  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  return {
     clients: Object.entries(clients).map(([slot, c]) => ({
       client_id: c.clientId,
       client_secret: c.clientSecret,
@@ -102,10 +134,21 @@ export async function startOidcProvider(serverOrigin: string): Promise<OidcProvi
       if (!account) return undefined;
       return { accountId: sub, claims: async () => ({ sub, ...account }) };
     },
-  });
-  const callback = provider.callback();
+  };
+}
 
-  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+/**
+ * The provider's requests, its sign-in page before them: GET /interaction/{uid} shows the page;
+ * posting a known account id to /interaction/{uid}/login signs that person in and grants the
+ * requested scopes.
+ */
+function withSignInPage(
+  provider: InstanceType<typeof Provider>,
+  issuer: string,
+  accounts: ReadonlyMap<string, OidcAccount>,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const callback = provider.callback();
+  return (req, res) => {
     const path = new URL(req.url ?? '/', issuer).pathname;
     const interaction = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(path);
     if (!interaction) {
@@ -140,29 +183,6 @@ export async function startOidcProvider(serverOrigin: string): Promise<OidcProvi
         res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
       }
     })();
-  });
-
-  return {
-    issuer,
-    clients,
-    addAccount: (accountId, account) => accounts.set(accountId, account),
-    serverEnv: (slots = ['google', 'microsoft']) =>
-      Object.fromEntries(
-        slots.flatMap((slot) => {
-          const env = slot.toUpperCase();
-          const c = clients[slot];
-          return [
-            [`SOCIAL_${env}_ISSUER`, issuer],
-            [`SOCIAL_${env}_CLIENT_ID`, c.clientId],
-            [`SOCIAL_${env}_CLIENT_SECRET`, c.clientSecret],
-          ];
-        }),
-      ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
   };
 }
 

@@ -33,25 +33,7 @@ export async function startServer(
   if (!env.DATABASE_URL) withMigratedPglite(dataDir);
   const child = spawn(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'main.ts')], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Every customer of a test file comes from the one loopback address, so the per-address API
-      // allowance (600 a minute) is raised here; api.test.ts tests the allowance with its own value.
-      API_RATE_LIMIT: '20000',
-      // No chain unless the test names one (CHAIN, CHAIN_DEV_RPC_URL, …): hundreds of server starts
-      // would otherwise each start an anvil. tests/support/chain.ts starts one to share.
-      ...(Object.keys(env).some((name) => name.startsWith('CHAIN') || name.startsWith('EVM_'))
-        ? {}
-        : { CHAIN: 'off' }),
-      // Nodes sharing a database share one master key, as a cluster's nodes must (README); a
-      // node on its own folder's PGlite makes its own sandbox key there.
-      ...(env.DATABASE_URL ? { MASTER_KEY: CLUSTER_MASTER_KEY } : {}),
-      ...env,
-    },
+    env: serverEnv(env, dataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -62,34 +44,11 @@ export async function startServer(
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  const port = await new Promise<number>((done, fail) => {
-    // TEST_SERVER_START_MS raises every start's limit on a busy machine.
-    const limit = options.startTimeoutMs ?? (Number(process.env.TEST_SERVER_START_MS) || 110_000);
-    const timer = setTimeout(
-      () => fail(new Error(`server did not start in ${limit / 1000} s:\n${output}`)),
-      limit,
-    );
-    const look = () => {
-      const match = /Customer app\s+http:\/\/localhost:(\d+)\//.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        done(Number(match[1]));
-      }
-    };
-    child.stdout?.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`server exited with ${code} before listening:\n${output}`));
-    });
-  });
+  // TEST_SERVER_START_MS raises every start's limit on a busy machine.
+  const limit = options.startTimeoutMs ?? (Number(process.env.TEST_SERVER_START_MS) || 110_000);
+  const port = await listeningPort(child, () => output, exited, limit);
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const ready = await fetch(`${baseUrl}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ready) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilReady(baseUrl);
   return {
     baseUrl,
     port,
@@ -103,6 +62,70 @@ export async function startServer(
       return code;
     },
   };
+}
+
+/** The environment of a test server: the runner's, a loopback address, and the test's `env` over it. */
+function serverEnv(env: Record<string, string>, dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // Every customer of a test file comes from the one loopback address, so the per-address API
+    // allowance (600 a minute) is raised here; api.test.ts tests the allowance with its own value.
+    API_RATE_LIMIT: '20000',
+    // No chain unless the test names one (CHAIN, CHAIN_DEV_RPC_URL, …): hundreds of server starts
+    // would otherwise each start an anvil. tests/support/chain.ts starts one to share.
+    ...(Object.keys(env).some((name) => name.startsWith('CHAIN') || name.startsWith('EVM_'))
+      ? {}
+      : { CHAIN: 'off' }),
+    // Nodes sharing a database share one master key, as a cluster's nodes must (README); a
+    // node on its own folder's PGlite makes its own sandbox key there.
+    ...(env.DATABASE_URL ? { MASTER_KEY: CLUSTER_MASTER_KEY } : {}),
+    ...env,
+  };
+}
+
+/**
+ * The port a starting server listens on, read off its output; fails when it exits first or has not
+ * started in `limit` ms.
+ */
+function listeningPort(
+  child: ChildProcess,
+  output: () => string,
+  exited: Promise<number | null>,
+  limit: number,
+): Promise<number> {
+  return new Promise<number>((done, fail) => {
+    const timer = setTimeout(
+      () => fail(new Error(`server did not start in ${limit / 1000} s:\n${output()}`)),
+      limit,
+    );
+    const look = () => {
+      const match = /Customer app\s+http:\/\/localhost:(\d+)\//.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        done(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', look);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before listening:\n${output()}`));
+    });
+  });
+}
+
+/** Waits until the server's /readyz answers ready (100 tries, 100 ms apart). */
+async function untilReady(baseUrl: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ready = await fetch(`${baseUrl}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**

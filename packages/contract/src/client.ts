@@ -115,34 +115,34 @@ function isLazy<C extends Record<string, ClientCall>>(calls: C | LazyCalls<C>): 
   return typeof (calls as Partial<LazyCalls<C>>).load === 'function';
 }
 
-export function createApiClient<C extends Record<string, ClientCall>>(
-  options: ClientOptions<C>,
-): ApiClient<C> {
-  const { base, text } = options;
-  const lazy = isLazy(options.calls) ? options.calls : null;
-  const eager = lazy ? null : (options.calls as C);
-  /** A call's method and path. */
-  const routeOf = <N extends keyof C & string>(name: N): Pick<ClientCall, 'method' | 'path'> => {
-    if (eager) return eager[name] as ClientCall;
-    const [method, path] = (lazy as LazyCalls<C>).routes[name];
-    return { method, path };
+/** A client's calls by name: each one's method and path at once, its definition (schemas) on demand. */
+function callsOf<C extends Record<string, ClientCall>>(
+  calls: C | LazyCalls<C>,
+  text: ClientOptions<C>['text'],
+) {
+  const lazy = isLazy(calls) ? calls : null;
+  const eager = lazy ? null : (calls as C);
+  return {
+    /** A call's method and path. */
+    routeOf: <N extends keyof C & string>(name: N): Pick<ClientCall, 'method' | 'path'> => {
+      if (eager) return eager[name] as ClientCall;
+      const [method, path] = (lazy as LazyCalls<C>).routes[name];
+      return { method, path };
+    },
+    /** A call's definition; a definition that cannot load (offline, a new release) is a network failure. */
+    definitionOf: async <N extends keyof C & string>(name: N): Promise<C[N]> => {
+      if (eager) return eager[name];
+      try {
+        return await (lazy as LazyCalls<C>).load(name);
+      } catch {
+        throw new ApiFailure(NETWORK_FAILURE, text.network());
+      }
+    },
   };
-  /** A call's definition; a definition that cannot load (offline, a new release) is a network failure. */
-  const definitionOf = async <N extends keyof C & string>(name: N): Promise<C[N]> => {
-    if (eager) return eager[name];
-    try {
-      return await (lazy as LazyCalls<C>).load(name);
-    } catch {
-      throw new ApiFailure(NETWORK_FAILURE, text.network());
-    }
-  };
+}
 
-  const expired = (call: keyof C | null, message: unknown): ApiFailure => {
-    options.onSessionExpired(call);
-    const wording = text.sessionExpired?.() ?? (typeof message === 'string' ? message : text.error());
-    return new ApiFailure(Code.SESSION_EXPIRED, wording);
-  };
-
+/** Requests with the timeout of spec §7/§9; a request that got no answer fails as the network's. */
+function transport(text: ClientOptions<Record<string, ClientCall>>['text']) {
   /** A request's answer, or the failure of a request that got none (no network, no answer in time). */
   async function received(request: Promise<Response>): Promise<Response> {
     try {
@@ -152,11 +152,20 @@ export function createApiClient<C extends Record<string, ClientCall>>(
       throw new ApiFailure(timedOut ? TIMED_OUT : NETWORK_FAILURE, text.network());
     }
   }
-
   const send = (url: string, init: RequestInit): Promise<Response> =>
     received(fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
+  return { received, send };
+}
 
-  /** The envelope's rules: a 401 ends the session; a refusal throws its code; data parsed by the schema. */
+/** The envelope's rules: a 401 ends the session; a refusal throws its code; data parsed by the schema. */
+function envelopeRules<C extends Record<string, ClientCall>>(options: ClientOptions<C>) {
+  const { text } = options;
+  const expired = (call: keyof C | null, message: unknown): ApiFailure => {
+    options.onSessionExpired(call);
+    const wording = text.sessionExpired?.() ?? (typeof message === 'string' ? message : text.error());
+    return new ApiFailure(Code.SESSION_EXPIRED, wording);
+  };
+
   function answer<D extends ClientCall>(
     name: keyof C | null,
     definition: D,
@@ -171,6 +180,16 @@ export function createApiClient<C extends Record<string, ClientCall>>(
     if (!parsed.success) throw new ApiFailure(Code.UNKNOWN_ERROR, text.error());
     return parsed.data as z.infer<D['data']>;
   }
+  return { expired, answer };
+}
+
+export function createApiClient<C extends Record<string, ClientCall>>(
+  options: ClientOptions<C>,
+): ApiClient<C> {
+  const { base, text } = options;
+  const { routeOf, definitionOf } = callsOf(options.calls, text);
+  const { received, send } = transport(text);
+  const { expired, answer } = envelopeRules(options);
 
   /**
    * Sends a call by its route; its definition (`definition`, already loading) parses the answer. A

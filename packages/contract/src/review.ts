@@ -58,12 +58,8 @@ const NO_LIVE_CLAIM = { [Code.REVIEW_CLAIM_REQUIRED]: 'you hold no live claim of
 /** One page of a queue is this long; a shorter page is the last. */
 export const REVIEW_PAGE = 50;
 
-/**
- * The staff calls of one review kind under `/swx/admin<path>`: the queue (pending items, oldest
- * first, 50 a page), one item, claim (or renew), release, approve and reject with a reason the
- * customer sees. Readers list and read; deciders claim and decide.
- */
-export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject>(declaration: {
+/** What a product declares of its review kind. */
+type ReviewDeclaration<L extends z.ZodMiniObject, I extends z.ZodMiniObject> = {
   /** e.g. `/kyc`: the queue is `/kyc/queue`, an item `/kyc/:id`. */
   path: string;
   /** What an item is called in the summaries, e.g. "verification". */
@@ -73,9 +69,29 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
   item: I;
   readers: readonly StaffRole[];
   deciders: readonly StaffRole[];
-}) {
-  const { path, noun, readers, deciders } = declaration;
+};
+
+/**
+ * The staff calls of one review kind under `/swx/admin<path>`: the queue (pending items, oldest
+ * first, 50 a page), one item, claim (or renew), release, approve and reject with a reason the
+ * customer sees. Readers list and read; deciders claim and decide.
+ */
+export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject>(
+  declaration: ReviewDeclaration<L, I>,
+) {
   const item = z.extend(declaration.item, { review: reviewMeta });
+  return {
+    ...readerCalls(declaration, item),
+    ...claimCalls(declaration, item),
+    ...decisionCalls(declaration, item),
+  } as const satisfies Record<string, AdminCallDefinition>;
+}
+
+/** The readers' calls: the queue and one item. */
+function readerCalls<L extends z.ZodMiniObject, D extends z.ZodMiniType>(
+  { path, noun, listItem, readers }: ReviewDeclaration<L, z.ZodMiniObject>,
+  item: D,
+) {
   return {
     list: {
       method: 'GET',
@@ -83,7 +99,7 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       summary: `Pending ${noun}s, oldest first, ${REVIEW_PAGE} a page (after: the last id of the page before), with who reviews each`,
       roles: readers,
       query: reviewListQuery,
-      data: z.array(z.extend(declaration.listItem, { review: reviewMeta })),
+      data: z.array(z.extend(listItem, { review: reviewMeta })),
     },
     get: {
       method: 'GET',
@@ -93,6 +109,15 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       params: reviewIdParams,
       data: item,
     },
+  } as const satisfies Record<string, AdminCallDefinition>;
+}
+
+/** The deciders' hold of an item: claim (or renew) and release. */
+function claimCalls<D extends z.ZodMiniType>(
+  { path, noun, deciders }: ReviewDeclaration<z.ZodMiniObject, z.ZodMiniObject>,
+  item: D,
+) {
+  return {
     claim: {
       method: 'POST',
       path: `${path}/:id/claim`,
@@ -111,6 +136,15 @@ export function reviewCalls<L extends z.ZodMiniObject, I extends z.ZodMiniObject
       data: item,
       refusals: { ...HELD_BY_ANOTHER, ...NO_LIVE_CLAIM },
     },
+  } as const satisfies Record<string, AdminCallDefinition>;
+}
+
+/** The deciders' decisions on an item they have claimed: approve, or reject with a reason. */
+function decisionCalls<D extends z.ZodMiniType>(
+  { path, noun, deciders }: ReviewDeclaration<z.ZodMiniObject, z.ZodMiniObject>,
+  item: D,
+) {
+  return {
     approve: {
       method: 'POST',
       path: `${path}/:id/approve`,

@@ -1,0 +1,148 @@
+// The trigger engine's part of bench/trading.ts: its time to process one tick that crosses 100,000
+// of 1,000,000 open stop levels (PGlite in memory; only the engine's index is measured).
+import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
+import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
+import type { Instrument } from '../apps/server/src/modules/market/feed.ts';
+import { MarketService } from '../apps/server/src/modules/market/market.service.ts';
+import { TriggerEngine } from '../apps/server/src/modules/positions/positions.engine.ts';
+import type { PositionRow } from '../apps/server/src/modules/positions/positions.repository.ts';
+import { PositionsService } from '../apps/server/src/modules/positions/positions.service.ts';
+import { createMemoryBus } from '../apps/server/src/platform/bus.ts';
+import { type Database, openPglite } from '../apps/server/src/platform/db.ts';
+import { migrate } from '../apps/server/src/platform/migrate.ts';
+
+// 1,000,000 stay open for the measured tick after warm-up ticks close the first 2,000.
+const WARM_TICKS = 400;
+const WARM_EACH = 5;
+const N = 1_000_000 + WARM_TICKS * WARM_EACH;
+
+/** The price the engine's positions see; the ticks move it. */
+type Price = { bid: bigint };
+
+/** 1,000,000 open longs on one instrument with stops spread below the price; a tick crosses 100,000. */
+export async function tick(): Promise<void> {
+  const db = await openPglite(undefined);
+  await migrate(db);
+  const price: Price = { bid: 10_000_000n };
+  const { engine, btc } = await triggerEngine(db, price);
+  const loaded = loadPositions(engine, btc);
+  const ticks = crossTicks(engine, price);
+  console.log(
+    `\nTrigger engine, ${N.toLocaleString('en')} open positions (${(N * 3).toLocaleString('en')} levels: stop loss, take profit, stop-out):`,
+  );
+  console.log(`  index built in ${loaded.loadMs.toFixed(0)} ms; heap ${loaded.memory.toFixed(0)} MB`);
+  console.log(`  quiet tick (nothing crosses): ${ticks.quietMs.toFixed(3)} ms, ${ticks.none} closing`);
+  console.log(
+    `  warm-up ticks (as a running server has had) closed ${ticks.warm.toLocaleString('en')} positions`,
+  );
+  console.log(
+    `  tick crossing ${ticks.fired.toLocaleString('en')} of ${ticks.open.toLocaleString('en')} open positions' stop levels: ${ticks.crossMs.toFixed(1)} ms (target < 10 ms)`,
+  );
+  console.log(
+    `  next tick: ${ticks.nextMs.toFixed(3)} ms, ${ticks.after} closing; ${engine.openCount.toLocaleString('en')} still open`,
+  );
+  await db.close();
+}
+
+/** The engine over a trading service whose quotes are `price`, and the instrument of the positions. */
+async function triggerEngine(
+  db: Database,
+  price: Price,
+): Promise<{ engine: TriggerEngine; btc: Instrument }> {
+  const market = new MarketService(db);
+  await market.load();
+  const btc = market.instrument('BTCUSDT') as Instrument;
+  const trading = new PositionsService({
+    db,
+    ledger: new LedgerService(db, new AuditService(db)),
+    market,
+    bus: createMemoryBus(),
+    quote: () => ({ mid: price.bid, bid: price.bid, ask: price.bid + 400n }),
+  });
+  return { engine: new TriggerEngine({ trading, db, bus: createMemoryBus() }), btc };
+}
+
+/** Loads the N positions into the engine: the time its index took, and the heap after (MB). */
+function loadPositions(engine: TriggerEngine, btc: Instrument): { loadMs: number; memory: number } {
+  const base = {
+    userId: 1,
+    book: 'demo',
+    instrumentId: btc.id,
+    code: 'BTCUSDT',
+    direction: 'long',
+    centilots: 1n,
+    lotSize: 1n,
+    leverage: 2,
+    priceDecimals: 2,
+    openTicks: 10_000_400n,
+    takeProfitTicks: 20_000_000n,
+    liquidationTicks: 5_000_000n,
+    conversionNum: 1n,
+    conversionDen: 1n,
+    notionalMinor: 1_000_000_000n,
+    marginMinor: 500_000_000n,
+    feeMinor: 1_000_000n,
+    feePpm: 1000,
+    openTick: 0,
+    liveTick: 0,
+    expiresTick: null,
+    language: 'en',
+    requestId: 'x',
+    openEntryId: 1,
+    openedAt: '',
+    status: 'open',
+    closeReason: null,
+    closeTicks: null,
+    closeTick: null,
+    profitMinor: null,
+    absorbedMinor: 0n,
+    closeEntryId: null,
+    closedAt: null,
+    planId: null,
+  } satisfies Omit<PositionRow, 'id' | 'stopLossTicks'>;
+  const loadStart = performance.now();
+  // Stop losses at distinct levels one cent apart from 99,999.99 down: the first 2,000 fire in the
+  // warm-up ticks, the next 100,000 (10 % of the 1,000,000 then open) at the measured tick.
+  engine.bulkLoad(
+    (function* () {
+      for (let i = 0; i < N; i++) yield { ...base, id: i + 1, stopLossTicks: 9_999_999n - BigInt(i) };
+    })(),
+  );
+  const loadMs = performance.now() - loadStart;
+  return { loadMs, memory: process.memoryUsage().heapUsed / 1024 / 1024 };
+}
+
+/**
+ * The measured ticks: a quiet tick first (nothing crosses); then small crossings, as a running
+ * server's ticks are (the code path is compiled by then); then the crash that crosses 100,000
+ * stops at once, and the tick after it.
+ */
+function crossTicks(engine: TriggerEngine, price: Price) {
+  let t0 = performance.now();
+  const none = engine.detect(1_000);
+  const quietMs = performance.now() - t0;
+  // Warm-up: small crossings tick after tick, as a running server's ticks are (its code is hot).
+  let warm = 0;
+  for (let i = 1; i <= WARM_TICKS; i++) {
+    price.bid = 10_000_000n - BigInt(i * WARM_EACH);
+    warm += engine.detect(1_000 + i).length;
+  }
+  const open = engine.openCount;
+  price.bid = 10_000_000n - BigInt(WARM_TICKS * WARM_EACH + 100_000); // the next 100,000 stops fire
+  t0 = performance.now();
+  const fired = engine.detect(1_100);
+  const crossMs = performance.now() - t0;
+  t0 = performance.now();
+  const after = engine.detect(1_101);
+  const nextMs = performance.now() - t0;
+  return {
+    quietMs,
+    none: none.length,
+    warm,
+    open,
+    fired: fired.length,
+    crossMs,
+    after: after.length,
+    nextMs,
+  };
+}
