@@ -27,7 +27,7 @@ import { buildApps, root } from '../scripts/lib.mjs';
 const ROUTES =
   process.argv.length > 2
     ? process.argv.slice(2)
-    : ['/', '/market', '/cruuency?code=EURUSD&type=1&id=1', '/profile/balance', '/pass/login'];
+    : ['/', '/market', '/instrument?code=EURUSD&type=1&id=1', '/profile/balance', '/pass/login'];
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const PORT = 19_300;
 const REPORTS = process.env.LIGHTHOUSE_REPORTS;

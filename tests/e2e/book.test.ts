@@ -162,7 +162,7 @@ describe('which book', () => {
     expectMarked(sent, renewed);
     expect(await page.getByTestId('requote-announcer').innerText()).toMatch(/^New quote from /);
     // Nothing opened: the dialog is still asking, on the same page.
-    expect(instrument.pathname()).toBe('/cruuency');
+    expect(instrument.pathname()).toBe('/instrument');
     await page.unroute('**/swx/customer/order/buyOptions');
 
     await expectOpenedAt(instrument, await dialog.confirmUntilOpened());

@@ -341,6 +341,7 @@ const TITLED_ROUTES = [
   '/profile/wallet/reveal',
   '/profile/wallet/withdrawal',
   '/cruuency',
+  '/instrument',
   '/help',
   '/help/faq',
   '/help/notice',

@@ -347,7 +347,7 @@ describe('reflow at 320 CSS px (WCAG 1.4.10)', () => {
       expect(ROUTE_PATHS.length).toBeGreaterThan(30);
       for (const route of ROUTE_PATHS) {
         // The instrument page with a listed instrument: its longest labels and the order ticket.
-        const at = route === '/cruuency' ? instrument : concrete(route);
+        const at = route === '/cruuency' || route === '/instrument' ? instrument : concrete(route);
         await page.goto(at);
         await settled(page);
         await page.locator('main#main').waitFor();

@@ -62,7 +62,7 @@ describe('markets in the browser', () => {
     await market.goto();
     await (await market.show('ETHUSDT')).locator('a').click();
     const instrument = new InstrumentPage(page);
-    await instrument.waitForPath('/cruuency');
+    await instrument.waitForPath('/instrument');
     expect(new URL(page.url()).searchParams.get('code')).toBe('ETHUSDT');
     const chart = instrument.chart;
     // Drawn once in view.

@@ -122,7 +122,7 @@ export async function settled(page: Page): Promise<void> {
 
 /** The instrument page of BTCUSDT: crypto trades around the clock, so it is open whatever day a test runs. */
 export async function btcPagePath(baseUrl: string): Promise<string> {
-  return `/cruuency?code=BTCUSDT&type=2&id=${await listedCryptoId(baseUrl, 'BTCUSDT')}`;
+  return `/instrument?code=BTCUSDT&type=2&id=${await listedCryptoId(baseUrl, 'BTCUSDT')}`;
 }
 
 /** Collects uncaught page errors so a test can assert there were none. */

@@ -17,7 +17,10 @@ const recentPrices = z
 const instrumentCode = z.string().check(z.regex(/^[A-Z0-9]{2,16}$/));
 const marketType = z.number().check(z.refine((v) => (MARKET_TYPES as readonly number[]).includes(v)));
 
-/** A market item (spec §3): prices are decimal strings, zdf the 24 h change as a ratio string. */
+/**
+ * A market item on the wire (spec §3): prices are decimal strings, `zdf` the 24 h change as a
+ * ratio string. Inside, the server and the app hold a `MarketItem` (below).
+ */
 export const marketItem = z.object({
   id: z.int(),
   code: z.string(),
@@ -31,7 +34,12 @@ export const marketItem = z.object({
   hundred: recentPrices,
   open: z.boolean(),
 });
-export type MarketItem = z.infer<typeof marketItem>;
+export type WireMarketItem = z.infer<typeof marketItem>;
+/**
+ * A market item as the server builds it and the app shows it: the 24 h change is `change`. Each
+ * maps it to or from the wire in one place (the server's market.wire.ts, the app's market/wire.ts).
+ */
+export type MarketItem = Omit<WireMarketItem, 'zdf'> & { change: string };
 
 /**
  * `limit` (ours, optional; spec §7 names no parameters of this call): only the list's first items,
@@ -63,9 +71,11 @@ export const candleSeries = z.object({ code: z.string(), period: z.enum(PERIODS)
 
 export const watchBody = z.object({ id: z.int().check(z.minimum(1)) });
 
-/** One element of a /message push (spec §7). */
+/** One element of a /message push on the wire (spec §7). */
 export const liveQuote = z.object({ code: z.string(), price: priceString, zdf: z.string() });
-export type LiveQuote = z.infer<typeof liveQuote>;
+export type WireLiveQuote = z.infer<typeof liveQuote>;
+/** A live quote as the server and the app hold it: the 24 h change is `change`. */
+export type LiveQuote = { code: string; price: string; change: string };
 
 /** The most instruments one /message subscription may name (a screen shows far fewer). */
 export const MAX_QUOTE_CODES = 200;

@@ -15,7 +15,7 @@ export type QuoteReading = {
   ticketAskText: string | null;
 };
 
-/** /cruuency: an instrument's live price, quote, chart and terms, and its order ticket. */
+/** /instrument (the spec's /cruuency, an alias): an instrument's live price, quote, chart and terms, and its order ticket. */
 export class InstrumentPage extends PageModel {
   readonly ticket = new OrderTicket(this.page);
   readonly chart = this.page.locator('.candle-chart');
@@ -29,7 +29,7 @@ export class InstrumentPage extends PageModel {
     await this.page.goto(
       typeof instrument === 'string'
         ? instrument
-        : `/cruuency?code=${instrument.code}&type=${instrument.type}&id=${instrument.id}`,
+        : `/instrument?code=${instrument.code}&type=${instrument.type}&id=${instrument.id}`,
     );
   }
 

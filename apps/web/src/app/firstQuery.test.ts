@@ -7,6 +7,7 @@ import { firstQuery } from './firstQuery.ts';
 import { ROUTES } from './routes.ts';
 import { getState } from './state.ts';
 
+/** getMarketInfo's answer, in the wire's names. */
 const instrument = {
   id: 7,
   code: 'EURUSD',
@@ -36,7 +37,8 @@ describe('the screens the server draws with their data (firstQuery.ts)', () => {
       const query = firstQuery({ pathname, search }, 'en');
       return query ? [{ name, params, query }] : [];
     });
-    expect(drawn.map(({ name }) => name)).toEqual(['getMarketInfo']);
+    // The instrument page, at /instrument and at spec §2's /cruuency.
+    expect(drawn.map(({ name }) => name)).toEqual(['getMarketInfo', 'getMarketInfo']);
     for (const { name, params, query } of drawn) {
       const asked: { url: string; headers: Record<string, string> }[] = [];
       answerCallsWith(async (url, headers) => {
@@ -44,7 +46,9 @@ describe('the screens the server draws with their data (firstQuery.ts)', () => {
         return new Response(JSON.stringify({ code: 200, msg: 'Success', data: instrument }));
       });
       const data = await new QueryClient().fetchQuery(query);
-      expect(data).toEqual(instrument);
+      // The app's names inside: the 24 h change is `change`.
+      const { zdf, ...rest } = instrument;
+      expect(data).toEqual({ ...rest, change: zdf });
       const path = Object.keys(params).reduce(
         (url, param) => url.replace(`:${param}`, '7'),
         callRoutes()[name][1],
@@ -60,8 +64,11 @@ describe('the screens the server draws with their data (firstQuery.ts)', () => {
 
   it('is nothing where the screen would not ask: no id, an id that is none, another screen', () => {
     expect(firstQuery({ pathname: '/cruuency', search: '?code=EURUSD&id=7' }, 'ar')).toBeDefined();
-    for (const search of ['?code=EURUSD', '?id=', '?id=abc', '?id=-1', '?id=1.5'])
+    expect(firstQuery({ pathname: '/instrument', search: '?code=EURUSD&id=7' }, 'ar')).toBeDefined();
+    for (const search of ['?code=EURUSD', '?id=', '?id=abc', '?id=-1', '?id=1.5']) {
       expect(firstQuery({ pathname: '/cruuency', search }, 'en')).toBeUndefined();
+      expect(firstQuery({ pathname: '/instrument', search }, 'en')).toBeUndefined();
+    }
     expect(firstQuery({ pathname: '/market', search: '?id=7' }, 'en')).toBeUndefined();
     expect(firstQuery({ pathname: '/detail', search: '?id=7' }, 'en')).toBeUndefined();
   });

@@ -11,16 +11,21 @@ type FirstQueryOptions = Pick<
 >;
 type FirstQuery = (language: Language, values: Record<string, string>) => FirstQueryOptions | undefined;
 
+/** The instrument page: its item, when `id` is an id. */
+const instrumentInfo: FirstQuery = (language, { id }) => {
+  const value = Number(id);
+  return Number.isInteger(value) && value > 0 ? marketQueries.info(language, value) : undefined;
+};
+
 /**
  * The screens the server draws with their data (prerender.tsx `drawScreen`), each by its route:
  * the query its screen draws first, whose call is the route's `firstCall` (routes.ts; the test
  * holds the two to the same URL). `undefined` where the screen would not ask (an id that is no id).
  */
 const FIRST_QUERIES: Readonly<Record<string, FirstQuery>> = {
-  '/cruuency': (language, { id }) => {
-    const value = Number(id);
-    return Number.isInteger(value) && value > 0 ? marketQueries.info(language, value) : undefined;
-  },
+  '/instrument': instrumentInfo,
+  // spec §2's path of the same page
+  '/cruuency': instrumentInfo,
 };
 
 /**

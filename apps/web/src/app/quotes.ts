@@ -3,7 +3,8 @@
  * screen (each live figure asks for its code while mounted), so a phone receives what it shows, not
  * the whole list. Errors and closes are only logged, then the socket reconnects with a growing delay.
  */
-export type LiveQuote = { code: string; price: string; zdf: string };
+import type { LiveQuote, WireLiveQuote } from '@swx/contract';
+import { quoteFromWire } from '../features/market/wire.ts';
 
 const listeners = new Set<() => void>();
 /** The latest pushed quote per code; an unchanged quote keeps its object, so its cells stay put. */
@@ -37,9 +38,10 @@ export function connectQuotes(): void {
     try {
       const value: unknown = JSON.parse(String(event.data));
       if (!Array.isArray(value)) return;
-      for (const q of value as LiveQuote[]) {
+      for (const pushed of value as WireLiveQuote[]) {
+        const q = quoteFromWire(pushed);
         const old = byCode.get(q.code);
-        if (old?.price !== q.price || old.zdf !== q.zdf) byCode.set(q.code, q);
+        if (old?.price !== q.price || old.change !== q.change) byCode.set(q.code, q);
       }
       for (const listener of listeners) listener();
     } catch (error) {

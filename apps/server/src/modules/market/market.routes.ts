@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
 import { seedOf } from './feed.ts';
 import type { MarketService } from './market.service.ts';
+import { itemToWire } from './market.wire.ts';
 import { type QuoteHub, readSubscription } from './quote-hub.ts';
 
 /** A logo drawn here: a monogram in a colour of the code's own, no external image. */
@@ -16,18 +17,18 @@ function logoSvg(code: string, base: string): string {
 export function marketRoutes(app: FastifyInstance, market: MarketService, hub: QuoteHub): void {
   mountCall(app, calls.listMarketByType, async ({ query, request }) => {
     const items = market.listByType(query.type, request.language);
-    return query.limit === undefined ? items : items.slice(0, query.limit);
+    return (query.limit === undefined ? items : items.slice(0, query.limit)).map(itemToWire);
   });
   mountCall(app, calls.getMarketInfo, async ({ params, request }) =>
-    market.info(params.id, request.language),
+    itemToWire(market.info(params.id, request.language)),
   );
   mountCall(app, calls.getKValueByCodeAndDate, async ({ query }) => ({
     code: query.code,
     period: query.period,
     candles: market.candles(query.code, query.period, query.date, query.limit ?? 300),
   }));
-  mountCall(app, calls.listWatchlist, ({ customer, request }) =>
-    market.watchlist(customer.userId, request.language),
+  mountCall(app, calls.listWatchlist, async ({ customer, request }) =>
+    (await market.watchlist(customer.userId, request.language)).map(itemToWire),
   );
   mountCall(app, calls.addWatchlist, async ({ customer, body }) => {
     await market.watch(customer.userId, body.id);

@@ -135,7 +135,7 @@ export class MarketService {
       price: formatPrice(instrument, quote.mid),
       bid: formatPrice(instrument, quote.bid),
       ask: formatPrice(instrument, quote.ask),
-      zdf: this.source.change24h(instrument, t).toFixed(6),
+      change: this.source.change24h(instrument, t).toFixed(6),
       hundred: cached.points,
       open: this.source.isOpen(instrument, t),
     };
@@ -173,7 +173,7 @@ export class MarketService {
     return this.source.candles(instrument, period, end, limit);
   }
 
-  /** The quote batch for one tick: every instrument whose market is open. */
+  /** The quotes of one tick: every instrument whose market is open. */
   quotes(t = this.seconds()): LiveQuote[] {
     const out: LiveQuote[] = [];
     for (const instrument of this.instruments) {
@@ -182,7 +182,7 @@ export class MarketService {
       out.push({
         code: instrument.code,
         price: formatPrice(instrument, quote.mid),
-        zdf: this.source.change24h(instrument, t).toFixed(6),
+        change: this.source.change24h(instrument, t).toFixed(6),
       });
     }
     return out;

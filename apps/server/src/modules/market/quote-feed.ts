@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { EventBus } from '../../platform/bus.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { MarketService } from './market.service.ts';
+import { quoteToWire } from './market.wire.ts';
 import { QUOTES_TOPIC } from './quote-hub.ts';
 
 const LEADER_KEY = 'swx:market:feed-leader';
@@ -90,7 +91,8 @@ export class QuoteFeed {
     }
     if (!leading) return;
     const t = Math.floor(this.now() / 1000);
-    const batch = this.market.quotes(t);
+    // The batch on the bus is what /message clients receive: in the wire's names.
+    const batch = this.market.quotes(t).map(quoteToWire);
     if (batch.length > 0) {
       await this.bus.publish(QUOTES_TOPIC, batch);
       this.published += 1;

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { type LiveQuote, type QuoteSubscription, quoteSubscription } from '@swx/contract';
+import { type QuoteSubscription, quoteSubscription, type WireLiveQuote } from '@swx/contract';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../platform/bus.ts';
 
@@ -89,7 +89,7 @@ export class QuoteHub {
       const key = selection?.key ?? '*';
       let answer = answers.get(key);
       if (answer === undefined) {
-        const quotes = selection ? this.pick(batch as LiveQuote[], selection) : batch;
+        const quotes = selection ? this.pick(batch as WireLiveQuote[], selection) : batch;
         const bytes = Buffer.from(JSON.stringify(quotes));
         // Nothing of the batch is wanted: nothing is sent (no empty arrays).
         answer = quotes.length > 0 ? { bytes, frame: textFrame(bytes) } : null;
@@ -121,7 +121,7 @@ export class QuoteHub {
     }
   }
 
-  private pick(batch: readonly LiveQuote[], selection: Selection): LiveQuote[] {
+  private pick(batch: readonly WireLiveQuote[], selection: Selection): WireLiveQuote[] {
     return batch.filter(
       (quote) =>
         selection.codes.has(quote.code) || selection.types.has(this.typeOf(quote.code) ?? Number.NaN),

@@ -6,33 +6,18 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 
 export type CandleData = { time: number; open: string; high: string; low: string; close: string };
 
-/**
- * Candles with lightweight-charts (loaded only on the instrument page). The last candle follows
- * the live price: each pushed price updates its close and extremes, or opens the next candle.
- */
-export default function CandleChart({
-  candles,
-  periodSeconds,
-  livePrice,
-  label,
-}: {
-  candles: readonly CandleData[];
-  periodSeconds: number;
-  livePrice: string | undefined;
-  label: string;
-}) {
-  const box = useRef<HTMLDivElement>(null);
+type Bar = { time: number; open: number; high: number; low: number; close: number };
+
+/** The chart in `box`, made once with its colours read from the design tokens (it draws on a canvas). */
+function useChart(box: RefObject<HTMLDivElement | null>) {
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
-  const last = useRef<{ time: number; open: number; high: number; low: number; close: number } | null>(null);
-
   useEffect(() => {
     if (!box.current) return;
-    // The chart draws on a canvas: its colours are read from the design tokens.
     const token = (name: string) =>
       getComputedStyle(box.current as HTMLElement)
         .getPropertyValue(name)
@@ -62,21 +47,17 @@ export default function CandleChart({
       chart.current = null;
       series.current = null;
     };
-  }, []);
+  }, [box]);
+  return { chart, series };
+}
 
-  useEffect(() => {
-    const data = candles.map((c) => ({
-      time: c.time as UTCTimestamp,
-      open: Number(c.open),
-      high: Number(c.high),
-      low: Number(c.low),
-      close: Number(c.close),
-    }));
-    series.current?.setData(data);
-    last.current = data.at(-1) ? { ...(data.at(-1) as (typeof data)[number]) } : null;
-    chart.current?.timeScale().fitContent();
-  }, [candles]);
-
+/** Each pushed price updates the last candle's close and extremes, or opens the next candle. */
+function useLiveCandle(
+  series: RefObject<ISeriesApi<'Candlestick'> | null>,
+  last: RefObject<Bar | null>,
+  livePrice: string | undefined,
+  periodSeconds: number,
+) {
   useEffect(() => {
     if (!livePrice || !series.current || !last.current) return;
     const p = Number(livePrice);
@@ -95,7 +76,42 @@ export default function CandleChart({
       last.current = { ...current, high: Math.max(current.high, p), low: Math.min(current.low, p), close: p };
     }
     series.current.update({ ...last.current, time: last.current.time as UTCTimestamp });
-  }, [livePrice, periodSeconds]);
+  }, [series, last, livePrice, periodSeconds]);
+}
+
+/**
+ * Candles with lightweight-charts (loaded only on the instrument page). The last candle follows
+ * the live price: each pushed price updates its close and extremes, or opens the next candle.
+ */
+export default function CandleChart({
+  candles,
+  periodSeconds,
+  livePrice,
+  label,
+}: {
+  candles: readonly CandleData[];
+  periodSeconds: number;
+  livePrice: string | undefined;
+  label: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const { chart, series } = useChart(box);
+  const last = useRef<Bar | null>(null);
+
+  useEffect(() => {
+    const data = candles.map((c) => ({
+      time: c.time as UTCTimestamp,
+      open: Number(c.open),
+      high: Number(c.high),
+      low: Number(c.low),
+      close: Number(c.close),
+    }));
+    series.current?.setData(data);
+    last.current = data.at(-1) ? { ...(data.at(-1) as (typeof data)[number]) } : null;
+    chart.current?.timeScale().fitContent();
+  }, [candles, chart, series]);
+
+  useLiveCandle(series, last, livePrice, periodSeconds);
 
   return (
     <div ref={box} className="candle-chart" role="img" aria-label={label} data-candles={candles.length} />

@@ -36,8 +36,8 @@ function useFiltered(items: readonly MarketItem[] | undefined, search: string, s
     const sorted = [...list];
     if (sort === 'name') sorted.sort((a, b) => a.appName.localeCompare(b.appName));
     if (sort === 'price') sorted.sort((a, b) => Number(b.price) - Number(a.price));
-    if (sort === 'change') sorted.sort((a, b) => Number(b.zdf) - Number(a.zdf));
-    if (sort === 'change-asc') sorted.sort((a, b) => Number(a.zdf) - Number(b.zdf));
+    if (sort === 'change') sorted.sort((a, b) => Number(b.change) - Number(a.change));
+    if (sort === 'change-asc') sorted.sort((a, b) => Number(a.change) - Number(b.change));
     return sorted;
   }, [items, search, sort]);
 }
@@ -99,6 +99,43 @@ function Panel({ tab, search, sort }: { tab: TabKey; search: string; sort: Sort 
   );
 }
 
+/** The search box and the sort order of the list. */
+function MarketTools({
+  search,
+  onSearch,
+  sort,
+  onSort,
+}: {
+  search: string;
+  onSearch: (search: string) => void;
+  sort: Sort;
+  onSort: (sort: Sort) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="market-tools">
+      <label className="search">
+        <span className="visually-hidden">{t('market.search')}</span>
+        <input
+          type="search"
+          placeholder={t('market.search')}
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+        />
+      </label>
+      <label>
+        {t('market.sortBy')}{' '}
+        <select value={sort} onChange={(e) => onSort(e.target.value as Sort)}>
+          <option value="name">{t('market.sortName')}</option>
+          <option value="price">{t('market.sortPrice')}</option>
+          <option value="change">{t('market.sortChange')} ▼</option>
+          <option value="change-asc">{t('market.sortChange')} ▲</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
 export default function Market() {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
@@ -145,26 +182,7 @@ export default function Market() {
           </button>
         ))}
       </div>
-      <div className="market-tools">
-        <label className="search">
-          <span className="visually-hidden">{t('market.search')}</span>
-          <input
-            type="search"
-            placeholder={t('market.search')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </label>
-        <label>
-          {t('market.sortBy')}{' '}
-          <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
-            <option value="name">{t('market.sortName')}</option>
-            <option value="price">{t('market.sortPrice')}</option>
-            <option value="change">{t('market.sortChange')} ▼</option>
-            <option value="change-asc">{t('market.sortChange')} ▲</option>
-          </select>
-        </label>
-      </div>
+      <MarketTools search={search} onSearch={setSearch} sort={sort} onSort={setSort} />
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`}>
         <Panel tab={tab} search={search} sort={sort} />
       </div>

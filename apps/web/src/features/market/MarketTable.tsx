@@ -9,8 +9,9 @@ import { Sparkline } from './Sparkline.tsx';
 import { WatchStar } from './WatchStar.tsx';
 import './market.css';
 
-export function currencyHref(item: Pick<MarketItem, 'code' | 'type' | 'id'>): string {
-  return `/cruuency?${new URLSearchParams({ code: item.code, type: String(item.type), id: String(item.id) }).toString()}`;
+/** The instrument page of an item (positions/routes.ts: /instrument, or spec §2's /cruuency). */
+export function instrumentHref(item: Pick<MarketItem, 'code' | 'type' | 'id'>): string {
+  return `/instrument?${new URLSearchParams({ code: item.code, type: String(item.type), id: String(item.id) }).toString()}`;
 }
 
 type RowProps = {
@@ -35,10 +36,10 @@ function LiveCells({ item, locale }: { item: MarketItem; locale: string }) {
         {item.open ? null : <span className="badge">{t('market.closed')}</span>}
       </td>
       <td className="num">
-        <Change zdf={live.zdf} />
+        <Change change={live.change} />
       </td>
       <td className="spark-cell">
-        <Sparkline points={item.hundred} trend={direction(live.zdf)} />
+        <Sparkline points={item.hundred} trend={direction(live.change)} />
       </td>
     </>
   );
@@ -48,7 +49,7 @@ const Row = memo(function Row({ item, index, locale, watched, onToggleWatch, mea
   return (
     <tr data-code={item.code} data-index={index} aria-rowindex={index + 2} ref={measure}>
       <th scope="row">
-        <Link to={currencyHref(item)} className="instrument">
+        <Link to={instrumentHref(item)} className="instrument">
           <img src={item.logo} alt="" width="28" height="28" loading="lazy" />
           <span>
             <span className="instrument-name">{item.appName}</span>

@@ -23,11 +23,11 @@ const noQuote = () => undefined;
  * market keeps the server's figures (its last close and the change of its last day of trading),
  * whatever the socket pushed before it closed, so the list and the instrument page agree.
  */
-export function useLive(item: MarketItem): { nowPrice: string; zdf: string } {
+export function useLive(item: MarketItem): { nowPrice: string; change: string } {
   const live = useQuote(item.code);
   return item.open && live
-    ? { nowPrice: live.price, zdf: live.zdf }
-    : { nowPrice: item.price, zdf: item.zdf };
+    ? { nowPrice: live.price, change: live.change }
+    : { nowPrice: item.price, change: item.change };
 }
 
 /** One quote of one tick: bid, ask and the mid between them, so the headline always sits inside. */
@@ -45,14 +45,14 @@ export function quoteOf(bid: string, ask: string): Quote {
   return { bid, ask, mid: formatMinor((b + a) / 2n, decimals) };
 }
 
-/** zdf as a percentage with two decimals (spec §3), sign always shown. */
-export function percent(zdf: string, locale: string): string {
-  const value = Number(zdf) * 100;
+/** A 24 h change (a ratio) as a percentage with two decimals (spec §3), sign always shown. */
+export function percent(change: string, locale: string): string {
+  const value = Number(change) * 100;
   return `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value)}%`;
 }
 
-export function direction(zdf: string): 'up' | 'down' | 'flat' {
-  const value = Number(zdf);
+export function direction(change: string): 'up' | 'down' | 'flat' {
+  const value = Number(change);
   return value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
 }
 

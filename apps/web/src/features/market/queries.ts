@@ -1,6 +1,7 @@
 import type { Language } from '@swx/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../app/api.ts';
+import { itemFromWire } from './wire.ts';
 
 const all = ['market'] as const;
 const watchlists = [...all, 'watchlist'] as const;
@@ -16,20 +17,20 @@ export const marketQueries = {
   byType: (language: Language, type: number) =>
     queryOptions({
       queryKey: [...all, 'type', type, language],
-      queryFn: () => callApi('listMarketByType', { query: { type } }),
+      queryFn: async () => (await callApi('listMarketByType', { query: { type } })).map(itemFromWire),
       staleTime: 60_000,
     }),
   /** A list's first items only (the optional `limit`), for a screen that shows a few. */
   firstOfType: (language: Language, type: number, limit: number) =>
     queryOptions({
       queryKey: [...all, 'type', type, language, 'first', limit],
-      queryFn: () => callApi('listMarketByType', { query: { type, limit } }),
+      queryFn: async () => (await callApi('listMarketByType', { query: { type, limit } })).map(itemFromWire),
       staleTime: 60_000,
     }),
   info: (language: Language, id: number) =>
     queryOptions({
       queryKey: [...all, 'info', id, language],
-      queryFn: () => callApi('getMarketInfo', { params: { id } }),
+      queryFn: async () => itemFromWire(await callApi('getMarketInfo', { params: { id } })),
       staleTime: 60_000,
     }),
   candles: (code: string, period: string) =>
@@ -41,6 +42,6 @@ export const marketQueries = {
   watchlist: (userId: number, language: Language) =>
     queryOptions({
       queryKey: [...watchlists, userId, language],
-      queryFn: () => callApi('listWatchlist'),
+      queryFn: async () => (await callApi('listWatchlist')).map(itemFromWire),
     }),
 };

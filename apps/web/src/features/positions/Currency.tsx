@@ -1,6 +1,17 @@
-import { LANGUAGE_TAGS, PERIODS } from '@swx/contract';
+import { LANGUAGE_TAGS, type MarketItem, PERIODS } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type Dispatch,
+  lazy,
+  memo,
+  type SetStateAction,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClientState } from '../../app/state.ts';
@@ -14,7 +25,7 @@ import { useWatchlist } from '../market/watch.ts';
 import '../market/market.css';
 
 /** What the live parts of the page read of the instrument (getMarketInfo's answer). */
-type MarketInfo = { code: string; appName: string; open: boolean; zdf: string };
+type MarketInfo = { code: string; appName: string; open: boolean; change: string };
 
 const CandleChart = lazy(() => import('../market/CandleChart.tsx'));
 /**
@@ -35,24 +46,25 @@ const SECONDS: Record<string, number> = {
 /** Screen readers hear the price at most this often, politely, unless the reader pauses it (WCAG 2.2.2). */
 const ANNOUNCE_EVERY_MS = 30_000;
 
-export default function Currency() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const id = Number(params.get('id'));
+type Period = (typeof PERIODS)[number];
+type Watch = ReturnType<typeof useWatchlist>;
+
+/**
+ * The instrument's snapshot and candles. What the screen shows of the instrument (`shown`) is the
+ * answer as it arrives, drawn at a transition's priority (React draws the whole page in slices, the
+ * browser free between them, instead of in the task that brought the answer). The candles are
+ * asked for once that is drawn: the page's own figures first, the chart's data beside the chart's
+ * module, which only loads then.
+ */
+function useInstrument(id: number, codeParam: string | null, period: Period) {
   const language = useClientState((s) => s.language);
-  const locale = LANGUAGE_TAGS[language];
-  const [period, setPeriod] = useState<(typeof PERIODS)[number]>('1h');
   const info = useQuery({
     ...marketQueries.info(language, id),
     enabled: Number.isInteger(id) && id > 0,
     refetchInterval: 5_000,
   });
-  // What the screen shows of the instrument: the answer as it arrives, drawn at a transition's
-  // priority (React draws the whole page in slices, the browser free between them, instead of in
-  // the task that brought the answer). The candles are asked for once that is drawn: the page's
-  // own figures first, the chart's data beside the chart's module, which only loads then.
   const shown = useDeferredValue(info.data);
-  const code = info.data?.code ?? params.get('code') ?? '';
+  const code = info.data?.code ?? codeParam ?? '';
   const series = useQuery({
     ...marketQueries.candles(code, period),
     enabled: code !== '' && shown !== undefined,
@@ -61,19 +73,6 @@ export default function Currency() {
     ...marketQueries.candles(code, '15m'),
     enabled: code !== '' && shown !== undefined,
   });
-  const watch = useWatchlist();
-  const [speakPrice, setSpeakPrice] = useState(true);
-  /** The order ticket's quote (the tick its figures are priced at), while it has one. */
-  const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
-
-  // One quote for the whole screen: the headline, the bid/ask strip and the ticket show the same
-  // tick. While the ticket prices the market, that is its tick; otherwise the instrument's own
-  // snapshot (price, bid and ask computed together). Never the socket's price beside another
-  // moment's bid and ask.
-  const open = shown?.open === true;
-  const quote: Quote | null =
-    open && ticketQuote ? ticketQuote : shown ? { bid: shown.bid, ask: shown.ask, mid: shown.price } : null;
-  const nowPrice = quote?.mid;
   const stats = useMemo(() => {
     const c = (day.data?.candles ?? []).slice(-96);
     if (c.length === 0) return null;
@@ -83,6 +82,20 @@ export default function Currency() {
       low: c.reduce((m, x) => (Number(x.low) < Number(m) ? x.low : m), c[0]?.low ?? '0'),
     };
   }, [day.data]);
+  return { info, shown, series, stats };
+}
+
+export default function Currency() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const locale = LANGUAGE_TAGS[useClientState((s) => s.language)];
+  const [period, setPeriod] = useState<Period>('1h');
+  const { info, shown, series, stats } = useInstrument(id, params.get('code'), period);
+  const watch = useWatchlist();
+  const [speakPrice, setSpeakPrice] = useState(true);
+  /** The order ticket's quote (the tick its figures are priced at), while it has one. */
+  const [ticketQuote, setTicketQuote] = useState<Quote | null>(null);
 
   if (
     !Number.isInteger(id) ||
@@ -99,16 +112,67 @@ export default function Currency() {
   if (info.isError) return <Failed message={info.error.message} onRetry={() => void info.refetch()} />;
   if (!shown) return <Loading />;
   const item = shown;
-  const watched = watch.ids.has(item.id);
+  // One quote for the whole screen: the headline, the bid/ask strip and the ticket show the same
+  // tick. While the ticket prices the market, that is its tick; otherwise the instrument's own
+  // snapshot (price, bid and ask computed together). Never the socket's price beside another
+  // moment's bid and ask.
+  const quote: Quote =
+    item.open && ticketQuote ? ticketQuote : { bid: item.bid, ask: item.ask, mid: item.price };
   return (
     <div className="container page currency">
+      <InstrumentHead
+        item={item}
+        nowPrice={quote.mid}
+        locale={locale}
+        watch={watch}
+        speak={[speakPrice, setSpeakPrice]}
+      />
+      <QuoteGrid quote={quote} locale={locale} />
+      <DayStats stats={stats} locale={locale} />
+      <ChartCard
+        series={series}
+        period={period}
+        onPeriod={setPeriod}
+        livePrice={item.open ? quote.mid : undefined}
+        name={item.appName}
+      />
+      <section className="card" aria-labelledby="trade-title">
+        <h2 id="trade-title">{t('market.trade')}</h2>
+        <Suspense fallback={<Loading />}>
+          <OrderTicket item={item} onQuote={setTicketQuote} />
+        </Suspense>
+      </section>
+    </div>
+  );
+}
+
+/** The instrument's name, its live price and change, and whether its market is open. */
+function InstrumentHead({
+  item,
+  nowPrice,
+  locale,
+  watch,
+  speak: [speakPrice, setSpeakPrice],
+}: {
+  item: MarketItem;
+  nowPrice: string;
+  locale: string;
+  watch: Watch;
+  /** Whether the price is spoken (the reader may pause it), kept while instruments change. */
+  speak: [boolean, Dispatch<SetStateAction<boolean>>];
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
       <header className="currency-head">
         <img src={item.logo} alt="" width="44" height="44" />
         <div>
           <h1 className="page-title">{item.appName}</h1>
           <p className="muted">{item.code}</p>
         </div>
-        {watch.enabled ? <WatchStar item={item} watched={watched} onToggle={watch.toggle} /> : null}
+        {watch.enabled ? (
+          <WatchStar item={item} watched={watch.ids.has(item.id)} onToggle={watch.toggle} />
+        ) : null}
       </header>
       <p className="currency-price">
         <strong data-testid="live-price" data-price={nowPrice}>
@@ -135,93 +199,124 @@ export default function Currency() {
           {t('market.marketClosed')} {t('market.closedChange')}
         </p>
       )}
-      {quote ? (
-        <dl className="term-grid quote-grid" data-testid="page-quote">
-          <div data-quote="bid" data-value={quote.bid}>
-            <dt>{t('market.bid')}</dt>
-            <dd>{price(quote.bid, locale)}</dd>
-          </div>
-          <div data-quote="ask" data-value={quote.ask}>
-            <dt>{t('market.ask')}</dt>
-            <dd>{price(quote.ask, locale)}</dd>
+    </>
+  );
+}
+
+/** The page's quote: bid, ask and the spread between them. */
+function QuoteGrid({ quote, locale }: { quote: Quote; locale: string }) {
+  const { t } = useTranslation();
+  return (
+    <dl className="term-grid quote-grid" data-testid="page-quote">
+      <div data-quote="bid" data-value={quote.bid}>
+        <dt>{t('market.bid')}</dt>
+        <dd>{price(quote.bid, locale)}</dd>
+      </div>
+      <div data-quote="ask" data-value={quote.ask}>
+        <dt>{t('market.ask')}</dt>
+        <dd>{price(quote.ask, locale)}</dd>
+      </div>
+      <div>
+        <dt>{t('market.spread')}</dt>
+        <dd>
+          {price(
+            (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
+            locale,
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The last 24 h (96 quarter-hour candles): open, high and low. */
+function DayStats({
+  stats,
+  locale,
+}: {
+  stats: { open: string; high: string; low: string } | null;
+  locale: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="stats-title" className="card">
+      <h2 id="stats-title">{t('market.stats')}</h2>
+      {stats ? (
+        <dl className="term-grid quote-grid">
+          <div>
+            <dt>{t('market.open24')}</dt>
+            <dd>{price(stats.open, locale)}</dd>
           </div>
           <div>
-            <dt>{t('market.spread')}</dt>
-            <dd>
-              {price(
-                (Number(quote.ask) - Number(quote.bid)).toFixed(quote.ask.split('.')[1]?.length ?? 2),
-                locale,
-              )}
-            </dd>
+            <dt>{t('market.high')}</dt>
+            <dd>{price(stats.high, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('market.low')}</dt>
+            <dd>{price(stats.low, locale)}</dd>
           </div>
         </dl>
+      ) : (
+        <Loading />
+      )}
+    </section>
+  );
+}
+
+/** The candle chart and its timeframes; the last candle follows the live price while open. */
+function ChartCard({
+  series,
+  period,
+  onPeriod,
+  livePrice,
+  name,
+}: {
+  series: ReturnType<typeof useInstrument>['series'];
+  period: Period;
+  onPeriod: (period: Period) => void;
+  livePrice: string | undefined;
+  name: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="card chart-card" aria-labelledby="chart-title">
+      <h2 id="chart-title" className="visually-hidden">
+        {t('market.chart')}
+      </h2>
+      <fieldset className="timeframes">
+        <legend className="visually-hidden">{t('market.timeframe')}</legend>
+        {PERIODS.map((p) => (
+          <button
+            key={p}
+            type="button"
+            aria-pressed={period === p}
+            className={period === p ? 'selected' : undefined}
+            onClick={() => onPeriod(p)}
+          >
+            <span aria-hidden="true">{p}</span>
+            <span className="visually-hidden">{t(`market.period.${p}`)}</span>
+          </button>
+        ))}
+      </fieldset>
+      {series.isError ? (
+        <Failed message={series.error.message} onRetry={() => void series.refetch()} />
       ) : null}
-      <section aria-labelledby="stats-title" className="card">
-        <h2 id="stats-title">{t('market.stats')}</h2>
-        {stats ? (
-          <dl className="term-grid quote-grid">
-            <div>
-              <dt>{t('market.open24')}</dt>
-              <dd>{price(stats.open, locale)}</dd>
-            </div>
-            <div>
-              <dt>{t('market.high')}</dt>
-              <dd>{price(stats.high, locale)}</dd>
-            </div>
-            <div>
-              <dt>{t('market.low')}</dt>
-              <dd>{price(stats.low, locale)}</dd>
-            </div>
-          </dl>
-        ) : (
-          <Loading />
-        )}
-      </section>
-      <section className="card chart-card" aria-labelledby="chart-title">
-        <h2 id="chart-title" className="visually-hidden">
-          {t('market.chart')}
-        </h2>
-        <fieldset className="timeframes">
-          <legend className="visually-hidden">{t('market.timeframe')}</legend>
-          {PERIODS.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={period === p}
-              className={period === p ? 'selected' : undefined}
-              onClick={() => setPeriod(p)}
-            >
-              <span aria-hidden="true">{p}</span>
-              <span className="visually-hidden">{t(`market.period.${p}`)}</span>
-            </button>
-          ))}
-        </fieldset>
-        {series.isError ? (
-          <Failed message={series.error.message} onRetry={() => void series.refetch()} />
-        ) : null}
-        {/* The chart's size from the start; drawn once in view (below the fold on a phone). */}
-        <InView className="chart-slot" fallback={<Loading />}>
-          <Suspense fallback={<Loading />}>
-            {series.data ? (
-              <CandleChart
-                candles={series.data.candles}
-                periodSeconds={SECONDS[period] ?? 3600}
-                livePrice={open ? nowPrice : undefined}
-                label={t('market.chartLabel', { name: item.appName, period: t(`market.period.${period}`) })}
-              />
-            ) : (
-              <Loading />
-            )}
-          </Suspense>
-        </InView>
-      </section>
-      <section className="card" aria-labelledby="trade-title">
-        <h2 id="trade-title">{t('market.trade')}</h2>
+      {/* The chart's size from the start; drawn once in view (below the fold on a phone). */}
+      <InView className="chart-slot" fallback={<Loading />}>
         <Suspense fallback={<Loading />}>
-          <OrderTicket item={item} onQuote={setTicketQuote} />
+          {series.data ? (
+            <CandleChart
+              candles={series.data.candles}
+              periodSeconds={SECONDS[period] ?? 3600}
+              livePrice={livePrice}
+              label={t('market.chartLabel', { name, period: t(`market.period.${period}`) })}
+            />
+          ) : (
+            <Loading />
+          )}
         </Suspense>
-      </section>
-    </div>
+      </InView>
+    </section>
   );
 }
 
@@ -232,11 +327,11 @@ export default function Currency() {
  */
 function useLiveChange(item: MarketInfo): string {
   const live = useQuote(item.code);
-  return (item.open ? live?.zdf : undefined) ?? item.zdf;
+  return (item.open ? live?.change : undefined) ?? item.change;
 }
 
 function LiveChange({ item }: { item: MarketInfo }) {
-  return <Change zdf={useLiveChange(item)} />;
+  return <Change change={useLiveChange(item)} />;
 }
 
 /** The price for screen readers, politely, at most every 30 s, unless the reader pauses it. */
@@ -252,7 +347,7 @@ function PriceAnnouncer({
   speak: boolean;
 }) {
   const { t } = useTranslation();
-  const zdf = useLiveChange(item);
+  const change = useLiveChange(item);
   const [announcement, setAnnouncement] = useState('');
   const lastAnnounced = useRef(0);
   // Paused: what was said is not said again when it resumes.
@@ -264,16 +359,16 @@ function PriceAnnouncer({
     const now = Date.now();
     if (now - lastAnnounced.current < ANNOUNCE_EVERY_MS) return;
     lastAnnounced.current = now;
-    const dir = direction(zdf);
+    const dir = direction(change);
     setAnnouncement(
       t('market.announce', {
         name: item.appName,
         price: price(nowPrice, locale),
         direction: dir === 'down' ? t('market.down') : t('market.up'),
-        change: percent(zdf, locale),
+        change: percent(change, locale),
       }),
     );
-  }, [nowPrice, zdf, item.appName, locale, t]);
+  }, [nowPrice, change, item.appName, locale, t]);
   return (
     <p className="visually-hidden" aria-live="polite" data-testid="price-announcer">
       {speak ? announcement : ''}

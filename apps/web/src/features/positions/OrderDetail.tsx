@@ -20,7 +20,9 @@ function OrderFields({ order }: { order: Position }) {
   return (
     <section className="card order-detail" aria-labelledby="order-title" data-order={order.id}>
       <h2 id="order-title">
-        <Link to={`/cruuency?code=${encodeURIComponent(order.code)}&id=${order.marketId}`}>{order.code}</Link>{' '}
+        <Link to={`/instrument?code=${encodeURIComponent(order.code)}&id=${order.marketId}`}>
+          {order.code}
+        </Link>{' '}
         <BookBadge book={order.book} />
       </h2>
       <FigureList rows={rows} className="detail-figures" />

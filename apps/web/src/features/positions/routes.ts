@@ -1,14 +1,19 @@
-import { featureRoutes } from '../../app/routeTypes.ts';
+import { featureRoutes, type RouteEntry } from '../../app/routeTypes.ts';
+
+/** The instrument page (query: code, type, id), under either of its paths. */
+const instrumentPage: Omit<RouteEntry, 'path'> = {
+  title: 'currency',
+  tab: 'market',
+  view: { load: () => import('./Currency.tsx') },
+  firstCall: { name: 'getMarketInfo', params: { id: '?id' } },
+};
 
 /** The trading feature's routes (app/routes.ts puts every feature's in the one list). */
 export const positionsRoutes = featureRoutes(import.meta.url, [
-  {
-    path: '/cruuency',
-    title: 'currency',
-    tab: 'market',
-    view: { load: () => import('./Currency.tsx') },
-    firstCall: { name: 'getMarketInfo', params: { id: '?id' } },
-  },
+  // The app's links go to /instrument; /cruuency, spec §2's path (spelt as in the product), shows
+  // the same page.
+  { path: '/instrument', ...instrumentPage },
+  { path: '/cruuency', ...instrumentPage },
   {
     path: '/profile/orders',
     title: 'orders',
