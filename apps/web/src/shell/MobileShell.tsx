@@ -49,13 +49,68 @@ function useStackedTitle(measureKey: string) {
   return { heading, stacked };
 }
 
+/** Back, away from the six tab roots: in the history when there is one, else home. */
+function BackButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      className="icon-button flip-rtl"
+      aria-label={t('action.back')}
+      onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
+    >
+      <Icon name="back" />
+    </button>
+  );
+}
+
+/** The bar's end: language, the bell when logged in, service, Login when logged out. */
+function BarEnd({ isLogin }: { isLogin: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mobile-bar-end">
+      <LanguageButton />
+      {isLogin ? (
+        <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
+          <Icon name="bell" />
+        </Link>
+      ) : null}
+      <ServiceLink />
+      {isLogin ? null : (
+        <Link className="button primary small" to="/pass/login">
+          {t('action.login')}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** The bottom tab bar: the six tab roots. */
+function TabBar() {
+  const { t } = useTranslation();
+  return (
+    <nav className="tab-bar" aria-label={t('nav.tabBar')}>
+      <ul>
+        {TABS.map((tab) => (
+          <li key={tab.key}>
+            <NavLink to={tab.path} end={tab.path === '/'}>
+              <Icon name={tab.key} />
+              <span>{t(`nav.${tab.key}`)}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /**
  * Mobile: top bar (back away from the six tab roots, title, language, bell when logged in,
  * service, Login when logged out), bottom tab bar, and the welcome board once per session.
  */
 export function MobileShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
   const welcomeShown = useClientState((s) => s.welcomeShown);
@@ -68,35 +123,11 @@ export function MobileShell({ children }: { children: ReactNode }) {
   return (
     <div className="shell mobile">
       <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
-        <div className="mobile-bar-start">
-          {route.tabRoot ? null : (
-            <button
-              type="button"
-              className="icon-button flip-rtl"
-              aria-label={t('action.back')}
-              onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}
-            >
-              <Icon name="back" />
-            </button>
-          )}
-        </div>
+        <div className="mobile-bar-start">{route.tabRoot ? null : <BackButton />}</div>
         <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
           {title}
         </h1>
-        <div className="mobile-bar-end">
-          <LanguageButton />
-          {isLogin ? (
-            <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
-              <Icon name="bell" />
-            </Link>
-          ) : null}
-          <ServiceLink />
-          {isLogin ? null : (
-            <Link className="button primary small" to="/pass/login">
-              {t('action.login')}
-            </Link>
-          )}
-        </div>
+        <BarEnd isLogin={isLogin} />
       </header>
       <main id="main" tabIndex={-1} className={callback ? 'no-tab-bar' : undefined}>
         {/* Under the welcome board (a modal that leaves by going home or to registration) the page
@@ -104,20 +135,7 @@ export function MobileShell({ children }: { children: ReactNode }) {
             (its data, its quotes) only once the board is gone. */}
         <Activity mode={welcomeShown ? 'visible' : 'hidden'}>{children}</Activity>
       </main>
-      {callback ? null : (
-        <nav className="tab-bar" aria-label={t('nav.tabBar')}>
-          <ul>
-            {TABS.map((tab) => (
-              <li key={tab.key}>
-                <NavLink to={tab.path} end={tab.path === '/'}>
-                  <Icon name={tab.key} />
-                  <span>{t(`nav.${tab.key}`)}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      {callback ? null : <TabBar />}
       {welcomeShown ? null : (
         <Suspense fallback={null}>
           <WelcomeBoard />

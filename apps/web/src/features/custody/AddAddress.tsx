@@ -1,6 +1,6 @@
 import { Code, ownershipMessage, type WithdrawalAddress } from '@swx/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type RefObject, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -31,51 +31,60 @@ function LiveOnly() {
   );
 }
 
-function AddFlow({ customerId, record }: { customerId: number; record: VaultRecord }) {
+/** The address is added once the words are known to be backed up. */
+function NeedsBackup() {
+  const { t } = useTranslation();
+  return (
+    <section className="card" data-testid="needs-backup">
+      <p>{t('custody.add.needsBackup')}</p>
+      <Link className="button primary" to="/profile/wallet/verify">
+        {t('custody.backup.verify')}
+      </Link>
+      <BackToWallet />
+    </section>
+  );
+}
+
+/** The address added: from when it can be withdrawn to. */
+function AddressAdded({
+  added,
+  heading,
+}: {
+  added: WithdrawalAddress;
+  heading: RefObject<HTMLHeadingElement | null>;
+}) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  return (
+    <section className="card" aria-labelledby="custody-step" data-testid="address-added">
+      <h2 id="custody-step" ref={heading}>
+        {t('custody.add.doneTitle')}
+      </h2>
+      <p>
+        <code className="wallet-address" dir="ltr">
+          {added.address}
+        </code>
+      </p>
+      <p data-testid="usable-from" data-usable-from={added.usableFrom}>
+        {t('custody.add.usableFrom', {
+          time: formatDate(language, added.usableFrom, { dateStyle: 'medium', timeStyle: 'short' }),
+        })}
+      </p>
+      <p className="muted small">{t('custody.add.wait')}</p>
+      <Link to="/profile/addresses">{t('custody.add.seeAddresses')}</Link>
+      <BackToWallet />
+    </section>
+  );
+}
+
+/** The label and the add; the demo book's refusal (10043) and a duplicate address are kept apart. */
+function useAddAddress(customerId: number, record: VaultRecord) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const language = useClientState((s) => s.language);
-  const demo = useClientState((s) => s.virtual === 1);
-  const labelId = useId();
   const [label, setLabel] = useState(() => t('custody.add.defaultLabel'));
   const [failure, setFailure] = useState('');
   const [refusedAsDemo, setRefusedAsDemo] = useState(false);
   const [added, setAdded] = useState<WithdrawalAddress | null>(null);
-  const heading = useStepFocus(added ? 'added' : 'form');
-
-  if (!record.backupVerified)
-    return (
-      <section className="card" data-testid="needs-backup">
-        <p>{t('custody.add.needsBackup')}</p>
-        <Link className="button primary" to="/profile/wallet/verify">
-          {t('custody.backup.verify')}
-        </Link>
-        <BackToWallet />
-      </section>
-    );
-  if (demo || refusedAsDemo) return <LiveOnly />;
-  if (added)
-    return (
-      <section className="card" aria-labelledby="custody-step" data-testid="address-added">
-        <h2 id="custody-step" ref={heading}>
-          {t('custody.add.doneTitle')}
-        </h2>
-        <p>
-          <code className="wallet-address" dir="ltr">
-            {added.address}
-          </code>
-        </p>
-        <p data-testid="usable-from" data-usable-from={added.usableFrom}>
-          {t('custody.add.usableFrom', {
-            time: formatDate(language, added.usableFrom, { dateStyle: 'medium', timeStyle: 'short' }),
-          })}
-        </p>
-        <p className="muted small">{t('custody.add.wait')}</p>
-        <Link to="/profile/addresses">{t('custody.add.seeAddresses')}</Link>
-        <BackToWallet />
-      </section>
-    );
-
   const submit = async (mnemonic: string) => {
     setFailure('');
     const address = record.addresses.evm;
@@ -95,10 +104,16 @@ function AddFlow({ customerId, record }: { customerId: number; record: VaultReco
       else setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
     }
   };
+  return { label, setLabel, failure, refusedAsDemo, added, submit };
+}
 
+/** The address to add, its label, and the passphrase that opens the words to sign with. */
+function AddForm({ record, add }: { record: VaultRecord; add: ReturnType<typeof useAddAddress> }) {
+  const { t } = useTranslation();
+  const labelId = useId();
   return (
     <>
-      <UnlockForm record={record} submitLabel={t('custody.add.submit')} onOpen={submit}>
+      <UnlockForm record={record} submitLabel={t('custody.add.submit')} onOpen={add.submit}>
         <p>{t('custody.add.text')}</p>
         <p className="wallet-address" dir="ltr" data-testid="add-address">
           {record.addresses.evm}
@@ -108,18 +123,28 @@ function AddFlow({ customerId, record }: { customerId: number; record: VaultReco
           <input
             id={labelId}
             className="control"
-            value={label}
+            value={add.label}
             maxLength={LABEL_MAX}
             autoComplete="off"
-            onChange={(e) => setLabel(e.target.value)}
+            onChange={(e) => add.setLabel(e.target.value)}
           />
         </div>
         <p className="small muted">{t('custody.add.wait')}</p>
-        <FormError message={failure} />
+        <FormError message={add.failure} />
       </UnlockForm>
       <BackToWallet />
     </>
   );
+}
+
+function AddFlow({ customerId, record }: { customerId: number; record: VaultRecord }) {
+  const demo = useClientState((s) => s.virtual === 1);
+  const add = useAddAddress(customerId, record);
+  const heading = useStepFocus(add.added ? 'added' : 'form');
+  if (!record.backupVerified) return <NeedsBackup />;
+  if (demo || add.refusedAsDemo) return <LiveOnly />;
+  if (add.added) return <AddressAdded added={add.added} heading={heading} />;
+  return <AddForm record={record} add={add} />;
 }
 
 /** /profile/wallet/withdrawal: sign the ownership message here and add the EVM address (live book only). */

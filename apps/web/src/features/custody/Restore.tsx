@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { FormError } from '../../ui/Field.tsx';
@@ -9,12 +9,9 @@ import { BackToWallet, CustodyPage, NewPassphraseForm, TextArea, useStepFocus } 
 
 const body = z.object({ words: z.string().check(z.trim(), z.minLength(1)) });
 
-function RestoreFlow({ customerId }: { customerId: number }) {
+/** The words typed from the backup, checked (their checksum) before they are kept. */
+function useWordsForm(onWords: (mnemonic: string) => void) {
   const { t } = useTranslation();
-  // The words, once their checksum holds, until they are sealed (or the page is left).
-  const [mnemonic, setMnemonic] = useState('');
-  const heading = useStepFocus(mnemonic ? 'passphrase' : 'words');
-  const save = useSave(customerId);
   const form = useContractForm({
     schema: body,
     initial: { words: '' },
@@ -26,43 +23,65 @@ function RestoreFlow({ customerId }: { customerId: number }) {
       return problem ? { words: t(`custody.restore.${problem}`) } : {};
     },
     submit: async ({ words }) => {
-      setMnemonic(normalizeMnemonic(words));
+      onWords(normalizeMnemonic(words));
       form.reset();
     },
   });
+  return form;
+}
 
-  if (!mnemonic)
-    return (
-      <section aria-labelledby="custody-step" className="custody-step">
-        <h2 id="custody-step" ref={heading}>
-          {t('custody.restore.wordsTitle')}
-        </h2>
-        <form
-          className="card pass-form custody-form"
-          noValidate
-          data-testid="restore-words"
-          onSubmit={(e) => void form.onSubmit(e)}
-        >
-          <ReplacesNotice customerId={customerId} />
-          <TextArea
-            label={t('custody.restore.words')}
-            hint={t('custody.restore.hint')}
-            rows={4}
-            dir="ltr"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            {...form.field('words')}
-            onChange={(e) => form.setValue('words', e.target.value)}
-          />
-          <FormError message={form.failure} />
-          <button type="submit" className="button primary large block">
-            {t('custody.restore.check')}
-          </button>
-          <BackToWallet />
-        </form>
-      </section>
-    );
+function WordsStep({
+  customerId,
+  heading,
+  onWords,
+}: {
+  customerId: number;
+  heading: RefObject<HTMLHeadingElement | null>;
+  onWords: (mnemonic: string) => void;
+}) {
+  const { t } = useTranslation();
+  const form = useWordsForm(onWords);
+  return (
+    <section aria-labelledby="custody-step" className="custody-step">
+      <h2 id="custody-step" ref={heading}>
+        {t('custody.restore.wordsTitle')}
+      </h2>
+      <form
+        className="card pass-form custody-form"
+        noValidate
+        data-testid="restore-words"
+        onSubmit={(e) => void form.onSubmit(e)}
+      >
+        <ReplacesNotice customerId={customerId} />
+        <TextArea
+          label={t('custody.restore.words')}
+          hint={t('custody.restore.hint')}
+          rows={4}
+          dir="ltr"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          {...form.field('words')}
+          onChange={(e) => form.setValue('words', e.target.value)}
+        />
+        <FormError message={form.failure} />
+        <button type="submit" className="button primary large block">
+          {t('custody.restore.check')}
+        </button>
+        <BackToWallet />
+      </form>
+    </section>
+  );
+}
+
+function RestoreFlow({ customerId }: { customerId: number }) {
+  const { t } = useTranslation();
+  // The words, once their checksum holds, until they are sealed (or the page is left).
+  const [mnemonic, setMnemonic] = useState('');
+  const heading = useStepFocus(mnemonic ? 'passphrase' : 'words');
+  const save = useSave(customerId);
+
+  if (!mnemonic) return <WordsStep customerId={customerId} heading={heading} onWords={setMnemonic} />;
 
   return (
     <section aria-labelledby="custody-step" className="custody-step">

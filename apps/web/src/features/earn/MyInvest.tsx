@@ -1,6 +1,6 @@
-import type { EarnInvestment, EarnRedeemQuote, EarnType } from '@swx/contract';
+import type { EarnInvestment, EarnInvestmentDetail, EarnRedeemQuote, EarnType } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, type RefObject, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -95,6 +95,45 @@ function useInvestmentFacts(i: EarnInvestment): Fact[] {
   return facts.map(([label, shown, name]) => ({ name, label, shown }));
 }
 
+/** An investment's daily income, newest first (with the day's rate when the income is dynamic). */
+function IncomeHistory({
+  investment,
+  incomes,
+}: {
+  investment: EarnInvestment;
+  incomes: EarnInvestmentDetail['incomes'];
+}) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (incomes.length === 0) return <Empty text={t('earn.mine.noIncome')} />;
+  const dynamic = investment.income === 'dynamic';
+  return (
+    <ScrollTable
+      label={t('earn.mine.incomes')}
+      testId="income-history"
+      head={[
+        { text: t('earn.history.day') },
+        ...(dynamic ? [{ text: t('earn.history.rate'), num: true }] : []),
+        { text: t('earn.mine.income'), num: true },
+      ]}
+    >
+      {[...incomes].reverse().map((day) => (
+        <tr key={day.day}>
+          <td>{f.day(day.day)}</td>
+          {dynamic ? (
+            <td className="num" dir="ltr">
+              {day.rate === null ? '—' : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
+            </td>
+          ) : null}
+          <td className="num" data-value={day.amount}>
+            {f.exact(day.amount, investment.asset)}
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
+  );
+}
+
 /** One investment with its daily income (earnInvestment), in a dialog. */
 function InvestmentDetail({
   userId,
@@ -138,36 +177,65 @@ function InvestmentDetail({
       <h3>{t('earn.mine.incomes')}</h3>
       {!query.isSuccess ? (
         <QueryState query={query} />
-      ) : query.data.incomes.length === 0 ? (
-        <Empty text={t('earn.mine.noIncome')} />
       ) : (
-        <ScrollTable
-          label={t('earn.mine.incomes')}
-          testId="income-history"
-          head={[
-            { text: t('earn.history.day') },
-            ...(shown.income === 'dynamic' ? [{ text: t('earn.history.rate'), num: true }] : []),
-            { text: t('earn.mine.income'), num: true },
-          ]}
-        >
-          {[...query.data.incomes].reverse().map((day) => (
-            <tr key={day.day}>
-              <td>{f.day(day.day)}</td>
-              {shown.income === 'dynamic' ? (
-                <td className="num" dir="ltr">
-                  {day.rate === null
-                    ? '—'
-                    : formatPercent(f.language, day.rate, { minimumFractionDigits: 2 })}
-                </td>
-              ) : null}
-              <td className="num" data-value={day.amount}>
-                {f.exact(day.amount, shown.asset)}
-              </td>
-            </tr>
-          ))}
-        </ScrollTable>
+        <IncomeHistory investment={shown} incomes={query.data.incomes} />
       )}
     </ConfirmDialog>
+  );
+}
+
+/**
+ * The commit of exactly the redemption quote shown, renewed in place when it ran out; once done,
+ * the investments and balances are read again and what was received is said.
+ */
+function useRedeemCommit(
+  investment: EarnInvestment,
+  first: EarnRedeemQuote,
+  dialog: RefObject<HTMLDialogElement | null>,
+) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const queryClient = useQueryClient();
+  return useQuoteCommit({
+    first,
+    commit: (q) =>
+      callApi(investment.type === 'vip' ? 'vipRedeem' : 'fundRedeem', { body: { quoteId: q.quoteId } }),
+    renew: () => callApi('earnRedeemQuote', { body: { id: investment.id } }),
+    onDone: (done, q) => {
+      void queryClient.invalidateQueries({ queryKey: earnQueries.all });
+      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
+      dialog.current?.close();
+      announce(
+        t('earn.redeem.done', {
+          name: done.productName,
+          amount: f.exact(done.received ?? q.receive, done.asset),
+        }),
+      );
+    },
+    renewedText: t('earn.buy.renewed'),
+  });
+}
+
+/** What is paid now beside what holding to the end would pay (and when). */
+function RedeemCompare({ investment, quote }: { investment: EarnInvestment; quote: EarnRedeemQuote }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  return (
+    <div className="earn-compare">
+      <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
+        <p className="small">{t('earn.redeem.receiveNow')}</p>
+        <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
+      </div>
+      {quote.atMaturity !== null ? (
+        <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
+          <p className="small">{t('earn.redeem.atMaturity')}</p>
+          <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
+          {investment.expiryTime ? (
+            <p className="small muted">{t('earn.redeem.on', { date: f.date(investment.expiryTime) })}</p>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -188,26 +256,8 @@ function RedeemDialog({
   const { t } = useTranslation();
   const f = useEarnFormat();
   const book = useCurrentBook();
-  const queryClient = useQueryClient();
   const dialog = useModal();
-  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
-    first,
-    commit: (q) =>
-      callApi(investment.type === 'vip' ? 'vipRedeem' : 'fundRedeem', { body: { quoteId: q.quoteId } }),
-    renew: () => callApi('earnRedeemQuote', { body: { id: investment.id } }),
-    onDone: (done, q) => {
-      void queryClient.invalidateQueries({ queryKey: earnQueries.all });
-      void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
-      dialog.current?.close();
-      announce(
-        t('earn.redeem.done', {
-          name: done.productName,
-          amount: f.exact(done.received ?? q.receive, done.asset),
-        }),
-      );
-    },
-    renewedText: t('earn.buy.renewed'),
-  });
+  const { quote, renewed, busy, failure, submit } = useRedeemCommit(investment, first, dialog);
   const flexible = investment.termDays === null;
   const rows: [string, string, string][] = [
     [t('earn.redeem.amount'), quote.amount, 'amount'],
@@ -244,49 +294,43 @@ function RedeemDialog({
         testId="redeem-figures"
         quoteId={quote.quoteId}
       />
-      <div className="earn-compare">
-        <div className="earn-compare-now" data-figure="receive" data-value={quote.receive}>
-          <p className="small">{t('earn.redeem.receiveNow')}</p>
-          <p className="earn-compare-value">{f.exact(quote.receive, quote.asset)}</p>
-        </div>
-        {quote.atMaturity !== null ? (
-          <div className="earn-compare-later" data-figure="atMaturity" data-value={quote.atMaturity}>
-            <p className="small">{t('earn.redeem.atMaturity')}</p>
-            <p className="earn-compare-value">{f.exact(quote.atMaturity, quote.asset)}</p>
-            {investment.expiryTime ? (
-              <p className="small muted">{t('earn.redeem.on', { date: f.date(investment.expiryTime) })}</p>
-            ) : null}
-          </div>
-        ) : null}
-      </div>
+      <RedeemCompare investment={investment} quote={quote} />
       <p className="small muted">{flexible ? t('earn.redeem.flexibleNote') : t('earn.redeem.note')}</p>
     </QuoteConfirm>
   );
 }
 
-function InvestmentCard({ userId, investment: i }: { userId: number; investment: EarnInvestment }) {
+/** Asks for the redemption quote of an investment, then `onQuote`; a refusal is said under the card's buttons. */
+function useRedeemQuote(id: number, onQuote: () => void) {
   const { t } = useTranslation();
-  const f = useEarnFormat();
-  const [open, setOpen] = useState<'detail' | 'redeem' | null>(null);
-  const [redeemQuote, setRedeemQuote] = useState<EarnRedeemQuote | null>(null);
+  const [quote, setQuote] = useState<EarnRedeemQuote | null>(null);
   const [asking, setAsking] = useState(false);
   const [failure, setFailure] = useState('');
-  const headingId = `investment-${i.id}`;
-  const facts = useInvestmentFacts(i).filter(({ name }) =>
-    ['rate', 'term', 'entrustTime', 'expiryTime', 'incomeToDate', 'received', 'reason'].includes(name),
-  );
-  const redeem = async () => {
+  const ask = async () => {
     setAsking(true);
     setFailure('');
     try {
-      setRedeemQuote(await callApi('earnRedeemQuote', { body: { id: i.id } }));
-      setOpen('redeem');
+      setQuote(await callApi('earnRedeemQuote', { body: { id } }));
+      onQuote();
     } catch (error) {
       setFailure(error instanceof ApiFailure ? error.message : t('state.error'));
     } finally {
       setAsking(false);
     }
   };
+  return { quote, asking, failure, ask, clear: () => setQuote(null) };
+}
+
+/** The facts a card shows of an investment (its detail shows them all). */
+const CARD_FACTS = ['rate', 'term', 'entrustTime', 'expiryTime', 'incomeToDate', 'received', 'reason'];
+
+function InvestmentCard({ userId, investment: i }: { userId: number; investment: EarnInvestment }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  const [open, setOpen] = useState<'detail' | 'redeem' | null>(null);
+  const redeem = useRedeemQuote(i.id, () => setOpen('redeem'));
+  const headingId = `investment-${i.id}`;
+  const facts = useInvestmentFacts(i).filter(({ name }) => CARD_FACTS.includes(name));
   return (
     <li
       className="card product-card earn-investment"
@@ -319,25 +363,25 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
             type="button"
             className="button primary"
             aria-describedby={headingId}
-            disabled={asking}
+            disabled={redeem.asking}
             data-testid="redeem"
-            onClick={() => void redeem()}
+            onClick={() => void redeem.ask()}
           >
             {i.termDays === null ? t('earn.mine.redeemFlexible') : t('earn.mine.redeem')}
           </button>
         ) : null}
       </div>
-      <FormError message={failure} />
+      <FormError message={redeem.failure} />
       {open === 'detail' ? (
         <InvestmentDetail userId={userId} investment={i} onClose={() => setOpen(null)} />
       ) : null}
-      {open === 'redeem' && redeemQuote ? (
+      {open === 'redeem' && redeem.quote ? (
         <RedeemDialog
           investment={i}
-          first={redeemQuote}
+          first={redeem.quote}
           onClose={() => {
             setOpen(null);
-            setRedeemQuote(null);
+            redeem.clear();
           }}
         />
       ) : null}

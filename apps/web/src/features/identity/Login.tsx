@@ -13,22 +13,13 @@ import { SocialButtons } from './social.tsx';
 import { identityTexts } from './texts.ts';
 
 /**
- * The second login step, when the account has two-step verification: a code from the
- * authenticator app, or (after the toggle) one of the recovery codes. Social sign-in uses it too.
+ * The form of the second step: the app's code, or a recovery code. A challenge that expired, was
+ * used or ran out of attempts sends the customer back to the password.
  */
-export function SecondStep({
-  challenge,
-  onRestart,
-}: {
-  challenge: string;
-  onRestart: (message: string) => void;
-}) {
-  // Also shown by the social sign-in's return page, which does not go through Login.
-  use(identityTexts);
+function useSecondStepForm(challenge: string, useRecovery: boolean, onRestart: (message: string) => void) {
   const { t } = useTranslation();
-  const [useRecovery, setUseRecovery] = useState(false);
   const signedIn = useSignedIn();
-  const form = useContractForm({
+  return useContractForm({
     schema: loginTotpBody,
     initial: { code: '', recoveryCode: '' },
     toBody: (values) =>
@@ -48,6 +39,56 @@ export function SecondStep({
       }
     },
   });
+}
+
+/** The code asked for: from the authenticator app, or one of the recovery codes. */
+function SecondStepCode({
+  form,
+  useRecovery,
+}: {
+  form: ReturnType<typeof useSecondStepForm>;
+  useRecovery: boolean;
+}) {
+  const { t } = useTranslation();
+  return useRecovery ? (
+    <Field
+      key="recovery"
+      label={t('security.login.recoveryCode')}
+      autoComplete="off"
+      autoCapitalize="characters"
+      spellCheck={false}
+      maxLength={40}
+      {...form.field('recoveryCode')}
+    />
+  ) : (
+    <Field
+      key="code"
+      label={t('security.login.code')}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      {...form.field('code')}
+      name="totp"
+    />
+  );
+}
+
+/**
+ * The second login step, when the account has two-step verification: a code from the
+ * authenticator app, or (after the toggle) one of the recovery codes. Social sign-in uses it too.
+ */
+export function SecondStep({
+  challenge,
+  onRestart,
+}: {
+  challenge: string;
+  onRestart: (message: string) => void;
+}) {
+  // Also shown by the social sign-in's return page, which does not go through Login.
+  use(identityTexts);
+  const { t } = useTranslation();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const form = useSecondStepForm(challenge, useRecovery, onRestart);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -59,27 +100,7 @@ export function SecondStep({
         {t('security.login.title')}
       </h2>
       <p className="muted">{useRecovery ? t('security.login.recoveryHint') : t('security.login.hint')}</p>
-      {useRecovery ? (
-        <Field
-          key="recovery"
-          label={t('security.login.recoveryCode')}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={40}
-          {...form.field('recoveryCode')}
-        />
-      ) : (
-        <Field
-          key="code"
-          label={t('security.login.code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          {...form.field('code')}
-          name="totp"
-        />
-      )}
+      <SecondStepCode form={form} useRecovery={useRecovery} />
       <p>
         <button
           type="button"

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -32,15 +33,13 @@ function Frame({ children }: { children: ReactNode }) {
 /** States already sent from this page: React's development double effects must not send one twice. */
 const sent = new Set<string>();
 
+type Problem = { kind: 'cancelled' | 'missing' } | { error: unknown };
+
 /**
- * /api/loginCallback/{provider}: the provider sends the browser back here. The page takes the code
- * and state out of the address (so a reload or the history cannot replay them), sends them to the
- * server, and logs in as a password login does; with two-step verification on, it asks for the
- * code. A refusal shows why, with a way back to the login page.
+ * Takes the code and state out of the address once (so a reload or the history cannot replay
+ * them) and sends them to the server: signed in, a second step's challenge, or the problem.
  */
-export default function LoginCallback() {
-  const { t } = useTranslation();
-  const { provider = '' } = useParams();
+function useProviderReturn(provider: string) {
   const { search, pathname } = useLocation();
   const navigate = useNavigate();
   const [returned] = useState<Returned>(() => {
@@ -52,11 +51,9 @@ export default function LoginCallback() {
       error: query.has('error'),
     };
   });
-  const providers = useQuery(identityQueries.socialProviders());
-  const label = providers.data?.find((p) => p.provider === provider)?.label ?? pathName(provider);
   const [challenge, setChallenge] = useState<string | null>(null);
   // Why it failed, kept as the cause so its text follows the language and the provider's label.
-  const [problem, setProblem] = useState<{ kind: 'cancelled' | 'missing' } | { error: unknown } | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const signedIn = useSignedIn();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, for the address the page opened with
@@ -80,6 +77,31 @@ export default function LoginCallback() {
       (error: unknown) => setProblem({ error }),
     );
   }, []);
+  return { challenge, problem };
+}
+
+/** The problem in words, the provider named by its label. */
+function failureText(t: TFunction, problem: Problem | null, label: string): string {
+  if (problem === null) return '';
+  if ('error' in problem) return socialFailure(t, problem.error, label);
+  return problem.kind === 'cancelled'
+    ? t('social.error.cancelled', { provider: label })
+    : t('social.error.missing');
+}
+
+/**
+ * /api/loginCallback/{provider}: the provider sends the browser back here. The page takes the code
+ * and state out of the address (so a reload or the history cannot replay them), sends them to the
+ * server, and logs in as a password login does; with two-step verification on, it asks for the
+ * code. A refusal shows why, with a way back to the login page.
+ */
+export default function LoginCallback() {
+  const { t } = useTranslation();
+  const { provider = '' } = useParams();
+  const navigate = useNavigate();
+  const providers = useQuery(identityQueries.socialProviders());
+  const label = providers.data?.find((p) => p.provider === provider)?.label ?? pathName(provider);
+  const { challenge, problem } = useProviderReturn(provider);
 
   if (challenge) {
     return (
@@ -89,15 +111,7 @@ export default function LoginCallback() {
     );
   }
 
-  const failure =
-    problem === null
-      ? ''
-      : 'error' in problem
-        ? socialFailure(t, problem.error, label)
-        : problem.kind === 'cancelled'
-          ? t('social.error.cancelled', { provider: label })
-          : t('social.error.missing');
-
+  const failure = failureText(t, problem, label);
   return (
     <Frame>
       {failure ? (

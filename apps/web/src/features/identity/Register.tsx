@@ -17,11 +17,11 @@ import { PassLayout } from './PassLayout.tsx';
 /** A username that is an email address needs no second address for the code. */
 const isEmail = (userName: string) => EMAIL.test(userName.trim());
 
-/** Registration with a username or email (a mailed code) or a phone (an SMS code), then signed in. */
-export default function Register() {
+/** The registration form: the body the server takes, the name's format and the repeated password checked here. */
+function useRegisterForm() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
-  const form = useContractForm({
+  return useContractForm({
     schema: registerBody,
     initial: {
       mode: 'name',
@@ -52,6 +52,12 @@ export default function Register() {
     },
     submit: async (body) => signedIn(await callApi('register', { body })),
   });
+}
+
+/** Registration with a username or email (a mailed code) or a phone (an SMS code), then signed in. */
+export default function Register() {
+  const { t } = useTranslation();
+  const form = useRegisterForm();
   const { values } = form;
 
   return (

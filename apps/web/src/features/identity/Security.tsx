@@ -1,21 +1,19 @@
-import { Code, type SessionItem } from '@swx/contract';
+import { Code } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { use, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
-import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { copyText } from '../../ui/copy.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
-import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import { Failed, Loading } from '../../ui/PageState.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
+import { messageOf } from './fields.tsx';
 import { identityQueries } from './queries.ts';
+import { Sessions } from './Sessions.tsx';
 import './identity.css';
 import { identityTexts } from './texts.ts';
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof ApiFailure ? error.message : fallback;
 
 /** Moves focus to a heading when it appears, so keyboard and screen-reader users follow each step. */
 function useFocusOnMount<T extends HTMLElement>() {
@@ -47,35 +45,13 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** Step 1 and 2 of turning 2FA on: the key (QR code, text and otpauth link), then a code from the app. */
-function SetupPanel({
-  secret,
-  uri,
-  onEnabled,
-  onCancel,
-}: {
-  secret: string;
-  uri: string;
-  onEnabled: (codes: string[]) => void;
-  onCancel: () => void;
-}) {
+/** Step 1 of turning 2FA on: the key as a QR code, as text (with its copy button) and as an otpauth link. */
+function SetupKey({ secret, uri }: { secret: string; uri: string }) {
   const { t } = useTranslation();
   const heading = useFocusOnMount<HTMLHeadingElement>();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [failure, setFailure] = useState('');
-  const enable = useMutation({
-    mutationFn: (value: string) => callApi('enableTotp', { body: { code: value } }),
-    onSuccess: (data) => onEnabled(data.recoveryCodes),
-    onError: (failed) => {
-      if (failed instanceof ApiFailure && failed.code === Code.VERIFICATION_CODE_WRONG)
-        setError(failed.message);
-      else setFailure(messageOf(failed, t('state.error')));
-    },
-  });
   const grouped = secret.replace(/(.{4})(?=.)/g, '$1 ');
   return (
-    <div className="totp-setup">
+    <>
       <h3 ref={heading} tabIndex={-1}>
         {t('security.totp.step1')}
       </h3>
@@ -98,39 +74,78 @@ function SetupPanel({
           {t('security.totp.openLink')}
         </a>
       </p>
-      <form
-        className="pass-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFailure('');
-          const value = code.trim();
-          if (!/^\d{6}$/.test(value)) {
-            setError(t('security.login.enterCode'));
-            return;
-          }
-          setError(undefined);
-          enable.mutate(value);
-        }}
-      >
-        <h3>{t('security.totp.step2')}</h3>
-        <Field
-          label={t('security.totp.code')}
-          name="totp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          error={error}
-          onChange={(e) => setCode(e.target.value)}
-        />
-        <SubmitOrCancel
-          failure={failure}
-          submit={t('security.totp.enable')}
-          busy={enable.isPending}
-          onCancel={onCancel}
-        />
-      </form>
+    </>
+  );
+}
+
+/** Step 2: a code from the app turns 2FA on (a wrong code is said under the field). */
+function EnableForm({ onEnabled, onCancel }: { onEnabled: (codes: string[]) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [failure, setFailure] = useState('');
+  const enable = useMutation({
+    mutationFn: (value: string) => callApi('enableTotp', { body: { code: value } }),
+    onSuccess: (data) => onEnabled(data.recoveryCodes),
+    onError: (failed) => {
+      if (failed instanceof ApiFailure && failed.code === Code.VERIFICATION_CODE_WRONG)
+        setError(failed.message);
+      else setFailure(messageOf(failed, t('state.error')));
+    },
+  });
+  return (
+    <form
+      className="pass-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setFailure('');
+        const value = code.trim();
+        if (!/^\d{6}$/.test(value)) {
+          setError(t('security.login.enterCode'));
+          return;
+        }
+        setError(undefined);
+        enable.mutate(value);
+      }}
+    >
+      <h3>{t('security.totp.step2')}</h3>
+      <Field
+        label={t('security.totp.code')}
+        name="totp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={code}
+        error={error}
+        onChange={(e) => setCode(e.target.value)}
+      />
+      <SubmitOrCancel
+        failure={failure}
+        submit={t('security.totp.enable')}
+        busy={enable.isPending}
+        onCancel={onCancel}
+      />
+    </form>
+  );
+}
+
+/** Step 1 and 2 of turning 2FA on: the key (QR code, text and otpauth link), then a code from the app. */
+function SetupPanel({
+  secret,
+  uri,
+  onEnabled,
+  onCancel,
+}: {
+  secret: string;
+  uri: string;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="totp-setup">
+      <SetupKey secret={secret} uri={uri} />
+      <EnableForm onEnabled={onEnabled} onCancel={onCancel} />
     </div>
   );
 }
@@ -261,182 +276,125 @@ type Phase =
   | { kind: 'codes'; codes: string[] }
   | { kind: 'disable' };
 
+/** 2FA is on: the recovery codes left, and turning it off. */
+function TwoFactorOn({
+  codesLeft,
+  disabling,
+  onDisable,
+  onCancel,
+  onDisabled,
+}: {
+  codesLeft: number;
+  disabling: boolean;
+  onDisable: () => void;
+  onCancel: () => void;
+  onDisabled: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="totp-state on">
+        <span className="badge on">{t('security.totp.onBadge')}</span> {t('security.totp.on')}
+      </p>
+      <p className="muted small">{t('security.totp.codesLeft', { count: codesLeft })}</p>
+      {disabling ? (
+        <DisableForm onCancel={onCancel} onDone={onDisabled} />
+      ) : (
+        <button type="button" className="button ghost" onClick={onDisable}>
+          {t('security.totp.disable')}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** 2FA is off: what it is, and the button that asks the server for a new key. */
+function TwoFactorOff({ onKey }: { onKey: (key: { secret: string; uri: string }) => void }) {
+  const { t } = useTranslation();
+  const [failure, setFailure] = useState('');
+  const setup = useMutation({
+    mutationFn: () => callApi('setupTotp'),
+    onSuccess: (data) => onKey({ secret: data.secret, uri: data.uri }),
+    onError: (failed) => setFailure(messageOf(failed, t('state.error'))),
+  });
+  return (
+    <>
+      <p className="totp-state">
+        <span className="badge">{t('security.totp.offBadge')}</span> {t('security.totp.off')}
+      </p>
+      <p className="muted">{t('security.totp.intro')}</p>
+      <FormError message={failure} />
+      <button
+        type="button"
+        className="button primary"
+        disabled={setup.isPending}
+        onClick={() => {
+          setFailure('');
+          setup.mutate();
+        }}
+      >
+        {t('security.totp.setUp')}
+      </button>
+    </>
+  );
+}
+
 function TwoFactor({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const headingId = useId();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [notice, setNotice] = useState('');
-  const [failure, setFailure] = useState('');
   const status = useQuery(identityQueries.totp(userId));
   const refresh = () => queryClient.invalidateQueries({ queryKey: identityQueries.totp(userId).queryKey });
-  const setup = useMutation({
-    mutationFn: () => callApi('setupTotp'),
-    onSuccess: (data) => {
-      setNotice('');
-      setPhase({ kind: 'setup', secret: data.secret, uri: data.uri });
-    },
-    onError: (failed) => setFailure(messageOf(failed, t('state.error'))),
-  });
+  const idle = () => setPhase({ kind: 'idle' });
+  const done = (said?: string) => {
+    idle();
+    if (said !== undefined) setNotice(said);
+    void refresh();
+  };
 
   let body: React.ReactNode;
-  if (phase.kind === 'codes') {
+  if (phase.kind === 'codes') body = <RecoveryCodes codes={phase.codes} onDone={() => done()} />;
+  else if (status.isPending) body = <Loading />;
+  else if (status.isError)
+    body = <Failed message={status.error.message} onRetry={() => void status.refetch()} />;
+  else if (status.data.enabled)
     body = (
-      <RecoveryCodes
-        codes={phase.codes}
-        onDone={() => {
-          setPhase({ kind: 'idle' });
-          void refresh();
-        }}
+      <TwoFactorOn
+        codesLeft={status.data.recoveryCodesLeft}
+        disabling={phase.kind === 'disable'}
+        onDisable={() => setPhase({ kind: 'disable' })}
+        onCancel={idle}
+        onDisabled={() => done(t('security.totp.disabled'))}
       />
     );
-  } else if (status.isPending) {
-    body = <Loading />;
-  } else if (status.isError) {
-    body = <Failed message={status.error.message} onRetry={() => void status.refetch()} />;
-  } else if (status.data.enabled) {
-    body = (
-      <>
-        <p className="totp-state on">
-          <span className="badge on">{t('security.totp.onBadge')}</span> {t('security.totp.on')}
-        </p>
-        <p className="muted small">
-          {t('security.totp.codesLeft', { count: status.data.recoveryCodesLeft })}
-        </p>
-        {phase.kind === 'disable' ? (
-          <DisableForm
-            onCancel={() => setPhase({ kind: 'idle' })}
-            onDone={() => {
-              setPhase({ kind: 'idle' });
-              setNotice(t('security.totp.disabled'));
-              void refresh();
-            }}
-          />
-        ) : (
-          <button type="button" className="button ghost" onClick={() => setPhase({ kind: 'disable' })}>
-            {t('security.totp.disable')}
-          </button>
-        )}
-      </>
-    );
-  } else if (phase.kind === 'setup') {
+  else if (phase.kind === 'setup')
     body = (
       <SetupPanel
         secret={phase.secret}
         uri={phase.uri}
-        onCancel={() => setPhase({ kind: 'idle' })}
+        onCancel={idle}
         onEnabled={(codes) => {
           setNotice(t('security.totp.enabled'));
           setPhase({ kind: 'codes', codes });
         }}
       />
     );
-  } else {
+  else
     body = (
-      <>
-        <p className="totp-state">
-          <span className="badge">{t('security.totp.offBadge')}</span> {t('security.totp.off')}
-        </p>
-        <p className="muted">{t('security.totp.intro')}</p>
-        <FormError message={failure} />
-        <button
-          type="button"
-          className="button primary"
-          disabled={setup.isPending}
-          onClick={() => {
-            setFailure('');
-            setup.mutate();
-          }}
-        >
-          {t('security.totp.setUp')}
-        </button>
-      </>
+      <TwoFactorOff
+        onKey={(key) => {
+          setNotice('');
+          setPhase({ kind: 'setup', ...key });
+        }}
+      />
     );
-  }
   return (
     <section className="card security-section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('security.totp.title')}</h2>
       <p className="form-notice-slot" role="status" aria-live="polite">
         {notice ? <span className="form-notice">{notice}</span> : null}
-      </p>
-      {body}
-    </section>
-  );
-}
-
-function deviceName(session: SessionItem, unknown: string): string {
-  return [session.browser, session.os].filter(Boolean).join(' · ') || unknown;
-}
-
-function Sessions({ userId }: { userId: number }) {
-  const { t } = useTranslation();
-  const language = useClientState((s) => s.language);
-  const queryClient = useQueryClient();
-  const headingId = useId();
-  const [message, setMessage] = useState('');
-  const list = useQuery(identityQueries.sessions(userId));
-  const revoke = useMutation({
-    mutationFn: (id: string) => callApi('revokeSession', { body: { id } }),
-    onSuccess: () => setMessage(t('security.sessions.revoked')),
-    onError: (failed) =>
-      // Already gone (10028) is what the user wanted; anything else is said.
-      setMessage(
-        failed instanceof ApiFailure && failed.code === Code.NOT_FOUND
-          ? ''
-          : messageOf(failed, t('state.error')),
-      ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: identityQueries.sessions(userId).queryKey }),
-  });
-  const when = (iso: string) => formatDate(language, iso, { dateStyle: 'medium', timeStyle: 'short' });
-
-  let body: React.ReactNode;
-  if (list.isPending) body = <Loading />;
-  else if (list.isError) body = <Failed message={list.error.message} onRetry={() => void list.refetch()} />;
-  else if (list.data.length === 0) body = <Empty text={t('security.sessions.empty')} />;
-  else
-    body = (
-      <ul className="session-list">
-        {list.data.map((session) => {
-          const name = deviceName(session, t('security.sessions.unknown'));
-          return (
-            <li key={session.id} className="session" data-session={session.id} data-current={session.current}>
-              <div className="session-main">
-                <p className="session-device">
-                  {name}{' '}
-                  {session.current ? (
-                    <span className="badge on">{t('security.sessions.current')}</span>
-                  ) : null}
-                </p>
-                <p className="muted small">
-                  {t('security.sessions.lastSeen', { time: when(session.lastSeenAt) })}
-                  <span aria-hidden="true"> · </span>
-                  {t('security.sessions.signedIn', { time: when(session.createdAt) })}
-                  <span aria-hidden="true"> · </span>
-                  {t('security.sessions.address', { ip: session.ip || '—' })}
-                </p>
-              </div>
-              {session.current ? null : (
-                <button
-                  type="button"
-                  className="button ghost small"
-                  aria-label={t('security.sessions.revokeLabel', { device: name })}
-                  disabled={revoke.isPending && revoke.variables === session.id}
-                  onClick={() => revoke.mutate(session.id)}
-                >
-                  {t('security.sessions.revoke')}
-                </button>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-    );
-  return (
-    <section className="card security-section" aria-labelledby={headingId}>
-      <h2 id={headingId}>{t('security.sessions.title')}</h2>
-      <p className="muted">{t('security.sessions.intro')}</p>
-      <p className="book-message" role="status" aria-live="polite">
-        {message}
       </p>
       {body}
     </section>

@@ -17,6 +17,10 @@ import './identity.css';
  * bound to a `useContractForm`, and the words of their errors.
  */
 
+/** A refusal's own message (the server's words), else `fallback`. */
+export const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiFailure ? error.message : fallback;
+
 /** The spec's message for an issue with an identity field (zod code or the server's), or none. */
 export function identityMessage(t: TFunction, field: string, issue: string, values: Values<string>) {
   const typed = (values[field] ?? '').trim();

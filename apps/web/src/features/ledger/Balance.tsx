@@ -1,3 +1,4 @@
+import type { BalancesData } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +61,71 @@ function ResetDemo({ userId }: { userId: number }) {
   );
 }
 
+/** Each asset: what is available, what is held (by orders and withdrawals), the total, its USDT value. */
+function BalanceRows({ rows }: { rows: BalancesData['balances'] }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
+    <section className="table-scroll" aria-label={t('title.balance')} tabIndex={0}>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('balance.asset')}</th>
+            <th scope="col">{t('balance.available')}</th>
+            <th scope="col">{t('balance.held')}</th>
+            <th scope="col">{t('balance.total')}</th>
+            <th scope="col">{t('balance.valueUsdt')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.asset} data-asset={row.asset}>
+              <th scope="row">{row.asset}</th>
+              <td className="num">{formatMoney(language, row.available, row.asset)}</td>
+              <td className="num">{formatMoney(language, row.held, row.asset)}</td>
+              <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
+              <td className="num">
+                {row.valueUsdt !== null ? (
+                  formatMoney(language, row.valueUsdt, 'USDT')
+                ) : (
+                  <span title={t('balance.valuePending')}>
+                    —<span className="visually-hidden"> {t('balance.valuePending')}</span>
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+const MONEY_LINKS = [
+  ['/profile/transactions', 'transactions'],
+  ['/profile/deposit', 'deposit'],
+  ['/profile/withdraw', 'withdraw'],
+  ['/profile/deposits', 'deposits'],
+  ['/profile/withdrawals', 'withdrawals'],
+] as const;
+
+/** Where the money's screens are: transactions, deposit, withdraw and their lists. */
+function MoneyLinks() {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t('balance.moneyLinks')}>
+      <ul className="balance-links">
+        {MONEY_LINKS.map(([to, title]) => (
+          <li key={to}>
+            <Link to={to}>{t(`title.${title}`)}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function BalanceTable({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
@@ -67,7 +133,6 @@ function BalanceTable({ userId }: { userId: number }) {
   const query = useQuery(ledgerQueries.balances(userId, book));
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
-  const rows = query.data.balances;
   const unpriced = query.data.unpricedAssets.length > 0;
   return (
     <section className="card" aria-labelledby="balances-title">
@@ -81,58 +146,10 @@ function BalanceTable({ userId }: { userId: number }) {
         </strong>
         {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
       </p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard */}
-      <section className="table-scroll" aria-label={t('title.balance')} tabIndex={0}>
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('balance.asset')}</th>
-              <th scope="col">{t('balance.available')}</th>
-              <th scope="col">{t('balance.held')}</th>
-              <th scope="col">{t('balance.total')}</th>
-              <th scope="col">{t('balance.valueUsdt')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.asset} data-asset={row.asset}>
-                <th scope="row">{row.asset}</th>
-                <td className="num">{formatMoney(language, row.available, row.asset)}</td>
-                <td className="num">{formatMoney(language, row.held, row.asset)}</td>
-                <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
-                <td className="num">
-                  {row.valueUsdt !== null ? (
-                    formatMoney(language, row.valueUsdt, 'USDT')
-                  ) : (
-                    <span title={t('balance.valuePending')}>
-                      —<span className="visually-hidden"> {t('balance.valuePending')}</span>
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <BalanceRows rows={query.data.balances} />
       <p className="muted small">{t('balance.heldHint')}</p>
       {book === 'demo' ? <ResetDemo userId={userId} /> : null}
-      <nav aria-label={t('balance.moneyLinks')}>
-        <ul className="balance-links">
-          {(
-            [
-              ['/profile/transactions', 'transactions'],
-              ['/profile/deposit', 'deposit'],
-              ['/profile/withdraw', 'withdraw'],
-              ['/profile/deposits', 'deposits'],
-              ['/profile/withdrawals', 'withdrawals'],
-            ] as const
-          ).map(([to, title]) => (
-            <li key={to}>
-              <Link to={to}>{t(`title.${title}`)}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <MoneyLinks />
     </section>
   );
 }

@@ -29,51 +29,45 @@ function failureText(t: TFunction, error: unknown, size: string): string {
   return error.code < 0 ? t('upload.error.failed') : error.message;
 }
 
-/**
- * One image for one upload purpose (spec §5): the file is checked here first (JPG, JPEG 2000 or
- * PNG by its bytes, within the purpose's limit), shown as a preview, then uploaded at once with
- * its progress; the server checks it again and answers its id, which the form sends. Errors are
- * in the reader's language: ours for size and content, else the server's catalogue text.
- */
-export function ImageInput({
-  purpose,
-  label,
-  name,
-  error,
-  onChange,
-  onBusyChange,
-}: {
-  purpose: UploadPurpose;
-  label: string;
-  name: string;
-  /** The form's error for this input (e.g. nothing chosen yet); the input's own error comes first. */
-  error?: string | undefined;
-  /** The stored upload's id, or null when cleared, refused or being replaced. */
-  onChange: (id: string | null) => void;
-  /** True while a file is being sent, so the form can wait for it. */
-  onBusyChange?: (busy: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const language = useClientState((s) => s.language);
-  const id = useId();
-  const [picked, setPicked] = useState<Picked | null>(null);
-  const [ownError, setOwnError] = useState('');
-  const sending = useRef<AbortController | null>(null);
-  const maxBytes = UPLOAD_PURPOSES[purpose].maxBytes;
-  const size = formatNumber(language, maxBytes / (1024 * 1024), {
-    style: 'unit',
-    unit: 'megabyte',
-    maximumFractionDigits: 1,
-  });
+/** The file's type by its bytes, and why it is refused before it is sent (too large, not an image). */
+async function checkFile(file: File, purpose: UploadPurpose, size: string, t: TFunction) {
+  const type = await sniffFile(file);
+  const refusal =
+    file.size > UPLOAD_PURPOSES[purpose].maxBytes
+      ? t('upload.error.size', { size })
+      : !type
+        ? t('upload.error.type')
+        : '';
+  return { type, refusal };
+}
 
-  // The preview's object URL is released when it is replaced and when the input goes away.
-  const preview = picked?.preview ?? null;
+/** A preview's object URL, released when it is replaced and when the input goes away. */
+function useReleased(preview: string | null) {
   useEffect(
     () => () => {
       if (preview) URL.revokeObjectURL(preview);
     },
     [preview],
   );
+}
+
+/**
+ * The chosen file, checked here first (its type by its bytes, its size), then sent at once with
+ * its progress: `onChange` gets the stored upload's id (null while nothing is stored), and
+ * `onBusyChange` says while it is being sent. A new choice cancels the sending before it.
+ */
+function useImageUpload(
+  purpose: UploadPurpose,
+  size: string,
+  onChange: (id: string | null) => void,
+  onBusyChange: ((busy: boolean) => void) | undefined,
+) {
+  const { t } = useTranslation();
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const [ownError, setOwnError] = useState('');
+  const sending = useRef<AbortController | null>(null);
+
+  useReleased(picked?.preview ?? null);
   useEffect(() => () => sending.current?.abort(), []);
 
   const busy = (value: boolean) => onBusyChange?.(value);
@@ -88,9 +82,7 @@ export function ImageInput({
       busy(false);
       return;
     }
-    const type = await sniffFile(file);
-    const refusal =
-      file.size > maxBytes ? t('upload.error.size', { size }) : !type ? t('upload.error.type') : '';
+    const { type, refusal } = await checkFile(file, purpose, size, t);
     if (refusal) {
       setPicked(null);
       setOwnError(refusal);
@@ -124,27 +116,17 @@ export function ImageInput({
     sending.current = null;
     busy(false);
   };
+  return { picked, ownError, pick };
+}
 
-  const shown = ownError || error || '';
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
+/** The chosen image (or why it cannot be shown), the sending's progress, and "uploaded" once stored. */
+function ImagePreview({ picked, label }: { picked: Picked | null; label: string }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
   const percent =
     picked?.progress == null ? '' : formatNumber(language, picked.progress, { style: 'percent' });
   return (
-    <div className="field image-input">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="file"
-        name={name}
-        accept={UPLOAD_ACCEPT}
-        aria-invalid={shown ? true : undefined}
-        aria-describedby={shown ? `${hintId} ${errorId}` : hintId}
-        onChange={(e) => void pick(e.target.files?.[0] ?? null)}
-      />
-      <p id={hintId} className="field-hint">
-        {t('upload.limits', { size })}
-      </p>
+    <>
       <div className="image-input-preview">
         {picked?.preview ? (
           <img src={picked.preview} alt={t('upload.previewOf', { label })} />
@@ -165,6 +147,62 @@ export function ImageInput({
       <p className="small image-input-status" role="status">
         {picked?.uploaded ? t('upload.uploaded') : ''}
       </p>
+    </>
+  );
+}
+
+/**
+ * One image for one upload purpose (spec §5): the file is checked here first (JPG, JPEG 2000 or
+ * PNG by its bytes, within the purpose's limit), shown as a preview, then uploaded at once with
+ * its progress; the server checks it again and answers its id, which the form sends. Errors are
+ * in the reader's language: ours for size and content, else the server's catalogue text.
+ */
+export function ImageInput({
+  purpose,
+  label,
+  name,
+  error,
+  onChange,
+  onBusyChange,
+}: {
+  purpose: UploadPurpose;
+  label: string;
+  name: string;
+  /** The form's error for this input (e.g. nothing chosen yet); the input's own error comes first. */
+  error?: string | undefined;
+  /** The stored upload's id, or null when cleared, refused or being replaced. */
+  onChange: (id: string | null) => void;
+  /** True while a file is being sent, so the form can wait for it. */
+  onBusyChange?: (busy: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const id = useId();
+  const size = formatNumber(language, UPLOAD_PURPOSES[purpose].maxBytes / (1024 * 1024), {
+    style: 'unit',
+    unit: 'megabyte',
+    maximumFractionDigits: 1,
+  });
+  const { picked, ownError, pick } = useImageUpload(purpose, size, onChange, onBusyChange);
+  const shown = ownError || error || '';
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className="field image-input">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="file"
+        name={name}
+        accept={UPLOAD_ACCEPT}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? `${hintId} ${errorId}` : hintId}
+        onChange={(e) => void pick(e.target.files?.[0] ?? null)}
+      />
+      <p id={hintId} className="field-hint">
+        {t('upload.limits', { size })}
+      </p>
+      <ImagePreview picked={picked} label={label} />
       {shown ? (
         <p id={errorId} className="field-error">
           {shown}

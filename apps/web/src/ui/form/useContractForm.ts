@@ -83,88 +83,129 @@ export type ContractFormOptions<F extends string, Out> = {
 };
 
 /**
+ * What the form finds in the values, as the server will: `check`'s errors and the schema's issues
+ * worded; the body the schema gave, else the raw one (an issue the form does not word goes to the
+ * server as typed, which refuses it in words).
+ */
+function findErrors<F extends string, Out>(
+  options: ContractFormOptions<F, Out>,
+  fields: readonly F[],
+  values: Values<F>,
+): { body: Out | unknown; found: FieldErrors<F> } {
+  const raw = options.toBody(values);
+  const checked = checkBody(options.schema, raw);
+  const worded = wordIssues(checked.ok ? [] : checked.issues, fields, options.message, values);
+  return { body: checked.ok ? checked.body : raw, found: { ...options.check?.(values), ...worded } };
+}
+
+/** Where a refusal goes: under the field of its code (`codeFields`), the fields its 10026 issues name, else the form. */
+function placeRefusal<F extends string, Out>(
+  error: unknown,
+  options: ContractFormOptions<F, Out>,
+  fields: readonly F[],
+  values: Values<F>,
+): { errors: FieldErrors<F> } | { failure: string | null } {
+  if (!(error instanceof ApiFailure)) return { failure: null };
+  const field = options.codeFields?.[error.code];
+  if (field !== undefined) return { errors: { [field]: error.message } as FieldErrors<F> };
+  const found = wordIssues(refusalIssues(error), fields, options.message, values);
+  return Object.keys(found).length > 0 ? { errors: found } : { failure: error.message };
+}
+
+/** Runs the latest `reword` once the reader's language changes (not on the first render). */
+function useOnLanguageChange(reword: () => void) {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  const wordedIn = useRef(language);
+  const latest = useRef(reword);
+  latest.current = reword;
+  useEffect(() => {
+    if (wordedIn.current === language) return;
+    wordedIn.current = language;
+    latest.current();
+  }, [language]);
+}
+
+/** The form last submitted or acted in, and the focus on its first invalid field (WCAG 3.3.1). */
+function useInvalidFocus() {
+  const formElement = useRef<HTMLFormElement | null>(null);
+  return {
+    remember: (event: FormEvent) => {
+      if (event.currentTarget instanceof HTMLFormElement) formElement.current = event.currentTarget;
+    },
+    focusInvalid: () => focusFirstInvalid(document.activeElement?.closest('form') ?? formElement.current),
+  };
+}
+
+/** The errors of these fields only. */
+function errorsOf<F extends string>(found: FieldErrors<F>, fields: readonly F[]): FieldErrors<F> {
+  const shown: FieldErrors<F> = {};
+  for (const field of fields) if (found[field] !== undefined) shown[field] = found[field];
+  return shown;
+}
+
+/**
+ * A form's messages: the field errors, the form's error and its notice. They follow the reader's
+ * language: on a change, the errors shown that `find` still finds are worded again in it, and
+ * what the server said (in the former language) is cleared.
+ */
+function useFormMessages<F extends string>(find: () => FieldErrors<F>) {
+  const [errors, setErrors] = useState<FieldErrors<F>>({});
+  const [failure, setFailure] = useState('');
+  const [notice, setNotice] = useState('');
+  useOnLanguageChange(() => {
+    const found = find();
+    setErrors((shown) => errorsOf(found, Object.keys(shown) as F[]));
+    setFailure('');
+    setNotice('');
+  });
+  /** No field error, form error or notice (another way of answering was chosen). */
+  const clearMessages = () => {
+    setErrors({});
+    setFailure('');
+    setNotice('');
+  };
+  return { errors, setErrors, failure, setFailure, notice, setNotice, clearMessages };
+}
+
+/**
  * One form over a contract call: its values, field errors, form error, notice and busy state.
  * Submitting validates with the call's zod schema (plus `check`) and puts each issue under its
  * field; the server's 10026 answer (`data: [{path, issue}]`) lands on the fields the same way.
  * `field(name)` gives a field component its name, value, error and change handler.
  */
 export function useContractForm<F extends string, Out>(options: ContractFormOptions<F, Out>) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [values, setValues] = useState<Values<F>>(options.initial);
-  const [errors, setErrors] = useState<FieldErrors<F>>({});
-  const [failure, setFailure] = useState('');
-  const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
   const fields = Object.keys(options.initial) as F[];
-  /** The form last submitted or acted in: focus goes to its first invalid field (WCAG 3.3.1). */
-  const formElement = useRef<HTMLFormElement | null>(null);
-  const focusInvalid = () =>
-    focusFirstInvalid(document.activeElement?.closest('form') ?? formElement.current);
-  const word = (issues: readonly Issue[]) => wordIssues(issues, fields, options.message, values);
+  const messages = useFormMessages<F>(() => findErrors(options, fields, values).found);
+  const { errors, setErrors, setFailure, clearMessages } = messages;
+  const [busy, setBusy] = useState(false);
+  const { remember, focusInvalid } = useInvalidFocus();
 
   /**
    * Checks the values as the server will: the errors of every field (or of `only` these, when
    * one step sends part of the form), shown; the body when no field has one.
    */
   const validate = (only?: readonly F[]): { body: Out | unknown; errors: FieldErrors<F> } => {
-    const raw = options.toBody(values);
-    const checked = checkBody(options.schema, raw);
-    const found = { ...options.check?.(values), ...word(checked.ok ? [] : checked.issues) };
-    const shown: FieldErrors<F> = {};
-    for (const field of only ?? fields) if (found[field] !== undefined) shown[field] = found[field];
+    const { body, found } = findErrors(options, fields, values);
+    const shown = errorsOf(found, only ?? fields);
     setErrors(shown);
     if (Object.keys(shown).length > 0) focusInvalid();
-    // An issue the form does not word goes to the server as typed, which refuses it in words.
-    return { body: checked.ok ? checked.body : raw, errors: shown };
+    return { body, errors: shown };
   };
 
   /** A refusal on the fields it names (10026 issues, `codeFields`), else as the form's error. */
   const showFailure = (error: unknown) => {
-    if (error instanceof ApiFailure) {
-      const field = options.codeFields?.[error.code];
-      if (field !== undefined) {
-        setErrors({ [field]: error.message } as FieldErrors<F>);
-        focusInvalid();
-        return;
-      }
-      const found = word(refusalIssues(error));
-      if (Object.keys(found).length > 0) {
-        setErrors(found);
-        focusInvalid();
-        return;
-      }
-      setFailure(error.message);
-      return;
-    }
-    setFailure(t('state.error'));
+    const placed = placeRefusal(error, options, fields, values);
+    if ('failure' in placed) return setFailure(placed.failure ?? t('state.error'));
+    setErrors(placed.errors);
+    focusInvalid();
   };
-
-  // Messages follow the current language: on a change, the form's own errors are worded again in
-  // it, and what the server said (in the former language) is cleared.
-  const language = i18n.language;
-  const wordedIn = useRef(language);
-  const reword = useRef(() => {});
-  reword.current = () => {
-    const checked = checkBody(options.schema, options.toBody(values));
-    const found = { ...options.check?.(values), ...word(checked.ok ? [] : checked.issues) };
-    setErrors((shown) => {
-      const next: FieldErrors<F> = {};
-      for (const field of Object.keys(shown) as F[])
-        if (found[field] !== undefined) next[field] = found[field];
-      return next;
-    });
-    setFailure('');
-    setNotice('');
-  };
-  useEffect(() => {
-    if (wordedIn.current === language) return;
-    wordedIn.current = language;
-    reword.current();
-  }, [language]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (event.currentTarget instanceof HTMLFormElement) formElement.current = event.currentTarget;
+    remember(event);
     setFailure('');
     const { body, errors: found } = validate();
     if (Object.keys(found).length > 0) return;
@@ -181,30 +222,17 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
   const setValue = (name: F, value: string) => setValues((current) => ({ ...current, [name]: value }));
 
   return {
+    ...messages,
     values,
-    errors,
-    failure,
-    notice,
     busy,
     setValue,
-    setErrors,
-    setFailure,
-    setNotice,
     validate,
     showFailure,
     onSubmit,
-    /** No field error, form error or notice (another way of answering was chosen). */
-    clearMessages: () => {
-      setErrors({});
-      setFailure('');
-      setNotice('');
-    },
     /** Back to `next` (or the first values), with no error or notice. */
     reset: (next: Values<F> = options.initial) => {
       setValues(next);
-      setErrors({});
-      setFailure('');
-      setNotice('');
+      clearMessages();
     },
     /** The props of a text field bound to one value. */
     field: (name: F) => ({
