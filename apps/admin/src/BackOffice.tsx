@@ -77,7 +77,99 @@ function FocusOnNavigate() {
   return null;
 }
 
-function Shell() {
+/** The bar: the back office's name, who is signed in (and signing out), the language. */
+function TopBar({
+  language,
+  onLanguage,
+  onSignOut,
+}: {
+  language: Language;
+  onLanguage: (language: Language) => void;
+  onSignOut: () => void;
+}) {
+  const { text, staff } = useBackOffice();
+  return (
+    <header className="admin-bar">
+      <h1>{text.title}</h1>
+      <div className="bar-end">
+        {staff ? (
+          <>
+            <span className="who">
+              {fill(text.signedInAs, { email: staff.email, role: text.roles[staff.role] })}
+            </span>
+            <button type="button" className="on-dark" onClick={onSignOut}>
+              {text.signOut}
+            </button>
+          </>
+        ) : null}
+        <label>
+          <span className="visually-hidden">{text.language}</span>
+          <select value={language} onChange={(event) => onLanguage(event.target.value as Language)}>
+            {LANGUAGES.map((code) => (
+              <option key={code} value={code}>
+                {LANGUAGE_NAMES[code]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </header>
+  );
+}
+
+/** The menu of the sections the staff member's role may open. */
+function SectionNav({ sections }: { sections: readonly Section[] }) {
+  const { text } = useBackOffice();
+  return (
+    <nav className="admin-nav" aria-label={text.nav.label}>
+      <ul>
+        {sections.map((s) => (
+          <li key={s.name}>
+            <NavLink to={s.path}>{text.nav[s.name]}</NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The screens: / opens the first section the role may open; an unknown path says so. */
+function Screens({ staff, sections }: { staff: StaffInfo; sections: readonly Section[] }) {
+  const { text } = useBackOffice();
+  return (
+    <>
+      <FocusOnNavigate />
+      <Routes>
+        <Route
+          path="/"
+          element={sections[0] ? <Navigate to={sections[0].path} replace /> : <p>{text.forbidden}</p>}
+        />
+        {SCREENS.map(({ path, section, Screen }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <Guard staff={staff} section={section}>
+                <Screen />
+              </Guard>
+            }
+          />
+        ))}
+        <Route
+          path="*"
+          element={
+            <section className="panel">
+              <h2 tabIndex={-1}>{text.notFound}</h2>
+            </section>
+          }
+        />
+      </Routes>
+    </>
+  );
+}
+
+/** The language (chosen here, kept in the browser) and the staff session (ended by a 401 too). */
+function useShellState() {
   const [language, setLanguage] = useState<Language>(staffLanguage);
   const [staff, setStaff] = useState<StaffInfo | null>(() => storedSession()?.staff ?? null);
   const text = textFor(language);
@@ -93,98 +185,37 @@ function Shell() {
     });
   }, []);
   const context = useMemo(() => ({ text, language, staff }), [text, language, staff]);
-  const sections = staff ? SECTIONS.filter((s) => mayOpen(staff, s.roles)) : [];
-  const signOut = async () => {
-    await callAdmin('signOut').catch(() => undefined);
-    storeSession(null);
-    queryClient.clear();
-    setStaff(null);
+  return {
+    context,
+    chooseLanguage: (next: Language) => {
+      localStorage.setItem('adminLanguage', next);
+      setLanguage(next);
+    },
+    signedIn: (session: { token: string; staff: StaffInfo }) => {
+      storeSession(session);
+      setStaff(session.staff);
+    },
+    signOut: async () => {
+      await callAdmin('signOut').catch(() => undefined);
+      storeSession(null);
+      queryClient.clear();
+      setStaff(null);
+    },
   };
+}
+
+function Shell() {
+  const { context, chooseLanguage, signedIn, signOut } = useShellState();
+  const { staff, language } = context;
+  const sections = staff ? SECTIONS.filter((s) => mayOpen(staff, s.roles)) : [];
   return (
     <Ctx.Provider value={context}>
       <div className="admin">
-        <header className="admin-bar">
-          <h1>{text.title}</h1>
-          <div className="bar-end">
-            {staff ? (
-              <>
-                <span className="who">
-                  {fill(text.signedInAs, { email: staff.email, role: text.roles[staff.role] })}
-                </span>
-                <button type="button" className="on-dark" onClick={() => void signOut()}>
-                  {text.signOut}
-                </button>
-              </>
-            ) : null}
-            <label>
-              <span className="visually-hidden">{text.language}</span>
-              <select
-                value={language}
-                onChange={(event) => {
-                  const next = event.target.value as Language;
-                  localStorage.setItem('adminLanguage', next);
-                  setLanguage(next);
-                }}
-              >
-                {LANGUAGES.map((code) => (
-                  <option key={code} value={code}>
-                    {LANGUAGE_NAMES[code]}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-        </header>
-        {staff && sections.length > 0 ? (
-          <nav className="admin-nav" aria-label={text.nav.label}>
-            <ul>
-              {sections.map((s) => (
-                <li key={s.name}>
-                  <NavLink to={s.path}>{text.nav[s.name]}</NavLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        ) : null}
+        <TopBar language={language} onLanguage={chooseLanguage} onSignOut={() => void signOut()} />
+        {staff && sections.length > 0 ? <SectionNav sections={sections} /> : null}
         <main className="admin-main">
-          {!staff ? (
-            // Signing in keeps the URL: a deep link opens its screen once signed in.
-            <SignIn
-              onSignedIn={(session) => {
-                storeSession(session);
-                setStaff(session.staff);
-              }}
-            />
-          ) : (
-            <>
-              <FocusOnNavigate />
-              <Routes>
-                <Route
-                  path="/"
-                  element={sections[0] ? <Navigate to={sections[0].path} replace /> : <p>{text.forbidden}</p>}
-                />
-                {SCREENS.map(({ path, section, Screen }) => (
-                  <Route
-                    key={path}
-                    path={path}
-                    element={
-                      <Guard staff={staff} section={section}>
-                        <Screen />
-                      </Guard>
-                    }
-                  />
-                ))}
-                <Route
-                  path="*"
-                  element={
-                    <section className="panel">
-                      <h2 tabIndex={-1}>{text.notFound}</h2>
-                    </section>
-                  }
-                />
-              </Routes>
-            </>
-          )}
+          {/* Signing in keeps the URL: a deep link opens its screen once signed in. */}
+          {staff ? <Screens staff={staff} sections={sections} /> : <SignIn onSignedIn={signedIn} />}
         </main>
       </div>
     </Ctx.Provider>

@@ -1,14 +1,60 @@
-import type { CustomerSummary } from '@swx/contract';
+import type { CustomerSummary, Language } from '@swx/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { callAdmin, failureMessage } from './api.ts';
+import { callAdmin } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable, timeColumn } from './DataTable.tsx';
+import { type Column, DataTable, pagesOf, textColumn, timeColumn, useQueryState } from './DataTable.tsx';
 import { Field } from './Field.tsx';
+import { Screen } from './KitScreen.tsx';
 import { keys } from './query.ts';
+import type { Text } from './text.ts';
 
 const PAGE = 50;
+
+/** The customers found for `q`, newest first, PAGE a page. */
+function useCustomerSearch(q: string) {
+  const { language } = useBackOffice();
+  return useInfiniteQuery({
+    queryKey: keys.customerSearch(language, q),
+    queryFn: ({ pageParam }) =>
+      callAdmin('searchCustomers', { query: { q, ...(pageParam ? { before: pageParam } : {}) } }),
+    initialPageParam: '',
+    getNextPageParam: (last) => (last.length === PAGE ? String(last.at(-1)?.id ?? '') : undefined),
+  });
+}
+
+/** The list's columns; a row's link keeps the search, so the customer's page leads back to it. */
+function customerColumns(text: Text, language: Language, q: string) {
+  const c = text.customers;
+  const columns: Column<CustomerSummary>[] = [
+    textColumn('id', c.id, (r) => r.id),
+    textColumn('userName', c.userName, (r) => r.userName),
+    { key: 'email', header: c.email, cell: (r) => r.email ?? '—', sortValue: (r) => r.email ?? '' },
+    {
+      key: 'status',
+      header: c.status,
+      cell: (r) => (r.status === 'locked' ? c.locked : c.active),
+      sortValue: (r) => r.status,
+    },
+    { key: 'kyc', header: c.kyc, cell: (r) => text.kyc[r.kycState], sortValue: (r) => r.kycState },
+    timeColumn('created', c.created, language, (r) => r.createdAt),
+    {
+      key: 'open',
+      header: c.view,
+      hiddenHeader: true,
+      cell: (r) => (
+        <Link
+          to={q ? `/customers/${r.id}?q=${encodeURIComponent(q)}` : `/customers/${r.id}`}
+          aria-label={`${c.view} ${r.userName}`}
+        >
+          {c.view}
+        </Link>
+      ),
+    },
+  ];
+  return columns;
+}
 
 /** Customers: search by username, email or id (newest first, 50 a page); each opens its page. */
 export function Customers() {
@@ -16,61 +62,10 @@ export function Customers() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [draft, setDraft] = useState(q);
-  const headingId = useId();
-  const query = useInfiniteQuery({
-    queryKey: keys.customerSearch(language, q),
-    queryFn: ({ pageParam }) =>
-      callAdmin('searchCustomers', { query: { q, ...(pageParam ? { before: pageParam } : {}) } }),
-    initialPageParam: '',
-    getNextPageParam: (last) => (last.length === PAGE ? String(last.at(-1)?.id ?? '') : undefined),
-  });
-  const rows = query.data?.pages.flat();
-  const columns: Column<CustomerSummary>[] = [
-    { key: 'id', header: text.customers.id, cell: (c) => c.id, sortValue: (c) => c.id },
-    {
-      key: 'userName',
-      header: text.customers.userName,
-      cell: (c) => c.userName,
-      sortValue: (c) => c.userName,
-    },
-    {
-      key: 'email',
-      header: text.customers.email,
-      cell: (c) => c.email ?? '—',
-      sortValue: (c) => c.email ?? '',
-    },
-    {
-      key: 'status',
-      header: text.customers.status,
-      cell: (c) => (c.status === 'locked' ? text.customers.locked : text.customers.active),
-      sortValue: (c) => c.status,
-    },
-    {
-      key: 'kyc',
-      header: text.customers.kyc,
-      cell: (c) => text.kyc[c.kycState],
-      sortValue: (c) => c.kycState,
-    },
-    timeColumn('created', text.customers.created, language, (c) => c.createdAt),
-    {
-      key: 'open',
-      header: text.customers.view,
-      hiddenHeader: true,
-      cell: (c) => (
-        <Link
-          to={q ? `/customers/${c.id}?q=${encodeURIComponent(q)}` : `/customers/${c.id}`}
-          aria-label={`${text.customers.view} ${c.userName}`}
-        >
-          {text.customers.view}
-        </Link>
-      ),
-    },
-  ];
+  const query = useCustomerSearch(q);
+  const state = useQueryState(query);
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {text.customers.heading}
-      </h2>
+    <Screen heading={text.customers.heading}>
       <form
         className="search"
         onSubmit={(event) => {
@@ -93,19 +88,15 @@ export function Customers() {
       </form>
       <DataTable
         caption={text.customers.heading}
-        columns={columns}
-        rows={rows}
+        columns={customerColumns(text, language, q)}
+        rows={query.data?.pages.flat()}
         rowKey={(c) => c.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
+        {...state}
         empty={text.customers.none}
         filterText={(c) => `${c.id} ${c.userName} ${c.email ?? ''}`}
-        hasMore={query.hasNextPage}
-        loadingMore={query.isFetchingNextPage}
-        onMore={() => void query.fetchNextPage()}
+        {...pagesOf(query)}
         testId="customers-table"
       />
-    </section>
+    </Screen>
   );
 }

@@ -1,5 +1,6 @@
 import { type Language, plainDecimal } from '@swx/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
+import { failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
 import { fill, formatTime } from './text.ts';
 
@@ -23,46 +24,50 @@ export function timeColumn<T>(
   return { key, header, cell: (row) => formatTime(language, time(row)), sortValue: time };
 }
 
-/**
- * The back office's one data table: a caption, sortable columns (header buttons, aria-sort), a
- * filter over the rows shown, keyset paging ("Load more" asks the server for the page after the
- * last row), and the loading, empty and error states. Everything is reachable by keyboard.
- */
-export function DataTable<T>({
-  caption,
-  columns,
-  rows,
-  rowKey,
-  loading,
-  failure,
-  onRetry,
-  empty,
-  filterText,
-  hasMore = false,
-  loadingMore = false,
-  onMore,
-  testId,
-}: {
-  caption: string;
-  columns: Column<T>[];
-  rows: T[] | undefined;
-  rowKey: (row: T) => string | number;
-  loading: boolean;
-  failure: string;
-  onRetry?: () => void;
-  empty: string;
-  /** The text a row is filtered by; without it the table has no filter. */
-  filterText?: (row: T) => string;
-  hasMore?: boolean;
-  loadingMore?: boolean;
-  onMore?: () => void;
-  testId?: string;
+/** A column that shows a value as it is and sorts by it (a name, an id, a count). */
+export function textColumn<T>(key: string, header: string, value: (row: T) => string | number): Column<T> {
+  return { key, header, cell: value, sortValue: value };
+}
+
+type Sort = { key: string; descending: boolean } | null;
+
+/** What a table shows of a query: loading, its failure in words (the server's or generic), a retry. */
+export function useQueryState(query: {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => Promise<unknown>;
 }) {
   const { text } = useBackOffice();
-  const [sort, setSort] = useState<{ key: string; descending: boolean } | null>(null);
-  const [filter, setFilter] = useState('');
-  const filterId = useId();
-  const shown = useMemo(() => {
+  return {
+    loading: query.isPending,
+    failure: query.isError ? failureMessage(query.error, text.error.generic) : '',
+    onRetry: () => void query.refetch(),
+  };
+}
+
+/** The "Load more" of a query paged by keys (an infinite query). */
+export function pagesOf(query: {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}) {
+  return {
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    onMore: () => void query.fetchNextPage(),
+  };
+}
+
+/** The rows shown: those the filter finds (when the table has one), in the chosen column's order. */
+function useShown<T>(
+  rows: T[] | undefined,
+  columns: Column<T>[],
+  filter: string,
+  filterText: ((row: T) => string) | undefined,
+  sort: Sort,
+): T[] {
+  return useMemo(() => {
     let list = rows ?? [];
     const needle = filter.trim().toLowerCase();
     if (needle && filterText) list = list.filter((row) => filterText(row).toLowerCase().includes(needle));
@@ -79,7 +84,21 @@ export function DataTable<T>({
     }
     return list;
   }, [rows, filter, filterText, sort, columns]);
+}
 
+/** A table before its rows: the failure (with a retry), loading, or that there are none; else null. */
+function TableState({
+  failure,
+  onRetry,
+  loading,
+  empty,
+}: {
+  failure: string;
+  onRetry?: (() => void) | undefined;
+  loading: boolean;
+  empty: string | null;
+}) {
+  const { text } = useBackOffice();
   if (failure)
     return (
       <div className="table-state">
@@ -93,76 +112,172 @@ export function DataTable<T>({
         ) : null}
       </div>
     );
-  if (loading || !rows)
+  if (loading)
     return (
       <p role="status" className="muted">
         {text.loading}
       </p>
     );
-  if (rows.length === 0) return <p className="muted">{empty}</p>;
+  return empty === null ? null : <p className="muted">{empty}</p>;
+}
+
+/** A column's header: hidden, a sort button (a second press turns the order), or the plain header. */
+function HeaderCell<T>({
+  column: c,
+  sort,
+  setSort,
+}: {
+  column: Column<T>;
+  sort: Sort;
+  setSort: (sort: Sort) => void;
+}) {
+  const { text } = useBackOffice();
+  const active = sort?.key === c.key;
+  return (
+    <th scope="col" aria-sort={active ? (sort?.descending ? 'descending' : 'ascending') : undefined}>
+      {c.hiddenHeader ? (
+        <span className="visually-hidden">{c.header}</span>
+      ) : c.sortValue ? (
+        <button
+          type="button"
+          className="sort"
+          onClick={() =>
+            setSort(
+              active && !sort?.descending
+                ? { key: c.key, descending: true }
+                : { key: c.key, descending: false },
+            )
+          }
+          aria-label={fill(text.table.sortBy, { column: c.header })}
+        >
+          {c.header}
+          <span aria-hidden="true">{active ? (sort?.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
+        </button>
+      ) : (
+        c.header
+      )}
+    </th>
+  );
+}
+
+/** The table itself: the caption for screen readers, the headers, the rows shown. */
+function Table<T>({
+  caption,
+  columns,
+  shown,
+  rowKey,
+  sort,
+  setSort,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  shown: T[];
+  rowKey: (row: T) => string | number;
+  sort: Sort;
+  setSort: (sort: Sort) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <HeaderCell key={c.key} column={c} sort={sort} setSort={setSort} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.key} data-label={c.hiddenHeader ? undefined : c.header}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The filter over the rows and how many it shows of how many. */
+function TableFilter({
+  filter,
+  setFilter,
+  shown,
+  total,
+}: {
+  filter: string;
+  setFilter: (filter: string) => void;
+  shown: number;
+  total: number;
+}) {
+  const { text } = useBackOffice();
+  const filterId = useId();
+  return (
+    <div className="table-tools">
+      <label htmlFor={filterId}>{text.table.filter}</label>
+      <input id={filterId} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <span className="muted" aria-live="polite">
+        {fill(text.table.shown, { count: shown, total })}
+      </span>
+    </div>
+  );
+}
+
+export type DataTableProps<T> = {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string | number;
+  loading: boolean;
+  failure: string;
+  onRetry?: () => void;
+  empty: string;
+  /** The text a row is filtered by; without it the table has no filter. */
+  filterText?: (row: T) => string;
+  hasMore?: boolean;
+  loadingMore?: boolean;
+  onMore?: () => void;
+  testId?: string;
+};
+
+/**
+ * The back office's one data table: a caption, sortable columns (header buttons, aria-sort), a
+ * filter over the rows shown, keyset paging ("Load more" asks the server for the page after the
+ * last row), and the loading, empty and error states. Everything is reachable by keyboard.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { rows, filterText, hasMore = false, loadingMore = false, onMore, testId } = props;
+  const { text } = useBackOffice();
+  const [sort, setSort] = useState<Sort>(null);
+  const [filter, setFilter] = useState('');
+  const shown = useShown(rows, props.columns, filter, filterText, sort);
+  const before = (
+    <TableState
+      failure={props.failure}
+      onRetry={props.onRetry}
+      loading={props.loading || !rows}
+      empty={rows?.length === 0 ? props.empty : null}
+    />
+  );
+  if (props.failure || props.loading || !rows || rows.length === 0) return before;
   return (
     <div className="data-table" data-testid={testId}>
       {filterText ? (
-        <div className="table-tools">
-          <label htmlFor={filterId}>{text.table.filter}</label>
-          <input id={filterId} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
-          <span className="muted" aria-live="polite">
-            {fill(text.table.shown, { count: shown.length, total: rows.length })}
-          </span>
-        </div>
+        <TableFilter filter={filter} setFilter={setFilter} shown={shown.length} total={rows.length} />
       ) : null}
-      <div className="table-scroll">
-        <table>
-          <caption className="visually-hidden">{caption}</caption>
-          <thead>
-            <tr>
-              {columns.map((c) => {
-                const active = sort?.key === c.key;
-                return (
-                  <th
-                    key={c.key}
-                    scope="col"
-                    aria-sort={active ? (sort?.descending ? 'descending' : 'ascending') : undefined}
-                  >
-                    {c.hiddenHeader ? (
-                      <span className="visually-hidden">{c.header}</span>
-                    ) : c.sortValue ? (
-                      <button
-                        type="button"
-                        className="sort"
-                        onClick={() =>
-                          setSort(
-                            active && !sort?.descending
-                              ? { key: c.key, descending: true }
-                              : { key: c.key, descending: false },
-                          )
-                        }
-                        aria-label={fill(text.table.sortBy, { column: c.header })}
-                      >
-                        {c.header}
-                        <span aria-hidden="true">{active ? (sort?.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
-                      </button>
-                    ) : (
-                      c.header
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => (
-              <tr key={rowKey(row)}>
-                {columns.map((c) => (
-                  <td key={c.key} data-label={c.hiddenHeader ? undefined : c.header}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption={props.caption}
+        columns={props.columns}
+        shown={shown}
+        rowKey={props.rowKey}
+        sort={sort}
+        setSort={setSort}
+      />
       {shown.length === 0 ? <p className="muted">{text.table.noneShown}</p> : null}
       {hasMore && onMore ? (
         <div className="actions">

@@ -67,6 +67,15 @@ export function Alert({ message }: { message: string }) {
   ) : null;
 }
 
+/** What an action did, said to screen readers too; nothing when there is nothing to say. */
+export function Done({ message }: { message: string }) {
+  return message ? (
+    <p className="success" role="status">
+      {message}
+    </p>
+  ) : null;
+}
+
 /** A form's end: its failure, then the submit button (and any buttons after it) in a row. */
 export function SubmitRow({
   failure,

@@ -1,15 +1,10 @@
 import { type KycQueueItem, type KycReview, kycReviewCalls, LANGUAGE_TAGS } from '@swx/contract';
 import { fetchKycPhoto } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { timeColumn } from './DataTable.tsx';
+import { textColumn, timeColumn } from './DataTable.tsx';
 import { Photo } from './Photo.tsx';
 import { keys } from './query.ts';
-import {
-  type Reviewed,
-  ReviewItemScreen,
-  type ReviewKind,
-  ReviewQueueScreen,
-} from './review/ReviewQueue.tsx';
+import { type Reviewed, type ReviewKind, reviewScreens } from './review/ReviewQueue.tsx';
 import { fill, formatTime } from './text.ts';
 
 /** A verification's fields and photos, on its review page. */
@@ -70,24 +65,19 @@ const kyc: ReviewKind<KycQueueItem, KycReview> = {
   base: '/kyc',
   root: keys.kyc[0],
   alsoChanges: [keys.customers],
-  words: (text) => ({
+  words: ({ text }) => ({
     heading: text.kyc.heading,
     empty: text.kyc.empty,
+    item: text.kyc.detailHeading,
     open: text.kyc.open,
     approved: text.kyc.approved,
     rejected: text.kyc.rejected,
     onlyDeciders: text.kyc.onlyCompliance,
   }),
-  itemHeading: (text, review) => fill(text.kyc.detailHeading, { id: review.id }),
   columns: ({ text, language }) => [
-    { key: 'customer', header: text.kyc.customer, cell: (i) => i.userName, sortValue: (i) => i.userName },
-    { key: 'name', header: text.kyc.name, cell: (i) => i.name, sortValue: (i) => i.name },
-    {
-      key: 'document',
-      header: text.kyc.document,
-      cell: (i) => documentName(text, i.documentType),
-      sortValue: (i) => documentName(text, i.documentType),
-    },
+    textColumn('customer', text.kyc.customer, (i) => i.userName),
+    textColumn('name', text.kyc.name, (i) => i.name),
+    textColumn('document', text.kyc.document, (i) => documentName(text, i.documentType)),
     timeColumn('submitted', text.kyc.submitted, language, (i) => i.submittedAt),
     {
       key: 'due',
@@ -107,12 +97,8 @@ const kyc: ReviewKind<KycQueueItem, KycReview> = {
   testId: 'kyc-table',
 };
 
-/** The KYC review queue (/admin/kyc): pending verifications, oldest first, with their due time. */
-export function KycQueue() {
-  return <ReviewQueueScreen kind={kyc} />;
-}
-
-/** One verification (/admin/kyc/:id): its review, fields and photos. */
-export function KycReviewPage() {
-  return <ReviewItemScreen kind={kyc} />;
-}
+/**
+ * The KYC review queue (/admin/kyc): pending verifications, oldest first, with their due time; one
+ * verification (/admin/kyc/:id): its review, fields and photos.
+ */
+export const { Queue: KycQueue, Item: KycReviewPage } = reviewScreens(kyc);

@@ -1,9 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Pending } from './Field.tsx';
+import { Done, Pending } from './Field.tsx';
+import { KitSection, useFocusOnLoad } from './KitScreen.tsx';
 import { fill } from './text.ts';
 
 /** The words every product area (earn, loans, smart plans) gives its product pages. */
@@ -139,12 +140,8 @@ export function ProductPage<T>({
   const id = Number(useParams().id);
   const location = useLocation();
   const item = query.data?.find((row) => find(row) === id);
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useFocusOnLoad(item !== undefined);
   const [done, setDone] = useState<string>(() => (location.state as { done?: string } | null)?.done ?? '');
-  const loaded = item !== undefined;
-  useEffect(() => {
-    if (loaded) headingRef.current?.focus();
-  }, [loaded]);
   const back = (
     <Link className="back" to={`/${area}/products`}>
       {t.backToProducts}
@@ -164,11 +161,7 @@ export function ProductPage<T>({
           {said.text}
         </strong>
       </p>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Done message={done} />
       {children?.(item)}
       {mayEdit ? (
         form(item, {
@@ -178,12 +171,28 @@ export function ProductPage<T>({
           },
         })
       ) : (
-        <section className="kit-section" aria-labelledby={`${prefix}-terms-heading`}>
-          <h3 id={`${prefix}-terms-heading`}>{t.termsHeading}</h3>
-          <p className="muted">{t.readOnly}</p>
+        <ReadOnlyTerms prefix={prefix} t={t}>
           {terms(item)}
-        </section>
+        </ReadOnlyTerms>
       )}
     </section>
+  );
+}
+
+/** The terms for whom may not change them: said so, then the facts. */
+function ReadOnlyTerms({
+  prefix,
+  t,
+  children,
+}: {
+  prefix: string;
+  t: ProductPageTexts;
+  children: ReactNode;
+}) {
+  return (
+    <KitSection id={`${prefix}-terms-heading`} heading={t.termsHeading}>
+      <p className="muted">{t.readOnly}</p>
+      {children}
+    </KitSection>
   );
 }

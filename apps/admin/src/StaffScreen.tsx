@@ -1,10 +1,11 @@
 import { STAFF_ROLES, type StaffListItem, type StaffRole } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callAdmin, failureMessage, StaffApiError } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { type Column, DataTable, timeColumn } from './DataTable.tsx';
-import { Alert, Field, SelectField } from './Field.tsx';
+import { type Column, DataTable, timeColumn, useQueryState } from './DataTable.tsx';
+import { Alert, Done, Field, SelectField } from './Field.tsx';
+import { Screen } from './KitScreen.tsx';
 import { keys } from './query.ts';
 import { fill } from './text.ts';
 
@@ -12,46 +13,13 @@ type Pending =
   | { kind: 'disable' | 'enable' | 'reset'; member: StaffListItem }
   | { kind: 'role'; member: StaffListItem; role: StaffRole };
 
-/**
- * Staff accounts (admins only): the list, a new account with its one-time password shown once,
- * and per account a role change, disable / enable and a reset of two-step verification, each
- * confirmed first. The server refuses disabling yourself and leaving no active admin.
- */
-export function StaffScreen() {
-  const { text, language, staff: me } = useBackOffice();
+/** The change of an account being confirmed, and the call that makes it once confirmed. */
+function useStaffChange() {
+  const { text } = useBackOffice();
   const t = text.staff;
   const client = useQueryClient();
-  const headingId = useId();
-  const list = useQuery({ queryKey: keys.staffList(language), queryFn: () => callAdmin('listStaff') });
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<StaffRole>('support');
-  const [emailError, setEmailError] = useState<string | undefined>();
-  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
-  const [roles, setRoles] = useState<Record<number, StaffRole>>({});
   const [pending, setPending] = useState<Pending | null>(null);
   const [done, setDone] = useState('');
-  const confirmRef = useRef<HTMLElement>(null);
-  const createdRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (pending) confirmRef.current?.focus();
-  }, [pending]);
-  useEffect(() => {
-    if (created) createdRef.current?.focus();
-  }, [created]);
-
-  const refused = (error: unknown) =>
-    error instanceof StaffApiError && error.code === 10008
-      ? t.refusedSelfOrLastAdmin
-      : failureMessage(error, text.error.generic);
-
-  const create = useMutation({
-    mutationFn: (input: { email: string; role: StaffRole }) => callAdmin('createStaff', { body: input }),
-    onSuccess: async (result) => {
-      setCreated({ email: result.staff.email, password: result.oneTimePassword });
-      setEmail('');
-      await client.invalidateQueries({ queryKey: keys.staff });
-    },
-  });
   const change = useMutation({
     mutationFn: (action: Pending) =>
       action.kind === 'reset'
@@ -73,16 +41,129 @@ export function StaffScreen() {
       await client.invalidateQueries({ queryKey: keys.staff });
     },
   });
+  return { pending, setPending, done, change };
+}
 
-  const question = (p: Pending) =>
-    fill(
-      { role: t.confirmRole, disable: t.confirmDisable, enable: t.confirmEnable, reset: t.confirmReset }[
-        p.kind
-      ],
-      { email: p.member.email, role: p.kind === 'role' ? text.roles[p.role] : '' },
-    );
+type Change = ReturnType<typeof useStaffChange>;
 
-  const columns: Column<StaffListItem>[] = [
+/** A change as the server refuses it: yourself or the last active admin (10008), else its words. */
+function useRefused() {
+  const { text } = useBackOffice();
+  return (error: unknown) =>
+    error instanceof StaffApiError && error.code === 10008
+      ? text.staff.refusedSelfOrLastAdmin
+      : failureMessage(error, text.error.generic);
+}
+
+/** The question of the change waiting, its failure, confirm and cancel; focused when it opens. */
+function ConfirmChange({
+  pending,
+  setPending,
+  change,
+}: Pick<Change, 'setPending' | 'change'> & { pending: Pending }) {
+  const { text } = useBackOffice();
+  const t = text.staff;
+  const refused = useRefused();
+  const confirmRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (pending) confirmRef.current?.focus();
+  }, [pending]);
+  const question = fill(
+    { role: t.confirmRole, disable: t.confirmDisable, enable: t.confirmEnable, reset: t.confirmReset }[
+      pending.kind
+    ],
+    { email: pending.member.email, role: pending.kind === 'role' ? text.roles[pending.role] : '' },
+  );
+  return (
+    <section className="confirm" aria-labelledby="staff-confirm" tabIndex={-1} ref={confirmRef}>
+      <p id="staff-confirm">{question}</p>
+      <Alert message={change.isError ? refused(change.error) : ''} />
+      <div className="actions">
+        <button
+          type="button"
+          className={pending.kind === 'disable' || pending.kind === 'reset' ? 'danger' : 'primary'}
+          disabled={change.isPending}
+          onClick={() => change.mutate(pending)}
+        >
+          {t.confirm}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setPending(null);
+            change.reset();
+          }}
+        >
+          {t.cancel}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** An account's actions: a role to choose and change to, disable or enable, reset two-step verification. */
+function MemberActions({
+  member: m,
+  chosen,
+  onChoose,
+  setPending,
+}: {
+  member: StaffListItem;
+  chosen: StaffRole;
+  onChoose: (role: StaffRole) => void;
+  setPending: (pending: Pending) => void;
+}) {
+  const { text, staff: me } = useBackOffice();
+  const t = text.staff;
+  return (
+    <div className="row-actions">
+      <SelectField
+        label={fill(t.roleOf, { email: m.email })}
+        hiddenLabel
+        value={chosen}
+        onChange={(e) => onChoose(e.target.value as StaffRole)}
+        options={STAFF_ROLES.map((r) => ({ value: r, label: text.roles[r] }))}
+      />
+      <button
+        type="button"
+        disabled={chosen === m.role}
+        onClick={() => setPending({ kind: 'role', member: m, role: chosen })}
+      >
+        {t.changeRole}
+        <span className="visually-hidden"> {m.email}</span>
+      </button>
+      {m.id === me?.id ? null : (
+        <>
+          <button
+            type="button"
+            className={m.status === 'active' ? 'danger' : undefined}
+            onClick={() => setPending({ kind: m.status === 'active' ? 'disable' : 'enable', member: m })}
+          >
+            {m.status === 'active' ? t.disable : t.enable}
+            <span className="visually-hidden"> {m.email}</span>
+          </button>
+          {m.enrolled ? (
+            <button type="button" onClick={() => setPending({ kind: 'reset', member: m })}>
+              {t.reset}
+              <span className="visually-hidden"> {m.email}</span>
+            </button>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The accounts' columns; the last holds each account's actions (`roles`: the role chosen per row). */
+function staffColumns(
+  context: ReturnType<typeof useBackOffice>,
+  roles: Record<number, StaffRole>,
+  setRoles: (roles: Record<number, StaffRole>) => void,
+  setPending: (pending: Pending) => void,
+): Column<StaffListItem>[] {
+  const { text, language, staff: me } = context;
+  const t = text.staff;
+  return [
     {
       key: 'email',
       header: t.email,
@@ -107,116 +188,79 @@ export function StaffScreen() {
       key: 'actions',
       header: t.actions,
       hiddenHeader: true,
-      cell: (m) => {
-        const chosen = roles[m.id] ?? m.role;
-        return (
-          <div className="row-actions">
-            <SelectField
-              label={fill(t.roleOf, { email: m.email })}
-              hiddenLabel
-              value={chosen}
-              onChange={(e) => setRoles({ ...roles, [m.id]: e.target.value as StaffRole })}
-              options={STAFF_ROLES.map((r) => ({ value: r, label: text.roles[r] }))}
-            />
-            <button
-              type="button"
-              disabled={chosen === m.role}
-              onClick={() => setPending({ kind: 'role', member: m, role: chosen })}
-            >
-              {t.changeRole}
-              <span className="visually-hidden"> {m.email}</span>
-            </button>
-            {m.id === me?.id ? null : (
-              <>
-                <button
-                  type="button"
-                  className={m.status === 'active' ? 'danger' : undefined}
-                  onClick={() =>
-                    setPending({ kind: m.status === 'active' ? 'disable' : 'enable', member: m })
-                  }
-                >
-                  {m.status === 'active' ? t.disable : t.enable}
-                  <span className="visually-hidden"> {m.email}</span>
-                </button>
-                {m.enrolled ? (
-                  <button type="button" onClick={() => setPending({ kind: 'reset', member: m })}>
-                    {t.reset}
-                    <span className="visually-hidden"> {m.email}</span>
-                  </button>
-                ) : null}
-              </>
-            )}
-          </div>
-        );
-      },
+      cell: (m) => (
+        <MemberActions
+          member={m}
+          chosen={roles[m.id] ?? m.role}
+          onChoose={(role) => setRoles({ ...roles, [m.id]: role })}
+          setPending={setPending}
+        />
+      ),
     },
   ];
+}
 
+/** The one-time password of a new account, shown once and focused, until it is passed on. */
+function OneTimePassword({
+  created,
+  onDone,
+}: {
+  created: { email: string; password: string };
+  onDone: () => void;
+}) {
+  const { text } = useBackOffice();
+  const t = text.staff;
+  const createdRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    createdRef.current?.focus();
+  }, []);
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {t.heading}
-      </h2>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
-      {pending ? (
-        <section className="confirm" aria-labelledby="staff-confirm" tabIndex={-1} ref={confirmRef}>
-          <p id="staff-confirm">{question(pending)}</p>
-          <Alert message={change.isError ? refused(change.error) : ''} />
-          <div className="actions">
-            <button
-              type="button"
-              className={pending.kind === 'disable' || pending.kind === 'reset' ? 'danger' : 'primary'}
-              disabled={change.isPending}
-              onClick={() => change.mutate(pending)}
-            >
-              {t.confirm}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setPending(null);
-                change.reset();
-              }}
-            >
-              {t.cancel}
-            </button>
-          </div>
-        </section>
-      ) : null}
-      <DataTable
-        caption={t.heading}
-        columns={columns}
-        rows={list.data}
-        rowKey={(m) => m.id}
-        loading={list.isPending}
-        failure={list.isError ? failureMessage(list.error, text.error.generic) : ''}
-        onRetry={() => void list.refetch()}
-        empty={t.empty}
-        filterText={(m) => `${m.email} ${text.roles[m.role]}`}
-        testId="staff-table"
-      />
+    <section className="one-time" aria-labelledby="one-time-heading" tabIndex={-1} ref={createdRef}>
+      <p id="one-time-heading">
+        <strong>{t.oneTimeHeading}</strong>
+      </p>
+      <p>{fill(t.oneTimeHint, { email: created.email })}</p>
+      <p>
+        <code data-testid="one-time-password" dir="ltr">
+          {created.password}
+        </code>
+      </p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onDone}>
+          {t.oneTimeDone}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A new account: email and role, then its one-time password; a taken email (10007) said so. */
+function NewStaff() {
+  const { text } = useBackOffice();
+  const t = text.staff;
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<StaffRole>('support');
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const create = useMutation({
+    mutationFn: (input: { email: string; role: StaffRole }) => callAdmin('createStaff', { body: input }),
+    onSuccess: async (result) => {
+      setCreated({ email: result.staff.email, password: result.oneTimePassword });
+      setEmail('');
+      await client.invalidateQueries({ queryKey: keys.staff });
+    },
+  });
+  const failure = !create.isError
+    ? ''
+    : create.error instanceof StaffApiError && create.error.code === 10007
+      ? t.emailTaken
+      : failureMessage(create.error, text.error.generic);
+  return (
+    <>
       <h3>{t.createHeading}</h3>
       {created ? (
-        <section className="one-time" aria-labelledby="one-time-heading" tabIndex={-1} ref={createdRef}>
-          <p id="one-time-heading">
-            <strong>{t.oneTimeHeading}</strong>
-          </p>
-          <p>{fill(t.oneTimeHint, { email: created.email })}</p>
-          <p>
-            <code data-testid="one-time-password" dir="ltr">
-              {created.password}
-            </code>
-          </p>
-          <div className="actions">
-            <button type="button" className="primary" onClick={() => setCreated(null)}>
-              {t.oneTimeDone}
-            </button>
-          </div>
-        </section>
+        <OneTimePassword created={created} onDone={() => setCreated(null)} />
       ) : (
         <form
           className="search"
@@ -252,15 +296,39 @@ export function StaffScreen() {
           </button>
         </form>
       )}
-      <Alert
-        message={
-          create.isError
-            ? create.error instanceof StaffApiError && create.error.code === 10007
-              ? t.emailTaken
-              : failureMessage(create.error, text.error.generic)
-            : ''
-        }
+      <Alert message={failure} />
+    </>
+  );
+}
+
+/**
+ * Staff accounts (admins only): the list, a new account with its one-time password shown once,
+ * and per account a role change, disable / enable and a reset of two-step verification, each
+ * confirmed first. The server refuses disabling yourself and leaving no active admin.
+ */
+export function StaffScreen() {
+  const context = useBackOffice();
+  const { text, language } = context;
+  const t = text.staff;
+  const list = useQuery({ queryKey: keys.staffList(language), queryFn: () => callAdmin('listStaff') });
+  const state = useQueryState(list);
+  const [roles, setRoles] = useState<Record<number, StaffRole>>({});
+  const { pending, setPending, done, change } = useStaffChange();
+  return (
+    <Screen heading={t.heading}>
+      <Done message={done} />
+      {pending ? <ConfirmChange pending={pending} setPending={setPending} change={change} /> : null}
+      <DataTable
+        caption={t.heading}
+        columns={staffColumns(context, roles, setRoles, setPending)}
+        rows={list.data}
+        rowKey={(m) => m.id}
+        {...state}
+        empty={t.empty}
+        filterText={(m) => `${m.email} ${text.roles[m.role]}`}
+        testId="staff-table"
       />
-    </section>
+      <NewStaff />
+    </Screen>
   );
 }

@@ -1,3 +1,4 @@
+import type { Language } from '@swx/contract';
 import {
   ASSET_SCALES,
   type Asset,
@@ -12,8 +13,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
-import { Alert, Field, SubmitRow } from '../Field.tsx';
+import { Amount, type Column, DataTable, plain, timeColumn, useQueryState } from '../DataTable.tsx';
+import { Alert, Done, Field, SubmitRow } from '../Field.tsx';
+import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
 import { FOUR_EYES_TEXT, type FourEyesText } from './fourEyes.text.ts';
@@ -97,17 +99,10 @@ function ProposeForm({
   );
 }
 
-/**
- * Four-eyes thresholds (/admin/settings/four-eyes, admins): above its threshold a review needs two
- * approvers. One admin proposes a change (or none), another approves it; the proposer may withdraw
- * it but not approve it. Every step is audited.
- */
-export function FourEyesSettings() {
-  const { text, language, staff } = useBackOffice();
-  const f = FOUR_EYES_TEXT[language];
-  const headingId = useId();
+/** The thresholds and proposals, and a waiting proposal's decision (approve, reject or withdraw). */
+function useFourEyes(f: FourEyesText) {
+  const { language } = useBackOffice();
   const client = useQueryClient();
-  const [editing, setEditing] = useState<string | null>(null);
   const [done, setDone] = useState('');
   const query = useQuery({
     queryKey: keys.fourEyesSettings(language),
@@ -123,14 +118,92 @@ export function FourEyesSettings() {
       setDone(decided.state === 'approved' ? f.approved : f.rejected);
     },
   });
-  const waiting = new Map((query.data?.pending ?? []).map((p) => [keyOf(p), p]));
-  const amountOf = (asset: Asset, value: string | null) =>
-    value === null ? f.none : <Amount value={`${plain(value)} ${asset}`} />;
+  return { query, decide, done, setDone };
+}
 
-  const columns: Column<FourEyesThreshold>[] = [
+type Decide = ReturnType<typeof useFourEyes>['decide'];
+
+/** A threshold or nothing set, in the asset. */
+const amountOf = (f: FourEyesText, asset: Asset, value: string | null) =>
+  value === null ? f.none : <Amount value={`${plain(value)} ${asset}`} />;
+
+/** A waiting proposal's buttons: another admin approves or rejects it, its proposer withdraws it. */
+function DecideButtons({
+  proposal: p,
+  f,
+  decide,
+}: {
+  proposal: FourEyesProposal;
+  f: FourEyesText;
+  decide: Decide;
+}) {
+  const { staff } = useBackOffice();
+  const mine = p.proposedBy.id === staff?.id;
+  return (
+    <span className="actions">
+      {mine ? (
+        <span className="muted">{f.yours}</span>
+      ) : (
+        <button
+          type="button"
+          className="primary"
+          disabled={decide.isPending}
+          onClick={() => decide.mutate({ id: p.id, decision: 'approve' })}
+        >
+          {f.approve}
+        </button>
+      )}
+      <button
+        type="button"
+        disabled={decide.isPending}
+        onClick={() => decide.mutate({ id: p.id, decision: 'reject' })}
+      >
+        {mine ? f.withdraw : f.reject}
+      </button>
+    </span>
+  );
+}
+
+/** The proposals' columns: waiting ones with their buttons (`decide`), recent ones with how they ended. */
+function proposalColumns(
+  f: FourEyesText,
+  language: Language,
+  decide: Decide | null,
+): Column<FourEyesProposal>[] {
+  const ended: Column<FourEyesProposal>[] = [
+    { key: 'state', header: f.state, cell: (p) => f.states[p.state] },
+    { key: 'decidedBy', header: f.decidedBy, cell: (p) => p.decidedBy?.email ?? '' },
+  ];
+  return [
+    { key: 'kind', header: f.kind, cell: (p) => f.kinds[p.kind] },
+    { key: 'asset', header: f.asset, cell: (p) => p.asset },
+    { key: 'before', header: f.from, cell: (p) => amountOf(f, p.asset, p.before) },
+    { key: 'value', header: f.to, cell: (p) => amountOf(f, p.asset, p.value) },
+    { key: 'proposedBy', header: f.proposedBy, cell: (p) => p.proposedBy.email },
+    timeColumn('proposedAt', f.proposedAt, language, (p) => p.proposedAt),
+    ...(decide
+      ? [
+          {
+            key: 'actions',
+            header: f.actions,
+            hiddenHeader: true,
+            cell: (p: FourEyesProposal) => <DecideButtons proposal={p} f={f} decide={decide} />,
+          },
+        ]
+      : ended),
+  ];
+}
+
+/** The thresholds' columns: the change waiting for each, else a button to propose one. */
+function thresholdColumns(
+  f: FourEyesText,
+  waiting: Map<string, FourEyesProposal>,
+  onPropose: (threshold: FourEyesThreshold) => void,
+): Column<FourEyesThreshold>[] {
+  return [
     { key: 'kind', header: f.kind, cell: (t) => f.kinds[t.kind], sortValue: (t) => f.kinds[t.kind] },
     { key: 'asset', header: f.asset, cell: (t) => t.asset, sortValue: (t) => t.asset },
-    { key: 'value', header: f.threshold, cell: (t) => amountOf(t.asset, t.value) },
+    { key: 'value', header: f.threshold, cell: (t) => amountOf(f, t.asset, t.value) },
     {
       key: 'waiting',
       header: f.waiting,
@@ -153,90 +226,43 @@ export function FourEyesSettings() {
           <button
             type="button"
             aria-label={`${f.propose}: ${fill(f.proposeHeading, { kind: f.kinds[t.kind], asset: t.asset })}`}
-            onClick={() => {
-              setDone('');
-              setEditing(keyOf(t));
-            }}
+            onClick={() => onPropose(t)}
           >
             {f.propose}
           </button>
         ),
     },
   ];
-  const proposalColumns = (withActions: boolean): Column<FourEyesProposal>[] => [
-    { key: 'kind', header: f.kind, cell: (p) => f.kinds[p.kind] },
-    { key: 'asset', header: f.asset, cell: (p) => p.asset },
-    { key: 'before', header: f.from, cell: (p) => amountOf(p.asset, p.before) },
-    { key: 'value', header: f.to, cell: (p) => amountOf(p.asset, p.value) },
-    { key: 'proposedBy', header: f.proposedBy, cell: (p) => p.proposedBy.email },
-    timeColumn('proposedAt', f.proposedAt, language, (p) => p.proposedAt),
-    ...(withActions
-      ? [
-          {
-            key: 'actions',
-            header: f.actions,
-            hiddenHeader: true,
-            cell: (p: FourEyesProposal) => {
-              const mine = p.proposedBy.id === staff?.id;
-              return (
-                <span className="actions">
-                  {mine ? (
-                    <span className="muted">{f.yours}</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="primary"
-                      disabled={decide.isPending}
-                      onClick={() => decide.mutate({ id: p.id, decision: 'approve' })}
-                    >
-                      {f.approve}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ id: p.id, decision: 'reject' })}
-                  >
-                    {mine ? f.withdraw : f.reject}
-                  </button>
-                </span>
-              );
-            },
-          } satisfies Column<FourEyesProposal>,
-        ]
-      : [
-          { key: 'state', header: f.state, cell: (p: FourEyesProposal) => f.states[p.state] },
-          {
-            key: 'decidedBy',
-            header: f.decidedBy,
-            cell: (p: FourEyesProposal) => p.decidedBy?.email ?? '',
-          },
-        ]),
-  ];
+}
+
+/**
+ * Four-eyes thresholds (/admin/settings/four-eyes, admins): above its threshold a review needs two
+ * approvers. One admin proposes a change (or none), another approves it; the proposer may withdraw
+ * it but not approve it. Every step is audited.
+ */
+export function FourEyesSettings() {
+  const { text, language } = useBackOffice();
+  const f = FOUR_EYES_TEXT[language];
+  const [editing, setEditing] = useState<string | null>(null);
+  const { query, decide, done, setDone } = useFourEyes(f);
+  const { loading, failure, onRetry } = useQueryState(query);
+  const waiting = new Map((query.data?.pending ?? []).map((p) => [keyOf(p), p]));
   const threshold = query.data?.thresholds.find((t) => keyOf(t) === editing);
-  const failure = query.isError ? failureMessage(query.error, text.error.generic) : '';
+  const table = { loading, failure };
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {f.heading}
-      </h2>
+    <Screen heading={f.heading}>
       <p className="muted">{f.intro}</p>
-      {done ? (
-        <p className="success" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Done message={done} />
       <Alert message={decide.isError ? failureMessage(decide.error, text.error.generic) : ''} />
       <h3>{f.pendingHeading}</h3>
       <DataTable
         caption={f.pendingHeading}
         testId="four-eyes-pending"
-        columns={proposalColumns(true)}
+        columns={proposalColumns(f, language, decide)}
         rows={query.data?.pending}
         rowKey={(p) => p.id}
-        loading={query.isPending}
-        failure={failure}
-        onRetry={() => void query.refetch()}
+        {...table}
+        onRetry={onRetry}
         empty={f.pendingEmpty}
       />
       {threshold ? (
@@ -253,12 +279,14 @@ export function FourEyesSettings() {
       <DataTable
         caption={f.heading}
         testId="four-eyes-thresholds"
-        columns={columns}
+        columns={thresholdColumns(f, waiting, (t) => {
+          setDone('');
+          setEditing(keyOf(t));
+        })}
         rows={query.data?.thresholds}
         rowKey={keyOf}
-        loading={query.isPending}
-        failure={failure}
-        onRetry={() => void query.refetch()}
+        {...table}
+        onRetry={onRetry}
         empty={f.none}
         filterText={(t) => `${f.kinds[t.kind]} ${t.asset}`}
       />
@@ -266,13 +294,12 @@ export function FourEyesSettings() {
       <DataTable
         caption={f.recentHeading}
         testId="four-eyes-recent"
-        columns={proposalColumns(false)}
+        columns={proposalColumns(f, language, null)}
         rows={query.data?.recent}
         rowKey={(p) => p.id}
-        loading={query.isPending}
-        failure={failure}
+        {...table}
         empty={f.recentEmpty}
       />
-    </section>
+    </Screen>
   );
 }

@@ -1,30 +1,30 @@
 import {
   ASSET_SCALES,
-  adminCalls,
   LOAN_WITHDRAWAL_DAYS,
   type LoanApplicationItem,
   type LoanApplicationListItem,
   loanApplicationReviewCalls,
   parseMinor,
 } from '@swx/contract';
-import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { allowed, fetchLoanAgreement, fetchUpload } from '../api.ts';
+import { useState } from 'react';
+import { fetchLoanAgreement } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { plain, timeColumn } from '../DataTable.tsx';
-import { Code, Facts } from '../Facts.tsx';
+import { textColumn } from '../DataTable.tsx';
+import { Code, CustomerLink, Facts, FactsSection } from '../Facts.tsx';
 import { Alert } from '../Field.tsx';
 import { Money, Percent } from '../KitProductList.tsx';
-import { Photo } from '../Photo.tsx';
+import { KitSection } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
-import { oneApprovalReason } from '../review/fourEyes.ts';
+import { type Reviewed, reviewScreens } from '../review/ReviewQueue.tsx';
 import {
-  type Reviewed,
-  ReviewItemScreen,
-  type ReviewKind,
-  ReviewQueueScreen,
-} from '../review/ReviewQueue.tsx';
+  areaKind,
+  fourEyesFact,
+  ProofImage,
+  reasonFacts,
+  transferColumns,
+  transferName,
+} from '../review/reviewParts.tsx';
 import { fill, formatTime } from '../text.ts';
 import { useLoanText } from './LoanProducts.tsx';
 import { LOAN_TEXT, type LoanText } from './loans.text.ts';
@@ -74,168 +74,150 @@ function AgreementDownload({ loanId }: { loanId: number }) {
   );
 }
 
+/** The customer: their page (for whom may open it), identity verification, credit score. */
+function ApplicantFacts({ item }: { item: Reviewed<LoanApplicationItem> }) {
+  const { language } = useBackOffice();
+  const t = useLoanText();
+  return (
+    <FactsSection
+      id="loan-customer-heading"
+      heading={t.customerHeading}
+      testId="loan-application-customer"
+      rows={[
+        [t.customer, <CustomerLink key="c" of={item} label={`${t.openCustomer}: ${item.customer}`} />],
+        [
+          t.kycState,
+          <strong key="k" className={item.kycState === 'verified' ? undefined : 'overdue'}>
+            {t.kycStates[item.kycState]}
+          </strong>,
+        ],
+        [t.creditScore, String(item.creditScore)],
+        [t.submitted, formatTime(language, item.createdAt)],
+      ]}
+    />
+  );
+}
+
+/** The pool that would pay the loan out, and whether it is short of the amount (while pending). */
+function PoolNow({ item }: { item: Reviewed<LoanApplicationItem> }) {
+  const t = useLoanText();
+  return (
+    <span className="kit-stack">
+      <Money value={item.poolAvailable} asset={item.asset} />
+      {poolTooSmall(item) && item.loan.state === 'pending' ? (
+        <strong className="overdue">{t.poolTooSmall}</strong>
+      ) : null}
+    </span>
+  );
+}
+
+/** The figures of the information sheet the customer signed, the loan's state and its review. */
+function SheetFacts({ item }: { item: Reviewed<LoanApplicationItem> }) {
+  const { text } = useBackOffice();
+  const t = useLoanText();
+  const loan = item.loan;
+  const asset = item.asset;
+  return (
+    <FactsSection
+      id="loan-sheet-heading"
+      heading={t.sheetHeading}
+      testId="loan-application-sheet"
+      rows={[
+        [t.product, item.productName],
+        [t.amountColumn, <Money key="a" value={item.amount} asset={asset} />],
+        [t.term, String(item.termDays)],
+        [t.dailyRate, <Percent key="r" ratio={loan.dailyRate} />],
+        [t.interestFreeDays, String(loan.interestFreeDays)],
+        [t.totalInterest, <Money key="i" value={loan.totalInterest} asset={asset} />],
+        [t.totalPayable, <Money key="p" value={item.totalPayable} asset={asset} />],
+        [t.apr, <Apr key="apr" apr={item.apr} />],
+        [t.lateRate, fill(t.lateRateValue, { rate: ratioToPercent(loan.lateDailyRate) })],
+        [t.lateCap, <Money key="c" value={loan.lateCostCap} asset={asset} />],
+        [t.earlyRepayment, t.earlyRepaymentValue],
+        [t.withdrawal, String(LOAN_WITHDRAWAL_DAYS)],
+        [t.loanState, t.loanStates[loan.state]],
+        [t.poolNow, <PoolNow key="pool" item={item} />],
+        fourEyesFact(text, t.fourEyes, t.fourEyesNeeded, item.review),
+        ...reasonFacts(t.reasonGiven, loan.reason),
+      ]}
+    />
+  );
+}
+
+/** The signed agreement: the drawn signature, and the PDF with its SHA-256 once there is one. */
+function AgreementSection({ item }: { item: Reviewed<LoanApplicationItem> }) {
+  const t = useLoanText();
+  return (
+    <KitSection id="loan-agreement-heading" heading={t.agreementHeading}>
+      <ProofImage upload={item.signature} label={t.signature} className="loan-signature" />
+      {item.loan.hasAgreement ? (
+        <>
+          <Facts rows={[[t.agreementHash, <Code key="h" value={item.agreementSha256} />]]} />
+          <AgreementDownload loanId={item.loan.id} />
+        </>
+      ) : (
+        <p className="muted">{t.noAgreement}</p>
+      )}
+    </KitSection>
+  );
+}
+
 /**
  * A loan application on its review page: the customer (identity verification, credit score), the
  * figures of the information sheet the customer signed, the pool that would pay it out, and the
  * signed agreement (the drawn signature and the PDF with its SHA-256).
  */
 function ApplicationDetails({ item }: { item: Reviewed<LoanApplicationItem> }) {
-  const { language, staff, text } = useBackOffice();
-  const t = useLoanText();
-  const loan = item.loan;
-  const asset = item.asset;
-  const short = poolTooSmall(item);
-  const mayOpenCustomer = allowed(staff, adminCalls.customerOverview);
   return (
     <>
-      <section className="kit-section" aria-labelledby="loan-customer-heading">
-        <h3 id="loan-customer-heading">{t.customerHeading}</h3>
-        <Facts
-          testId="loan-application-customer"
-          rows={[
-            [
-              t.customer,
-              mayOpenCustomer ? (
-                <Link
-                  key="c"
-                  to={`/customers/${item.userId}`}
-                  aria-label={`${t.openCustomer}: ${item.customer}`}
-                >
-                  {`${item.customer} (#${item.userId})`}
-                </Link>
-              ) : (
-                `${item.customer} (#${item.userId})`
-              ),
-            ],
-            [
-              t.kycState,
-              <strong key="k" className={item.kycState === 'verified' ? undefined : 'overdue'}>
-                {t.kycStates[item.kycState]}
-              </strong>,
-            ],
-            [t.creditScore, String(item.creditScore)],
-            [t.submitted, formatTime(language, item.createdAt)],
-          ]}
-        />
-      </section>
-      <section className="kit-section" aria-labelledby="loan-sheet-heading">
-        <h3 id="loan-sheet-heading">{t.sheetHeading}</h3>
-        <Facts
-          testId="loan-application-sheet"
-          rows={[
-            [t.product, item.productName],
-            [t.amountColumn, <Money key="a" value={item.amount} asset={asset} />],
-            [t.term, String(item.termDays)],
-            [t.dailyRate, <Percent key="r" ratio={loan.dailyRate} />],
-            [t.interestFreeDays, String(loan.interestFreeDays)],
-            [t.totalInterest, <Money key="i" value={loan.totalInterest} asset={asset} />],
-            [t.totalPayable, <Money key="p" value={item.totalPayable} asset={asset} />],
-            [
-              t.apr,
-              <span key="apr" dir="ltr">
-                {fill(t.aprValue, { apr: item.apr })}
-              </span>,
-            ],
-            [t.lateRate, fill(t.lateRateValue, { rate: ratioToPercent(loan.lateDailyRate) })],
-            [t.lateCap, <Money key="c" value={loan.lateCostCap} asset={asset} />],
-            [t.earlyRepayment, t.earlyRepaymentValue],
-            [t.withdrawal, String(LOAN_WITHDRAWAL_DAYS)],
-            [t.loanState, t.loanStates[loan.state]],
-            [
-              t.poolNow,
-              <span key="pool" className="kit-stack">
-                <Money value={item.poolAvailable} asset={asset} />
-                {short && loan.state === 'pending' ? (
-                  <strong className="overdue">{t.poolTooSmall}</strong>
-                ) : null}
-              </span>,
-            ],
-            [
-              t.fourEyes,
-              item.review.fourEyes
-                ? fill(t.fourEyesNeeded, { count: item.review.approvals.length })
-                : oneApprovalReason(text, item.review),
-            ],
-            ...(loan.reason ? ([[t.reasonGiven, loan.reason]] as [string, string][]) : []),
-          ]}
-        />
-      </section>
-      <section className="kit-section" aria-labelledby="loan-agreement-heading">
-        <h3 id="loan-agreement-heading">{t.agreementHeading}</h3>
-        <div className="photos loan-signature">
-          <Photo key={item.signature} load={() => fetchUpload(item.signature)} label={t.signature} />
-        </div>
-        {loan.hasAgreement ? (
-          <>
-            <Facts rows={[[t.agreementHash, <Code key="h" value={item.agreementSha256} />]]} />
-            <AgreementDownload loanId={loan.id} />
-          </>
-        ) : (
-          <p className="muted">{t.noAgreement}</p>
-        )}
-      </section>
+      <ApplicantFacts item={item} />
+      <SheetFacts item={item} />
+      <AgreementSection item={item} />
     </>
   );
 }
 
-/** Loan applications as a review kind, worded in the loan screens' language. */
-function applicationKind(t: LoanText): ReviewKind<LoanApplicationListItem, LoanApplicationItem> {
-  return {
+/** The annual percentage rate, "12.3 % APR", kept left to right. */
+function Apr({ apr }: { apr: string }) {
+  const t = useLoanText();
+  return <span dir="ltr">{fill(t.aprValue, { apr })}</span>;
+}
+
+/**
+ * Loan applications (/admin/loans/applications, one at …/:id): finance and admin decide,
+ * compliance reads.
+ */
+export const { Queue: LoanApplicationQueue, Item: LoanApplicationPage } = reviewScreens(
+  areaKind<LoanText, LoanApplicationListItem, LoanApplicationItem>({
     calls: loanApplicationReviewCalls,
     base: '/loans/applications',
     root: keys.loanApplications[0],
     // An approval pays out of the pool: the pools and products change.
     alsoChanges: [keys.loans],
-    words: () => ({
+    texts: LOAN_TEXT,
+    words: (t) => ({
       heading: t.applicationsHeading,
       empty: t.applicationsEmpty,
-      open: t.open,
+      item: t.applicationItem,
       approved: t.applicationApproved,
       rejected: t.applicationRejected,
-      onlyDeciders: t.onlyDeciders,
     }),
-    itemHeading: (_text, item) => fill(t.applicationItem, { id: item.id }),
-    columns: ({ language }) => [
-      { key: 'customer', header: t.customer, cell: (i) => i.customer, sortValue: (i) => i.customer },
-      { key: 'product', header: t.product, cell: (i) => i.productName, sortValue: (i) => i.productName },
-      {
-        key: 'amount',
-        header: t.amountColumn,
-        cell: (i) => <Money value={i.amount} asset={i.asset} />,
-        sortValue: (i) => `${i.asset} ${i.amount.padStart(40, '0')}`,
-      },
-      { key: 'term', header: t.term, cell: (i) => i.termDays, sortValue: (i) => i.termDays },
+    columns: (t, language) => [
+      transferColumns.customer(t.customer),
+      textColumn('product', t.product, (i) => i.productName),
+      transferColumns.amount(t.amountColumn),
+      textColumn('term', t.term, (i) => i.termDays),
       {
         key: 'payable',
         header: t.totalPayable,
         cell: (i) => <Money value={i.totalPayable} asset={i.asset} />,
       },
-      {
-        key: 'apr',
-        header: t.apr,
-        cell: (i) => <span dir="ltr">{fill(t.aprValue, { apr: i.apr })}</span>,
-        sortValue: (i) => Number(i.apr),
-      },
-      timeColumn('created', t.submitted, language, (i) => i.createdAt),
+      { key: 'apr', header: t.apr, cell: (i) => <Apr apr={i.apr} />, sortValue: (i) => Number(i.apr) },
+      transferColumns.submitted(t.submitted, language),
     ],
-    rowName: (i) => `${i.customer} ${plain(i.amount)} ${i.asset}`,
+    rowName: transferName,
     filterText: (i) => `${i.customer} ${i.productName} ${i.asset}`,
     Details: ApplicationDetails,
     testId: 'loan-application-queue',
-  };
-}
-
-function useApplicationKind() {
-  const { language } = useBackOffice();
-  return useMemo(() => applicationKind(LOAN_TEXT[language]), [language]);
-}
-
-/** Loan applications (/admin/loans/applications): finance and admin decide, compliance reads. */
-export function LoanApplicationQueue() {
-  return <ReviewQueueScreen kind={useApplicationKind()} />;
-}
-
-/** One loan application (/admin/loans/applications/:id). */
-export function LoanApplicationPage() {
-  return <ReviewItemScreen kind={useApplicationKind()} />;
-}
+  }),
+);

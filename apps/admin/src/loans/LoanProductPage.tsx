@@ -5,6 +5,7 @@ import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
 import { Money } from '../KitProductList.tsx';
+import { KitSection } from '../KitScreen.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import { fill } from '../text.ts';
 import { LoanProductForm } from './LoanProductForm.tsx';
@@ -97,11 +98,10 @@ export function LoanProductPage() {
       terms={(item) => <Terms product={item.product} />}
     >
       {({ product, pool }) => (
-        <section className="kit-section" aria-labelledby="loan-pool-heading">
-          <h3 id="loan-pool-heading">{fill(t.poolOfProduct, { asset: product.asset })}</h3>
+        <KitSection id="loan-pool-heading" heading={fill(t.poolOfProduct, { asset: product.asset })}>
           <PoolFacts pool={pool} testId="loan-product-pool" />
           <Link to="/loans/pools">{t.fundLink}</Link>
-        </section>
+        </KitSection>
       )}
     </ProductPage>
   );

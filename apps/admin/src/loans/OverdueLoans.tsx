@@ -1,35 +1,23 @@
-import { adminCalls, type OverdueLoan } from '@swx/contract';
+import type { OverdueLoan } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import { Link } from 'react-router';
-import { allowed, callAdmin, failureMessage } from '../api.ts';
+import { callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, DataTable, plain } from '../DataTable.tsx';
+import { type Column, DataTable, plain, useQueryState } from '../DataTable.tsx';
+import { CustomerLink } from '../Facts.tsx';
 import { Money } from '../KitProductList.tsx';
+import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
 import { useLoanText } from './LoanProducts.tsx';
+import type { LoanText } from './loans.text.ts';
 
-/**
- * Overdue loans (/admin/loans/overdue): loans past their due date with money owed, longest
- * overdue first (the server's order): days late, what is due now and the late cost beside its cap.
- */
-export function OverdueLoans() {
-  const { text, language, staff } = useBackOffice();
-  const t = useLoanText();
-  const headingId = useId();
-  const query = useQuery({ queryKey: keys.loanOverdue(language), queryFn: () => callAdmin('overdueLoans') });
-  const mayOpenCustomer = allowed(staff, adminCalls.customerOverview);
-  const columns: Column<OverdueLoan>[] = [
+/** The overdue list's columns: who, which loan, what was borrowed, due when, how late, what is owed. */
+function overdueColumns(t: LoanText): Column<OverdueLoan>[] {
+  return [
     {
       key: 'customer',
       header: t.customer,
-      cell: (r) =>
-        mayOpenCustomer ? (
-          <Link to={`/customers/${r.userId}`}>{`${r.customer} (#${r.userId})`}</Link>
-        ) : (
-          `${r.customer} (#${r.userId})`
-        ),
+      cell: (r) => <CustomerLink of={r} />,
       sortValue: (r) => r.customer,
     },
     {
@@ -79,24 +67,30 @@ export function OverdueLoans() {
       ),
     },
   ];
+}
+
+/**
+ * Overdue loans (/admin/loans/overdue): loans past their due date with money owed, longest
+ * overdue first (the server's order): days late, what is due now and the late cost beside its cap.
+ */
+export function OverdueLoans() {
+  const { language } = useBackOffice();
+  const t = useLoanText();
+  const query = useQuery({ queryKey: keys.loanOverdue(language), queryFn: () => callAdmin('overdueLoans') });
+  const state = useQueryState(query);
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {t.overdueHeading}
-      </h2>
+    <Screen heading={t.overdueHeading}>
       <p className="muted">{t.overdueIntro}</p>
       <DataTable
         caption={t.overdueHeading}
-        columns={columns}
+        columns={overdueColumns(t)}
         rows={query.data}
         rowKey={(r) => r.loan.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
+        {...state}
         empty={t.overdueEmpty}
         filterText={(r) => `${r.customer} ${r.userId} ${r.loan.id} ${r.loan.productName}`}
         testId="loan-overdue"
       />
-    </section>
+    </Screen>
   );
 }

@@ -1,13 +1,13 @@
-import { SMART_STATES, type SmartPlanMonitorItem, type SmartState } from '@swx/contract';
+import { type Language, SMART_STATES, type SmartPlanMonitorItem, type SmartState } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { callAdmin, failureMessage } from '../api.ts';
+import { callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain, timeColumn } from '../DataTable.tsx';
-import { Facts } from '../Facts.tsx';
+import { Amount, type Column, DataTable, plain, timeColumn, useQueryState } from '../DataTable.tsx';
+import { customerLabel, Facts, FactsSection } from '../Facts.tsx';
 import { SelectField } from '../Field.tsx';
 import { Money, Percent } from '../KitProductList.tsx';
+import { KitSection, Screen, useFocusOnLoad } from '../KitScreen.tsx';
 import { ItemPending } from '../ProductPages.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
@@ -68,29 +68,14 @@ function Signed({ value, asset }: { value: string; asset: string }) {
   );
 }
 
-/**
- * The smart-plan monitor (/admin/smart/plans): plans newest first with their owner (linked to their
- * page), product, amount, start, next income time, income to date, open positions, drawdown
- * against its stop, equity and state; filtered by state and product (in the URL, so a product's
- * page links to its plans).
- */
-export function SmartPlans() {
-  const { text, language } = useBackOffice();
-  const t = useSmartText();
-  const headingId = useId();
-  const [params, setParams] = useSearchParams();
-  const state = SMART_STATES.find((s) => s === params.get('state'));
-  const product = /^\d{1,16}$/.test(params.get('product') ?? '') ? (params.get('product') ?? '') : '';
-  const filters: Filters = { ...(state ? { state } : {}), ...(product ? { product } : {}) };
-  const query = useSmartPlans(filters);
-  const products = useSmartProducts();
-  const setFilter = (name: 'state' | 'product', value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
-  };
-  const columns: Column<SmartPlanMonitorItem>[] = [
+/** A plan's owner, linked to their page. */
+const Owner = ({ plan: p }: { plan: SmartPlanMonitorItem }) => (
+  <Link to={`/customers/${p.userId}`}>{customerLabel(p)}</Link>
+);
+
+/** The monitor's columns of what a plan is: its link, owner, product (and instruments), amount, start. */
+function planColumns(t: SmartText, language: Language): Column<SmartPlanMonitorItem>[] {
+  return [
     {
       key: 'plan',
       header: t.plan,
@@ -101,12 +86,7 @@ export function SmartPlans() {
       ),
       sortValue: (p) => p.id,
     },
-    {
-      key: 'customer',
-      header: t.customer,
-      cell: (p) => <Link to={`/customers/${p.userId}`}>{`${p.customer} (#${p.userId})`}</Link>,
-      sortValue: (p) => p.customer,
-    },
+    { key: 'customer', header: t.customer, cell: (p) => <Owner plan={p} />, sortValue: (p) => p.customer },
     {
       key: 'product',
       header: t.product,
@@ -127,6 +107,12 @@ export function SmartPlans() {
       sortValue: (p) => Number(p.amount),
     },
     timeColumn('start', t.start, language, (p) => p.startTime),
+  ];
+}
+
+/** The monitor's columns of how a plan runs: next income, income so far, trades, drawdown, equity, state. */
+function runColumns(t: SmartText, language: Language): Column<SmartPlanMonitorItem>[] {
+  return [
     {
       key: 'nextIncome',
       header: t.nextIncome,
@@ -164,59 +150,181 @@ export function SmartPlans() {
       sortValue: (p) => stateText(t, p),
     },
   ];
-  const filtered = Boolean(state || product);
+}
+
+/** The filters of the URL: a state, a product (a number). */
+function useFilters() {
+  const [params, setParams] = useSearchParams();
+  const state = SMART_STATES.find((s) => s === params.get('state'));
+  const product = /^\d{1,16}$/.test(params.get('product') ?? '') ? (params.get('product') ?? '') : '';
+  const setFilter = (name: 'state' | 'product', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const filters: Filters = { ...(state ? { state } : {}), ...(product ? { product } : {}) };
+  return { state, product, filters, setFilter, clear: () => setParams({}, { replace: true }) };
+}
+
+/** The state and product filters (the products from their list), and clear once one is set. */
+function PlanFilters({ filters: f }: { filters: ReturnType<typeof useFilters> }) {
+  const t = useSmartText();
+  const products = useSmartProducts();
+  const { product } = f;
   return (
-    <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId} tabIndex={-1}>
-        {t.plansHeading}
-      </h2>
+    <form className="filters" aria-label={t.filters} onSubmit={(e) => e.preventDefault()}>
+      <SelectField
+        label={t.stateFilter}
+        name="state"
+        value={f.state ?? ''}
+        onChange={(e) => f.setFilter('state', e.target.value)}
+        options={[
+          { value: '', label: t.all },
+          ...SMART_STATES.map((s) => ({ value: s, label: t.states[s] })),
+        ]}
+      />
+      <SelectField
+        label={t.productFilter}
+        name="product"
+        value={product}
+        onChange={(e) => f.setFilter('product', e.target.value)}
+        options={[
+          { value: '', label: t.all },
+          ...(products.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` })),
+          // A product id from the URL before the products are there (or an unknown one) stays chosen.
+          ...(product && !products.data?.some((p) => String(p.id) === product)
+            ? [{ value: product, label: `#${product}` }]
+            : []),
+        ]}
+      />
+      {f.state || product ? (
+        <div className="actions">
+          <button type="button" onClick={f.clear}>
+            {t.clear}
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+/**
+ * The smart-plan monitor (/admin/smart/plans): plans newest first with their owner (linked to their
+ * page), product, amount, start, next income time, income to date, open positions, drawdown
+ * against its stop, equity and state; filtered by state and product (in the URL, so a product's
+ * page links to its plans).
+ */
+export function SmartPlans() {
+  const { language } = useBackOffice();
+  const t = useSmartText();
+  const filters = useFilters();
+  const query = useSmartPlans(filters.filters);
+  const state = useQueryState(query);
+  const filtered = Boolean(filters.state || filters.product);
+  return (
+    <Screen heading={t.plansHeading}>
       <p className="muted">{t.plansIntro}</p>
-      <form className="filters" aria-label={t.filters} onSubmit={(e) => e.preventDefault()}>
-        <SelectField
-          label={t.stateFilter}
-          name="state"
-          value={state ?? ''}
-          onChange={(e) => setFilter('state', e.target.value)}
-          options={[
-            { value: '', label: t.all },
-            ...SMART_STATES.map((s) => ({ value: s, label: t.states[s] })),
-          ]}
-        />
-        <SelectField
-          label={t.productFilter}
-          name="product"
-          value={product}
-          onChange={(e) => setFilter('product', e.target.value)}
-          options={[
-            { value: '', label: t.all },
-            ...(products.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.id})` })),
-            // A product id from the URL before the products are there (or an unknown one) stays chosen.
-            ...(product && !products.data?.some((p) => String(p.id) === product)
-              ? [{ value: product, label: `#${product}` }]
-              : []),
-          ]}
-        />
-        {filtered ? (
-          <div className="actions">
-            <button type="button" onClick={() => setParams({}, { replace: true })}>
-              {t.clear}
-            </button>
-          </div>
-        ) : null}
-      </form>
+      <PlanFilters filters={filters} />
       <DataTable
         caption={t.plansHeading}
-        columns={columns}
+        columns={[...planColumns(t, language), ...runColumns(t, language)]}
         rows={query.data}
         rowKey={(p) => p.id}
-        loading={query.isPending}
-        failure={query.isError ? failureMessage(query.error, text.error.generic) : ''}
-        onRetry={() => void query.refetch()}
+        {...state}
         empty={filtered ? t.plansNoneMatch : t.plansEmpty}
         filterText={(p) => `${p.id} ${p.customer} ${p.userId} ${p.productName} ${stateText(t, p)}`}
         testId="smart-plans"
       />
-    </section>
+    </Screen>
+  );
+}
+
+/** A plan's own facts: owner, product, strategy, instruments, amount, its times. */
+function PlanFacts({ plan: p, time }: { plan: SmartPlanMonitorItem; time: (iso: string | null) => string }) {
+  const t = useSmartText();
+  return (
+    <Facts
+      testId="smart-plan-facts"
+      rows={[
+        [t.customer, <Owner key="c" plan={p} />],
+        [
+          t.product,
+          <Link key="p" to={`/smart/products/${p.productId}`}>
+            {p.productName}
+          </Link>,
+        ],
+        [t.strategy, t.strategies[p.strategy]],
+        [
+          t.instruments,
+          <span key="i" dir="ltr">
+            {p.instruments.join(', ')}
+          </span>,
+        ],
+        [t.amount, <Money key="a" value={p.amount} asset={p.asset} />],
+        [t.start, time(p.startTime)],
+        [t.nextIncome, time(p.nextIncomeTime)],
+        [t.endTime, time(p.endTime)],
+        [t.runningTime, fill(t.runningValue, { days: p.runningDays })],
+        [t.profitShareDays, String(p.profitShareDays)],
+      ]}
+    />
+  );
+}
+
+/** What the plan realised so far, its equity against its highest and the stop, and how it ended. */
+function PlanResults({
+  plan: p,
+  time,
+}: {
+  plan: SmartPlanMonitorItem;
+  time: (iso: string | null) => string;
+}) {
+  const t = useSmartText();
+  return (
+    <FactsSection
+      id="smart-plan-results"
+      heading={t.resultsHeading}
+      testId="smart-plan-results"
+      rows={[
+        [t.incomeToDate, <Signed key="i" value={p.incomeToDate} asset={p.asset} />],
+        [t.dailyYield, p.dailyYield === null ? t.dailyYieldNone : <Percent key="y" ratio={p.dailyYield} />],
+        [t.realisedReturn, <Percent key="r" ratio={p.realisedReturn} />],
+        [t.equity, <Money key="e" value={p.equity} asset={p.asset} />],
+        [t.highWater, <Money key="h" value={p.highWater} asset={p.asset} />],
+        [t.drawdown, <Drawdown key="d" plan={p} />],
+        [t.fee, p.fee === null ? t.none : <Money key="f" value={p.fee} asset={p.asset} />],
+        [t.returned, p.returned === null ? t.none : <Money key="r" value={p.returned} asset={p.asset} />],
+        [t.endedAt, time(p.endedAt)],
+        [t.endReason, p.endReason ? t.endReasons[p.endReason] : t.none],
+      ]}
+    />
+  );
+}
+
+/** The terms the plan was bought on, and its risk limits. */
+function PlanTerms({ plan: p }: { plan: SmartPlanMonitorItem }) {
+  const t = useSmartText();
+  const r = p.risk;
+  return (
+    <FactsSection
+      id="smart-plan-terms"
+      heading={t.termsOfPlan}
+      testId="smart-plan-terms"
+      rows={[
+        [t.timeframe, String(p.timeframeDays)],
+        [
+          t.rangeWhenBought,
+          <Amount key="r" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
+        ],
+        [t.feeShare, feeText(t, p)],
+        [t.stopLoss, <Percent key="s" ratio={r.stopLoss} />],
+        [t.takeProfit, <Percent key="t" ratio={r.takeProfit} />],
+        [t.leverage, <Amount key="l" value={fill(t.leverageValue, { leverage: r.leverage })} />],
+        [t.marginShare, fill(t.marginValue, { share: ratioToPercent(r.marginShare) })],
+        [t.drawdownStop, <Percent key="d" ratio={r.drawdownStop} />],
+      ]}
+    />
   );
 }
 
@@ -231,99 +339,32 @@ export function SmartPlanPage() {
   const id = Number(useParams().id);
   const query = useSmartPlans({});
   const plan = query.data?.find((p) => p.id === id);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const loaded = plan !== undefined;
-  useEffect(() => {
-    if (loaded) heading.current?.focus();
-  }, [loaded]);
+  const heading = useFocusOnLoad(plan !== undefined);
   const back = (
     <Link className="back" to="/smart/plans">
       {t.backToPlans}
     </Link>
   );
   if (!plan) return <ItemPending back={back} query={query} id={id} notFound={t.planNotFound} />;
-  const p = plan;
   const time = (iso: string | null) => (iso ? formatTime(language, iso) : t.none);
-  const r = p.risk;
-  const percent = (ratio: string) => <Percent ratio={ratio} />;
   return (
     <section className="panel" aria-labelledby="smart-plan-heading">
       {back}
       <h2 id="smart-plan-heading" ref={heading} tabIndex={-1}>
-        {fill(t.planHeading, { id: p.id })}
+        {fill(t.planHeading, { id: plan.id })}
       </h2>
       <p>
-        <strong data-testid="smart-plan-state">{stateText(t, p)}</strong>
+        <strong data-testid="smart-plan-state">{stateText(t, plan)}</strong>
       </p>
-      <Facts
-        testId="smart-plan-facts"
-        rows={[
-          [t.customer, <Link key="c" to={`/customers/${p.userId}`}>{`${p.customer} (#${p.userId})`}</Link>],
-          [
-            t.product,
-            <Link key="p" to={`/smart/products/${p.productId}`}>
-              {p.productName}
-            </Link>,
-          ],
-          [t.strategy, t.strategies[p.strategy]],
-          [
-            t.instruments,
-            <span key="i" dir="ltr">
-              {p.instruments.join(', ')}
-            </span>,
-          ],
-          [t.amount, <Money key="a" value={p.amount} asset={p.asset} />],
-          [t.start, time(p.startTime)],
-          [t.nextIncome, time(p.nextIncomeTime)],
-          [t.endTime, time(p.endTime)],
-          [t.runningTime, fill(t.runningValue, { days: p.runningDays })],
-          [t.profitShareDays, String(p.profitShareDays)],
-        ]}
-      />
-      <section className="kit-section" aria-labelledby="smart-plan-results">
-        <h3 id="smart-plan-results">{t.resultsHeading}</h3>
-        <Facts
-          testId="smart-plan-results"
-          rows={[
-            [t.incomeToDate, <Signed key="i" value={p.incomeToDate} asset={p.asset} />],
-            [t.dailyYield, p.dailyYield === null ? t.dailyYieldNone : percent(p.dailyYield)],
-            [t.realisedReturn, percent(p.realisedReturn)],
-            [t.equity, <Money key="e" value={p.equity} asset={p.asset} />],
-            [t.highWater, <Money key="h" value={p.highWater} asset={p.asset} />],
-            [t.drawdown, <Drawdown key="d" plan={p} />],
-            [t.fee, p.fee === null ? t.none : <Money key="f" value={p.fee} asset={p.asset} />],
-            [t.returned, p.returned === null ? t.none : <Money key="r" value={p.returned} asset={p.asset} />],
-            [t.endedAt, time(p.endedAt)],
-            [t.endReason, p.endReason ? t.endReasons[p.endReason] : t.none],
-          ]}
-        />
-      </section>
-      <section className="kit-section" aria-labelledby="smart-plan-terms">
-        <h3 id="smart-plan-terms">{t.termsOfPlan}</h3>
-        <Facts
-          testId="smart-plan-terms"
-          rows={[
-            [t.timeframe, String(p.timeframeDays)],
-            [
-              t.rangeWhenBought,
-              <Amount key="r" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
-            ],
-            [t.feeShare, feeText(t, p)],
-            [t.stopLoss, percent(r.stopLoss)],
-            [t.takeProfit, percent(r.takeProfit)],
-            [t.leverage, <Amount key="l" value={fill(t.leverageValue, { leverage: r.leverage })} />],
-            [t.marginShare, fill(t.marginValue, { share: ratioToPercent(r.marginShare) })],
-            [t.drawdownStop, percent(r.drawdownStop)],
-          ]}
-        />
-      </section>
-      <section className="kit-section" aria-labelledby="smart-plan-trades">
-        <h3 id="smart-plan-trades">{t.tradesHeading}</h3>
+      <PlanFacts plan={plan} time={time} />
+      <PlanResults plan={plan} time={time} />
+      <PlanTerms plan={plan} />
+      <KitSection id="smart-plan-trades" heading={t.tradesHeading}>
         <p data-testid="smart-plan-trades">
-          {fill(t.openValue, { open: p.openTrades, count: p.tradeCount })}
+          {fill(t.openValue, { open: plan.openTrades, count: plan.tradeCount })}
         </p>
         <p className="muted">{t.tradesNote}</p>
-      </section>
+      </KitSection>
     </section>
   );
 }

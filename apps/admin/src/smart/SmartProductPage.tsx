@@ -4,6 +4,7 @@ import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, plain } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
+import { KitSection } from '../KitScreen.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
 import { ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
@@ -123,10 +124,9 @@ export function SmartProductPage() {
             ]}
           />
           <Link to={`/smart/plans?product=${product.id}`}>{t.plansOfProduct}</Link>
-          <section className="kit-section" aria-labelledby="smart-risk-heading">
-            <h3 id="smart-risk-heading">{t.riskHeading}</h3>
+          <KitSection id="smart-risk-heading" heading={t.riskHeading}>
             <Risk product={product} />
-          </section>
+          </KitSection>
         </>
       )}
     </ProductPage>

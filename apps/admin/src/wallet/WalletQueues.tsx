@@ -7,20 +7,22 @@ import {
   withdrawalReviewCalls,
 } from '@swx/contract';
 import type { ReactNode } from 'react';
-import { fetchUpload } from '../api.ts';
 import { type BackOfficeContext, useBackOffice } from '../context.ts';
-import { Amount, type Column, timeColumn } from '../DataTable.tsx';
-import { Code, Facts } from '../Facts.tsx';
-import { Photo } from '../Photo.tsx';
+import { Amount, type Column, textColumn } from '../DataTable.tsx';
+import { Code, customerLabel, Facts } from '../Facts.tsx';
 import { keys } from '../query.ts';
-import { oneApprovalReason } from '../review/fourEyes.ts';
+import { type Reviewed, type ReviewKind, type ReviewWords, reviewScreens } from '../review/ReviewQueue.tsx';
 import {
-  type Reviewed,
-  ReviewItemScreen,
-  type ReviewKind,
-  ReviewQueueScreen,
-} from '../review/ReviewQueue.tsx';
+  fourEyesFact,
+  ProofDetails,
+  type ProofWords,
+  reasonFacts,
+  transferColumns,
+} from '../review/reviewParts.tsx';
 import { fill, formatTime, type Text } from '../text.ts';
+
+/** An amount of the wallet as the server sends it, with its asset. */
+const sent = (amount: string, asset: string) => <Amount value={`${amount} ${asset}`} />;
 
 /** The columns both money queues share: customer, network, amount, submitted. */
 function moneyColumns<T extends DepositRow | WithdrawalRow>({
@@ -29,15 +31,10 @@ function moneyColumns<T extends DepositRow | WithdrawalRow>({
 }: BackOfficeContext): Column<T>[] {
   const w = text.wallet;
   return [
-    { key: 'customer', header: w.customer, cell: (i) => i.customer, sortValue: (i) => i.customer },
-    { key: 'network', header: w.network, cell: (i) => i.network, sortValue: (i) => i.network },
-    {
-      key: 'amount',
-      header: w.amount,
-      cell: (i) => <Amount value={`${i.amount} ${i.asset}`} />,
-      sortValue: (i) => `${i.asset} ${i.amount.padStart(40, '0')}`,
-    },
-    timeColumn('created', w.submitted, language, (i) => i.createdAt),
+    transferColumns.customer<T>(w.customer),
+    textColumn<T>('network', w.network, (i) => i.network),
+    transferColumns.amount<T>(w.amount, (i) => sent(i.amount, i.asset)),
+    transferColumns.submitted<T>(w.submitted, language),
   ];
 }
 
@@ -84,49 +81,48 @@ const reasonText = (text: Text, reason: string) =>
     ? text.wallet.reasons[reason as keyof Text['wallet']['reasons']]
     : reason;
 
+const proofWords = (w: Text['wallet']): ProofWords => ({
+  customer: w.customer,
+  amount: w.amount,
+  txHash: w.txHash,
+  submitted: w.submitted,
+  state: w.state,
+  fourEyes: w.fourEyes,
+  fourEyesNeeded: w.fourEyesNeeded,
+  reason: w.reason,
+  proof: w.proof,
+});
+
 /** A deposit proof on its review page: what the customer declared, beside their own address, what the chain says, and the image. */
 function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
-  const { text, language } = useBackOffice();
+  const { text } = useBackOffice();
   const w = text.wallet;
   const matches =
     item.customerAddress !== null && item.customerAddress.toLowerCase() === item.address.toLowerCase();
   return (
-    <>
-      <Facts
-        rows={[
-          [w.customer, `${item.customer} (#${item.userId})`],
-          [w.network, item.network],
-          [w.amount, <Amount key="a" value={`${item.amount} ${item.asset}`} />],
-          [w.txHash, <Code key="h" value={item.txHash} />],
-          [w.lastSix, <Code key="l" value={item.lastSix} />],
-          [w.sentTo, <Code key="s" value={item.address} />],
-          [
-            w.customerAddress,
-            <span key="c">
-              <Code value={item.customerAddress} />{' '}
-              <strong className={matches ? undefined : 'overdue'}>
-                {matches ? w.addressMatches : w.addressDiffers}
-              </strong>
-            </span>,
-          ],
-          ...chainRows(text, item),
-          [w.submitted, formatTime(language, item.createdAt)],
-          [w.state, w.depositStates[item.state]],
-          [
-            w.fourEyes,
-            item.review.fourEyes
-              ? fill(w.fourEyesNeeded, { count: item.review.approvals.length })
-              : oneApprovalReason(text, item.review),
-          ],
-          ...(item.reason ? ([[w.reason, reasonText(text, item.reason)]] as [string, string][]) : []),
-        ]}
-        testId="deposit-facts"
-      />
-      <h3>{w.proof}</h3>
-      <div className="photos">
-        <Photo key={item.proof} load={() => fetchUpload(item.proof)} label={w.proof} />
-      </div>
-    </>
+    <ProofDetails
+      item={item}
+      words={proofWords(w)}
+      testId="deposit-facts"
+      about={[[w.network, item.network]]}
+      amount={sent(item.amount, item.asset)}
+      sentTo={[
+        [w.lastSix, <Code key="l" value={item.lastSix} />],
+        [w.sentTo, <Code key="s" value={item.address} />],
+        [
+          w.customerAddress,
+          <span key="c">
+            <Code value={item.customerAddress} />{' '}
+            <strong className={matches ? undefined : 'overdue'}>
+              {matches ? w.addressMatches : w.addressDiffers}
+            </strong>
+          </span>,
+        ],
+        ...chainRows(text, item),
+      ]}
+      state={w.depositStates[item.state]}
+      reason={item.reason ? reasonText(text, item.reason) : null}
+    />
   );
 }
 
@@ -137,51 +133,50 @@ function WithdrawalDetails({ item }: { item: Reviewed<WithdrawalItem> }) {
   return (
     <Facts
       rows={[
-        [w.customer, `${item.customer} (#${item.userId})`],
+        [w.customer, customerLabel(item)],
         [w.network, item.network],
-        [w.amount, <Amount key="a" value={`${item.amount} ${item.asset}`} />],
-        [w.fee, <Amount key="f" value={`${item.fee} ${item.asset}`} />],
-        [w.receive, <Amount key="r" value={`${item.receive} ${item.asset}`} />],
+        [w.amount, sent(item.amount, item.asset)],
+        [w.fee, sent(item.fee, item.asset)],
+        [w.receive, sent(item.receive, item.asset)],
         [w.toAddress, <Code key="t" value={item.address} />],
         [w.addressAdded, formatTime(language, item.addressAddedAt)],
         [w.kyc, item.kycVerified ? w.kycVerified : w.kycNotVerified],
         [w.submitted, formatTime(language, item.createdAt)],
         [w.state, w.withdrawalStates[item.state]],
-        [
-          w.fourEyes,
-          item.review.fourEyes
-            ? fill(w.fourEyesNeeded, { count: item.review.approvals.length })
-            : oneApprovalReason(text, item.review),
-        ],
+        fourEyesFact(text, w.fourEyes, w.fourEyesNeeded, item.review),
         [w.txHash, <Code key="h" value={item.txHash} />],
-        ...(item.reason ? ([[w.reason, item.reason]] as [string, string][]) : []),
+        ...reasonFacts(w.reason, item.reason),
       ]}
     />
   );
 }
 
+/** A money queue's words: its own by their prefix (`deposit…`, `withdrawal…`); finance decides both. */
+const walletWords = (
+  { text: { wallet: w } }: BackOfficeContext,
+  p: 'deposit' | 'withdrawal',
+): ReviewWords => ({
+  heading: w[`${p}Heading`],
+  empty: w[`${p}Empty`],
+  item: w[`${p}Item`],
+  open: w.open,
+  approved: w[`${p}Approved`],
+  rejected: w[`${p}Rejected`],
+  onlyDeciders: w.onlyFinance,
+});
+
+const walletRowName = (i: DepositRow | WithdrawalRow) => `${i.customer} ${i.amount} ${i.asset}`;
+
 const deposits: ReviewKind<DepositRow, DepositItem> = {
   calls: depositReviewCalls,
   base: '/deposits',
   root: keys.deposits[0],
-  words: (text) => ({
-    heading: text.wallet.depositHeading,
-    empty: text.wallet.depositEmpty,
-    open: text.wallet.open,
-    approved: text.wallet.depositApproved,
-    rejected: text.wallet.depositRejected,
-    onlyDeciders: text.wallet.onlyFinance,
-  }),
-  itemHeading: (text, item) => fill(text.wallet.depositItem, { id: item.id }),
+  words: (context) => walletWords(context, 'deposit'),
   columns: (context) => [
     ...moneyColumns<DepositRow>(context),
-    {
-      key: 'hash',
-      header: context.text.wallet.txHash,
-      cell: (i) => <Code value={`${i.txHash.slice(0, 10)}…`} />,
-    },
+    transferColumns.hash<DepositRow>(context.text.wallet.txHash),
   ],
-  rowName: (i) => `${i.customer} ${i.amount} ${i.asset}`,
+  rowName: walletRowName,
   filterText: (i) => `${i.customer} ${i.network} ${i.txHash}`,
   Details: DepositDetails,
   approvalBlocked: depositBlocked,
@@ -192,41 +187,19 @@ const withdrawals: ReviewKind<WithdrawalRow, WithdrawalItem> = {
   calls: withdrawalReviewCalls,
   base: '/withdrawals',
   root: keys.withdrawals[0],
-  words: (text) => ({
-    heading: text.wallet.withdrawalHeading,
-    empty: text.wallet.withdrawalEmpty,
-    open: text.wallet.open,
-    approved: text.wallet.withdrawalApproved,
-    rejected: text.wallet.withdrawalRejected,
-    onlyDeciders: text.wallet.onlyFinance,
-  }),
-  itemHeading: (text, item) => fill(text.wallet.withdrawalItem, { id: item.id }),
+  words: (context) => walletWords(context, 'withdrawal'),
   columns: (context) => [
     ...moneyColumns<WithdrawalRow>(context),
-    {
-      key: 'receive',
-      header: context.text.wallet.receive,
-      cell: (i) => <Amount value={`${i.receive} ${i.asset}`} />,
-    },
+    { key: 'receive', header: context.text.wallet.receive, cell: (i) => sent(i.receive, i.asset) },
   ],
-  rowName: (i) => `${i.customer} ${i.amount} ${i.asset}`,
+  rowName: walletRowName,
   filterText: (i) => `${i.customer} ${i.network}`,
   Details: WithdrawalDetails,
   testId: 'withdrawal-queue',
 };
 
 /** Deposit proofs (/admin/deposits): finance checks each against the chain and credits or rejects it. */
-export function DepositQueue() {
-  return <ReviewQueueScreen kind={deposits} />;
-}
-export function DepositReviewPage() {
-  return <ReviewItemScreen kind={deposits} />;
-}
+export const { Queue: DepositQueue, Item: DepositReviewPage } = reviewScreens(deposits);
 
 /** Withdrawals (/admin/withdrawals): finance approves (two of them above the threshold) or rejects. */
-export function WithdrawalQueue() {
-  return <ReviewQueueScreen kind={withdrawals} />;
-}
-export function WithdrawalReviewPage() {
-  return <ReviewItemScreen kind={withdrawals} />;
-}
+export const { Queue: WithdrawalQueue, Item: WithdrawalReviewPage } = reviewScreens(withdrawals);
