@@ -50,26 +50,9 @@ export function createServices(platform: Platform): Services {
 }
 
 export async function buildApp(platform: Platform, services = createServices(platform)): Promise<App> {
-  const { config, logger } = platform;
+  const { config } = platform;
   const state = { shuttingDown: false };
-  const server = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    requestTimeout: 90_000,
-    // The framework's own refusals answer like any call: the envelope and the security headers.
-    clientErrorHandler: handleClientError,
-    frameworkErrors: (error, request, fastifyReply) => {
-      const reply = fastifyReply as FastifyReply;
-      reply.headers(securityHeaders(websocketOrigin(request, config.publicUrl), true));
-      const language = languageFromAcceptLanguage(request.headers['accept-language']);
-      return reply.status(400).send({
-        code: Code.INVALID_INPUT,
-        msg: messageFor(Code.INVALID_INPUT, language),
-        data: { reason: error.code },
-      });
-    },
-  });
+  const server = createServer(platform);
 
   installApiConventions(server, services.identity.resolveSession);
   installSecurityHeaders(server, { publicUrl: config.publicUrl });
@@ -92,6 +75,46 @@ export async function buildApp(platform: Platform, services = createServices(pla
   });
   await server.register(fastifyWebsocket, { options: { perMessageDeflate: false, maxPayload: 4096 } });
 
+  mountProbes(server, platform, services, state);
+  const openApi = buildOpenApi(API_VERSION);
+  server.get('/swx/openapi.json', async () => openApi);
+
+  for (const module of MODULES) module.routes?.(server, services, platform);
+
+  await serveApps(server);
+  return { server, services, state };
+}
+
+/** The HTTP server, its limits, and the framework's own refusals answered like any call. */
+function createServer(platform: Platform): FastifyInstance {
+  const { config, logger } = platform;
+  return Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 90_000,
+    // The framework's own refusals answer like any call: the envelope and the security headers.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: (error, request, fastifyReply) => {
+      const reply = fastifyReply as FastifyReply;
+      reply.headers(securityHeaders(websocketOrigin(request, config.publicUrl), true));
+      const language = languageFromAcceptLanguage(request.headers['accept-language']);
+      return reply.status(400).send({
+        code: Code.INVALID_INPUT,
+        msg: messageFor(Code.INVALID_INPUT, language),
+        data: { reason: error.code },
+      });
+    },
+  });
+}
+
+/** Liveness (`/healthz`) and readiness (`/readyz`: not while shutting down, nor with migrations pending). */
+function mountProbes(
+  server: FastifyInstance,
+  platform: Platform,
+  services: Services,
+  state: App['state'],
+): void {
   server.get('/healthz', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {
     if (state.shuttingDown) return reply.status(503).send({ status: 'shutting down' });
@@ -112,13 +135,6 @@ export async function buildApp(platform: Platform, services = createServices(pla
       return reply.status(503).send({ status: 'database unavailable' });
     }
   });
-  const openApi = buildOpenApi(API_VERSION);
-  server.get('/swx/openapi.json', async () => openApi);
-
-  for (const module of MODULES) module.routes?.(server, services, platform);
-
-  await serveApps(server);
-  return { server, services, state };
 }
 
 /** The built customer app at /, the back office at /admin, each with its index for client routes. */

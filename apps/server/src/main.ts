@@ -1,3 +1,4 @@
+import type { Server } from 'node:net';
 import { buildApp, createServices } from './app.ts';
 import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { MODULES } from './modules.ts';
@@ -8,6 +9,12 @@ import { DataDirBusyError } from './platform/datalock.ts';
 import { JobRunner } from './platform/jobs.ts';
 import type { Platform } from './platform/module.ts';
 
+type Config = ReturnType<typeof loadConfig>;
+type Services = ReturnType<typeof createServices>;
+type App = Awaited<ReturnType<typeof buildApp>>;
+/** The platform as this process opened it (with what it closes on a stop). */
+type Opened = Awaited<ReturnType<typeof openPlatform>>;
+
 /**
  * The server process: configuration, platform, migrations, seed data, HTTP and websocket on one
  * port, jobs; a graceful stop on SIGTERM or SIGINT (readiness goes false, in-flight requests
@@ -15,26 +22,8 @@ import type { Platform } from './platform/module.ts';
  */
 async function main(): Promise<void> {
   const started = performance.now();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  let platform: Awaited<ReturnType<typeof openPlatform>>;
-  try {
-    platform = await openPlatform(config);
-  } catch (error) {
-    if (error instanceof DataDirBusyError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = await exitOn(ConfigError, () => loadConfig());
+  const platform = await exitOn(DataDirBusyError, () => openPlatform(config));
   if (!config.masterKeys.current && config.databaseUrl)
     // Nodes sharing a database must share the master too: each sandbox folder makes its own.
     platform.logger.warn(
@@ -66,48 +55,84 @@ async function main(): Promise<void> {
     },
     'listening',
   );
-  // This process owns the embedded database or the embedded chain: operator commands reach them
-  // through DATA_DIR/control.sock.
-  const control =
-    platform.db.kind === 'pglite' || platform.chain?.chain.kind === 'embedded'
-      ? await serveControl(
-          config.dataDir,
-          async (name, args, io) => {
-            const command = parseOperatorCommand(name, args);
-            if ('usage' in command) {
-              io.err(command.usage);
-              return 2;
-            }
-            return runOperatorCommand(
-              command,
-              { config, platform, services, jobs, adminUrl: `${base}/admin/` },
-              io,
-            );
-          },
-          platform.logger,
-        ).catch((error: unknown) => {
-          // The server still serves customers; operator commands then refuse with a clear message.
-          platform.logger.error({ err: error }, 'operator control socket unavailable');
-          return null;
-        })
-      : null;
-  process.stdout.write(
-    [
-      '',
-      `  SWX is running (started in ${ms} ms, database: ${platform.db.kind}, mail: ${platform.mailer.kind}, sms: ${platform.sms.kind})`,
-      `  Customer app  ${base}/`,
-      `  Back office   ${base}/admin/`,
-      `  API           ${base}/swx/  (OpenAPI: ${base}/swx/openapi.json)`,
-      `  Quotes        ${base.replace(/^http/, 'ws')}/message`,
-      config.production
-        ? `  Prices        ${services.market.source.name} (production: real money)`
-        : `  Prices        ${services.market.source.name} (SANDBOX: no real money${services.market.source.name === 'simulated' ? ', simulated prices' : ''})`,
-      chainLine(platform.chain),
-      '',
-      '',
-    ].join('\n'),
-  );
+  const control = await startControl({ config, platform, services, jobs, adminUrl: `${base}/admin/` });
+  process.stdout.write(banner(ms, base, config, platform, services));
+  stopOnSignals({ config, platform, services, jobs, app, control });
+}
 
+/** What a configuration or a data folder refuses is said plainly, and the process exits 2. */
+async function exitOn<T>(kind: new (...args: never[]) => Error, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof kind) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/**
+ * This process owns the embedded database or the embedded chain: operator commands reach them
+ * through DATA_DIR/control.sock. Null when it owns neither, or the socket could not be served.
+ */
+async function startControl(running: {
+  config: Config;
+  platform: Opened;
+  services: Services;
+  jobs: JobRunner;
+  adminUrl: string;
+}): Promise<Server | null> {
+  const { config, platform } = running;
+  if (platform.db.kind !== 'pglite' && platform.chain?.chain.kind !== 'embedded') return null;
+  return serveControl(
+    config.dataDir,
+    async (name, args, io) => {
+      const command = parseOperatorCommand(name, args);
+      if ('usage' in command) {
+        io.err(command.usage);
+        return 2;
+      }
+      return runOperatorCommand(command, running, io);
+    },
+    platform.logger,
+  ).catch((error: unknown) => {
+    // The server still serves customers; operator commands then refuse with a clear message.
+    platform.logger.error({ err: error }, 'operator control socket unavailable');
+    return null;
+  });
+}
+
+/** What the operator reads when the server is up: where everything is, and what it runs on. */
+function banner(ms: number, base: string, config: Config, platform: Opened, services: Services): string {
+  const source = services.market.source.name;
+  return [
+    '',
+    `  SWX is running (started in ${ms} ms, database: ${platform.db.kind}, mail: ${platform.mailer.kind}, sms: ${platform.sms.kind})`,
+    `  Customer app  ${base}/`,
+    `  Back office   ${base}/admin/`,
+    `  API           ${base}/swx/  (OpenAPI: ${base}/swx/openapi.json)`,
+    `  Quotes        ${base.replace(/^http/, 'ws')}/message`,
+    config.production
+      ? `  Prices        ${source} (production: real money)`
+      : `  Prices        ${source} (SANDBOX: no real money${source === 'simulated' ? ', simulated prices' : ''})`,
+    chainLine(platform.chain),
+    '',
+    '',
+  ].join('\n');
+}
+
+/** A graceful stop on SIGTERM or SIGINT: readiness goes false, then control, jobs, modules, server and platform close. */
+function stopOnSignals(running: {
+  config: Config;
+  platform: Opened;
+  services: Services;
+  jobs: JobRunner;
+  app: App;
+  control: Server | null;
+}): void {
+  const { config, platform, services, jobs, app, control } = running;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -297,6 +297,8 @@ export const BINANCE_STREAM_URL = 'wss://data-stream.binance.vision/stream';
 
 export class ConfigError extends Error {}
 
+type Env = z.infer<typeof schema>;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -308,38 +310,63 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const social = socialProviders(env, socialIssues);
   if (socialIssues.length > 0) throw new ConfigError(`invalid environment:\n${socialIssues.join('\n')}`);
   const production = e.SWX_MODE === 'production' || (env.EVM_RPC_URL ?? '').trim() !== '';
-  const why = e.SWX_MODE === 'production' ? 'SWX_MODE=production' : 'EVM_RPC_URL is set';
-  const issues: string[] = [];
-  if (production && e.MARKET_SOURCE === 'simulated')
-    issues.push(
-      `  MARKET_SOURCE: this is a production run (${why}), ` +
-        'so real money is traded: the simulated price feed must not price it. Set MARKET_SOURCE=binance ' +
-        '(a real exchange feed), or run the sandbox (SWX_MODE=sandbox, no EVM_RPC_URL).',
-    );
+  const issues = marketIssues(e, production);
   const chain = chainConfig(e, issues);
-  if (production) {
-    if (chain.kind === 'embedded' || chain.kind === 'development')
+  issues.push(...productionIssues(e, production, chain), ...keyIssues(e, production));
+  if (production && e.SWX_CLOCK === 'movable')
+    issues.push(
+      `  SWX_CLOCK: this is a production run (${whyProduction(e)}): its clock is the system's; a movable clock is for the sandbox only.`,
+    );
+  if (issues.length > 0) throw new ConfigError(`invalid environment:\n${issues.join('\n')}`);
+  return configOf(e, { production, chain, socialProviders: social });
+}
+
+/** Why this run is a production run (real money). */
+const whyProduction = (e: Env) =>
+  e.SWX_MODE === 'production' ? 'SWX_MODE=production' : 'EVM_RPC_URL is set';
+
+/** Real money is never priced by the simulator. */
+function marketIssues(e: Env, production: boolean): string[] {
+  if (!production || e.MARKET_SOURCE !== 'simulated') return [];
+  return [
+    `  MARKET_SOURCE: this is a production run (${whyProduction(e)}), ` +
+      'so real money is traded: the simulated price feed must not price it. Set MARKET_SOURCE=binance ' +
+      '(a real exchange feed), or run the sandbox (SWX_MODE=sandbox, no EVM_RPC_URL).',
+  ];
+}
+
+/** A production run needs a real chain (or none) and deposit keys of its own. */
+function productionIssues(e: Env, production: boolean, chain: ChainConfig): string[] {
+  if (!production) return [];
+  const why = whyProduction(e);
+  const issues: string[] = [];
+  if (chain.kind === 'embedded' || chain.kind === 'development')
+    issues.push(
+      `  EVM_RPC_URL: this is a production run (${why}): deposits and withdrawals need a real chain ` +
+        '(EVM_RPC_URL and EVM_TOKEN_USDT), not a development chain; or CHAIN=off for none.',
+    );
+  for (const [name, value, sandbox] of [
+    ['DEPOSIT_XPUB_EVM', e.DEPOSIT_XPUB_EVM, DEV_DEPOSIT_XPUB_EVM],
+    ['DEPOSIT_XPUB_BTC', e.DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_BTC],
+  ] as const)
+    if (!value || value === sandbox)
       issues.push(
-        `  EVM_RPC_URL: this is a production run (${why}): deposits and withdrawals need a real chain ` +
-          '(EVM_RPC_URL and EVM_TOKEN_USDT), not a development chain; or CHAIN=off for none.',
+        `  ${name}: this is a production run (${why}): set the extended public key of your own deposit ` +
+          'wallet (the sandbox key is the published development mnemonic’s: anyone could spend deposits)',
       );
-    for (const [name, value, sandbox] of [
-      ['DEPOSIT_XPUB_EVM', e.DEPOSIT_XPUB_EVM, DEV_DEPOSIT_XPUB_EVM],
-      ['DEPOSIT_XPUB_BTC', e.DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_BTC],
-    ] as const)
-      if (!value || value === sandbox)
-        issues.push(
-          `  ${name}: this is a production run (${why}): set the extended public key of your own deposit ` +
-            'wallet (the sandbox key is the published development mnemonic’s: anyone could spend deposits)',
-        );
-  }
+  return issues;
+}
+
+/** The master key: renamed from TOTP_KEY, required in production, never the same as the previous one. */
+function keyIssues(e: Env, production: boolean): string[] {
+  const issues: string[] = [];
   if (e.TOTP_KEY !== undefined)
     issues.push(
       '  TOTP_KEY: renamed MASTER_KEY (every key of the server derives from it); set MASTER_KEY to the same value and unset TOTP_KEY',
     );
   if (production && !e.MASTER_KEY)
     issues.push(
-      `  MASTER_KEY: this is a production run (${why}): set the master secret (64 hex digits, ` +
+      `  MASTER_KEY: this is a production run (${whyProduction(e)}): set the master secret (64 hex digits, ` +
         '`openssl rand -hex 32`, the same on every node) that signs quotes and device cookies and seals two-step secrets',
     );
   if (
@@ -350,11 +377,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issues.push(
       '  MASTER_KEY_PREVIOUS: the same as MASTER_KEY; set it to the key before the rotation, or unset it',
     );
-  if (production && e.SWX_CLOCK === 'movable')
-    issues.push(
-      `  SWX_CLOCK: this is a production run (${why}): its clock is the system's; a movable clock is for the sandbox only.`,
-    );
-  if (issues.length > 0) throw new ConfigError(`invalid environment:\n${issues.join('\n')}`);
+  return issues;
+}
+
+/** The configuration of a checked environment. */
+function configOf(
+  e: Env,
+  derived: { production: boolean; chain: ChainConfig; socialProviders: SocialProviderConfig[] },
+): Config {
   return {
     port: e.PORT,
     host: e.HOST,
@@ -381,13 +411,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       previous: e.MASTER_KEY_PREVIOUS ? Buffer.from(e.MASTER_KEY_PREVIOUS, 'hex') : null,
     },
     leverageCaps: e.LEVERAGE_CAPS,
-    socialProviders: social,
-    production,
+    socialProviders: derived.socialProviders,
+    production: derived.production,
     marketSource: e.MARKET_SOURCE,
     marketSourceUrl:
       e.MARKET_SOURCE === 'simulated' ? undefined : (e.MARKET_SOURCE_URL ?? BINANCE_STREAM_URL),
     marketStaleSeconds: e.MARKET_STALE_SECONDS,
-    chain,
+    chain: derived.chain,
     depositXpubs: {
       evm: e.DEPOSIT_XPUB_EVM ?? DEV_DEPOSIT_XPUB_EVM,
       btc: e.DEPOSIT_XPUB_BTC ?? DEV_DEPOSIT_XPUB_BTC,
@@ -399,7 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** A real chain's default block time (Ethereum's slot) when CHAIN_BLOCK_SECONDS is unset. */
 const EXTERNAL_BLOCK_SECONDS = 12;
 
-function chainConfig(e: z.infer<typeof schema>, issues: string[]): ChainConfig {
+function chainConfig(e: Env, issues: string[]): ChainConfig {
   const rpcUrl = (e.EVM_RPC_URL ?? '').trim();
   if (rpcUrl !== '') {
     const url = httpUrl('EVM_RPC_URL').safeParse(rpcUrl);

@@ -44,54 +44,7 @@ export async function serveControl(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const server = createServer((socket) => {
-    let buffered = '';
-    let started = false;
-    socket.setEncoding('utf8');
-    socket.on('error', () => socket.destroy());
-    // A connection that never sends its command is dropped (it would hold up a graceful stop).
-    socket.setTimeout(10_000, () => {
-      if (!started) socket.destroy();
-    });
-    socket.on('data', (chunk: string) => {
-      if (started) return;
-      buffered += chunk;
-      const end = buffered.indexOf('\n');
-      if (end < 0) {
-        if (buffered.length > MAX_REQUEST_BYTES) socket.destroy();
-        return;
-      }
-      started = true;
-      let request: { command?: unknown; args?: unknown };
-      try {
-        request = JSON.parse(buffered.slice(0, end)) as typeof request;
-      } catch {
-        request = {};
-      }
-      const command = typeof request.command === 'string' ? request.command : '';
-      const args =
-        Array.isArray(request.args) && request.args.every((a) => typeof a === 'string')
-          ? (request.args as string[])
-          : [];
-      const io: OperatorIo = {
-        out: (text) => send(socket, { stream: 'out', text }),
-        err: (text) => send(socket, { stream: 'err', text }),
-      };
-      logger.info({ command }, 'operator command');
-      void handler(command, args, io)
-        .catch((error: unknown) => {
-          logger.error({ err: error, command }, 'operator command failed');
-          io.err(
-            `The command failed in the server: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          return 1;
-        })
-        .then((exit) => {
-          send(socket, { exit });
-          socket.end();
-        });
-    });
-  });
+  const server = createServer((socket) => serveConnection(socket, handler, logger));
   // The socket file is created with the umask's mode: none for group and others from the start.
   const umask = process.umask(0o177);
   try {
@@ -108,6 +61,60 @@ export async function serveControl(
   chmodSync(path, 0o600);
   server.unref();
   return server;
+}
+
+/** The command a connection sent in its first line: a name and string arguments (anything else: none). */
+function parseRequest(line: string): { command: string; args: string[] } {
+  let request: { command?: unknown; args?: unknown };
+  try {
+    request = JSON.parse(line) as typeof request;
+  } catch {
+    request = {};
+  }
+  const command = typeof request.command === 'string' ? request.command : '';
+  const args =
+    Array.isArray(request.args) && request.args.every((a) => typeof a === 'string')
+      ? (request.args as string[])
+      : [];
+  return { command, args };
+}
+
+/** One operator connection: its first line is the command, run once, its output streamed back. */
+function serveConnection(socket: Socket, handler: ControlHandler, logger: Logger): void {
+  let buffered = '';
+  let started = false;
+  socket.setEncoding('utf8');
+  socket.on('error', () => socket.destroy());
+  // A connection that never sends its command is dropped (it would hold up a graceful stop).
+  socket.setTimeout(10_000, () => {
+    if (!started) socket.destroy();
+  });
+  socket.on('data', (chunk: string) => {
+    if (started) return;
+    buffered += chunk;
+    const end = buffered.indexOf('\n');
+    if (end < 0) {
+      if (buffered.length > MAX_REQUEST_BYTES) socket.destroy();
+      return;
+    }
+    started = true;
+    const { command, args } = parseRequest(buffered.slice(0, end));
+    const io: OperatorIo = {
+      out: (text) => send(socket, { stream: 'out', text }),
+      err: (text) => send(socket, { stream: 'err', text }),
+    };
+    logger.info({ command }, 'operator command');
+    void handler(command, args, io)
+      .catch((error: unknown) => {
+        logger.error({ err: error, command }, 'operator command failed');
+        io.err(`The command failed in the server: ${error instanceof Error ? error.message : String(error)}`);
+        return 1;
+      })
+      .then((exit) => {
+        send(socket, { exit });
+        socket.end();
+      });
+  });
 }
 
 export async function closeControl(server: Server, dataDir: string): Promise<void> {

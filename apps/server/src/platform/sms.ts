@@ -23,7 +23,7 @@ export type StoredSms = SmsMessage & { id: string; createdAt: string; error?: st
 
 const SEND_TIMEOUT_MS = 10_000;
 
-export function createSmsSender(options: {
+type SmsOptions = {
   /** A generic gateway: POST JSON {to, text}; any 2xx is accepted. */
   url?: string | undefined;
   /** Sent as `Authorization: Bearer <token>` when set. */
@@ -31,35 +31,52 @@ export function createSmsSender(options: {
   dataDir: string;
   logger?: Logger | undefined;
   timeoutMs?: number;
-}): SmsSender {
+};
+
+export function createSmsSender(options: SmsOptions): SmsSender {
   const outbox = join(options.dataDir, 'sms-outbox');
-
-  async function keep(folder: string, message: SmsMessage, error?: string): Promise<string> {
-    const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
-    const stored: StoredSms = {
-      id,
-      to: message.to,
-      text: message.text,
-      createdAt: new Date().toISOString(),
-      ...(error ? { error } : {}),
-    };
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    await writeFile(join(folder, `${id}.json`), `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-    return id;
-  }
-
   const url = options.url;
-  if (!url) {
-    return {
-      kind: 'outbox',
-      async send(message) {
-        const id = await keep(outbox, message);
-        options.logger?.info({ id, outbox }, 'SMS written to the local outbox');
-        return { id };
-      },
-      close() {},
-    };
+  if (url) return httpSender(url, options, outbox);
+  return {
+    kind: 'outbox',
+    async send(message) {
+      const id = await keep(outbox, message);
+      options.logger?.info({ id, outbox }, 'SMS written to the local outbox');
+      return { id };
+    },
+    close() {},
+  };
+}
+
+/** Writes a message as a JSON file into a folder of the outbox; answers its id. */
+async function keep(folder: string, message: SmsMessage, error?: string): Promise<string> {
+  const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  const stored: StoredSms = {
+    id,
+    to: message.to,
+    text: message.text,
+    createdAt: new Date().toISOString(),
+    ...(error ? { error } : {}),
+  };
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(join(folder, `${id}.json`), `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  return id;
+}
+
+/** The gateway's message id from its answer, else one of our own. */
+function messageId(answer: string): string {
+  let id = '';
+  try {
+    const parsed = JSON.parse(answer) as { id?: unknown; messageId?: unknown };
+    id = String(parsed.id ?? parsed.messageId ?? '');
+  } catch {
+    id = '';
   }
+  return id || randomBytes(8).toString('hex');
+}
+
+/** Sends through the HTTP gateway; a refused message is kept in sms-outbox/failed and the error thrown. */
+function httpSender(url: string, options: SmsOptions, outbox: string): SmsSender {
   const controllers = new Set<AbortController>();
   return {
     kind: 'http',
@@ -80,14 +97,7 @@ export function createSmsSender(options: {
         });
         const answer = await response.text().catch(() => '');
         if (!response.ok) throw new Error(`SMS gateway answered HTTP ${response.status}`);
-        let id = '';
-        try {
-          const parsed = JSON.parse(answer) as { id?: unknown; messageId?: unknown };
-          id = String(parsed.id ?? parsed.messageId ?? '');
-        } catch {
-          id = '';
-        }
-        return { id: id || randomBytes(8).toString('hex') };
+        return { id: messageId(answer) };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const id = await keep(join(outbox, 'failed'), message, reason);

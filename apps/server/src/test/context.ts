@@ -50,6 +50,15 @@ export type TestContextOptions = {
   dataDir?: string;
 };
 
+/** Who `ctx.customer` registers: a name or email, password and language; `live` USDT to deposit. */
+export type TestCustomerOptions = {
+  name?: string;
+  email?: string;
+  password?: string;
+  language?: Language;
+  live?: bigint;
+};
+
 export type TestContext = {
   db: Database;
   audit: AuditService;
@@ -65,13 +74,7 @@ export type TestContext = {
    * (password hashed, books opened with the demo's 100,000 USDT, welcome notice). `live` deposits
    * that much USDT (minor units) into the live book through the ledger.
    */
-  customer(options?: {
-    name?: string;
-    email?: string;
-    password?: string;
-    language?: Language;
-    live?: bigint;
-  }): Promise<TestCustomer>;
+  customer(options?: TestCustomerOptions): Promise<TestCustomer>;
   /** The identity session of a customer's token, as the routes resolve it. */
   sessionOf(customer: TestCustomer): Promise<CustomerSession>;
   /** Staff of a role, created (one-time password), signed in and enrolled (TOTP) through staff. */
@@ -129,7 +132,7 @@ export async function openPosition(
 }
 
 /** Records every message a mailer sends, and sends it. */
-function recording(mailer: Mailer, sent: MailMessage[]): Mailer {
+export function recording(mailer: Mailer, sent: MailMessage[]): Mailer {
   return {
     kind: mailer.kind,
     async send(message) {
@@ -171,72 +174,79 @@ export async function createTestContext(
     });
   const staff =
     options.staff ?? new StaffService({ db, audit, rateLimiter: createMemoryRateLimiter(), keys, now });
-
-  const codeMailedTo = (email: string): string => {
-    const message = mail.findLast((m) => m.to === email);
-    const code = message ? /\b(\d{6})\b/.exec(message.text)?.[1] : undefined;
-    if (!code)
-      throw new Error(
-        options.identity
-          ? 'ctx.customer needs the identity the context created (it reads the code from its mail)'
-          : `no code was mailed to ${email}`,
-      );
-    return code;
-  };
-
+  const built = { db, audit, ledger, notices, identity, staff, now, mail };
   return {
-    db,
-    audit,
-    ledger,
-    notices,
-    identity,
-    staff,
-    now,
-    mail,
-    async customer(given = {}) {
-      const n = ++sequence;
-      const email = (
-        given.email ?? (given.name?.includes('@') ? given.name : `customer${unique()}@example.test`)
-      ).toLowerCase();
-      const userName = given.name ?? email;
-      const password = given.password ?? 'a test passphrase';
-      const client = { ip: nextAddress(n), userAgent: 'swx-test-context', language: given.language ?? 'en' };
-      await identity.sendCode({ email, purpose: 'register' }, client);
-      const registered = await identity.register(
-        {
-          userName,
-          ...(userName === email ? {} : { email }),
-          password,
-          password2: password,
-          code: codeMailedTo(email),
-        },
-        client,
-      );
-      const id = registered.userInfo.id;
-      if (given.live) await deposit(ledger, id, given.live);
-      return { id, userName, email, password, token: registered.token };
-    },
+    ...built,
+    customer: (given = {}) => registerCustomer(built, given, Boolean(options.identity)),
     async sessionOf(customer) {
       const session = await identity.resolveSession(customer.token);
       if (!session) throw new Error(`no session for customer ${customer.id}`);
       return session;
     },
-    async staffMember(role, email = `${role}${unique()}@staff.swx.test`) {
-      const client = { ip: nextAddress(++sequence), userAgent: 'swx-test-context' };
-      const { oneTimePassword } = await staff.create({ email, role }, null);
-      const first = await staff.signIn({ email, password: oneTimePassword }, client);
-      if (first.step !== 'enrol') throw new Error(`staff sign-in answered ${first.step}, not the enrolment`);
-      const signedIn = await staff.enrol(
-        {
-          challenge: first.challenge,
-          code: totpCode(base32Decode(first.secret), now()),
-          newPassword: 'a long staff passphrase',
-        },
-        client,
-      );
-      const session = await staff.resolveSession(signedIn.token);
-      if (!session) throw new Error(`no session for staff ${email}`);
-      return { ...signedIn.staff, token: signedIn.token, secret: first.secret, session };
-    },
+    staffMember: (role, email = `${role}${unique()}@staff.swx.test`) => enrolStaff(built, role, email),
   };
+}
+
+type Built = Omit<TestContext, 'customer' | 'sessionOf' | 'staffMember'>;
+
+/** The code identity mailed to an address last (its register code). */
+function codeMailedTo(ctx: Built, email: string, givenIdentity: boolean): string {
+  const message = ctx.mail.findLast((m) => m.to === email);
+  const code = message ? /\b(\d{6})\b/.exec(message.text)?.[1] : undefined;
+  if (!code)
+    throw new Error(
+      givenIdentity
+        ? 'ctx.customer needs the identity the context created (it reads the code from its mail)'
+        : `no code was mailed to ${email}`,
+    );
+  return code;
+}
+
+/** `ctx.customer`: a customer registered through identity, `live` USDT deposited through the ledger. */
+async function registerCustomer(
+  ctx: Built,
+  given: TestCustomerOptions,
+  givenIdentity: boolean,
+): Promise<TestCustomer> {
+  const n = ++sequence;
+  const email = (
+    given.email ?? (given.name?.includes('@') ? given.name : `customer${unique()}@example.test`)
+  ).toLowerCase();
+  const userName = given.name ?? email;
+  const password = given.password ?? 'a test passphrase';
+  const client = { ip: nextAddress(n), userAgent: 'swx-test-context', language: given.language ?? 'en' };
+  await ctx.identity.sendCode({ email, purpose: 'register' }, client);
+  const registered = await ctx.identity.register(
+    {
+      userName,
+      ...(userName === email ? {} : { email }),
+      password,
+      password2: password,
+      code: codeMailedTo(ctx, email, givenIdentity),
+    },
+    client,
+  );
+  const id = registered.userInfo.id;
+  if (given.live) await deposit(ctx.ledger, id, given.live);
+  return { id, userName, email, password, token: registered.token };
+}
+
+/** `ctx.staffMember`: staff created (one-time password), signed in and enrolled (TOTP) through staff. */
+async function enrolStaff(ctx: Built, role: StaffRole, email: string): Promise<TestStaff> {
+  const { staff, now } = ctx;
+  const client = { ip: nextAddress(++sequence), userAgent: 'swx-test-context' };
+  const { oneTimePassword } = await staff.create({ email, role }, null);
+  const first = await staff.signIn({ email, password: oneTimePassword }, client);
+  if (first.step !== 'enrol') throw new Error(`staff sign-in answered ${first.step}, not the enrolment`);
+  const signedIn = await staff.enrol(
+    {
+      challenge: first.challenge,
+      code: totpCode(base32Decode(first.secret), now()),
+      newPassword: 'a long staff passphrase',
+    },
+    client,
+  );
+  const session = await staff.resolveSession(signedIn.token);
+  if (!session) throw new Error(`no session for staff ${email}`);
+  return { ...signedIn.staff, token: signedIn.token, secret: first.secret, session };
 }

@@ -10,12 +10,12 @@ import { loanApplicationReview, loanProofReview } from '../modules/loans/loans.r
 import { LoansService } from '../modules/loans/loans.service.ts';
 import { ParamsService } from '../modules/params/params.service.ts';
 import { SettlementRunner } from '../modules/products/settlement.ts';
-import { ReviewService } from '../modules/review/review.service.ts';
+import { type ReviewQueue, ReviewService } from '../modules/review/review.service.ts';
 import { UploadsService } from '../modules/uploads/uploads.service.ts';
 import { KeyRing } from '../platform/keys.ts';
 import { createMailer, type MailMessage } from '../platform/mail.ts';
 import { FileStorage } from '../platform/storage.ts';
-import type { TestContext } from './context.ts';
+import { recording, type TestContext } from './context.ts';
 
 /**
  * The loans module on real services, as app.ts builds it, on the context's clock: uploads, KYC
@@ -31,18 +31,13 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
   const params = new ParamsService(ctx.db);
   // Mail goes to an outbox folder, and is recorded for the test to read.
   const mailed: MailMessage[] = [];
-  const outbox = createMailer({
-    from: 'SWX tests <tests@swx.test>',
-    dataDir: mkdtempSync(join(tmpdir(), 'swx-loans-mail-')),
-  });
-  const mailer = {
-    kind: outbox.kind,
-    send: async (message: MailMessage) => {
-      mailed.push(message);
-      return outbox.send(message);
-    },
-    close: () => outbox.close(),
-  };
+  const mailer = recording(
+    createMailer({
+      from: 'SWX tests <tests@swx.test>',
+      dataDir: mkdtempSync(join(tmpdir(), 'swx-loans-mail-')),
+    }),
+    mailed,
+  );
   const loans = new LoansService({
     db: ctx.db,
     ledger: ctx.ledger,
@@ -77,31 +72,7 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
     back: await pngImage(),
     signature: await pngImage(300, 120, 5),
   };
-
-  async function verify(userId: number): Promise<void> {
-    const id = async (purpose: 'kyc_front' | 'kyc_back' | 'kyc_in_hand', bytes: Buffer) =>
-      (await uploads.store(userId, purpose, async () => bytes)).id;
-    await kyc.submit(userId, {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthdate: '1990-12-10',
-      sex: 'female',
-      country: 'GB',
-      address: '12 St James Square, London',
-      phoneCode: '+44',
-      phone: '2079460000',
-      documentType: 'passport',
-      photos: {
-        front: await id('kyc_front', images.front),
-        back: await id('kyc_back', images.back),
-        inHand: await id('kyc_in_hand', images.front),
-      },
-    });
-    const queued = (await kyc.queue()).find((q) => q.userId === userId);
-    if (!queued) throw new Error(`no KYC submission of ${userId}`);
-    await kycQueue.claim({ staffId: compliance.id }, queued.id);
-    await kycQueue.approve({ staffId: compliance.id }, queued.id);
-  }
+  const verify = (userId: number) => verifyIdentity({ kyc, uploads, kycQueue, compliance, images }, userId);
 
   /** A signature drawn on the screen, as the web app uploads it (purpose loan_signature). */
   async function signature(userId: number): Promise<string> {
@@ -109,6 +80,45 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
   }
 
   return { loans, kyc, uploads, params, applications, proofs, runner, verify, signature, mailed };
+}
+
+/**
+ * A customer taken through identity verification as they would be: photos uploaded, the form
+ * submitted, a compliance officer's claim and approval on the KYC queue.
+ */
+async function verifyIdentity(
+  parts: {
+    kyc: KycService;
+    uploads: UploadsService;
+    kycQueue: ReviewQueue<ReturnType<typeof kycReview>['calls']>;
+    compliance: { id: number };
+    images: { front: Buffer; back: Buffer };
+  },
+  userId: number,
+): Promise<void> {
+  const { kyc, uploads, kycQueue, compliance, images } = parts;
+  const id = async (purpose: 'kyc_front' | 'kyc_back' | 'kyc_in_hand', bytes: Buffer) =>
+    (await uploads.store(userId, purpose, async () => bytes)).id;
+  await kyc.submit(userId, {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    birthdate: '1990-12-10',
+    sex: 'female',
+    country: 'GB',
+    address: '12 St James Square, London',
+    phoneCode: '+44',
+    phone: '2079460000',
+    documentType: 'passport',
+    photos: {
+      front: await id('kyc_front', images.front),
+      back: await id('kyc_back', images.back),
+      inHand: await id('kyc_in_hand', images.front),
+    },
+  });
+  const queued = (await kyc.queue()).find((q) => q.userId === userId);
+  if (!queued) throw new Error(`no KYC submission of ${userId}`);
+  await kycQueue.claim({ staffId: compliance.id }, queued.id);
+  await kycQueue.approve({ staffId: compliance.id }, queued.id);
 }
 
 /** A product body with the tests' defaults: USDT 100 to 10,000, 30 or 60 days, 0.05 % a day, 7 days free, late 0.1 % a day capped at 5 %. */

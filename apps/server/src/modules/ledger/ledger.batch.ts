@@ -1,19 +1,23 @@
-import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type AuditEvent, type AuditService, canonicalJson } from '../audit/audit.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { type HoldRow, holdsByKeys, holdsByResolutionKeys, lockHolds } from './ledger.batch.repository.ts';
 import {
-  type AccountRow,
-  type HoldRow,
-  holdsByKeys,
-  holdsByResolutionKeys,
-  lockAccountsReadingKeys,
-  lockHolds,
-  type NewEntry,
-  type NewHold,
-  type NewPosting,
-  writeBatch,
-} from './ledger.repository.ts';
+  DEFAULT_MAX_QUEUED,
+  entryResult,
+  isEntry,
+  keyOf,
+  type Locked,
+  MAX_BATCH,
+  type Operation,
+  type Outcomes,
+  type Pending,
+  requestHash,
+  type Stored,
+  type Written,
+} from './ledger.operations.ts';
+import { applyBatch } from './ledger.plan.ts';
+import { lockAccountsReadingKeys } from './ledger.repository.ts';
 import {
   type AttachmentChannel,
   type AttachmentWriter,
@@ -30,6 +34,7 @@ import {
   type TransferRequest,
   type VoidHoldRequest,
 } from './ledger.types.ts';
+import { writeAccepted } from './ledger.write.ts';
 
 /**
  * Group commit for the ledger. Requests queue up while a batch is being written; the next batch
@@ -44,92 +49,10 @@ import {
  * alone, so one bad request never sinks the others.
  * The queue is bounded (`maxQueued`): when it is full a request is refused at once
  * (`unavailable`, code 10031) rather than left waiting behind an ever longer line.
+ *
+ * What a batch carries is in `ledger.operations.ts`; applying it in memory in `ledger.plan.ts`;
+ * writing it in `ledger.write.ts`.
  */
-export type Operation =
-  | { type: 'transfer'; request: TransferRequest<unknown> }
-  | { type: 'hold'; request: HoldRequest<unknown> }
-  | { type: 'post'; request: PostHoldRequest<unknown> }
-  | { type: 'void'; request: VoidHoldRequest<unknown> };
-
-/** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
-type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean; attached?: unknown };
-type WrittenHold = { holdId: number; replayed: boolean; attached?: unknown };
-type Written = WrittenEntry | WrittenHold;
-
-type Pending = {
-  op: Operation;
-  hash: string;
-  resolve: (written: Written) => void;
-  reject: (error: unknown) => void;
-};
-
-type Outcomes = Map<Pending, Written | Error>;
-
-export const MAX_BATCH = 512;
-/** Operations that may wait for a batch at once, unless configured (LEDGER_MAX_QUEUED). */
-export const DEFAULT_MAX_QUEUED = 20_000;
-
-/** The request as hashed for idempotency: without the actor, postings in account order, an attachment by kind and data. */
-function hashedForm(op: Operation): unknown {
-  const hashedAttach = (attach: { kind: string; data: unknown } | undefined) =>
-    attach ? { attach: { kind: attach.kind, data: attach.data } } : {};
-  if (op.type !== 'transfer') {
-    const { actor: _actor, attach, ...rest } = op.request;
-    return { ...rest, ...hashedAttach(attach) };
-  }
-  const { actor: _actor, attach, postings, ...rest } = op.request;
-  return {
-    ...rest,
-    postings: [...postings].sort((a, b) => a.accountId - b.accountId),
-    ...hashedAttach(attach),
-  };
-}
-
-export function requestHash(op: Operation): string {
-  return createHash('sha256')
-    .update(`${op.type}:${canonicalJson(hashedForm(op))}`)
-    .digest('hex');
-}
-
-function keyOf(op: Operation): string {
-  return op.request.idempotencyKey;
-}
-
-/** Where a key is unique: entries (transfer, post), holds, and hold resolutions (post and void share it). */
-function keySlot(op: Operation): string {
-  return `${op.type === 'void' ? 'post' : op.type}:${keyOf(op)}`;
-}
-
-function isEntry(written: Written): written is WrittenEntry {
-  return 'entryId' in written;
-}
-
-function entryResult(written: WrittenEntry): { entryId: number; createdAt: string; replayed: boolean } {
-  return { entryId: written.entryId, createdAt: written.createdAt, replayed: written.replayed };
-}
-
-/** What an operation does to each account: balance and held deltas, and the posting lines. */
-type Effect = {
-  deltas: Map<number, { balance: bigint; held: bigint }>;
-  entry?: NewEntry;
-  postings?: Omit<NewPosting, 'entryKey'>[];
-  hold?: NewHold;
-  resolution?: { holdId: number; status: 'posted' | 'voided' };
-  audit: AuditEvent;
-};
-
-type Accepted = { item: Pending; effect: Effect };
-
-/** The rows a batch locked: holds named by post and void, and every account it touches. */
-type Locked = { holds: Map<number, HoldRow>; accounts: Map<number, AccountRow> };
-
-/** Idempotency keys already used, read after the locks. */
-type Stored = {
-  entries: Map<string, { id: number; requestHash: string; createdAt: string }>;
-  holds: Map<string, HoldRow>;
-  resolutions: Map<string, HoldRow>;
-};
-
 export class LedgerBatcher {
   private queue: Pending[] = [];
   private running = false;
@@ -281,8 +204,8 @@ export class LedgerBatcher {
   /** One batch in one transaction: lock, read keys, apply in order, write what was accepted. */
   private async execute(tx: Queryable, batch: Pending[]): Promise<Outcomes> {
     const { locked, stored } = await lockAndReadKeys(tx, batch);
-    const { outcomes, accepted, replayOf } = this.apply(batch, locked, stored);
-    for (const [item, written] of await this.write(tx, accepted)) outcomes.set(item, written);
+    const { outcomes, accepted, replayOf } = applyBatch(batch, locked, stored);
+    for (const [item, written] of await writeAccepted(tx, this.audit, accepted)) outcomes.set(item, written);
     for (const [item, first] of replayOf) {
       const outcome = outcomes.get(first);
       outcomes.set(
@@ -293,108 +216,6 @@ export class LedgerBatcher {
       );
     }
     return outcomes;
-  }
-
-  /**
-   * Applies the batch in order to the locked balances: each operation is replayed, refused or
-   * accepted on its own, exactly as if it ran alone after the ones before it.
-   */
-  private apply(
-    batch: Pending[],
-    locked: Locked,
-    stored: Stored,
-  ): { outcomes: Outcomes; accepted: Accepted[]; replayOf: Map<Pending, Pending> } {
-    const outcomes: Outcomes = new Map();
-    const accepted: Accepted[] = [];
-    const replayOf = new Map<Pending, Pending>();
-    const keyHashes = new Map<string, string>();
-    const live = new RunningBalances(locked.accounts);
-    for (const item of batch) {
-      const slot = keySlot(item.op);
-      // The same key twice in one batch: the later one follows the first.
-      const earlierHash = keyHashes.get(slot);
-      if (earlierHash !== undefined) {
-        if (earlierHash !== item.hash) outcomes.set(item, conflict(keyOf(item.op)));
-        else {
-          const key = keyOf(item.op);
-          const first = batch.find((p) => p !== item && keyOf(p.op) === key && p.hash === item.hash);
-          if (first) replayOf.set(item, first);
-        }
-        continue;
-      }
-      const replay = replayOfStored(item, stored);
-      if (replay) {
-        outcomes.set(item, replay);
-        continue;
-      }
-      const effect = plan(item.op, item.hash, locked);
-      if (effect instanceof LedgerError) {
-        outcomes.set(item, effect);
-        continue;
-      }
-      const refused = live.refusal(effect);
-      if (refused !== null) {
-        outcomes.set(
-          item,
-          new LedgerError(
-            'insufficient_funds',
-            `account ${refused} has insufficient available balance`,
-            refused,
-          ),
-        );
-        continue;
-      }
-      keyHashes.set(slot, item.hash);
-      live.add(effect);
-      if (effect.resolution) {
-        const hold = locked.holds.get(effect.resolution.holdId);
-        if (hold)
-          locked.holds.set(hold.id, {
-            ...hold,
-            status: effect.resolution.status,
-            resolutionKey: keyOf(item.op),
-          });
-      }
-      accepted.push({ item, effect });
-    }
-    return { outcomes, accepted, replayOf };
-  }
-
-  /** Writes everything accepted in one statement, then the attachments and the batch's audit row. */
-  private async write(tx: Queryable, accepted: Accepted[]): Promise<Map<Pending, Written>> {
-    const written = await writeBatch(tx, batchWrite(accepted));
-    const entryOf = (item: Pending) =>
-      item.op.type === 'transfer' || item.op.type === 'post'
-        ? written.entries.get(keyOf(item.op))
-        : undefined;
-    const holdOf = (item: Pending) =>
-      item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined;
-    const attached = await writeAttachments(tx, accepted, entryOf, holdOf);
-    await this.audit.appendBatchInTx(
-      tx,
-      accepted.map(({ item, effect }) => {
-        const entry = entryOf(item);
-        const holdId = holdOf(item);
-        const subject = entry
-          ? `ledger_entry:${entry.id}`
-          : holdId
-            ? `ledger_hold:${holdId}`
-            : effect.audit.subject;
-        return { ...effect.audit, subject };
-      }),
-    );
-    const results = new Map<Pending, Written>();
-    for (const { item } of accepted) {
-      const entry = entryOf(item);
-      const answer = attached.has(item) ? { attached: attached.get(item) } : {};
-      if (entry)
-        results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false, ...answer });
-      else if (item.op.type === 'hold')
-        results.set(item, { holdId: holdOf(item) ?? 0, replayed: false, ...answer });
-      else if (item.op.type === 'void')
-        results.set(item, { holdId: item.op.request.holdId, replayed: false, ...answer });
-    }
-    return results;
   }
 }
 
@@ -437,330 +258,4 @@ async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locke
       resolutions: new Map(resolutions.map((h) => [h.resolutionKey ?? '', h])),
     },
   };
-}
-
-/** Balances and held amounts of the locked accounts as the batch's accepted operations change them. */
-class RunningBalances {
-  private readonly accounts: Map<number, AccountRow>;
-  private readonly live = new Map<number, { balance: bigint; held: bigint }>();
-
-  constructor(accounts: Map<number, AccountRow>) {
-    this.accounts = accounts;
-  }
-
-  private state(id: number): { balance: bigint; held: bigint } | null {
-    let s = this.live.get(id);
-    if (!s) {
-      const a = this.accounts.get(id);
-      if (!a) return null;
-      s = { balance: a.balance, held: a.held };
-      this.live.set(id, s);
-    }
-    return s;
-  }
-
-  /** The first account the effect would leave invalid (held below zero, a customer below zero available), or null. */
-  refusal(effect: Effect): number | null {
-    for (const [id, d] of effect.deltas) {
-      const s = this.state(id);
-      const account = this.accounts.get(id);
-      if (!s || !account) return id;
-      const balance = s.balance + d.balance;
-      const held = s.held + d.held;
-      if (held < 0n || (!account.allowNegative && balance - held < 0n)) return id;
-    }
-    return null;
-  }
-
-  add(effect: Effect): void {
-    for (const [id, d] of effect.deltas) {
-      const s = this.state(id);
-      if (s) {
-        s.balance += d.balance;
-        s.held += d.held;
-      }
-    }
-  }
-}
-
-/** The rows of the one statement that writes a batch: entries, postings, holds, resolutions, net deltas. */
-function batchWrite(accepted: Accepted[]) {
-  const net = new Map<number, { balance: bigint; held: bigint }>();
-  for (const { effect } of accepted) {
-    for (const [id, d] of effect.deltas) {
-      const n = net.get(id) ?? { balance: 0n, held: 0n };
-      n.balance += d.balance;
-      n.held += d.held;
-      net.set(id, n);
-    }
-  }
-  return {
-    entries: accepted.flatMap((a) => (a.effect.entry ? [a.effect.entry] : [])),
-    postings: accepted.flatMap((a) =>
-      (a.effect.postings ?? []).map((p) => ({ ...p, entryKey: keyOf(a.item.op) })),
-    ),
-    holds: accepted.flatMap((a) => (a.effect.hold ? [a.effect.hold] : [])),
-    resolutions: accepted.flatMap((a) =>
-      a.effect.resolution ? [{ ...a.effect.resolution, resolutionKey: keyOf(a.item.op) }] : [],
-    ),
-    deltas: [...net]
-      .filter(([, d]) => d.balance !== 0n || d.held !== 0n)
-      .map(([accountId, d]) => ({ accountId, ...d })),
-  };
-}
-
-/**
- * The attachments of the accepted operations, after their entries and hold changes are written: one
- * writer call per attachment kind, in the batch's transaction, with this batch's rows only; answers
- * what each operation's writer answered. A writer that throws fails the batch, which is then
- * retried operation by operation: only the operation whose writer throws is refused, with nothing
- * of it written.
- */
-async function writeAttachments(
-  tx: Queryable,
-  accepted: Accepted[],
-  entryOf: (item: Pending) => { id: number } | undefined,
-  holdOf: (item: Pending) => number | undefined,
-): Promise<Map<Pending, unknown>> {
-  type Staged = { item: Pending; id: number; answer: (answers: ReadonlyMap<number, unknown>) => unknown };
-  const byChannel = new Map<AttachmentChannel, { rows: unknown[]; staged: Staged[] }>();
-  const stage = (channel: AttachmentChannel, row: unknown, staged: Staged) => {
-    let group = byChannel.get(channel);
-    if (!group) {
-      group = { rows: [], staged: [] };
-      byChannel.set(channel, group);
-    }
-    group.rows.push(row);
-    group.staged.push(staged);
-  };
-  for (const { item } of accepted) {
-    const { op } = item;
-    if (op.type === 'transfer') {
-      const entry = entryOf(item);
-      const attach = op.request.attach;
-      if (entry && attach)
-        stage(attach.channel, attach.row({ entryId: entry.id }), {
-          item,
-          id: entry.id,
-          answer: (answers) => attach.result(answers, entry.id),
-        });
-      continue;
-    }
-    const attach = op.request.attach;
-    if (!attach) continue;
-    const target: HoldTarget | null =
-      op.type === 'hold'
-        ? { holdId: holdOf(item) ?? 0, entryId: null }
-        : { holdId: op.request.holdId, entryId: op.type === 'post' ? (entryOf(item)?.id ?? null) : null };
-    if (target.holdId > 0)
-      stage(attach.channel, attach.row(target), {
-        item,
-        id: target.holdId,
-        answer: (answers) => attach.result(answers, target.holdId),
-      });
-  }
-  const attached = new Map<Pending, unknown>();
-  for (const [channel, group] of byChannel) {
-    const answers = await channel.write(tx, group.rows);
-    for (const staged of group.staged) {
-      const answer = staged.answer(answers);
-      if (answer !== undefined) attached.set(staged.item, answer);
-    }
-  }
-  return attached;
-}
-
-/** The stored result of an operation already done under this key, or a conflict if it differed. */
-function replayOfStored(item: Pending, stored: Stored): Written | Error | null {
-  const key = keyOf(item.op);
-  if (item.op.type === 'transfer' || item.op.type === 'post') {
-    const entry = stored.entries.get(key);
-    if (entry)
-      return entry.requestHash === item.hash
-        ? { entryId: entry.id, createdAt: entry.createdAt, replayed: true }
-        : conflict(key);
-  }
-  if (item.op.type === 'hold') {
-    const hold = stored.holds.get(key);
-    if (hold) return hold.requestHash === item.hash ? { holdId: hold.id, replayed: true } : conflict(key);
-  }
-  if (item.op.type === 'void') {
-    const hold = stored.resolutions.get(key);
-    if (hold)
-      return hold.id === item.op.request.holdId && hold.status === 'voided'
-        ? { holdId: hold.id, replayed: true }
-        : conflict(key);
-  }
-  return null;
-}
-
-/** What one operation would do, checked against the locked rows; or why it cannot. */
-function plan(op: Operation, hash: string, locked: Locked): Effect | LedgerError {
-  switch (op.type) {
-    case 'transfer':
-      return planTransfer(op.request, hash, locked.accounts);
-    case 'hold':
-      return planHold(op.request, hash, locked.accounts);
-    case 'void': {
-      const hold = pendingHold(op.request.holdId, locked.holds);
-      return hold instanceof LedgerError ? hold : planVoid(op.request, hold);
-    }
-    case 'post': {
-      const hold = pendingHold(op.request.holdId, locked.holds);
-      return hold instanceof LedgerError ? hold : planPost(op.request, hash, hold, locked.accounts);
-    }
-  }
-}
-
-function planTransfer(
-  r: TransferRequest<unknown>,
-  hash: string,
-  accounts: Map<number, AccountRow>,
-): Effect | LedgerError {
-  const deltas = new Map<number, { balance: bigint; held: bigint }>();
-  const postings: Omit<NewPosting, 'entryKey'>[] = [];
-  const sums = new Map<string, bigint>();
-  for (const p of r.postings) {
-    const account = accounts.get(p.accountId);
-    if (!account) return new LedgerError('unknown_account', `account ${p.accountId} does not exist`);
-    if (account.book !== r.book) return new LedgerError('invalid_request', 'a posting may not cross books');
-    if (deltas.has(p.accountId))
-      return new LedgerError('invalid_request', 'an account appears twice in one entry');
-    if (p.amount === 0n) return new LedgerError('invalid_request', 'a posting of zero');
-    deltas.set(p.accountId, { balance: p.amount, held: 0n });
-    postings.push({ accountId: p.accountId, book: r.book, asset: account.asset, amount: p.amount });
-    sums.set(account.asset, (sums.get(account.asset) ?? 0n) + p.amount);
-  }
-  if (postings.length < 2) return new LedgerError('invalid_request', 'an entry needs at least two postings');
-  if ([...sums.values()].some((s) => s !== 0n))
-    return new LedgerError('invalid_request', 'postings must net to zero per asset');
-  return {
-    deltas,
-    postings,
-    entry: {
-      book: r.book,
-      kind: r.kind,
-      idempotencyKey: r.idempotencyKey,
-      requestHash: hash,
-      reference: r.reference ?? null,
-      actor: r.actor,
-      reason: r.reason ?? null,
-      reversesEntryId: r.reversesEntryId ?? null,
-    },
-    audit: {
-      actor: r.actor,
-      action: r.reversesEntryId ? 'ledger.reversal' : `ledger.${r.kind}`,
-      subject: '',
-      data: {
-        book: r.book,
-        postings: postings.map((p) => ({ account: p.accountId, asset: p.asset, amount: p.amount })),
-        reference: r.reference ?? null,
-        reason: r.reason ?? null,
-      },
-    },
-  };
-}
-
-function planHold(
-  r: HoldRequest<unknown>,
-  hash: string,
-  accounts: Map<number, AccountRow>,
-): Effect | LedgerError {
-  const account = accounts.get(r.accountId);
-  if (!account) return new LedgerError('unknown_account', `account ${r.accountId} does not exist`);
-  if (account.book !== r.book) return new LedgerError('invalid_request', 'a hold may not cross books');
-  if (r.amount <= 0n) return new LedgerError('invalid_request', 'a hold must be positive');
-  return {
-    deltas: new Map([[r.accountId, { balance: 0n, held: r.amount }]]),
-    hold: {
-      accountId: r.accountId,
-      book: r.book,
-      asset: account.asset,
-      amount: r.amount,
-      idempotencyKey: r.idempotencyKey,
-      requestHash: hash,
-      reference: r.reference ?? null,
-      actor: r.actor,
-    },
-    audit: {
-      actor: r.actor,
-      action: 'ledger.hold',
-      subject: '',
-      data: {
-        book: r.book,
-        account: r.accountId,
-        asset: account.asset,
-        amount: r.amount,
-        reference: r.reference ?? null,
-      },
-    },
-  };
-}
-
-/** The hold a post or void names, if it is still pending. */
-function pendingHold(holdId: number, holds: Map<number, HoldRow>): HoldRow | LedgerError {
-  const hold = holds.get(holdId);
-  if (!hold) return new LedgerError('unknown_hold', `hold ${holdId} does not exist`);
-  if (hold.status !== 'pending')
-    return new LedgerError('hold_not_pending', `hold ${hold.id} is ${hold.status}`);
-  return hold;
-}
-
-function planVoid(r: VoidHoldRequest<unknown>, hold: HoldRow): Effect {
-  return {
-    deltas: new Map([[hold.accountId, { balance: 0n, held: -hold.amount }]]),
-    resolution: { holdId: hold.id, status: 'voided' },
-    audit: {
-      actor: r.actor,
-      action: 'ledger.hold_void',
-      subject: `ledger_hold:${hold.id}`,
-      data: { hold: hold.id, amount: hold.amount },
-    },
-  };
-}
-
-function planPost(
-  r: PostHoldRequest<unknown>,
-  hash: string,
-  hold: HoldRow,
-  accounts: Map<number, AccountRow>,
-): Effect | LedgerError {
-  const to = accounts.get(r.toAccountId);
-  if (!to) return new LedgerError('unknown_account', `account ${r.toAccountId} does not exist`);
-  if (to.book !== hold.book || to.asset !== hold.asset)
-    return new LedgerError('invalid_request', 'a hold posts within its book and asset');
-  if (r.amount <= 0n || r.amount > hold.amount)
-    return new LedgerError('invalid_request', 'a hold posts at most its amount');
-  if (to.id === hold.accountId) return new LedgerError('invalid_request', 'a hold posts to another account');
-  return {
-    deltas: new Map([
-      [hold.accountId, { balance: -r.amount, held: -hold.amount }],
-      [to.id, { balance: r.amount, held: 0n }],
-    ]),
-    postings: [
-      { accountId: hold.accountId, book: hold.book, asset: hold.asset, amount: -r.amount },
-      { accountId: to.id, book: hold.book, asset: hold.asset, amount: r.amount },
-    ],
-    entry: {
-      book: hold.book,
-      kind: r.kind,
-      idempotencyKey: r.idempotencyKey,
-      requestHash: hash,
-      reference: r.reference ?? null,
-      actor: r.actor,
-      reason: null,
-      reversesEntryId: null,
-    },
-    resolution: { holdId: hold.id, status: 'posted' },
-    audit: {
-      actor: r.actor,
-      action: `ledger.${r.kind}`,
-      subject: '',
-      data: { hold: hold.id, from: hold.accountId, to: to.id, asset: hold.asset, amount: r.amount },
-    },
-  };
-}
-
-function conflict(key: string): LedgerError {
-  return new LedgerError('idempotency_conflict', `idempotency key ${key} was used for a different request`);
 }

@@ -11,21 +11,23 @@ import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { LedgerBatcher } from './ledger.batch.ts';
 import {
+  type EntryLine,
+  entriesOfOwner,
+  entryById,
+  entryLinesOfOwner,
+  postingsOfEntries,
+  postingsOfEntry,
+} from './ledger.entries.repository.ts';
+import {
   type AccountRow,
   accountById,
   accountsOfOwner,
   accountWithUsedKeys,
   customerTotals,
-  type EntryLine,
   ensureAccount,
   ensureCustomerAccounts,
-  entriesOfOwner,
-  entryById,
-  entryLinesOfOwner,
   ledgerInvariants,
   nonZeroAccountsOfKind,
-  postingsOfEntries,
-  postingsOfEntry,
   reconcileAccounts,
 } from './ledger.repository.ts';
 import {

@@ -15,8 +15,8 @@ import { bigintText, type QuoteProduct } from '../products/quotes.ts';
 
 /**
  * The figures of an opening quote: everything the position opens with, computed once at the
- * quote's tick by `PositionsService.opening` and carried, signed, in the quote id. The preview shows
- * them (`ticketFigures`) and the commit writes them (`positionOf` in the service); neither
+ * quote's tick by `opening` (positions.open.ts) and carried, signed, in the quote id. The preview
+ * shows them (`ticketFigures`) and the commit writes them (`newPosition`, same file); neither
  * recomputes a price.
  */
 export const openingQuote = z.object({

@@ -3,7 +3,13 @@ import type { Queryable } from '../../platform/db.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
-import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
+import {
+  type DecisionAttachment,
+  type DecisionContext,
+  defineReview,
+  type ReviewNotice,
+  thresholdFromParams,
+} from '../review/review.define.ts';
 import type { Deposits } from './wallet.deposits.ts';
 import { decimal } from './wallet.networks.ts';
 import type { Withdrawals } from './wallet.withdrawals.ts';
@@ -33,27 +39,7 @@ export function depositReview(deposits: Deposits, ledger: LedgerService, params:
     kind: 'deposit_proof',
     calls: depositReviewCalls,
     decidedCode: Code.WRONG_COLLECTION_STATUS,
-    list: async ({ after, limit }) => {
-      const pending = await deposits.pendingProofs(after, limit);
-      const onChain = new Map(
-        await Promise.all(
-          [...new Set(pending.map((d) => d.network))].map(
-            async (network) => [network, await deposits.checkedOnChain(network)] as const,
-          ),
-        ),
-      );
-      return pending.map((d) => ({
-        id: d.id,
-        userId: d.userId,
-        customer: d.customer,
-        network: d.network,
-        asset: d.asset,
-        amount: decimal(d, d.amount),
-        txHash: d.txHash,
-        createdAt: d.createdAt,
-        onChain: onChain.get(d.network) ?? false,
-      }));
-    },
+    list: (page) => depositQueue(deposits, page),
     get: async (id) => {
       const d = await row(id);
       if (!d) return null;
@@ -70,42 +56,7 @@ export function depositReview(deposits: Deposits, ledger: LedgerService, params:
         item.onChain ? null : { asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) },
       above: thresholdFromParams(params, 'fourEyesAbove.depositProof'),
     },
-    ledger: (context, attach) => {
-      const decide = async () => {
-        const d = await row(context.itemId);
-        if (!d || d.clearingHoldId === null) throw new Error(`deposit ${context.itemId} has no hold`);
-        if (context.decision === 'rejected')
-          return ledger.voidHold({
-            holdId: d.clearingHoldId,
-            idempotencyKey: context.idempotencyKey,
-            actor: context.actor,
-            attach,
-          });
-        if (await deposits.checkedOnChain(d.network)) {
-          // The chain's word first; then the declaration's hold is released and the watcher's path credits it.
-          await deposits.confirmOnChain(d);
-          const released = await ledger.voidHold({
-            holdId: d.clearingHoldId,
-            idempotencyKey: context.idempotencyKey,
-            actor: context.actor,
-            attach,
-          });
-          await deposits.follow(d.id);
-          return released;
-        }
-        return ledger.postHold({
-          holdId: d.clearingHoldId,
-          toAccountId: await ledger.walletAccount(LIVE, d.userId, d.asset),
-          amount: d.amount,
-          kind: 'deposit',
-          idempotencyKey: context.idempotencyKey,
-          actor: context.actor,
-          reference: `deposit:${d.id}`,
-          attach,
-        });
-      };
-      return decide();
-    },
+    ledger: (context, attach) => decideDeposit(deposits, ledger, context, attach),
     record: async (tx, decided) => {
       const d = await row(decided.itemId, tx);
       if (!d) throw new Error(`deposit ${decided.itemId} is gone`);
@@ -147,32 +98,7 @@ export function withdrawalReview(
         receive: decimal(w, w.receive),
         createdAt: w.createdAt,
       })),
-    get: async (id) => {
-      const w = await withdrawals.byId(id);
-      if (!w) return null;
-      const [address, kycState, customer] = await Promise.all([
-        withdrawals.address(w.addressId),
-        kyc.stateOf(w.userId),
-        withdrawals.customerName(w.userId),
-      ]);
-      return {
-        id: w.id,
-        userId: w.userId,
-        customer,
-        network: w.network,
-        asset: w.asset,
-        amount: decimal(w, w.amount),
-        receive: decimal(w, w.receive),
-        createdAt: w.createdAt,
-        address: w.address,
-        fee: decimal(w, w.fee),
-        addressAddedAt: address?.createdAt ?? w.createdAt,
-        kycVerified: kycState === 'verified',
-        state: w.state,
-        txHash: w.txHash,
-        reason: w.reason,
-      };
-    },
+    get: (id) => withdrawalItem(withdrawals, kyc, id),
     facts: (item) => ({
       userId: item.userId,
       state:
@@ -208,4 +134,90 @@ export function withdrawalReview(
         : { kind: 'withdrawal_rejected', params: { ...params, reason: decided.reason ?? '' } };
     },
   });
+}
+
+/** The pending proofs, oldest first, each saying whether the chain checks it. */
+async function depositQueue(deposits: Deposits, page: { after: number | null; limit: number }) {
+  const pending = await deposits.pendingProofs(page.after, page.limit);
+  const onChain = new Map(
+    await Promise.all(
+      [...new Set(pending.map((d) => d.network))].map(
+        async (network) => [network, await deposits.checkedOnChain(network)] as const,
+      ),
+    ),
+  );
+  return pending.map((d) => ({
+    id: d.id,
+    userId: d.userId,
+    customer: d.customer,
+    network: d.network,
+    asset: d.asset,
+    amount: decimal(d, d.amount),
+    txHash: d.txHash,
+    createdAt: d.createdAt,
+    onChain: onChain.get(d.network) ?? false,
+  }));
+}
+
+/**
+ * A proof's decision on the ledger: rejected, the declaration's hold voided; approved on a watched
+ * network, the chain's word first, then the hold released and the watcher's path credits it;
+ * approved by hand, the hold posted to the wallet.
+ */
+async function decideDeposit(
+  deposits: Deposits,
+  ledger: LedgerService,
+  context: DecisionContext<unknown>,
+  attach: DecisionAttachment,
+) {
+  const d = await deposits.byId(context.itemId);
+  if (d?.source !== 'proof' || d.clearingHoldId === null)
+    throw new Error(`deposit ${context.itemId} has no hold`);
+  const { idempotencyKey, actor } = context;
+  if (context.decision === 'rejected')
+    return ledger.voidHold({ holdId: d.clearingHoldId, idempotencyKey, actor, attach });
+  if (await deposits.checkedOnChain(d.network)) {
+    await deposits.confirmOnChain(d);
+    const released = await ledger.voidHold({ holdId: d.clearingHoldId, idempotencyKey, actor, attach });
+    await deposits.follow(d.id);
+    return released;
+  }
+  return ledger.postHold({
+    holdId: d.clearingHoldId,
+    toAccountId: await ledger.walletAccount(LIVE, d.userId, d.asset),
+    amount: d.amount,
+    kind: 'deposit',
+    idempotencyKey,
+    actor,
+    reference: `deposit:${d.id}`,
+    attach,
+  });
+}
+
+/** A withdrawal as staff review it: its figures, when its address was added, the customer's identity. */
+async function withdrawalItem(withdrawals: Withdrawals, kyc: Pick<KycService, 'stateOf'>, id: number) {
+  const w = await withdrawals.byId(id);
+  if (!w) return null;
+  const [address, kycState, customer] = await Promise.all([
+    withdrawals.address(w.addressId),
+    kyc.stateOf(w.userId),
+    withdrawals.customerName(w.userId),
+  ]);
+  return {
+    id: w.id,
+    userId: w.userId,
+    customer,
+    network: w.network,
+    asset: w.asset,
+    amount: decimal(w, w.amount),
+    receive: decimal(w, w.receive),
+    createdAt: w.createdAt,
+    address: w.address,
+    fee: decimal(w, w.fee),
+    addressAddedAt: address?.createdAt ?? w.createdAt,
+    kycVerified: kycState === 'verified',
+    state: w.state,
+    txHash: w.txHash,
+    reason: w.reason,
+  };
 }

@@ -8,17 +8,25 @@ import type { StaffService } from '../staff/staff.service.ts';
 import { networkWire } from './wallet.networks.ts';
 import type { WalletService } from './wallet.service.ts';
 
+/** The wallet's two staff review queues (wallet.review.ts). */
+type WalletReviews = {
+  deposits: ReviewQueue<typeof depositReviewCalls>;
+  withdrawals: ReviewQueue<typeof withdrawalReviewCalls>;
+};
+
 export function walletRoutes(
   app: FastifyInstance,
   wallet: WalletService,
   staff: StaffService,
-  reviews: {
-    deposits: ReviewQueue<typeof depositReviewCalls>;
-    withdrawals: ReviewQueue<typeof withdrawalReviewCalls>;
-  },
+  reviews: WalletReviews,
 ): void {
+  customerCalls(app, wallet);
+  staffCalls(app, wallet, staff, reviews);
+}
+
+/** Customer calls, all in the request's book (the demo book answers 10043). */
+function customerCalls(app: FastifyInstance, wallet: WalletService): void {
   const { deposits, withdrawals, networks } = wallet;
-  // Customer calls, all in the request's book (the demo book answers 10043).
   mountCall(app, calls.listNetworks, () => networks.offered());
   mountCall(app, calls.getDepositAddress, ({ customer, query, request }) =>
     deposits.address(request.book, customer.userId, query.network),
@@ -65,8 +73,16 @@ export function walletRoutes(
   mountCall(app, calls.listWithdrwal, ({ customer, request }) =>
     withdrawals.list(request.book, customer.userId),
   );
+}
 
-  // Staff calls: networks, the treasury, and the two review queues (wallet.review.ts).
+/** Staff calls: networks, the treasury, and the two review queues (wallet.review.ts). */
+function staffCalls(
+  app: FastifyInstance,
+  wallet: WalletService,
+  staff: StaffService,
+  reviews: WalletReviews,
+): void {
+  const { networks } = wallet;
   mountStaffCall(app, staff, adminCalls.listNetworksAdmin, async ({ staff: session }) => {
     await staff.record(session, 'wallet.networks.viewed', 'networks', {});
     return (await networks.all()).map(networkWire);

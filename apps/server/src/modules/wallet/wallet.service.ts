@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
-import { outgoingByAsset } from './wallet.repository.ts';
+import { outgoingByAsset } from './wallet.withdrawals.repository.ts';
 import { type WithdrawalDeps, Withdrawals } from './wallet.withdrawals.ts';
 
 export type { AddressDeriver };

@@ -68,8 +68,9 @@ const GUARD = [
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
-  const args = [
+/** The command line of the development node: a random port, the development chain and accounts. */
+function anvilArgs(options: AnvilOptions): string[] {
+  return [
     '--host',
     '127.0.0.1',
     '--port',
@@ -85,86 +86,121 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     ...(options.blockSeconds > 0 ? ['--block-time', String(options.blockSeconds)] : []),
     ...(options.statePath ? ['--state', options.statePath] : []),
   ];
+}
+
+/** A started anvil as this process follows it: anvil's own pid (behind the guard shell), its last output, its exit. */
+type Child = {
+  process: ChildProcessWithoutNullStreams;
+  exit: Promise<number | null>;
+  pid: number;
+  output: string;
+  exited: boolean;
+};
+
+function spawnAnvil(args: string[]): Child {
   const binary = anvilBinary();
   const child: ChildProcessWithoutNullStreams =
     process.platform === 'win32'
       ? spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] })
       : spawn('/bin/sh', ['-c', GUARD, binary, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let anvilPid = process.platform === 'win32' ? (child.pid ?? 0) : 0;
-  let output = '';
-  let exited = false;
-  const exit = new Promise<number | null>((done) =>
-    child.once('exit', (code) => {
-      exited = true;
-      done(code);
+  let exited: (code: number | null) => void = () => {};
+  const followed: Child = {
+    process: child,
+    exit: new Promise<number | null>((done) => {
+      exited = done;
     }),
-  );
+    pid: process.platform === 'win32' ? (child.pid ?? 0) : 0,
+    output: '',
+    exited: false,
+  };
+  child.once('exit', (code) => {
+    followed.exited = true;
+    exited(code);
+  });
   child.stdin.on('error', () => {});
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     const pid = /anvil-pid (\d+)/.exec(chunk);
-    if (pid) anvilPid = Number(pid[1]);
-    output = (output + chunk).slice(-4000);
+    if (pid) followed.pid = Number(pid[1]);
+    followed.output = (followed.output + chunk).slice(-4000);
   });
   child.stdout.setEncoding('utf8');
-  const port = await new Promise<number>((done, fail) => {
+  return followed;
+}
+
+/** The port anvil says it listens on; a start that fails or times out stops what was started. */
+async function listeningPort(child: Child): Promise<number> {
+  return new Promise<number>((done, fail) => {
     const timer = setTimeout(
       () => fail(new Error(`anvil did not start in ${READY_TIMEOUT_MS} ms`)),
       READY_TIMEOUT_MS,
     );
     const onData = (chunk: string) => {
-      output = (output + chunk).slice(-4000);
-      const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
+      child.output = (child.output + chunk).slice(-4000);
+      const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(child.output);
       if (match) {
         clearTimeout(timer);
         done(Number(match[1]));
       }
     };
-    child.stdout.on('data', onData);
-    void exit.then((code) => {
+    child.process.stdout.on('data', onData);
+    void child.exit.then((code) => {
       clearTimeout(timer);
-      fail(new Error(`anvil exited (${code}) before it listened:\n${output}`));
+      fail(new Error(`anvil exited (${code}) before it listened:\n${child.output}`));
     });
-    child.once('error', (error) => {
+    child.process.once('error', (error) => {
       clearTimeout(timer);
       fail(error);
     });
   }).catch(async (error: unknown) => {
-    if (!exited) {
-      child.stdin.end();
-      await Promise.race([exit, new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS))]);
-      if (!exited) kill(child.pid, anvilPid);
+    if (!child.exited) {
+      child.process.stdin.end();
+      await Promise.race([child.exit, new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS))]);
+      if (!child.exited) kill(child.process.pid, child.pid);
     }
     throw error;
   });
+}
+
+/** Stops anvil (it writes its state); killed when it does not stop in time. */
+async function stopAnvil(child: Child, logger: Logger | undefined): Promise<void> {
+  if (child.exited) return;
+  child.process.stdin.end();
+  if (process.platform === 'win32') child.process.kill('SIGTERM');
+  const stopped = await Promise.race([
+    child.exit.then(() => true),
+    new Promise<false>((r) => setTimeout(() => r(false), STOP_TIMEOUT_MS)),
+  ]);
+  if (!stopped) {
+    logger?.warn('anvil did not stop in time: killed (its state since the last start is lost)');
+    kill(child.process.pid, child.pid);
+    await child.exit;
+  }
+}
+
+export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
+  const child = spawnAnvil(anvilArgs(options));
+  const port = await listeningPort(child);
   // From here its output (a few lines per block) is read and dropped; only its end is logged.
-  child.stdout.removeAllListeners('data');
-  child.stdout.on('data', (chunk: string) => {
-    output = (output + chunk).slice(-4000);
+  child.process.stdout.removeAllListeners('data');
+  child.process.stdout.on('data', (chunk: string) => {
+    child.output = (child.output + chunk).slice(-4000);
   });
   let stopping = false;
-  void exit.then((code) => {
+  void child.exit.then((code) => {
     if (!stopping)
-      options.logger?.error({ code, output: output.slice(-1000) }, 'the embedded chain (anvil) stopped');
+      options.logger?.error(
+        { code, output: child.output.slice(-1000) },
+        'the embedded chain (anvil) stopped',
+      );
   });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    pid: anvilPid,
+    pid: child.pid,
     async stop() {
       stopping = true;
-      if (exited) return;
-      child.stdin.end();
-      if (process.platform === 'win32') child.kill('SIGTERM');
-      const stopped = await Promise.race([
-        exit.then(() => true),
-        new Promise<false>((r) => setTimeout(() => r(false), STOP_TIMEOUT_MS)),
-      ]);
-      if (!stopped) {
-        options.logger?.warn('anvil did not stop in time: killed (its state since the last start is lost)');
-        kill(child.pid, anvilPid);
-        await exit;
-      }
+      await stopAnvil(child, options.logger);
     },
   };
 }
