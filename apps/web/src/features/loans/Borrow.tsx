@@ -1,8 +1,8 @@
-import { Code, type LoanQuote } from '@swx/contract';
+import { Code, type LoanProductsData, type LoanQuote } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { type RefObject, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { idOf } from '../../app/pathId.ts';
 import { announce } from '../../ui/announce.ts';
@@ -12,6 +12,7 @@ import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { uploadFile } from '../uploads/upload.ts';
+import { useTermFacts } from './facts.ts';
 import { KycGate, LoanPage, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { type SignatureHandle, SignaturePad } from './SignaturePad.tsx';
@@ -23,25 +24,11 @@ import { type SignatureHandle, SignaturePad } from './SignaturePad.tsx';
 export function useSheetFacts(quote: LoanQuote): Fact[] {
   const { t } = useTranslation();
   const f = useLoanFormat();
+  const terms = useTermFacts(quote);
   return [
-    {
-      name: 'amount',
-      label: t('loan.sheet.amount'),
-      value: quote.amount,
-      shown: f.exact(quote.amount, quote.asset),
-    },
-    {
-      name: 'termDays',
-      label: t('loan.sheet.term'),
-      value: String(quote.termDays),
-      shown: f.days(quote.termDays),
-    },
-    {
-      name: 'dailyRate',
-      label: t('loan.sheet.dailyRate'),
-      value: quote.dailyRate,
-      shown: f.rate(quote.dailyRate),
-    },
+    terms.amount,
+    terms.termDays,
+    terms.dailyRate,
     {
       name: 'interestFreeDays',
       long: true,
@@ -58,18 +45,8 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
       value: String(quote.interestDays),
       shown: f.days(quote.interestDays),
     },
-    {
-      name: 'totalInterest',
-      label: t('loan.sheet.totalInterest'),
-      value: quote.totalInterest,
-      shown: f.exact(quote.totalInterest, quote.asset),
-    },
-    {
-      name: 'totalPayable',
-      label: t('loan.sheet.totalPayable'),
-      value: quote.totalPayable,
-      shown: f.exact(quote.totalPayable, quote.asset),
-    },
+    terms.totalInterest,
+    terms.totalPayable,
     {
       name: 'repayment',
       long: true,
@@ -80,17 +57,8 @@ export function useSheetFacts(quote: LoanQuote): Fact[] {
         date: f.day(quote.dueDate),
       }),
     },
-    { name: 'apr', label: t('loan.sheet.apr'), value: quote.apr, shown: f.apr(quote.apr) },
-    {
-      name: 'late',
-      long: true,
-      label: t('loan.sheet.late'),
-      value: `${quote.lateDailyRate} ${quote.lateCostCap}`,
-      shown: t('loan.sheet.lateValue', {
-        rate: f.rate(quote.lateDailyRate),
-        cap: f.exact(quote.lateCostCap, quote.asset),
-      }),
-    },
+    terms.apr,
+    terms.late,
     {
       name: 'earlyRepayment',
       long: true,
@@ -114,28 +82,26 @@ function Sheet({ quote }: { quote: LoanQuote }) {
 }
 
 /**
- * The agreement to sign, its clauses generated from the quote's figures; signed by drawing; then the
- * application of exactly that quote. A quote that ran out (10032) is asked again and the customer
- * applies with the figures shown.
+ * The application of exactly the quote shown, signed with the pad's drawing (uploaded first; none
+ * drawn: `onUnsigned`, nothing applied). One id per application attempt: a retry after a lost
+ * answer applies once; a new quote is a new attempt. Done, the loan's screen.
  */
-function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<LoanQuote> }) {
+function useApply(
+  first: LoanQuote,
+  renew: () => Promise<LoanQuote>,
+  pad: RefObject<SignatureHandle | null>,
+  onUnsigned: () => void,
+) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const pad = useRef<SignatureHandle>(null);
-  const acceptId = useId();
-  const acceptInput = useRef<HTMLInputElement>(null);
-  const [accepted, setAccepted] = useState(false);
-  const [signed, setSigned] = useState(false);
-  const [tried, setTried] = useState(false);
-  // One id per application attempt: a retry after a lost answer applies once; a new quote is a new attempt.
-  const { quote, renewed, busy, failure, submit } = useQuoteCommit({
+  return useQuoteCommit({
     first,
     commit: async (q, requestId) => {
       const png = await pad.current?.toPng();
       if (!png) {
-        setSigned(false);
+        onUnsigned();
         return null;
       }
       const upload = await uploadFile('loan_signature', png, () => undefined, new AbortController().signal);
@@ -153,6 +119,75 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
     },
     renewedText: t('loan.apply.renewed'),
   });
+}
+
+/** The agreement's clauses, in a box that scrolls (in English, as it is signed). */
+function AgreementText({ lines }: { lines: string[] }) {
+  const { t } = useTranslation();
+  const title = t('loan.agreement.title');
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled agreement must be reachable by keyboard
+    <section className="loan-agreement-text" lang="en" dir="ltr" aria-label={title} tabIndex={0}>
+      {lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the clauses are fixed for this quote
+        <p key={index}>{line}</p>
+      ))}
+    </section>
+  );
+}
+
+/** "I accept the agreement", with its error once the customer tried to apply without it. */
+function AcceptBox({
+  input,
+  checked,
+  error,
+  onChange,
+}: {
+  input: RefObject<HTMLInputElement | null>;
+  checked: boolean;
+  error: string | undefined;
+  onChange: (checked: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="loan-accept">
+      <label htmlFor={id} className="loan-check product-option">
+        <input
+          ref={input}
+          id={id}
+          type="checkbox"
+          name="acceptAgreement"
+          checked={checked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>{t('loan.agreement.accept')}</span>
+      </label>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The agreement to sign, its clauses generated from the quote's figures; signed by drawing; then the
+ * application of exactly that quote. A quote that ran out (10032) is asked again and the customer
+ * applies with the figures shown.
+ */
+function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<LoanQuote> }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const pad = useRef<SignatureHandle>(null);
+  const acceptInput = useRef<HTMLInputElement>(null);
+  const [accepted, setAccepted] = useState(false);
+  const [signed, setSigned] = useState(false);
+  const [tried, setTried] = useState(false);
+  const { quote, renewed, busy, failure, submit } = useApply(first, renew, pad, () => setSigned(false));
   const apply = () => {
     setTried(true);
     if (!accepted) {
@@ -165,9 +200,6 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
     }
     void submit();
   };
-  const title = t('loan.agreement.title');
-  const acceptError = tried && !accepted ? t('loan.apply.acceptRequired') : undefined;
-  const signError = tried && !signed ? t('loan.apply.signRequired') : undefined;
   return (
     <section
       className="card product-card loan-agreement"
@@ -176,13 +208,7 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
     >
       <h2 id="loan-agreement-title">{t('loan.agreement.title')}</h2>
       <p className="small muted">{t('loan.agreement.note')}</p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled agreement must be reachable by keyboard */}
-      <section className="loan-agreement-text" lang="en" dir="ltr" aria-label={title} tabIndex={0}>
-        {quote.agreement.map((line, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the clauses are fixed for this quote
-          <p key={index}>{line}</p>
-        ))}
-      </section>
+      <AgreementText lines={quote.agreement} />
       <form
         className="product-form loan-form"
         noValidate
@@ -191,27 +217,17 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
           apply();
         }}
       >
-        <div className="loan-accept">
-          <label htmlFor={acceptId} className="loan-check product-option">
-            <input
-              ref={acceptInput}
-              id={acceptId}
-              type="checkbox"
-              name="acceptAgreement"
-              checked={accepted}
-              aria-invalid={acceptError ? true : undefined}
-              aria-describedby={acceptError ? `${acceptId}-error` : undefined}
-              onChange={(event) => setAccepted(event.target.checked)}
-            />
-            <span>{t('loan.agreement.accept')}</span>
-          </label>
-          {acceptError ? (
-            <p id={`${acceptId}-error`} className="field-error">
-              {acceptError}
-            </p>
-          ) : null}
-        </div>
-        <SignaturePad handle={pad} onChange={setSigned} error={signError} />
+        <AcceptBox
+          input={acceptInput}
+          checked={accepted}
+          error={tried && !accepted ? t('loan.apply.acceptRequired') : undefined}
+          onChange={setAccepted}
+        />
+        <SignaturePad
+          handle={pad}
+          onChange={setSigned}
+          error={tried && !signed ? t('loan.apply.signRequired') : undefined}
+        />
         {renewed ? (
           <p className="notice" data-testid="requote">
             {t('loan.apply.renewed')}
@@ -229,42 +245,122 @@ function Agreement({ first, renew }: { first: LoanQuote; renew: () => Promise<Lo
   );
 }
 
-function BorrowForm({ userId, productId }: { userId: number; productId: number }) {
+type Product = LoanProductsData['products'][number];
+
+/**
+ * The information sheet of the amount typed and the term chosen, asked for once they rest and are
+ * in the product's range: `wanted` is what is asked, `current` the quote of exactly that.
+ */
+function useSheetQuote(userId: number, product: Product, typed: string, termDays: number) {
   const { t } = useTranslation();
   const f = useLoanFormat();
-  const products = useQuery(loanQueries.products(userId));
-  const product = products.data?.products.find((p) => p.id === productId);
-  const [typed, setTyped] = useState('');
-  const [term, setTerm] = useState<number | null>(null);
-  const termDays = term ?? product?.terms[0] ?? 0;
-  const asset = product?.asset ?? 'USDT';
-  const check = checkAmount(typed, asset, { min: product?.minAmount, max: product?.myLimit });
-  const amountError = product
-    ? amountMessage(check, {
-        invalid: t('loan.amount.invalid', { asset }),
-        range: t('loan.refusal.amountRange', {
-          minimum: f.exact(product.minAmount, asset),
-          maximum: f.exact(product.maxAmount, asset),
-          limit: f.exact(product.myLimit, asset),
-        }),
-      })
-    : undefined;
+  const { asset } = product;
+  const check = checkAmount(typed, asset, { min: product.minAmount, max: product.myLimit });
+  const amountError = amountMessage(check, {
+    invalid: t('loan.amount.invalid', { asset }),
+    range: t('loan.refusal.amountRange', {
+      minimum: f.exact(product.minAmount, asset),
+      maximum: f.exact(product.maxAmount, asset),
+      limit: f.exact(product.myLimit, asset),
+    }),
+  });
   const wanted = typed.trim() !== '' && amountError === undefined ? `${check.amount}|${termDays}` : '';
   const settled = useSettled(wanted);
   const [settledAmount = '', settledTerm = '0'] = settled.split('|');
   const quote = useQuery({
-    ...loanQueries.quote(userId, productId, settledAmount, Number(settledTerm)),
-    enabled: product !== undefined && settled !== '' && settled === wanted,
+    ...loanQueries.quote(userId, product.id, settledAmount, Number(settledTerm)),
+    enabled: settled !== '' && settled === wanted,
   });
-  if (!products.isSuccess) return <QueryState query={products} />;
-  if (!product)
-    return (
-      <Missing name="loan" text={t('loan.borrow.notFound')} to="/loan" back={t('loan.borrow.toProducts')} />
-    );
-  const { limit } = products.data;
-  if (limit.kycState !== 'verified') return <KycGate state={limit.kycState} />;
   const current = quote.data && settled === wanted ? quote.data : undefined;
+  const refused = quote.isError && settled === wanted ? quote.error : null;
   const quoting = wanted !== '' && !current && !quote.isError;
+  return { amountError, wanted, quote, current, refused, quoting };
+}
+
+/** The product's terms as radio choices, in days. */
+function TermChoice({
+  terms,
+  value,
+  onChange,
+}: {
+  terms: number[];
+  value: number;
+  onChange: (days: number) => void;
+}) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  return (
+    <fieldset className="loan-terms product-choice">
+      <legend>{t('loan.term.label')}</legend>
+      <div className="loan-term-options">
+        {terms.map((days) => (
+          <label key={days} className="loan-term">
+            <input
+              type="radio"
+              name="termDays"
+              value={days}
+              checked={value === days}
+              onChange={() => onChange(days)}
+            />
+            <span>{f.days(days)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The live information sheet: what to do first, the refusal (identity first: the gate), or the sheet. */
+function SheetQuote({
+  wanted,
+  current,
+  refused,
+  quoting,
+}: {
+  wanted: string;
+  current: LoanQuote | undefined;
+  refused: Error | null;
+  quoting: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <LiveQuote
+      className="loan-live"
+      testId="loan-quote"
+      title={t('loan.sheet.title')}
+      note={<p className="small muted">{t('loan.sheet.note')}</p>}
+      busy={quoting}
+      idle={wanted === '' ? t('loan.sheet.enter') : null}
+      refusal={
+        refused ? (
+          refused instanceof ApiFailure && refused.code === Code.USER_NOT_AUTHENTICATED ? (
+            <KycGate />
+          ) : (
+            <Refusal error={refused} />
+          )
+        ) : null
+      }
+      ready={current !== undefined}
+    >
+      {current ? <Sheet quote={current} /> : null}
+    </LiveQuote>
+  );
+}
+
+/** Amount and term with the live information sheet, then the agreement of the quote shown. */
+function BorrowSteps({ userId, product }: { userId: number; product: Product }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const [typed, setTyped] = useState('');
+  const [term, setTerm] = useState<number | null>(null);
+  const termDays = term ?? product.terms[0] ?? 0;
+  const { asset } = product;
+  const { amountError, wanted, quote, current, refused, quoting } = useSheetQuote(
+    userId,
+    product,
+    typed,
+    termDays,
+  );
   return (
     <div className="product-stack loan-stack">
       <section
@@ -296,44 +392,9 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
               label: t('loan.amount.maxLabel', { amount: f.exact(product.myLimit, asset) }),
             }}
           />
-          <fieldset className="loan-terms product-choice">
-            <legend>{t('loan.term.label')}</legend>
-            <div className="loan-term-options">
-              {product.terms.map((days) => (
-                <label key={days} className="loan-term">
-                  <input
-                    type="radio"
-                    name="termDays"
-                    value={days}
-                    checked={termDays === days}
-                    onChange={() => setTerm(days)}
-                  />
-                  <span>{f.days(days)}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <TermChoice terms={product.terms} value={termDays} onChange={setTerm} />
         </form>
-        <LiveQuote
-          className="loan-live"
-          testId="loan-quote"
-          title={t('loan.sheet.title')}
-          note={<p className="small muted">{t('loan.sheet.note')}</p>}
-          busy={quoting}
-          idle={wanted === '' ? t('loan.sheet.enter') : null}
-          refusal={
-            quote.isError && settled === wanted ? (
-              quote.error instanceof ApiFailure && quote.error.code === Code.USER_NOT_AUTHENTICATED ? (
-                <KycGate />
-              ) : (
-                <Refusal error={quote.error} />
-              )
-            ) : null
-          }
-          ready={current !== undefined}
-        >
-          {current ? <Sheet quote={current} /> : null}
-        </LiveQuote>
+        <SheetQuote wanted={wanted} current={current} refused={refused} quoting={quoting} />
       </section>
       {current ? (
         <Agreement
@@ -349,6 +410,24 @@ function BorrowForm({ userId, productId }: { userId: number; productId: number }
   );
 }
 
+/** The product asked for, once the customer's identity is verified (else the gate). */
+function BorrowForm({ userId, productId }: { userId: number; productId: number }) {
+  const products = useQuery(loanQueries.products(userId));
+  const product = products.data?.products.find((p) => p.id === productId);
+  if (!products.isSuccess) return <QueryState query={products} />;
+  if (!product) return <NoSuchProduct />;
+  const { limit } = products.data;
+  if (limit.kycState !== 'verified') return <KycGate state={limit.kycState} />;
+  return <BorrowSteps userId={userId} product={product} />;
+}
+
+function NoSuchProduct() {
+  const { t } = useTranslation();
+  return (
+    <Missing name="loan" text={t('loan.borrow.notFound')} to="/loan" back={t('loan.borrow.toProducts')} />
+  );
+}
+
 /** Borrow (/loan/borrow/:productId): amount and term with the live information sheet, the agreement, the signature. */
 export default function Borrow() {
   const { t } = useTranslation();
@@ -356,16 +435,7 @@ export default function Borrow() {
   const id = idOf(productId);
   return (
     <LoanPage title={t('title.loanBorrow')}>
-      {(userId) =>
-        id === null ? (
-          <section className="card loan-missing">
-            <p>{t('loan.borrow.notFound')}</p>
-            <Link to="/loan">{t('loan.borrow.toProducts')}</Link>
-          </section>
-        ) : (
-          <BorrowForm userId={userId} productId={id} />
-        )
-      }
+      {(userId) => (id === null ? <NoSuchProduct /> : <BorrowForm userId={userId} productId={id} />)}
     </LoanPage>
   );
 }

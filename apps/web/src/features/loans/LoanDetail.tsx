@@ -8,106 +8,60 @@ import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
+import { useTermFacts } from './facts.ts';
 import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { Repay } from './Repay.tsx';
 
+/** A loan's dates, those it has so far (the withdrawal's last day while it is repaid), and staff's reason. */
+function useEventFacts(loan: Detail): Fact[] {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const events: [name: string, label: string, value: string | null, format: (value: string) => string][] = [
+    ['disbursedAt', t('loan.record.disbursedAt'), loan.disbursedAt, f.day],
+    ['interestFrom', t('loan.record.interestFrom'), loan.interestFrom, f.day],
+    ['dueDate', t('loan.record.dueDate'), loan.dueDate, f.day],
+    [
+      'withdrawableUntil',
+      t('loan.record.withdrawableUntil'),
+      loan.state === 'repaying' ? loan.withdrawableUntil : null,
+      f.day,
+    ],
+    ['closedAt', t('loan.record.closedAt'), loan.closedAt, f.date],
+    ['reason', t('loan.record.reason'), loan.reason, (reason) => reason],
+  ];
+  return events.flatMap(([name, label, value, format]) =>
+    value ? [{ name, label, value, shown: format(value) }] : [],
+  );
+}
+
 function useDetailFacts(loan: Detail): Fact[] {
   const { t } = useTranslation();
   const f = useLoanFormat();
-  const facts: Fact[] = [
-    {
-      name: 'amount',
-      label: t('loan.sheet.amount'),
-      value: loan.amount,
-      shown: f.exact(loan.amount, loan.asset),
-    },
-    {
-      name: 'termDays',
-      label: t('loan.sheet.term'),
-      value: String(loan.termDays),
-      shown: f.days(loan.termDays),
-    },
-    {
-      name: 'dailyRate',
-      label: t('loan.sheet.dailyRate'),
-      value: loan.dailyRate,
-      shown: f.rate(loan.dailyRate),
-    },
+  const terms = useTermFacts(loan);
+  const events = useEventFacts(loan);
+  return [
+    terms.amount,
+    terms.termDays,
+    terms.dailyRate,
     {
       name: 'interestFreeDays',
       label: t('loan.sheet.interestFree'),
       value: String(loan.interestFreeDays),
       shown: f.days(loan.interestFreeDays),
     },
-    {
-      name: 'totalInterest',
-      label: t('loan.sheet.totalInterest'),
-      value: loan.totalInterest,
-      shown: f.exact(loan.totalInterest, loan.asset),
-    },
-    {
-      name: 'totalPayable',
-      label: t('loan.sheet.totalPayable'),
-      value: loan.totalPayable,
-      shown: f.exact(loan.totalPayable, loan.asset),
-    },
-    { name: 'apr', label: t('loan.sheet.apr'), value: loan.apr, shown: f.apr(loan.apr) },
-    {
-      name: 'late',
-      long: true,
-      label: t('loan.sheet.late'),
-      value: `${loan.lateDailyRate} ${loan.lateCostCap}`,
-      shown: t('loan.sheet.lateValue', {
-        rate: f.rate(loan.lateDailyRate),
-        cap: f.exact(loan.lateCostCap, loan.asset),
-      }),
-    },
+    terms.totalInterest,
+    terms.totalPayable,
+    terms.apr,
+    terms.late,
     {
       name: 'appliedAt',
       label: t('loan.record.appliedAt'),
       value: loan.appliedAt,
       shown: f.date(loan.appliedAt),
     },
+    ...events,
   ];
-  if (loan.disbursedAt)
-    facts.push({
-      name: 'disbursedAt',
-      label: t('loan.record.disbursedAt'),
-      value: loan.disbursedAt,
-      shown: f.day(loan.disbursedAt),
-    });
-  if (loan.interestFrom)
-    facts.push({
-      name: 'interestFrom',
-      label: t('loan.record.interestFrom'),
-      value: loan.interestFrom,
-      shown: f.day(loan.interestFrom),
-    });
-  if (loan.dueDate)
-    facts.push({
-      name: 'dueDate',
-      label: t('loan.record.dueDate'),
-      value: loan.dueDate,
-      shown: f.day(loan.dueDate),
-    });
-  if (loan.withdrawableUntil && loan.state === 'repaying')
-    facts.push({
-      name: 'withdrawableUntil',
-      label: t('loan.record.withdrawableUntil'),
-      value: loan.withdrawableUntil,
-      shown: f.day(loan.withdrawableUntil),
-    });
-  if (loan.closedAt)
-    facts.push({
-      name: 'closedAt',
-      label: t('loan.record.closedAt'),
-      value: loan.closedAt,
-      shown: f.date(loan.closedAt),
-    });
-  if (loan.reason)
-    facts.push({ name: 'reason', label: t('loan.record.reason'), value: loan.reason, shown: loan.reason });
-  return facts;
 }
 
 /** Owed now beside paid so far: principal, interest, late cost, total. */

@@ -1,6 +1,6 @@
 import { Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -16,6 +16,7 @@ import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
+import { exactFact } from './facts.ts';
 import { decimalOf, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
@@ -36,48 +37,20 @@ export function allocate(payoff: LoanPayoff, amount: bigint) {
   return { lateCost, interest, principal, left: left < 0n ? 0n : left };
 }
 
-/** The confirm step of a repayment from the balance (or a withdrawal): the amount and its allocation. */
-function ConfirmRepay({
-  payoff,
-  amount,
-  full,
-  withdraw,
-  onClose,
-}: {
-  payoff: LoanPayoff;
-  amount: bigint;
-  full: boolean;
-  withdraw: boolean;
-  onClose: () => void;
-}) {
+/** What a payment of `amount` pays off, from what, and what is left: the figures of the confirm step. */
+function useAllocationFacts(payoff: LoanPayoff, amount: bigint): Fact[] {
   const { t } = useTranslation();
   const f = useLoanFormat();
-  const queryClient = useQueryClient();
-  const dialog = useModal();
   const asset = payoff.asset;
   const split = allocate(payoff, amount);
-  const d = (v: bigint) => decimalOf(v, asset);
-  const facts: Fact[] = [
-    { name: 'amount', label: t('loan.repay.amount'), value: d(amount), shown: f.exact(d(amount), asset) },
-    {
-      name: 'lateCost',
-      label: t('loan.repay.toLate'),
-      value: d(split.lateCost),
-      shown: f.exact(d(split.lateCost), asset),
-    },
-    {
-      name: 'interest',
-      label: t('loan.repay.toInterest'),
-      value: d(split.interest),
-      shown: f.exact(d(split.interest), asset),
-    },
-    {
-      name: 'principal',
-      label: t('loan.repay.toPrincipal'),
-      value: d(split.principal),
-      shown: f.exact(d(split.principal), asset),
-    },
-    { name: 'left', label: t('loan.repay.left'), value: d(split.left), shown: f.exact(d(split.left), asset) },
+  const fact = (name: string, label: string, minor: bigint) =>
+    exactFact(f, name, label, decimalOf(minor, asset), asset);
+  return [
+    fact('amount', t('loan.repay.amount'), amount),
+    fact('lateCost', t('loan.repay.toLate'), split.lateCost),
+    fact('interest', t('loan.repay.toInterest'), split.interest),
+    fact('principal', t('loan.repay.toPrincipal'), split.principal),
+    fact('left', t('loan.repay.left'), split.left),
     {
       name: 'from',
       label: t('loan.repay.from'),
@@ -85,15 +58,37 @@ function ConfirmRepay({
       shown: t('loan.repay.fromBalance', { amount: f.exact(payoff.available, asset) }),
     },
   ];
-  // Once asked, the same request id: a retry after a lost answer pays once. Nothing is renewed here.
-  const { busy, failure, submit } = useQuoteCommit({
+}
+
+/** What the confirm step pays: an amount, in full or in part, or the withdrawal (always in full). */
+type Paying = { amount: bigint; full: boolean; withdraw: boolean };
+
+/**
+ * The payment from the balance (or the withdrawal). Once asked, the same request id: a retry after
+ * a lost answer pays once. Nothing is renewed here.
+ */
+function useRepayCommit(
+  payoff: LoanPayoff,
+  { amount, full, withdraw }: Paying,
+  dialog: RefObject<HTMLDialogElement | null>,
+) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const queryClient = useQueryClient();
+  const shown = f.exact(decimalOf(amount, payoff.asset), payoff.asset);
+  return useQuoteCommit({
     first: amount,
     commit: async (_, requestId) => {
       try {
         return withdraw
           ? await callApi('loanWithdraw', { body: { loanId: payoff.loanId, requestId } })
           : await callApi('completeLoan', {
-              body: { loanId: payoff.loanId, requestId, full, ...(full ? {} : { amount: d(amount) }) },
+              body: {
+                loanId: payoff.loanId,
+                requestId,
+                full,
+                ...(full ? {} : { amount: decimalOf(amount, payoff.asset) }),
+              },
             });
       } catch (error) {
         // 10032: another repayment changed what is owed; the figures behind the dialog are asked again.
@@ -108,11 +103,30 @@ function ConfirmRepay({
       dialog.current?.close();
       announce(
         done.state === 'repaid' || done.state === 'withdrawn'
-          ? t('loan.repay.doneAll', { amount: f.exact(d(amount), asset) })
-          : t('loan.repay.donePart', { amount: f.exact(d(amount), asset) }),
+          ? t('loan.repay.doneAll', { amount: shown })
+          : t('loan.repay.donePart', { amount: shown }),
       );
     },
   });
+}
+
+/** The confirm step of a repayment from the balance (or a withdrawal): the amount and its allocation. */
+function ConfirmRepay({
+  payoff,
+  paying,
+  onClose,
+}: {
+  payoff: LoanPayoff;
+  paying: Paying;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const dialog = useModal();
+  const facts = useAllocationFacts(payoff, paying.amount);
+  const { busy, failure, submit } = useRepayCommit(payoff, paying, dialog);
+  const { withdraw } = paying;
+  const shown = f.exact(decimalOf(paying.amount, payoff.asset), payoff.asset);
   return (
     <QuoteConfirm
       dialog={dialog}
@@ -124,7 +138,7 @@ function ConfirmRepay({
       onConfirm={() => void submit()}
       failure={failure ? <Refusal error={failure} /> : null}
       cancel={t('loan.repay.cancel')}
-      confirm={busy ? t('loan.repay.paying') : t('loan.repay.confirm', { amount: f.exact(d(amount), asset) })}
+      confirm={busy ? t('loan.repay.paying') : t('loan.repay.confirm', { amount: shown })}
       disabled={busy}
     >
       <p className="small muted">{withdraw ? t('loan.withdraw.note') : t('loan.repay.allocationNote')}</p>
@@ -133,12 +147,14 @@ function ConfirmRepay({
   );
 }
 
-/** Repay by a transfer to the platform's repayment address, with the proof staff review. */
-function ByProof({ payoff }: { payoff: LoanPayoff }) {
+/**
+ * A repayment proof: its amount, the transfer's hash and the image, their errors once the customer
+ * tried to send it; sent, a fresh form (a new image input: the sent image is taken).
+ */
+function useProof(payoff: LoanPayoff, address: string) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   const queryClient = useQueryClient();
-  const [address] = payoff.repayAddresses;
   const [typed, setTyped] = useState('');
   const [txHash, setTxHash] = useState('');
   const [proof, setProof] = useState('');
@@ -146,34 +162,23 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
-  // A sent proof's image is taken: the next proof starts with a fresh image input.
   const [round, setRound] = useState(0);
-  if (!address) return <p className="notice">{t('loan.proof.noAddress')}</p>;
   const check = checkAmount(typed, payoff.asset);
   const { amount, minor } = check;
-  const errors = tried
-    ? {
-        amount: amountMessage(check, {
-          required: t('loan.amount.invalid', { asset: payoff.asset }),
-          invalid: t('loan.amount.invalid', { asset: payoff.asset }),
-        }),
-        txHash: loanRepayProofBody.shape.txHash.safeParse(txHash).success
-          ? undefined
-          : t('loan.proof.txHashInvalid'),
-        proof: proof ? undefined : t('loan.proof.imageRequired'),
-      }
-    : { amount: undefined, txHash: undefined, proof: undefined };
+  const hashOk = loanRepayProofBody.shape.txHash.safeParse(txHash).success;
+  const invalid = t('loan.amount.invalid', { asset: payoff.asset });
+  const errors = {
+    amount: tried ? amountMessage(check, { required: invalid, invalid }) : undefined,
+    txHash: tried && !hashOk ? t('loan.proof.txHashInvalid') : undefined,
+    proof: tried && !proof ? t('loan.proof.imageRequired') : undefined,
+  };
   const submit = async () => {
     setTried(true);
     setFailure(null);
-    const ok =
-      minor !== null && minor > 0n && proof && loanRepayProofBody.shape.txHash.safeParse(txHash).success;
-    if (!ok || uploading) return;
+    if (!(minor !== null && minor > 0n && proof && hashOk) || uploading) return;
     setBusy(true);
     try {
-      await callApi('loanRepayProof', {
-        body: { loanId: payoff.loanId, amount, proof, txHash, address: address.address },
-      });
+      await callApi('loanRepayProof', { body: { loanId: payoff.loanId, amount, proof, txHash, address } });
       void queryClient.invalidateQueries({ queryKey: loanQueries.all });
       announce(t('loan.proof.sent', { amount: f.exact(amount, payoff.asset) }));
       setTyped('');
@@ -187,6 +192,16 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
       setBusy(false);
     }
   };
+  return { typed, setTyped, txHash, setTxHash, setProof, setUploading, round, errors, busy, failure, submit };
+}
+
+/** Repay by a transfer to the platform's repayment address, with the proof staff review. */
+function ByProof({ payoff }: { payoff: LoanPayoff }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const [address] = payoff.repayAddresses;
+  const form = useProof(payoff, address?.address ?? '');
+  if (!address) return <p className="notice">{t('loan.proof.noAddress')}</p>;
   return (
     <form
       className="product-form loan-form loan-proof"
@@ -194,7 +209,7 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void submit();
+        void form.submit();
       }}
     >
       <p className="small">{t('loan.proof.sendTo', { asset: address.asset, network: address.network })}</p>
@@ -215,54 +230,70 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
       <AmountField
         label={t('loan.proof.amount', { asset: payoff.asset })}
         name="proofAmount"
-        value={typed}
-        onChange={setTyped}
+        value={form.typed}
+        onChange={form.setTyped}
         hint={[t('loan.repay.owedToday', { amount: f.exact(payoff.total, payoff.asset) })]}
-        error={errors.amount}
+        error={form.errors.amount}
       />
-      <TxHashField label={t('loan.proof.txHash')} value={txHash} error={errors.txHash} onChange={setTxHash} />
+      <TxHashField
+        label={t('loan.proof.txHash')}
+        value={form.txHash}
+        error={form.errors.txHash}
+        onChange={form.setTxHash}
+      />
       <ImageInput
-        key={round}
+        key={form.round}
         purpose="loan_repayment_proof"
         name="proof"
         label={t('loan.proof.image')}
-        error={errors.proof}
-        onChange={(id) => setProof(id ?? '')}
-        onBusyChange={setUploading}
+        error={form.errors.proof}
+        onChange={(id) => form.setProof(id ?? '')}
+        onBusyChange={form.setUploading}
       />
-      {failure ? <Refusal error={failure} /> : null}
-      <button type="submit" className="button primary" disabled={busy} data-testid="proof-submit">
-        {busy ? t('loan.proof.sending') : t('loan.proof.submit')}
+      {form.failure ? <Refusal error={form.failure} /> : null}
+      <button type="submit" className="button primary" disabled={form.busy} data-testid="proof-submit">
+        {form.busy ? t('loan.proof.sending') : t('loan.proof.submit')}
       </button>
       <p className="small muted">{t('loan.proof.reviewNote')}</p>
     </form>
   );
 }
 
-/**
- * Repayment (spec §5): today's payoff (interest of past days only; the days not yet run are never
- * charged), then from the balance, in full or in part, with the confirm dialog showing the
- * allocation; or by a transfer with its proof. Within 14 days of the payout, the withdrawal.
- */
-export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
+/** Today's payoff: what is owed by part and in all, the interest repaying today saves, the balance. */
+function usePayoffFacts(payoff: LoanPayoff): Fact[] {
   const { t } = useTranslation();
   const f = useLoanFormat();
-  const query = useQuery(loanQueries.payoff(userId, loanId));
-  const [method, setMethod] = useState<'balance' | 'proof'>('balance');
+  const fact = (
+    name: 'principal' | 'interest' | 'lateCost' | 'total' | 'interestSaved' | 'available',
+    label: string,
+  ) => exactFact(f, name, label, payoff[name], payoff.asset);
+  return [
+    fact('principal', t('loan.payoff.principal')),
+    fact('interest', t('loan.payoff.interest')),
+    fact('lateCost', t('loan.payoff.lateCost')),
+    fact('total', t('loan.payoff.total', { day: f.day(payoff.day) })),
+    fact('interestSaved', t('loan.payoff.saved')),
+    fact('available', t('loan.payoff.available')),
+  ];
+}
+
+/**
+ * How much to repay from the balance: in full (today's payoff) or a part typed, its error, and
+ * whether the balance is short of it. `review` answers the amount to confirm, or null (and its
+ * error shows) when it cannot be paid.
+ */
+function useRepayAmount(payoff: LoanPayoff) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
   const [full, setFull] = useState(true);
   const [typed, setTyped] = useState('');
   const [tried, setTried] = useState(false);
-  const [confirming, setConfirming] = useState<{ amount: bigint; full: boolean; withdraw: boolean } | null>(
-    null,
-  );
-  if (!query.isSuccess) return <QueryState query={query} />;
-  const payoff = query.data;
   const asset = payoff.asset;
   const total = minorOf(payoff.total, asset) ?? 0n;
   const available = minorOf(payoff.available, asset) ?? 0n;
   const check = checkAmount(typed, asset, { max: payoff.total });
   const part = check.minor;
-  const partError =
+  const error =
     full || (!tried && typed.trim() === '')
       ? undefined
       : amountMessage(check, {
@@ -272,51 +303,150 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
         });
   const paying = full ? total : (part ?? 0n);
   const short = paying > available;
-  const facts: Fact[] = [
-    {
-      name: 'principal',
-      label: t('loan.payoff.principal'),
-      value: payoff.principal,
-      shown: f.exact(payoff.principal, asset),
-    },
-    {
-      name: 'interest',
-      label: t('loan.payoff.interest'),
-      value: payoff.interest,
-      shown: f.exact(payoff.interest, asset),
-    },
-    {
-      name: 'lateCost',
-      label: t('loan.payoff.lateCost'),
-      value: payoff.lateCost,
-      shown: f.exact(payoff.lateCost, asset),
-    },
-    {
-      name: 'total',
-      label: t('loan.payoff.total', { day: f.day(payoff.day) }),
-      value: payoff.total,
-      shown: f.exact(payoff.total, asset),
-    },
-    {
-      name: 'interestSaved',
-      label: t('loan.payoff.saved'),
-      value: payoff.interestSaved,
-      shown: f.exact(payoff.interestSaved, asset),
-    },
-    {
-      name: 'available',
-      label: t('loan.payoff.available'),
-      value: payoff.available,
-      shown: f.exact(payoff.available, asset),
-    },
-  ];
-  const review = () => {
+  const review = (): bigint | null => {
     setTried(true);
-    if (!full && (part === null || part <= 0n || part > total)) return;
-    if (short) return;
-    setConfirming({ amount: paying, full, withdraw: false });
+    if (!full && (part === null || part <= 0n || part > total)) return null;
+    return short ? null : paying;
   };
-  const whyId = `repay-why-${loanId}`;
+  return { full, setFull, typed, setTyped, error, short: short && paying > 0n, review };
+}
+
+/** In full (today's payoff) or a part. */
+function HowMuch({
+  payoff,
+  full,
+  onChange,
+}: {
+  payoff: LoanPayoff;
+  full: boolean;
+  onChange: (full: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  return (
+    <fieldset className="loan-choice product-choice">
+      <legend>{t('loan.repay.howMuch')}</legend>
+      <label className="loan-option product-option">
+        <input type="radio" name="repayFull" value="full" checked={full} onChange={() => onChange(true)} />
+        <span>{t('loan.repay.full', { amount: f.exact(payoff.total, payoff.asset) })}</span>
+      </label>
+      <label className="loan-option product-option">
+        <input type="radio" name="repayFull" value="part" checked={!full} onChange={() => onChange(false)} />
+        <span>{t('loan.repay.part')}</span>
+      </label>
+    </fieldset>
+  );
+}
+
+/** Repay from the balance, in full or in part; a balance short of it says so, with the way to deposit. */
+function ByBalance({
+  payoff,
+  amount,
+  whyId,
+  onReview,
+}: {
+  payoff: LoanPayoff;
+  amount: ReturnType<typeof useRepayAmount>;
+  whyId: string;
+  onReview: (paying: Paying) => void;
+}) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const asset = payoff.asset;
+  return (
+    <form
+      className="product-form loan-form"
+      data-testid="repay-balance"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const paying = amount.review();
+        if (paying !== null) onReview({ amount: paying, full: amount.full, withdraw: false });
+      }}
+    >
+      <HowMuch payoff={payoff} full={amount.full} onChange={amount.setFull} />
+      {amount.full ? null : (
+        <AmountField
+          label={t('loan.repay.partAmount', { asset })}
+          name="repayAmount"
+          value={amount.typed}
+          onChange={amount.setTyped}
+          hint={[t('loan.repay.owedToday', { amount: f.exact(payoff.total, asset) })]}
+          error={amount.error}
+        />
+      )}
+      {amount.short ? (
+        <div className="notice" id={whyId}>
+          <p>{t('loan.refusal.balance')}</p>
+          <Link to="/profile/deposit">{t('loan.refusal.deposit')}</Link>
+        </div>
+      ) : null}
+      <button
+        type="submit"
+        className="button primary"
+        data-testid="repay-review"
+        disabled={amount.short}
+        aria-describedby={amount.short ? whyId : undefined}
+      >
+        {t('loan.repay.review')}
+      </button>
+    </form>
+  );
+}
+
+/** Within 14 days of the payout: the withdrawal of the agreement, repaying everything now. */
+function WithdrawOffer({ payoff, onWithdraw }: { payoff: LoanPayoff; onWithdraw: (paying: Paying) => void }) {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const total = minorOf(payoff.total, payoff.asset) ?? 0n;
+  const available = minorOf(payoff.available, payoff.asset) ?? 0n;
+  return (
+    <div className="notice loan-withdraw" data-testid="withdraw">
+      <p>{t('loan.withdraw.text', { amount: f.exact(payoff.total, payoff.asset) })}</p>
+      <button
+        type="button"
+        className="button ghost"
+        disabled={total > available}
+        onClick={() => onWithdraw({ amount: total, full: true, withdraw: true })}
+      >
+        {t('loan.withdraw.button')}
+      </button>
+    </div>
+  );
+}
+
+/** From the balance or by a transfer with its proof. */
+function MethodChoice({ value, onChange }: { value: Method; onChange: (method: Method) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="loan-choice product-choice">
+      <legend>{t('loan.repay.method')}</legend>
+      {(['balance', 'proof'] as const).map((method) => (
+        <label key={method} className="loan-option product-option">
+          <input
+            type="radio"
+            name="repayMethod"
+            value={method}
+            checked={value === method}
+            onChange={() => onChange(method)}
+          />
+          <span>{t(`loan.repay.by.${method}`)}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+type Method = 'balance' | 'proof';
+
+/** The repayment card of today's payoff. */
+function RepayCard({ payoff, loanId }: { payoff: LoanPayoff; loanId: number }) {
+  const { t } = useTranslation();
+  const facts = usePayoffFacts(payoff);
+  // Kept while the customer looks at the other method.
+  const amount = useRepayAmount(payoff);
+  const [method, setMethod] = useState<Method>('balance');
+  const [confirming, setConfirming] = useState<Paying | null>(null);
   return (
     <section
       className="card product-card loan-repay"
@@ -330,105 +460,27 @@ export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
       </div>
       <p className="small muted">{t('loan.payoff.note')}</p>
       <Facts facts={facts} testId="payoff" />
-      {payoff.withdrawable ? (
-        <div className="notice loan-withdraw" data-testid="withdraw">
-          <p>{t('loan.withdraw.text', { amount: f.exact(payoff.total, asset) })}</p>
-          <button
-            type="button"
-            className="button ghost"
-            disabled={total > available}
-            onClick={() => setConfirming({ amount: total, full: true, withdraw: true })}
-          >
-            {t('loan.withdraw.button')}
-          </button>
-        </div>
-      ) : null}
-      <fieldset className="loan-choice product-choice">
-        <legend>{t('loan.repay.method')}</legend>
-        {(['balance', 'proof'] as const).map((value) => (
-          <label key={value} className="loan-option product-option">
-            <input
-              type="radio"
-              name="repayMethod"
-              value={value}
-              checked={method === value}
-              onChange={() => setMethod(value)}
-            />
-            <span>{t(`loan.repay.by.${value}`)}</span>
-          </label>
-        ))}
-      </fieldset>
+      {payoff.withdrawable ? <WithdrawOffer payoff={payoff} onWithdraw={setConfirming} /> : null}
+      <MethodChoice value={method} onChange={setMethod} />
       {method === 'balance' ? (
-        <form
-          className="product-form loan-form"
-          data-testid="repay-balance"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            review();
-          }}
-        >
-          <fieldset className="loan-choice product-choice">
-            <legend>{t('loan.repay.howMuch')}</legend>
-            <label className="loan-option product-option">
-              <input
-                type="radio"
-                name="repayFull"
-                value="full"
-                checked={full}
-                onChange={() => setFull(true)}
-              />
-              <span>{t('loan.repay.full', { amount: f.exact(payoff.total, asset) })}</span>
-            </label>
-            <label className="loan-option product-option">
-              <input
-                type="radio"
-                name="repayFull"
-                value="part"
-                checked={!full}
-                onChange={() => setFull(false)}
-              />
-              <span>{t('loan.repay.part')}</span>
-            </label>
-          </fieldset>
-          {full ? null : (
-            <AmountField
-              label={t('loan.repay.partAmount', { asset })}
-              name="repayAmount"
-              value={typed}
-              onChange={setTyped}
-              hint={[t('loan.repay.owedToday', { amount: f.exact(payoff.total, asset) })]}
-              error={partError}
-            />
-          )}
-          {short && paying > 0n ? (
-            <div className="notice" id={whyId}>
-              <p>{t('loan.refusal.balance')}</p>
-              <Link to="/profile/deposit">{t('loan.refusal.deposit')}</Link>
-            </div>
-          ) : null}
-          <button
-            type="submit"
-            className="button primary"
-            data-testid="repay-review"
-            disabled={short && paying > 0n}
-            aria-describedby={short && paying > 0n ? whyId : undefined}
-          >
-            {t('loan.repay.review')}
-          </button>
-        </form>
+        <ByBalance payoff={payoff} amount={amount} whyId={`repay-why-${loanId}`} onReview={setConfirming} />
       ) : (
         <ByProof payoff={payoff} />
       )}
       {confirming ? (
-        <ConfirmRepay
-          payoff={payoff}
-          amount={confirming.amount}
-          full={confirming.full}
-          withdraw={confirming.withdraw}
-          onClose={() => setConfirming(null)}
-        />
+        <ConfirmRepay payoff={payoff} paying={confirming} onClose={() => setConfirming(null)} />
       ) : null}
     </section>
   );
+}
+
+/**
+ * Repayment (spec §5): today's payoff (interest of past days only; the days not yet run are never
+ * charged), then from the balance, in full or in part, with the confirm dialog showing the
+ * allocation; or by a transfer with its proof. Within 14 days of the payout, the withdrawal.
+ */
+export function Repay({ userId, loanId }: { userId: number; loanId: number }) {
+  const query = useQuery(loanQueries.payoff(userId, loanId));
+  if (!query.isSuccess) return <QueryState query={query} />;
+  return <RepayCard payoff={query.data} loanId={loanId} />;
 }

@@ -1,4 +1,13 @@
-import { type RefObject, useCallback, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import {
+  type PointerEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** A point of a stroke, as a share of the box's width and height (so a resized box redraws the same). */
@@ -53,32 +62,96 @@ function styleOf(element: HTMLElement | null): { ink: string; font: string } {
   return { ink: computed?.color ?? 'currentcolor', font: computed?.fontFamily ?? 'serif' };
 }
 
+/** Where a pointer is in the canvas, as a share of its width and height; null when it has no size. */
+function pointIn(
+  element: HTMLCanvasElement | null,
+  event: { clientX: number; clientY: number },
+): Point | null {
+  if (!element) return null;
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) return null;
+  return {
+    x: Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)),
+    y: Math.min(1, Math.max(0, (event.clientY - box.top) / box.height)),
+  };
+}
+
+/** The signature as a PNG of PNG_WIDTH, the box's shape (ink on a transparent ground). */
+function toPng(
+  element: HTMLCanvasElement | null,
+  strokes: readonly Point[][],
+  typed: string,
+): Promise<Blob | null> {
+  const ratio = element && element.clientWidth > 0 ? element.clientHeight / element.clientWidth : 1 / 3;
+  const out = document.createElement('canvas');
+  out.width = PNG_WIDTH;
+  out.height = Math.round(PNG_WIDTH * ratio);
+  const context = out.getContext('2d');
+  if (!context) return Promise.resolve(null);
+  const { ink, font } = styleOf(element);
+  draw(context, out.width, out.height, strokes, typed, ink, font);
+  return new Promise((resolve) => out.toBlob((blob) => resolve(blob), 'image/png'));
+}
+
 /**
- * The signature box (spec §5: the agreement is signed before submitting): draw with a mouse, a
- * finger or a pen (Pointer Events on a canvas; the box takes the touch instead of scrolling), clear
- * to start again; or, with the keyboard alone, type your full name and put it in the box. The
- * drawing is sent as a PNG (upload purpose `loan_signature`) and printed on the agreement.
+ * Drawing with a pointer (mouse, finger, pen): a press starts a stroke, a move extends it, the
+ * release ends it; `onStroke` hears each stroke that counts (a line, not a dot: a dot is dropped).
  */
-export function SignaturePad({
-  handle,
-  onChange,
-  error,
-}: {
-  handle: RefObject<SignatureHandle | null>;
-  onChange: (signed: boolean) => void;
-  error?: string | undefined;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
+function strokeHandlers(
+  canvas: RefObject<HTMLCanvasElement | null>,
+  strokes: RefObject<Point[][]>,
+  drawing: RefObject<number | null>,
+  redraw: () => void,
+  onStroke: () => void,
+) {
+  return {
+    onPointerDown: (event: PointerEvent<HTMLCanvasElement>) => {
+      if (event.button !== 0 && event.pointerType === 'mouse') return;
+      const p = pointIn(canvas.current, event);
+      if (!p) return;
+      event.preventDefault();
+      event.currentTarget.setPointerCapture(event.pointerId);
+      drawing.current = event.pointerId;
+      strokes.current.push([p]);
+      redraw();
+    },
+    onPointerMove: (event: PointerEvent<HTMLCanvasElement>) => {
+      if (drawing.current !== event.pointerId) return;
+      const stroke = strokes.current[strokes.current.length - 1];
+      if (!stroke) return;
+      const events = event.nativeEvent.getCoalescedEvents?.() ?? [event.nativeEvent];
+      for (const e of events.length > 0 ? events : [event.nativeEvent]) {
+        const p = pointIn(canvas.current, e);
+        if (p) stroke.push(p);
+      }
+      redraw();
+    },
+    onPointerUp: (event: PointerEvent<HTMLCanvasElement>) => {
+      if (drawing.current !== event.pointerId) return;
+      drawing.current = null;
+      const stroke = strokes.current[strokes.current.length - 1];
+      // A signature is a line, not a dot: a stroke of one point does not count.
+      if (stroke && stroke.length > 2) onStroke();
+      else {
+        strokes.current.pop();
+        redraw();
+      }
+    },
+    onPointerCancel: () => {
+      drawing.current = null;
+    },
+  };
+}
+
+/**
+ * The ink of the box: its strokes (drawn with Pointer Events; the box takes the touch instead of
+ * scrolling) and the typed name, redrawn whenever the box changes size. `onStroke` hears each
+ * stroke that counts (a line, not a dot).
+ */
+function useInk(typed: string, onStroke: () => void) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const keyboardWay = useRef<HTMLElement>(null);
   const strokes = useRef<Point[][]>([]);
   const drawing = useRef<number | null>(null);
-  const [typed, setTyped] = useState('');
-  const [name, setName] = useState('');
-  const [signed, setSigned] = useState(false);
-
-  const style = () => styleOf(canvas.current);
 
   const redraw = useCallback(() => {
     const element = canvas.current;
@@ -108,51 +181,109 @@ export function SignaturePad({
     return () => observer.disconnect();
   }, [redraw]);
 
+  const handlers = strokeHandlers(canvas, strokes, drawing, redraw, onStroke);
+  const clear = () => {
+    strokes.current = [];
+    const element = canvas.current;
+    element?.getContext('2d')?.clearRect(0, 0, element.width, element.height);
+  };
+  return { canvas, strokes, handlers, clear };
+}
+
+/** The keyboard's way to sign: type your full name and put it in the box. */
+function TypedName({
+  summary,
+  onUse,
+}: {
+  summary: RefObject<HTMLElement | null>;
+  onUse: (name: string) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [name, setName] = useState('');
+  return (
+    <details className="loan-signature-typed">
+      <summary ref={summary}>{t('loan.sign.keyboardTitle')}</summary>
+      <p className="small muted">{t('loan.sign.keyboardText')}</p>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>{t('loan.sign.name')}</label>
+        <div className="field-row">
+          <input
+            id={`${id}-name`}
+            name="signatureName"
+            autoComplete="name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <button
+            type="button"
+            className="button ghost small"
+            disabled={name.trim().length < 2}
+            onClick={() => onUse(name.trim())}
+          >
+            {t('loan.sign.useName')}
+          </button>
+        </div>
+      </div>
+    </details>
+  );
+}
+
+/**
+ * What is signed (strokes, or a name typed), the handle the form holds, and the ways to sign by
+ * keyboard and to clear.
+ */
+function useSignature(handle: RefObject<SignatureHandle | null>, onChange: (signed: boolean) => void) {
+  const keyboardWay = useRef<HTMLElement>(null);
+  const [typed, setTyped] = useState('');
+  const [signed, setSigned] = useState(false);
   const update = (next: boolean) => {
     setSigned(next);
     onChange(next);
   };
-
-  const pointOf = (event: { clientX: number; clientY: number }): Point | null => {
-    const element = canvas.current;
-    if (!element) return null;
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) return null;
-    return {
-      x: Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)),
-      y: Math.min(1, Math.max(0, (event.clientY - box.top) / box.height)),
-    };
-  };
-
+  const ink = useInk(typed, () => update(true));
   const clear = () => {
-    strokes.current = [];
+    ink.clear();
     setTyped('');
     update(false);
-    const element = canvas.current;
-    element?.getContext('2d')?.clearRect(0, 0, element.width, element.height);
   };
 
   useImperativeHandle(handle, () => ({
     clear,
     focus: () => {
-      canvas.current?.scrollIntoView({ block: 'center' });
+      ink.canvas.current?.scrollIntoView({ block: 'center' });
       keyboardWay.current?.focus({ preventScroll: true });
     },
-    toPng: async () => {
-      if (strokes.current.length === 0 && !typed) return null;
-      const element = canvas.current;
-      const ratio = element && element.clientWidth > 0 ? element.clientHeight / element.clientWidth : 1 / 3;
-      const out = document.createElement('canvas');
-      out.width = PNG_WIDTH;
-      out.height = Math.round(PNG_WIDTH * ratio);
-      const context = out.getContext('2d');
-      if (!context) return null;
-      const { ink, font } = style();
-      draw(context, out.width, out.height, strokes.current, typed, ink, font);
-      return new Promise((resolve) => out.toBlob((blob) => resolve(blob), 'image/png'));
-    },
+    toPng: async () =>
+      ink.strokes.current.length === 0 && !typed
+        ? null
+        : toPng(ink.canvas.current, ink.strokes.current, typed),
   }));
+  const sign = (name: string) => {
+    setTyped(name);
+    update(true);
+  };
+  return { ink, signed, keyboardWay, clear, sign };
+}
 
+/**
+ * The signature box (spec §5: the agreement is signed before submitting): draw with a mouse, a
+ * finger or a pen (Pointer Events on a canvas; the box takes the touch instead of scrolling), clear
+ * to start again; or, with the keyboard alone, type your full name and put it in the box. The
+ * drawing is sent as a PNG (upload purpose `loan_signature`) and printed on the agreement.
+ */
+export function SignaturePad({
+  handle,
+  onChange,
+  error,
+}: {
+  handle: RefObject<SignatureHandle | null>;
+  onChange: (signed: boolean) => void;
+  error?: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const { ink, signed, keyboardWay, clear, sign } = useSignature(handle, onChange);
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   return (
@@ -164,7 +295,7 @@ export function SignaturePad({
         {t('loan.sign.hint')}
       </p>
       <canvas
-        ref={canvas}
+        ref={ink.canvas}
         className="loan-signature-box"
         data-testid="signature-pad"
         data-signed={signed}
@@ -172,41 +303,7 @@ export function SignaturePad({
         aria-labelledby={`${id}-label`}
         aria-describedby={error ? `${hintId} ${errorId}` : hintId}
         aria-invalid={error ? true : undefined}
-        onPointerDown={(event) => {
-          if (event.button !== 0 && event.pointerType === 'mouse') return;
-          const p = pointOf(event);
-          if (!p) return;
-          event.preventDefault();
-          event.currentTarget.setPointerCapture(event.pointerId);
-          drawing.current = event.pointerId;
-          strokes.current.push([p]);
-          redraw();
-        }}
-        onPointerMove={(event) => {
-          if (drawing.current !== event.pointerId) return;
-          const stroke = strokes.current[strokes.current.length - 1];
-          if (!stroke) return;
-          const events = event.nativeEvent.getCoalescedEvents?.() ?? [event.nativeEvent];
-          for (const e of events.length > 0 ? events : [event.nativeEvent]) {
-            const p = pointOf(e);
-            if (p) stroke.push(p);
-          }
-          redraw();
-        }}
-        onPointerUp={(event) => {
-          if (drawing.current !== event.pointerId) return;
-          drawing.current = null;
-          const stroke = strokes.current[strokes.current.length - 1];
-          // A signature is a line, not a dot: a stroke of one point does not count.
-          if (stroke && stroke.length > 2) update(true);
-          else {
-            strokes.current.pop();
-            redraw();
-          }
-        }}
-        onPointerCancel={() => {
-          drawing.current = null;
-        }}
+        {...ink.handlers}
       >
         {t('loan.sign.canvasFallback')}
       </canvas>
@@ -218,33 +315,7 @@ export function SignaturePad({
           {signed ? t('loan.sign.signed') : ''}
         </span>
       </div>
-      <details className="loan-signature-typed">
-        <summary ref={keyboardWay}>{t('loan.sign.keyboardTitle')}</summary>
-        <p className="small muted">{t('loan.sign.keyboardText')}</p>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('loan.sign.name')}</label>
-          <div className="field-row">
-            <input
-              id={`${id}-name`}
-              name="signatureName"
-              autoComplete="name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <button
-              type="button"
-              className="button ghost small"
-              disabled={name.trim().length < 2}
-              onClick={() => {
-                setTyped(name.trim());
-                update(true);
-              }}
-            >
-              {t('loan.sign.useName')}
-            </button>
-          </div>
-        </div>
-      </details>
+      <TypedName summary={keyboardWay} onUse={sign} />
       {error ? (
         <p id={errorId} className="field-error" role="alert">
           {error}

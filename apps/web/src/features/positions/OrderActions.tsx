@@ -1,6 +1,7 @@
 import { Code, formatMinor, type Position } from '@swx/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { type RefObject, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
@@ -89,21 +90,37 @@ export function ClosePosition({ order, onDone }: { order: Position; onDone: (mes
   );
 }
 
-/** Change the stop loss and take profit of an open position; the server judges them at the current price. */
-export function EditStops({ order, onDone }: { order: Position; onDone: (message: string) => void }) {
+type StopErrors = { stopLoss?: string; takeProfit?: string; both?: string; form?: string };
+
+/**
+ * The stops typed, read as prices of the position's decimals: the errors of those that are not,
+ * else the stops to send.
+ */
+function readStops(
+  t: TFunction,
+  typed: { stopLoss: string; takeProfit: string },
+  decimals: number,
+): { errors: StopErrors; stops: { stopLoss: string; takeProfit: string } | null } {
+  const sl = typed.stopLoss.trim() === '' ? null : parsePrice(typed.stopLoss, decimals);
+  const tp = typed.takeProfit.trim() === '' ? null : parsePrice(typed.takeProfit, decimals);
+  const errors: StopErrors = {};
+  if (typed.stopLoss.trim() === '') errors.stopLoss = t('trade.error.enterStopLoss');
+  else if (sl === null) errors.stopLoss = t('trade.error.priceFormat', { count: decimals });
+  if (typed.takeProfit.trim() === '') errors.takeProfit = t('trade.error.enterTakeProfit');
+  else if (tp === null) errors.takeProfit = t('trade.error.priceFormat', { count: decimals });
+  if (sl === null || tp === null) return { errors, stops: null };
+  return { errors, stops: { stopLoss: formatMinor(sl, decimals), takeProfit: formatMinor(tp, decimals) } };
+}
+
+/** Saves a position's stops; the server's refusal is worded on the stop it is about (or both). */
+function useSaveStops(
+  order: Position,
+  dialog: RefObject<HTMLDialogElement | null>,
+  onDone: (message: string) => void,
+) {
   const { t } = useTranslation();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const [stopLoss, setStopLoss] = useState(order.stopLoss);
-  const [takeProfit, setTakeProfit] = useState(order.takeProfit);
-  const [errors, setErrors] = useState<{
-    stopLoss?: string;
-    takeProfit?: string;
-    both?: string;
-    form?: string;
-  }>({});
+  const [errors, setErrors] = useState<StopErrors>({});
   const afterChange = useAfterChange();
-  const decimals = decimalsOf(order);
   const update = useMutation({
     mutationFn: (body: { id: number; stopLoss: string; takeProfit: string }) =>
       callApi('updateOptions', { body }),
@@ -124,22 +141,22 @@ export function EditStops({ order, onDone }: { order: Position; onDone: (message
       else setErrors({ form: error instanceof ApiFailure ? error.message : t('state.error') });
     },
   });
+  return { errors, setErrors, update };
+}
+
+/** Change the stop loss and take profit of an open position; the server judges them at the current price. */
+export function EditStops({ order, onDone }: { order: Position; onDone: (message: string) => void }) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [stopLoss, setStopLoss] = useState(order.stopLoss);
+  const [takeProfit, setTakeProfit] = useState(order.takeProfit);
+  const { errors, setErrors, update } = useSaveStops(order, dialog, onDone);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const sl = stopLoss.trim() === '' ? null : parsePrice(stopLoss, decimals);
-    const tp = takeProfit.trim() === '' ? null : parsePrice(takeProfit, decimals);
-    const next: typeof errors = {};
-    if (stopLoss.trim() === '') next.stopLoss = t('trade.error.enterStopLoss');
-    else if (sl === null) next.stopLoss = t('trade.error.priceFormat', { count: decimals });
-    if (takeProfit.trim() === '') next.takeProfit = t('trade.error.enterTakeProfit');
-    else if (tp === null) next.takeProfit = t('trade.error.priceFormat', { count: decimals });
-    setErrors(next);
-    if (sl === null || tp === null) return;
-    update.mutate({
-      id: order.id,
-      stopLoss: formatMinor(sl, decimals),
-      takeProfit: formatMinor(tp, decimals),
-    });
+    const read = readStops(t, { stopLoss, takeProfit }, decimalsOf(order));
+    setErrors(read.errors);
+    if (read.stops) update.mutate({ id: order.id, ...read.stops });
   };
   return (
     <>

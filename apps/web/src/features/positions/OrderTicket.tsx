@@ -1,47 +1,35 @@
-import {
-  Code,
-  type Direction,
-  type MarketItem,
-  parseMinor,
-  SETTLEMENT_SCALE,
-  type TicketFigures,
-  type TradingTerms,
-} from '@swx/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { use, useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Code, type Direction, type MarketItem, type TicketFigures, type TradingTerms } from '@swx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { use, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
-import { formatAmount } from '../../app/money.ts';
 import { newRequestId } from '../../app/requestId.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
-import { Field } from '../../ui/Field.tsx';
 import { focusFirstInvalid } from '../../ui/focus.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
-import { ledgerQueries } from '../ledger/queries.ts';
-import { type Quote, quoteOf } from '../market/live.ts';
+import type { Quote } from '../market/live.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
-import { FigureList, StopField, useFigureRows, useTradeFormat } from './parts.tsx';
+import { FigureList, type FigureRow, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
-import { tradeTexts } from './texts.ts';
 import {
-  autoCloseKey,
-  checkTicket,
-  defaultStops,
-  stepLots,
-  stopIssues,
-  stopMessage,
-  stopsOfFigures,
-  type TicketError,
-} from './ticket.ts';
-
-/** The preview follows the market once a second while the ticket is valid. */
-const PREVIEW_EVERY_MS = 1_000;
-/** Typing settles for this long before the ticket is priced. */
-const DEBOUNCE_MS = 300;
-/** Screen readers hear the figures when the ticket changes, and otherwise at most this often. */
-const ANNOUNCE_EVERY_MS = 20_000;
+  AutoCloseField,
+  DirectionChoice,
+  LeverageField,
+  LotsField,
+  StopFields,
+  Terms,
+} from './TicketFields.tsx';
+import { tradeTexts } from './texts.ts';
+import { checkTicket, defaultStops, type Stops, type TicketCheck, type TicketError } from './ticket.ts';
+import {
+  type TicketPreview,
+  useAvailableUsdt,
+  useQuoteReport,
+  useTicketAnnouncement,
+  useTicketPreview,
+} from './ticketPreview.ts';
 
 /**
  * The order ticket of the currency page: its own chunk, loaded with the page. `onQuote` hears the
@@ -76,171 +64,57 @@ export default function OrderTicket({
   return <Ticket item={item} terms={shown} onQuote={onQuote} />;
 }
 
-function useAvailableUsdt(): string | null {
-  const user = useClientState((s) => s.userInfo);
-  const isLogin = useClientState((s) => s.isLogin);
-  const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
-  const balances = useQuery({
-    ...ledgerQueries.balances(user?.id ?? 0, book),
-    enabled: isLogin && user !== null,
-  });
-  if (!isLogin) return null;
-  return balances.data?.balances.find((row) => row.asset === 'USDT')?.available ?? null;
-}
-
-/**
- * What one lot is: "1 BTC" or "100,000 EUR" when the code names its base asset before the quote
- * currency, else "50 × ESF" (the lot is that many times the price).
- */
-function lotUnits(terms: TradingTerms, size: string): string {
-  const quote = terms.quoteCurrency;
-  const base =
-    terms.code.endsWith(quote) && terms.code.length > quote.length
-      ? terms.code.slice(0, -quote.length)
-      : null;
-  return base ? `${size} ${base}` : `${size} × ${terms.code}`;
-}
-
-function Terms({ terms }: { terms: TradingTerms }) {
-  const { t } = useTranslation();
-  const f = useTradeFormat();
-  return (
-    <section className="trade-terms" aria-labelledby="trade-terms-title">
-      <h3 id="trade-terms-title">{t('trade.terms', { code: terms.code })}</h3>
-      <dl className="figures compact">
-        <div data-term="lotSize">
-          <dt>{t('trade.lotSize')}</dt>
-          <dd>
-            {t('trade.lotSizeValue', { size: lotUnits(terms, formatAmount(f.language, terms.lotSize, 0)) })}
-          </dd>
-        </div>
-        <div data-term="feeRate">
-          <dt>{t('trade.feeRate')}</dt>
-          <dd>{t('trade.feeRateValue', { rate: f.ratio(terms.feeRate) })}</dd>
-        </div>
-        <div data-term="spreadRate">
-          <dt>{t('trade.spreadRate')}</dt>
-          <dd>{t('trade.spreadRateValue', { rate: f.ratio(terms.spreadRate) })}</dd>
-        </div>
-        <div data-term="maxLeverage">
-          <dt>{t('trade.maxLeverage')}</dt>
-          <dd>{f.leverage(terms.maxLeverage)}</dd>
-        </div>
-        <div data-term="stopOut">
-          <dt>{t('trade.stopOut')}</dt>
-          <dd>{t('trade.stopOutValue', { percent: f.ratio(`${terms.stopOutPercent}e-2`) })}</dd>
-        </div>
-      </dl>
-    </section>
-  );
-}
-
-function Ticket({
-  item,
-  terms,
-  onQuote,
-}: {
-  item: MarketItem;
-  terms: TradingTerms;
-  onQuote?: ((quote: Quote | null) => void) | undefined;
-}) {
-  const { t } = useTranslation();
-  const f = useTradeFormat();
-  const isLogin = useClientState((s) => s.isLogin);
-  const available = useAvailableUsdt();
-  const formId = useId();
-
+/** What the customer typed on the ticket; its stops defaulted from the price until they type their own. */
+function useTicketInputs(item: MarketItem, terms: TradingTerms) {
   const [direction, setDirection] = useState<Direction>('long');
   const [lots, setLots] = useState(terms.minLots);
   const [leverage, setLeverage] = useState(terms.leverages[0] ?? 1);
-  const [stopLoss, setStopLoss] = useState('');
-  const [takeProfit, setTakeProfit] = useState('');
+  const [stops, setStops] = useState<Stops>({ stopLoss: '', takeProfit: '' });
   const [autoClose, setAutoClose] = useState<number | null>(null);
   /** The (direction, leverage) the current stops were defaulted for; null once the user typed them. */
   const [defaultedFor, setDefaultedFor] = useState<string | null>('');
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  const [attempted, setAttempted] = useState(false);
-  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
-  const [requestId] = useState(newRequestId);
 
   // Sensible stops from the current price so the ticket works at once (and after a direction change).
   useEffect(() => {
     const key = `${direction}:${leverage}`;
     if (defaultedFor === null || defaultedFor === key) return;
-    const stops = defaultStops(direction, item.bid, item.ask, leverage, terms);
-    setStopLoss(stops.stopLoss);
-    setTakeProfit(stops.takeProfit);
+    setStops(defaultStops(direction, item.bid, item.ask, leverage, terms));
     setDefaultedFor(key);
   }, [direction, leverage, defaultedFor, item.bid, item.ask, terms]);
 
-  const check = checkTicket(
-    { direction, lots, leverage, stopLoss, takeProfit, autoCloseAfter: autoClose },
-    terms,
-  );
-  const bodyKey = check.body ? JSON.stringify(check.body) : '';
-  const [debouncedKey, setDebouncedKey] = useState(bodyKey);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebouncedKey(bodyKey), DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [bodyKey]);
-  const settled = bodyKey !== '' && debouncedKey === bodyKey;
-  const marketOpen = terms.open;
+  const check = checkTicket({ direction, lots, leverage, ...stops, autoCloseAfter: autoClose }, terms);
+  return {
+    direction,
+    lots,
+    leverage,
+    stops,
+    autoClose,
+    check,
+    setLots,
+    setLeverage,
+    setAutoClose,
+    chooseDirection: (value: Direction) => {
+      if (value === direction) return;
+      setDirection(value);
+      // New side, new stops: the old ones sit on the wrong side of the price.
+      setDefaultedFor('');
+    },
+    typeStop: (name: keyof Stops, value: string) => {
+      setStops((typed) => ({ ...typed, [name]: value }));
+      setDefaultedFor(null);
+    },
+  };
+}
 
-  const language = useClientState((s) => s.language);
-  // The quote is signed for the customer and the book that asked: both are in the key.
-  const userId = useClientState((s) => s.userInfo?.id ?? 0);
-  const book = useClientState((s) => (s.virtual === 1 ? 'demo' : 'live'));
-  const preview = useQuery({
-    ...tradeQueries.preview(userId, book, language, debouncedKey),
-    enabled: debouncedKey !== '' && marketOpen,
-    refetchInterval: (query) => (query.state.status === 'error' ? false : PREVIEW_EVERY_MS),
-    placeholderData: keepPreviousData,
-    gcTime: 5_000,
-  });
-  const fresh: TicketFigures | null =
-    settled && marketOpen && preview.data && !preview.isPlaceholderData ? preview.data : null;
-  const shown = marketOpen && bodyKey !== '' ? (preview.data ?? null) : null;
-  const failure = settled && preview.isError ? preview.error : null;
-  const closedNow =
-    !marketOpen || (failure instanceof ApiFailure && failure.code === Code.NOT_AVAILABLE_FOR_TRADING);
-  const serverStops =
-    failure instanceof ApiFailure && failure.code === Code.INVALID_INPUT ? stopIssues(failure.data) : null;
-  const stopKey = stopMessage(serverStops ?? (fresh ? stopsOfFigures(fresh.unreasonable) : null));
-  const insufficient =
-    fresh !== null && available !== null
-      ? parseMinor(fresh.cost, SETTLEMENT_SCALE) > parseMinor(available, SETTLEMENT_SCALE)
-      : false;
-  const canReview = isLogin && !closedNow && fresh !== null && stopKey === null && !insufficient;
-
-  // The page shows the same bid and ask as these figures, from the same tick.
-  const quotedBid = !closedNow && shown ? shown.bid : null;
-  const quotedAsk = !closedNow && shown ? shown.ask : null;
-  // A layout effect: the page re-renders before the browser paints, so no frame shows two quotes.
-  useLayoutEffect(() => {
-    onQuote?.(quotedBid !== null && quotedAsk !== null ? quoteOf(quotedBid, quotedAsk) : null);
-  }, [onQuote, quotedBid, quotedAsk]);
-  useLayoutEffect(() => () => onQuote?.(null), [onQuote]);
-
-  // A polite, throttled summary for screen readers: on each change of the ticket, else rarely.
-  const [announcement, setAnnouncement] = useState('');
-  const lastAnnounced = useRef({ at: 0, key: '' });
-  useEffect(() => {
-    if (!fresh) return;
-    const now = Date.now();
-    if (lastAnnounced.current.key === debouncedKey && now - lastAnnounced.current.at < ANNOUNCE_EVERY_MS)
-      return;
-    lastAnnounced.current = { at: now, key: debouncedKey };
-    setAnnouncement(
-      t('trade.announce', {
-        direction: direction === 'long' ? t('trade.long') : t('trade.short'),
-        price: f.price(fresh.price),
-        margin: f.usdt(fresh.margin),
-        fee: f.usdt(fresh.fee),
-        cost: f.usdt(fresh.cost),
-      }),
-    );
-  }, [fresh, debouncedKey, direction, t, f]);
-
+/**
+ * The errors of the ticket's fields, each once the field was left or the customer tried to go on;
+ * a stop the server or the figures refuse, under that stop.
+ */
+function useTicketErrors(check: TicketCheck, terms: TradingTerms, stopKey: TicketPreview['stopKey']) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [attempted, setAttempted] = useState(false);
   const errorOf = (field: TicketError['field']): string | undefined => {
     if (!attempted && !touched.has(field)) return undefined;
     const error = check.errors.find((e) => e.field === field);
@@ -253,12 +127,19 @@ function Ticket({
       step: f.decimal(terms.lotStep),
     });
   };
-  const touch = (field: string) => () => setTouched((s) => new Set(s).add(field));
-  const stopLossError =
-    errorOf('stopLoss') ?? (stopKey === 'stopLoss' ? t('trade.error.stopLoss') : undefined);
-  const takeProfitError =
-    errorOf('takeProfit') ?? (stopKey === 'takeProfit' ? t('trade.error.takeProfit') : undefined);
+  return {
+    lots: errorOf('lots'),
+    stopLoss: errorOf('stopLoss') ?? (stopKey === 'stopLoss' ? t('trade.error.stopLoss') : undefined),
+    takeProfit: errorOf('takeProfit') ?? (stopKey === 'takeProfit' ? t('trade.error.takeProfit') : undefined),
+    touch: (field: string) => setTouched((s) => new Set(s).add(field)),
+    attempt: () => setAttempted(true),
+  };
+}
 
+/** The figures shown: the preview's, with the balance available after the cost once logged in. */
+function useTicketRows(shown: TicketFigures | null, direction: Direction, available: string | null) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
   const rows = useFigureRows(shown ?? EMPTY_FIGURES, direction);
   if (available !== null) {
     const costIndex = rows.findIndex((row) => row.key === 'cost');
@@ -269,227 +150,208 @@ function Ticket({
       raw: available,
     });
   }
+  return rows;
+}
+
+/**
+ * Review: submits the ticket. A Review that cannot go on says why: the closed market, the balance,
+ * the stops, or what the ticket still needs.
+ */
+function ReviewButton({ formId, preview }: { formId: string; preview: TicketPreview }) {
+  const { t } = useTranslation();
+  const { closedNow, insufficient, stopKey, shown, failure, serverStops, canReview } = preview;
+  return (
+    <button
+      type="submit"
+      form={formId}
+      className="button primary block large"
+      disabled={closedNow}
+      aria-disabled={!canReview || undefined}
+      aria-describedby={
+        closedNow
+          ? `${formId}-closed`
+          : insufficient
+            ? `${formId}-insufficient`
+            : stopKey === 'both'
+              ? `${formId}-both`
+              : !shown && !(failure && !serverStops)
+                ? `${formId}-status`
+                : undefined
+      }
+    >
+      {t('trade.review')}
+    </button>
+  );
+}
+
+/**
+ * The ticket's figures (or why there are none: the market closed, the failure, what the ticket
+ * still needs), their summary for screen readers, a balance short of the cost, and Review; logged
+ * out, the way in.
+ */
+function TicketFigurePanel({
+  formId,
+  preview,
+  rows,
+  announcement,
+}: {
+  formId: string;
+  preview: TicketPreview;
+  rows: FigureRow[];
+  announcement: string;
+}) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  const isLogin = useClientState((s) => s.isLogin);
+  const { closedNow, shown, fresh, failure, serverStops } = preview;
+  return (
+    <section className="ticket-figures card-inset" aria-labelledby={`${formId}-figures`}>
+      <h3 id={`${formId}-figures`}>{t('trade.figures')}</h3>
+      {closedNow ? (
+        <p id={`${formId}-closed`} className="notice" data-testid="market-closed">
+          {t('trade.marketClosed')}
+        </p>
+      ) : shown ? (
+        <>
+          <p className="muted small">
+            {t('trade.quoteTime')}: <time>{f.quoteTime(shown.quoteTime)}</time>
+          </p>
+          <FigureList rows={rows} className={fresh ? 'live' : 'stale'} />
+        </>
+      ) : failure && !serverStops ? (
+        <Failed message={failure.message} onRetry={() => void preview.query.refetch()} />
+      ) : (
+        <p id={`${formId}-status`} className="muted">
+          {preview.bodyKey === '' ? t('trade.completeTicket') : t('trade.waiting')}
+        </p>
+      )}
+      <p className="visually-hidden" aria-live="polite" data-testid="ticket-announcer">
+        {announcement}
+      </p>
+      {preview.insufficient ? (
+        <p id={`${formId}-insufficient`} className="form-error" role="alert">
+          {t('trade.insufficient')}
+        </p>
+      ) : null}
+      {isLogin ? (
+        <ReviewButton formId={formId} preview={preview} />
+      ) : (
+        <div className="login-to-trade">
+          <p>{t('trade.loginToTrade')}</p>
+          <div className="row">
+            <LoginLinks />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The ticket's fields: side, lots, leverage, stops, auto close; sent, the customer tries to go on to review. */
+function TicketForm({
+  formId,
+  terms,
+  input,
+  errors,
+  bothStops,
+  onReview,
+}: {
+  formId: string;
+  terms: TradingTerms;
+  input: ReturnType<typeof useTicketInputs>;
+  errors: ReturnType<typeof useTicketErrors>;
+  bothStops: boolean;
+  onReview: () => void;
+}) {
+  const { t } = useTranslation();
   const pricePlaceholder = useMemo(
     () => (terms.priceDecimals > 0 ? `0.${'0'.repeat(terms.priceDecimals)}` : '0'),
     [terms],
   );
+  return (
+    <form
+      id={formId}
+      className="ticket-form"
+      noValidate
+      aria-label={t('trade.ticket', { code: terms.code })}
+      onSubmit={(event) => {
+        event.preventDefault();
+        errors.attempt();
+        focusFirstInvalid(event.currentTarget);
+        onReview();
+      }}
+    >
+      <DirectionChoice value={input.direction} onChange={input.chooseDirection} />
+      <LotsField
+        terms={terms}
+        value={input.lots}
+        error={errors.lots}
+        onChange={input.setLots}
+        onBlur={() => errors.touch('lots')}
+      />
+      <LeverageField
+        id={`${formId}-leverage`}
+        leverages={terms.leverages}
+        value={input.leverage}
+        onChange={input.setLeverage}
+      />
+      <StopFields
+        direction={input.direction}
+        placeholder={pricePlaceholder}
+        stops={input.stops}
+        errors={errors}
+        both={bothStops}
+        bothId={`${formId}-both`}
+        onChange={input.typeStop}
+        onBlur={errors.touch}
+      />
+      <AutoCloseField
+        id={`${formId}-auto`}
+        choices={terms.autoCloseChoices}
+        value={input.autoClose}
+        onChange={input.setAutoClose}
+      />
+    </form>
+  );
+}
 
+function Ticket({
+  item,
+  terms,
+  onQuote,
+}: {
+  item: MarketItem;
+  terms: TradingTerms;
+  onQuote?: ((quote: Quote | null) => void) | undefined;
+}) {
+  const available = useAvailableUsdt();
+  const formId = useId();
+  const input = useTicketInputs(item, terms);
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [requestId] = useState(newRequestId);
+  const preview = useTicketPreview(input.check, terms, available);
+  useQuoteReport(onQuote, preview);
+  const announcement = useTicketAnnouncement(preview, input.direction);
+  const errors = useTicketErrors(input.check, terms, preview.stopKey);
+  const rows = useTicketRows(preview.shown, input.direction, available);
+  const review = () => {
+    const body = input.check.body;
+    if (preview.canReview && preview.fresh && body)
+      setSnapshot({ body, figures: preview.fresh, receivedAt: preview.query.dataUpdatedAt });
+  };
   return (
     <div className="ticket">
       <BookBadge className="ticket-book" />
-      <form
-        id={formId}
-        className="ticket-form"
-        noValidate
-        aria-label={t('trade.ticket', { code: terms.code })}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setAttempted(true);
-          focusFirstInvalid(event.currentTarget);
-          if (canReview && fresh && check.body)
-            setSnapshot({ body: check.body, figures: fresh, receivedAt: preview.dataUpdatedAt });
-        }}
-      >
-        <fieldset className="direction-choice">
-          <legend>{t('trade.direction')}</legend>
-          {(['long', 'short'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              className={`direction-button ${value}`}
-              aria-pressed={direction === value}
-              data-direction={value}
-              onClick={() => {
-                if (value === direction) return;
-                setDirection(value);
-                // New side, new stops: the old ones sit on the wrong side of the price.
-                setDefaultedFor('');
-              }}
-            >
-              <span className="direction-name">
-                <span aria-hidden="true">{value === 'long' ? '▲ ' : '▼ '}</span>
-                {value === 'long' ? t('trade.long') : t('trade.short')}
-              </span>
-              <span className="direction-hint">
-                {value === 'long' ? t('trade.longHint') : t('trade.shortHint')}
-              </span>
-            </button>
-          ))}
-        </fieldset>
-
-        <Field
-          label={t('trade.lots')}
-          name="lots"
-          inputMode="decimal"
-          autoComplete="off"
-          value={lots}
-          hint={t('trade.lotsHint', {
-            min: f.decimal(terms.minLots),
-            max: f.decimal(terms.maxLots),
-            step: f.decimal(terms.lotStep),
-          })}
-          error={errorOf('lots')}
-          onChange={(event) => setLots(event.target.value)}
-          onBlur={touch('lots')}
-        >
-          <button
-            type="button"
-            className="button ghost stepper"
-            aria-label={t('trade.fewerLots')}
-            onClick={() => setLots((v) => stepLots(v, -1, terms))}
-          >
-            −
-          </button>
-          <button
-            type="button"
-            className="button ghost stepper"
-            aria-label={t('trade.moreLots')}
-            onClick={() => setLots((v) => stepLots(v, 1, terms))}
-          >
-            +
-          </button>
-        </Field>
-
-        <div className="field">
-          <label htmlFor={`${formId}-leverage`}>{t('trade.leverage')}</label>
-          <select
-            className="control"
-            id={`${formId}-leverage`}
-            name="leverage"
-            value={leverage}
-            onChange={(event) => setLeverage(Number(event.target.value))}
-          >
-            {terms.leverages.map((value) => (
-              <option key={value} value={value}>
-                {f.leverage(value)}
-              </option>
-            ))}
-          </select>
-        </div>
-
-        <div className="stops">
-          <StopField
-            name="stopLoss"
-            direction={direction}
-            placeholder={pricePlaceholder}
-            value={stopLoss}
-            error={stopLossError}
-            joint={stopKey === 'both'}
-            onValue={(value) => {
-              setStopLoss(value);
-              setDefaultedFor(null);
-            }}
-            onBlur={touch('stopLoss')}
-          />
-          <StopField
-            name="takeProfit"
-            direction={direction}
-            placeholder={pricePlaceholder}
-            value={takeProfit}
-            error={takeProfitError}
-            joint={stopKey === 'both'}
-            onValue={(value) => {
-              setTakeProfit(value);
-              setDefaultedFor(null);
-            }}
-            onBlur={touch('takeProfit')}
-          />
-        </div>
-        {stopKey === 'both' ? (
-          <p id={`${formId}-both`} className="form-error" role="alert">
-            {t('trade.error.both')}
-          </p>
-        ) : null}
-
-        <div className="field">
-          <label htmlFor={`${formId}-auto`}>{t('trade.autoClose')}</label>
-          <select
-            className="control"
-            id={`${formId}-auto`}
-            name="autoClose"
-            aria-describedby={`${formId}-auto-hint`}
-            value={autoClose ?? ''}
-            onChange={(event) => setAutoClose(event.target.value === '' ? null : Number(event.target.value))}
-          >
-            <option value="">{t('trade.autoCloseNone')}</option>
-            {terms.autoCloseChoices.map((seconds) => {
-              const key = autoCloseKey(seconds);
-              return (
-                <option key={seconds} value={seconds}>
-                  {key ? t(`trade.period.${key}`) : t('trade.period.hours', { count: seconds / 3600 })}
-                </option>
-              );
-            })}
-          </select>
-          <p id={`${formId}-auto-hint`} className="field-hint">
-            {t('trade.autoCloseHint')}
-          </p>
-        </div>
-      </form>
-
-      <section className="ticket-figures card-inset" aria-labelledby={`${formId}-figures`}>
-        <h3 id={`${formId}-figures`}>{t('trade.figures')}</h3>
-        {closedNow ? (
-          <p id={`${formId}-closed`} className="notice" data-testid="market-closed">
-            {t('trade.marketClosed')}
-          </p>
-        ) : shown ? (
-          <>
-            <p className="muted small">
-              {t('trade.quoteTime')}: <time>{f.quoteTime(shown.quoteTime)}</time>
-            </p>
-            <FigureList rows={rows} className={fresh ? 'live' : 'stale'} />
-          </>
-        ) : failure && !serverStops ? (
-          <Failed message={failure.message} onRetry={() => void preview.refetch()} />
-        ) : (
-          <p id={`${formId}-status`} className="muted">
-            {bodyKey === '' ? t('trade.completeTicket') : t('trade.waiting')}
-          </p>
-        )}
-        <p className="visually-hidden" aria-live="polite" data-testid="ticket-announcer">
-          {announcement}
-        </p>
-        {insufficient ? (
-          <p id={`${formId}-insufficient`} className="form-error" role="alert">
-            {t('trade.insufficient')}
-          </p>
-        ) : null}
-        {isLogin ? (
-          <button
-            type="submit"
-            form={formId}
-            className="button primary block large"
-            disabled={closedNow}
-            aria-disabled={!canReview || undefined}
-            // A Review that cannot go on says why: the closed market, the balance, the stops, or
-            // what the ticket still needs.
-            aria-describedby={
-              closedNow
-                ? `${formId}-closed`
-                : insufficient
-                  ? `${formId}-insufficient`
-                  : stopKey === 'both'
-                    ? `${formId}-both`
-                    : !shown && !(failure && !serverStops)
-                      ? `${formId}-status`
-                      : undefined
-            }
-          >
-            {t('trade.review')}
-          </button>
-        ) : (
-          <div className="login-to-trade">
-            <p>{t('trade.loginToTrade')}</p>
-            <div className="row">
-              <LoginLinks />
-            </div>
-          </div>
-        )}
-      </section>
-
+      <TicketForm
+        formId={formId}
+        terms={terms}
+        input={input}
+        errors={errors}
+        bothStops={preview.stopKey === 'both'}
+        onReview={review}
+      />
+      <TicketFigurePanel formId={formId} preview={preview} rows={rows} announcement={announcement} />
       <Terms terms={terms} />
-
       {snapshot ? (
         <ConfirmOrder
           snapshot={snapshot}

@@ -5,6 +5,7 @@ import {
   type Position,
   type TicketFigures,
 } from '@swx/contract';
+import type { TFunction } from 'i18next';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDecimal, formatNumber } from '../../app/i18n.ts';
@@ -181,18 +182,11 @@ export function FigureList({ rows, className }: { rows: FigureRow[]; className?:
   );
 }
 
-/** Every field of an order (spec §3 Order plus ours), for the detail screen. */
-export function useOrderRows(order: Position): FigureRow[] {
-  const { t } = useTranslation();
-  const f = useTradeFormat();
-  /** A figure the order may not have (yet): a dash until it does. */
-  const maybe = <V extends string>(
-    key: string,
-    label: string,
-    raw: V | null,
-    format: (value: V) => string,
-  ): FigureRow => ({ key, label, value: raw ? format(raw) : '—', raw: raw ?? '' });
-  const rows: FigureRow[] = [
+type TradeFormat = ReturnType<typeof useTradeFormat>;
+
+/** What a position was opened with: its number, status, side, size, leverage, price and time. */
+function openingRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
+  return [
     { key: 'orderNo', label: t('trade.orderNo'), value: order.orderNo, raw: order.orderNo },
     {
       key: 'status',
@@ -216,19 +210,33 @@ export function useOrderRows(order: Position): FigureRow[] {
     { key: 'openPrice', label: t('trade.openPrice'), value: f.price(order.openPrice), raw: order.openPrice },
     { key: 'openTime', label: t('trade.openTime'), value: f.time(order.openTime), raw: order.openTime },
   ];
-  if (order.status === 'open') {
-    rows.push(
-      maybe('markPrice', t('trade.markPrice'), order.markPrice, f.price),
-      maybe('marginLevel', t('trade.marginLevel'), order.marginLevel, f.percent),
-    );
-  } else {
-    rows.push(
-      maybe('closePrice', t('trade.closePrice'), order.closePrice, f.price),
-      maybe('closeTime', t('trade.closeTime'), order.closeTime, f.time),
-      maybe('closeReason', t('trade.closeReason'), order.closeReason, (reason) => closeReasonText(t, reason)),
-    );
-  }
-  rows.push(
+}
+
+/** Where an open position stands (mark price, margin level) or how a closed one ended; a dash until known. */
+function stateRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
+  const maybe = <V extends string>(
+    key: string,
+    label: string,
+    raw: V | null,
+    format: (value: V) => string,
+  ): FigureRow => ({ key, label, value: raw ? format(raw) : '—', raw: raw ?? '' });
+  return order.status === 'open'
+    ? [
+        maybe('markPrice', t('trade.markPrice'), order.markPrice, f.price),
+        maybe('marginLevel', t('trade.marginLevel'), order.marginLevel, f.percent),
+      ]
+    : [
+        maybe('closePrice', t('trade.closePrice'), order.closePrice, f.price),
+        maybe('closeTime', t('trade.closeTime'), order.closeTime, f.time),
+        maybe('closeReason', t('trade.closeReason'), order.closeReason, (reason) =>
+          closeReasonText(t, reason),
+        ),
+      ];
+}
+
+/** A position's money and risk: profit, what it holds and cost, its stops and what they give, its auto close. */
+function moneyRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
+  return [
     {
       key: 'profit',
       label: order.status === 'open' ? t('trade.liveProfit') : t('trade.realisedProfit'),
@@ -269,7 +277,14 @@ export function useOrderRows(order: Position): FigureRow[] {
       value: order.autoCloseAt ? f.time(order.autoCloseAt) : t('trade.autoCloseNone'),
       raw: order.autoCloseAt ?? '',
     },
-  );
+  ];
+}
+
+/** Every field of an order (spec §3 Order plus ours), for the detail screen. */
+export function useOrderRows(order: Position): FigureRow[] {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  const rows = [...openingRows(order, t, f), ...stateRows(order, t, f), ...moneyRows(order, t, f)];
   // What the house absorbed is part of a closed position's account, stated even when nothing.
   if (order.status === 'closed' || signOf(order.absorbed) !== 0) {
     rows.push({

@@ -11,11 +11,11 @@ import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { Empty } from '../../ui/PageState.tsx';
-import { Facts as KitFacts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
-import { Facts, usePlanFacts } from './Plans.tsx';
+import { usePlanFacts } from './Plans.tsx';
 import {
   DemoDisabled,
   Move,
@@ -38,10 +38,60 @@ function Side({ side }: { side: SmartTrade['side'] }) {
   );
 }
 
+/** One trade: instrument, side and leverage, size, open and close, fee, result. */
+function TradeRow({ trade, asset }: { trade: SmartTrade; asset: string }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return (
+    <tr data-trade={trade.positionId} data-open={trade.closedAt === null || undefined}>
+      <td>
+        <bdi>{trade.instrument}</bdi>
+      </td>
+      <td>
+        <Side side={trade.side} />
+        <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
+      </td>
+      <td className="num" data-value={trade.size}>
+        {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
+      </td>
+      <td>
+        <span className="smart-price" data-value={trade.openPrice}>
+          {f.price(trade.openPrice)}
+        </span>
+        <span className="small muted smart-time">{f.date(trade.openedAt)}</span>
+      </td>
+      <td>
+        {trade.closePrice === null || trade.closedAt === null ? (
+          <span>{t('smart.trades.stillOpen')}</span>
+        ) : (
+          <>
+            <span className="smart-price" data-value={trade.closePrice}>
+              {f.price(trade.closePrice)}
+            </span>
+            <span className="small muted smart-time">
+              {f.date(trade.closedAt)}
+              {trade.closeReason ? ` · ${t(`smart.closeReason.${trade.closeReason}`)}` : ''}
+            </span>
+          </>
+        )}
+      </td>
+      <td className="num" data-value={trade.fee}>
+        {f.exact(trade.fee, asset)}
+      </td>
+      <td className="num">
+        {trade.result === null ? (
+          t('smart.trades.pending')
+        ) : (
+          <Move amount={trade.result} asset={asset} testId="trade-result" />
+        )}
+      </td>
+    </tr>
+  );
+}
+
 /** Every trade of the plan: a real position of the trading engine, open or closed. */
 function Trades({ plan }: { plan: SmartPlanDetail }) {
   const { t } = useTranslation();
-  const f = useSmartFormat();
   return (
     <section className="card smart-trades" aria-labelledby="smart-trades-title" data-testid="smart-trades">
       <h2 id="smart-trades-title">{t('smart.trades.title')}</h2>
@@ -62,53 +112,7 @@ function Trades({ plan }: { plan: SmartPlanDetail }) {
           ]}
         >
           {plan.trades.map((trade) => (
-            <tr
-              key={trade.positionId}
-              data-trade={trade.positionId}
-              data-open={trade.closedAt === null || undefined}
-            >
-              <td>
-                <bdi>{trade.instrument}</bdi>
-              </td>
-              <td>
-                <Side side={trade.side} />
-                <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
-              </td>
-              <td className="num" data-value={trade.size}>
-                {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
-              </td>
-              <td>
-                <span className="smart-price" data-value={trade.openPrice}>
-                  {f.price(trade.openPrice)}
-                </span>
-                <span className="small muted smart-time">{f.date(trade.openedAt)}</span>
-              </td>
-              <td>
-                {trade.closePrice === null || trade.closedAt === null ? (
-                  <span>{t('smart.trades.stillOpen')}</span>
-                ) : (
-                  <>
-                    <span className="smart-price" data-value={trade.closePrice}>
-                      {f.price(trade.closePrice)}
-                    </span>
-                    <span className="small muted smart-time">
-                      {f.date(trade.closedAt)}
-                      {trade.closeReason ? ` · ${t(`smart.closeReason.${trade.closeReason}`)}` : ''}
-                    </span>
-                  </>
-                )}
-              </td>
-              <td className="num" data-value={trade.fee}>
-                {f.exact(trade.fee, plan.asset)}
-              </td>
-              <td className="num">
-                {trade.result === null ? (
-                  t('smart.trades.pending')
-                ) : (
-                  <Move amount={trade.result} asset={plan.asset} testId="trade-result" />
-                )}
-              </td>
-            </tr>
+            <TradeRow key={trade.positionId} trade={trade} asset={plan.asset} />
           ))}
         </ScrollTable>
       )}
@@ -208,7 +212,7 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
           {t('smart.fact.fee')}: {feeText(plan.feeShare)} {t('smart.stop.feeRule')}
         </li>
       </ul>
-      <KitFacts
+      <Facts
         facts={[
           {
             name: 'amount',
@@ -241,7 +245,7 @@ function Settlement({ plan }: { plan: SmartPlanDetail }) {
       data-testid="smart-settlement"
     >
       <h2 id="smart-settlement-title">{t('smart.settlement.title')}</h2>
-      <KitFacts
+      <Facts
         facts={[
           {
             name: 'amount',

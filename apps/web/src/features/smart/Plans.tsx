@@ -1,34 +1,40 @@
 import type { SmartPlan } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
-import { Facts as KitFacts } from '../../ui/product/Facts.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
 import { smartQueries } from './queries.ts';
 
-export type Fact = [name: string, label: string, shown: ReactNode, value: string];
+type SmartFormat = ReturnType<typeof useSmartFormat>;
 
-/** Every field of spec §3 of a plan, with income to date and, once ended, what came back. */
-export function usePlanFacts(plan: SmartPlan): Fact[] {
-  const { t } = useTranslation();
-  const f = useSmartFormat();
-  const facts: Fact[] = [
-    ['product', t('smart.fact.product'), plan.productName, String(plan.productId)],
-    ['strategy', t('smart.fact.strategy'), t(`smart.strategy.${plan.strategy}.name`), plan.strategy],
-    [
+const fact = (name: string, label: string, shown: ReactNode, value: string): Fact => ({
+  name,
+  label,
+  shown,
+  value,
+});
+
+/** What the plan is: its product, strategy, instruments, timeframe, amount and the product's range. */
+function termFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
+  return [
+    fact('product', t('smart.fact.product'), plan.productName, String(plan.productId)),
+    fact('strategy', t('smart.fact.strategy'), t(`smart.strategy.${plan.strategy}.name`), plan.strategy),
+    fact(
       'instruments',
       t('smart.fact.instruments'),
-      <bdi key="i">{plan.instruments.join(', ')}</bdi>,
+      <bdi>{plan.instruments.join(', ')}</bdi>,
       plan.instruments.join(','),
-    ],
-    ['timeframe', t('smart.fact.timeframe'), f.days(plan.timeframeDays), String(plan.timeframeDays)],
-    ['amount', t('smart.fact.amount'), f.exact(plan.amount, plan.asset), plan.amount],
-    [
+    ),
+    fact('timeframe', t('smart.fact.timeframe'), f.days(plan.timeframeDays), String(plan.timeframeDays)),
+    fact('amount', t('smart.fact.amount'), f.exact(plan.amount, plan.asset), plan.amount),
+    fact(
       'range',
       t('smart.fact.amounts'),
       t('smart.range', {
@@ -36,71 +42,81 @@ export function usePlanFacts(plan: SmartPlan): Fact[] {
         maximum: f.exact(plan.maxAmount, plan.asset),
       }),
       `${plan.minAmount}-${plan.maxAmount}`,
-    ],
-    [
+    ),
+  ];
+}
+
+/** How the plan runs: its yield and income so far, its times, its trades and equity. */
+function runFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
+  return [
+    fact(
       'dailyYield',
       t('smart.fact.dailyYield'),
       plan.dailyYield === null ? t('smart.plan.noIncomeYet') : f.signedPercent(plan.dailyYield),
       plan.dailyYield ?? '',
-    ],
-    [
+    ),
+    fact(
       'realisedReturn',
       t('smart.fact.realisedReturn'),
       f.signedPercent(plan.realisedReturn),
       plan.realisedReturn,
-    ],
-    [
+    ),
+    fact(
       'incomeToDate',
       t('smart.fact.incomeToDate'),
-      <Move key="m" amount={plan.incomeToDate} asset={plan.asset} />,
+      <Move amount={plan.incomeToDate} asset={plan.asset} />,
       plan.incomeToDate,
-    ],
-    ['runningTime', t('smart.fact.runningTime'), f.running(plan.runningSeconds), String(plan.runningSeconds)],
-    ['startTime', t('smart.fact.startTime'), f.date(plan.startTime), plan.startTime],
-    ['endTime', t('smart.fact.endTime'), f.date(plan.endTime), plan.endTime],
-    [
+    ),
+    fact(
+      'runningTime',
+      t('smart.fact.runningTime'),
+      f.running(plan.runningSeconds),
+      String(plan.runningSeconds),
+    ),
+    fact('startTime', t('smart.fact.startTime'), f.date(plan.startTime), plan.startTime),
+    fact('endTime', t('smart.fact.endTime'), f.date(plan.endTime), plan.endTime),
+    fact(
       'nextIncomeTime',
       t('smart.fact.nextIncome'),
       plan.nextIncomeTime === null ? t('smart.plan.ended') : f.date(plan.nextIncomeTime),
       plan.nextIncomeTime ?? '',
-    ],
-    [
+    ),
+    fact(
       'profitShareDays',
       t('smart.fact.profitShareDays'),
       f.days(plan.profitShareDays),
       String(plan.profitShareDays),
-    ],
-    [
+    ),
+    fact(
       'trades',
       t('smart.fact.trades'),
       t('smart.plan.tradesCount', { count: plan.tradeCount, open: f.count(plan.openTrades) }),
       String(plan.tradeCount),
-    ],
-    ['equity', t('smart.fact.equity'), f.exact(plan.equity, plan.asset), plan.equity],
+    ),
+    fact('equity', t('smart.fact.equity'), f.exact(plan.equity, plan.asset), plan.equity),
   ];
-  if (plan.endedAt) facts.push(['endedAt', t('smart.fact.endedAt'), f.date(plan.endedAt), plan.endedAt]);
+}
+
+/** How the plan ended, once it has: when, why, the fee taken and what came back. */
+function endFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
+  const facts: Fact[] = [];
+  if (plan.endedAt) facts.push(fact('endedAt', t('smart.fact.endedAt'), f.date(plan.endedAt), plan.endedAt));
   if (plan.endReason)
-    facts.push([
-      'endReason',
-      t('smart.fact.endReason'),
-      t(`smart.endReason.${plan.endReason}`),
-      plan.endReason,
-    ]);
+    facts.push(
+      fact('endReason', t('smart.fact.endReason'), t(`smart.endReason.${plan.endReason}`), plan.endReason),
+    );
   if (plan.fee !== null)
-    facts.push(['fee', t('smart.fact.feeTaken'), f.exact(plan.fee, plan.asset), plan.fee]);
+    facts.push(fact('fee', t('smart.fact.feeTaken'), f.exact(plan.fee, plan.asset), plan.fee));
   if (plan.returned !== null)
-    facts.push(['returned', t('smart.fact.returned'), f.exact(plan.returned, plan.asset), plan.returned]);
+    facts.push(fact('returned', t('smart.fact.returned'), f.exact(plan.returned, plan.asset), plan.returned));
   return facts;
 }
 
-/** A plan's facts (name, label, what is shown, the exact value) in the kit's list. */
-export function Facts({ facts, testId }: { facts: Fact[]; testId?: string }) {
-  return (
-    <KitFacts
-      facts={facts.map(([name, label, shown, value]) => ({ name, label, shown, value }))}
-      testId={testId}
-    />
-  );
+/** Every field of spec §3 of a plan, with income to date and, once ended, what came back. */
+export function usePlanFacts(plan: SmartPlan): Fact[] {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  return [...termFacts(plan, t, f), ...runFacts(plan, t, f), ...endFacts(plan, t, f)];
 }
 
 const CARD_FACTS = [
@@ -118,7 +134,7 @@ function PlanCard({ plan }: { plan: SmartPlan }) {
   const { t } = useTranslation();
   const f = useSmartFormat();
   const headingId = `smart-plan-${plan.id}`;
-  const facts = usePlanFacts(plan).filter(([name]) => CARD_FACTS.includes(name));
+  const facts = usePlanFacts(plan).filter((row) => CARD_FACTS.includes(row.name));
   return (
     <li
       className="card product-card smart-card"

@@ -110,76 +110,91 @@ export function Countdown({ left, id }: { left: number; id?: string }) {
   );
 }
 
+/** Ask for a new quote (the last one ran out). */
+export function NewQuote({ disabled, onClick }: { disabled: boolean; onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="button ghost"
+      data-testid="new-quote"
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {t('swap.quote.renew')}
+    </button>
+  );
+}
+
 type Figure = { name: string; label: string; value: string; shown: ReactNode; strong?: boolean };
 
 /**
- * A quote's figures exactly as the server gave them, each named (`data-figure`) with its exact
- * value (`data-value`): what is paid; the mid-market rate and the applied price; what the spread
- * costs; the gross; the fee with its rate; what is received.
+ * A list of figures (`dl.swap-facts`, of a group when named), each named (`data-figure`) with its
+ * exact value (`data-value`); a strong one (what is received) stands out.
  */
-export function QuoteFigures({ quote, testId }: { quote: SwapQuote | SwapRecord; testId: string }) {
+export function SwapFacts({ figures, group }: { figures: Figure[]; group?: string }) {
+  return (
+    <dl className="swap-facts" data-group={group}>
+      {figures.map((figure) => (
+        <div
+          key={figure.name}
+          data-figure={figure.name}
+          data-value={figure.value}
+          className={figure.strong ? 'swap-receive' : undefined}
+        >
+          <dt>{figure.label}</dt>
+          <dd>{figure.shown}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A quote's figures in their groups: what is paid; the mid-market rate, the applied price and what
+ * the spread costs; the gross, the fee with its rate and what is received.
+ */
+function useFigureGroups(quote: SwapQuote | SwapRecord): { name: string; figures: Figure[] }[] {
   const { t } = useTranslation();
   const f = useSwapFormat();
-  const groups: { name: string; figures: Figure[] }[] = [
-    {
-      name: 'pay',
-      figures: [
-        {
-          name: 'amount',
-          label: t('swap.figure.pay'),
-          value: quote.amount,
-          shown: f.exact(quote.amount, quote.from),
-        },
-      ],
-    },
+  const exact = (name: string, label: string, value: string, asset: SwapAsset): Figure => ({
+    name,
+    label,
+    value,
+    shown: f.exact(value, asset),
+  });
+  const rate = (name: string, label: string, value: string): Figure => ({
+    name,
+    label,
+    value,
+    shown: f.rate(value, quote.from, quote.to),
+  });
+  return [
+    { name: 'pay', figures: [exact('amount', t('swap.figure.pay'), quote.amount, quote.from)] },
     {
       name: 'price',
       figures: [
-        {
-          name: 'rate',
-          label: t('swap.figure.rate'),
-          value: quote.rate,
-          shown: f.rate(quote.rate, quote.from, quote.to),
-        },
-        {
-          name: 'price',
-          label: t('swap.figure.price'),
-          value: quote.price,
-          shown: f.rate(quote.price, quote.from, quote.to),
-        },
-        {
-          name: 'spread',
-          label: t('swap.figure.spread'),
-          value: quote.spread,
-          shown: f.exact(quote.spread, quote.to),
-        },
+        rate('rate', t('swap.figure.rate'), quote.rate),
+        rate('price', t('swap.figure.price'), quote.price),
+        exact('spread', t('swap.figure.spread'), quote.spread, quote.to),
       ],
     },
     {
       name: 'fee',
       figures: [
-        {
-          name: 'gross',
-          label: t('swap.figure.gross'),
-          value: quote.gross,
-          shown: f.exact(quote.gross, quote.to),
-        },
-        {
-          name: 'fee',
-          label: t('swap.figure.fee', { rate: f.percent(quote.feeRate) }),
-          value: quote.fee,
-          shown: f.exact(quote.fee, quote.to),
-        },
-        {
-          name: 'receive',
-          label: t('swap.figure.receive'),
-          value: quote.receive,
-          shown: f.exact(quote.receive, quote.to),
-          strong: true,
-        },
+        exact('gross', t('swap.figure.gross'), quote.gross, quote.to),
+        exact('fee', t('swap.figure.fee', { rate: f.percent(quote.feeRate) }), quote.fee, quote.to),
+        { ...exact('receive', t('swap.figure.receive'), quote.receive, quote.to), strong: true },
       ],
     },
   ];
+}
+
+/** A quote's figures exactly as the server gave them, in their groups, and what the fee is. */
+export function QuoteFigures({ quote, testId }: { quote: SwapQuote | SwapRecord; testId: string }) {
+  const { t } = useTranslation();
+  const f = useSwapFormat();
+  const groups = useFigureGroups(quote);
   return (
     <div
       className="swap-figures"
@@ -187,19 +202,7 @@ export function QuoteFigures({ quote, testId }: { quote: SwapQuote | SwapRecord;
       data-quote={'quoteId' in quote ? quote.quoteId : undefined}
     >
       {groups.map((group) => (
-        <dl key={group.name} className="swap-facts" data-group={group.name}>
-          {group.figures.map((figure) => (
-            <div
-              key={figure.name}
-              data-figure={figure.name}
-              data-value={figure.value}
-              className={figure.strong ? 'swap-receive' : undefined}
-            >
-              <dt>{figure.label}</dt>
-              <dd>{figure.shown}</dd>
-            </div>
-          ))}
-        </dl>
+        <SwapFacts key={group.name} figures={group.figures} group={group.name} />
       ))}
       {'feeRate' in quote ? (
         <p className="small muted swap-explain">

@@ -8,6 +8,7 @@ import { announce } from '../../ui/announce.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import { FormNotice } from '../identity/fields.tsx';
 import { walletQueries } from '../transfers/queries.ts';
@@ -55,40 +56,38 @@ function AddressCard({ network, address }: { network: Network; address: string }
 function NetworkTerms({ network }: { network: Network }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
+  const afterConfirmations = (count: number) =>
+    t('wallet.deposit.afterConfirmations', {
+      done: f.count(count),
+      eta: f.minutes(Math.ceil((count * network.blockSeconds) / 60)),
+    });
+  const credit: Fact[] = network.watched
+    ? [
+        {
+          name: 'credit',
+          label: t('wallet.deposit.credited'),
+          shown: afterConfirmations(network.creditConfirmations),
+        },
+        {
+          name: 'unlock',
+          label: t('wallet.deposit.withdrawable'),
+          shown: afterConfirmations(network.unlockConfirmations),
+        },
+      ]
+    : [{ name: 'proof', label: t('wallet.deposit.credited'), shown: t('wallet.deposit.byProof') }];
   return (
-    <dl className="facts" data-testid="deposit-terms">
-      <div data-fact="minimum">
-        <dt>{t('wallet.deposit.minimum')}</dt>
-        <dd>{f.exact(network.depositMinimum, network.asset)}</dd>
-      </div>
-      {network.watched ? (
-        <>
-          <div data-fact="credit">
-            <dt>{t('wallet.deposit.credited')}</dt>
-            <dd>
-              {t('wallet.deposit.afterConfirmations', {
-                done: f.count(network.creditConfirmations),
-                eta: f.minutes(Math.ceil((network.creditConfirmations * network.blockSeconds) / 60)),
-              })}
-            </dd>
-          </div>
-          <div data-fact="unlock">
-            <dt>{t('wallet.deposit.withdrawable')}</dt>
-            <dd>
-              {t('wallet.deposit.afterConfirmations', {
-                done: f.count(network.unlockConfirmations),
-                eta: f.minutes(Math.ceil((network.unlockConfirmations * network.blockSeconds) / 60)),
-              })}
-            </dd>
-          </div>
-        </>
-      ) : (
-        <div data-fact="proof">
-          <dt>{t('wallet.deposit.credited')}</dt>
-          <dd>{t('wallet.deposit.byProof')}</dd>
-        </div>
-      )}
-    </dl>
+    <Facts
+      mark="fact"
+      testId="deposit-terms"
+      facts={[
+        {
+          name: 'minimum',
+          label: t('wallet.deposit.minimum'),
+          shown: f.exact(network.depositMinimum, network.asset),
+        },
+        ...credit,
+      ]}
+    />
   );
 }
 
@@ -125,14 +124,16 @@ function PendingDeposits({ userId }: { userId: number }) {
   );
 }
 
-/** The manual deposit (spec `recharge`): amount, hash, last six, proof image and receiving address. */
-function ProofForm({ network, address }: { network: Network; address: string }) {
+/**
+ * The proof form over `recharge`: below the network's minimum is said under the amount (checked
+ * here, and as the server refuses it). Sent, the form starts again, with a new image input (the
+ * last image is not shown again).
+ */
+function useProofForm(network: Network, address: string) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   const queryClient = useQueryClient();
-  /** A new image input after each proof sent, so the last image is not shown again. */
   const [round, setRound] = useState(0);
-  const [uploading, setUploading] = useState(false);
   const belowMinimum = t('wallet.proof.belowMinimum', {
     minimum: f.exact(network.depositMinimum, network.asset),
     asset: network.asset,
@@ -168,6 +169,15 @@ function ProofForm({ network, address }: { network: Network; address: string }) 
       announce(t('wallet.proof.sent'));
     },
   });
+  return { form, round };
+}
+
+/** The manual deposit (spec `recharge`): amount, hash, last six, proof image and receiving address. */
+function ProofForm({ network, address }: { network: Network; address: string }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const { form, round } = useProofForm(network, address);
+  const [uploading, setUploading] = useState(false);
   return (
     <form
       className="card pass-form wallet-form"

@@ -17,6 +17,7 @@ import { announce } from '../../ui/announce.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -108,37 +109,30 @@ function SendCode({
 function WithdrawalFigures({ quote, networkName }: { quote: WithdrawalQuote; networkName: string }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
+  const money = (name: 'amount' | 'fee' | 'receive', label: string): Fact => ({
+    name,
+    label,
+    value: quote[name],
+    shown: f.money(quote[name], quote.asset),
+  });
+  const address = (
+    <code dir="ltr" className="wallet-address">
+      {quote.address}
+    </code>
+  );
   return (
-    <dl className="facts" data-testid="withdraw-figures">
-      <div data-fact="network">
-        <dt>{t('wallet.network')}</dt>
-        <dd>{`${quote.asset} · ${networkName}`}</dd>
-      </div>
-      <div data-fact="address">
-        <dt>{t('wallet.withdraw.address')}</dt>
-        <dd>
-          <code dir="ltr" className="wallet-address">
-            {quote.address}
-          </code>
-        </dd>
-      </div>
-      <div data-fact="amount" data-value={quote.amount}>
-        <dt>{t('wallet.withdraw.amountOut')}</dt>
-        <dd>{f.money(quote.amount, quote.asset)}</dd>
-      </div>
-      <div data-fact="fee" data-value={quote.fee}>
-        <dt>{t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })}</dt>
-        <dd>{f.money(quote.fee, quote.asset)}</dd>
-      </div>
-      <div data-fact="receive" data-value={quote.receive}>
-        <dt>{t('wallet.withdraw.receive')}</dt>
-        <dd>{f.money(quote.receive, quote.asset)}</dd>
-      </div>
-      <div data-fact="arrival">
-        <dt>{t('wallet.withdraw.arrival')}</dt>
-        <dd>{f.minutes(quote.arrivalMinutes)}</dd>
-      </div>
-    </dl>
+    <Facts
+      mark="fact"
+      testId="withdraw-figures"
+      facts={[
+        { name: 'network', label: t('wallet.network'), shown: `${quote.asset} · ${networkName}` },
+        { name: 'address', label: t('wallet.withdraw.address'), shown: address },
+        money('amount', t('wallet.withdraw.amountOut')),
+        money('fee', t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })),
+        money('receive', t('wallet.withdraw.receive')),
+        { name: 'arrival', label: t('wallet.withdraw.arrival'), shown: f.minutes(quote.arrivalMinutes) },
+      ]}
+    />
   );
 }
 
@@ -299,14 +293,10 @@ function AddressChoice({
   );
 }
 
-function WithdrawForm({ userId, networks }: { userId: number; networks: Network[] }) {
+/** The quote of what the form holds; the server's refusal under the field it is about. */
+function useQuoteForm(networks: Network[], onQuoted: (quoted: Quoted) => void) {
   const { t } = useTranslation();
-  const f = useWalletFormat();
-  const [quoted, setQuoted] = useState<Quoted | null>(null);
-  const addresses = useQuery(walletQueries.addresses(userId));
-  const limits = useQuery(walletQueries.limits(userId));
-  const balances = useQuery(ledgerQueries.balances(userId, 'live'));
-  const form = useContractForm({
+  return useContractForm({
     schema: withdrawalQuoteBody,
     initial: { network: networks[0]?.id ?? '', addressId: '', amount: '' },
     toBody: (values) => ({
@@ -327,15 +317,21 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
     },
     submit: async (body) => {
       const quote = await callApi('quoteWithdrawal', { body });
-      setQuoted({ body: body as QuoteBody, quote });
+      onQuoted({ body: body as QuoteBody, quote });
     },
   });
-  const network = networks.find((n) => n.id === form.values.network) ?? networks[0];
-  if (!network) return null;
-  if (addresses.isPending) return <Loading />;
-  if (addresses.isError)
-    return <Failed message={addresses.error.message} onRetry={() => void addresses.refetch()} />;
-  const mine = addresses.data.filter((a) => a.network === network.id);
+}
+
+/**
+ * The amount's hint on a network: what is available, the day's limit used, the network's range;
+ * and the limit of its asset (none known yet: undefined).
+ */
+function useAmountHint(userId: number, network: Network | undefined) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const limits = useQuery(walletQueries.limits(userId));
+  const balances = useQuery(ledgerQueries.balances(userId, 'live'));
+  if (!network) return { hint: '', limit: undefined };
   const available = balances.data?.balances.find((b) => b.asset === network.asset)?.available;
   const limit = limits.data?.find((l) => l.asset === network.asset);
   const hint = [
@@ -355,6 +351,20 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
   ]
     .filter(Boolean)
     .join(' · ');
+  return { hint, limit };
+}
+
+function WithdrawForm({ userId, networks }: { userId: number; networks: Network[] }) {
+  const { t } = useTranslation();
+  const [quoted, setQuoted] = useState<Quoted | null>(null);
+  const addresses = useQuery(walletQueries.addresses(userId));
+  const form = useQuoteForm(networks, setQuoted);
+  const network = networks.find((n) => n.id === form.values.network) ?? networks[0];
+  const { hint, limit } = useAmountHint(userId, network);
+  if (!network) return null;
+  if (addresses.isPending) return <Loading />;
+  if (addresses.isError)
+    return <Failed message={addresses.error.message} onRetry={() => void addresses.refetch()} />;
   return (
     <>
       <form
@@ -373,7 +383,7 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
           }}
         />
         <AddressChoice
-          addresses={mine}
+          addresses={addresses.data.filter((a) => a.network === network.id)}
           value={form.values.addressId}
           error={form.errors.addressId}
           onChange={(id) => form.setValue('addressId', id)}
