@@ -43,12 +43,3 @@ export async function reconcileMargins(
     positions: d.holdings.toString(),
   }));
 }
-
-/** Daily, as `trading.margin-reconciliation`. */
-export function marginReconciliationJob(
-  trading: PositionsService,
-  ledger: LedgerService,
-  audit: AuditService,
-): Job {
-  return subLedgerReconciliationJob(marginSubLedger(trading), ledger, audit);
-}

@@ -1,37 +1,17 @@
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from '../../platform/chain/derive.ts';
-import { defineModule } from '../../platform/module.ts';
-import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
-import type { KycService } from '../kyc/kyc.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { NoticesService } from '../notices/notices.service.ts';
-import type { ParamsService } from '../params/params.service.ts';
 import type { PayInAddress } from '../products/ports.ts';
-import type { ReviewService } from '../review/review.service.ts';
-import type { StaffService } from '../staff/staff.service.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
+import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { depositReview, withdrawalReview } from './wallet.review.ts';
 import { walletRoutes } from './wallet.routes.ts';
 import { WalletJob, WalletService } from './wallet.service.ts';
-
-type Needs = {
-  audit: AuditService;
-  ledger: LedgerService;
-  notices: NoticesService;
-  uploads: UploadsService;
-  customers: CustomerDirectory;
-  identity: IdentityService;
-  kyc: KycService;
-  params: ParamsService;
-  reviews: ReviewService;
-  staff: StaffService;
-};
+import { WITHDRAWAL } from './wallet.shared.ts';
 
 /** Deposits and withdrawals on real chains, the address book, and their staff queues. */
-export const walletModule = defineModule({
+export const walletModule = defineProduct({
   name: 'wallet',
-  create: (platform, deps: Needs) => {
+  create: (platform, deps: ProductNeeds<{ customers: CustomerDirectory; identity: IdentityService }>) => {
     const evmKey = parseExtendedPublicKey(platform.config.depositXpubs.evm);
     const bitcoinKey = parseExtendedPublicKey(platform.config.depositXpubs.btc);
     const wallet = new WalletService({
@@ -60,12 +40,25 @@ export const walletModule = defineModule({
       wallet,
       payIn,
       walletWatcher: new WalletJob(wallet, platform.config.walletPollMs, platform.logger),
-      depositReview: deps.reviews.register(depositReview(wallet.deposits, deps.ledger, deps.params)),
-      withdrawalReview: deps.reviews.register(
-        withdrawalReview(wallet.withdrawals, deps.ledger, deps.kyc, deps.params),
-      ),
     };
   },
+  quotes: [WITHDRAWAL],
+  notices: [
+    'deposit_credited',
+    'deposit_reversed',
+    'deposit_below_minimum',
+    'deposit_approved',
+    'deposit_rejected',
+    'deposit_proof_closed',
+    'withdrawal_approved',
+    'withdrawal_rejected',
+    'withdrawal_completed',
+    'withdrawal_failed',
+  ],
+  reviews: ({ wallet, ledger, kyc, params }) => ({
+    depositReview: depositReview(wallet.deposits, ledger, params),
+    withdrawalReview: withdrawalReview(wallet.withdrawals, ledger, kyc, params),
+  }),
   routes: (server, s) =>
     walletRoutes(server, s.wallet, s.staff, { deposits: s.depositReview, withdrawals: s.withdrawalReview }),
   prepare: async ({ wallet }, platform) => {
