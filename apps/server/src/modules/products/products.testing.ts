@@ -28,6 +28,97 @@ export const runOn = (day: string) => Date.parse(`${addDays(day, 1)}T00:30:00Z`)
 
 export type SavingsFixture = Awaited<ReturnType<typeof openSavingsFixture>>;
 
+/** The savings table: HOLDINGS holdings of the tests' own over OWNERS customers; answers the owners' ids. */
+async function seedSavings(db: Database): Promise<number[]> {
+  const owners = (
+    await db.query<{ id: string }>(
+      `INSERT INTO users (user_name, password_hash)
+       SELECT 'saver' || g, '$argon2id$test' FROM generate_series(1, ${OWNERS}) g RETURNING id`,
+    )
+  ).map((r) => Number(r.id));
+  await db.exec(`CREATE TABLE test_savings (
+    id bigserial PRIMARY KEY, owner_id bigint NOT NULL, book text NOT NULL, principal_minor numeric(78,0) NOT NULL)`);
+  await db.query(
+    `INSERT INTO test_savings (owner_id, book, principal_minor)
+     SELECT ($1::bigint[])[(g - 1) % ${OWNERS} + 1], 'live', g::numeric * 100000000 + 1999
+     FROM generate_series(1, ${HOLDINGS}) g`,
+    [owners],
+  );
+  return owners;
+}
+
+/** The savings product under `name` (its own keys), with any part of its declaration replaced. */
+function savingsProduct(
+  db: Database,
+  name: string,
+  over: Partial<SettledProduct<Saving>> = {},
+): SettledProduct<Saving> {
+  return {
+    name,
+    books: ['live'],
+    asset: 'USDT',
+    source: 'yield_reserve',
+    entryKind: 'earn_payout',
+    pageHoldings: async (book, afterId, limit) =>
+      (
+        await db.query<{ id: string; owner_id: string; principal_minor: string }>(
+          'SELECT id, owner_id, principal_minor FROM test_savings WHERE book = $1 AND id > $2 ORDER BY id LIMIT $3',
+          [book, afterId, limit],
+        )
+      ).map((r) => ({
+        id: Number(r.id),
+        ownerId: Number(r.owner_id),
+        principalMinor: BigInt(r.principal_minor),
+      })),
+    paymentFor: (holding) => (holding.principalMinor * 5n) / 10_000n,
+    ...over,
+  };
+}
+
+/** Payments of one product (on one day): entries, distinct holdings paid, and their total. */
+async function paidOf(db: Database, product: string, day?: string) {
+  const [row] = await db.query<{ entries: string; holdings: string; total: string | null }>(
+    `SELECT count(DISTINCT e.id) AS entries, count(DISTINCT split_part(e.idempotency_key, ':', 3)) AS holdings,
+       sum(p.amount) AS total
+     FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id AND p.amount > 0
+     WHERE e.idempotency_key LIKE $1`,
+    [`settle:${product}:%${day ?? ''}`],
+  );
+  return {
+    entries: Number(row?.entries),
+    holdings: Number(row?.holdings),
+    total: BigInt(row?.total ?? 0),
+  };
+}
+
+/** The ledger is sound: zero sum, no customer below zero, balances = postings, audit chain intact. */
+async function expectSound(ledger: LedgerService, audit: AuditService): Promise<void> {
+  const invariants = await ledger.invariants();
+  expect(invariants.unbalanced).toEqual([]);
+  expect(invariants.negativeCustomers).toEqual([]);
+  expect(await ledger.reconcile()).toEqual([]);
+  expect((await audit.verify()).ok).toBe(true);
+}
+
+async function fundFromClearing(
+  ledger: LedgerService,
+  accounts: { clearing: number; reserve: number },
+  amount: bigint,
+  key: string,
+): Promise<void> {
+  await ledger.transfer({
+    book: 'live',
+    kind: 'transfer',
+    idempotencyKey: `fund-reserve:${key}`,
+    actor: 'test',
+    reference: 'reserve funding',
+    postings: [
+      { accountId: accounts.clearing, amount: -amount },
+      { accountId: accounts.reserve, amount },
+    ],
+  });
+}
+
 export async function openSavingsFixture() {
   const t: TestDatabase = await openTestDatabase();
   const other: Database = t.url ? await openPostgres(t.url) : t.db;
@@ -38,20 +129,7 @@ export async function openSavingsFixture() {
   await ledger.ensureSystemAccounts();
   const reserve = await ledger.systemAccount('live', 'USDT', 'yield_reserve');
   const clearing = await ledger.systemAccount('live', 'USDT', 'external_clearing');
-  const owners = (
-    await t.db.query<{ id: string }>(
-      `INSERT INTO users (user_name, password_hash)
-       SELECT 'saver' || g, '$argon2id$test' FROM generate_series(1, ${OWNERS}) g RETURNING id`,
-    )
-  ).map((r) => Number(r.id));
-  await t.db.exec(`CREATE TABLE test_savings (
-    id bigserial PRIMARY KEY, owner_id bigint NOT NULL, book text NOT NULL, principal_minor numeric(78,0) NOT NULL)`);
-  await t.db.query(
-    `INSERT INTO test_savings (owner_id, book, principal_minor)
-     SELECT ($1::bigint[])[(g - 1) % ${OWNERS} + 1], 'live', g::numeric * 100000000 + 1999
-     FROM generate_series(1, ${HOLDINGS}) g`,
-    [owners],
-  );
+  const owners = await seedSavings(t.db);
   const clock = { now: 0 };
 
   return {
@@ -66,30 +144,7 @@ export async function openSavingsFixture() {
     clearing,
     owners,
     clock,
-
-    /** The savings product under `name` (its own keys), with any part of its declaration replaced. */
-    savings(name: string, over: Partial<SettledProduct<Saving>> = {}): SettledProduct<Saving> {
-      return {
-        name,
-        books: ['live'],
-        asset: 'USDT',
-        source: 'yield_reserve',
-        entryKind: 'earn_payout',
-        pageHoldings: async (book, afterId, limit) =>
-          (
-            await t.db.query<{ id: string; owner_id: string; principal_minor: string }>(
-              'SELECT id, owner_id, principal_minor FROM test_savings WHERE book = $1 AND id > $2 ORDER BY id LIMIT $3',
-              [book, afterId, limit],
-            )
-          ).map((r) => ({
-            id: Number(r.id),
-            ownerId: Number(r.owner_id),
-            principalMinor: BigInt(r.principal_minor),
-          })),
-        paymentFor: (holding) => (holding.principalMinor * 5n) / 10_000n,
-        ...over,
-      };
-    },
+    savings: (name: string, over: Partial<SettledProduct<Saving>> = {}) => savingsProduct(t.db, name, over),
 
     /** A runner on the test clock, of the first node or of the second. */
     runner(node: 'a' | 'b' = 'a'): SettlementRunner {
@@ -103,55 +158,20 @@ export async function openSavingsFixture() {
     },
 
     /** Money into the live USDT yield reserve, as the operator funds it. */
-    async fundReserve(amount: bigint, key: string): Promise<void> {
-      await ledger.transfer({
-        book: 'live',
-        kind: 'transfer',
-        idempotencyKey: `fund-reserve:${key}`,
-        actor: 'test',
-        reference: 'reserve funding',
-        postings: [
-          { accountId: clearing, amount: -amount },
-          { accountId: reserve, amount },
-        ],
-      });
-    },
+    fundReserve: (amount: bigint, key: string) =>
+      fundFromClearing(ledger, { clearing, reserve }, amount, key),
 
     async reserveNow() {
       const account = await ledger.account(reserve);
       return { balance: account?.balance, held: account?.held };
     },
-
-    /** Payments of one product (on one day): entries, distinct holdings paid, and their total. */
-    async paid(product: string, day?: string) {
-      const [row] = await t.db.query<{ entries: string; holdings: string; total: string | null }>(
-        `SELECT count(DISTINCT e.id) AS entries, count(DISTINCT split_part(e.idempotency_key, ':', 3)) AS holdings,
-           sum(p.amount) AS total
-         FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id AND p.amount > 0
-         WHERE e.idempotency_key LIKE $1`,
-        [`settle:${product}:%${day ?? ''}`],
-      );
-      return {
-        entries: Number(row?.entries),
-        holdings: Number(row?.holdings),
-        total: BigInt(row?.total ?? 0),
-      };
-    },
-
+    paid: (product: string, day?: string) => paidOf(t.db, product, day),
     async alertsOf(product: string) {
       return (await audit.openAlerts()).filter(
         (a) => a.kind === 'settlement' && a.message.includes(` ${product} `),
       );
     },
-
-    /** The ledger is sound: zero sum, no customer below zero, balances = postings, audit chain intact. */
-    async expectSound(): Promise<void> {
-      const invariants = await ledger.invariants();
-      expect(invariants.unbalanced).toEqual([]);
-      expect(invariants.negativeCustomers).toEqual([]);
-      expect(await ledger.reconcile()).toEqual([]);
-      expect((await audit.verify()).ok).toBe(true);
-    },
+    expectSound: () => expectSound(ledger, audit),
 
     async close(): Promise<void> {
       if (other !== t.db) await other.close();
