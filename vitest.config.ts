@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { callRoutesModule } from './apps/web/vite.config.ts';
+import { callRoutesModule, featureTitles } from './apps/web/vite.config.ts';
 
 /**
  * Four projects, run by scripts/test.mjs (tests/support/setup.ts makes the migrated databases
@@ -19,8 +19,9 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // The customer app's call routes, written by its build (apps/web/vite.config.ts).
-        plugins: [callRoutesModule()],
+        // The customer app's call routes and its features' page titles, as its build writes them
+        // (apps/web/vite.config.ts).
+        plugins: [callRoutesModule(), featureTitles()],
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],

@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
@@ -228,8 +229,47 @@ export function callRoutesModule(): Plugin {
   };
 }
 
+/**
+ * The page titles every shell shows (document title, mobile bar, page heading) load with the app in
+ * each language, but each feature keeps its own: `features/<f>/titles/<language>.json`, a flat map
+ * of a route's title key to its text. Loading the app's `locales/<language>.json`, this merges every
+ * feature's titles for that language into its `title` group (a key given twice fails the build),
+ * so a new screen's title is written in its feature's folder only.
+ */
+export function featureTitles(): Plugin {
+  const features = page('src/features');
+  const appLocale = /[\\/]apps[\\/]web[\\/]src[\\/]locales[\\/](\w+)\.json$/;
+  return {
+    name: 'swx-feature-titles',
+    enforce: 'pre',
+    load(id) {
+      const language = appLocale.exec(id)?.[1];
+      if (!language) return null;
+      const texts = JSON.parse(readFileSync(id, 'utf8')) as { title?: Record<string, string> };
+      const title: Record<string, string> = { ...texts.title };
+      for (const feature of readdirSync(features).sort()) {
+        const file = join(features, feature, 'titles', `${language}.json`);
+        let own: Record<string, string>;
+        try {
+          own = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+          throw error;
+        }
+        this.addWatchFile(file);
+        for (const [key, text] of Object.entries(own)) {
+          if (key in title) throw new Error(`${file}: the title ${key} is given twice`);
+          title[key] = text;
+        }
+      }
+      return JSON.stringify({ ...texts, title });
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [dropCallSummaries(), callRoutesModule(), react(), startAfterFirstPaint()],
+  plugins: [dropCallSummaries(), callRoutesModule(), featureTitles(), react(), startAfterFirstPaint()],
   base: '/',
   build: {
     // `vite build --ssr src/prerender.tsx`: the app's server side (the build's and the server's

@@ -9,13 +9,16 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 type Tree = { [key: string]: unknown };
 
-/** Every `locales/` folder with an `en.json` under apps/ and packages/: one text area each. */
+/**
+ * Every `locales/` folder with an `en.json` under apps/ and packages/, and every web feature's
+ * `titles/` (its page titles, merged into the app's texts by the build): one text area each.
+ */
 function localeAreas(dir: string, found: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const path = join(dir, name);
     if (!statSync(path).isDirectory()) continue;
-    if (name === 'locales' && readdirSync(path).includes('en.json')) found.push(path);
+    if ((name === 'locales' || name === 'titles') && readdirSync(path).includes('en.json')) found.push(path);
     localeAreas(path, found);
   }
   return found;
@@ -63,6 +66,7 @@ describe('locale areas', () => {
     const names = areas.map((a) => relative(ROOT, a).replaceAll('\\', '/'));
     for (const expected of [
       'apps/web/src/', // wherever the web app keeps its texts
+      'apps/web/src/features/swap/titles',
       'apps/admin/src/locales',
       'apps/admin/src/operator/locales',
       'packages/contract/src/messages/locales',

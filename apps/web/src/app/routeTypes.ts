@@ -26,7 +26,10 @@ export type RouteView =
 export type RouteEntry = {
   /** A react-router path: `:name` parameters, `*` for the rest. */
   path: string;
-  /** Its title, a key under `title.` in the locale files (document title, mobile bar, page heading). */
+  /**
+   * Its title, a key under `title.` (document title, mobile bar, page heading): in its feature's
+   * `titles/<language>.json`, or the app's `locales/` for the app's own routes.
+   */
   title: string;
   tab?: TabKey;
   /** One of the six tabs, in this order. */
@@ -37,6 +40,11 @@ export type RouteEntry = {
    * nav and footer and the mobile tab bar.
    */
   chrome?: 'pass' | 'bare';
+  /**
+   * Listed on the account page (features/account/Profile.tsx), by `order` (lower first), under its
+   * title; `to` is the link when the path has parameters.
+   */
+  account?: { order: number; to?: string };
   view: RouteView;
   /**
    * The GET whose answer the screen draws first, when the page opens on this route: boot.js sends

@@ -1,37 +1,21 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { callApi } from '../../app/api.ts';
+import { ROUTES } from '../../app/routes.ts';
 import { clearSession, useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CreditScoreCard } from '../kyc/CreditScoreCard.tsx';
 import './account.css';
 
-/** The account screens, in the order the profile lists them: a path and its title key. */
-const LINKS = [
-  ['/profile/orders', 'orders'],
-  ['/profile/balance', 'balance'],
-  ['/profile/deposit', 'deposit'],
-  ['/profile/withdraw', 'withdraw'],
-  ['/profile/addresses', 'addresses'],
-  ['/profile/wallet', 'custody'],
-  ['/profile/deposits', 'deposits'],
-  ['/profile/withdrawals', 'withdrawals'],
-  ['/swap', 'swap'],
-  ['/financial/cryptoInvest', 'cryptoInvest'],
-  ['/financial/vipInvest', 'vipInvest'],
-  ['/financial/myInvest/fund', 'myInvest'],
-  ['/loan/records', 'loanRecords'],
-  ['/profile/contract', 'loanContract'],
-  ['/profile/repayment', 'loanRepayment'],
-  ['/profile/credit', 'creditScore'],
-  ['/profile/transactions', 'transactions'],
-  ['/profile/notification', 'notification'],
-  ['/profile/settings', 'settings'],
-  ['/profile/verification', 'verification'],
-  ['/profile/invite', 'invite'],
-  ['/help', 'help'],
-] as const;
+/** The account screens, in the order the profile lists them: the link and its title key (routes' `account`). */
+const LINKS = ROUTES.flatMap((route) =>
+  route.account
+    ? [{ order: route.account.order, to: route.account.to ?? route.path, title: route.title }]
+    : [],
+)
+  .sort((a, b) => a.order - b.order)
+  .map(({ to, title }) => [to, title] as const);
 
 /** My account: who is logged in, the demo/live switch, the account screens, logout. */
 export default function Profile() {

@@ -11,6 +11,7 @@ export const accountRoutes = featureRoutes(import.meta.url, [
   },
   {
     path: '/profile/settings',
+    account: { order: 190 },
     title: 'settings',
     tab: 'profile',
     view: { load: () => import('./Settings.tsx') },

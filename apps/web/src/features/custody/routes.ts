@@ -9,7 +9,13 @@ const custody =
 
 /** The custody feature's routes (app/routes.ts puts every feature's in the one list). */
 export const custodyRoutes = featureRoutes(import.meta.url, [
-  { path: '/profile/wallet', title: 'custody', tab: 'profile', view: { load: custody('Overview') } },
+  {
+    path: '/profile/wallet',
+    account: { order: 60 },
+    title: 'custody',
+    tab: 'profile',
+    view: { load: custody('Overview') },
+  },
   {
     path: '/profile/wallet/create',
     title: 'custodyCreate',

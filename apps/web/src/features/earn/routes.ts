@@ -12,6 +12,7 @@ export const earnRoutes = featureRoutes(import.meta.url, [
   { path: '/financial', title: 'financial', tab: 'profile', view: { redirect: '/financial/cryptoInvest' } },
   {
     path: '/financial/vipInvest',
+    account: { order: 110 },
     title: 'vipInvest',
     tab: 'profile',
     view: { load: earn('VipList') },
@@ -24,6 +25,7 @@ export const earnRoutes = featureRoutes(import.meta.url, [
   },
   {
     path: '/financial/cryptoInvest',
+    account: { order: 100 },
     title: 'cryptoInvest',
     tab: 'profile',
     view: { load: earn('FundList') },
@@ -36,6 +38,7 @@ export const earnRoutes = featureRoutes(import.meta.url, [
   },
   {
     path: '/financial/myInvest/:type',
+    account: { order: 120, to: '/financial/myInvest/fund' },
     title: 'myInvest',
     tab: 'profile',
     view: { load: earn('MyInvest') },

@@ -4,6 +4,7 @@ import { featureRoutes } from '../../app/routeTypes.ts';
 export const kycRoutes = featureRoutes(import.meta.url, [
   {
     path: '/profile/verification',
+    account: { order: 200 },
     title: 'verification',
     tab: 'profile',
     view: { load: () => import('./Verification.tsx') },

@@ -11,9 +11,33 @@ const loans =
 export const loansRoutes = featureRoutes(import.meta.url, [
   { path: '/loan', title: 'loan', tab: 'loan', tabRoot: true, view: { load: loans('Browse') } },
   { path: '/loan/borrow/:productId', title: 'loanBorrow', tab: 'loan', view: { load: loans('Borrow') } },
-  { path: '/loan/records', title: 'loanRecords', tab: 'loan', view: { load: loans('MyLoans') } },
+  {
+    path: '/loan/records',
+    account: { order: 130 },
+    title: 'loanRecords',
+    tab: 'loan',
+    view: { load: loans('MyLoans') },
+  },
   { path: '/loan/:id', title: 'loanDetail', tab: 'loan', view: { load: loans('LoanDetail') } },
-  { path: '/profile/contract', title: 'loanContract', tab: 'profile', view: { load: loans('Contracts') } },
-  { path: '/profile/repayment', title: 'loanRepayment', tab: 'profile', view: { load: loans('Repayments') } },
-  { path: '/profile/credit', title: 'creditScore', tab: 'profile', view: { load: loans('Credit') } },
+  {
+    path: '/profile/contract',
+    account: { order: 140 },
+    title: 'loanContract',
+    tab: 'profile',
+    view: { load: loans('Contracts') },
+  },
+  {
+    path: '/profile/repayment',
+    account: { order: 150 },
+    title: 'loanRepayment',
+    tab: 'profile',
+    view: { load: loans('Repayments') },
+  },
+  {
+    path: '/profile/credit',
+    account: { order: 160 },
+    title: 'creditScore',
+    tab: 'profile',
+    view: { load: loans('Credit') },
+  },
 ]);

@@ -4,6 +4,7 @@ import { featureRoutes } from '../../app/routeTypes.ts';
 export const noticesRoutes = featureRoutes(import.meta.url, [
   {
     path: '/profile/notification',
+    account: { order: 180 },
     title: 'notification',
     tab: 'profile',
     view: { load: () => import('./Notifications.tsx') },

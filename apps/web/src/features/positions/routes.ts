@@ -16,6 +16,7 @@ export const positionsRoutes = featureRoutes(import.meta.url, [
   { path: '/cruuency', ...instrumentPage },
   {
     path: '/profile/orders',
+    account: { order: 10 },
     title: 'orders',
     tab: 'profile',
     view: { load: () => import('./Orders.tsx') },

@@ -2,5 +2,5 @@ import { featureRoutes } from '../../app/routeTypes.ts';
 
 /** The swap feature's routes (app/routes.ts puts every feature's in the one list). */
 export const swapRoutes = featureRoutes(import.meta.url, [
-  { path: '/swap', title: 'swap', view: { load: () => import('./Swap.tsx') } },
+  { path: '/swap', account: { order: 90 }, title: 'swap', view: { load: () => import('./Swap.tsx') } },
 ]);
