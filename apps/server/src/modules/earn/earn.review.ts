@@ -1,15 +1,16 @@
-import { ASSET_SCALES, Code, earnProofReviewCalls, formatMinor, parseMinor } from '@swx/contract';
+import { ASSET_SCALES, Code, earnProofReviewCalls, formatMinor } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { EARN } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { utcDay } from '../products/figures.ts';
 import {
+  decideHold,
   defineReview,
+  fourEyesOnAmount,
   type LedgerEffect,
   type ReviewDecision,
   type ReviewNotice,
-  thresholdFromParams,
 } from '../review/review.define.ts';
 import { scheduleOf } from './earn.figures.ts';
 import { approveProofInTx, type InvestmentRow, rejectProofInTx } from './earn.repository.ts';
@@ -84,35 +85,20 @@ export function earnProofReview(
       userId: item.userId,
       state: item.status === 'pending' ? 'pending' : item.status === 'rejected' ? 'rejected' : 'approved',
     }),
-    fourEyes: {
-      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
-      above: thresholdFromParams(params, 'fourEyesAbove.earn'),
-    },
-    ledger: (context, attach) => {
-      const decide = async () => {
-        const r = await proofRow(earn, context.itemId);
-        if (!r || r.clearingHoldId === null) throw new Error(`earn proof ${context.itemId} has no hold`);
-        if (context.decision === 'rejected')
-          return ledger.voidHold({
-            holdId: r.clearingHoldId,
-            idempotencyKey: context.idempotencyKey,
-            actor: context.actor,
-            attach,
-          });
+    fourEyes: fourEyesOnAmount(params, 'fourEyesAbove.earn'),
+    ledger: async (context, attach) => {
+      const r = await proofRow(earn, context.itemId);
+      if (!r || r.clearingHoldId === null) throw new Error(`earn proof ${context.itemId} has no hold`);
+      return decideHold(ledger, context, attach, r.clearingHoldId, async () => {
         // The interest is promised before the money moves (a crash after the proof may have left it undone).
         await earn.promiseOf(r);
-        return ledger.postHold({
-          holdId: r.clearingHoldId,
+        return {
           toAccountId: await ledger.accountId(r.book, r.userId, r.asset, EARN),
           amount: r.amount,
           kind: 'earn_subscribe',
-          idempotencyKey: context.idempotencyKey,
-          actor: context.actor,
           reference: `earn:${r.productId}:${r.id}`,
-          attach,
-        });
-      };
-      return decide();
+        };
+      });
     },
     record: (tx, decided) => recordDecision(earn, now, tx, decided),
     notice: (decided): ReviewNotice => {

@@ -57,6 +57,7 @@ export type {
   HoldAttachment,
   HoldResult,
   HoldTarget,
+  PostHoldRequest,
   TransferRequest,
 };
 export { BOOKS, LedgerError, ledgerErrorCode };

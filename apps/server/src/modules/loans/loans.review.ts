@@ -5,13 +5,12 @@ import {
   type LoanApplicationListItem,
   loanApplicationReviewCalls,
   loanProofReviewCalls,
-  parseMinor,
 } from '@swx/contract';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
-import { defineReview, type ReviewNotice, thresholdFromParams } from '../review/review.define.ts';
+import { decideHold, defineReview, fourEyesOnAmount, type ReviewNotice } from '../review/review.define.ts';
 import { addDays } from './loans.figures.ts';
 import type { RepaymentRow } from './loans.repayments.repository.ts';
 import type { LoanRow } from './loans.repository.ts';
@@ -81,33 +80,16 @@ export function loanApplicationReview(
       state:
         item.loan.state === 'pending' ? 'pending' : item.loan.state === 'rejected' ? 'rejected' : 'approved',
     }),
-    fourEyes: {
-      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
-      above: thresholdFromParams(params, 'fourEyesAbove.loan'),
-    },
-    ledger: (context, attach) => {
-      const decide = async () => {
-        const l = await loans.loanRow(context.itemId);
-        if (!l || l.poolHoldId === null) throw new Error(`loan ${context.itemId} has no pool reservation`);
-        if (context.decision === 'rejected')
-          return ledger.voidHold({
-            holdId: l.poolHoldId,
-            idempotencyKey: context.idempotencyKey,
-            actor: context.actor,
-            attach,
-          });
-        return ledger.postHold({
-          holdId: l.poolHoldId,
-          toAccountId: await ledger.walletAccount(BOOK, l.userId, l.asset),
-          amount: l.amount,
-          kind: 'loan',
-          idempotencyKey: context.idempotencyKey,
-          actor: context.actor,
-          reference: `loan:${l.id}`,
-          attach,
-        });
-      };
-      return decide();
+    fourEyes: fourEyesOnAmount(params, 'fourEyesAbove.loan'),
+    ledger: async (context, attach) => {
+      const l = await loans.loanRow(context.itemId);
+      if (!l || l.poolHoldId === null) throw new Error(`loan ${context.itemId} has no pool reservation`);
+      return decideHold(ledger, context, attach, l.poolHoldId, async () => ({
+        toAccountId: await ledger.walletAccount(BOOK, l.userId, l.asset),
+        amount: l.amount,
+        kind: 'loan',
+        reference: `loan:${l.id}`,
+      }));
     },
     record: async (tx, decided) => {
       if (decided.decision === 'rejected')
@@ -172,33 +154,16 @@ export function loanProofReview(
       };
     },
     facts: (item) => ({ userId: item.userId, state: item.state }),
-    fourEyes: {
-      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
-      above: thresholdFromParams(params, 'fourEyesAbove.loanRepayment'),
-    },
-    ledger: (context, attach) => {
-      const decide = async () => {
-        const r = await proof(context.itemId);
-        if (!r || r.holdId === null) throw new Error(`loan repayment proof ${context.itemId} has no hold`);
-        if (context.decision === 'rejected')
-          return ledger.voidHold({
-            holdId: r.holdId,
-            idempotencyKey: context.idempotencyKey,
-            actor: context.actor,
-            attach,
-          });
-        return ledger.postHold({
-          holdId: r.holdId,
-          toAccountId: await ledger.walletAccount(BOOK, r.userId, r.asset),
-          amount: r.amount,
-          kind: 'deposit',
-          idempotencyKey: context.idempotencyKey,
-          actor: context.actor,
-          reference: `loan:${r.loanId}`,
-          attach,
-        });
-      };
-      return decide();
+    fourEyes: fourEyesOnAmount(params, 'fourEyesAbove.loanRepayment'),
+    ledger: async (context, attach) => {
+      const r = await proof(context.itemId);
+      if (!r || r.holdId === null) throw new Error(`loan repayment proof ${context.itemId} has no hold`);
+      return decideHold(ledger, context, attach, r.holdId, async () => ({
+        toAccountId: await ledger.walletAccount(BOOK, r.userId, r.asset),
+        amount: r.amount,
+        kind: 'deposit',
+        reference: `loan:${r.loanId}`,
+      }));
     },
     record: (tx, decided) => loans.recordProofDecision(tx, decided.itemId, decided.decision, decided.reason),
     notice: (decided): ReviewNotice =>

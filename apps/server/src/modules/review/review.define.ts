@@ -1,7 +1,14 @@
 import { ASSET_SCALES, type Asset, type CodeValue, parseMinor, type ReviewCallSet } from '@swx/contract';
 import type { z } from 'zod/mini';
 import type { Queryable } from '../../platform/db.ts';
-import type { EntryResult, HoldAttached, HoldResult, HoldTarget } from '../ledger/ledger.service.ts';
+import type {
+  EntryResult,
+  HoldAttached,
+  HoldResult,
+  HoldTarget,
+  LedgerService,
+  PostHoldRequest,
+} from '../ledger/ledger.service.ts';
 import type { NoticeKind } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import type { ReviewDecision, ReviewRow } from './review.repository.ts';
@@ -111,4 +118,35 @@ export function thresholdFromParams(
     const value = await params.get(`${prefix}.${asset}`);
     return value === null ? null : parseMinor(value, ASSET_SCALES[asset]);
   };
+}
+
+/** Four eyes on an item's `amount` of its `asset`, above the staff's `<prefix>.<asset>` parameter. */
+export function fourEyesOnAmount(params: Pick<ParamsService, 'get'>, prefix: string) {
+  return {
+    amountOf: (row: { asset: Asset; amount: string }): ReviewAmount => ({
+      asset: row.asset,
+      minor: parseMinor(row.amount, ASSET_SCALES[row.asset]),
+    }),
+    above: thresholdFromParams(params, prefix),
+  };
+}
+
+/** Where an approval posts the money a hold keeps: the account, the amount, the entry's kind and reference. */
+export type HoldPosting = Pick<PostHoldRequest, 'toAccountId' | 'amount' | 'kind' | 'reference'>;
+
+/**
+ * The ledger effect of a decision on money held for review (a proof's amount on clearing, a loan's
+ * pool reservation): rejected, the hold is voided; approved, it is posted where `posting` says.
+ * Keyed by the decision's idempotency key and carrying its attachment.
+ */
+export async function decideHold(
+  ledger: Pick<LedgerService, 'voidHold' | 'postHold'>,
+  context: DecisionContext<unknown>,
+  attach: DecisionAttachment,
+  holdId: number,
+  posting: () => Promise<HoldPosting>,
+): Promise<EntryResult<ReviewRow> | HoldResult<ReviewRow>> {
+  const { idempotencyKey, actor } = context;
+  if (context.decision === 'rejected') return ledger.voidHold({ holdId, idempotencyKey, actor, attach });
+  return ledger.postHold({ holdId, ...(await posting()), idempotencyKey, actor, attach });
 }

@@ -7,6 +7,7 @@ import {
   type DecisionAttachment,
   type DecisionContext,
   defineReview,
+  fourEyesOnAmount,
   type ReviewNotice,
   thresholdFromParams,
 } from '../review/review.define.ts';
@@ -104,10 +105,7 @@ export function withdrawalReview(
       state:
         item.state === 'pending_review' ? 'pending' : item.state === 'rejected' ? 'rejected' : 'approved',
     }),
-    fourEyes: {
-      amountOf: (item) => ({ asset: item.asset, minor: parseMinor(item.amount, ASSET_SCALES[item.asset]) }),
-      above: thresholdFromParams(params, 'fourEyesAbove.withdrawal'),
-    },
+    fourEyes: fourEyesOnAmount(params, 'fourEyesAbove.withdrawal'),
     ledger: (context, attach) => {
       if (context.decision === 'approved') return null;
       const release = async () => {
