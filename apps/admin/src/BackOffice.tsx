@@ -30,29 +30,27 @@ const SECTIONS: readonly Section[] = [
   ...operatorSections,
   ...fourEyesSections,
 ];
-type SectionName = Section['name'];
 
 /** Every screen with its URL, opened only by the roles of the section it belongs to. */
 const SCREENS = SECTIONS.flatMap((section) =>
-  section.screens.map(({ path, Screen }) => ({ path, section: section.name, Screen })),
+  section.screens.map(({ path, Screen }) => ({ path, roles: section.roles, Screen })),
 );
 
-const mayOpen = (staff: StaffInfo, roles: readonly string[] | 'public') =>
+const mayOpen = (staff: StaffInfo, roles: Section['roles']) =>
   roles === 'public' || roles.includes(staff.role);
 
 /** A section the staff member's role may not open: said so, not an empty screen. */
 function Guard({
   staff,
-  section,
+  roles,
   children,
 }: {
   staff: StaffInfo;
-  section: SectionName;
+  roles: Section['roles'];
   children: ReactNode;
 }) {
   const { text } = useBackOffice();
-  const entry = SECTIONS.find((s) => s.name === section);
-  if (entry && !mayOpen(staff, entry.roles))
+  if (!mayOpen(staff, roles))
     return (
       <p className="alert" role="alert">
         {text.forbidden}
@@ -119,13 +117,13 @@ function TopBar({
 
 /** The menu of the sections the staff member's role may open. */
 function SectionNav({ sections }: { sections: readonly Section[] }) {
-  const { text } = useBackOffice();
+  const { text, language } = useBackOffice();
   return (
     <nav className="admin-nav" aria-label={text.nav.label}>
       <ul>
         {sections.map((s) => (
-          <li key={s.name}>
-            <NavLink to={s.path}>{text.nav[s.name]}</NavLink>
+          <li key={s.path}>
+            <NavLink to={s.path}>{s.label(language)}</NavLink>
           </li>
         ))}
       </ul>
@@ -144,12 +142,12 @@ function Screens({ staff, sections }: { staff: StaffInfo; sections: readonly Sec
           path="/"
           element={sections[0] ? <Navigate to={sections[0].path} replace /> : <p>{text.forbidden}</p>}
         />
-        {SCREENS.map(({ path, section, Screen }) => (
+        {SCREENS.map(({ path, roles, Screen }) => (
           <Route
             key={path}
             path={path}
             element={
-              <Guard staff={staff} section={section}>
+              <Guard staff={staff} roles={roles}>
                 <Screen />
               </Guard>
             }

@@ -1,20 +1,20 @@
-import { adminCalls } from '@swx/contract';
+import { adminCalls, type Language } from '@swx/contract';
 import type { ComponentType } from 'react';
 import { AuditLog } from './AuditLog.tsx';
 import { CustomerPage } from './CustomerPage.tsx';
 import { Customers } from './Customers.tsx';
 import { KycQueue, KycReviewPage } from './KycQueue.tsx';
 import { StaffScreen } from './StaffScreen.tsx';
-import type { Text } from './text.ts';
+import { textFor } from './text.ts';
 
 /**
- * A section of the back office: its menu entry (a key of the texts' `nav`), its URL, the roles the
- * contract allows for its main call, and its screens (each opened only by those roles). Each
- * feature exports its own (`<feature>/sections.ts`); BackOffice.tsx builds the menu and the routes
- * from them.
+ * A section of the back office: its menu entry (from its own feature's texts, in the staff
+ * member's language), its URL, the roles the contract allows for its main call, and its screens
+ * (each opened only by those roles). Each feature exports its own (`<feature>/sections.ts`);
+ * BackOffice.tsx builds the menu and the routes from them.
  */
 export type Section = {
-  name: Exclude<keyof Text['nav'], 'label'>;
+  label: (language: Language) => string;
   path: string;
   roles: readonly string[] | 'public';
   screens: readonly { path: string; Screen: ComponentType }[];
@@ -23,7 +23,7 @@ export type Section = {
 /** The core's sections: customers and KYC first in the menu, staff and the audit log later. */
 export const coreSections: readonly Section[] = [
   {
-    name: 'customers',
+    label: (language) => textFor(language).nav.customers,
     path: '/customers',
     roles: adminCalls.searchCustomers.roles,
     screens: [
@@ -32,7 +32,7 @@ export const coreSections: readonly Section[] = [
     ],
   },
   {
-    name: 'kyc',
+    label: (language) => textFor(language).nav.kyc,
     path: '/kyc',
     roles: adminCalls.kycQueue.roles,
     screens: [
@@ -41,13 +41,13 @@ export const coreSections: readonly Section[] = [
     ],
   },
   {
-    name: 'staff',
+    label: (language) => textFor(language).nav.staff,
     path: '/staff',
     roles: adminCalls.listStaff.roles,
     screens: [{ path: '/staff', Screen: StaffScreen }],
   },
   {
-    name: 'audit',
+    label: (language) => textFor(language).nav.audit,
     path: '/audit',
     roles: adminCalls.auditLog.roles,
     screens: [{ path: '/audit', Screen: AuditLog }],

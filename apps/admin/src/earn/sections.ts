@@ -3,11 +3,12 @@ import type { Section } from '../sections.ts';
 import { EarnProductPage, NewEarnProduct } from './EarnProductPage.tsx';
 import { EarnProducts } from './EarnProducts.tsx';
 import { EarnProofPage, EarnProofQueue } from './EarnProofs.tsx';
+import { EARN_TEXT } from './earn.text.ts';
 
 /** Earn: its products and the purchase proofs to review. */
 export const earnSections: readonly Section[] = [
   {
-    name: 'earnProducts',
+    label: (language) => EARN_TEXT[language].nav.products,
     path: '/earn/products',
     roles: adminCalls.listEarnProducts.roles,
     screens: [
@@ -17,7 +18,7 @@ export const earnSections: readonly Section[] = [
     ],
   },
   {
-    name: 'earnProofs',
+    label: (language) => EARN_TEXT[language].nav.proofs,
     path: '/earn/proofs',
     roles: adminCalls.earnProofQueue.roles,
     screens: [

@@ -5,12 +5,13 @@ import { LoanPools } from './LoanPools.tsx';
 import { LoanProductPage, NewLoanProduct } from './LoanProductPage.tsx';
 import { LoanProducts } from './LoanProducts.tsx';
 import { LoanProofPage, LoanProofQueue } from './LoanProofs.tsx';
+import { LOAN_TEXT } from './loans.text.ts';
 import { OverdueLoans } from './OverdueLoans.tsx';
 
 /** Loans: products, pools, applications and repayment proofs to review, overdue loans. */
 export const loansSections: readonly Section[] = [
   {
-    name: 'loanProducts',
+    label: (language) => LOAN_TEXT[language].nav.products,
     path: '/loans/products',
     roles: adminCalls.listLoanProducts.roles,
     screens: [
@@ -20,13 +21,13 @@ export const loansSections: readonly Section[] = [
     ],
   },
   {
-    name: 'loanPools',
+    label: (language) => LOAN_TEXT[language].nav.pools,
     path: '/loans/pools',
     roles: adminCalls.listLoanPools.roles,
     screens: [{ path: '/loans/pools', Screen: LoanPools }],
   },
   {
-    name: 'loanApplications',
+    label: (language) => LOAN_TEXT[language].nav.applications,
     path: '/loans/applications',
     roles: adminCalls.loanApplicationQueue.roles,
     screens: [
@@ -35,7 +36,7 @@ export const loansSections: readonly Section[] = [
     ],
   },
   {
-    name: 'loanProofs',
+    label: (language) => LOAN_TEXT[language].nav.proofs,
     path: '/loans/proofs',
     roles: adminCalls.loanProofQueue.roles,
     screens: [
@@ -44,7 +45,7 @@ export const loansSections: readonly Section[] = [
     ],
   },
   {
-    name: 'loanOverdue',
+    label: (language) => LOAN_TEXT[language].nav.overdue,
     path: '/loans/overdue',
     roles: adminCalls.overdueLoans.roles,
     screens: [{ path: '/loans/overdue', Screen: OverdueLoans }],

@@ -198,7 +198,7 @@ function ReviewActions<L extends { id: number }, I extends { id: number }>({
     return <p className="muted">{kind.words(context).onlyDeciders}</p>;
   const mine = review.claim !== null && review.claim.staff.id === context.staff?.id;
   if (!mine) return <ClaimFirst acts={acts} heldByOther={review.claim !== null} />;
-  return <Decide acts={acts} review={review} blocked={kind.approvalBlocked?.(context.text, item) ?? null} />;
+  return <Decide acts={acts} review={review} blocked={kind.approvalBlocked?.(context, item) ?? null} />;
 }
 
 /** One item (`<base>/:id`): its review, the kind's details, and claim / release / approve / reject. */

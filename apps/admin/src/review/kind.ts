@@ -2,7 +2,6 @@ import type { ReviewCallSet, ReviewMeta } from '@swx/contract';
 import type { ComponentType } from 'react';
 import type { BackOfficeContext } from '../context.ts';
 import type { Column } from '../DataTable.tsx';
-import type { Text } from '../text.ts';
 
 /** An item as the queue answers it: the product's fields and its review. */
 export type Reviewed<T> = T & { review: ReviewMeta };
@@ -45,6 +44,6 @@ export type ReviewKind<L extends { id: number }, I extends { id: number }> = {
    * Why the item cannot be approved as it stands (e.g. the chain does not confirm a deposit): the
    * approve button is disabled with this reason beside it (the server refuses it too); null: it can.
    */
-  approvalBlocked?: (text: Text, item: Reviewed<I>) => string | null;
+  approvalBlocked?: (context: BackOfficeContext, item: Reviewed<I>) => string | null;
   testId?: string;
 };

@@ -3,11 +3,12 @@ import type { Section } from '../sections.ts';
 import { SmartPlanPage, SmartPlans } from './SmartPlans.tsx';
 import { NewSmartProduct, SmartProductPage } from './SmartProductPage.tsx';
 import { SmartProducts } from './SmartProducts.tsx';
+import { SMART_TEXT } from './smart.text.ts';
 
 /** Smart plans: the products and the plans running. */
 export const smartSections: readonly Section[] = [
   {
-    name: 'smartProducts',
+    label: (language) => SMART_TEXT[language].nav.products,
     path: '/smart/products',
     roles: adminCalls.listSmartProducts.roles,
     screens: [
@@ -17,7 +18,7 @@ export const smartSections: readonly Section[] = [
     ],
   },
   {
-    name: 'smartPlans',
+    label: (language) => SMART_TEXT[language].nav.plans,
     path: '/smart/plans',
     roles: adminCalls.smartPlanMonitor.roles,
     screens: [

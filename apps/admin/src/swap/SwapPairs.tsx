@@ -7,6 +7,7 @@ import { SettingsForm, SettingsTable } from '../KitSettingsTable.tsx';
 import { keys } from '../query.ts';
 import { percentToRatio, ratioToPercent } from '../rates.ts';
 import { fill } from '../text.ts';
+import { useSwapText } from './swap.text.ts';
 
 /** A pair's name, as its row key, its URL-free id and its heading: "BTC → USDT". */
 const pairName = (p: { from: string; to: string }) => `${p.from} → ${p.to}`;
@@ -23,8 +24,7 @@ const draftOf = (p: SwapPairAdmin): Draft => ({
 
 /** One pair's form: limits (in the `from` asset), the fee rate (typed in per cent) and the switch. */
 function EditPair({ pair, onDone }: { pair: SwapPairAdmin; onDone: (message: string) => void }) {
-  const { text } = useBackOffice();
-  const s = text.swap;
+  const s = useSwapText();
   return (
     <SettingsForm
       testId="swap-pair-form"
@@ -61,8 +61,8 @@ function EditPair({ pair, onDone }: { pair: SwapPairAdmin; onDone: (message: str
  * last. Admins change a pair (new quotes use it at once; audited); finance reads.
  */
 export function SwapPairs() {
-  const { text, language, staff } = useBackOffice();
-  const s = text.swap;
+  const { language, staff } = useBackOffice();
+  const s = useSwapText();
   const query = useQuery({
     queryKey: keys.swapPairs(language),
     queryFn: () => callAdmin('listSwapPairs'),

@@ -7,6 +7,7 @@ import type { FieldSpec } from '../KitFields.tsx';
 import { SettingsForm, SettingsTable } from '../KitSettingsTable.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
+import { useWalletText, type WalletText } from './wallet.text.ts';
 
 /** The editable fields of a network, as typed (numbers are sent as integers). */
 const TEXT_FIELDS = [
@@ -49,8 +50,7 @@ const bodyOf = (id: string, d: Draft) => ({
 
 /** One network's form: limits, depths, block time, fee rate, arrival time and the switch. */
 function EditNetwork({ network, onDone }: { network: Network; onDone: (message: string) => void }) {
-  const { text } = useBackOffice();
-  const w = text.wallet;
+  const w = useWalletText();
   const field = (name: FieldName, numeric: boolean): FieldSpec<Draft> => ({
     name,
     kind: 'text',
@@ -79,7 +79,7 @@ function EditNetwork({ network, onDone }: { network: Network; onDone: (message: 
 }
 
 /** A network's id and name, deposit minimum, depths, fee rate, withdrawal range, arrival time and switch. */
-function networkColumns(w: ReturnType<typeof useBackOffice>['text']['wallet']): Column<Network>[] {
+function networkColumns(w: WalletText): Column<Network>[] {
   return [
     { key: 'id', header: w.networkId, cell: (n) => n.id, sortValue: (n) => n.id },
     { key: 'name', header: w.fields.name, cell: (n) => n.name, sortValue: (n) => n.name },
@@ -129,10 +129,10 @@ function networkColumns(w: ReturnType<typeof useBackOffice>['text']['wallet']): 
 
 /** Networks (/admin/networks): every network's terms, and a form to change one (audited). */
 export function Networks() {
-  const { text, language, staff } = useBackOffice();
+  const { language, staff } = useBackOffice();
   // Fees, confirmations, minimums and limits are customer terms: admins change them (roles.ts).
   const mayEdit = allowed(staff, adminCalls.updateNetwork);
-  const w = text.wallet;
+  const w = useWalletText();
   const query = useQuery({
     queryKey: keys.networkList(language),
     queryFn: () => callAdmin('listNetworksAdmin'),

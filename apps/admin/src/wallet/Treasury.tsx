@@ -5,11 +5,12 @@ import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
 import { keys } from '../query.ts';
+import { useWalletText } from './wallet.text.ts';
 
 /** Treasury (/admin/treasury): per asset, the hot wallet on chain beside what customers hold and what is leaving. */
 export function Treasury() {
   const { text, language } = useBackOffice();
-  const w = text.wallet;
+  const w = useWalletText();
   const headingId = useId();
   const query = useQuery({
     queryKey: keys.treasuryRows(language),

@@ -19,17 +19,15 @@ import {
   reasonFacts,
   transferColumns,
 } from '../review/reviewParts.tsx';
-import { fill, formatTime, type Text } from '../text.ts';
+import { fill, formatTime } from '../text.ts';
+import { useWalletText, WALLET_TEXT, type WalletText } from './wallet.text.ts';
 
 /** An amount of the wallet as the server sends it, with its asset. */
 const sent = (amount: string, asset: string) => <Amount value={`${amount} ${asset}`} />;
 
 /** The columns both money queues share: customer, network, amount, submitted. */
-function moneyColumns<T extends DepositRow | WithdrawalRow>({
-  text,
-  language,
-}: BackOfficeContext): Column<T>[] {
-  const w = text.wallet;
+function moneyColumns<T extends DepositRow | WithdrawalRow>({ language }: BackOfficeContext): Column<T>[] {
+  const w = WALLET_TEXT[language];
   return [
     transferColumns.customer<T>(w.customer),
     textColumn<T>('network', w.network, (i) => i.network),
@@ -39,8 +37,7 @@ function moneyColumns<T extends DepositRow | WithdrawalRow>({
 }
 
 /** What the watched chain says of the proof's transaction; on a network without a node, that it is checked by hand. */
-function chainRows(text: Text, item: Reviewed<DepositItem>): [string, ReactNode][] {
-  const w = text.wallet;
+function chainRows(w: WalletText, item: Reviewed<DepositItem>): [string, ReactNode][] {
   const chain = item.chain;
   if (!chain) return [[w.chain, w.chainManual]];
   const found = chain.verdict === 'matches';
@@ -70,18 +67,17 @@ function chainRows(text: Text, item: Reviewed<DepositItem>): [string, ReactNode]
 }
 
 /** Why a deposit proof cannot be approved: the watched chain does not confirm it (the server refuses it too). */
-function depositBlocked(text: Text, item: Reviewed<DepositItem>): string | null {
+function depositBlocked({ language }: BackOfficeContext, item: Reviewed<DepositItem>): string | null {
   if (!item.chain || item.chain.verdict === 'matches') return null;
-  return item.chain.verdict === 'unavailable' ? text.wallet.chainUnavailable : text.wallet.chainBlocked;
+  const w = WALLET_TEXT[language];
+  return item.chain.verdict === 'unavailable' ? w.chainUnavailable : w.chainBlocked;
 }
 
 /** A reason as staff read it: the platform's own reasons in words, staff's as they wrote them. */
-const reasonText = (text: Text, reason: string) =>
-  Object.hasOwn(text.wallet.reasons, reason)
-    ? text.wallet.reasons[reason as keyof Text['wallet']['reasons']]
-    : reason;
+const reasonText = (w: WalletText, reason: string) =>
+  Object.hasOwn(w.reasons, reason) ? w.reasons[reason as keyof WalletText['reasons']] : reason;
 
-const proofWords = (w: Text['wallet']): ProofWords => ({
+const proofWords = (w: WalletText): ProofWords => ({
   customer: w.customer,
   amount: w.amount,
   txHash: w.txHash,
@@ -95,8 +91,7 @@ const proofWords = (w: Text['wallet']): ProofWords => ({
 
 /** A deposit proof on its review page: what the customer declared, beside their own address, what the chain says, and the image. */
 function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
-  const { text } = useBackOffice();
-  const w = text.wallet;
+  const w = useWalletText();
   const matches =
     item.customerAddress !== null && item.customerAddress.toLowerCase() === item.address.toLowerCase();
   return (
@@ -118,10 +113,10 @@ function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
             </strong>
           </span>,
         ],
-        ...chainRows(text, item),
+        ...chainRows(w, item),
       ]}
       state={w.depositStates[item.state]}
-      reason={item.reason ? reasonText(text, item.reason) : null}
+      reason={item.reason ? reasonText(w, item.reason) : null}
     />
   );
 }
@@ -129,7 +124,7 @@ function DepositDetails({ item }: { item: Reviewed<DepositItem> }) {
 /** A withdrawal on its review page: figures, address (and how long it has been in the book), identity. */
 function WithdrawalDetails({ item }: { item: Reviewed<WithdrawalItem> }) {
   const { text, language } = useBackOffice();
-  const w = text.wallet;
+  const w = useWalletText();
   return (
     <Facts
       rows={[
@@ -152,10 +147,7 @@ function WithdrawalDetails({ item }: { item: Reviewed<WithdrawalItem> }) {
 }
 
 /** A money queue's words: its own by their prefix (`deposit…`, `withdrawal…`); finance decides both. */
-const walletWords = (
-  { text: { wallet: w } }: BackOfficeContext,
-  p: 'deposit' | 'withdrawal',
-): ReviewWords => ({
+const walletWords = (w: WalletText, p: 'deposit' | 'withdrawal'): ReviewWords => ({
   heading: w[`${p}Heading`],
   empty: w[`${p}Empty`],
   item: w[`${p}Item`],
@@ -171,10 +163,10 @@ const deposits: ReviewKind<DepositRow, DepositItem> = {
   calls: depositReviewCalls,
   base: '/deposits',
   root: keys.deposits[0],
-  words: (context) => walletWords(context, 'deposit'),
+  words: ({ language }) => walletWords(WALLET_TEXT[language], 'deposit'),
   columns: (context) => [
     ...moneyColumns<DepositRow>(context),
-    transferColumns.hash<DepositRow>(context.text.wallet.txHash),
+    transferColumns.hash<DepositRow>(WALLET_TEXT[context.language].txHash),
   ],
   rowName: walletRowName,
   filterText: (i) => `${i.customer} ${i.network} ${i.txHash}`,
@@ -187,10 +179,14 @@ const withdrawals: ReviewKind<WithdrawalRow, WithdrawalItem> = {
   calls: withdrawalReviewCalls,
   base: '/withdrawals',
   root: keys.withdrawals[0],
-  words: (context) => walletWords(context, 'withdrawal'),
+  words: ({ language }) => walletWords(WALLET_TEXT[language], 'withdrawal'),
   columns: (context) => [
     ...moneyColumns<WithdrawalRow>(context),
-    { key: 'receive', header: context.text.wallet.receive, cell: (i) => sent(i.receive, i.asset) },
+    {
+      key: 'receive',
+      header: WALLET_TEXT[context.language].receive,
+      cell: (i) => sent(i.receive, i.asset),
+    },
   ],
   rowName: walletRowName,
   filterText: (i) => `${i.customer} ${i.network}`,

@@ -3,11 +3,12 @@ import type { Section } from '../sections.ts';
 import { Networks } from './Networks.tsx';
 import { Treasury } from './Treasury.tsx';
 import { DepositQueue, DepositReviewPage, WithdrawalQueue, WithdrawalReviewPage } from './WalletQueues.tsx';
+import { WALLET_TEXT } from './wallet.text.ts';
 
 /** Deposits and withdrawals: their review queues, the networks and the treasury. */
 export const walletSections: readonly Section[] = [
   {
-    name: 'deposits',
+    label: (language) => WALLET_TEXT[language].nav.deposits,
     path: '/deposits',
     roles: adminCalls.depositQueue.roles,
     screens: [
@@ -16,7 +17,7 @@ export const walletSections: readonly Section[] = [
     ],
   },
   {
-    name: 'withdrawals',
+    label: (language) => WALLET_TEXT[language].nav.withdrawals,
     path: '/withdrawals',
     roles: adminCalls.withdrawalQueue.roles,
     screens: [
@@ -25,13 +26,13 @@ export const walletSections: readonly Section[] = [
     ],
   },
   {
-    name: 'networks',
+    label: (language) => WALLET_TEXT[language].nav.networks,
     path: '/networks',
     roles: adminCalls.listNetworksAdmin.roles,
     screens: [{ path: '/networks', Screen: Networks }],
   },
   {
-    name: 'treasury',
+    label: (language) => WALLET_TEXT[language].nav.treasury,
     path: '/treasury',
     roles: adminCalls.treasury.roles,
     screens: [{ path: '/treasury', Screen: Treasury }],
