@@ -54,6 +54,31 @@ export const MODULES = [
 
 export type Services = ServicesOf<typeof MODULES>;
 
+/**
+ * The floors of the modules that are not products (ARCHITECTURE.md, "Module floors"; checked by
+ * architecture.imports.test.ts). A product needs no entry: any module built with the kit's
+ * `defineProduct` stands on the product floor.
+ */
+export const FLOORS = {
+  base: [
+    'audit',
+    'market',
+    'notices',
+    'ledger',
+    'identity',
+    'staff',
+    'params',
+    'uploads',
+    'review',
+    'kyc',
+    'operator',
+    'content',
+    'alerts',
+  ],
+  kit: ['products'],
+  composition: ['desk', 'stats'],
+} as const;
+
 /** A compile error names the module whose needs come later in the list, and what it lacks. */
 const ordered: MissingNeeds<typeof MODULES> = true;
 void ordered;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
-import { MODULES } from '../../modules.ts';
+import { FLOORS, MODULES } from '../../modules.ts';
 import { localeTexts } from '../../platform/texts.ts';
 
 /** The products of the one list: the modules built with the kit's `defineProduct`. */
@@ -17,9 +17,14 @@ function noticeKinds(module: string): Record<string, string[]> {
 }
 
 describe('product declarations', () => {
-  it('every money product of the list is declared with the kit', () => {
-    expect(products.map((p) => p.name).sort()).toEqual(
-      ['earn', 'loans', 'positions', 'smart', 'swap', 'wallet'].sort(),
+  it('the money products of the list are declared with the kit, and no base, kit or composition module is', () => {
+    const names = products.map((p) => p.name);
+    for (const product of ['earn', 'loans', 'positions', 'smart', 'swap', 'wallet'])
+      expect(names).toContain(product);
+    const floors: readonly string[] = [...FLOORS.base, ...FLOORS.kit, ...FLOORS.composition];
+    expect(names.filter((name) => floors.includes(name))).toEqual([]);
+    expect(MODULES.filter((m) => !('product' in m) && !floors.includes(m.name)).map((m) => m.name)).toEqual(
+      [],
     );
   });
 
