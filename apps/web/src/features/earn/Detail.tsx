@@ -104,7 +104,7 @@ function ProductView({ product }: { product: EarnProduct }) {
       >
         <div className="product-card-head">
           <h2 id="earn-product-name">{product.name}</h2>
-          <span className="earn-chips">
+          <span className="product-chips">
             <span className="earn-chip product-chip">{product.asset}</span>
             <IncomeWord income={product.income} />
             {product.type === 'vip' ? (

@@ -29,9 +29,9 @@ export default function FundList() {
   };
   return (
     <EarnPage title={t('title.cryptoInvest')}>
-      <p className="muted earn-intro">{t('earn.list.intro')}</p>
+      <p className="muted product-intro">{t('earn.list.intro')}</p>
       <form
-        className="card earn-filters"
+        className="card product-filters"
         aria-label={t('earn.filter.label')}
         onSubmit={(e) => e.preventDefault()}
       >

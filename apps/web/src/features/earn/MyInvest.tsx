@@ -12,7 +12,7 @@ import { announce } from '../../ui/announce.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { FormError } from '../../ui/Field.tsx';
 import { Empty } from '../../ui/PageState.tsx';
-import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { exactFact, type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
@@ -34,11 +34,11 @@ function Summary({ userId }: { userId: number }) {
       ) : query.data.length === 0 ? (
         <Empty text={t('earn.mine.noSummary')} />
       ) : (
-        <ul className="earn-summary-list">
+        <ul className="product-list earn-summary-list">
           {query.data.map((row) => (
             <li key={row.asset} data-asset={row.asset}>
               <h3>{row.asset}</h3>
-              <dl className="earn-summary-facts">
+              <dl className="product-fact-grid earn-summary-facts">
                 <div data-fact="invested" data-value={row.invested}>
                   <dt>{t('earn.mine.invested')}</dt>
                   <dd>{f.money(row.invested, row.asset)}</dd>
@@ -283,14 +283,9 @@ function RedeemDialog({
       }
       disabled={busy}
     >
-      <p className="earn-confirm-name">{investment.productName}</p>
+      <p className="product-confirm-name">{investment.productName}</p>
       <Facts
-        facts={rows.map(([label, value, name]) => ({
-          name,
-          label,
-          value,
-          shown: f.exact(value, quote.asset),
-        }))}
+        facts={rows.map(([label, value, name]) => exactFact(f, name, label, value, quote.asset))}
         testId="redeem-figures"
         quoteId={quote.quoteId}
       />
@@ -340,7 +335,7 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
     >
       <div className="product-card-head">
         <h3 id={headingId}>{i.productName}</h3>
-        <span className="earn-chips">
+        <span className="product-chips">
           <span className="earn-chip product-chip">{i.asset}</span>
           <IncomeWord income={i.income} />
         </span>
@@ -399,7 +394,7 @@ function Investments({ userId, type }: { userId: number; type: EarnType }) {
       {!query.isSuccess ? (
         <QueryState query={query} />
       ) : query.data.length === 0 ? (
-        <div className="card earn-missing">
+        <div className="card product-note earn-missing">
           <p>{t('earn.mine.none')}</p>
           <Link to={type === 'vip' ? '/financial/vipInvest' : '/financial/cryptoInvest'}>
             {type === 'vip' ? t('earn.detail.toVip') : t('earn.detail.toFunds')}

@@ -2,10 +2,17 @@ import { type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
-import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import {
+  AmountField,
+  amountMessage,
+  checkAmount,
+  LiveQuote,
+  ShortBalance,
+  useSettled,
+} from '../../ui/product/Amount.tsx';
+import { Choice, type ChoiceOption } from '../../ui/product/Choice.tsx';
 import { ScrollTable } from '../../ui/product/Facts.tsx';
 import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
 import { ImageInput } from '../uploads/ImageInput.tsx';
@@ -21,7 +28,7 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
   const f = useEarnFormat();
   if (quote.redemption.length === 0) return null;
   return (
-    <details className="earn-redemption" data-testid="redemption-table">
+    <details className="product-details earn-redemption" data-testid="redemption-table">
       <summary>{t('earn.redemption.title')}</summary>
       <p className="small muted">{t('earn.redemption.note', { rate: f.percent(quote.penaltyRate) })}</p>
       <ScrollTable
@@ -197,18 +204,11 @@ function PayChoice({
 }) {
   const { t } = useTranslation();
   const f = useEarnFormat();
-  return (
-    <fieldset className="earn-pay product-choice">
-      <legend>{t('earn.pay.title')}</legend>
-      <label className="earn-pay-option product-option">
-        <input
-          type="radio"
-          name="payWith"
-          value="balance"
-          checked={payment.payWith === 'balance'}
-          onChange={() => payment.setPayWith('balance')}
-        />
-        <span>
+  const options: ChoiceOption<PayWith>[] = [
+    {
+      value: 'balance',
+      label: (
+        <>
           {t('earn.pay.balance')}
           {available !== undefined ? (
             <span className="small muted">
@@ -216,23 +216,25 @@ function PayChoice({
               · {t('earn.amount.available', { amount: f.exact(available, product.asset) })}
             </span>
           ) : null}
-        </span>
-      </label>
-      {canProof ? (
-        <label className="earn-pay-option product-option">
-          <input
-            type="radio"
-            name="payWith"
-            value="proof"
-            checked={payment.payWith === 'proof'}
-            onChange={() => payment.setPayWith('proof')}
-          />
-          <span>{t('earn.pay.proof')}</span>
-        </label>
-      ) : product.type === 'fund' ? (
+        </>
+      ),
+    },
+  ];
+  if (canProof) options.push({ value: 'proof', label: t('earn.pay.proof') });
+  return (
+    <Choice
+      legend={t('earn.pay.title')}
+      name="payWith"
+      value={payment.payWith}
+      options={options}
+      onChange={payment.setPayWith}
+      className="earn-pay"
+      optionClassName="earn-pay-option"
+    >
+      {!canProof && product.type === 'fund' ? (
         <p className="small muted">{demo ? t('earn.pay.proofLiveOnly') : t('earn.pay.proofUnavailable')}</p>
       ) : null}
-    </fieldset>
+    </Choice>
   );
 }
 
@@ -263,17 +265,6 @@ function ProofStep({ payIn, payment }: { payIn: PayIn; payment: Payment }) {
         error={payment.errors.txHash}
         onChange={payment.setTxHash}
       />
-    </div>
-  );
-}
-
-/** The balance is less than the amount: said, with the way to deposit (live book). */
-function ShortBalance({ demo }: { demo: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className="notice" data-testid="short-balance">
-      <p>{t('earn.refusal.balance')}</p>
-      {demo ? null : <Link to="/profile/deposit">{t('earn.refusal.deposit')}</Link>}
     </div>
   );
 }
@@ -310,7 +301,7 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
   };
   return (
     <section className="card earn-buy" aria-labelledby="earn-buy-title" data-testid="earn-purchase">
-      <div className="confirm-head">
+      <div className="product-card-head">
         <h2 id="earn-buy-title">{t('earn.buy.title')}</h2>
         <BookBadge />
       </div>
@@ -331,7 +322,9 @@ export function Purchase({ product, userId }: { product: EarnProduct; userId: nu
         />
         <PurchaseQuote product={product} live={live} quotable={amount.quotable} demo={demo} />
         <PayChoice {...{ product, payment, available, canProof, demo }} />
-        {short ? <ShortBalance demo={demo} /> : null}
+        {short ? (
+          <ShortBalance text={t('earn.refusal.balance')} deposit={demo ? null : t('earn.refusal.deposit')} />
+        ) : null}
         {payment.payWith === 'proof' && payIn ? <ProofStep payIn={payIn} payment={payment} /> : null}
         <button type="submit" className="button primary large block" data-testid="earn-review">
           {t('earn.buy.review')}

@@ -8,7 +8,7 @@ import { callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
-import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { exactFact, type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -42,12 +42,7 @@ function incomeFigures(quote: EarnQuote, t: TFunction, f: EarnFormat): Fact[] {
     },
   ];
   if (quote.dailyProfit !== null)
-    figures.push({
-      name: 'dailyProfit',
-      label: t('earn.quote.dailyProfit'),
-      value: quote.dailyProfit,
-      shown: f.exact(quote.dailyProfit, quote.asset),
-    });
+    figures.push(exactFact(f, 'dailyProfit', t('earn.quote.dailyProfit'), quote.dailyProfit, quote.asset));
   figures.push({
     name: 'estimatedProfit',
     label: t('earn.quote.estimatedProfit'),
@@ -78,12 +73,7 @@ function useQuoteFigures(quote: EarnQuote): Fact[] {
   const { t } = useTranslation();
   const f = useEarnFormat();
   return [
-    {
-      name: 'amount',
-      label: t('earn.quote.amount'),
-      value: quote.amount,
-      shown: f.exact(quote.amount, quote.asset),
-    },
+    exactFact(f, 'amount', t('earn.quote.amount'), quote.amount, quote.asset),
     {
       name: 'term',
       label: t('earn.fact.term'),
@@ -125,12 +115,7 @@ function payingFacts(
     },
   ];
   if (payWith === 'balance')
-    paying.push({
-      name: 'available',
-      label: t('earn.quote.available'),
-      value: quote.available,
-      shown: f.exact(quote.available, quote.asset),
-    });
+    paying.push(exactFact(f, 'available', t('earn.quote.available'), quote.available, quote.asset));
   else if (payInAddress)
     paying.push({
       name: 'payIn',
@@ -250,7 +235,7 @@ export function ConfirmPurchase({
       disabled={busy || short}
       why={short ? whyId : undefined}
     >
-      <p className="earn-confirm-name">{quote.productName}</p>
+      <p className="product-confirm-name">{quote.productName}</p>
       <QuoteFigures quote={quote} testId="confirm-figures" />
       <Facts facts={payingFacts(quote, payWith, payInAddress, t, f)} />
       {payWith === 'proof' ? <p className="small muted">{t('earn.pay.reviewNote')}</p> : null}

@@ -12,7 +12,7 @@ export default function VipList() {
   const query = useQuery(earnQueries.vip(book));
   return (
     <EarnPage title={t('title.vipInvest')}>
-      <section className="card earn-vip-rule" aria-labelledby="vip-rule-title">
+      <section className="card product-note earn-vip-rule" aria-labelledby="vip-rule-title">
         <h2 id="vip-rule-title">{t('earn.vip.ruleTitle')}</h2>
         <p>{t('earn.vip.rule')}</p>
       </section>

@@ -14,7 +14,7 @@ import { useFigureFormat } from '../../app/figures.ts';
 import { formatNumber } from '../../app/i18n.ts';
 import { formatPercent, minorOf } from '../../app/money.ts';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
-import { Facts } from '../../ui/product/Facts.tsx';
+import { Facts, type Tone } from '../../ui/product/Facts.tsx';
 import { ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { earnTexts } from './texts.ts';
@@ -158,7 +158,7 @@ export function Capacity({ product }: { product: EarnProduct }) {
           percent: formatNumber(f.language, percent / 100, { style: 'percent' }),
         })}
       </p>
-      <progress className="earn-progress" max={100} value={percent} aria-hidden="true" />
+      <progress className="product-progress" max={100} value={percent} aria-hidden="true" />
     </div>
   );
 }
@@ -203,7 +203,7 @@ export function Eligibility({ product }: { product: EarnProduct }) {
   const { t } = useTranslation();
   if (!product.requiresKyc && !product.onePerCustomer) return null;
   return (
-    <ul className="earn-rules" data-testid="eligibility">
+    <ul className="product-rules" data-testid="eligibility">
       {product.requiresKyc ? (
         <li>
           {t('earn.rule.kyc')} <Link to="/profile/verification">{t('title.verification')}</Link>
@@ -237,7 +237,7 @@ export function ProductCard({ product }: { product: EarnProduct }) {
         <h2 id={headingId}>
           <Link to={productPath(product)}>{product.name}</Link>
         </h2>
-        <span className="earn-chips">
+        <span className="product-chips">
           <span className="earn-chip product-chip">{product.asset}</span>
           <IncomeWord income={product.income} />
         </span>
@@ -254,11 +254,23 @@ export function ProductCard({ product }: { product: EarnProduct }) {
   );
 }
 
+/** The tone of an investment's status (its words say it). */
+const STATUS_TONES: Partial<Record<EarnState, Tone>> = {
+  pending: 'caution',
+  in_progress: 'success',
+  rejected: 'danger',
+};
+
 /** An investment's status in words, with its own mark. */
 export function StatusWord({ status }: { status: EarnState }) {
   const { t } = useTranslation();
   return (
-    <span className="earn-status product-chip" data-state={status} data-testid="earn-status">
+    <span
+      className="earn-status product-chip"
+      data-state={status}
+      data-tone={STATUS_TONES[status]}
+      data-testid="earn-status"
+    >
       {t(`earn.status.${status}`)}
     </span>
   );

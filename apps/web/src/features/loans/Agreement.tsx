@@ -29,7 +29,7 @@ export function AgreementLink({ loan }: { loan: Pick<LoanRecord, 'id' | 'product
     }
   };
   return (
-    <div className="loan-download">
+    <div className="product-offer">
       <button
         type="button"
         className="button ghost"

@@ -7,6 +7,7 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { idOf } from '../../app/pathId.ts';
 import { announce } from '../../ui/announce.ts';
 import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import { Choice } from '../../ui/product/Choice.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
@@ -290,23 +291,16 @@ function TermChoice({
   const { t } = useTranslation();
   const f = useLoanFormat();
   return (
-    <fieldset className="loan-terms product-choice">
-      <legend>{t('loan.term.label')}</legend>
-      <div className="loan-term-options">
-        {terms.map((days) => (
-          <label key={days} className="loan-term">
-            <input
-              type="radio"
-              name="termDays"
-              value={days}
-              checked={value === days}
-              onChange={() => onChange(days)}
-            />
-            <span>{f.days(days)}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      legend={t('loan.term.label')}
+      name="termDays"
+      value={value}
+      options={terms.map((days) => ({ value: days, label: f.days(days) }))}
+      onChange={onChange}
+      pills
+      className="loan-terms"
+      optionClassName="loan-term"
+    />
   );
 }
 
@@ -362,7 +356,7 @@ function BorrowSteps({ userId, product }: { userId: number; product: Product }) 
     termDays,
   );
   return (
-    <div className="product-stack loan-stack">
+    <div className="product-stack">
       <section
         className="card product-card loan-borrow"
         aria-labelledby="loan-borrow-title"

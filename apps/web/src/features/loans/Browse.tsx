@@ -36,11 +36,11 @@ export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: b
         </p>
       ) : null}
       <h3>{t('loan.limit.raise')}</h3>
-      <ul className="loan-steps">
+      <ul className="product-list loan-steps">
         {limit.steps.map((step) => (
           <li key={step.key} data-step={step.key} data-done={step.done}>
             <span>{t(`loan.limit.step.${step.key}`, { points: f.count(step.points) })}</span>
-            <span className="loan-badge product-chip">
+            <span className="loan-badge product-chip" data-tone={step.done ? 'success' : undefined}>
               {step.done ? t('loan.limit.done') : t('loan.limit.notYet')}
             </span>
           </li>
@@ -168,11 +168,11 @@ function BrowseBody({ userId }: { userId: number }) {
   if (!query.isSuccess) return <QueryState query={query} />;
   const { limit, products } = query.data;
   return (
-    <div className="product-stack loan-stack">
-      <p className="muted loan-intro">{t('loan.intro')}</p>
+    <div className="product-stack">
+      <p className="muted product-intro">{t('loan.intro')}</p>
       {limit.kycState !== 'verified' ? <KycGate state={limit.kycState} /> : null}
       <LimitCard limit={limit} />
-      <section aria-labelledby="loan-products-title" className="product-stack loan-stack">
+      <section aria-labelledby="loan-products-title" className="product-stack">
         <h2 id="loan-products-title">{t('loan.products')}</h2>
         {products.length === 0 ? (
           <Empty text={t('loan.noProducts')} />

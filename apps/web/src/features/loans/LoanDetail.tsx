@@ -1,4 +1,4 @@
-import type { LoanDetail as Detail } from '@swx/contract';
+import type { LoanDetail as Detail, LoanState } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -9,7 +9,7 @@ import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { useUploadedFile } from '../uploads/upload.ts';
 import { AgreementLink } from './Agreement.tsx';
 import { useTermFacts } from './facts.ts';
-import { LoanPage, StateWord, useLoanFormat } from './parts.tsx';
+import { LoanPage, STATE_TONES, StateWord, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 import { Repay } from './Repay.tsx';
 
@@ -136,7 +136,7 @@ function Accruals({ loan }: { loan: Detail }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   return (
-    <details className="loan-accruals" data-testid="loan-accruals">
+    <details className="product-details loan-accruals" data-testid="loan-accruals">
       <summary>{t('loan.detail.accruals')}</summary>
       {loan.accruals.length === 0 ? (
         <Empty text={t('loan.detail.noAccruals')} />
@@ -170,12 +170,16 @@ function ProofImage({ id }: { id: string }) {
   return <img className="loan-proof-image" src={file.url} alt={t('loan.detail.proofImage')} />;
 }
 
+/** A repayment's state as a loan's, for its chip: approved is repaid. */
+const repaymentState = (r: Detail['repayments'][number]): LoanState =>
+  r.state === 'approved' ? 'repaid' : r.state === 'rejected' ? 'rejected' : 'pending';
+
 function Repayments({ loan }: { loan: Detail }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
   if (loan.repayments.length === 0) return <Empty text={t('loan.detail.noRepayments')} />;
   return (
-    <ul className="loan-repayments" data-testid="loan-repayments">
+    <ul className="product-list loan-repayments" data-testid="loan-repayments">
       {[...loan.repayments].reverse().map((r) => (
         <li
           key={r.id}
@@ -188,7 +192,8 @@ function Repayments({ loan }: { loan: Detail }) {
             <strong data-value={r.amount}>{f.exact(r.amount, loan.asset)}</strong>{' '}
             <span
               className="loan-state product-chip"
-              data-state={r.state === 'approved' ? 'repaid' : r.state === 'rejected' ? 'rejected' : 'pending'}
+              data-state={repaymentState(r)}
+              data-tone={STATE_TONES[repaymentState(r)]}
             >
               {t(`loan.repaymentState.${r.method === 'balance' ? 'paid' : r.state}`)}
             </span>
@@ -251,7 +256,7 @@ function DetailBody({ userId, id }: { userId: number; id: number }) {
   const loan = query.data;
   const open = loan.state === 'repaying' || loan.state === 'expired';
   return (
-    <div className="product-stack loan-stack" data-loan={loan.id} data-state={loan.state}>
+    <div className="product-stack" data-loan={loan.id} data-state={loan.state}>
       <Summary loan={loan} />
       <section className="card" aria-labelledby="loan-amounts-title">
         <h2 id="loan-amounts-title">{t('loan.detail.amounts')}</h2>

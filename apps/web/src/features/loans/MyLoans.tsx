@@ -116,7 +116,7 @@ export function LoanList({
   const loans = query.data.filter(filter);
   if (loans.length === 0)
     return (
-      <section className="card loan-missing">
+      <section className="card product-note loan-missing">
         <p>{empty}</p>
         <Link to="/loan">{t('loan.borrow.toProducts')}</Link>
       </section>

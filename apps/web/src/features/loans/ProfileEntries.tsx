@@ -13,8 +13,8 @@ export function Contracts() {
   return (
     <LoanPage title={t('title.loanContract')}>
       {(userId) => (
-        <div className="product-stack loan-stack">
-          <p className="muted loan-intro">{t('loan.contracts.intro')}</p>
+        <div className="product-stack">
+          <p className="muted product-intro">{t('loan.contracts.intro')}</p>
           <LoanList
             userId={userId}
             links="agreement"
@@ -33,8 +33,8 @@ export function Repayments() {
   return (
     <LoanPage title={t('title.loanRepayment')}>
       {(userId) => (
-        <div className="product-stack loan-stack">
-          <p className="muted loan-intro">{t('loan.repayments.intro')}</p>
+        <div className="product-stack">
+          <p className="muted product-intro">{t('loan.repayments.intro')}</p>
           <LoanList
             userId={userId}
             links="repay"
@@ -50,7 +50,7 @@ export function Repayments() {
 function CreditBody({ userId }: { userId: number }) {
   const query = useQuery(loanQueries.products(userId));
   return (
-    <div className="product-stack loan-stack">
+    <div className="product-stack">
       <CreditScoreCard />
       {!query.isSuccess ? <QueryState query={query} /> : <LimitCard limit={query.data.limit} score={false} />}
     </div>

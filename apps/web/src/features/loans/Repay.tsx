@@ -2,21 +2,20 @@ import { Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { minorOf } from '../../app/money.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { AmountField, amountMessage, checkAmount } from '../../ui/product/Amount.tsx';
-import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { AmountField, amountMessage, checkAmount, ShortBalance } from '../../ui/product/Amount.tsx';
+import { Choice } from '../../ui/product/Choice.tsx';
+import { exactFact, type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { PayAddress, TxHashField } from '../../ui/product/Transfer.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
-import { exactFact } from './facts.ts';
 import { decimalOf, Refusal, useLoanFormat } from './parts.tsx';
 import { loanQueries } from './queries.ts';
 
@@ -324,17 +323,18 @@ function HowMuch({
   const { t } = useTranslation();
   const f = useLoanFormat();
   return (
-    <fieldset className="loan-choice product-choice">
-      <legend>{t('loan.repay.howMuch')}</legend>
-      <label className="loan-option product-option">
-        <input type="radio" name="repayFull" value="full" checked={full} onChange={() => onChange(true)} />
-        <span>{t('loan.repay.full', { amount: f.exact(payoff.total, payoff.asset) })}</span>
-      </label>
-      <label className="loan-option product-option">
-        <input type="radio" name="repayFull" value="part" checked={!full} onChange={() => onChange(false)} />
-        <span>{t('loan.repay.part')}</span>
-      </label>
-    </fieldset>
+    <Choice
+      legend={t('loan.repay.howMuch')}
+      name="repayFull"
+      value={full ? 'full' : 'part'}
+      options={[
+        { value: 'full', label: t('loan.repay.full', { amount: f.exact(payoff.total, payoff.asset) }) },
+        { value: 'part', label: t('loan.repay.part') },
+      ]}
+      onChange={(choice) => onChange(choice === 'full')}
+      className="loan-choice"
+      optionClassName="loan-option"
+    />
   );
 }
 
@@ -376,10 +376,7 @@ function ByBalance({
         />
       )}
       {amount.short ? (
-        <div className="notice" id={whyId}>
-          <p>{t('loan.refusal.balance')}</p>
-          <Link to="/profile/deposit">{t('loan.refusal.deposit')}</Link>
-        </div>
+        <ShortBalance text={t('loan.refusal.balance')} deposit={t('loan.refusal.deposit')} id={whyId} />
       ) : null}
       <button
         type="submit"
@@ -401,7 +398,7 @@ function WithdrawOffer({ payoff, onWithdraw }: { payoff: LoanPayoff; onWithdraw:
   const total = minorOf(payoff.total, payoff.asset) ?? 0n;
   const available = minorOf(payoff.available, payoff.asset) ?? 0n;
   return (
-    <div className="notice loan-withdraw" data-testid="withdraw">
+    <div className="notice product-offer" data-testid="withdraw">
       <p>{t('loan.withdraw.text', { amount: f.exact(payoff.total, payoff.asset) })}</p>
       <button
         type="button"
@@ -419,21 +416,18 @@ function WithdrawOffer({ payoff, onWithdraw }: { payoff: LoanPayoff; onWithdraw:
 function MethodChoice({ value, onChange }: { value: Method; onChange: (method: Method) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="loan-choice product-choice">
-      <legend>{t('loan.repay.method')}</legend>
-      {(['balance', 'proof'] as const).map((method) => (
-        <label key={method} className="loan-option product-option">
-          <input
-            type="radio"
-            name="repayMethod"
-            value={method}
-            checked={value === method}
-            onChange={() => onChange(method)}
-          />
-          <span>{t(`loan.repay.by.${method}`)}</span>
-        </label>
-      ))}
-    </fieldset>
+    <Choice
+      legend={t('loan.repay.method')}
+      name="repayMethod"
+      value={value}
+      options={(['balance', 'proof'] as const).map((method) => ({
+        value: method,
+        label: t(`loan.repay.by.${method}`),
+      }))}
+      onChange={onChange}
+      className="loan-choice"
+      optionClassName="loan-option"
+    />
   );
 }
 

@@ -202,7 +202,7 @@ function TypedName({
   const id = useId();
   const [name, setName] = useState('');
   return (
-    <details className="loan-signature-typed">
+    <details className="product-details loan-signature-typed">
       <summary ref={summary}>{t('loan.sign.keyboardTitle')}</summary>
       <p className="small muted">{t('loan.sign.keyboardText')}</p>
       <div className="field">

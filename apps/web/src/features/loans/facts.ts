@@ -1,18 +1,7 @@
 import type { LoanRecord } from '@swx/contract';
 import { useTranslation } from 'react-i18next';
-import type { Fact } from '../../ui/product/Facts.tsx';
+import { exactFact, type Fact } from '../../ui/product/Facts.tsx';
 import { useLoanFormat } from './parts.tsx';
-
-/** An amount of the loan's asset as a fact, with every digit the server gave. */
-export function exactFact(
-  f: { exact: (amount: string, asset: string) => string },
-  name: string,
-  label: string,
-  amount: string,
-  asset: string,
-): Fact {
-  return { name, label, value: amount, shown: f.exact(amount, asset) };
-}
 
 /** The terms a quote and a loan both state. */
 type Terms = Pick<

@@ -7,6 +7,7 @@ import { useFigureFormat } from '../../app/figures.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
+import type { Tone } from '../../ui/product/Facts.tsx';
 import { BookNotice, ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { loanTexts } from './texts.ts';
@@ -86,11 +87,26 @@ export function decimalOf(minor: bigint, asset: Asset): string {
   return formatMinor(minor, ASSET_SCALES[asset]);
 }
 
+/** The tone of a loan's state or a repayment's (its words say it). */
+export const STATE_TONES: Partial<Record<LoanState, Tone>> = {
+  pending: 'caution',
+  repaying: 'brand',
+  repaid: 'success',
+  withdrawn: 'success',
+  expired: 'danger',
+  rejected: 'danger',
+};
+
 /** A loan's state in words, with its own mark. */
 export function StateWord({ state }: { state: LoanState }) {
   const { t } = useTranslation();
   return (
-    <span className="loan-state product-chip" data-state={state} data-testid="loan-state">
+    <span
+      className="loan-state product-chip"
+      data-state={state}
+      data-tone={STATE_TONES[state]}
+      data-testid="loan-state"
+    >
       {t(`loan.state.${state}`)}
     </span>
   );

@@ -155,7 +155,7 @@ function OrderCards({ items, tab, onDone }: { items: Position[]; tab: Tab; onDon
   const { t } = useTranslation();
   const f = useTradeFormat();
   return (
-    <ul className="order-cards">
+    <ul className="product-list order-cards">
       {items.map((order) => (
         <li
           key={order.id}
@@ -164,7 +164,7 @@ function OrderCards({ items, tab, onDone }: { items: Position[]; tab: Tab; onDon
           data-code={order.code}
           data-reason={order.closeReason ?? undefined}
         >
-          <div className="order-card-head">
+          <div className="product-record-head order-card-head">
             <strong>{order.code}</strong> <DirectionLabel direction={order.direction} />
             <OrderLink order={order} />
           </div>

@@ -16,7 +16,7 @@ export function DirectionChoice({
 }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="direction-choice">
+    <fieldset className="direction-choice product-choice">
       <legend>{t('trade.direction')}</legend>
       {(['long', 'short'] as const).map((direction) => (
         <button

@@ -13,6 +13,7 @@ import { formatAmount, formatMoney, formatPercent, signOf } from '../../app/mone
 import { useClientState } from '../../app/state.ts';
 import { Field } from '../../ui/Field.tsx';
 import { price } from '../market/live.ts';
+import '../../ui/product/product.css';
 import './trading.css';
 
 /** Formatters in the reader's language; every one takes the server's decimal strings as they are. */

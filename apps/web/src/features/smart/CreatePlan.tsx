@@ -1,13 +1,14 @@
 import type { SmartProduct, SmartQuote } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { BookBadge, useCurrentBook } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
-import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { Choice } from '../../ui/product/Choice.tsx';
+import { exactFact, type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -19,12 +20,7 @@ function useQuoteFigures(quote: SmartQuote): Fact[] {
   const f = useSmartFormat();
   const feeText = useFeeText();
   return [
-    {
-      name: 'amount',
-      label: t('smart.fact.amount'),
-      value: quote.amount,
-      shown: f.exact(quote.amount, quote.asset),
-    },
+    exactFact(f, 'amount', t('smart.fact.amount'), quote.amount, quote.asset),
     {
       name: 'timeframe',
       label: t('smart.fact.timeframe'),
@@ -75,12 +71,7 @@ function useQuoteFigures(quote: SmartQuote): Fact[] {
       value: quote.backtestReturn ?? '',
       shown: quote.backtestReturn === null ? t('smart.backtest.na') : f.signedPercent(quote.backtestReturn),
     },
-    {
-      name: 'available',
-      label: t('smart.quote.available'),
-      value: quote.available,
-      shown: f.exact(quote.available, quote.asset),
-    },
+    exactFact(f, 'available', t('smart.quote.available'), quote.available, quote.asset),
   ];
 }
 
@@ -142,7 +133,7 @@ function ConfirmPlan({
       }
       disabled={busy}
     >
-      <p className="smart-confirm-name">
+      <p className="product-confirm-name">
         {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
         <bdi>{quote.instruments.join(', ')}</bdi>
       </p>
@@ -207,23 +198,17 @@ function TimeframeChoice({
 }) {
   const { t } = useTranslation();
   const f = useSmartFormat();
-  const legendId = useId();
   return (
-    <fieldset className="smart-timeframes" aria-labelledby={legendId}>
-      <legend id={legendId}>{t('smart.fact.timeframe')}</legend>
-      {timeframes.map((days) => (
-        <label key={days} className="smart-option">
-          <input
-            type="radio"
-            name="timeframe"
-            value={days}
-            checked={value === days}
-            onChange={() => onChange(days)}
-          />
-          <span>{f.days(days)}</span>
-        </label>
-      ))}
-    </fieldset>
+    <Choice
+      legend={t('smart.fact.timeframe')}
+      name="timeframe"
+      value={value}
+      options={timeframes.map((days) => ({ value: days, label: f.days(days) }))}
+      onChange={onChange}
+      pills
+      className="smart-timeframes"
+      optionClassName="smart-option"
+    />
   );
 }
 
@@ -252,7 +237,11 @@ export function CreatePlan({ product, userId }: { product: SmartProduct; userId:
     maximum: f.exact(product.maxAmount, product.asset),
   });
   return (
-    <section className="card smart-create" aria-labelledby="smart-create-title" data-testid="smart-create">
+    <section
+      className="card product-card smart-create"
+      aria-labelledby="smart-create-title"
+      data-testid="smart-create"
+    >
       <div className="product-card-head">
         <h2 id="smart-create-title">{t('smart.buy.title')}</h2>
         <BookBadge />

@@ -11,7 +11,7 @@ import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
 import { announce } from '../../ui/announce.ts';
 import { Empty } from '../../ui/PageState.tsx';
-import { Facts, ScrollTable } from '../../ui/product/Facts.tsx';
+import { exactFact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
 import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
@@ -200,8 +200,8 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
       confirm={busy ? t('smart.stop.stopping') : t('smart.stop.confirm')}
       disabled={busy}
     >
-      <p className="smart-confirm-name">{plan.productName}</p>
-      <ul className="smart-steps">
+      <p className="product-confirm-name">{plan.productName}</p>
+      <ul className="product-rules smart-steps">
         <li>
           {plan.openTrades === 0
             ? t('smart.stop.noneOpen')
@@ -214,18 +214,8 @@ function StopDialog({ plan, onClose }: { plan: SmartPlanDetail; onClose: () => v
       </ul>
       <Facts
         facts={[
-          {
-            name: 'amount',
-            label: t('smart.fact.amount'),
-            value: plan.amount,
-            shown: f.exact(plan.amount, plan.asset),
-          },
-          {
-            name: 'equity',
-            label: t('smart.fact.equity'),
-            value: plan.equity,
-            shown: f.exact(plan.equity, plan.asset),
-          },
+          exactFact(f, 'amount', t('smart.fact.amount'), plan.amount, plan.asset),
+          exactFact(f, 'equity', t('smart.fact.equity'), plan.equity, plan.asset),
         ]}
       />
       <p className="small muted">{t('smart.stop.note')}</p>
@@ -247,24 +237,14 @@ function Settlement({ plan }: { plan: SmartPlanDetail }) {
       <h2 id="smart-settlement-title">{t('smart.settlement.title')}</h2>
       <Facts
         facts={[
-          {
-            name: 'amount',
-            label: t('smart.settlement.principal'),
-            value: plan.amount,
-            shown: f.exact(plan.amount, plan.asset),
-          },
+          exactFact(f, 'amount', t('smart.settlement.principal'), plan.amount, plan.asset),
           {
             name: 'result',
             label: t('smart.settlement.result'),
             value: plan.incomeToDate,
             shown: <Move amount={plan.incomeToDate} asset={plan.asset} />,
           },
-          {
-            name: 'fee',
-            label: t('smart.fact.feeTaken'),
-            value: plan.fee ?? '0',
-            shown: f.exact(plan.fee ?? '0', plan.asset),
-          },
+          exactFact(f, 'fee', t('smart.fact.feeTaken'), plan.fee ?? '0', plan.asset),
           {
             name: 'returned',
             label: t('smart.settlement.returned'),

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useClientState } from '../../app/state.ts';
 import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
-import { type Fact, Facts } from '../../ui/product/Facts.tsx';
+import { exactFact, type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QueryState } from '../../ui/product/ProductPage.tsx';
 import { DemoDisabled, Move, SmartPage, StateWord, useSmartFormat } from './parts.tsx';
 import { smartQueries } from './queries.ts';
@@ -33,7 +33,7 @@ function termFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
       plan.instruments.join(','),
     ),
     fact('timeframe', t('smart.fact.timeframe'), f.days(plan.timeframeDays), String(plan.timeframeDays)),
-    fact('amount', t('smart.fact.amount'), f.exact(plan.amount, plan.asset), plan.amount),
+    exactFact(f, 'amount', t('smart.fact.amount'), plan.amount, plan.asset),
     fact(
       'range',
       t('smart.fact.amounts'),
@@ -93,7 +93,7 @@ function runFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
       t('smart.plan.tradesCount', { count: plan.tradeCount, open: f.count(plan.openTrades) }),
       String(plan.tradeCount),
     ),
-    fact('equity', t('smart.fact.equity'), f.exact(plan.equity, plan.asset), plan.equity),
+    exactFact(f, 'equity', t('smart.fact.equity'), plan.equity, plan.asset),
   ];
 }
 
@@ -105,10 +105,9 @@ function endFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
     facts.push(
       fact('endReason', t('smart.fact.endReason'), t(`smart.endReason.${plan.endReason}`), plan.endReason),
     );
-  if (plan.fee !== null)
-    facts.push(fact('fee', t('smart.fact.feeTaken'), f.exact(plan.fee, plan.asset), plan.fee));
+  if (plan.fee !== null) facts.push(exactFact(f, 'fee', t('smart.fact.feeTaken'), plan.fee, plan.asset));
   if (plan.returned !== null)
-    facts.push(fact('returned', t('smart.fact.returned'), f.exact(plan.returned, plan.asset), plan.returned));
+    facts.push(exactFact(f, 'returned', t('smart.fact.returned'), plan.returned, plan.asset));
   return facts;
 }
 

@@ -197,7 +197,7 @@ function ProductView({
         <Closed product={product} />
       </section>
       <Strategy product={product} />
-      <div className="smart-records">
+      <div className="product-grid smart-records">
         <Backtest backtest={backtest} asset={product.asset} />
         <LiveRecord live={live} asset={product.asset} />
       </div>

@@ -37,12 +37,12 @@ export default function Products() {
   const query = useQuery(smartQueries.products());
   return (
     <SmartPage title={t('title.trading')}>
-      <p className="muted smart-intro">{t('smart.list.intro')}</p>
+      <p className="muted product-intro">{t('smart.list.intro')}</p>
       {demo ? <DemoDisabled /> : null}
       {!query.isSuccess ? (
         <QueryState query={query} />
       ) : query.data.length === 0 || query.data.every((p) => !p.enabled) ? (
-        <section className="card smart-missing" data-testid="smart-not-enabled">
+        <section className="card product-note smart-missing" data-testid="smart-not-enabled">
           <h2>{t('smart.list.notEnabledTitle')}</h2>
           <p>{t('smart.list.notEnabled')}</p>
         </section>

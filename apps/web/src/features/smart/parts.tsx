@@ -16,7 +16,7 @@ import { formatDecimal, formatNumber } from '../../app/i18n.ts';
 import { formatAmount, formatPercent, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
-import { Facts } from '../../ui/product/Facts.tsx';
+import { Facts, type Tone } from '../../ui/product/Facts.tsx';
 import { BookNotice, ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
 import { smartTexts } from './texts.ts';
@@ -98,11 +98,19 @@ export function Move({ amount, asset, testId }: { amount: string; asset: string;
   );
 }
 
+/** The tone of a plan's state (its words say it). */
+const STATE_TONES: Partial<Record<SmartState, Tone>> = { in_progress: 'success', stopped: 'caution' };
+
 /** A plan's state in words, with its own mark. */
 export function StateWord({ state }: { state: SmartState }) {
   const { t } = useTranslation();
   return (
-    <span className="smart-status product-chip" data-state={state} data-testid="smart-status">
+    <span
+      className="smart-status product-chip"
+      data-state={state}
+      data-tone={STATE_TONES[state]}
+      data-testid="smart-status"
+    >
       {t(`smart.state.${state}`)}
     </span>
   );
@@ -295,7 +303,7 @@ export function Refusal({ error, product }: { error: unknown; product?: SmartPro
       break;
   }
   return (
-    <div className="form-error smart-refusal" role="alert" data-code={error.code}>
+    <div className="form-error smart-refusal product-refusal" role="alert" data-code={error.code}>
       <p>{text}</p>
       {action ? <div>{action}</div> : null}
     </div>

@@ -81,7 +81,7 @@ export function ConfirmSwap({
         failure ? (
           <Refusal error={failure} pair={pair} action={newQuote} />
         ) : clock.expired ? (
-          <div className="swap-expired-offer" data-testid="quote-expired">
+          <div className="product-offer" data-testid="quote-expired">
             {newQuote}
           </div>
         ) : null

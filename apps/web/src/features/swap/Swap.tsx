@@ -8,7 +8,14 @@ import { useCurrentBook } from '../../shell/BookBadge.tsx';
 import { LoginLinks } from '../../shell/LoginLinks.tsx';
 import { announce } from '../../ui/announce.ts';
 import { Empty } from '../../ui/PageState.tsx';
-import { AmountField, amountMessage, checkAmount, LiveQuote, useSettled } from '../../ui/product/Amount.tsx';
+import {
+  AmountField,
+  amountMessage,
+  checkAmount,
+  LiveQuote,
+  ShortBalance,
+  useSettled,
+} from '../../ui/product/Amount.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import {
   Countdown,
@@ -37,7 +44,7 @@ function Result({ record, onAgain }: { record: SwapRecord; onAgain: () => void }
   useEffect(() => heading.current?.focus(), []);
   return (
     <section
-      className="card swap-result"
+      className="card product-card swap-result"
       aria-labelledby="swap-result-title"
       data-testid="swap-result"
       data-entry={record.entryId}
@@ -187,22 +194,6 @@ function SwapAmount({
   );
 }
 
-/** The balance is short of the amount: said, with the way to deposit (not in the demo book). */
-function ShortBalance() {
-  const { t } = useTranslation();
-  const book = useCurrentBook();
-  return (
-    <div className="notice swap-short" data-testid="short-balance">
-      <p>{t('swap.refusal.balance')}</p>
-      {book === 'demo' ? null : (
-        <p>
-          <Link to="/profile/deposit">{t('swap.refusal.deposit')}</Link>
-        </p>
-      )}
-    </div>
-  );
-}
-
 /**
  * The live quote: why there is none (the pair closed, nothing typed: at `statusId`), its refusal,
  * or its figures with the time left and, once it ran out, the way to a new one.
@@ -290,6 +281,7 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
   const amount = useSwapAmount(userId, typed, choice);
   const quote = useSwapQuote(userId, choice, amount.quotable, confirming === null);
   const afterSwap = useAfterSwap();
+  const deposit = useCurrentBook() === 'demo' ? null : t('swap.refusal.deposit');
   const done = (record: SwapRecord) => {
     setConfirming(null);
     setResult(record);
@@ -311,7 +303,7 @@ function SwapForm({ pairs, userId }: { pairs: SwapPair[]; userId: number }) {
       >
         <PairPickers choice={choice} />
         <SwapAmount choice={choice} amount={amount} typed={typed} onChange={setTyped} />
-        {amount.short ? <ShortBalance /> : null}
+        {amount.short ? <ShortBalance text={t('swap.refusal.balance')} deposit={deposit} /> : null}
         <SwapLiveQuote choice={choice} quotable={amount.quotable} quote={quote} statusId={statusId} />
         <button
           type="submit"
@@ -361,14 +353,14 @@ export default function Swap() {
   const pairs = useQuery(swapQueries.pairs());
   return (
     <ProductPage name="swap" texts={swapTexts} title={t('title.swap')} nav={null}>
-      <p className="muted swap-intro">{t('swap.intro')}</p>
+      <p className="muted product-intro swap-intro">{t('swap.intro')}</p>
       {!pairs.isSuccess ? (
         <QueryState query={pairs} />
       ) : pairs.data.length === 0 ? (
         <Empty text={t('swap.pairs.empty')} />
       ) : (
         <div className="swap-layout">
-          <div className="swap-main">
+          <div className="product-stack swap-main">
             {isLogin && user ? <SwapForm pairs={pairs.data} userId={user.id} /> : <SignInPrompt />}
             {isLogin && user ? <History userId={user.id} /> : null}
           </div>

@@ -105,7 +105,12 @@ export function Countdown({ left, id }: { left: number; id?: string }) {
       <p id={id} className={seconds === 0 ? 'swap-expired' : undefined}>
         {seconds === 0 ? t('swap.quote.expired') : t('swap.quote.validFor', { count: seconds })}
       </p>
-      <progress className="swap-progress" max={SWAP_QUOTE_SECONDS * 1000} value={left} aria-hidden="true" />
+      <progress
+        className="product-progress"
+        max={SWAP_QUOTE_SECONDS * 1000}
+        value={left}
+        aria-hidden="true"
+      />
     </div>
   );
 }
@@ -134,7 +139,7 @@ type Figure = { name: string; label: string; value: string; shown: ReactNode; st
  */
 export function SwapFacts({ figures, group }: { figures: Figure[]; group?: string }) {
   return (
-    <dl className="swap-facts" data-group={group}>
+    <dl className="facts swap-facts" data-group={group}>
       {figures.map((figure) => (
         <div
           key={figure.name}
@@ -229,7 +234,7 @@ export function Refusal({
   const demo = useCurrentBook() === 'demo';
   if (!(error instanceof ApiFailure))
     return (
-      <div className="form-error swap-refusal" role="alert">
+      <div className="form-error product-offer swap-refusal" role="alert">
         <p>{t('state.error')}</p>
       </div>
     );
@@ -257,7 +262,12 @@ export function Refusal({
       break;
   }
   return (
-    <div className="form-error swap-refusal" role="alert" data-code={error.code} data-testid="swap-refusal">
+    <div
+      className="form-error product-offer swap-refusal"
+      role="alert"
+      data-code={error.code}
+      data-testid="swap-refusal"
+    >
       <p>{text}</p>
       {next ? <p>{next}</p> : null}
     </div>

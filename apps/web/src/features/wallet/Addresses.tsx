@@ -87,7 +87,7 @@ function AddressList({ userId, networks }: { userId: number; networks: Network[]
               {a.address}
             </code>
             {a.owned ? (
-              <span className="owned-mark" data-testid="owned-mark">
+              <span className="owned-mark product-chip" data-tone="success" data-testid="owned-mark">
                 {t('wallet.addresses.owned')}
               </span>
             ) : null}

@@ -20,11 +20,11 @@ function RecordCard({
 }) {
   return (
     <li className="card wallet-record" {...data}>
-      <div className="wallet-record-head">
+      <div className="product-record-head wallet-record-head">
         <strong className="wallet-record-amount">{amount}</strong>
         {state}
       </div>
-      <dl className="wallet-record-facts">
+      <dl className="product-fact-grid">
         {facts.map(([label, value, name]) => (
           <div key={label} data-fact={name}>
             <dt>{label}</dt>
@@ -131,7 +131,7 @@ function DepositRecord({ userId }: { userId: number }) {
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noDeposits')} />;
   return (
-    <ol className="wallet-records" aria-label={t('title.deposits')} data-testid="deposit-record">
+    <ol className="product-list wallet-records" aria-label={t('title.deposits')} data-testid="deposit-record">
       {query.data.map((d) => (
         <DepositCard key={d.id} deposit={d} />
       ))}
@@ -146,7 +146,11 @@ function WithdrawalRecord({ userId }: { userId: number }) {
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noWithdrawals')} />;
   return (
-    <ol className="wallet-records" aria-label={t('title.withdrawals')} data-testid="withdrawal-record">
+    <ol
+      className="product-list wallet-records"
+      aria-label={t('title.withdrawals')}
+      data-testid="withdrawal-record"
+    >
       {query.data.map((w) => (
         <WithdrawalCard key={w.id} withdrawal={w} />
       ))}

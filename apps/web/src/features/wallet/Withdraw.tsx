@@ -249,7 +249,7 @@ function AddressChoice({
   const now = useNow();
   const id = useId();
   return (
-    <fieldset className="wallet-choice" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset className="wallet-choice product-choice" aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{t('wallet.withdraw.address')}</legend>
       {addresses.length === 0 ? (
         <p className="muted">{t('wallet.withdraw.noAddresses')}</p>
@@ -259,7 +259,7 @@ function AddressChoice({
             const locked = Date.parse(a.usableFrom) > now;
             return (
               <li key={a.id}>
-                <label className="wallet-choice-option" data-address={a.address}>
+                <label className="wallet-choice-option product-option" data-address={a.address}>
                   <input
                     type="radio"
                     name="addressId"

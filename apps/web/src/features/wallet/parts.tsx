@@ -18,9 +18,11 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
+import type { Tone } from '../../ui/product/Facts.tsx';
 import { walletQueries } from '../transfers/queries.ts';
 import { walletTexts } from './texts.ts';
 import '../../ui/wallet-page.css';
+import '../../ui/product/product.css';
 import './wallet.css';
 
 /**
@@ -271,11 +273,21 @@ export function DepositProgress({ deposit }: { deposit: Deposit }) {
   return null;
 }
 
+/** The tone of a deposit's or withdrawal's state (its words say it). */
+const STATE_TONES: Partial<Record<string, Tone>> = {
+  rejected: 'danger',
+  failed: 'danger',
+  reversed: 'danger',
+  below_minimum: 'danger',
+  available: 'success',
+  completed: 'success',
+};
+
 /** A deposit's or withdrawal's state in words, with its own mark. */
 export function StateWord({ kind, state }: { kind: 'deposit' | 'withdrawal'; state: string }) {
   const { t } = useTranslation();
   return (
-    <span className="wallet-state" data-state={state}>
+    <span className="wallet-state product-chip" data-state={state} data-tone={STATE_TONES[state]}>
       {t(`wallet.${kind}State.${state}`)}
     </span>
   );

@@ -1,5 +1,6 @@
 import { amountInput } from '@swx/contract';
 import { type ReactNode, useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
 import { normalizeDecimal } from '../decimalInput.ts';
 import { Field } from '../Field.tsx';
@@ -171,6 +172,31 @@ export function LiveQuote({
       ) : (
         (idle ?? refusal ?? (ready ? children : <Loading />))
       )}
+    </div>
+  );
+}
+
+/**
+ * The balance is short of the amount: said, with the way to deposit (`deposit`, left out where
+ * there is none, as in the demo book). `id` lets a button that cannot go on say why.
+ */
+export function ShortBalance({
+  text,
+  deposit,
+  id,
+}: {
+  text: string;
+  deposit?: string | null | undefined;
+  id?: string | undefined;
+}) {
+  return (
+    <div className="notice product-offer" id={id} data-testid="short-balance">
+      <p>{text}</p>
+      {deposit ? (
+        <p>
+          <Link to="/profile/deposit">{deposit}</Link>
+        </p>
+      ) : null}
     </div>
   );
 }

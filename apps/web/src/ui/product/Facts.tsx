@@ -1,12 +1,29 @@
 import type { ReactNode } from 'react';
 import './product.css';
 
+/** The tone of a state's chip (`.product-chip[data-tone]`): it repeats what the state's words say. */
+export type Tone = 'success' | 'caution' | 'danger' | 'brand';
+
 /**
  * One row of a product's facts: its name (`data-figure`, or `data-fact`), its label, what is shown
  * and, for readers and tests, the exact value (`data-value`, left out when there is none). `long`
  * marks a sentence rather than a figure (read from the start when it takes a line of its own).
  */
 export type Fact = { name: string; label: ReactNode; shown: ReactNode; value?: string; long?: boolean };
+
+/**
+ * A fact of an exact amount of an asset: shown with every digit the server gave (`f.exact`, the
+ * product's formatter), its value the decimal itself.
+ */
+export function exactFact(
+  f: { exact: (amount: string, asset: string) => string },
+  name: string,
+  label: ReactNode,
+  amount: string,
+  asset: string,
+): Fact {
+  return { name, label, value: amount, shown: f.exact(amount, asset) };
+}
 
 /**
  * A product's facts as a description list (`dl.facts`), every row `<div><dt/><dd/></div>`: a

@@ -49,7 +49,11 @@ export function ProductPage({
 export function BookNotice({ name, title, text }: { name: string; title: string; text: string }) {
   const titleId = `${name}-demo-title`;
   return (
-    <section className={`card ${name}-demo`} data-testid={`${name}-demo`} aria-labelledby={titleId}>
+    <section
+      className={`card product-note ${name}-demo`}
+      data-testid={`${name}-demo`}
+      aria-labelledby={titleId}
+    >
       <h2 id={titleId}>{title}</h2>
       <p>{text}</p>
       <BookSwitch />
@@ -82,7 +86,7 @@ export function QueryState({
 /** What was asked for is not there: said in a card, with the link back to where to choose it. */
 export function Missing({ name, text, to, back }: { name: string; text: string; to: string; back: string }) {
   return (
-    <section className={`card ${name}-missing`}>
+    <section className={`card product-note ${name}-missing`}>
       <p>{text}</p>
       <Link to={to}>{back}</Link>
     </section>
