@@ -43,7 +43,9 @@ export function violations(edges: readonly Edge[], kinds: ReadonlyMap<string, Ki
     const from = kinds.get(edge.from);
     const to = kinds.get(edge.to);
     if (!from || !to) {
-      found.push(`${edge.file}: module ${!from ? edge.from : edge.to} has no floor (add it to FLOORS in src/modules.ts, or define it with defineProduct)`);
+      found.push(
+        `${edge.file}: module ${!from ? edge.from : edge.to} has no floor (add it to FLOORS in src/modules.ts, or define it with defineProduct)`,
+      );
       continue;
     }
     if (!MAY_IMPORT[from].includes(to))

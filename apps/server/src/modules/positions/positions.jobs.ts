@@ -1,12 +1,7 @@
-import type { Job } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { type LedgerService, MARGIN } from '../ledger/ledger.service.ts';
-import {
-  reconcileSubLedger,
-  type SubLedger,
-  subLedgerReconciliationJob,
-} from '../products/reconciliation.ts';
+import { reconcileSubLedger, type SubLedger } from '../products/reconciliation.ts';
 import type { PositionsService } from './positions.service.ts';
 
 export type MarginDifference = { book: string; userId: number; ledger: string; positions: string };
