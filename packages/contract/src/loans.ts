@@ -96,6 +96,11 @@ export const loanProductsData = z.object({
     z.extend(loanProduct, {
       /** The most this customer may borrow of it now (0: none; below the minimum: none either). */
       myLimit: decimalString,
+      /**
+       * The APR of each term (percent, one decimal, as the sheet states it), at the product's
+       * maximum amount: the sheet's figure for that amount and term.
+       */
+      aprs: z.array(z.object({ termDays: z.int(), apr: z.string() })),
     }),
   ),
 });

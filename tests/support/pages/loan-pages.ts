@@ -157,6 +157,25 @@ export class LoanDetailPage extends PageModel {
     return this.amounts.locator('[data-row="total"] [data-column="owed"]');
   }
 
+  /** What is owed now of one part (`principal`, `interest`, `lateCost`, `total`). */
+  owed(row: 'principal' | 'interest' | 'lateCost' | 'total'): Locator {
+    return this.amounts.locator(`[data-row="${row}"] [data-column="owed"]`);
+  }
+
+  /** The day-by-day list of interest and late cost (opened), oldest day first. */
+  async accrualRows(): Promise<{ day: string; interest: string; lateCost: string }[]> {
+    const list = this.page.getByTestId('loan-accruals');
+    if ((await list.getAttribute('open')) === null) await list.locator('summary').click();
+    const rows = await list.locator('tr[data-day]').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        day: (tr as HTMLElement).dataset.day ?? '',
+        interest: tr.querySelector<HTMLElement>('[data-column="interest"]')?.dataset.value ?? '',
+        lateCost: tr.querySelector<HTMLElement>('[data-column="lateCost"]')?.dataset.value ?? '',
+      })),
+    );
+    return rows.reverse();
+  }
+
   /** Asks to repay a part from the balance; answers the confirm dialog's figures. */
   async repayPart(amount: string): Promise<Figures> {
     await this.repay.locator('input[name="repayMethod"][value="balance"]').check();

@@ -98,6 +98,27 @@ function limitOf(p: LoanProductRow, sharePpm: bigint): bigint {
   return (p.maxMinor * sharePpm) / PPM;
 }
 
+/**
+ * The APR of each of a product's terms, at its maximum amount: the sheet's own figure
+ * (`loanFiguresOf`), which the product card shows beside the daily rate.
+ */
+function aprsOf(p: LoanProductRow, day: string): { termDays: number; apr: string }[] {
+  return p.terms.map((termDays) => ({
+    termDays,
+    apr: loanFiguresOf(
+      {
+        amount: p.maxMinor,
+        termDays,
+        dailyPpm: p.dailyPpm,
+        interestFreeDays: p.interestFreeDays,
+        lateDailyPpm: p.lateDailyPpm,
+        lateCapPpm: p.lateCapPpm,
+      },
+      day,
+    ).apr,
+  }));
+}
+
 export async function products(ctx: LoansContext, userId: number): Promise<LoanProductsData> {
   const [{ sharePpm, ...mine }, rows] = await Promise.all([limit(ctx, userId), listProducts(ctx.db)]);
   const products = await Promise.all(
@@ -106,6 +127,7 @@ export async function products(ctx: LoansContext, userId: number): Promise<LoanP
       .map(async (p) => ({
         ...wireProduct(p, await available(ctx, await poolAccount(ctx, p.asset))),
         myLimit: toDecimal(limitOf(p, sharePpm), ASSET_SCALES[p.asset]),
+        aprs: aprsOf(p, today(ctx)),
       })),
   );
   return { limit: mine, products };

@@ -7,6 +7,7 @@ import { createTestContext, deposit, type TestContext } from '../../test/context
 import { loanProductBody, testLoans } from '../../test/loans.ts';
 import { reconcileSubLedger } from '../products/reconciliation.ts';
 import { addDays } from './loans.figures.ts';
+import { chargesOf } from './loans.repository.ts';
 import { INCOME, LOAN, POOL, UNEARNED } from './loans.service.ts';
 
 /**
@@ -201,11 +202,13 @@ describe(`loans on ${TEST_DB}`, () => {
     expect((await loans.detail('live', early, earlyLoan)).state).toBe('repaid');
     expect(await account('unearned')).toBe(2n * u('61.5'));
 
-    // The interest-free boundary: day 7 charges nothing, day 8 charges 0.5.
+    // The interest-free boundary: day 7 charges nothing, day 8 charges 0.5. On day 9 the
+    // settlement has posted day 8, and the list shows day 9's charge too, as today's payoff counts it.
     for (let day = 6; day <= 8; day++) await serviceDay(day);
     await serviceDay(9);
     expect((await loans.detail('live', ontime, ontimeLoan)).accruals).toEqual([
       { day: '2027-03-09', interest: '0.500000', lateCost: '0.000000' },
+      { day: '2027-03-10', interest: '0.500000', lateCost: '0.000000' },
     ]);
     expect(await owes(ontime)).toBe(u('1000.5'));
 
@@ -696,5 +699,86 @@ describe(`loans on ${TEST_DB}`, () => {
       }),
     ).rejects.toMatchObject({ code: 10032, data: { reason: 'used' } });
     expect(u((await loans.pool('USDT')).available)).toBe(pool - u('500'));
+  });
+
+  it('the day-by-day list, what is owed and today’s payoff agree at every moment of the day (issue 41)', async () => {
+    const { loans, applications, runner } = l;
+    at(100, 9);
+    const finance = await ctx.staffMember('finance');
+    const product = (await loans.createProduct(`staff:${finance.id}`, loanProductBody({ name: 'Agree' })))
+      .product;
+    await loans.fundPool(
+      `staff:${finance.id}`,
+      { asset: 'USDT', amount: '2000', reason: 'agree' },
+      'test-pool-fund-agree',
+    );
+    const c = await ctx.customer({ name: 'loan-agree' });
+    await l.verify(c.id);
+    await deposit(ctx.ledger, c.id, u('50'));
+    // 300: at most what one approval pays out (an earlier test sets four eyes above 300).
+    const q = await loans.quote('live', c.id, { productId: product.id, amount: '300', termDays: 30 });
+    const { id } = await loans.apply('live', c.id, {
+      quoteId: q.quoteId,
+      requestId: `agree-${c.id}`,
+      signature: await l.signature(c.id),
+      acceptAgreement: true,
+    });
+    await applications.claim({ staffId: finance.id }, id);
+    await applications.approve({ staffId: finance.id }, id);
+    await loans.bookReceivables();
+    expect((await loans.detail('live', c.id, id)).state).toBe('repaying');
+    const payoutDay = addDays(D0, 100);
+
+    /** The list, what is owed and the payoff now: one sum of the days, less what was paid. */
+    const agree = async (when: string) => {
+      const detail = await loans.detail('live', c.id, id);
+      const payoff = await loans.payoff('live', c.id, id);
+      const listed = detail.accruals.reduce((sum, a) => sum + u(a.interest), 0n);
+      const owed = u(payoff.interest);
+      expect(listed - u(detail.paid.interest), when).toBe(owed);
+      expect(u(detail.outstanding.interest), when).toBe(owed);
+      expect(detail.outstanding.total, when).toBe(payoff.total);
+      // Every day up to today listed, once the interest-free days are over; nothing after today.
+      const today = payoff.day;
+      const k = Math.round((Date.parse(today) - Date.parse(payoutDay)) / 86_400_000);
+      expect(
+        detail.accruals.map((a) => a.day),
+        when,
+      ).toEqual(Array.from({ length: Math.max(0, k - 7) }, (_, i) => addDays(payoutDay, 8 + i)));
+      // The days the settlement posted are the list's, to the minor unit.
+      const posted = await chargesOf(ctx.db, id);
+      expect(
+        posted.map((p) => ({ day: p.day, interest: p.interest })),
+        when,
+      ).toEqual(
+        detail.accruals
+          .filter((a) => posted.some((p) => p.day === a.day))
+          .map((a) => ({ day: a.day, interest: u(a.interest) })),
+      );
+    };
+
+    for (let day = 6; day <= 12; day++) {
+      // Midnight, before the settlement's run; after it; midday; the last minute of the day.
+      at(100 + day, 0);
+      await agree(`day ${day} 00:00`);
+      clock.now += 10 * 60_000;
+      expect(await loans.runDaily(runner)).toEqual([]);
+      await agree(`day ${day} 00:10`);
+      at(100 + day, 12);
+      if (day === 10)
+        await loans.repay('live', c.id, { loanId: id, requestId: 'agree-part', full: false, amount: '100' });
+      await agree(`day ${day} 12:00`);
+      clock.now = Date.parse(`${addDays(payoutDay, day)}T23:59:00Z`);
+      await agree(`day ${day} 23:59`);
+    }
+    // Repaid in full: the list stops at the day it closed, and nothing is owed.
+    at(113, 12);
+    await loans.repay('live', c.id, { loanId: id, requestId: 'agree-full', full: true });
+    at(115, 12);
+    const closed = await loans.detail('live', c.id, id);
+    expect(closed.state).toBe('repaid');
+    expect(closed.accruals.at(-1)?.day).toBe(addDays(payoutDay, 13));
+    expect(closed.outstanding.total).toBe('0.000000');
+    expect(closed.accruals.reduce((sum, a) => sum + u(a.interest), 0n)).toBe(u(closed.paid.interest));
   });
 });

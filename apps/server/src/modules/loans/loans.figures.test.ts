@@ -5,6 +5,7 @@ import {
   aprTenths,
   aprText,
   chargeOfDay,
+  chargesThrough,
   interestThrough,
   type LoanTerms,
   lateCap,
@@ -97,6 +98,22 @@ describe('loan figures', () => {
     expect(lateThrough(t, payout, [], 35)).toBe(5_000_000n);
     expect(lateThrough(t, payout, [], 400)).toBe(lateCap(t));
     expect(chargeOfDay(t, payout, [], addDays(payout, 36)).late).toBe(0n);
+  });
+
+  it('the day-by-day charges through a day sum to what is charged through it, days without a charge left out', () => {
+    const t = terms({ lateCapPpm: 5_000n });
+    const payout = '2026-03-01';
+    const paid = [{ day: addDays(payout, 10), principal: 400_000_000n }];
+    for (const k of [0, 1, 7, 8, 11, 30, 33, 40]) {
+      const days = chargesThrough(t, payout, paid, addDays(payout, k));
+      expect(days.reduce((s, d) => s + d.interest, 0n)).toBe(interestThrough(t, payout, paid, k));
+      expect(days.reduce((s, d) => s + d.late, 0n)).toBe(lateThrough(t, payout, paid, k));
+      expect(days.every((d) => d.interest + d.late > 0n)).toBe(true);
+    }
+    expect(chargesThrough(t, payout, paid, addDays(payout, 9))).toEqual([
+      { day: addDays(payout, 8), interest: 500_000n, late: 0n },
+      { day: addDays(payout, 9), interest: 500_000n, late: 0n },
+    ]);
   });
 
   it('allocates a repayment to late cost, then interest, then principal', () => {

@@ -119,6 +119,28 @@ export function chargeOfDay(
   };
 }
 
+/** One day's charge, as the daily settlement posts it. */
+export type DayCharge = { day: string; interest: bigint; late: bigint };
+
+/**
+ * Each day's charge (`chargeOfDay`) from the payout through `through`, days that charge nothing
+ * left out: what the settlement posts day by day. Their sums are `interestThrough` and
+ * `lateThrough` of the last day.
+ */
+export function chargesThrough(
+  t: LoanTerms,
+  payoutDay: string,
+  paid: readonly PrincipalPaid[],
+  through: string,
+): DayCharge[] {
+  const days: DayCharge[] = [];
+  for (let day = addDays(payoutDay, 1); day <= through; day = addDays(day, 1)) {
+    const c = chargeOfDay(t, payoutDay, paid, day);
+    if (c.interest !== 0n || c.late !== 0n) days.push({ day, ...c });
+  }
+  return days;
+}
+
 /** What is owed: principal, interest and late cost charged and not yet repaid. */
 export type Owed = { principal: bigint; interest: bigint; late: bigint };
 export const owedTotal = (o: Owed) => o.principal + o.interest + o.late;

@@ -9,10 +9,10 @@ import {
 } from '@swx/contract';
 import type { Book } from '../ledger/ledger.service.ts';
 import { ppmText } from '../products/figures.ts';
-import { addDays, owedTotal, type PrincipalPaid } from './loans.figures.ts';
+import { addDays, type Owed, owedTotal, type PrincipalPaid } from './loans.figures.ts';
 import { type RepaymentRow, repaymentsOf } from './loans.repayments.repository.ts';
-import { chargesOf, type LoanRow, loanById, loansOf, principalPaidOf } from './loans.repository.ts';
-import { type LoansContext, mine, owedToday, today } from './loans.shared.ts';
+import { type LoanRow, loanById, loansOf, principalPaidOf } from './loans.repository.ts';
+import { accrued, type LoansContext, mine, today } from './loans.shared.ts';
 
 /* What a customer reads of their loans, the signed agreements, and the loans' wire forms. */
 
@@ -33,15 +33,16 @@ export async function loans(
 
 export async function detail(ctx: LoansContext, book: Book, userId: number, id: number): Promise<LoanDetail> {
   const loan = await mine(ctx, book, userId, id);
-  const [paid, charges, repayments] = await Promise.all([
+  const [paid, repayments] = await Promise.all([
     principalPaidOf(ctx.db, [loan.id]).then((m) => m.get(loan.id) ?? []),
-    chargesOf(ctx.db, loan.id),
     repaymentsOf(ctx.db, loan.id),
   ]);
   const scale = ASSET_SCALES[loan.asset];
   const d = (v: bigint) => toDecimal(v, scale);
+  // The days listed and what is owed: one computation, as today's payoff's.
+  const charged = accrued(ctx, loan, paid);
   return {
-    ...wireLoan(ctx, loan, paid),
+    ...wireLoan(ctx, loan, paid, charged),
     schedule: [
       {
         dueDate: loan.dueDay ?? addDays(today(ctx), loan.termDays),
@@ -50,20 +51,22 @@ export async function detail(ctx: LoansContext, book: Book, userId: number, id: 
         total: d(loan.amount + loan.totalInterest),
       },
     ],
-    accruals: charges.map((c) => ({ day: c.day, interest: d(c.interest), lateCost: d(c.late) })),
+    accruals: charged.days.map((c) => ({ day: c.day, interest: d(c.interest), lateCost: d(c.late) })),
     repayments: repayments.map(wireRepayment),
   };
 }
 
-export function wireLoan(ctx: LoansContext, loan: LoanRow, paid: readonly PrincipalPaid[] = []): LoanRecord {
+/** A loan's wire form; what it owes is `accrued`'s (nothing before the payout, nothing once closed). */
+export function wireLoan(
+  ctx: LoansContext,
+  loan: LoanRow,
+  paid: readonly PrincipalPaid[] = [],
+  charged?: { owed: Owed },
+): LoanRecord {
   const scale = ASSET_SCALES[loan.asset];
   const d = (v: bigint) => toDecimal(v, scale);
   const open = loan.state === 'repaying' || loan.state === 'expired';
-  const owed = open
-    ? owedToday(ctx, loan, paid)
-    : loan.state === 'pending'
-      ? { principal: loan.amount, interest: 0n, late: 0n }
-      : { principal: 0n, interest: 0n, late: 0n };
+  const owed = open ? (charged ?? accrued(ctx, loan, paid)).owed : { principal: 0n, interest: 0n, late: 0n };
   return {
     id: loan.id,
     productId: loan.productId,

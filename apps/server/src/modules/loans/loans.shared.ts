@@ -15,7 +15,13 @@ import type { ParamsService } from '../params/params.service.ts';
 import { utcDay } from '../products/figures.ts';
 import { bigintText, type QuoteProduct, type Quotes } from '../products/quotes.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import { daysBetween, interestThrough, lateThrough, type Owed, type PrincipalPaid } from './loans.figures.ts';
+import {
+  chargesThrough,
+  type DayCharge,
+  daysBetween,
+  type Owed,
+  type PrincipalPaid,
+} from './loans.figures.ts';
 import { type LoanRow, loanById, type NewLoan } from './loans.repository.ts';
 
 /*
@@ -185,15 +191,30 @@ export function withdrawable(ctx: LoansContext, loan: LoanRow): boolean {
 }
 
 /**
- * What a loan owes today: the charges of every day through today (posted or not; today's is
- * charged on the principal owed when today started, so it is known), less what was repaid.
+ * What a loan charged day by day and what it owes now, from one computation: the list a customer
+ * reads, what is owed, today's payoff and the repayment all come from here, so they agree at every
+ * moment of the day. The days run from the payout through today (posted or not: today's charge is
+ * on the principal owed when today started, so it is known), or through the day the loan closed;
+ * nothing before the payout.
  */
-export function owedToday(ctx: LoansContext, loan: LoanRow, paid: readonly PrincipalPaid[]): Owed {
-  if (loan.disbursedDay === null) return { principal: 0n, interest: 0n, late: 0n };
-  const k = daysBetween(loan.disbursedDay, today(ctx));
+export function accrued(
+  ctx: LoansContext,
+  loan: LoanRow,
+  paid: readonly PrincipalPaid[],
+): { days: DayCharge[]; owed: Owed } {
+  if (loan.disbursedDay === null) return { days: [], owed: { principal: 0n, interest: 0n, late: 0n } };
+  const days = chargesThrough(loan, loan.disbursedDay, paid, loan.closedDay ?? today(ctx));
   return {
-    principal: loan.amount - loan.principalPaid,
-    interest: interestThrough(loan, loan.disbursedDay, paid, k) - loan.interestPaid,
-    late: lateThrough(loan, loan.disbursedDay, paid, k) - loan.latePaid,
+    days,
+    owed: {
+      principal: loan.amount - loan.principalPaid,
+      interest: days.reduce((sum, d) => sum + d.interest, 0n) - loan.interestPaid,
+      late: days.reduce((sum, d) => sum + d.late, 0n) - loan.latePaid,
+    },
   };
+}
+
+/** What a loan owes today: principal, and the charges of every day through today less what was repaid. */
+export function owedToday(ctx: LoansContext, loan: LoanRow, paid: readonly PrincipalPaid[]): Owed {
+  return accrued(ctx, loan, paid).owed;
 }

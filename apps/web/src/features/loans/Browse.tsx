@@ -109,6 +109,16 @@ export function useProductFacts(product: Product): Fact[] {
       shown: f.rate(product.dailyRate),
     },
     {
+      // Beside the daily rate: each term's APR, as the sheet states it.
+      name: 'apr',
+      long: true,
+      label: t('loan.sheet.apr'),
+      value: product.aprs.map((a) => `${a.termDays}:${a.apr}`).join(','),
+      shown: product.aprs
+        .map((a) => t('loan.fact.aprOfTerm', { apr: f.apr(a.apr), days: f.days(a.termDays) }))
+        .join(' · '),
+    },
+    {
       name: 'interestFreeDays',
       label: t('loan.fact.interestFree'),
       value: String(product.interestFreeDays),

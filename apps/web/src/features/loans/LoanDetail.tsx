@@ -150,10 +150,14 @@ function Accruals({ loan }: { loan: Detail }) {
           ]}
         >
           {[...loan.accruals].reverse().map((row) => (
-            <tr key={row.day}>
+            <tr key={row.day} data-day={row.day}>
               <td>{f.day(row.day)}</td>
-              <td className="num">{f.exact(row.interest, loan.asset)}</td>
-              <td className="num">{f.exact(row.lateCost, loan.asset)}</td>
+              <td className="num" data-column="interest" data-value={row.interest}>
+                {f.exact(row.interest, loan.asset)}
+              </td>
+              <td className="num" data-column="lateCost" data-value={row.lateCost}>
+                {f.exact(row.lateCost, loan.asset)}
+              </td>
             </tr>
           ))}
         </ScrollTable>

@@ -17,7 +17,7 @@ import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import { decimalOf, Refusal, useLoanFormat } from './parts.tsx';
-import { loanQueries } from './queries.ts';
+import { loanQueries, refreshAfterRepayment } from './queries.ts';
 
 /** How a payment of `amount` is allocated: late cost, then interest, then principal (as the server does). */
 export function allocate(payoff: LoanPayoff, amount: bigint) {
@@ -97,7 +97,7 @@ function useRepayCommit(
       }
     },
     onDone: (done) => {
-      void queryClient.invalidateQueries({ queryKey: loanQueries.all });
+      void refreshAfterRepayment(queryClient, done);
       void queryClient.invalidateQueries({ queryKey: ledgerQueries.all });
       dialog.current?.close();
       announce(

@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import type { LoanDetail } from '@swx/contract';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../app/api.ts';
 
 const all = ['loans'] as const;
@@ -55,3 +56,15 @@ export const loanQueries = {
       retry: false,
     }),
 };
+
+/**
+ * After a repayment or a withdrawal: every loan figure asked again, except the payoff of a loan it
+ * closed, which has none (the server answers 10020): the screen shows the loan repaid instead.
+ */
+export function refreshAfterRepayment(queryClient: QueryClient, loan: LoanDetail): Promise<void> {
+  const closed = loan.state !== 'repaying' && loan.state !== 'expired';
+  return queryClient.invalidateQueries({
+    queryKey: all,
+    predicate: (query) => !(closed && query.queryKey[2] === 'payoff' && query.queryKey[3] === loan.id),
+  });
+}
