@@ -111,7 +111,8 @@ describe('the transaction record', () => {
       const openText = await record.what(records.nth(1)).innerText();
       expect(openText).toContain(openOrder.orderNo);
       expect(openText).toContain(words.opened);
-      // The fee at the asset's display precision: two decimals of USDT, never six.
+      // The fee exact on the wire; on screen at the asset's display precision (every digit of its
+      // scale but trailing zeros, two decimals at least), never rounded away.
       const [fee] = (await api.ok('listTransactions')).items
         .filter((i) => i.fee !== null)
         .map((i) => i.fee as string);
@@ -121,7 +122,7 @@ describe('the transaction record', () => {
           /^Demo funds issued\s+In\s+\+100,000\.00 USDT\s+.+\s+Completed/,
         );
         const shown = await record.what(records.nth(1)).innerText();
-        expect(shown).toMatch(/fee \u2066\d[\d,]*\.\d{2}\u2069$/);
+        expect(shown).toMatch(/fee \u2066\d[\d,]*\.\d{2,6}\u2069$/);
       }
 
       // No sideways scrolling: the page is exactly as wide as the screen.

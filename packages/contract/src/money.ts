@@ -1,3 +1,5 @@
+import { LANGUAGE_TAGS, type Language } from './languages.ts';
+
 /**
  * Money is an integer count of an asset's minor unit (`bigint`), with a fixed scale per asset.
  * On the wire it is a decimal string. There is no floating point anywhere on this path.
@@ -85,6 +87,44 @@ export function roundDecimal(decimal: string, scale: number): string {
 /** An amount of an asset as the customer sees it: rounded to the asset's display scale. */
 export function toDisplay(decimal: string, asset: string): string {
   return roundDecimal(decimal, displayScaleOf(asset));
+}
+
+/**
+ * An amount as records, balances and notices show it: every digit of the asset's scale that is not
+ * a trailing zero, at least two decimals ("0.998778" stays, "5000.000000" → "5000.00", "0.020000"
+ * BTC → "0.02"). Digits beyond the asset's scale are rounded half away from zero; an asset the
+ * catalogue does not know keeps its digits. Throws on anything but a decimal.
+ */
+export function displayDecimal(decimal: string, asset: string): string {
+  const scale = Object.hasOwn(ASSET_SCALES, asset) ? ASSET_SCALES[asset as Asset] : null;
+  const match = SIGNED_DECIMAL.exec(decimal);
+  if (!match) throw new MoneyFormatError(`not a decimal amount: ${JSON.stringify(decimal)}`);
+  const fraction = match[3] ?? '';
+  const exact = scale === null || fraction.length <= scale ? decimal : roundDecimal(decimal, scale);
+  const [whole = '0', digits = ''] = plainDecimal(exact).split('.');
+  const zero = !/[1-9]/.test(whole + digits);
+  return `${zero ? whole.replace(/^-/, '') : whole}.${digits.padEnd(2, '0')}`;
+}
+
+/**
+ * `displayDecimal` in the reader's number format ("5,000.00", "5.000,00"): the one formatter of
+ * amounts for the web app's screens and the server's notices. Intl reads the string, so no digit
+ * passes through a float.
+ */
+export function formatDisplay(
+  language: Language,
+  decimal: string,
+  asset: string,
+  options: { sign?: boolean } = {},
+): string {
+  const shown = displayDecimal(decimal, asset);
+  const digits = shown.split('.')[1]?.length ?? 2;
+  const format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    signDisplay: options.sign ? 'exceptZero' : 'auto',
+  });
+  return format.format(shown as unknown as number);
 }
 
 function assertScale(scale: number): void {

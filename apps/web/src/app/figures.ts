@@ -13,7 +13,7 @@ export function useFigureFormat(glue = ' ') {
   const language = useClientState((s) => s.language);
   return {
     language,
-    /** An amount at its asset's display scale (cards, summaries, balances). */
+    /** An amount as every screen shows it (`formatMoney`): cards, summaries, balances. */
     money: (amount: string, asset: string) =>
       `\u2066${formatMoney(language, amount, asset)}${glue}${asset}\u2069`,
     /** An amount with every digit the server gave: a quote's figures are the figures applied. */

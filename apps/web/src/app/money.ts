@@ -1,11 +1,10 @@
 import {
   ASSET_SCALES,
   type Asset,
-  displayScaleOf,
+  formatDisplay,
   LANGUAGE_TAGS,
   type Language,
   parseMinor,
-  toDisplay,
 } from '@swx/contract';
 
 /** Minor units of a typed decimal at its asset's scale; null when it cannot be read (or the asset is unknown). */
@@ -40,9 +39,9 @@ export function formatAmount(
 }
 
 /**
- * An amount of an asset as every screen shows it (balance, record, orders, ticket): rounded to the
- * asset's display scale by the contract's `toDisplay`, with exactly that many decimals, in the
- * reader's number format.
+ * An amount of an asset as every screen shows it (balance, record, orders, ticket) and the
+ * server's notices say it: the contract's `formatDisplay`, every digit of the asset's scale but
+ * its trailing zeros, at least two decimals, in the reader's number format.
  */
 export function formatMoney(
   language: Language,
@@ -50,13 +49,7 @@ export function formatMoney(
   asset: string,
   options: { sign?: boolean } = {},
 ): string {
-  const scale = displayScaleOf(asset);
-  const format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
-    minimumFractionDigits: scale,
-    maximumFractionDigits: scale,
-    signDisplay: options.sign ? 'exceptZero' : 'auto',
-  });
-  return format.format(toDisplay(decimal, asset) as unknown as number);
+  return formatDisplay(language, decimal, asset, options);
 }
 
 /** The sign of a decimal string: -1, 0 or 1. */

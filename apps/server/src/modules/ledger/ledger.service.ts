@@ -111,7 +111,7 @@ export type LedgerEvent = {
   reversesEntryId: number | null;
   reference: string | null;
   detail: EntryDetail | null;
-  /** The asset of margin, fee and result: the first the entry changed for the customer. */
+  /** The asset of margin, fee and result: the one its fee was paid in, else the first the entry changed for the customer. */
   asset: string;
   /** Change of the customer's total (wallet + margin) per asset. */
   changes: { asset: string; amount: bigint }[];
@@ -400,7 +400,11 @@ export class LedgerService {
         if (change) change.amount += p.amount;
         else changes.push({ asset: p.asset, amount: p.amount });
       }
-      const asset = changes[0]?.asset ?? mine[0]?.asset ?? 'USDT';
+      // A swap changes two assets and pays its fee in the one received: the fee's asset is the line's.
+      const feeAsset = mine.find(
+        (p) => p.ownerId === null && p.accountKind === 'fees' && changes.some((c) => c.asset === p.asset),
+      )?.asset;
+      const asset = feeAsset ?? changes[0]?.asset ?? mine[0]?.asset ?? 'USDT';
       const sum = (list: typeof mine) =>
         list.length === 0 ? null : list.reduce((total, p) => total + p.amount, 0n);
       const margin = sum(own.filter((p) => p.asset === asset && p.accountKind === MARGIN));

@@ -30,11 +30,11 @@ describe(`notices on ${TEST_DB}`, () => {
     });
     const [english] = await notices.list(user, 'en');
     expect(english?.noticeContent).toBe(
-      'Position SWX000000007 (BTCUSDT) reached its stop loss and closed at 90000.00. Result: -2.770000 USDT (live account).',
+      'Position SWX000000007 (BTCUSDT) reached its stop loss and closed at 90000.00. Result: -2.77 USDT (live account).',
     );
     const [french] = await notices.list(user, 'fr');
     expect(french?.noticeContent).toBe(
-      'La position SWX000000007 (BTCUSDT) a atteint son stop loss et a été clôturée à 90000.00. Résultat : -2.770000 USDT (compte réel).',
+      'La position SWX000000007 (BTCUSDT) a atteint son stop loss et a été clôturée à 90000.00. Résultat : -2,77 USDT (compte réel).',
     );
     const [arabic] = await notices.list(user, 'ar', 0);
     expect(arabic?.noticeContent).toContain('حساب الحقيقي');

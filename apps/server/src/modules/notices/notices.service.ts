@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Code, interpolate, LANGUAGES, type Language } from '@swx/contract';
+import { Code, formatDisplay, interpolate, LANGUAGES, type Language } from '@swx/contract';
+import { getAddress } from 'viem';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
@@ -44,6 +45,34 @@ function isKind(kind: string): kind is NoticeKind {
   return Object.hasOwn(KINDS.en, kind);
 }
 
+/** Parameters that are amounts: of the notice's `asset`, or of USDT when it names none (smart, positions). */
+const AMOUNTS = new Set([
+  'amount',
+  'receive',
+  'minimum',
+  'interest',
+  'total',
+  'owed',
+  'lateCap',
+  'profit',
+  'result',
+  'fee',
+  'returned',
+]);
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * A parameter as the reader sees it: an amount as every screen shows it (`formatDisplay`: the
+ * asset's digits without trailing zeros, at least two decimals, in the reader's number format), an
+ * EVM address in its EIP-55 checksummed form; anything else as stored.
+ */
+function shownParam(language: Language, key: string, value: string, asset: string): string {
+  if (AMOUNTS.has(key) && DECIMAL.test(value)) return formatDisplay(language, value, asset);
+  if (key === 'address' && EVM_ADDRESS.test(value)) return getAddress(value.toLowerCase());
+  return value;
+}
+
 /** A notice's text in one language from its kind and parameters. */
 export function renderNotice(kind: NoticeKind, language: Language, params: Record<string, string>): string {
   if (!isKind(kind)) throw new Error(`no module has notice texts for ${kind}`);
@@ -52,8 +81,12 @@ export function renderNotice(kind: NoticeKind, language: Language, params: Recor
     const names = Object.hasOwn(words, key) ? words[key] : undefined;
     return names && Object.hasOwn(names, token) ? names[token] : undefined;
   };
+  const asset = params.asset ?? 'USDT';
   const values = Object.fromEntries(
-    Object.entries(params).map(([key, value]) => [key, word(key, value) ?? value]),
+    Object.entries(params).map(([key, value]) => [
+      key,
+      word(key, value) ?? shownParam(language, key, value, asset),
+    ]),
   );
   return interpolate(KINDS[language][kind] ?? kind, values, language);
 }

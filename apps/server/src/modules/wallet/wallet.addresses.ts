@@ -1,7 +1,7 @@
 import { ADDRESS_LOCK_HOURS, type Book, Code, type WithdrawalAddress } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import type { Client } from '../identity/identity.service.ts';
-import { normalAddress } from './wallet.networks.ts';
+import { normalAddress, shownAddress } from './wallet.networks.ts';
 import { provedOwnership } from './wallet.ownership.ts';
 import { languageOf, requireLive, type WithdrawalsContext } from './wallet.shared.ts';
 import {
@@ -36,7 +36,7 @@ function addressWire(row: AddressRow, securityChange: string | null): Withdrawal
   return {
     id: row.id,
     network: row.network,
-    address: row.address,
+    address: shownAddress(row.address),
     label: row.label,
     usableFrom: usableFrom(row, securityChange),
     createdAt: row.createdAt,
@@ -93,7 +93,10 @@ export async function addAddress(
   });
   // The customer hears of it by mail and notice, with the lock link.
   const from = client ?? { ip: '', userAgent: '', language: await languageOf(ctx.customers, userId) };
-  await ctx.identity.securityAlert(userId, 'addressAdded', from, { network: network.name, address });
+  await ctx.identity.securityAlert(userId, 'addressAdded', from, {
+    network: network.name,
+    address: shownAddress(address),
+  });
   return addressWire(row, await ctx.identity.securityChangedAt(userId));
 }
 

@@ -114,9 +114,9 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
     expect((await balanceOf(a.id, 'ETH')).available).toBe(250_000_000_000_000_000n);
     expect((await balanceOf(a.id, 'USDT')).balance).toBe(0n);
     const notices = await ctx.notices.list(a.id, 'en');
-    expect(
-      notices.some((n) => n.noticeContent.includes('below the minimum deposit of 120.000000 USDT')),
-    ).toBe(true);
+    expect(notices.some((n) => n.noticeContent.includes('below the minimum deposit of 120.00 USDT'))).toBe(
+      true,
+    );
   });
 
   it('reverses a credited deposit whose block is replaced before the unlock depth', async () => {

@@ -7,7 +7,7 @@ import {
   depositsOf,
   saveDepositAddress,
 } from './wallet.deposits.repository.ts';
-import { decimal } from './wallet.networks.ts';
+import { decimal, shownAddress } from './wallet.networks.ts';
 import type { ChainName, NetworkRow } from './wallet.repository.ts';
 import { type DepositsContext, requireLive } from './wallet.shared.ts';
 
@@ -22,7 +22,7 @@ export async function address(
 ): Promise<{ network: string; address: string }> {
   requireLive(book);
   const network = await ctx.networks.get(networkId);
-  return { network: network.id, address: await addressOn(ctx, userId, network.chain) };
+  return { network: network.id, address: shownAddress(await addressOn(ctx, userId, network.chain)) };
 }
 
 export async function addressOn(ctx: DepositsContext, userId: number, chain: ChainName): Promise<string> {
@@ -86,7 +86,7 @@ export function depositWire(row: DepositRow, networks: NetworkRow[], head: bigin
     source: row.source,
     state: row.state,
     txHash: network?.chain === 'bitcoin' ? row.txHash : `0x${row.txHash}`,
-    address: row.address,
+    address: shownAddress(row.address),
     confirmations,
     creditConfirmations: credit,
     unlockConfirmations: unlock,

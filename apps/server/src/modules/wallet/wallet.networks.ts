@@ -76,6 +76,14 @@ export function networkWire(row: NetworkRow): Network {
 }
 
 /**
+ * An address as the customer and staff read it (the wire, notices, mails): an EVM address in its
+ * EIP-55 checksummed form; a Bitcoin address as kept. Kept lowercase, compared lowercase.
+ */
+export function shownAddress(address: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) ? getAddress(address.toLowerCase()) : address;
+}
+
+/**
  * An address as the network writes it, or 10026 on `path`: EVM addresses are 0x and 40 hex digits
  * (mixed case must be a valid EIP-55 checksum) and are kept lowercase; Bitcoin addresses are
  * mainnet SegWit (bech32 `bc1q…`, witness version 0) and kept lowercase.

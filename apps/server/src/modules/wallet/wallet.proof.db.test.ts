@@ -1,4 +1,5 @@
 import type { RechargeBody } from '@swx/contract';
+import { getAddress } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { pngImage } from '../../../../../tests/support/images.ts';
@@ -47,7 +48,9 @@ describe(`deposits declared with a proof on ${TEST_DB}`, () => {
     const a = await ctx.customer();
     const b = await ctx.customer();
     const first = await w.wallet.deposits.address('live', a.id, 'USDT-EVM');
-    expect(first.address).toMatch(/^0x[0-9a-f]{40}$/);
+    // Shown in its EIP-55 checksummed form (kept lowercase).
+    expect(first.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(first.address).toBe(getAddress(first.address));
     expect(await w.wallet.deposits.address('live', a.id, 'ETH-EVM')).toEqual({
       ...first,
       network: 'ETH-EVM',
@@ -103,7 +106,7 @@ describe(`deposits declared with a proof on ${TEST_DB}`, () => {
       amount: '0.02000000',
     });
     const notices = await ctx.notices.list(a.id, 'en');
-    expect(notices[0]?.noticeContent).toContain('0.02000000 BTC');
+    expect(notices[0]?.noticeContent).toContain('0.02 BTC');
     // Decided: a second approval is refused, and the hash stays used.
     await expect(w.deposits.approve(finance, declared.id)).rejects.toSatisfy(refusedWith(10020));
     await expect(

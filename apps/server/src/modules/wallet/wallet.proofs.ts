@@ -13,7 +13,7 @@ import {
   setProofBlock,
   transactionClaimed,
 } from './wallet.deposits.repository.ts';
-import { decimal } from './wallet.networks.ts';
+import { decimal, shownAddress } from './wallet.networks.ts';
 import type { NetworkRow } from './wallet.repository.ts';
 import { checkable, type DepositsContext, normalHash } from './wallet.shared.ts';
 
@@ -157,6 +157,12 @@ export async function follow(ctx: DepositsContext, id: number): Promise<void> {
   }
 }
 
+/** The customer's own deposit address on the network, as shown; null when none was derived. */
+async function customerAddress(ctx: DepositsContext, userId: number, network: NetworkRow | undefined) {
+  const address = network ? await depositAddressOf(ctx.db, userId, network.chain) : null;
+  return address === null ? null : shownAddress(address);
+}
+
 /** A declared deposit as staff review it: the proof, the customer's own address to match, and what the chain says. */
 export async function proofItem(ctx: DepositsContext, row: DepositRow) {
   const [customer, networks] = await Promise.all([ctx.customers.get(row.userId), ctx.networks.all()]);
@@ -171,8 +177,8 @@ export async function proofItem(ctx: DepositsContext, row: DepositRow) {
     txHash: depositWire(row, networks, null).txHash,
     createdAt: row.createdAt,
     lastSix: row.lastSix ?? '',
-    address: row.address,
-    customerAddress: network ? await depositAddressOf(ctx.db, row.userId, network.chain) : null,
+    address: shownAddress(row.address),
+    customerAddress: await customerAddress(ctx, row.userId, network),
     proof: row.proofUpload ?? '',
     state: row.state,
     reason: row.reason,

@@ -12,7 +12,7 @@ import {
   thresholdFromParams,
 } from '../review/review.define.ts';
 import type { Deposits } from './wallet.deposits.ts';
-import { decimal } from './wallet.networks.ts';
+import { decimal, shownAddress } from './wallet.networks.ts';
 import type { Withdrawals } from './wallet.withdrawals.ts';
 
 const LIVE = 'live' as const;
@@ -210,7 +210,7 @@ async function withdrawalItem(withdrawals: Withdrawals, kyc: Pick<KycService, 's
     amount: decimal(w, w.amount),
     receive: decimal(w, w.receive),
     createdAt: w.createdAt,
-    address: w.address,
+    address: shownAddress(w.address),
     fee: decimal(w, w.fee),
     addressAddedAt: address?.createdAt ?? w.createdAt,
     kycVerified: kycState === 'verified',

@@ -1,5 +1,5 @@
 import type { Chain, Hex, WithdrawalSigner } from '../../platform/chain.ts';
-import { decimal } from './wallet.networks.ts';
+import { decimal, shownAddress } from './wallet.networks.ts';
 import { LIVE, languageOf, type WithdrawalsContext } from './wallet.shared.ts';
 import {
   moveWithdrawal,
@@ -115,7 +115,7 @@ function paramsOf(row: WithdrawalRow): Record<string, string> {
     amount: decimal(row, row.amount),
     receive: decimal(row, row.receive),
     asset: row.asset,
-    address: row.address,
+    address: shownAddress(row.address),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod/mini';
 import { ApiError } from '../../platform/http.ts';
 import { usableFrom } from './wallet.addresses.ts';
-import { amountOf, decimal, normalRate, withdrawalFee } from './wallet.networks.ts';
+import { amountOf, decimal, normalRate, shownAddress, withdrawalFee } from './wallet.networks.ts';
 import type { NetworkRow } from './wallet.repository.ts';
 import {
   LIVE,
@@ -134,7 +134,7 @@ export async function quote(
     ...ref,
     network: network.id,
     asset: network.asset,
-    address: address.address,
+    address: shownAddress(address.address),
     addressId: address.id,
     amount: decimal(network, amount),
     fee: decimal(network, fee),
@@ -155,7 +155,7 @@ async function factsOf(
     amount: decimal(network, figures.amount),
     asset: network.asset,
     network: network.name,
-    address: figures.address,
+    address: shownAddress(figures.address),
   };
 }
 
@@ -256,7 +256,7 @@ export function withdrawalWire(row: WithdrawalRow, head: bigint | null = null): 
     id: row.id,
     network: row.network,
     asset: row.asset,
-    address: row.address,
+    address: shownAddress(row.address),
     amount: decimal(row, row.amount),
     fee: decimal(row, row.fee),
     receive: decimal(row, row.receive),

@@ -5,7 +5,7 @@ import { use, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, downloadFile } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
-import { formatAmount, formatMoney, signOf } from '../../app/money.ts';
+import { formatMoney, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
@@ -201,7 +201,7 @@ function RecordRow({ line }: { line: TransactionLine }) {
                 <th scope="row">{accountName(t, posting.account)}</th>
                 <td className="num">
                   <bdi>
-                    {formatAmount(language, posting.amount, 2, { sign: true })} {posting.asset}
+                    {formatMoney(language, posting.amount, posting.asset, { sign: true })} {posting.asset}
                   </bdi>
                 </td>
               </tr>

@@ -1,11 +1,13 @@
 import {
   Code,
   LANGUAGE_TAGS,
+  NETWORK_FAILURE,
   SWAP_QUOTE_SECONDS,
   type SwapAsset,
   type SwapPair,
   type SwapQuote,
   type SwapRecord,
+  TIMED_OUT,
 } from '@swx/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
@@ -257,6 +259,11 @@ export function Refusal({
       break;
     case Code.ABOVE_MAXIMUM:
       if (pair) text = t('swap.refusal.aboveMaximum', { maximum: f.exact(pair.max, pair.from) });
+      break;
+    // No answer: the app's words speak of orders; a swap may or may not have been done.
+    case NETWORK_FAILURE:
+    case TIMED_OUT:
+      text = t('swap.refusal.network');
       break;
     default:
       break;

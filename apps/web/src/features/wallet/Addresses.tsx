@@ -79,7 +79,7 @@ function AddressList({ userId, networks }: { userId: number; networks: Network[]
   return (
     <ul className="wallet-list address-book" data-testid="address-book">
       {query.data.map((a) => (
-        <li key={a.id} data-address={a.address} className="address-row">
+        <li key={a.id} data-address={a.address.toLowerCase()} className="address-row">
           <div className="address-main">
             <strong>{a.label || t('wallet.addresses.noLabel')}</strong>
             <span className="muted small">{nameOf(a.network)}</span>

@@ -259,7 +259,7 @@ function AddressChoice({
             const locked = Date.parse(a.usableFrom) > now;
             return (
               <li key={a.id}>
-                <label className="wallet-choice-option product-option" data-address={a.address}>
+                <label className="wallet-choice-option product-option" data-address={a.address.toLowerCase()}>
                   <input
                     type="radio"
                     name="addressId"
