@@ -1,11 +1,13 @@
 // Runs before the first paint (a classic script in the head; the security policy allows no inline
 // script), so that paint is drawn as the app will draw it, and starts the app after it:
-// - the root font size of app/layout.ts (rootFontSizePx: on a phone it grows with the viewport
-//   from a 375 px design width, 16 to 19 px), which main.tsx applies again on every resize;
+// - the layout of app/layout.ts (isDesktopLayout: mobile on a phone by user agent, and in a
+//   window narrower than DESKTOP_MIN_WIDTH), on the root as data-layout, and its root font size
+//   (rootFontSizePx: in the mobile layout it grows with the viewport from a 375 px design width,
+//   16 to 19 px), which main.tsx applies again on every resize;
 // - a phone's first page of a browser session opens on the welcome board (spec §2), so the first
 //   paint is that board (index.html's #boot), not a loading line the board then covers. The same
-//   test as the app's: a phone by user agent (app/state.ts isDesktopUserAgent) and no welcomeShown
-//   in session storage;
+//   test as the app's: a phone by user agent (app/state.ts isPhone) and no welcomeShown in session
+//   storage;
 // - the app: the build keeps its module preloads and one module script per chunk, in evaluation
 //   order, inert in the head's <template id="app">. Once the first contentful paint is on screen
 //   the scripts go in one after another, each when the one before has run: a chunk's evaluation is
@@ -25,7 +27,10 @@
 (() => {
   const root = document.documentElement;
   const phone = /Android|iPhone|iPad|iPod/i.test(navigator.userAgent);
-  const size = phone ? Math.min(19, Math.max(16, (16 * window.innerWidth) / 375)) : 16;
+  // app/layout.ts DESKTOP_MIN_WIDTH.
+  const mobile = phone || window.innerWidth < 1024;
+  root.dataset.layout = mobile ? 'mobile' : 'desktop';
+  const size = mobile ? Math.min(19, Math.max(16, (16 * window.innerWidth) / 375)) : 16;
   root.style.fontSize = `${(Math.round(size * 100) / 100 / 16) * 100}%`;
   let board = false;
   try {
@@ -51,13 +56,12 @@
   // A page whose first screen the build drew (scripts/prerender.mjs; data-first-screen names its
   // language and layout) shows it when it is what the app will draw: a signed-out visitor on the
   // demo book reading that language in that layout (the server picks the layout by the request's
-  // user agent, which a service worker's fetch or an emulated phone may not share); the app then
+  // user agent alone, which a service worker's fetch or an emulated phone may not share, and which
+  // says nothing of a narrow desktop window's mobile layout); the app then
   // takes it over as it is (main.tsx). Otherwise it stays hidden and the plain first paint shows
   // (base.css).
   const readsScreen =
-    root.dataset.firstScreen === `${language} ${phone ? 'mobile' : 'desktop'}` &&
-    !signedIn &&
-    virtually === 'NO';
+    root.dataset.firstScreen === `${language} ${root.dataset.layout}` && !signedIn && virtually === 'NO';
   // A screen drawn with data shows only once its data is known to be the app's (below).
   const drawnCall = document.getElementById('first-call');
   let firstScreen = readsScreen && !drawnCall;

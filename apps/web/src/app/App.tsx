@@ -20,10 +20,11 @@ import { MobileShell } from '../shell/MobileShell.tsx';
 import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { bootShowsWelcome, endBoot } from './boot.ts';
+import { applyRootFont, isDesktopLayout } from './layout.ts';
 import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { loadPassShell, ROUTES, type RouteEntry, routeMeta } from './routes.ts';
-import { getState, logIn, useClientState } from './state.ts';
+import { getState, logIn, setState, useClientState } from './state.ts';
 
 /**
  * Focus management (shell/keyboard.ts) is its own chunk, fetched at start beside the page: nothing
@@ -199,8 +200,8 @@ function NavigationEffects() {
     document.title = `${t(`title.${routeMeta(pathname).title}`)} · ${t('brand')}`;
   }, [pathname, t]);
   // After an in-app navigation (not the first page), focus moves to the new page's heading once it
-  // has rendered, and the shell's live region names the page (WCAG 2.4.3, 4.1.3). Laid out in the
-  // commit that replaced the page, so the focus guard does not move focus meanwhile.
+  // has rendered, and the shell's live region names the page by its own title (WCAG 2.4.3, 4.1.3).
+  // Laid out in the commit that replaced the page, so the focus guard does not move focus meanwhile.
   const first = useRef(true);
   const title = useRef('');
   title.current = t(`title.${routeMeta(pathname).title}`);
@@ -210,9 +211,26 @@ function NavigationEffects() {
       first.current = false;
       return;
     }
-    const keyboard = focus;
-    return keyboard?.focusPageWhenReady(document.activeElement, () => keyboard.announcePage(title.current));
+    return focus?.arriveAtPage(document.activeElement, () => title.current);
   }, [pathname]);
+  return null;
+}
+
+/**
+ * The layout follows the window's width (app/layout.ts): a window resized across the desktop width
+ * switches the shell, in the frame of the resize, with the root's `data-layout` and font size.
+ */
+function FollowLayout() {
+  const viewWidth = useClientState((s) => s.viewWidth);
+  const isDesktop = useClientState((s) => s.isDesktop);
+  useLayoutEffect(() => {
+    const desktop = isDesktopLayout(getState().isPhone, viewWidth);
+    if (desktop !== getState().isDesktop) setState({ isDesktop: desktop });
+  }, [viewWidth]);
+  useLayoutEffect(() => {
+    document.documentElement.dataset.layout = isDesktop ? 'desktop' : 'mobile';
+    applyRootFont(window.innerWidth, isDesktop);
+  }, [isDesktop]);
   return null;
 }
 
@@ -254,7 +272,7 @@ function Shell({ children }: { children: ReactNode }) {
 function EndBoot() {
   useLayoutEffect(() => {
     const state = getState();
-    if (!bootShowsWelcome() || state.isDesktop || state.welcomeShown) endBoot();
+    if (!bootShowsWelcome() || !state.isPhone || state.welcomeShown) endBoot();
     else import('../shell/WelcomeBoard.tsx').catch(endBoot);
   }, []);
   return null;
@@ -269,6 +287,7 @@ export function App({ Router = BrowserRouter }: { Router?: ComponentType<{ child
     <QueryClientProvider client={queryClient}>
       <Router>
         <EndBoot />
+        <FollowLayout />
         <NavigationEffects />
         <RefreshUser />
         <QuoteFeed />

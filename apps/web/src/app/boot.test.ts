@@ -8,7 +8,7 @@ import {
 } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import { requestHeaders } from './api.ts';
-import { applyRootFont } from './layout.ts';
+import { applyRootFont, DESKTOP_MIN_WIDTH, isDesktopLayout } from './layout.ts';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0';
@@ -53,7 +53,7 @@ function boot(
   const steps: string[] = [];
   const documentElement = {
     style: { fontSize: '' },
-    dataset: { firstScreen: page.firstScreen },
+    dataset: { firstScreen: page.firstScreen } as { firstScreen?: string | undefined; layout?: string },
     classList: { add: (name: string) => classes.add(name) },
   };
   const document = {
@@ -155,6 +155,7 @@ function boot(
     fetched,
     firstCall: window.swxFirstCall,
     fontSize: documentElement.style.fontSize,
+    layout: documentElement.dataset.layout,
     welcome: classes.has('boot-welcome'),
     firstScreen: classes.has('first-screen'),
     added: added.map(({ localName, attributes }) => ({ localName, attributes })),
@@ -168,7 +169,7 @@ function appFontSize(userAgent: string, width: number): string {
   const saved = globalThis.document;
   Object.assign(globalThis, { document: { documentElement } });
   try {
-    applyRootFont(width, isDesktopUserAgent(userAgent));
+    applyRootFont(width, isDesktopLayout(!isDesktopUserAgent(userAgent), width));
   } finally {
     Object.assign(globalThis, { document: saved });
   }
@@ -177,9 +178,23 @@ function appFontSize(userAgent: string, width: number): string {
 
 describe('the first paint (public/boot.js) is drawn as the app draws it', () => {
   it('sets the root font size the app sets, on phones and desktops at any width', () => {
+    const edge = DESKTOP_MIN_WIDTH;
     for (const userAgent of [PHONE, DESKTOP])
-      for (const width of [320, 360, 375, 390, 412, 414, 430, 768, 1200])
+      for (const width of [320, 360, 375, 390, 412, 414, 430, 768, edge - 1, edge, 1200])
         expect(boot(userAgent, width, null).fontSize).toBe(appFontSize(userAgent, width));
+  });
+
+  it('picks the layout the app picks: mobile on a phone, and in a desktop window narrower than the desktop layout', () => {
+    for (const userAgent of [PHONE, DESKTOP])
+      for (const width of [320, 390, 768, DESKTOP_MIN_WIDTH - 1, DESKTOP_MIN_WIDTH, 1366])
+        expect(boot(userAgent, width, null).layout, `${userAgent} ${width}`).toBe(
+          isDesktopLayout(!isDesktopUserAgent(userAgent), width) ? 'desktop' : 'mobile',
+        );
+    expect(boot(DESKTOP, 390, null).layout).toBe('mobile');
+    expect(boot(DESKTOP, 1366, null).layout).toBe('desktop');
+    expect(boot(PHONE, 1366, null).layout).toBe('mobile');
+    // The board is a phone's: a narrow desktop window opens on the plain first paint.
+    expect(boot(DESKTOP, 390, null).welcome).toBe(false);
   });
 
   it('draws the welcome board on a phone until the session has seen it, never on a desktop', () => {
@@ -235,8 +250,8 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
       { localName: 'link', attributes: [{ name: 'rel', value: 'modulepreload' }] },
       { localName: 'script', attributes: [{ name: 'src', value: '/assets/main-1.js' }] },
     ];
-    const shown = (userAgent: string, page: Parameters<typeof boot>[4]) =>
-      boot(userAgent, 390, '1', entry, { firstScreen: 'ar mobile', ...page });
+    const shown = (userAgent: string, page: Parameters<typeof boot>[4], width = 390) =>
+      boot(userAgent, width, '1', entry, { firstScreen: 'ar mobile', ...page });
     const drawn = shown(PHONE, { language: 'ar' });
     expect(drawn.firstScreen).toBe(true);
     // The app's preloads wait for the first screen's paint, as they wait for the welcome board's.
@@ -246,13 +261,17 @@ describe('the first paint (public/boot.js) is drawn as the app draws it', () => 
     for (const hidden of [
       shown(PHONE, { language: 'en' }),
       shown(PHONE, {}),
-      shown(DESKTOP, { language: 'ar' }),
+      shown(DESKTOP, { language: 'ar' }, 1366),
+      // A narrow desktop window is in the mobile layout: the screen the server drew for its user
+      // agent (the desktop one) is not what the app draws there.
+      boot(DESKTOP, 390, '1', entry, { firstScreen: 'ar desktop', language: 'ar' }),
       shown(PHONE, { language: 'ar', signedIn: true }),
     ]) {
       expect(hidden.firstScreen).toBe(false);
       expect(hidden.steps.slice(0, 2)).toEqual(['link', 'timer 3000']);
     }
     expect(boot(PHONE, 390, '1', entry, { language: 'ar' }).firstScreen).toBe(false);
+    expect(shown(DESKTOP, { language: 'ar' }).firstScreen).toBe(true);
     // The build draws for the demo book: a signed-out visitor on the live book gets the plain paint.
     expect(shown(PHONE, { language: 'ar', virtual: '0' }).firstScreen).toBe(false);
   });

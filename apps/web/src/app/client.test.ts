@@ -1,7 +1,7 @@
 import { isDesktopUserAgent } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en.json';
-import { rootFontSizePx } from './layout.ts';
+import { DESKTOP_MIN_WIDTH, isDesktopLayout, rootFontSizePx } from './layout.ts';
 import { isLoginCallback, isPassPage, isTabRoot, ROUTES, routeMeta, TABS } from './routes.ts';
 
 describe('layout by user agent (spec §4)', () => {
@@ -11,6 +11,17 @@ describe('layout by user agent (spec §4)', () => {
     expect(isDesktopUserAgent('Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)')).toBe(false);
     expect(isDesktopUserAgent('Mozilla/5.0 (iPod touch; CPU iPhone OS 12_0 like Mac OS X)')).toBe(false);
     expect(isDesktopUserAgent('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')).toBe(true);
+  });
+});
+
+describe('layout by user agent and width', () => {
+  it('is mobile on a phone at any width, and in a desktop window narrower than the desktop layout', () => {
+    expect(isDesktopLayout(true, 1366)).toBe(false);
+    expect(isDesktopLayout(true, 390)).toBe(false);
+    expect(isDesktopLayout(false, 390)).toBe(false);
+    expect(isDesktopLayout(false, DESKTOP_MIN_WIDTH - 1)).toBe(false);
+    expect(isDesktopLayout(false, DESKTOP_MIN_WIDTH)).toBe(true);
+    expect(isDesktopLayout(false, 1366)).toBe(true);
   });
 });
 

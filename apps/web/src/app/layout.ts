@@ -1,4 +1,18 @@
 /**
+ * The layout (spec §3 isDesktop): the mobile one on a phone or tablet by user agent, and in any
+ * window narrower than DESKTOP_MIN_WIDTH CSS px, where the desktop top bar (logo, six tabs,
+ * service, language, Log in and Sign up) no longer fits beside the logo in most languages (its
+ * actions would take a row of their own, shell.css); the desktop one otherwise. A window resized across the width switches it (App.tsx). public/boot.js decides
+ * the first paint with the same rule (app/boot.test.ts runs it against this file).
+ */
+export const DESKTOP_MIN_WIDTH = 1024;
+
+/** `phone`: a phone or tablet by user agent (@swx/contract isDesktopUserAgent). */
+export function isDesktopLayout(phone: boolean, viewWidth: number): boolean {
+  return !phone && viewWidth >= DESKTOP_MIN_WIDTH;
+}
+
+/**
  * Root font scaling (spec §9). On desktop the root is the reader's own size (16 px by default)
  * at any width: it never shrinks below the 1000 px breakpoint, since a window narrowed by zoom
  * would otherwise take back the zoom (WCAG 1.4.4). On mobile it grows with the viewport from a

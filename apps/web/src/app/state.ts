@@ -1,10 +1,12 @@
 import { DEFAULT_LANGUAGE, isDesktopUserAgent, isLanguage, type Language } from '@swx/contract';
 import { useSyncExternalStore } from 'react';
+import { isDesktopLayout } from './layout.ts';
 
 /**
  * Client state of spec §3, kept in local storage (the welcome-board flag in session storage, as it
  * shows once per browser session): language, demo flag (1 = demo, the default), login flag,
- * token, user info, viewport width, desktop layout.
+ * token, user info, viewport width, desktop layout (app/layout.ts: by user agent and width), and
+ * whether the device is a phone or tablet by user agent (the welcome board shows on those only).
  */
 export type UserInfo = { id: number; userName: string };
 
@@ -17,6 +19,7 @@ export type ClientState = {
   welcomeShown: boolean;
   viewWidth: number;
   isDesktop: boolean;
+  isPhone: boolean;
 };
 
 const KEYS = {
@@ -67,6 +70,8 @@ function parseUser(text: string | null): UserInfo | null {
 function initialState(): ClientState {
   const storedLanguage = read(local, KEYS.language) ?? read(local, KEYS.legacyLanguage);
   const token = read(local, KEYS.token);
+  const phone = typeof navigator !== 'undefined' && !isDesktopUserAgent(navigator.userAgent);
+  const viewWidth = typeof window === 'undefined' ? 1280 : window.innerWidth;
   return {
     language: isLanguage(storedLanguage) ? storedLanguage : DEFAULT_LANGUAGE,
     virtual: read(local, KEYS.virtual) === '0' ? 0 : 1,
@@ -74,8 +79,9 @@ function initialState(): ClientState {
     token,
     userInfo: parseUser(read(local, KEYS.userInfo)),
     welcomeShown: read(session, KEYS.welcome) === '1',
-    viewWidth: typeof window === 'undefined' ? 1280 : window.innerWidth,
-    isDesktop: typeof navigator === 'undefined' ? true : isDesktopUserAgent(navigator.userAgent),
+    viewWidth,
+    isDesktop: typeof window === 'undefined' ? true : isDesktopLayout(phone, viewWidth),
+    isPhone: phone,
   };
 }
 
@@ -138,6 +144,7 @@ export function clearAllStorage(): void {
     language: state.language,
     welcomeShown: state.welcomeShown,
     isDesktop: state.isDesktop,
+    isPhone: state.isPhone,
     viewWidth: state.viewWidth,
   };
   persist(state);

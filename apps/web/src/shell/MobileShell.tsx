@@ -9,7 +9,7 @@ import { LanguageButton } from './LanguagePicker.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import './shell.css';
 
-/** The welcome board is shown once per session, on mobile: its own chunk. */
+/** The welcome board is shown once per session, on a phone: its own chunk. */
 const WelcomeBoard = lazy(() => import('./WelcomeBoard.tsx'));
 /** Whether a title shows whole where it is: no word wider than its box, at most two lines. */
 function titleFits(heading: HTMLElement): boolean {
@@ -106,14 +106,16 @@ function TabBar() {
 }
 
 /**
- * Mobile: top bar (back away from the six tab roots, title, language, bell when logged in,
- * service, Login when logged out), bottom tab bar, and the welcome board once per session.
+ * Mobile: the skip link, top bar (back away from the six tab roots, title, language, bell when
+ * logged in, service, Login when logged out), bottom tab bar, and the welcome board once per
+ * session on a phone.
  */
 export function MobileShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
-  const welcomeShown = useClientState((s) => s.welcomeShown);
+  // On a phone (by user agent; a narrow desktop window has this shell, never the board).
+  const board = useClientState((s) => s.isPhone && !s.welcomeShown);
   const route = routeMeta(pathname);
   const callback = route.chrome === 'bare';
   const title = t(`title.${route.title}`);
@@ -122,6 +124,9 @@ export function MobileShell({ children }: { children: ReactNode }) {
   const { heading, stacked } = useStackedTitle(`${pathname} ${language} ${isLogin} ${viewWidth} ${title}`);
   return (
     <div className="shell mobile">
+      <a className="skip-link" href="#main">
+        {t('a11y.skipToContent')}
+      </a>
       <header className={stacked ? 'mobile-bar stacked' : 'mobile-bar'}>
         <div className="mobile-bar-start">{route.tabRoot ? null : <BackButton />}</div>
         <h1 ref={heading} className="mobile-title" data-stacked={stacked ? 'true' : undefined}>
@@ -130,17 +135,17 @@ export function MobileShell({ children }: { children: ReactNode }) {
         <BarEnd isLogin={isLogin} />
       </header>
       <main id="main" tabIndex={-1} className={callback ? 'no-tab-bar' : undefined}>
-        {/* Under the welcome board (a modal that leaves by going home or to registration) the page
-            is not shown: React prepares it hidden, after everything else, and mounts its effects
-            (its data, its quotes) only once the board is gone. */}
-        <Activity mode={welcomeShown ? 'visible' : 'hidden'}>{children}</Activity>
+        {/* Under the welcome board (a modal that leaves to this page, home or registration) the
+            page is not shown: React prepares it hidden, after everything else, and mounts its
+            effects (its data, its quotes) only once the board is gone. */}
+        <Activity mode={board ? 'hidden' : 'visible'}>{children}</Activity>
       </main>
       {callback ? null : <TabBar />}
-      {welcomeShown ? null : (
+      {board ? (
         <Suspense fallback={null}>
           <WelcomeBoard />
         </Suspense>
-      )}
+      ) : null}
     </div>
   );
 }

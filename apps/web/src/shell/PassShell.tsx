@@ -5,7 +5,7 @@ import { Logo } from './DesktopShell.tsx';
 import { LanguageButton, LanguageDropdown } from './LanguagePicker.tsx';
 import './shell.css';
 
-/** The welcome board is shown once per session, on mobile: its own chunk. */
+/** The welcome board is shown once per session, on a phone: its own chunk. */
 const WelcomeBoard = lazy(() => import('./WelcomeBoard.tsx'));
 /**
  * Login, register and reset: no tabs, footer or tab bar (spec §2), yet the same landmarks as every
@@ -15,7 +15,7 @@ const WelcomeBoard = lazy(() => import('./WelcomeBoard.tsx'));
 export default function PassShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const isDesktop = useClientState((s) => s.isDesktop);
-  const welcomeShown = useClientState((s) => s.welcomeShown);
+  const board = useClientState((s) => s.isPhone && !s.welcomeShown);
   return (
     <div className="shell pass-page">
       <a className="skip-link" href="#main">
@@ -30,11 +30,11 @@ export default function PassShell({ children }: { children: ReactNode }) {
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      {isDesktop || welcomeShown ? null : (
+      {board ? (
         <Suspense fallback={null}>
           <WelcomeBoard />
         </Suspense>
-      )}
+      ) : null}
     </div>
   );
 }

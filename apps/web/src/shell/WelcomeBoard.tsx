@@ -1,19 +1,38 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { endBoot } from '../app/boot.ts';
+import { safeReturnPath } from '../app/returnTo.ts';
+import { routeMeta } from '../app/routes.ts';
 import { setState, useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
+import { arriveAtPage } from './keyboard.ts';
 import { LanguageModal } from './LanguagePicker.tsx';
 
 /**
- * The mobile welcome board: once per browser session. Continue goes to registration when logged
- * out and home when logged in; Skip goes home (spec §2).
+ * Where the board leaves to (spec §2): opened on one of the six tab roots, Continue goes to
+ * registration when logged out and home when logged in, and Skip goes home. Opened by a link to
+ * another page (`/profile/deposit`), the board leaves to that page: Skip and a logged-in Continue
+ * stay on it, and registration returns to it.
  */
+function exits(location: { pathname: string; search: string; hash: string }, isLogin: boolean) {
+  const link = routeMeta(location.pathname).tabRoot
+    ? null
+    : `${location.pathname}${location.search}${location.hash}`;
+  const back = safeReturnPath(link);
+  const register = back
+    ? `/pass/register?${new URLSearchParams({ return: back }).toString()}`
+    : '/pass/register';
+  return { skip: link ?? '/', next: isLogin ? (link ?? '/') : register, link };
+}
+
+/** The phone's welcome board: once per browser session, over the page it opened on. */
 export default function WelcomeBoard() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const isLogin = useClientState((s) => s.isLogin);
+  const to = exits(location, isLogin);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
@@ -22,10 +41,16 @@ export default function WelcomeBoard() {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
     endBoot();
   }, []);
-  const dismiss = (to: string) => {
+  const dismiss = (where: string) => {
     dialog.current?.close();
     setState({ welcomeShown: true });
-    navigate(to);
+    if (where !== to.link) {
+      navigate(where);
+      return;
+    }
+    // The page beneath is shown as the board goes: focus on its heading, and it is named.
+    const title = t(`title.${routeMeta(location.pathname).title}`);
+    requestAnimationFrame(() => arriveAtPage(null, () => title));
   };
   return (
     <dialog
@@ -35,7 +60,7 @@ export default function WelcomeBoard() {
       aria-describedby={textId}
       onCancel={(event) => {
         event.preventDefault();
-        dismiss('/');
+        dismiss(to.skip);
       }}
     >
       <div className="welcome-top">
@@ -56,14 +81,10 @@ export default function WelcomeBoard() {
         <p id={textId}>{t('welcome.text')}</p>
       </div>
       <div className="welcome-actions">
-        <button
-          type="button"
-          className="button primary"
-          onClick={() => dismiss(isLogin ? '/' : '/pass/register')}
-        >
+        <button type="button" className="button primary" onClick={() => dismiss(to.next)}>
           {t('action.continue')}
         </button>
-        <button type="button" className="button ghost" onClick={() => dismiss('/')}>
+        <button type="button" className="button ghost" onClick={() => dismiss(to.skip)}>
           {t('action.skip')}
         </button>
       </div>

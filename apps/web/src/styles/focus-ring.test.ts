@@ -109,4 +109,20 @@ describe('focus ring', () => {
       .filter((row) => Math.max(row.ring, row.halo) < 3);
     expect(weak).toEqual([]);
   });
+
+  it('on the dark footer and the welcome board, stands 3:1 by its outer ring, which meets the surface', () => {
+    const darkRing = colour('--focus-ring-on-dark');
+    const darkHalo = colour('--focus-ring-halo-on-dark');
+    expect(contrast(darkRing, darkHalo)).toBeGreaterThanOrEqual(3);
+    const weak = ['--footer-bg', '--footer-hover', '--brand', '--brand-deep']
+      .map((token) => ({ token, ring: contrast(darkRing, colour(token)) }))
+      .filter((row) => row.ring < 3);
+    expect(weak).toEqual([]);
+    // The halo stands against what it surrounds there: the light buttons of the board.
+    expect(contrast(darkHalo, colour('--surface'))).toBeGreaterThanOrEqual(3);
+    const shell = readFileSync(join(ROOT, 'apps/web/src/shell/shell.css'), 'utf8');
+    const rule = /\.site-footer :focus-visible,[^{]*\{([^}]*)\}/.exec(shell)?.[1] ?? '';
+    expect(rule).toMatch(/outline-color:\s*var\(--focus-ring-on-dark\)/);
+    expect(rule).toMatch(/box-shadow:\s*0 0 0 2px var\(--focus-ring-halo-on-dark\)/);
+  });
 });

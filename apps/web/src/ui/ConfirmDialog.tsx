@@ -1,5 +1,6 @@
 import type { ReactNode, RefObject } from 'react';
 import { BookBadge } from '../shell/BookBadge.tsx';
+import { Isolated, withoutIsolates } from './bidi.tsx';
 import { Modal } from './Modal.tsx';
 import './confirm-dialog.css';
 
@@ -36,11 +37,11 @@ export function ConfirmDialog({
   const body = (
     <>
       <div className="confirm-head confirm-dialog-head">
-        <h2 id={titleId}>{title}</h2>
+        <h2 id={titleId}>{typeof title === 'string' ? <Isolated text={title} /> : title}</h2>
         <BookBadge />
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolled figures must be reachable by keyboard */}
-      <section className="confirm-dialog-scroll" aria-label={label} tabIndex={0}>
+      <section className="confirm-dialog-scroll" aria-label={withoutIsolates(label)} tabIndex={0}>
         {children}
       </section>
       <div className="confirm-dialog-actions">{actions}</div>

@@ -1,4 +1,5 @@
 import { announce } from './announce.ts';
+import { Isolated, withoutIsolates } from './bidi.tsx';
 import { copyText } from './copy.ts';
 
 /**
@@ -20,10 +21,10 @@ export function CopyButton({
     <button
       type="button"
       className="button ghost small"
-      aria-label={name}
+      aria-label={name === undefined ? undefined : withoutIsolates(name)}
       onClick={async () => announce((await copyText(text)) ? said.copied : said.failed)}
     >
-      {label}
+      <Isolated text={label} />
     </button>
   );
 }

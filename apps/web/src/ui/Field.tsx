@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
 import { useId } from 'react';
+import { Isolated } from './bidi.tsx';
 
 /**
  * The ids a field's control points to with `aria-describedby` (its hint and its error, when
@@ -45,7 +46,9 @@ export function Field({
   const { id, describedBy, notes } = useFieldNotes(hint, error);
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        <Isolated text={label} />
+      </label>
       <div className="field-row">
         <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
         {children}
@@ -66,7 +69,8 @@ export function FormError({ message, id }: { message: string; id?: string }) {
 
 /**
  * A modal dialog's buttons: one that closes it, and the primary one, which submits the dialog's
- * form when no `onConfirm` is given.
+ * form when no `onConfirm` is given. Their names may hold amounts ("Swap 100.00 USDT for …"):
+ * isolated by elements, so the names carry no bidi controls.
  */
 export function DialogButtons({
   dialog,
@@ -89,7 +93,7 @@ export function DialogButtons({
   return (
     <div className={className}>
       <button type="button" className="button ghost" onClick={() => dialog.current?.close()}>
-        {cancel}
+        <Isolated text={cancel} />
       </button>
       <button
         type={onConfirm ? 'button' : 'submit'}
@@ -98,7 +102,7 @@ export function DialogButtons({
         aria-describedby={disabled ? why : undefined}
         onClick={onConfirm}
       >
-        {confirm}
+        <Isolated text={confirm} />
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { qrPath } from '../app/qr.ts';
+import { withoutIsolates } from './bidi.tsx';
 
 /**
  * A QR code of `text`, drawn here (nothing is sent anywhere): dark modules on white with a quiet
@@ -21,7 +22,7 @@ export function QrCode({
     <svg
       className={className}
       role="img"
-      aria-label={label}
+      aria-label={withoutIsolates(label)}
       data-testid={testId}
       data-text={text}
       viewBox={`0 0 ${size} ${size}`}

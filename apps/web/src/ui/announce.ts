@@ -12,21 +12,36 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-/** The last outcome announced, and when: a page opened just after it is announced with it. */
+/**
+ * The last outcome announced, and when: a page the app opens just after it (an order placed, then
+ * its page) is announced with it. A press of a key or a pointer since then is the reader's own
+ * next step (a search's count said, then a row of it clicked): the page is not announced with it.
+ */
 let outcome = { text: '', at: 0 };
 const OUTCOME_KEEPS_MS = 3000;
+
+function forgetOutcome(): void {
+  outcome = { text: '', at: 0 };
+}
 
 /** Says a result (a position opened, closed or changed; a money action done), politely. */
 export function announce(message: string): void {
   outcome = { text: message, at: Date.now() };
+  for (const type of ['keydown', 'pointerdown'])
+    document.addEventListener(type, forgetOutcome, { capture: true, once: true });
   say(message);
 }
 
-/** Names the page a navigation arrived at, after the outcome that led there when there was one. */
-export function announcePage(title: string): void {
+/** The outcome that led to the page just opened, if one did: taken once, as the page opens. */
+export function takeOutcome(): string {
   const recent = Date.now() - outcome.at < OUTCOME_KEEPS_MS ? outcome.text : '';
-  outcome = { text: '', at: 0 };
-  say(recent ? `${recent} ${title}` : title);
+  forgetOutcome();
+  return recent;
+}
+
+/** Names the page a navigation arrived at, after the outcome that led there when there was one. */
+export function announcePage(title: string, led = takeOutcome()): void {
+  say(led ? `${led} ${title}` : title);
 }
 
 function say(message: string): void {

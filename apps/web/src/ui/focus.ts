@@ -44,6 +44,55 @@ export function focusFirstInvalid(form: HTMLElement | null): void {
   });
 }
 
+/** An element's words as a screen reader reads them: not what is aria-hidden, no bidi controls. */
+export function spokenText(element: Element): string {
+  const words = (node: Node): string =>
+    node.nodeType === Node.TEXT_NODE
+      ? (node.textContent ?? '')
+      : node instanceof Element && node.getAttribute('aria-hidden') === 'true'
+        ? ''
+        : [...node.childNodes].map(words).join('');
+  return words(element)
+    .replace(/[\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** How long the page's title is waited for while the page still loads its data. */
+const TITLE_WAIT_MS = 5000;
+
+/**
+ * The page's own title, once it has it: its title heading (`h1.page-title`) in the main region,
+ * read when nothing there is loading any more (an instrument's name or an article's title comes
+ * with the page's data), or after TITLE_WAIT_MS; `fallback()` (the route's title) for a page
+ * without one (the home page's h1 is its hero's headline). Returns a cancel.
+ */
+export function whenPageTitled(fallback: () => string, done: (title: string) => void): () => void {
+  const main = document.querySelector('main');
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    const heading = main?.querySelector<HTMLElement>('h1.page-title');
+    const own = heading && shown(heading) ? spokenText(heading) : '';
+    done(own || fallback());
+  };
+  const check = () => {
+    if (!main?.querySelector('[data-loading]')) finish();
+  };
+  const observer = new MutationObserver(check);
+  if (main) observer.observe(main, { childList: true, subtree: true, characterData: true });
+  const timer = setTimeout(finish, TITLE_WAIT_MS);
+  check();
+  return () => {
+    finished = true;
+    observer.disconnect();
+    clearTimeout(timer);
+  };
+}
+
 let navigating = 0;
 
 /**

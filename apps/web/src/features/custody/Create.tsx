@@ -94,8 +94,12 @@ function WordsStep({
       <p className="custody-warning" role="note">
         <strong>{t('custody.create.warningTitle')}</strong> {t('custody.create.warning')}
       </p>
+      {/* Styled without list markers, so the list is named one explicitly (Safari drops an
+          unmarked list's role), and each word's position is read with it. */}
       <ol
         className="custody-words"
+        // biome-ignore lint/a11y/noRedundantRoles: kept by screen readers only when explicit on an unmarked list
+        role="list"
         aria-label={t('custody.create.wordsList')}
         data-testid="mnemonic-words"
         dir="ltr"
@@ -103,9 +107,7 @@ function WordsStep({
         {mnemonic.split(' ').map((word, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a phrase may repeat a word; its place is its identity
           <li key={i}>
-            <span className="custody-word-number" aria-hidden="true">
-              {formatNumber(language, i + 1)}
-            </span>
+            <span className="custody-word-number">{formatNumber(language, i + 1)}</span>{' '}
             <span className="custody-word">{word}</span>
           </li>
         ))}
