@@ -88,7 +88,7 @@ describe('money in the back office', () => {
     await records.useLive();
     await records.deposits.waitFor();
     expect(await records.depositRows().first().getAttribute('data-state')).toBe(deposit?.state);
-    expect(await records.depositRows().first().innerText()).toContain('0.02000000 BTC');
+    expect(await records.depositRows().first().innerText()).toContain('0.02 BTC');
     expect(errors).toEqual([]);
   });
 
