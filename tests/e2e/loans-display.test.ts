@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ASSET_SCALES, CUSTOMER_API_BASE, type LoanProductAdmin, parseMinor } from '@swx/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
-import { type Opened, useApp } from '../support/e2e.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
+import { type Opened, openInLiveBook, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { LoanBorrowPage, LoanBrowsePage, LoanDetailPage } from '../support/pages/index.ts';
 import { advanceClock } from '../support/server.ts';
@@ -22,7 +20,6 @@ import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
  */
 const ADMIN = 'loans.display.admin@swx.test';
 const app = useApp({ env: { SWX_CLOCK: 'movable' }, staff: { email: ADMIN, role: 'admin' } });
-const SHOTS = process.env.SCREENSHOT_DIR;
 const PRODUCT = 'Daily 30/60';
 /** The loan's words for 10024, not the catalogue's ("You already hold this product…"). */
 const OPEN_EN = 'You already have a loan in progress: one loan at a time.';
@@ -37,23 +34,10 @@ const usdt = (text: string) => parseMinor(text, ASSET_SCALES.USDT);
 const live = (session: Session): CustomerApi =>
   customerApi(app.server, session, { book: 'live', language: 'en' });
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = screenshotTo;
 
-/** A page of the customer in the live book (loans are live-book only). */
-async function inLive(layout: 'desktop' | 'mobile', session: Session, language = 'en'): Promise<Opened> {
-  const opened = await app.open(layout, { as: session, language, quiet: true });
-  await opened.context.addInitScript(() => {
-    if (!localStorage.getItem('bookSeeded')) {
-      localStorage.setItem('bookSeeded', '1');
-      localStorage.setItem('virtual', '0');
-    }
-  });
-  return opened;
-}
+const inLive = (layout: 'desktop' | 'mobile', session: Session, language = 'en'): Promise<Opened> =>
+  openInLiveBook(app, layout, session, language);
 
 /**
  * The customer calls of a page that the server refused (an envelope whose code is neither 200

@@ -1,14 +1,13 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ASSET_SCALES, type LoanProductAdmin, parseMinor } from '@swx/contract';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
-import { type Opened, useApp } from '../support/e2e.ts';
+import { type Opened, openInLiveBook, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from '../support/pages/index.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
@@ -50,7 +49,6 @@ const app = useApp({
 afterAll(async () => {
   await database?.close();
 });
-const SHOTS = process.env.SCREENSHOT_DIR;
 const USDT = ASSET_SCALES.USDT;
 const PRODUCT = 'Cash 30/60';
 
@@ -66,23 +64,10 @@ const usdt = (text: string) => parseMinor(text, USDT);
 const live = (session: Session): CustomerApi =>
   customerApi(app.server, session, { book: 'live', language: 'en' });
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = screenshotTo;
 
-/** A page of the customer in the live book (loans are live-book only). */
-async function inLive(layout: 'desktop' | 'mobile', session: Session, language = 'en'): Promise<Opened> {
-  const opened = await app.open(layout, { as: session, language, quiet: true });
-  await opened.context.addInitScript(() => {
-    if (!localStorage.getItem('bookSeeded')) {
-      localStorage.setItem('bookSeeded', '1');
-      localStorage.setItem('virtual', '0');
-    }
-  });
-  return opened;
-}
+const inLive = (layout: 'desktop' | 'mobile', session: Session, language = 'en'): Promise<Opened> =>
+  openInLiveBook(app, layout, session, language);
 
 /** Identity verification as a customer does it, approved by a compliance officer. */
 async function verify(session: Session): Promise<void> {

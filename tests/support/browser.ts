@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { listedCryptoId } from './server.ts';
@@ -181,4 +182,12 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     ),
     label,
   ).toBeLessThanOrEqual(0);
+}
+
+/** A full-page screenshot to look at, when SCREENSHOT_DIR names a folder; nothing otherwise. */
+export async function screenshotTo(page: Page, name: string): Promise<void> {
+  const folder = process.env.SCREENSHOT_DIR;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
 }

@@ -328,3 +328,20 @@ function closedWithTheirTest(): (context: BrowserContext) => void {
     (inTest ? ofTest : ofFile).add(context);
   };
 }
+
+/** A page of the customer in the live book (loans and smart plans are live-book only). */
+export async function openInLiveBook(
+  app: App,
+  layout: Layout,
+  session: Session,
+  language = 'en',
+): Promise<Opened> {
+  const opened = await app.open(layout, { as: session, language, quiet: true });
+  await opened.context.addInitScript(() => {
+    if (!localStorage.getItem('bookSeeded')) {
+      localStorage.setItem('bookSeeded', '1');
+      localStorage.setItem('virtual', '0');
+    }
+  });
+  return opened;
+}
