@@ -1,4 +1,6 @@
+import { Code } from '@swx/contract';
 import type { Redis } from 'ioredis';
+import { ApiError } from './http.ts';
 
 /**
  * Fixed-window counters: `limit` hits per `windowMs` per key. In memory on one node; in Redis when
@@ -40,4 +42,17 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'swx:rl:'): RateLi
       return { allowed: count <= limit, retryAfterMs: Math.max(0, retryAfterMs) };
     },
   };
+}
+
+/** Counts a hit of `rule` under `key`; over it: 10027 with the seconds to wait. */
+export async function limit(
+  ctx: { readonly limiter: RateLimiter },
+  key: string,
+  rule: { limit: number; windowMs: number },
+): Promise<void> {
+  const verdict = await ctx.limiter.hit(key, rule.limit, rule.windowMs);
+  if (!verdict.allowed)
+    throw new ApiError(Code.TOO_MANY_REQUESTS, {
+      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+    });
 }

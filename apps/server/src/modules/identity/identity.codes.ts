@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Code } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import { readDeviceToken } from './identity.devices.ts';
 import { codeMail, codeSms } from './identity.mail.ts';
 import {
@@ -21,7 +22,6 @@ import {
   CODE_TTL_SECONDS,
   type IdentityContext,
   LIMITS,
-  limit,
   phoneOf,
   sha256,
 } from './identity.shared.ts';

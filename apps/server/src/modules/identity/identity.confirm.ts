@@ -1,15 +1,10 @@
 import { Code } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import { consumeCode, issueCode, type SentCode } from './identity.codes.ts';
 import { actionCodeMail, type WithdrawalFacts } from './identity.mail.ts';
 import { findTotp, findUserById, lastSecurityChange } from './identity.repository.ts';
-import {
-  CODE_RESEND_SECONDS,
-  CODE_TTL_SECONDS,
-  type IdentityContext,
-  LIMITS,
-  limit,
-} from './identity.shared.ts';
+import { CODE_RESEND_SECONDS, CODE_TTL_SECONDS, type IdentityContext, LIMITS } from './identity.shared.ts';
 import { useTotpCode } from './identity.twostep.ts';
 
 /*

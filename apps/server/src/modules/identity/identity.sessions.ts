@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { Code, phoneFromLogin } from '@swx/contract';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import { alertIfNewDevice } from './identity.alerts.ts';
 import { maskIp, newDeviceToken, readDeviceToken, summariseUserAgent } from './identity.devices.ts';
 import {
@@ -27,7 +28,6 @@ import {
   LIMITS,
   type LoginChallenge,
   type LoginResult,
-  limit,
   phoneOf,
   RENEW_AFTER_SECONDS,
   SESSION_TTL_SECONDS,

@@ -6,6 +6,7 @@ import { ApiError, type CustomerSession } from '../../platform/http.ts';
 import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import type { SmsSender } from '../../platform/sms.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
@@ -102,18 +103,6 @@ export type IdentityContext = {
   /** PUBLIC_URL, the origin of social sign-in callbacks; else the request's. */
   readonly publicUrl: string | undefined;
 };
-
-export async function limit(
-  ctx: IdentityContext,
-  key: string,
-  rule: { limit: number; windowMs: number },
-): Promise<void> {
-  const verdict = await ctx.limiter.hit(key, rule.limit, rule.windowMs);
-  if (!verdict.allowed)
-    throw new ApiError(Code.TOO_MANY_REQUESTS, {
-      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
-    });
-}
 
 /** A phone's E.164 form; the contract checked it already, so null is bad input (10026). */
 export function phoneOf(areaCode: string, number: string): string {

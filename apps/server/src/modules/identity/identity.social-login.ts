@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { hash as argonHash } from '@node-rs/argon2';
 import { Code } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import { openAccount } from './identity.registration.ts';
 import { findUserById, userNameOrEmailTaken } from './identity.repository.ts';
 import { completeLogin } from './identity.sessions.ts';
@@ -12,7 +13,6 @@ import {
   LIMITS,
   type LoginChallenge,
   type LoginResult,
-  limit,
 } from './identity.shared.ts';
 import { findLinkedUser, findUserIdByEmail, linkIdentity } from './identity.social.repository.ts';
 import { type SocialIdentity, socialUserName } from './identity.social.ts';

@@ -1,6 +1,7 @@
 import { Code } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError, type CustomerSession } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import { alertIfNewDevice, alertSecurity } from './identity.alerts.ts';
 import {
   activateTotp,
@@ -27,7 +28,6 @@ import {
   type IdentityContext,
   LIMITS,
   type LoginResult,
-  limit,
   sha256,
 } from './identity.shared.ts';
 import {

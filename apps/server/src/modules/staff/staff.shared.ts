@@ -1,7 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
-import { Code, type StaffListItem, type StaffRole } from '@swx/contract';
+import type { StaffListItem, StaffRole } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
-import { ApiError } from '../../platform/http.ts';
 import type { PurposeKeys } from '../../platform/keys.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -71,16 +70,3 @@ export const listItemOf = (r: StaffRow): StaffListItem => ({
   enrolled: r.enrolled,
   createdAt: r.createdAt,
 });
-
-/** Counts a hit of a limit; over it: 10027 with the seconds to wait. */
-export async function limit(
-  ctx: StaffContext,
-  key: string,
-  rule: { limit: number; windowMs: number },
-): Promise<void> {
-  const verdict = await ctx.limiter.hit(key, rule.limit, rule.windowMs);
-  if (!verdict.allowed)
-    throw new ApiError(Code.TOO_MANY_REQUESTS, {
-      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
-    });
-}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { Code, type StaffInfo, type StaffSignInStep } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
+import { limit } from '../../platform/ratelimit.ts';
 import {
   base32Encode,
   matchTotp,
@@ -29,7 +30,6 @@ import {
 import {
   ARGON2,
   actorOf,
-  limit,
   STAFF_CHALLENGE_MAX_ATTEMPTS,
   STAFF_CHALLENGE_TTL_SECONDS,
   STAFF_LIMITS,
