@@ -109,6 +109,29 @@ describe('by keyboard alone', () => {
     await page.context().close();
   });
 
+  it('a form being sent says "Sending…" politely (issue 41 #30)', async () => {
+    const page = await freshPage('desktop');
+    const user = new PassPagesByKeyboard(page);
+    // The login is held on its way until the live region has been read, then sent on.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/login/login', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/pass/login');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await user.fill('Username or email', 'nobody-sending@example.com');
+    await user.fill('Password', 'not the password at all');
+    await user.press('Enter');
+    await user.expectAnnounced('Sending…');
+    release();
+    await page.locator('.form-error[role="alert"]').waitFor();
+    await page.context().close();
+  });
+
   it('opens and closes a position, each outcome announced, focus never on the body', async () => {
     const { page, errors } = await loggedInPage('desktop', 'keys-trade@example.com');
     const user = new TradingByKeyboard(page);

@@ -22,7 +22,8 @@ import { amountInput } from './wallet.ts';
  *
  * Committing names the quote and posts exactly its figures as one ledger entry (kind `swap`):
  * wallet −amount and house +amount in `from`; house −gross, wallet +receive, fees +fee in `to`.
- * A quote lasts SWAP_QUOTE_SECONDS. Refusals: 10032 expired (quote again), 10011 insufficient
+ * A quote lasts SWAP_QUOTE_SECONDS; a held one SWAP_HOLD_SECONDS, rechecked against the market
+ * after its first SWAP_QUOTE_SECONDS. Refusals: 10032 expired (quote again), 10011 insufficient
  * balance, 10015 market unavailable (a closed or stale instrument, or a pair switched off),
  * 10038 / 10039 below the pair's minimum / above its maximum, 10028 another customer's quote.
  */
@@ -31,8 +32,15 @@ export const SWAP_ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
 export type SwapAsset = (typeof SWAP_ASSETS)[number];
 export const swapAsset = z.enum(SWAP_ASSETS);
 
-/** Seconds a swap quote can be accepted after it is given. */
+/** Seconds a swap quote can be accepted after it is given (a held quote: at its figures, come what may). */
 export const SWAP_QUOTE_SECONDS = 10;
+
+/**
+ * Seconds a held swap quote (`hold: true`, the confirm step's: time to read it) can be accepted:
+ * firm for SWAP_QUOTE_SECONDS, then only while the market still gives at least what it says is
+ * received (10032 `{reason: 'moved'}` otherwise).
+ */
+export const SWAP_HOLD_SECONDS = 120;
 
 /** A ratio with at most 6 decimals ("0.001" is 0.1 %). */
 export const swapRate = z.string().check(z.regex(/^\d{1,4}(\.\d{1,6})?$/));
@@ -59,6 +67,8 @@ export const swapQuoteBody = z.object({
   to: swapAsset,
   /** The amount of `from` to pay, as a decimal string. */
   amount: amountInput,
+  /** A held quote (SWAP_HOLD_SECONDS), for reading at leisure before confirming. */
+  hold: z.optional(z.boolean()),
 });
 export type SwapQuoteBody = z.infer<typeof swapQuoteBody>;
 

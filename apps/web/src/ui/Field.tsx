@@ -1,6 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
 import { useId } from 'react';
 import { Isolated } from './bidi.tsx';
+import './form/form.css';
 
 /**
  * The ids a field's control points to with `aria-describedby` (its hint and its error, when
@@ -70,7 +71,9 @@ export function FormError({ message, id }: { message: string; id?: string }) {
 /**
  * A modal dialog's buttons: one that closes it, and the primary one, which submits the dialog's
  * form when no `onConfirm` is given. Their names may hold amounts ("Swap 100.00 USDT for …"):
- * isolated by elements, so the names carry no bidi controls.
+ * isolated by elements, so the names carry no bidi controls. A disabled primary (sending, or its
+ * quote ran out) is `aria-disabled`, not `disabled`: focus stays on it (WCAG 2.4.3), it says it
+ * is unavailable and why, and a press or Enter does nothing.
  */
 export function DialogButtons({
   dialog,
@@ -98,11 +101,18 @@ export function DialogButtons({
       <button
         type={onConfirm ? 'button' : 'submit'}
         className="button primary"
-        disabled={disabled}
+        aria-disabled={disabled || undefined}
         aria-describedby={disabled ? why : undefined}
-        onClick={onConfirm}
+        onClick={(event) => {
+          // Also the default button of the form's implicit submission (Enter in a field).
+          if (disabled) event.preventDefault();
+          else onConfirm?.();
+        }}
       >
-        <Isolated text={confirm} />
+        {/* One box of words: the button lays out its children as a flex row. */}
+        <span>
+          <Isolated text={confirm} />
+        </span>
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import { Code } from '@swx/contract';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../app/api.ts';
 import { newRequestId } from '../app/requestId.ts';
 import { announce } from './announce.ts';
@@ -13,6 +14,11 @@ import { announce } from './announce.ts';
  * quote (`renew`); without `renew` there is no new quote to ask for. With `onFailure` a refusal is
  * the caller's to word (on its fields) instead of `failure`; `renewNow` renews for a step of the
  * caller's own (sending a code for the quote) and answers the new quote, its failure the caller's.
+ *
+ * Time to read (WCAG 2.2.1): a quote with fewer than `readSeconds` left (its `expiresAt`, epoch
+ * seconds) is never the one shown: the hook asks `renew` for a fresh one first (`ready` is false
+ * until it has), so a confirm step does not open on figures about to run out; `renew` is also
+ * the customer's "more time". While a commit is sent, "Sending…" is said (politely).
  */
 export function useQuoteCommit<Quote, Done>(options: {
   first: Quote;
@@ -26,9 +32,15 @@ export function useQuoteCommit<Quote, Done>(options: {
   newId?: () => string;
   /** Takes each refusal instead of `failure` (a form that words it on its fields). */
   onFailure?: (error: unknown) => void;
+  /** The fewest seconds a quote must have left to be shown (30 unless said); fewer: a fresh one first. */
+  readSeconds?: number;
+  /** When a quote runs out (epoch seconds): its `expiresAt` unless said; undefined: it does not. */
+  expiresAt?: (quote: Quote) => number | undefined;
 }) {
+  const { t } = useTranslation();
   const newId = options.newId ?? newRequestId;
   const [quote, setQuote] = useState(options.first);
+  const [ready, setReady] = useState(() => !(options.renew && aboutToExpire(options, options.first)));
   const [requestId, setRequestId] = useState(newId);
   const [renewed, setRenewed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -50,6 +62,7 @@ export function useQuoteCommit<Quote, Done>(options: {
     if (busy) return;
     setBusy(true);
     setFailure(null);
+    announce(t('state.sending'));
     try {
       options.onDone(await options.commit(quote, requestId), quote);
     } catch (error) {
@@ -69,6 +82,21 @@ export function useQuoteCommit<Quote, Done>(options: {
       setBusy(false);
     }
   };
+  // A quote about to run out is renewed before it is shown, once.
+  const freshening = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the first quote
+  useEffect(() => {
+    if (ready || freshening.current || !options.renew) return;
+    freshening.current = true;
+    options
+      .renew(options.first)
+      .then((next) => {
+        setQuote(next);
+        setRequestId(newId());
+      })
+      .catch(setFailure)
+      .finally(() => setReady(true));
+  }, []);
   /** Asks for a new quote now (the customer's "new quote"). */
   const renew = async () => {
     setBusy(true);
@@ -81,5 +109,20 @@ export function useQuoteCommit<Quote, Done>(options: {
       setBusy(false);
     }
   };
-  return { quote, renewed, busy, failure, submit, renew, renewNow };
+  return { quote, ready, renewed, busy, failure, submit, renew, renewNow };
+}
+
+/** The seconds a quote must have left to be shown, unless the product says. */
+const READ_SECONDS = 30;
+
+/** Whether a quote has fewer than the seconds to read it left (never, for one without an expiry). */
+function aboutToExpire<Quote>(
+  options: { readSeconds?: number; expiresAt?: (quote: Quote) => number | undefined },
+  quote: Quote,
+): boolean {
+  const expiresAt = options.expiresAt
+    ? options.expiresAt(quote)
+    : (quote as { expiresAt?: unknown }).expiresAt;
+  if (typeof expiresAt !== 'number') return false;
+  return expiresAt * 1000 - Date.now() < (options.readSeconds ?? READ_SECONDS) * 1000;
 }

@@ -20,6 +20,14 @@ import { claimQuote, pruneQuoteClaims, releaseQuote } from './products.repositor
  *          offer accepted once, so the customer asks for a new one
  *   10011  the balance no longer covers it (the ledger refuses the posting: `ledgerErrorCode`)
  *
+ * Time to read (WCAG 2.2.1): a product whose figures move with the market may let the customer
+ * ask for a held quote (`holdSeconds`, given with `issue(…, { hold: true })`): the same figures,
+ * firm for `validSeconds` as any quote, then held until `holdSeconds` only while the market has
+ * not moved against them: past the firm seconds the commit asks the product's `recheck` (the
+ * figures against the market now), which refuses with 10032 `{reason: 'moved'}`. A held quote
+ * without a `recheck` is expired once its firm seconds are over, so a stale price is never
+ * accepted against the house.
+ *
  * The id is `<key id>.<payload>.<mac>`: base64url of the canonical figures with their holder,
  * product and expiry, and an HMAC-SHA256 of the key id and payload under the quotes' key of that
  * id (platform/keys.ts: derived from MASTER_KEY; the previous master's still accepted after a
@@ -33,8 +41,11 @@ import { claimQuote, pruneQuoteClaims, releaseQuote } from './products.repositor
 /** Who may commit a quote: the customer it was given to (null: asked without a session), in its book. */
 export type QuoteHolder = { customerId: number | null; book: Book };
 
-/** A verified quote: its figures, the second they were computed at and the last second it commits. */
-export type Redeemed<F> = { figures: F; issuedAt: number; expiresAt: number };
+/**
+ * A verified quote: its figures, the second they were computed at, the last second it commits,
+ * and the last second it commits without a `recheck` (its expiry, unless it was held).
+ */
+export type Redeemed<F> = { figures: F; issuedAt: number; expiresAt: number; firmUntil: number };
 
 /**
  * One product's quotes. `figures` is a zod schema (a codec where a figure is not JSON: bigints
@@ -42,7 +53,13 @@ export type Redeemed<F> = { figures: F; issuedAt: number; expiresAt: number };
  * product and the format of its figures (change it when the format changes: older ids are then
  * refused with 10026, and the customer previews again).
  */
-export type QuoteProduct<T extends z.ZodMiniType> = { name: string; validSeconds: number; figures: T };
+export type QuoteProduct<T extends z.ZodMiniType> = {
+  name: string;
+  validSeconds: number;
+  /** How long a held quote lasts (time to read; past `validSeconds` its commit is rechecked). */
+  holdSeconds?: number;
+  figures: T;
+};
 
 /** A bigint figure as decimal text in a quote. */
 export const bigintText = z.codec(z.string().check(z.regex(/^-?\d{1,80}$/)), z.bigint(), {
@@ -62,6 +79,8 @@ const envelope = z.object({
   b: bookSchema,
   i: z.int(),
   x: z.int(),
+  /** A held quote's last firm second (absent: firm until its expiry). */
+  w: z.optional(z.int()),
   f: z.unknown(),
 });
 
@@ -107,9 +126,20 @@ export class Quotes<T extends z.ZodMiniType> {
     return createHmac('sha256', key).update(`${keyId}.${payload}`).digest('base64url');
   }
 
-  /** Signs figures computed at second `issuedAt` for their holder: the id and expiry the preview answers. */
-  issue(holder: QuoteHolder, issuedAt: number, figures: z.output<T>): QuoteRef {
-    const expiresAt = issuedAt + this.product.validSeconds;
+  /**
+   * Signs figures computed at second `issuedAt` for their holder: the id and expiry the preview
+   * answers. With `hold` (a product that has `holdSeconds`) the quote lasts `holdSeconds`, firm
+   * for `validSeconds`, then rechecked at commit.
+   */
+  issue(
+    holder: QuoteHolder,
+    issuedAt: number,
+    figures: z.output<T>,
+    options: { hold?: boolean } = {},
+  ): QuoteRef {
+    const firmUntil = issuedAt + this.product.validSeconds;
+    const held = options.hold === true && this.product.holdSeconds !== undefined;
+    const expiresAt = held ? issuedAt + (this.product.holdSeconds as number) : firmUntil;
     const signed = {
       n: randomBytes(9).toString('base64url'),
       p: this.product.name,
@@ -117,6 +147,7 @@ export class Quotes<T extends z.ZodMiniType> {
       b: holder.book,
       i: issuedAt,
       x: expiresAt,
+      ...(held ? { w: firmUntil } : {}),
       f: z.encode(this.product.figures, figures),
     };
     const payload = Buffer.from(JSON.stringify(signed)).toString('base64url');
@@ -153,7 +184,12 @@ export class Quotes<T extends z.ZodMiniType> {
     if (signed.data.c === null || signed.data.c !== holder.customerId || signed.data.b !== holder.book)
       throw new ApiError(Code.NOT_FOUND);
     return {
-      quote: { figures: figures.data, issuedAt: signed.data.i, expiresAt: signed.data.x },
+      quote: {
+        figures: figures.data,
+        issuedAt: signed.data.i,
+        expiresAt: signed.data.x,
+        firmUntil: signed.data.w ?? signed.data.x,
+      },
       mac,
     };
   }
@@ -169,7 +205,8 @@ export class Quotes<T extends z.ZodMiniType> {
    * (at once on the same node: the second waits for the first). A commit refused with a catalogue
    * code, having done nothing, gives the quote back.
    * Ledger refusals reach the caller with their catalogue code (10011 when the balance no longer
-   * covers the figures).
+   * covers the figures). A held quote past its firm seconds commits only if `recheck` accepts its
+   * figures against the market now (else 10032 `{reason: 'moved'}`, or expired without one).
    */
   async commit<R>(
     quoteId: string,
@@ -178,14 +215,20 @@ export class Quotes<T extends z.ZodMiniType> {
       requestKey: string;
       replay: () => Promise<R | null>;
       post: (quote: Redeemed<z.output<T>>) => Promise<R>;
+      /** Whether a held quote's figures still stand against the market now (past its firm seconds). */
+      recheck?: (quote: Redeemed<z.output<T>>) => Promise<boolean>;
     },
   ): Promise<R> {
     const { quote, mac } = this.open(quoteId, holder);
     const now = this.second();
-    if (now > quote.expiresAt) {
+    const expired = now > quote.expiresAt || (now > quote.firmUntil && !steps.recheck);
+    if (expired || (now > quote.firmUntil && !(await steps.recheck?.(quote)))) {
       const done = await steps.replay();
       if (done !== null) return done;
-      throw new ApiError(Code.PRICE_CHANGED, { expiresAt: quote.expiresAt, now });
+      throw new ApiError(
+        Code.PRICE_CHANGED,
+        expired ? { expiresAt: quote.expiresAt, now } : { expiresAt: quote.expiresAt, now, reason: 'moved' },
+      );
     }
     const holderKey = `${this.product.name}:${steps.requestKey}`;
     // The same request sent twice at once to this node (a double click, a retry racing its

@@ -81,12 +81,13 @@ export async function quote(
     (await ctx.ledger.balances(book, userId)).find((b) => b.asset === f.from)?.available ?? 0n;
   if (available < f.amount) throw new ApiError(Code.INSUFFICIENT_BALANCE);
   const holder: QuoteHolder = { customerId: userId, book };
-  return { ...ctx.quotes.issue(holder, t, f), ...wireFigures(f) };
+  return { ...ctx.quotes.issue(holder, t, f, { hold: body.hold === true }), ...wireFigures(f) };
 }
 
 /**
  * Swaps at exactly the figures of the quote the customer accepted, once per request id, or
- * refuses: 10032 expired (a retry of a swap already done answers it), 10011 when the balance no
+ * refuses: 10032 expired, or a held quote the market moved against (`standsNow`; a retry of a
+ * swap already done answers it), 10011 when the balance no
  * longer covers it (the ledger), 10028 another customer's or the other book's quote, 10015 when
  * the pair was switched off or a market closed since.
  */
@@ -106,8 +107,34 @@ export async function commit(
         return done ? wireRecord(done) : null;
       },
       post: ({ figures }) => post(ctx, book, userId, body.requestId, figures),
+      recheck: async ({ figures }) => standsNow(ctx, figures),
     },
   );
+}
+
+/**
+ * Whether a held quote's figures still stand at the current second: the same amount at the
+ * market's prices now, with the quote's fee rate, gives at least what the quote says is received
+ * (the market moved the customer's way, or not at all). Otherwise the house would pay a stale
+ * price, and the customer is given a new quote instead (10032 `moved`). A closed market is 10015.
+ */
+async function standsNow(ctx: SwapContext, f: SwapQuoteFigures): Promise<boolean> {
+  const prices = pricesAt(ctx, f.from, f.to, second(ctx));
+  try {
+    const now = swapFigures({
+      amount: f.amount,
+      fromScale: scaleOf(f.from),
+      toScale: scaleOf(f.to),
+      from: prices.from,
+      to: prices.to,
+      feePpm: f.feePpm,
+    });
+    return now.receive >= f.receive;
+  } catch (error) {
+    // Nothing would be received now (10016): the figures no longer stand.
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
 }
 
 /** ONE ledger entry: from: wallet −amount, house +amount; to: house −gross, wallet +receive, fees +fee; the swap attached. */

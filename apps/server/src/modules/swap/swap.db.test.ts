@@ -130,6 +130,57 @@ describe(`swap on ${TEST_DB}`, () => {
     expect(await swap.history('demo', user, undefined)).toEqual([]);
   });
 
+  it('holds a quote for reading (issue 41 #27): firm 10 s, then only while the market has not moved against it', async () => {
+    const user = (await ctx.customer()).id;
+    const held = await swap.quote('demo', user, { ...usdtToBtc('1000'), hold: true });
+    expect(held.expiresAt).toBe(clock / 1000 + 120);
+    // A minute later BTC is cheaper: the same 1,000 USDT would buy more BTC now, so the held
+    // figures still stand (the house pays no stale price) and are posted exactly.
+    clock += 60_000;
+    prices.BTCUSDT = { bid: 64_900, ask: 64_901 };
+    const done = await swap.commit('demo', user, { quoteId: held.quoteId, requestId: 'held-ok-1' });
+    expect(done).toMatchObject({
+      amount: held.amount,
+      receive: held.receive,
+      fee: held.fee,
+      price: held.price,
+    });
+
+    // BTC dearer after the firm seconds: the quote would give more than the market does now.
+    setPrices();
+    const moved = await swap.quote('demo', user, { ...usdtToBtc('1000'), hold: true });
+    clock += 11_000;
+    prices.BTCUSDT = { bid: 65_100, ask: 65_101 };
+    const refused = await refusal(
+      swap.commit('demo', user, { quoteId: moved.quoteId, requestId: 'held-moved' }),
+    );
+    expect(refused.code).toBe(Code.PRICE_CHANGED);
+    expect(refused.data).toMatchObject({ reason: 'moved' });
+    // Within its firm seconds a held quote is the offer as given, whatever the market did since.
+    setPrices();
+    const firm = await swap.quote('demo', user, { ...usdtToBtc('1000'), hold: true });
+    clock += 5_000;
+    prices.BTCUSDT = { bid: 65_100, ask: 65_101 };
+    expect((await swap.commit('demo', user, { quoteId: firm.quoteId, requestId: 'held-firm' })).receive).toBe(
+      firm.receive,
+    );
+    // Past its 120 s it is expired, and a quote not held is expired after 10 s as before.
+    setPrices();
+    const late = await swap.quote('demo', user, { ...usdtToBtc('1000'), hold: true });
+    const plain = await swap.quote('demo', user, usdtToBtc('1000'));
+    clock += 11_000;
+    expect(
+      (await refusal(swap.commit('demo', user, { quoteId: plain.quoteId, requestId: 'plain-late' }))).data,
+    ).toMatchObject({ expiresAt: plain.expiresAt });
+    clock += 110_000;
+    const expired = await refusal(
+      swap.commit('demo', user, { quoteId: late.quoteId, requestId: 'held-late' }),
+    );
+    expect(expired.code).toBe(Code.PRICE_CHANGED);
+    expect(expired.data).not.toMatchObject({ reason: 'moved' });
+    expect(await balance('demo', user, 'USDT')).toBe(98_000_000_000n);
+  });
+
   it('50 swaps of the whole balance at once: exactly one is done, 49 get 10011', async () => {
     const user = (await ctx.customer({ live: 1_000_000_000n })).id;
     const quotes = await Promise.all(

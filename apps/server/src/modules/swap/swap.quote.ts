@@ -1,4 +1,4 @@
-import { SWAP_QUOTE_SECONDS, swapAsset } from '@swx/contract';
+import { SWAP_HOLD_SECONDS, SWAP_QUOTE_SECONDS, swapAsset } from '@swx/contract';
 import { z } from 'zod/mini';
 import { bigintText, type QuoteProduct } from '../products/quotes.ts';
 
@@ -23,9 +23,13 @@ export const swapQuoteFigures = z.object({
 });
 export type SwapQuoteFigures = z.output<typeof swapQuoteFigures>;
 
-/** A swap: quotes are valid SWAP_QUOTE_SECONDS after their second. */
+/**
+ * A swap: quotes are valid SWAP_QUOTE_SECONDS after their second; a held one SWAP_HOLD_SECONDS,
+ * rechecked against the market after SWAP_QUOTE_SECONDS (`swap.commit.ts`).
+ */
 export const SWAP: QuoteProduct<typeof swapQuoteFigures> = {
   name: 'swap.v1',
   validSeconds: SWAP_QUOTE_SECONDS,
+  holdSeconds: SWAP_HOLD_SECONDS,
   figures: swapQuoteFigures,
 };

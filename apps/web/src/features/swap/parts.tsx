@@ -64,17 +64,19 @@ export function newSwapRequestId(): string {
 
 /**
  * Milliseconds a quote can still be accepted, counted down from its `expiresAt` (epoch seconds),
- * never more than SWAP_QUOTE_SECONDS (a clock behind the server's does not lengthen it). When it
- * reaches zero the quote is expired and it is said once to screen readers.
+ * never more than its lifetime (`seconds`: SWAP_QUOTE_SECONDS, or SWAP_HOLD_SECONDS for a held
+ * quote; a clock behind the server's does not lengthen it). When it reaches zero the quote is
+ * expired and it is said once to screen readers.
  */
 export function useQuoteClock(
   expiresAt: number | undefined,
   /** Whether to say the expiry (false while a dialog over this screen says it). */
   say = true,
+  seconds = SWAP_QUOTE_SECONDS,
 ): { left: number; expired: boolean } {
   const { t } = useTranslation();
   const leftAt = (now: number) =>
-    expiresAt === undefined ? 0 : Math.max(0, Math.min(SWAP_QUOTE_SECONDS * 1000, expiresAt * 1000 - now));
+    expiresAt === undefined ? 0 : Math.max(0, Math.min(seconds * 1000, expiresAt * 1000 - now));
   const [left, setLeft] = useState(() => leftAt(Date.now()));
   const sayRef = useRef(say);
   sayRef.current = say;
@@ -99,7 +101,16 @@ export function useQuoteClock(
  * How long a quote is valid: in words ("Valid for 7 more seconds", then "This quote has
  * expired") and as a bar that empties (hidden from screen readers, which read the words).
  */
-export function Countdown({ left, id }: { left: number; id?: string }) {
+export function Countdown({
+  left,
+  id,
+  max = SWAP_QUOTE_SECONDS,
+}: {
+  left: number;
+  id?: string;
+  /** The quote's lifetime in seconds (the bar's full length). */
+  max?: number;
+}) {
   const { t } = useTranslation();
   const seconds = Math.ceil(left / 1000);
   return (
@@ -107,12 +118,7 @@ export function Countdown({ left, id }: { left: number; id?: string }) {
       <p id={id} className={seconds === 0 ? 'swap-expired' : undefined}>
         {seconds === 0 ? t('swap.quote.expired') : t('swap.quote.validFor', { count: seconds })}
       </p>
-      <progress
-        className="product-progress"
-        max={SWAP_QUOTE_SECONDS * 1000}
-        value={left}
-        aria-hidden="true"
-      />
+      <progress className="product-progress" max={max * 1000} value={left} aria-hidden="true" />
     </div>
   );
 }
@@ -220,6 +226,12 @@ export function QuoteFigures({ quote, testId }: { quote: SwapQuote | SwapRecord;
   );
 }
 
+/** A held quote refused because the market moved against its figures (10032 `{reason: 'moved'}`). */
+const movedAgainst = (error: ApiFailure) =>
+  typeof error.data === 'object' &&
+  error.data !== null &&
+  (error.data as { reason?: unknown }).reason === 'moved';
+
 /** What a refusal means, in the customer's words, with what they can do about it. */
 export function Refusal({
   error,
@@ -244,7 +256,7 @@ export function Refusal({
   let next: ReactNode = null;
   switch (error.code) {
     case Code.PRICE_CHANGED:
-      text = t('swap.refusal.expired');
+      text = movedAgainst(error) ? t('swap.refusal.moved') : t('swap.refusal.expired');
       next = action ?? null;
       break;
     case Code.INSUFFICIENT_BALANCE:

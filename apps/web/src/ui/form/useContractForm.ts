@@ -2,6 +2,7 @@ import { Code, type FieldIssue, fieldIssue } from '@swx/contract';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../app/api.ts';
+import { announce } from '../announce.ts';
 import { focusFirstInvalid } from '../focus.ts';
 
 /** A zod schema of the contract, as far as the form needs it (zod/mini's `safeParse`). */
@@ -171,7 +172,8 @@ function useFormMessages<F extends string>(find: () => FieldErrors<F>) {
 /**
  * One form over a contract call: its values, field errors, form error, notice and busy state.
  * Submitting validates with the call's zod schema (plus `check`) and puts each issue under its
- * field; the server's 10026 answer (`data: [{path, issue}]`) lands on the fields the same way.
+ * field, or says "Sending…" while the body is sent (a submit meanwhile is ignored; the button is
+ * `SubmitButton`, which keeps focus); the server's 10026 answer (`data: [{path, issue}]`) lands on the fields the same way.
  * `field(name)` gives a field component its name, value, error and change handler.
  */
 export function useContractForm<F extends string, Out>(options: ContractFormOptions<F, Out>) {
@@ -181,6 +183,8 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
   const messages = useFormMessages<F>(() => findErrors(options, fields, values).found);
   const { errors, setErrors, setFailure, clearMessages } = messages;
   const [busy, setBusy] = useState(false);
+  // Busy at once, before React renders it: a second Enter meanwhile sends nothing.
+  const sending = useRef(false);
   const { remember, focusInvalid } = useInvalidFocus();
 
   /**
@@ -205,16 +209,21 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending.current) return;
     remember(event);
     setFailure('');
     const { body, errors: found } = validate();
     if (Object.keys(found).length > 0) return;
+    sending.current = true;
     setBusy(true);
+    // Said politely while the answer is awaited; focus stays where it is (`SubmitButton`).
+    announce(t('state.sending'));
     try {
       await options.submit(body as Out);
     } catch (error) {
       showFailure(error);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
