@@ -6,6 +6,7 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { safeReturnPath } from '../../app/returnTo.ts';
 import { getState } from '../../app/state.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { IdentifierFields, identityMessage, PasswordField, phoneBody, useSignedIn } from './fields.tsx';
 import { PassLayout } from './PassLayout.tsx';
@@ -114,9 +115,9 @@ export function SecondStep({
         </button>
       </p>
       <FormError message={form.failure} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
+      <SubmitButton busy={form.busy}>
         {form.busy ? t('security.login.verifying') : t('security.login.submit')}
-      </button>
+      </SubmitButton>
       <button type="button" className="button ghost block" onClick={() => onRestart('')}>
         {t('security.login.startOver')}
       </button>
@@ -179,9 +180,9 @@ export default function Login() {
         </IdentifierFields>
         <PasswordField form={form} label={t('auth.password')} />
         <FormError message={form.failure} />
-        <button type="submit" className="button primary large block" disabled={form.busy}>
+        <SubmitButton busy={form.busy}>
           {form.busy ? t('auth.loggingIn') : t('auth.submitLogin')}
-        </button>
+        </SubmitButton>
       </form>
       <SocialButtons onError={form.setFailure} />
       <p className="pass-links">

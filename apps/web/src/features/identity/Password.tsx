@@ -5,6 +5,7 @@ import { callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { FormNotice, identityMessage, NewPasswordFields, repeatedPasswordError } from './fields.tsx';
 
@@ -47,9 +48,9 @@ function PasswordForm() {
       <NewPasswordFields form={form} label={t('auth.newPassword')} />
       <FormError message={form.failure} />
       <FormNotice message={form.notice} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
+      <SubmitButton busy={form.busy}>
         {form.busy ? t('settings.password.saving') : t('settings.password.submit')}
-      </button>
+      </SubmitButton>
       <p className="small">
         <Link to="/profile/security">{t('settings.password.seeDevices')}</Link>
       </p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import {
   CodeAndNewPassword,
@@ -86,9 +87,9 @@ export default function Register() {
           passwordLabel={t('auth.password')}
         />
         <FormError message={form.failure} />
-        <button type="submit" className="button primary large block" disabled={form.busy}>
+        <SubmitButton busy={form.busy}>
           {form.busy ? t('auth.registering') : t('auth.submitRegister')}
-        </button>
+        </SubmitButton>
       </form>
       <p className="pass-links">
         <span>{t('auth.haveAccount')}</span> <Link to="/pass/login">{t('action.login')}</Link>

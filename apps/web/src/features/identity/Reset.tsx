@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import {
   CodeAndNewPassword,
@@ -63,9 +64,7 @@ export default function Reset() {
           passwordLabel={t('auth.newPassword')}
         />
         <FormError message={form.failure} />
-        <button type="submit" className="button primary large block" disabled={form.busy}>
-          {t('auth.submitReset')}
-        </button>
+        <SubmitButton busy={form.busy}>{t('auth.submitReset')}</SubmitButton>
       </form>
       <p className="pass-links">
         <Link to="/pass/login">{t('action.login')}</Link>

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { useClientState } from '../../app/state.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import './kyc.css';
 
@@ -377,9 +378,9 @@ export function KycForm({
         ))}
       </div>
       <FormError message={form.failure} />
-      <button type="submit" className="button primary" disabled={form.busy || form.uploading}>
+      <SubmitButton busy={form.busy} disabled={form.uploading} className="button primary">
         {form.busy ? t('kyc.form.submitting') : t('kyc.form.submit')}
-      </button>
+      </SubmitButton>
     </form>
   );
 }
