@@ -10,14 +10,16 @@ import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { EarnListPage, EarnProductPage, MyInvestPage, TransactionsPage } from '../support/pages/index.ts';
+import { advanceClock } from '../support/server.ts';
 
 /**
  * The earn screens on a real server: a customer buys a static fund from the demo balance at the
  * figures its confirm step showed (the investment and the ledger record say the same), redeems it
  * early for what the redemption dialog said, and every earn screen passes axe, in English and
- * Arabic, on the desktop and at 390 px.
+ * Arabic, on the desktop and at 390 px. The clock is movable: the last test moves it a day at a
+ * time until a reserve runs short.
  */
-const app = useApp({ staff: { email: 'earn.admin@swx.test', role: 'admin' } });
+const app = useApp({ env: { SWX_CLOCK: 'movable' }, staff: { email: 'earn.admin@swx.test', role: 'admin' } });
 const SHOTS = process.env.SCREENSHOT_DIR;
 const USDT = ASSET_SCALES.USDT;
 
@@ -36,8 +38,12 @@ async function shot(page: Page, name: string): Promise<void> {
 /** An amount of USDT in minor units, from the wire. */
 const usdt = (text: string) => parseMinor(text, USDT);
 
+/** The staff session of beforeAll (a new sign-in would need another authenticator step). */
+let adminToken = '';
+
 beforeAll(async () => {
-  const admin = staffApi(app.server, (await app.staff.session()).token);
+  adminToken = (await app.staff.session()).token;
+  const admin = staffApi(app.server, adminToken);
   const create = async (overrides: Parameters<typeof productBody>[0]) => {
     const made = await admin.ok('createEarnProduct', productBody(overrides));
     return admin.ok('fundEarnReserve', {
@@ -249,5 +255,84 @@ describe('earn', () => {
         expect(errors).toEqual([]);
         await page.context().close();
       }
+  }, 300_000);
+
+  it('a fund whose reserve ran short: the investment says paused with what is owed, the product is off sale; the page states what can still be invested', async () => {
+    const admin = staffApi(app.server, adminToken);
+    const made = await admin.ok(
+      'createEarnProduct',
+      productBody({ name: 'USDT flexible short', termDays: null, annualRate: '0.08', penaltyRate: '0' }),
+    );
+    // 10,000 at 8 % earns 2.191780 on its first day: a reserve of 3 pays that day and no more.
+    await admin.ok('fundEarnReserve', {
+      productId: made.product.id,
+      book: 'demo',
+      amount: '3',
+      reason: 'Short reserve',
+    });
+    const api = customerApi(app.server, buyer);
+    const q = await api.ok('earnQuote', { productId: made.product.id, amount: '10000' });
+    const bought = await api.ok('fundApply', { quoteId: q.quoteId, requestId: 'short-reserve-buy' });
+    for (let day = 0; day < 3; day++) advanceClock(app.server, '1d');
+    const [paused] = (await api.ok('fundUserProjects', { itemType: 'fund' })).filter(
+      (i) => i.id === bought.id,
+    );
+    expect(paused?.paused).toMatchObject({ reason: 'reserve_short', owed: '2.191781' });
+    // Told once, in words.
+    const notices = await api.ok('getNoticeList');
+    expect(notices.filter((n) => n.noticeContent.includes('could not pay the interest'))).toHaveLength(1);
+
+    // Every layout and language when the screens are being looked at; else one of each.
+    const views = SHOTS
+      ? (['desktop', 'mobile'] as const).flatMap((l) => (['en', 'ar'] as const).map((g) => [l, g] as const))
+      : ([
+          ['desktop', 'en'],
+          ['mobile', 'ar'],
+        ] as const);
+    for (const [layout, language] of views) {
+      const { page, errors } = await app.open(layout, { as: buyer, language, quiet: true });
+      const size = layout === 'desktop' ? '1366' : '390';
+      const mine = new MyInvestPage(page);
+      await page.goto('/financial/myInvest/fund');
+      await mine.paused(bought.id).waitFor();
+      expect(await mine.status(bought.id).getAttribute('data-state')).toBe('paused');
+      expect(await mine.paused(bought.id).getAttribute('data-owed')).toBe('2.191781');
+      if (language === 'en') {
+        expect(await mine.status(bought.id).innerText()).toBe('Paused: reserve short');
+        // The VIP summary holds VIP investments only: this customer has none.
+        await page.goto('/financial/myInvest/vip');
+        await expect.poll(() => mine.summary.innerText()).toContain('Nothing invested yet.');
+        await page.goto('/financial/myInvest/fund');
+        await mine.paused(bought.id).waitFor();
+      }
+      await expectAccessible(page, `${layout} ${language} paused investment`);
+      await shot(page, `earn-paused-${size}-${language}`);
+
+      const product = new EarnProductPage(page);
+      await page.goto(`/financial/cryptoInvestDetail?id=${made.product.id}`);
+      expect(await product.soldOut.getAttribute('data-reason')).toBe('reserve_short');
+      expect(await product.purchase.count()).toBe(0);
+      await shot(page, `earn-short-product-${size}-${language}`);
+      // A flexible product is redeemable, not "fixed for the term"; a fixed one states what it can still take.
+      await page.goto(`/financial/cryptoInvestDetail?id=${flexible.product.id}`);
+      await page.locator('.earn-page [data-loading]').first().waitFor({ state: 'detached' });
+      await shot(page, `earn-flexible-${size}-${language}`);
+      await product.investable.waitFor();
+      if (language === 'en') {
+        expect(await product.rateLabel.innerText()).not.toContain('term');
+        expect(await product.explain.innerText()).toContain('redeemable any day');
+      }
+      await page.goto(`/financial/cryptoInvestDetail?id=${fixed.product.id}`);
+      await product.investable.waitFor();
+      const shown = await admin.ok('listEarnProducts');
+      const fixedNow = await customerApi(app.server).ok('earnProduct', { id: fixed.product.id });
+      expect(await product.investable.getAttribute('data-value')).toBe(fixedNow.investable);
+      expect(
+        shown.find((x) => x.product.id === made.product.id)?.books.find((b) => b.book === 'demo')?.shortSince,
+      ).toBeTruthy();
+      await shot(page, `earn-investable-${size}-${language}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
   }, 300_000);
 });

@@ -36,8 +36,11 @@ const earnAsset = z.enum(['USDT', 'USDC', 'BTC', 'ETH']);
 /** A ratio with at most 6 decimals (e.g. "0.12"; a dynamic day's rate may be negative). */
 export const rateRatio = z.string().check(z.regex(/^-?\d{1,4}(\.\d{1,6})?$/));
 
-/** Why a product cannot be bought now. */
-export const SOLD_OUT_REASONS = ['capacity', 'reserve', 'disabled'] as const;
+/**
+ * Why a product cannot be bought now; reserve_short: its reserve could not pay a day's interest to
+ * current investors, and it is off sale until staff fund it.
+ */
+export const SOLD_OUT_REASONS = ['capacity', 'reserve', 'disabled', 'reserve_short'] as const;
 
 /** One day of a dynamic product's published rate (the basket's realised return) and its unit price. */
 export const earnRateDay = z.object({
@@ -78,6 +81,11 @@ export const earnProduct = z.object({
   /** Interest reserved for current investors (fixed-term static), and the reserve not yet promised, in this book. */
   reservedInterest: decimalString,
   reserveFree: decimalString,
+  /**
+   * The most a new investment can be now, in this book: the least of the maximum, the capacity
+   * left and (fixed-term static) what the free reserve can promise interest for; 0 when sold out.
+   */
+  investable: decimalString,
   enabled: z.boolean(),
   /** Null when it can be bought. */
   soldOut: z.nullable(z.enum(SOLD_OUT_REASONS)),
@@ -182,6 +190,13 @@ export const earnInvestment = z.object({
   received: z.nullable(decimalString),
   /** Staff's reason for a rejected proof. */
   reason: z.nullable(z.string()),
+  /**
+   * The product's reserve could not pay a day: no income since `since` (a UTC day) until staff fund
+   * it, then the days owed are paid. `owed`: the income of those days so far. Null when paid.
+   */
+  paused: z.nullable(
+    z.object({ reason: z.literal('reserve_short'), since: z.string(), owed: decimalString }),
+  ),
 });
 export type EarnInvestment = z.infer<typeof earnInvestment>;
 
@@ -200,6 +215,9 @@ export const myInvestmentsQuery = z.object({
   itemType: z.optional(z.enum(EARN_TYPES)),
   status: z.optional(z.enum(EARN_STATES)),
 });
+
+/** The summary of one kind of investment (fund or VIP); both when absent. */
+export const myInvestmentSummaryQuery = z.object({ itemType: z.optional(z.enum(EARN_TYPES)) });
 
 export const myInvestmentSummary = z.object({
   asset: earnAsset,
@@ -269,6 +287,8 @@ export const earnProductAdmin = /* @__PURE__ */ z.object({
       reservedInterest: decimalString,
       invested: decimalString,
       investments: z.int(),
+      /** The first day its reserve could not pay in this book (off sale until funded); null when none. */
+      shortSince: z.nullable(z.string()),
     }),
   ),
 });

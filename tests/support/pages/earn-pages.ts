@@ -35,6 +35,11 @@ export class EarnProductPage extends PageModel {
   readonly confirmFigures = this.page.getByTestId('confirm-figures');
 
   readonly payInAddress = this.page.getByTestId('pay-in-address');
+  /** What the product can still take now, its state when it cannot be bought, and its rate in words. */
+  readonly investable = this.page.locator('.earn-product [data-testid="investable"]');
+  readonly soldOut = this.page.locator('.earn-product [data-testid="sold-out"]');
+  readonly rateLabel = this.page.locator('.earn-product [data-testid="rate-label"]');
+  readonly explain = this.page.getByTestId('earn-explain');
 
   /** Chooses to pay by a transfer: the proof image (uploaded at once) and the transaction hash. */
   async payByProof(image: Buffer, txHash: string): Promise<void> {
@@ -83,6 +88,11 @@ export class MyInvestPage extends PageModel {
   /** The status of an investment, in words. */
   status(id: number): Locator {
     return this.card(id).getByTestId('earn-status');
+  }
+
+  /** Why an investment earns nothing now (its product's reserve is short), with what is owed. */
+  paused(id: number): Locator {
+    return this.card(id).getByTestId('earn-paused');
   }
 
   /** Asks to redeem early; answers the dialog's figures. */

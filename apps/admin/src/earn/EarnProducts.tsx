@@ -86,6 +86,12 @@ function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'liv
           <Money value={figures.invested} asset={asset} /> ({figures.investments})
         </dd>
       </div>
+      {figures.shortSince ? (
+        <div className="earn-short" data-short-since={figures.shortSince}>
+          <dt>{t.shortSince}</dt>
+          <dd>{figures.shortSince}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

@@ -17,6 +17,7 @@ import {
   earnRedeemQuoteBody,
   earnWallet,
   myInvestmentSummary,
+  myInvestmentSummaryQuery,
   myInvestmentsQuery,
 } from '../earn.ts';
 import { swapBody, swapHistoryQuery, swapPair, swapQuote, swapQuoteBody, swapRecord } from '../swap.ts';
@@ -123,9 +124,11 @@ export const financeCalls = {
   myInvestment: call({
     method: 'GET',
     path: '/finance/item/myInvestment',
-    summary: 'Per asset: invested now, income of the last settled day, income to date',
+    summary:
+      'Per asset: invested now, income of the last settled day, income to date (of one type: itemType fund or vip)',
     auth: true,
     status: 'live',
+    query: myInvestmentSummaryQuery,
     data: z.array(myInvestmentSummary),
   }),
   earnProduct: call({

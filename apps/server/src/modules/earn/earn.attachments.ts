@@ -90,6 +90,7 @@ function endingAttachment({ ledger, notices }: Parts): EarnAttachments['ending']
           redeemedDay: r.data.day,
           received: BigInt(r.data.received),
           penalty: BigInt(r.data.penalty),
+          at: r.data.at,
         })),
       );
       for (const r of rows)

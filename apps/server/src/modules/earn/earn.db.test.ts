@@ -225,13 +225,27 @@ describe(`earn on ${TEST_DB}`, () => {
     expect(utcDay(clock.now)).toBe(addDays(start, DAYS - 1));
   }, 900_000);
 
-  it('an empty reserve: the purchase is refused as sold out, no customer money moves, staff are alerted once', async () => {
+  it('an empty reserve: the quote is refused as sold out; a reserve emptied after a quote refuses its commit, no customer money moves, staff are alerted once', async () => {
     const { earn } = e;
     const p = (await earn.createProduct('staff:1', productBody({ name: 'Unfunded' }))).product;
     expect(p.soldOut).toBe('reserve');
-    const [userId] = await users(1, 'empty');
-    const wallet = await available(userId as number);
+    const [userId, other] = await users(2, 'empty');
+    await expect(earn.quote('demo', userId as number, { productId: p.id, amount: '500' })).rejects.toSatisfy(
+      (e: unknown) =>
+        e instanceof ApiError &&
+        e.code === Code.SOLD_OUT &&
+        (e.data as { reason: string }).reason === 'reserve',
+    );
+    // Funded for the interest of one 500 (30 days at 12 %: 4.931506): two quotes, the first commit takes it.
+    await earn.fundReserve(
+      'staff:1',
+      { productId: p.id, book: 'demo', amount: '4.931506', reason: 'test' },
+      `fund-one:${p.id}`,
+    );
     const quote = await earn.quote('demo', userId as number, { productId: p.id, amount: '500' });
+    const first = await earn.quote('demo', other as number, { productId: p.id, amount: '500' });
+    await earn.apply('demo', other as number, { quoteId: first.quoteId, requestId: 'empty-first' }, 'fund');
+    const wallet = await available(userId as number);
     for (const requestId of ['empty-one', 'empty-two'])
       await expect(
         earn.apply('demo', userId as number, { quoteId: quote.quoteId, requestId }, 'fund'),

@@ -1,8 +1,10 @@
+import { ASSET_SCALES, formatMinor } from '@swx/contract';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Book } from '../ledger/ledger.service.ts';
 import { addDays } from '../products/figures.ts';
-import type { SettlementRunner } from '../products/settlement.ts';
-import { listProducts } from './earn.products.repository.ts';
+import { type DaySettlement, owedFrom, type SettlementRunner } from '../products/settlement.ts';
+import { listProducts, type ProductRow } from './earn.products.repository.ts';
+import { incomesBetween } from './earn.repository.ts';
 import type { EarnService } from './earn.service.ts';
 import { mature, publishRates, returnRefusedPromises, settled } from './earn.settlement.ts';
 import type { EarnContext } from './earn.shared.ts';
@@ -20,18 +22,106 @@ export async function runDaily(
 ): Promise<{ product: string; book: Book; day: string }[]> {
   const due = runner.dueDay();
   const unfunded: { product: string; book: Book; day: string }[] = [];
+  const paid: Paid[] = [];
   for (const p of await listProducts(ctx.db)) {
     await publishRates(ctx, p, due);
-    const days = await runner.settleDue(settled(ctx, p));
+    const product = settled(ctx, p);
+    // What the product owed before this run: a day before it was paid by an earlier run.
+    const from = {
+      demo: await owedFrom(ctx.db, product.name, 'demo'),
+      live: await owedFrom(ctx.db, product.name, 'live'),
+    };
+    const days = await runner.settleDue(product);
     for (const book of ['demo', 'live'] as const) {
+      const fresh = paidNow(days, book, from[book]);
+      if (fresh) paid.push({ product: p, book, ...fresh });
       const stop = days.find((d) => d.book === book && d.status === 'unfunded');
       if (stop) unfunded.push({ product: stop.product, book, day: stop.day });
       const settledThrough = stop ? addDays(stop.day, -1) : days.filter((d) => d.book === book).at(-1)?.day;
       if (settledThrough) await mature(ctx, p, book, settledThrough);
     }
   }
+  await tellIncome(ctx, paid);
   await returnRefusedPromises(ctx);
   return unfunded;
+}
+
+/** Days a product paid in a book in this run: from, to, and whether they came late (after its reserve was short). */
+type Paid = { product: ProductRow; book: Book; from: string; to: string; late: boolean };
+
+function paidNow(
+  days: readonly DaySettlement[],
+  book: Book,
+  owedBefore: string | null,
+): Omit<Paid, 'product' | 'book'> | null {
+  const fresh = days.filter(
+    (d) => d.book === book && d.status === 'settled' && (owedBefore === null || d.day >= owedBefore),
+  );
+  const first = fresh[0];
+  const last = fresh.at(-1);
+  if (!first || !last) return null;
+  return { from: first.day, to: last.day, late: fresh.some((d) => d.late) };
+}
+
+/**
+ * What this run paid, said to customers: the days owed since a product's reserve was short, one
+ * notice per customer and product (`earn_resumed`); every other day's income in one digest per
+ * customer, book and asset (`earn_income`), however many investments paid it.
+ */
+async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void> {
+  const digest = new Map<
+    string,
+    {
+      userId: number;
+      book: Book;
+      asset: ProductRow['asset'];
+      amount: bigint;
+      n: number;
+      from: string;
+      to: string;
+    }
+  >();
+  for (const run of paid) {
+    const rows = await incomesBetween(ctx.db, run.product.id, run.book, run.from, run.to);
+    for (const row of rows) {
+      if (row.amount === 0n) continue;
+      if (run.late) {
+        await tell(ctx, row.userId, 'earn_resumed', {
+          product: run.product.name,
+          since: run.from,
+          book: run.book,
+          amount: formatMinor(row.amount, ASSET_SCALES[row.asset]),
+          asset: row.asset,
+        });
+        continue;
+      }
+      const key = `${row.userId}:${run.book}:${row.asset}`;
+      const d = digest.get(key);
+      if (d) {
+        d.amount += row.amount;
+        d.n += row.investments;
+        if (run.from < d.from) d.from = run.from;
+        if (run.to > d.to) d.to = run.to;
+      } else digest.set(key, { ...row, book: run.book, n: row.investments, from: run.from, to: run.to });
+    }
+  }
+  for (const d of digest.values())
+    await tell(ctx, d.userId, 'earn_income', {
+      day: d.from === d.to ? d.from : `${d.from} – ${d.to}`,
+      book: d.book,
+      count: String(d.n),
+      amount: formatMinor(d.amount, ASSET_SCALES[d.asset]),
+      asset: d.asset,
+    });
+}
+
+/** A notice after the money moved: a failure is logged, never undoes a payment. */
+async function tell(ctx: EarnContext, userId: number, kind: string, params: Record<string, string>) {
+  try {
+    await ctx.notices.notify(userId, 'en', kind, params);
+  } catch (error) {
+    ctx.logger?.warn({ err: error, userId, kind }, 'earn: notice failed');
+  }
 }
 
 /** Every minute: a refused proof's promise goes back to its reserve. */

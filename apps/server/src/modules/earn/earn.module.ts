@@ -27,7 +27,16 @@ export const earnModule = defineProduct({
     }),
   }),
   quotes: [PURCHASE, REDEMPTION],
-  notices: ['earn_matured', 'earn_proof_approved', 'earn_proof_rejected'],
+  notices: [
+    'earn_matured',
+    'earn_proof_approved',
+    'earn_proof_rejected',
+    'earn_income',
+    'earn_paused',
+    'earn_resumed',
+  ],
+  // A refused proof opens the notice dialog; every other earn notice waits in the list.
+  mustReadNotices: ['earn_proof_rejected'],
   reviews: ({ earn, ledger, params, payIn, clock }) => ({
     earnProofReview: earnProofReview(
       earn,

@@ -83,12 +83,13 @@ const productValues = (p: ProductFields) => [
   p.enabled,
 ];
 
-export async function insertProduct(db: Queryable, p: ProductFields): Promise<ProductRow> {
+/** A new product, made at `at` (the service clock, ISO). */
+export async function insertProduct(db: Queryable, p: ProductFields, at: string): Promise<ProductRow> {
   const rows = await db.query<RawProduct>(
     `INSERT INTO earn_products (type, name, asset, income, term_days, annual_rate_ppm, basket, min_minor,
-       max_minor, capacity_minor, penalty_ppm, requires_kyc, one_per_customer, enabled)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${PRODUCT_COLUMNS}`,
-    productValues(p),
+       max_minor, capacity_minor, penalty_ppm, requires_kyc, one_per_customer, enabled, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) RETURNING ${PRODUCT_COLUMNS}`,
+    [...productValues(p), at],
   );
   const row = rows[0];
   if (!row) throw new Error('no product inserted');
@@ -99,13 +100,18 @@ export async function insertProduct(db: Queryable, p: ProductFields): Promise<Pr
   return toProduct(row);
 }
 
-export async function updateProduct(db: Queryable, id: number, p: ProductFields): Promise<ProductRow | null> {
+export async function updateProduct(
+  db: Queryable,
+  id: number,
+  p: ProductFields,
+  at: string,
+): Promise<ProductRow | null> {
   const rows = await db.query<RawProduct>(
     `UPDATE earn_products SET type = $1, name = $2, asset = $3, income = $4, term_days = $5, annual_rate_ppm = $6,
        basket = $7, min_minor = $8, max_minor = $9, capacity_minor = $10, penalty_ppm = $11, requires_kyc = $12,
-       one_per_customer = $13, enabled = $14, updated_at = now()
+       one_per_customer = $13, enabled = $14, updated_at = $16
      WHERE id = $15 RETURNING ${PRODUCT_COLUMNS}`,
-    [...productValues(p), id],
+    [...productValues(p), id, at],
   );
   return rows[0] ? toProduct(rows[0]) : null;
 }

@@ -8,8 +8,7 @@ import {
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import type { Book } from '../ledger/ledger.service.ts';
-import { dailyPpm, ppmText } from '../products/figures.ts';
-import { scheduleOf } from './earn.figures.ts';
+import { dailyPpm, PPM, ppmText } from '../products/figures.ts';
 import {
   capacityUsed,
   listProducts,
@@ -17,9 +16,57 @@ import {
   productById,
   ratesOf,
 } from './earn.products.repository.ts';
-import { coverage, type EarnContext, TEXT_DAYS, termsOf, today } from './earn.shared.ts';
+import { coverage, type EarnContext, shortSince, TEXT_DAYS } from './earn.shared.ts';
 
 /* The products on sale as customers read them: the list, one product, a dynamic product's prices. */
+
+/** The most a fixed-term static investment can be for its whole interest to fit in `reserveFree`; null: no such bound. */
+export function reserveBound(p: ProductRow, reserveFree: bigint): bigint | null {
+  if (p.income !== 'static' || p.termDays === null || p.annualRatePpm === null) return null;
+  const perUnit = p.annualRatePpm * BigInt(p.termDays);
+  if (perUnit === 0n) return null;
+  if (reserveFree < 0n) return 0n;
+  // The interest is floor(A × rate × term / (365 × PPM)): the largest A whose interest is ≤ reserveFree.
+  return ((reserveFree + 1n) * 365n * PPM - 1n) / perUnit;
+}
+
+/**
+ * What a new investment can be now in a book, and why none can: the least of the product's
+ * maximum, the capacity left and what the free reserve can promise the interest of; off sale while
+ * the reserve owes current investors a day (reserve_short) or staff closed it.
+ */
+export async function limits(
+  ctx: EarnContext,
+  book: Book,
+  p: ProductRow,
+  used: Map<string, bigint>,
+): Promise<{
+  reserveFree: bigint;
+  reservedInterest: bigint;
+  invested: bigint;
+  investable: bigint;
+  soldOut: EarnProduct['soldOut'];
+}> {
+  const { reserveFree, reservedInterest } = await coverage(ctx, book, p);
+  const invested = used.get(`${p.id}:${book}`) ?? 0n;
+  const room = p.capacityMinor - invested;
+  const byReserve = reserveBound(p, reserveFree);
+  const short = (await shortSince(ctx, book, p)) !== null;
+  let investable = [p.maxMinor, room, ...(byReserve === null ? [] : [byReserve])].reduce((a, b) =>
+    b < a ? b : a,
+  );
+  const soldOut = !p.enabled
+    ? ('disabled' as const)
+    : short
+      ? ('reserve_short' as const)
+      : room < p.minMinor
+        ? ('capacity' as const)
+        : byReserve !== null && (byReserve < p.minMinor || reserveFree <= 0n)
+          ? ('reserve' as const)
+          : null;
+  if (soldOut !== null || investable < 0n) investable = 0n;
+  return { reserveFree, reservedInterest, invested, investable, soldOut };
+}
 
 export async function wireProduct(
   ctx: EarnContext,
@@ -29,22 +76,8 @@ export async function wireProduct(
   trailing?: bigint | null,
 ): Promise<EarnProduct> {
   const scale = ASSET_SCALES[p.asset];
-  const { reserveFree, reservedInterest } = await coverage(ctx, book, p);
-  const invested = used.get(`${p.id}:${book}`) ?? 0n;
+  const { reserveFree, reservedInterest, invested, investable, soldOut } = await limits(ctx, book, p, used);
   const trailingRate = p.income === 'dynamic' ? (trailing ?? (await trailingPpm(ctx, p.id))) : null;
-  // Sold out: not on sale, no room for the minimum, or (fixed-term static) a reserve that cannot
-  // promise the minimum's interest.
-  const minInterest =
-    p.income === 'static' && p.termDays !== null && p.annualRatePpm !== null
-      ? (scheduleOf(termsOf(p, p.minMinor), today(ctx)).totalInterest ?? 0n)
-      : null;
-  const soldOut = !p.enabled
-    ? ('disabled' as const)
-    : invested + p.minMinor > p.capacityMinor
-      ? ('capacity' as const)
-      : minInterest !== null && (minInterest > reserveFree || reserveFree <= 0n)
-        ? ('reserve' as const)
-        : null;
   return {
     id: p.id,
     type: p.type,
@@ -65,6 +98,7 @@ export async function wireProduct(
     onePerCustomer: p.onePerCustomer,
     reservedInterest: toDecimal(reservedInterest, scale),
     reserveFree: toDecimal(reserveFree, scale),
+    investable: toDecimal(investable, scale),
     enabled: p.enabled,
     soldOut,
   };

@@ -46,7 +46,7 @@ export async function applyWithProof(
             actor: `customer:${userId}`,
             reference: `earn:${p.id}`,
             attach: ctx.attachments.proofHold.with({
-              ...subscription(f, p, userId, book, requestKey, { txHash, proof: body.proof }),
+              ...subscription(f, p, userId, book, requestKey, { txHash, proof: body.proof }, ctx.now()),
               proof: body.proof,
             }),
           })
@@ -73,6 +73,7 @@ export async function applyWithProof(
               tx,
               row.id,
               "the product's reserve could not cover its interest; nothing was taken",
+              new Date(ctx.now()).toISOString(),
             ),
           );
           await reserveRefused(ctx, error, book, p);

@@ -11,7 +11,13 @@ import { type Book, EARN, LedgerError } from '../ledger/ledger.service.ts';
 import type { Posting } from '../ledger/ledger.types.ts';
 import { addDays, dailyPpm, ppmText, utcDay } from '../products/figures.ts';
 import { redemptionTable, scheduleOf, staticPaymentFor } from './earn.figures.ts';
-import { firstReserveRefusal, type ProductRow, productById } from './earn.products.repository.ts';
+import {
+  capacityUsed,
+  firstReserveRefusal,
+  type ProductRow,
+  productById,
+} from './earn.products.repository.ts';
+import { limits } from './earn.products.ts';
 import { investmentById, investmentByRequestKey } from './earn.repository.ts';
 import {
   amountOf,
@@ -21,6 +27,7 @@ import {
   type PurchaseFigures,
   reserveAccount,
   type Subscription,
+  shortSince,
   termsOf,
   today,
   wireInvestment,
@@ -38,6 +45,9 @@ export async function buyable(
   const p = await productById(ctx.db, id);
   if (!p || (type !== null && p.type !== type)) throw new ApiError(Code.NOT_FOUND);
   if (!p.enabled) throw new ApiError(Code.SOLD_OUT, { reason: 'disabled' });
+  // Its reserve owes current investors a day: off sale until staff fund it.
+  if ((await shortSince(ctx, book, p)) !== null)
+    throw new ApiError(Code.SOLD_OUT, { reason: 'reserve_short' });
   if (p.requiresKyc && book === 'live' && (await ctx.kyc.stateOf(userId)) !== 'verified')
     throw new ApiError(Code.VIP_NOT_ELIGIBLE);
   return p;
@@ -74,7 +84,17 @@ export async function quote(
   const p = await buyable(ctx, book, userId, body.productId, null);
   const issuedAt = Math.floor(ctx.now() / 1000);
   const purchaseDay = utcDay(issuedAt * 1000);
-  const f = figures(p, amountOf(p, body.amount), purchaseDay);
+  const amount = amountOf(p, body.amount);
+  // What can still be invested is known before the last click: refused here with that figure.
+  const room = await limits(ctx, book, p, await capacityUsed(ctx.db));
+  if (room.soldOut !== null) throw new ApiError(Code.SOLD_OUT, { reason: room.soldOut });
+  if (amount > room.investable)
+    throw new ApiError(Code.WRONG_INVESTMENT_AMOUNT, {
+      asset: p.asset,
+      minimum: toDecimal(p.minMinor, ASSET_SCALES[p.asset]),
+      maximum: toDecimal(room.investable, ASSET_SCALES[p.asset]),
+    });
+  const f = figures(p, amount, purchaseDay);
   const terms = figureTerms(f);
   const schedule = scheduleOf(terms, purchaseDay);
   const scale = ASSET_SCALES[p.asset];
@@ -119,6 +139,7 @@ export function subscription(
   book: Book,
   requestKey: string,
   proof: { txHash: string; proof: string } | null,
+  now: number,
 ): Subscription {
   const schedule = scheduleOf(figureTerms(f), f.purchaseDay);
   return {
@@ -140,6 +161,7 @@ export function subscription(
     proofUpload: proof?.proof ?? null,
     accrualStart: proof ? null : schedule.accrualStart,
     endDay: proof ? null : schedule.endDay,
+    createdAt: new Date(now).toISOString(),
   };
 }
 
@@ -204,7 +226,9 @@ export async function apply(
             actor: `customer:${userId}`,
             reference: `earn:${p.id}`,
             postings,
-            attach: ctx.attachments.subscribe.with(subscription(f, p, userId, book, requestKey, null)),
+            attach: ctx.attachments.subscribe.with(
+              subscription(f, p, userId, book, requestKey, null, ctx.now()),
+            ),
           })
           .catch((error: unknown) => reserveRefused(ctx, error, book, p));
         const id = result.attached ?? (await investmentByRequestKey(ctx.db, requestKey))?.id;

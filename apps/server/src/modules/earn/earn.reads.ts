@@ -8,7 +8,8 @@ import {
 import type { Book } from '../ledger/ledger.service.ts';
 import { addDays, ppmText } from '../products/figures.ts';
 import { incomesOf, investmentsOf, summaryOf } from './earn.repository.ts';
-import { type EarnContext, mine, today, wireInvestment } from './earn.shared.ts';
+import { pausedOf, pausesOf } from './earn.settlement.ts';
+import { type EarnContext, mine, shortSince, today, wireInvestment } from './earn.shared.ts';
 
 /* What a customer reads of their investments: the list, one with its incomes, the summary, the wallet. */
 
@@ -18,12 +19,12 @@ export async function investments(
   userId: number,
   filter: { itemType?: EarnType; status?: EarnInvestment['status'] },
 ): Promise<EarnInvestment[]> {
-  return (
-    await investmentsOf(ctx.db, userId, book, {
-      ...(filter.itemType ? { type: filter.itemType } : {}),
-      ...(filter.status ? { status: filter.status } : {}),
-    })
-  ).map(wireInvestment);
+  const rows = await investmentsOf(ctx.db, userId, book, {
+    ...(filter.itemType ? { type: filter.itemType } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+  });
+  const paused = await pausesOf(ctx, rows);
+  return rows.map((row) => wireInvestment(row, paused.get(row.id) ?? null));
 }
 
 export async function investment(
@@ -35,8 +36,9 @@ export async function investment(
   const row = await mine(ctx, book, userId, id);
   const scale = ASSET_SCALES[row.asset];
   const incomes = await incomesOf(ctx.db, row.id);
+  const paused = await pausedOf(ctx, row, await shortSince(ctx, book, { id: row.productId }));
   return {
-    ...wireInvestment(row),
+    ...wireInvestment(row, paused),
     incomes: incomes.map((i) => ({
       day: i.day,
       amount: toDecimal(i.amount, scale),
@@ -45,9 +47,10 @@ export async function investment(
   };
 }
 
-export async function summary(ctx: EarnContext, book: Book, userId: number) {
+/** Per asset, of one type of investment (fund or VIP; both when none is named). */
+export async function summary(ctx: EarnContext, book: Book, userId: number, type: EarnType | null) {
   const lastDay = addDays(today(ctx), -1);
-  return (await summaryOf(ctx.db, userId, book, lastDay)).map((s) => {
+  return (await summaryOf(ctx.db, userId, book, lastDay, type)).map((s) => {
     const scale = ASSET_SCALES[s.asset];
     return {
       asset: s.asset,

@@ -112,6 +112,7 @@ export async function redeem(
             day: f.day,
             received: f.receive.toString(),
             penalty: f.penalty.toString(),
+            at: new Date(ctx.now()).toISOString(),
             notice: null,
           }),
         });

@@ -159,6 +159,8 @@ export type NewInvestment = {
   proofUpload: string | null;
   accrualStart: string | null;
   endDay: string | null;
+  /** When it was made (the service clock, ISO). */
+  createdAt: string;
 };
 
 /** Inserts an investment (in the purchase's ledger transaction); a second one of a one-per-customer product raises a unique violation. */
@@ -166,8 +168,9 @@ export async function insertInvestment(tx: Queryable, i: NewInvestment): Promise
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO earn_investments (product_id, user_id, book, asset, amount_minor, income, term_days, annual_rate_ppm,
        penalty_ppm, total_interest, one_per_customer, pay_with, status, request_key, entry_id, tx_hash,
-       proof_upload, accrual_start, end_day, clearing_hold_id, promise_entry_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING id`,
+       proof_upload, accrual_start, end_day, clearing_hold_id, promise_entry_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)
+     RETURNING id`,
     [
       i.productId,
       i.userId,
@@ -190,6 +193,7 @@ export async function insertInvestment(tx: Queryable, i: NewInvestment): Promise
       i.endDay,
       i.clearingHoldId,
       i.promiseEntryId,
+      i.createdAt,
     ],
   );
   const row = rows[0];
@@ -302,20 +306,46 @@ export async function incomesOf(
   return rows.map((r) => ({ day: r.day, amount: BigInt(r.amount_minor), ratePpm: big(r.rate_ppm) }));
 }
 
+/** Per customer and asset: the income a product paid in a book on the days `from`..`to`, and of how many investments. */
+export async function incomesBetween(
+  db: Queryable,
+  productId: number,
+  book: Book,
+  from: string,
+  to: string,
+): Promise<{ userId: number; asset: Asset; amount: bigint; investments: number }[]> {
+  const rows = await db.query<{ user_id: string; asset: Asset; amount: string; n: string }>(
+    `SELECT i.user_id, i.asset, sum(x.amount_minor)::text AS amount, count(DISTINCT i.id)::text AS n
+     FROM earn_incomes x JOIN earn_investments i ON i.id = x.investment_id
+     WHERE i.product_id = $1 AND i.book = $2 AND x.day BETWEEN $3::date AND $4::date
+     GROUP BY i.user_id, i.asset ORDER BY i.user_id, i.asset`,
+    [productId, book, from, to],
+  );
+  return rows.map((r) => ({
+    userId: Number(r.user_id),
+    asset: r.asset,
+    amount: BigInt(r.amount),
+    investments: Number(r.n),
+  }));
+}
+
 /** Per asset: principal in progress, income of `day`, income to date, of a customer in a book. */
 export async function summaryOf(
   db: Queryable,
   userId: number,
   book: Book,
   day: string,
+  type: EarnType | null,
 ): Promise<{ asset: Asset; invested: bigint; incomeDay: bigint; total: bigint }[]> {
   const rows = await db.query<{ asset: Asset; invested: string; income_day: string; total: string }>(
     `SELECT i.asset,
        coalesce(sum(i.amount_minor) FILTER (WHERE i.status = 'in_progress'), 0)::text AS invested,
        coalesce(sum((SELECT sum(amount_minor) FROM earn_incomes x WHERE x.investment_id = i.id AND x.day = $3::date)), 0)::text AS income_day,
        coalesce(sum((SELECT sum(amount_minor) FROM earn_incomes x WHERE x.investment_id = i.id)), 0)::text AS total
-     FROM earn_investments i WHERE i.user_id = $1 AND i.book = $2 GROUP BY i.asset ORDER BY i.asset`,
-    [userId, book, day],
+     FROM earn_investments i JOIN earn_products p ON p.id = i.product_id
+     WHERE i.user_id = $1 AND i.book = $2 AND ($4::text IS NULL OR p.type = $4)
+     GROUP BY i.asset ORDER BY i.asset`,
+    [userId, book, day, type],
   );
   return rows.map((r) => ({
     asset: r.asset,
@@ -357,7 +387,7 @@ export async function maturing(
   return rows.map(toInvestment);
 }
 
-/** Marks investments ended (expired at maturity, or redeemed early) and releases their capacity. */
+/** Marks investments ended (expired at maturity, or redeemed early, `at` by the service clock) and releases their capacity. */
 export async function markEnded(
   tx: Queryable,
   rows: readonly {
@@ -366,15 +396,17 @@ export async function markEnded(
     redeemedDay: string | null;
     received: bigint;
     penalty: bigint;
+    at: string;
   }[],
 ): Promise<void> {
   for (const r of rows) {
     const done = await tx.query<{ product_id: string; book: Book; amount_minor: string }>(
       `UPDATE earn_investments SET status = $2, redeemed_day = $3::date,
-         redeemed_at = CASE WHEN $2 = 'redeemed' THEN now() END, matured_at = CASE WHEN $2 = 'expired' THEN now() END,
-         received_minor = $4, penalty_minor = $5, updated_at = now()
+         redeemed_at = CASE WHEN $2 = 'redeemed' THEN $6::timestamptz END,
+         matured_at = CASE WHEN $2 = 'expired' THEN $6::timestamptz END,
+         received_minor = $4, penalty_minor = $5, updated_at = $6
        WHERE id = $1 AND status = 'in_progress' RETURNING product_id, book, amount_minor`,
-      [r.id, r.status, r.redeemedDay, r.received.toString(), r.penalty.toString()],
+      [r.id, r.status, r.redeemedDay, r.received.toString(), r.penalty.toString(), r.at],
     );
     const row = done[0];
     if (!row) throw new Error(`investment ${r.id} is not in progress`);
@@ -397,21 +429,21 @@ export async function pendingProofs(
 export async function approveProofInTx(
   tx: Queryable,
   id: number,
-  change: { entryId: number | null; accrualStart: string; endDay: string | null },
+  change: { entryId: number | null; accrualStart: string; endDay: string | null; at: string },
 ): Promise<void> {
   const rows = await tx.query(
     `UPDATE earn_investments SET status = 'in_progress', entry_id = coalesce($2, entry_id), accrual_start = $3::date,
-       end_day = $4::date, updated_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
-    [id, change.entryId, change.accrualStart, change.endDay],
+       end_day = $4::date, updated_at = $5 WHERE id = $1 AND status = 'pending' RETURNING id`,
+    [id, change.entryId, change.accrualStart, change.endDay, change.at],
   );
   if (rows.length === 0) throw new Error(`investment ${id} is not pending`);
 }
 
-export async function rejectProofInTx(tx: Queryable, id: number, reason: string): Promise<void> {
+export async function rejectProofInTx(tx: Queryable, id: number, reason: string, at: string): Promise<void> {
   const rows = await tx.query<{ product_id: string; book: Book; amount_minor: string }>(
-    `UPDATE earn_investments SET status = 'rejected', reason = $2, updated_at = now()
+    `UPDATE earn_investments SET status = 'rejected', reason = $2, updated_at = $3
      WHERE id = $1 AND status = 'pending' RETURNING product_id, book, amount_minor`,
-    [id, reason],
+    [id, reason, at],
   );
   const row = rows[0];
   if (!row) throw new Error(`investment ${id} is not pending`);

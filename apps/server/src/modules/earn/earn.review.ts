@@ -40,7 +40,8 @@ async function recordDecision(
   tx: Queryable,
   decided: { itemId: number; decision: ReviewDecision; reason: string | null; ledger: LedgerEffect | null },
 ): Promise<void> {
-  if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '');
+  const at = new Date(now()).toISOString();
+  if (decided.decision === 'rejected') return rejectProofInTx(tx, decided.itemId, decided.reason ?? '', at);
   const r = await proofRow(earn, decided.itemId, tx);
   if (!r) throw new Error(`earn proof ${decided.itemId} is gone`);
   const schedule = scheduleOf(rowTerms(r), utcDay(now()));
@@ -48,6 +49,7 @@ async function recordDecision(
     entryId: decided.ledger?.entryId ?? null,
     accrualStart: schedule.accrualStart,
     endDay: schedule.endDay,
+    at,
   });
 }
 

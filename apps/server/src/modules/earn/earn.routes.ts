@@ -55,7 +55,9 @@ function customerRoutes(app: FastifyInstance, earn: EarnService): void {
   mountCall(app, calls.earnInvestment, ({ customer, params, request }) =>
     earn.investment(request.book, customer.userId, params.id),
   );
-  mountCall(app, calls.myInvestment, ({ customer, request }) => earn.summary(request.book, customer.userId));
+  mountCall(app, calls.myInvestment, ({ customer, query, request }) =>
+    earn.summary(request.book, customer.userId, query.itemType ?? null),
+  );
   mountCall(app, calls.fundWallet, ({ customer, request }) => earn.wallet(request.book, customer.userId));
   mountCall(app, calls.earnRedeemQuote, ({ customer, body, request }) =>
     earn.redeemQuote(request.book, customer.userId, body.id),

@@ -217,8 +217,9 @@ export class EarnService {
     return investment(this.ctx, book, userId, id);
   }
 
-  summary(book: Book, userId: number): ReturnType<typeof summary> {
-    return summary(this.ctx, book, userId);
+  /** Per asset, of one type of investment (fund or VIP; both when none is named). */
+  summary(book: Book, userId: number, type: EarnType | null = null): ReturnType<typeof summary> {
+    return summary(this.ctx, book, userId, type);
   }
 
   wallet(book: Book, userId: number): ReturnType<typeof wallet> {

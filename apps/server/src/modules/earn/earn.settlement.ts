@@ -1,12 +1,41 @@
-import { ASSET_SCALES, formatMinor as toDecimal } from '@swx/contract';
+import { ASSET_SCALES, type EarnInvestment, formatMinor as toDecimal } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
 import { type Book, EARN } from '../ledger/ledger.service.ts';
 import { addDays, PPM, utcDay } from '../products/figures.ts';
 import type { SettledProduct } from '../products/settlement.ts';
 import { dynamicPayment, staticPaymentFor } from './earn.figures.ts';
 import { insertRate, type ProductRow, rateOf, ratesOf } from './earn.products.repository.ts';
 import { unpromise } from './earn.proof.ts';
-import { investmentsOwed, maturing, rejectedUnreturned } from './earn.repository.ts';
-import { type EarnContext, owedAccount, PAGE, reserveAccount } from './earn.shared.ts';
+import {
+  type InvestmentRow,
+  incomesOf,
+  investmentsOwed,
+  maturing,
+  rejectedUnreturned,
+} from './earn.repository.ts';
+import {
+  type EarnContext,
+  owedAccount,
+  PAGE,
+  reserveAccount,
+  shortSince,
+  termsOf,
+  today,
+} from './earn.shared.ts';
+
+type Owed = Awaited<ReturnType<typeof investmentsOwed>>[number];
+
+/** What an investment earns for `day`: static by its copied terms, dynamic by the day's published rate. */
+async function paymentOn(
+  ctx: EarnContext,
+  productId: number,
+  h: Pick<Owed, 'income' | 'amount' | 'termDays' | 'annualRatePpm' | 'penaltyPpm' | 'accrualStart'>,
+  day: string,
+): Promise<bigint> {
+  if (h.income === 'static') return staticPaymentFor(termsOf(h, h.amount), h.accrualStart, day);
+  const rate = await rateOf(ctx.db, productId, day);
+  return rate === null ? 0n : dynamicPayment(h.amount, rate);
+}
 
 /* The daily settlement: a product's payments, dynamic rates, maturities, refused proofs' promises. */
 
@@ -27,26 +56,73 @@ export function settled(
     },
     entryKind: 'earn_payout',
     pageHoldings: (book, afterId, limit, day) => investmentsOwed(ctx.db, p.id, book, afterId, limit, day),
-    paymentFor: async (h, day) => {
-      if (h.income === 'static')
-        return staticPaymentFor(
-          {
-            income: 'static',
-            amount: h.amount,
-            termDays: h.termDays,
-            annualRatePpm: h.annualRatePpm,
-            penaltyPpm: h.penaltyPpm,
-          },
-          h.accrualStart,
-          day,
-        );
-      const rate = await rateOf(ctx.db, p.id, day);
-      return rate === null ? 0n : dynamicPayment(h.amount, rate);
-    },
+    paymentFor: (h, day) => paymentOn(ctx, p.id, h, day),
     reference: (h) => `earn:${p.id}:${h.id}`,
     attach: (h, day, amount) =>
       ctx.attachments.income.with({ investmentId: h.id, day, amount: amount.toString() }),
+    // The day is recorded unpaid: each customer owed that day is told, once, in the same transaction.
+    unfunded: (tx, book, day) => tellPaused(ctx, tx, p, book, day),
   };
+}
+
+/** The customers owed a day the reserve could not pay: one notice each, written with the day's record. */
+async function tellPaused(ctx: EarnContext, tx: Queryable, p: ProductRow, book: Book, day: string) {
+  const owners = new Set<number>();
+  for (let after = 0; ; ) {
+    const page = await investmentsOwed(tx, p.id, book, after, PAGE, day);
+    for (const h of page) owners.add(h.ownerId);
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) break;
+    after = last.id;
+  }
+  for (const userId of owners)
+    await ctx.notices.notifyInTx(tx, userId, 'en', 'earn_paused', {
+      product: p.name,
+      day,
+      book,
+      asset: p.asset,
+    });
+}
+
+/**
+ * An investment of a product whose reserve could not pay (the product's first unpaid day in its
+ * book): paused since then, with the income of the days owed through the last settled day; null
+ * when its product owes no day.
+ */
+export async function pausedOf(
+  ctx: EarnContext,
+  row: InvestmentRow,
+  since: string | null,
+): Promise<EarnInvestment['paused']> {
+  const start = row.accrualStart;
+  if (since === null || start === null) return null;
+  if (row.status !== 'in_progress' && (row.redeemedDay ?? row.endDay ?? '') < since) return null;
+  const through = addDays(today(ctx), -1);
+  const last = [through, row.endDay, row.redeemedDay === null ? null : addDays(row.redeemedDay, -1)]
+    .filter((d): d is string => d !== null)
+    .reduce((a, b) => (b < a ? b : a));
+  const paid = new Set((await incomesOf(ctx.db, row.id)).map((i) => i.day));
+  let owed = 0n;
+  let day = since > start ? since : start;
+  for (let n = 0; day <= last && n < 400; n++, day = addDays(day, 1))
+    if (!paid.has(day)) owed += await paymentOn(ctx, row.productId, { ...row, accrualStart: start }, day);
+  if (row.status !== 'in_progress' && owed === 0n) return null;
+  return { reason: 'reserve_short', since, owed: toDecimal(owed, ASSET_SCALES[row.asset]) };
+}
+
+/** The pause of each of these investments (their products' unpaid days read once per product and book). */
+export async function pausesOf(
+  ctx: EarnContext,
+  rows: readonly InvestmentRow[],
+): Promise<Map<number, EarnInvestment['paused']>> {
+  const since = new Map<string, string | null>();
+  const out = new Map<number, EarnInvestment['paused']>();
+  for (const row of rows) {
+    const key = `${row.productId}:${row.book}`;
+    if (!since.has(key)) since.set(key, await shortSince(ctx, row.book, { id: row.productId }));
+    out.set(row.id, await pausedOf(ctx, row, since.get(key) ?? null));
+  }
+  return out;
 }
 
 /** Publishes a dynamic product's rates up to `through` (once per day: a published day never changes). */
@@ -105,6 +181,7 @@ export async function mature(
             day: null,
             received: row.amount.toString(),
             penalty: '0',
+            at: new Date(ctx.now()).toISOString(),
             notice: {
               product: p.name,
               amount: toDecimal(row.amount, scale),

@@ -17,6 +17,7 @@ import type { EntryAttachment, HoldAttachment } from '../ledger/ledger.types.ts'
 import type { NoticesService } from '../notices/notices.service.ts';
 import { addDays, dailyPpm, ppmText, utcDay } from '../products/figures.ts';
 import { bigintText, type QuoteProduct, type Quotes } from '../products/quotes.ts';
+import { unfundedSince } from '../products/settlement.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { Schedule, Terms } from './earn.figures.ts';
 import type { ProductRow } from './earn.products.repository.ts';
@@ -82,6 +83,8 @@ export type EndingData = {
   day: string | null;
   received: string;
   penalty: string;
+  /** When (the service clock, ISO). */
+  at: string;
   notice: Record<string, string> | null;
 };
 
@@ -122,6 +125,15 @@ export const PAGE = 500;
 
 export function today(ctx: EarnContext): string {
   return utcDay(ctx.now());
+}
+
+/** When the product's reserve could not pay a day in a book (the first day still owed); null when it owes none. */
+export function shortSince(
+  ctx: EarnContext,
+  book: Book,
+  product: Pick<ProductRow, 'id'>,
+): Promise<string | null> {
+  return unfundedSince(ctx.db, `earn.${product.id}`, book);
 }
 
 // Accounts of a product
@@ -208,7 +220,8 @@ export const rowSchedule = (row: InvestmentRow): Schedule => ({
   totalInterest: row.totalInterest,
 });
 
-export function wireInvestment(row: InvestmentRow): EarnInvestment {
+/** An investment on the wire; `paused` when its product's reserve owes it days (`pausedOf`). */
+export function wireInvestment(row: InvestmentRow, paused: EarnInvestment['paused'] = null): EarnInvestment {
   const scale = ASSET_SCALES[row.asset];
   const d = (v: bigint) => toDecimal(v, scale);
   const end = row.endDay === null ? null : `${addDays(row.endDay, 1)}T00:00:00.000Z`;
@@ -236,5 +249,6 @@ export function wireInvestment(row: InvestmentRow): EarnInvestment {
     redeemedAt: row.redeemedAt === null ? null : new Date(row.redeemedAt).toISOString(),
     received: row.receivedMinor === null ? null : d(row.receivedMinor),
     reason: row.reason,
+    paused,
   };
 }

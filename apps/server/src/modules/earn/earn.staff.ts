@@ -22,7 +22,7 @@ import {
 } from './earn.products.repository.ts';
 import { wireProduct } from './earn.products.ts';
 import { investedByProduct } from './earn.repository.ts';
-import { amountOf, coverage, type EarnContext, reserveAccount } from './earn.shared.ts';
+import { amountOf, coverage, type EarnContext, reserveAccount, shortSince } from './earn.shared.ts';
 
 /* Staff's products: the list with each book's reserve, creation, changes and reserve funding. */
 
@@ -54,6 +54,7 @@ async function adminRow(
         reservedInterest: toDecimal(c.reservedInterest, scale),
         invested: toDecimal(i?.invested ?? 0n, scale),
         investments: i?.investments ?? 0,
+        shortSince: await shortSince(ctx, book, p),
       };
     }),
   );
@@ -92,7 +93,7 @@ export async function createProduct(
 ): Promise<EarnProductAdmin> {
   const f = fields(body);
   const row = await ctx.db.transaction(async (tx) => {
-    const p = await insertProduct(tx, f);
+    const p = await insertProduct(tx, f, new Date(ctx.now()).toISOString());
     await ctx.audit.appendInTx(tx, [
       { actor, action: 'earn.product.created', subject: `earn:${p.id}`, data: body },
     ]);
@@ -113,7 +114,7 @@ export async function updateProduct(
     throw new ApiError(Code.INVALID_INPUT, [{ path: 'asset', issue: 'fixed' }]);
   const f = fields(body);
   const row = await ctx.db.transaction(async (tx) => {
-    const p = await updateProductRow(tx, body.id, f);
+    const p = await updateProductRow(tx, body.id, f, new Date(ctx.now()).toISOString());
     if (!p) throw new ApiError(Code.NOT_FOUND);
     await ctx.audit.appendInTx(tx, [
       { actor, action: 'earn.product.updated', subject: `earn:${p.id}`, data: { before, after: body } },

@@ -78,6 +78,15 @@ export async function firstOwedDay(db: Queryable, product: string, book: Book): 
   return rows[0]?.day ?? null;
 }
 
+/** The first day a product could not pay in a book and has not paid since; null when it owes no such day. */
+export async function firstUnfundedDay(db: Queryable, product: string, book: Book): Promise<string | null> {
+  const rows = await db.query<{ day: string | null }>(
+    `SELECT min(day)::text AS day FROM settlement_days WHERE product = $1 AND book = $2 AND status = 'unfunded'`,
+    [product, book],
+  );
+  return rows[0]?.day ?? null;
+}
+
 /**
  * Claims a quote for a request (`quote_claims`): the request key that holds it, this one when it
  * was free. The insert decides between two commits racing for one quote; the read after it is a

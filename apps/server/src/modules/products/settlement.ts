@@ -1,5 +1,5 @@
 import type { Asset, EntryKind } from '@swx/contract';
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import type { Job } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -8,6 +8,7 @@ import type { Attachment } from '../ledger/ledger.types.ts';
 import {
   type DayKey,
   firstOwedDay,
+  firstUnfundedDay,
   insertUnfundedDay,
   markDaySettled,
   setDayAlert,
@@ -70,6 +71,8 @@ export type SettledProduct<H extends Holding = Holding> = {
   reference?: (holding: H, day: string) => string;
   /** The product's record of a payment, written in the payment's ledger transaction (e.g. its income history). */
   attach?: (holding: H, day: string, amount: bigint) => Attachment<unknown>;
+  /** The product's record of a day it could not pay (e.g. its holders' notices), written once, with the day's. */
+  unfunded?: (tx: Queryable, book: Book, day: string) => Promise<void>;
 };
 
 export type DaySettlement = {
@@ -82,7 +85,17 @@ export type DaySettlement = {
   paidMinor: bigint;
   /** When unfunded: what the stopped page still needed and what the source could give it. */
   shortfall?: { firstHoldingId: number; neededMinor: bigint; availableMinor: bigint };
+  /** Settled by this run after an earlier run recorded it unfunded: its payments came late. */
+  late?: true;
 };
+
+/** The first day a product could not pay in a book and has not paid since (its holders wait); null when none. */
+export const unfundedSince = (db: Queryable, product: string, book: Book): Promise<string | null> =>
+  firstUnfundedDay(db, product, book);
+
+/** The first day a product still owes in a book (a run settles from it); null before its first settlement. */
+export const owedFrom = (db: Queryable, product: string, book: Book): Promise<string | null> =>
+  firstOwedDay(db, product, book);
 
 /** The idempotency key of one holding's payment for one day. */
 export const settlementKey = (product: string, holdingId: number, day: string) =>
@@ -222,7 +235,7 @@ export class SettlementRunner {
       { product: product.name, book, day, payments, paidMinor: String(paidMinor) },
       'day settled',
     );
-    return { ...key, status: 'settled', payments, paidMinor };
+    return { ...key, status: 'settled', payments, paidMinor, ...(recorded ? { late: true as const } : {}) };
   }
 
   /** Reserves, checks and pays one page; answers the shortfall when the source cannot cover it. */
@@ -336,6 +349,7 @@ export class SettlementRunner {
     const message = `settlement of ${product.name} for ${key.day} (${key.book}) stopped: the ${sourceName} ${product.asset} account cannot cover ${shortfall.neededMinor} minor units (it has ${shortfall.availableMinor} not reserved); nothing more is paid until it is funded`;
     await this.db.transaction(async (tx) => {
       if (!(await insertUnfundedDay(tx, key))) return;
+      await product.unfunded?.(tx, key.book, key.day);
       const alertId = await this.audit.alertStaffInTx(tx, 'settlement', message, {
         ...key,
         asset: product.asset,

@@ -14,6 +14,7 @@ import {
   Capacity,
   Eligibility,
   IncomeWord,
+  Investable,
   ProductFacts,
   RateFacts,
   SoldOut,
@@ -113,9 +114,14 @@ function ProductView({ product }: { product: EarnProduct }) {
           </span>
         </div>
         <RateFacts product={product} />
-        <p className="small">{t(`earn.explain.${product.income}`)}</p>
+        <p className="small" data-testid="earn-explain">
+          {t(
+            `earn.explain.${product.income === 'static' && product.termDays === null ? 'flexible' : product.income}`,
+          )}
+        </p>
         <ProductFacts product={product} />
         <Capacity product={product} />
+        <Investable product={product} />
         {product.soldOut ? <SoldOut reason={product.soldOut} /> : null}
         <Eligibility product={product} />
       </section>

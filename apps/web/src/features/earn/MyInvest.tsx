@@ -20,12 +20,12 @@ import { ledgerQueries } from '../ledger/queries.ts';
 import { EarnPage, IncomeWord, Refusal, StatusWord, useEarnFormat } from './parts.tsx';
 import { earnQueries } from './queries.ts';
 
-/** Per asset: what is invested now, the last settled day's income, the income to date. */
-function Summary({ userId }: { userId: number }) {
+/** Per asset, of this type of investment only: what is invested now, the last settled day's income, the income to date. */
+function Summary({ userId, type }: { userId: number; type: EarnType }) {
   const { t } = useTranslation();
   const f = useEarnFormat();
   const book = useCurrentBook();
-  const query = useQuery(earnQueries.summary(userId, book));
+  const query = useQuery(earnQueries.summary(userId, book, type));
   return (
     <section className="card earn-summary" aria-labelledby="earn-summary-title" data-testid="earn-summary">
       <h2 id="earn-summary-title">{t('earn.mine.summary')}</h2>
@@ -92,6 +92,7 @@ function useInvestmentFacts(i: EarnInvestment): Fact[] {
   if (i.redeemedAt) facts.push([t('earn.mine.redeemedAt'), f.date(i.redeemedAt), 'redeemedAt']);
   if (i.received !== null) facts.push([t('earn.mine.received'), f.exact(i.received, i.asset), 'received']);
   if (i.reason) facts.push([t('earn.mine.reason'), i.reason, 'reason']);
+  if (i.paused) facts.push([t('earn.mine.owed'), f.exact(i.paused.owed, i.asset), 'owed']);
   return facts.map(([label, shown, name]) => ({ name, label, shown }));
 }
 
@@ -171,8 +172,10 @@ function InvestmentDetail({
       }
     >
       <p className="product-card-amount">
-        <strong>{f.exact(shown.amount, shown.asset)}</strong> <StatusWord status={shown.status} />
+        <strong>{f.exact(shown.amount, shown.asset)}</strong>{' '}
+        <StatusWord status={shown.status} paused={shown.paused !== null} />
       </p>
+      <Paused investment={shown} />
       <Facts facts={facts} mark="fact" />
       <h3>{t('earn.mine.incomes')}</h3>
       {!query.isSuccess ? (
@@ -317,7 +320,34 @@ function useRedeemQuote(id: number, onQuote: () => void) {
 }
 
 /** The facts a card shows of an investment (its detail shows them all). */
-const CARD_FACTS = ['rate', 'term', 'entrustTime', 'expiryTime', 'incomeToDate', 'received', 'reason'];
+const CARD_FACTS = [
+  'rate',
+  'term',
+  'entrustTime',
+  'expiryTime',
+  'incomeToDate',
+  'owed',
+  'received',
+  'reason',
+];
+
+/** Why an investment earns nothing now: its product's reserve could not pay since a day, what is owed, and when it is paid. */
+function Paused({ investment: i }: { investment: EarnInvestment }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (!i.paused) return null;
+  return (
+    <p
+      className="product-caution"
+      data-testid="earn-paused"
+      data-since={i.paused.since}
+      data-owed={i.paused.owed}
+    >
+      <strong>{t('earn.paused.title')}</strong>{' '}
+      {t('earn.paused.text', { day: f.day(i.paused.since), owed: f.exact(i.paused.owed, i.asset) })}
+    </p>
+  );
+}
 
 function InvestmentCard({ userId, investment: i }: { userId: number; investment: EarnInvestment }) {
   const { t } = useTranslation();
@@ -341,8 +371,10 @@ function InvestmentCard({ userId, investment: i }: { userId: number; investment:
         </span>
       </div>
       <p className="product-card-amount">
-        <strong data-value={i.amount}>{f.exact(i.amount, i.asset)}</strong> <StatusWord status={i.status} />
+        <strong data-value={i.amount}>{f.exact(i.amount, i.asset)}</strong>{' '}
+        <StatusWord status={i.status} paused={i.paused !== null} />
       </p>
+      <Paused investment={i} />
       <Facts facts={facts} mark="fact" />
       <div className="row">
         <button
@@ -422,7 +454,7 @@ export default function MyInvest() {
       <NeedsLogin>
         {user ? (
           <div className="product-stack">
-            <Summary userId={user.id} />
+            <Summary userId={user.id} type={type} />
             <Investments userId={user.id} type={type} />
           </div>
         ) : null}

@@ -59,10 +59,11 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
 function useAmountCheck(product: EarnProduct, typed: string, tried: boolean) {
   const { t } = useTranslation();
   const f = useEarnFormat();
-  const check = checkAmount(typed, product.asset, { min: product.minAmount, max: product.maxAmount });
+  // The most it takes now: its maximum, or less when its reserve or capacity left bounds it.
+  const check = checkAmount(typed, product.asset, { min: product.minAmount, max: product.investable });
   const range = {
     minimum: f.exact(product.minAmount, product.asset),
-    maximum: f.exact(product.maxAmount, product.asset),
+    maximum: f.exact(product.investable, product.asset),
   };
   const error = amountMessage(check, {
     required: tried ? t('earn.amount.required') : undefined,

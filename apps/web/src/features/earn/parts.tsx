@@ -59,15 +59,12 @@ export function useEarnFormat() {
   };
 }
 
-/** The most one can put in now: the smallest of the balance, the product's maximum and what capacity is left. */
+/** The most one can put in now: the smaller of the balance and what the product can still take (its maximum, capacity and reserve: `investable`). */
 export function maxInvest(product: EarnProduct, available: string | undefined): string | null {
   const scale = ASSET_SCALES[product.asset];
-  const values = [product.maxAmount, ...(available === undefined ? [] : [available])].map((v) =>
+  const values = [product.investable, ...(available === undefined ? [] : [available])].map((v) =>
     minorOf(v, product.asset),
   );
-  const capacity = minorOf(product.capacity, product.asset);
-  const invested = minorOf(product.invested, product.asset);
-  if (capacity !== null && invested !== null) values.push(capacity - invested);
   if (values.some((v) => v === null)) return null;
   const least = (values as bigint[]).reduce((a, b) => (b < a ? b : a));
   return formatMinor(least < 0n ? 0n : least, scale);
@@ -82,7 +79,10 @@ export function usedPercent(product: EarnProduct): number {
   return Number(share > 100n ? 100n : share);
 }
 
-/** The rate of a product: static (annual and daily, fixed for the term) or dynamic (past, never promised). */
+/**
+ * The rate of a product: static (annual and daily; fixed for the term, or kept by a flexible
+ * investment, which is redeemable any day) or dynamic (past, never promised).
+ */
 export function RateFacts({ product }: { product: EarnProduct }) {
   const { t } = useTranslation();
   const f = useEarnFormat();
@@ -93,7 +93,9 @@ export function RateFacts({ product }: { product: EarnProduct }) {
           <span className="earn-rate-value" data-testid="annual-rate" data-value={product.annualRate ?? ''}>
             {product.annualRate === null ? '—' : f.percent(product.annualRate)}
           </span>{' '}
-          <span className="earn-rate-label">{t('earn.rate.annual')}</span>
+          <span className="earn-rate-label" data-testid="rate-label">
+            {product.termDays === null ? t('earn.rate.annualFlexible') : t('earn.rate.annual')}
+          </span>
         </p>
         <p className="small muted">
           {t('earn.rate.daily', { rate: product.dailyRate === null ? '—' : f.percent(product.dailyRate) })}
@@ -133,13 +135,29 @@ export function IncomeWord({ income }: { income: 'static' | 'dynamic' }) {
   );
 }
 
+/** The words of a product's state: on sale, sold out, closed, or paused while its reserve is short. */
+function soldOutTitle(reason: (typeof SOLD_OUT_REASONS)[number]): string {
+  return reason === 'disabled' ? 'closed' : reason === 'reserve_short' ? 'paused' : 'title';
+}
+
 /** Why a product cannot be bought, in words. */
 export function SoldOut({ reason }: { reason: (typeof SOLD_OUT_REASONS)[number] }) {
   const { t } = useTranslation();
   return (
     <p className="product-caution" data-testid="sold-out" data-reason={reason}>
-      <strong>{t(`earn.soldOut.${reason === 'disabled' ? 'closed' : 'title'}`)}</strong>{' '}
-      {t(`earn.soldOut.${reason}`)}
+      <strong>{t(`earn.soldOut.${soldOutTitle(reason)}`)}</strong> {t(`earn.soldOut.${reason}`)}
+    </p>
+  );
+}
+
+/** What the product can still take now (from its maximum, capacity left and free reserve). */
+export function Investable({ product }: { product: EarnProduct }) {
+  const { t } = useTranslation();
+  const f = useEarnFormat();
+  if (product.soldOut) return null;
+  return (
+    <p className="small earn-investable" data-testid="investable" data-value={product.investable}>
+      {t('earn.investable', { amount: f.exact(product.investable, product.asset) })}
     </p>
   );
 }
@@ -245,6 +263,7 @@ export function ProductCard({ product }: { product: EarnProduct }) {
       <RateFacts product={product} />
       <ProductFacts product={product} />
       <Capacity product={product} />
+      <Investable product={product} />
       {product.soldOut ? <SoldOut reason={product.soldOut} /> : null}
       {product.type === 'vip' ? <Eligibility product={product} /> : null}
       <Link className="button primary block" to={productPath(product)} aria-describedby={headingId}>
@@ -261,17 +280,18 @@ const STATUS_TONES: Partial<Record<EarnState, Tone>> = {
   rejected: 'danger',
 };
 
-/** An investment's status in words, with its own mark. */
-export function StatusWord({ status }: { status: EarnState }) {
+/** An investment's status in words, with its own mark; in progress but unpaid while its product's reserve is short: paused. */
+export function StatusWord({ status, paused = false }: { status: EarnState; paused?: boolean }) {
   const { t } = useTranslation();
+  const shown = paused && status === 'in_progress';
   return (
     <span
       className="earn-status product-chip"
-      data-state={status}
-      data-tone={STATUS_TONES[status]}
+      data-state={shown ? 'paused' : status}
+      data-tone={shown ? 'caution' : STATUS_TONES[status]}
       data-testid="earn-status"
     >
-      {t(`earn.status.${status}`)}
+      {shown ? t('earn.status.paused') : t(`earn.status.${status}`)}
     </span>
   );
 }
@@ -301,14 +321,17 @@ export function Refusal({
       text = t('earn.refusal.balance');
       if (!demo) action = <Link to="/profile/deposit">{t('earn.refusal.deposit')}</Link>;
       break;
-    case Code.WRONG_INVESTMENT_AMOUNT:
+    case Code.WRONG_INVESTMENT_AMOUNT: {
+      // The server names the most it takes now (its maximum, or less when the reserve or capacity bounds it).
+      const maximum = (error.data as { maximum?: unknown } | null)?.maximum;
       text = product
         ? t('earn.refusal.amountRange', {
             minimum: f.exact(product.minAmount, product.asset),
-            maximum: f.exact(product.maxAmount, product.asset),
+            maximum: f.exact(typeof maximum === 'string' ? maximum : product.maxAmount, product.asset),
           })
         : error.message;
       break;
+    }
     case Code.ALREADY_PURCHASED:
       text = t('earn.refusal.already');
       action = <Link to={`/financial/myInvest/${product?.type ?? 'fund'}`}>{t('earn.refusal.seeMine')}</Link>;

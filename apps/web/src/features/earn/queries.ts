@@ -4,10 +4,18 @@ import { callApi } from '../../app/api.ts';
 
 const all = ['earn'] as const;
 
-/** Milliseconds until a quote should be renewed: 5 s before it runs out, and at least 1 s from now. */
-function untilRenewal(expiresAt: number | undefined): number {
-  if (expiresAt === undefined) return 0;
-  return Math.max(1_000, expiresAt * 1000 - Date.now() - 5_000);
+/**
+ * Milliseconds until a quote should be renewed: 5 s before it runs out, and at least 1 s from now.
+ * Its life is the server's (expiry less issue, both on the service clock, which a sandbox may have
+ * moved), counted from when it arrived: the browser's clock only measures the time since.
+ */
+function untilRenewal(
+  quote: { expiresAt: number; entrustTime: string } | undefined,
+  arrivedAt: number,
+): number {
+  if (quote === undefined) return 0;
+  const life = quote.expiresAt * 1000 - Date.parse(quote.entrustTime);
+  return Math.max(1_000, arrivedAt + life - Date.now() - 5_000);
 }
 
 export type ProductFilter = {
@@ -60,8 +68,9 @@ export const earnQueries = {
       queryFn: () => callApi('earnQuote', { body: { productId, amount } }),
       retry: false,
       gcTime: 0,
-      staleTime: (query) => untilRenewal(query.state.data?.expiresAt),
-      refetchInterval: (query) => (query.state.data ? untilRenewal(query.state.data.expiresAt) : false),
+      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt),
+      refetchInterval: (query) =>
+        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt) : false,
     }),
   wallet: (userId: number, book: Book) =>
     queryOptions({
@@ -74,10 +83,11 @@ export const earnQueries = {
       queryKey: [...all, userId, book, 'mine', type],
       queryFn: () => callApi('fundUserProjects', { query: { itemType: type } }),
     }),
-  summary: (userId: number, book: Book) =>
+  /** The summary of one type of investment (fund or VIP). */
+  summary: (userId: number, book: Book, type: EarnType) =>
     queryOptions({
-      queryKey: [...all, userId, book, 'summary'],
-      queryFn: () => callApi('myInvestment'),
+      queryKey: [...all, userId, book, 'summary', type],
+      queryFn: () => callApi('myInvestment', { query: { itemType: type } }),
     }),
   investment: (userId: number, book: Book, id: number) =>
     queryOptions({
