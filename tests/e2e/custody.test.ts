@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { addressesOf, newMnemonic, privateKeysOf } from '../../apps/web/src/features/custody/keys.ts';
-import { expectAccessible, type Layout, settled } from '../support/browser.ts';
+import { expectAccessible, type Layout, screenshotTo, settled } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { AddressesPage, CustodyPage, NoticeDialog, WalletPage } from '../support/pages/index.ts';
 
@@ -90,11 +90,29 @@ describe('self-custody wallet', () => {
     await keep();
     await custody.written();
 
-    // The check asks three positions; wrong words are refused, the written ones pass.
+    // The check asks three positions; wrong words are refused by their number, each wrong field
+    // flagged (aria-invalid, its message tied to it) and the alert naming them; the written ones pass.
     const positions = await custody.askedPositions();
     expect(new Set(positions).size).toBe(3);
-    await custody.answer(positions.map((n) => (words[n - 1] === 'abandon' ? 'zoo' : 'abandon')));
-    await p.getByText('These words do not match.', { exact: false }).waitFor();
+    const wrongWord = (n: number) => (words[n - 1] === 'abandon' ? 'zoo' : 'abandon');
+    const [a, b, c] = positions as [number, number, number];
+    await custody.answer([wrongWord(a), wrongWord(b), wrongWord(c)]);
+    const alert = custody.verifyForm.getByRole('alert');
+    await expect
+      .poll(() => alert.innerText())
+      .toBe(`Words ${a}, ${b}, and ${c} do not match your written backup. Look at it and try again.`);
+    await expect.poll(() => custody.verifyForm.locator('input[aria-invalid="true"]').count()).toBe(3);
+    await custody.answer([words[a - 1] as string, wrongWord(b), words[c - 1] as string]);
+    await expect
+      .poll(() => alert.innerText())
+      .toBe(`Word ${b} does not match your written backup. Look at it and try again.`);
+    const flagged = custody.verifyForm.locator('input[aria-invalid="true"]');
+    await expect.poll(() => flagged.count()).toBe(1);
+    expect(await flagged.getAttribute('data-position')).toBe(String(b));
+    const describedBy = (await flagged.getAttribute('aria-describedby')) ?? '';
+    expect(await p.locator(`[id="${describedBy}"]`).innerText()).toBe(`Word ${b} does not match.`);
+    // Focus went to the wrong word, to correct it.
+    await expect.poll(() => flagged.evaluate((input) => input === document.activeElement)).toBe(true);
     await custody.passCheck(words);
 
     // A short passphrase, then two that differ, then the same one twice.
@@ -113,6 +131,10 @@ describe('self-custody wallet', () => {
     expect(await custody.btcAddress.innerText()).toBe(expected.btc);
     expect(await custody.evmQr.getAttribute('data-text')).toBe(expected.evm);
     expect(await custody.backupState.getAttribute('data-verified')).toBe('true');
+    expect(await custody.backupState.innerText()).toBe(
+      'Verified: you re-entered words from your written backup.',
+    );
+    expect(await p.getByTestId('custody-intro').innerText()).toContain('Its words were made here');
     await custody.chainUnavailable.waitFor();
     await keep();
     // The vault is there, under this customer, with the addresses in clear and nothing else readable.
@@ -122,6 +144,7 @@ describe('self-custody wallet', () => {
       customerId: session.userInfo.id,
       addresses: expected,
       backupVerified: true,
+      origin: 'created',
     });
     expect(vault[0].kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000 });
 
@@ -181,6 +204,20 @@ describe('self-custody wallet', () => {
       .toBe('Enter exactly 12 or 24 words.');
     await custody.restore(second, PASSPHRASE);
     await expect.poll(() => custody.evmAddress.innerText()).toBe(addressesOf(second).evm);
+    // A restore says what happened: no written backup was checked, all the words were typed in.
+    await expect
+      .poll(() => custody.backupState.innerText())
+      .toBe('Restored from your recovery words: you entered all of them on this device.');
+    expect(await custody.backupState.getAttribute('data-state')).toBe('restored');
+    expect(await p.getByTestId('custody-intro').innerText()).toContain(
+      'Its words were typed in here from your backup',
+    );
+    expect(JSON.parse(await custody.indexedDb())['swx-custody/vaults'][0]).toMatchObject({
+      backupVerified: true,
+      origin: 'restored',
+    });
+    await custody.goto('/verify');
+    await expect.poll(() => custody.backupState.getAttribute('data-state')).toBe('restored');
     await keep();
     await custody.goto('/reveal');
     await custody.unlock(PASSPHRASE);
@@ -262,6 +299,12 @@ describe('self-custody wallet', () => {
         await check('create: the words');
         await custody.written();
         await check('create: the check');
+        // Wrong words: each field flagged with its message, the alert naming them, in the language.
+        await custody.answer(['zzzz', 'zzzz', 'zzzz']);
+        await expect.poll(() => custody.verifyForm.locator('input[aria-invalid="true"]').count()).toBe(3);
+        await custody.verifyForm.getByRole('alert').waitFor();
+        await check('create: the check, words wrong');
+        await screenshotTo(p, `custody-verify-wrong-${layout}-${language}`);
         await custody.passCheck(words);
         await check('create: the passphrase');
         await custody.goto('/restore');
@@ -270,6 +313,7 @@ describe('self-custody wallet', () => {
         await custody.restore(words.join(' '), PASSPHRASE);
         await custody.chainUnavailable.waitFor();
         await check('overview');
+        await screenshotTo(p, `custody-overview-restored-${layout}-${language}`);
         await p.locator('main button.danger').click();
         await custody.forgetDialog.locator('button.primary').waitFor();
         await check('forget dialog');

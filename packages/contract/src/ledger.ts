@@ -12,11 +12,22 @@ export const bookSchema = z.enum(BOOKS);
 /** A decimal amount on the wire: minor units rendered at the asset's scale, sign allowed. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
 
+/**
+ * What holds part of a balance: a deposit waiting for its confirmations (locked until its unlock
+ * depth), a withdrawal on its way (under review or being sent), the margin of open positions,
+ * the principal of earn investments, what smart plans hold; `other` is any hold the ledger cannot
+ * name (none in a sound book, listed so the parts always add up to the held figure).
+ */
+export const HELD_REASONS = ['deposit', 'withdrawal', 'margin', 'earn', 'smart', 'other'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
+
 export const balanceRow = z.object({
   asset: z.string(),
   scale: z.int(),
   balance: decimalString,
   held: decimalString,
+  /** The held figure by what holds it (only parts above zero, in `HELD_REASONS` order); they add up to `held` exactly. */
+  heldBy: z.array(z.object({ reason: z.enum(HELD_REASONS), amount: decimalString })),
   available: decimalString,
   /** The total's value in USDT at the market's current mid price; null when no price is known. */
   valueUsdt: z.nullable(decimalString),

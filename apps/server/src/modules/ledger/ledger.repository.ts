@@ -156,6 +156,37 @@ export async function accountsOfOwner(db: Queryable, book: Book, ownerId: number
   return rows.map(toAccount);
 }
 
+/** An account's pending holds summed by the first part of their reference (`deposit:12` → `deposit`; none → null). */
+export type PendingHolds = { accountId: number; prefix: string | null; amount: bigint };
+
+/**
+ * A customer's accounts in a book and their pending holds summed by reference prefix, in ONE
+ * statement: one snapshot, so each account's holds add up to its held figure.
+ */
+export async function accountsOfOwnerWithHolds(
+  db: Queryable,
+  book: Book,
+  ownerId: number,
+): Promise<{ accounts: AccountRow[]; holds: PendingHolds[] }> {
+  const rows = await db.query<RawAccount & { what: 'account' | 'hold'; prefix: string | null }>(
+    `SELECT 'account' AS what, id, book, owner_id, asset, kind, allow_negative, balance, held, NULL AS prefix
+     FROM ledger_accounts WHERE book = $1 AND owner_id = $2
+     UNION ALL
+     SELECT 'hold', h.account_id, NULL, NULL, NULL, NULL, NULL, sum(h.amount), NULL, split_part(h.reference, ':', 1)
+     FROM ledger_holds h JOIN ledger_accounts a ON a.id = h.account_id
+     WHERE a.book = $1 AND a.owner_id = $2 AND h.status = 'pending'
+     GROUP BY h.account_id, split_part(h.reference, ':', 1)`,
+    [book, ownerId],
+  );
+  const accounts: AccountRow[] = [];
+  const holds: PendingHolds[] = [];
+  for (const r of rows) {
+    if (r.what === 'account') accounts.push(toAccount(r));
+    else holds.push({ accountId: Number(r.id), prefix: r.prefix, amount: BigInt(r.balance) });
+  }
+  return { accounts, holds };
+}
+
 /** Customer accounts of one kind whose balance is not zero (e.g. margin held in open positions). */
 export async function nonZeroAccountsOfKind(
   db: Queryable,

@@ -34,6 +34,7 @@ async function balancesOf(
       scale: b.scale,
       balance: formatMinor(b.balance, b.scale),
       held: formatMinor(b.held, b.scale),
+      heldBy: b.heldBy.map((part) => ({ reason: part.reason, amount: formatMinor(part.amount, b.scale) })),
       available: formatMinor(b.available, b.scale),
       valueUsdt: b.valueUsdtMinor === null ? null : formatMinor(b.valueUsdtMinor, USDT_SCALE),
     })),

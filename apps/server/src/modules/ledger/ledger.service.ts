@@ -9,6 +9,16 @@ import {
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import {
+  type Balance,
+  balanceOf,
+  EARN,
+  type HeldBalance,
+  heldBalanceOf,
+  MARGIN,
+  SMART,
+  WALLET,
+} from './ledger.balances.ts';
 import { LedgerBatcher } from './ledger.batch.ts';
 import {
   type EntryLine,
@@ -22,6 +32,7 @@ import {
   type AccountRow,
   accountById,
   accountsOfOwner,
+  accountsOfOwnerWithHolds,
   accountWithUsedKeys,
   customerTotals,
   ensureAccount,
@@ -49,10 +60,12 @@ import {
 
 export type {
   AttachmentWriter,
+  Balance,
   Book,
   EntryAttachment,
   EntryKind,
   EntryResult,
+  HeldBalance,
   HoldAttached,
   HoldAttachment,
   HoldResult,
@@ -60,7 +73,7 @@ export type {
   PostHoldRequest,
   TransferRequest,
 };
-export { BOOKS, LedgerError, ledgerErrorCode };
+export { BOOKS, EARN, LedgerError, ledgerErrorCode, MARGIN, SMART, WALLET };
 
 export const ASSETS = Object.keys(ASSET_SCALES) as Asset[];
 
@@ -77,14 +90,6 @@ export const SYSTEM_KINDS = [
 ] as const;
 export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
-/** The customer's own account in each book and asset. */
-export const WALLET = 'wallet';
-/** A customer's margin account: the margin of their open positions, per book and asset. */
-export const MARGIN = 'margin';
-/** A customer's earn account: the principal of their fund and VIP investments, per book and asset. */
-export const EARN = 'earn';
-/** A customer's smart account: what their smart plans hold (amount and realised results, less open margin), per book and asset. */
-export const SMART = 'smart';
 /** A product's own platform account: `<name>_<product id>`, never negative. */
 const PRODUCT_ACCOUNT = /^[a-z][a-z_]{1,24}_\d{1,12}$/;
 
@@ -124,8 +129,7 @@ export type LedgerEvent = {
   postings: { account: string; own: boolean; asset: string; amount: bigint }[];
 };
 
-export type Balance = { asset: Asset; scale: number; balance: bigint; held: bigint; available: bigint };
-export type ValuedBalance = Balance & { valueUsdtMinor: bigint | null };
+export type ValuedBalance = HeldBalance & { valueUsdtMinor: bigint | null };
 
 /**
  * The ledger: the only code that changes a balance. Every change is a balanced double-entry
@@ -295,20 +299,19 @@ export class LedgerService {
     });
   }
 
+  /**
+   * Balance, held and available per asset. Margin of open positions, the principal of investments
+   * and what smart plans hold are the customer's money, not available to spend: shown as held.
+   */
   async balances(book: Book, ownerId: number): Promise<Balance[]> {
     const accounts = await accountsOfOwner(this.db, book, ownerId);
-    return ASSETS.map((asset) => {
-      const wallet = accounts.find((a) => a.asset === asset && a.kind === WALLET);
-      // Margin of open positions, the principal of investments and what smart plans hold are the
-      // customer's money, not available to spend: shown as held.
-      const margin =
-        (accounts.find((a) => a.asset === asset && a.kind === MARGIN)?.balance ?? 0n) +
-        (accounts.find((a) => a.asset === asset && a.kind === EARN)?.balance ?? 0n) +
-        (accounts.find((a) => a.asset === asset && a.kind === SMART)?.balance ?? 0n);
-      const balance = (wallet?.balance ?? 0n) + margin;
-      const held = (wallet?.held ?? 0n) + margin;
-      return { asset, scale: ASSET_SCALES[asset], balance, held, available: balance - held };
-    });
+    return ASSETS.map((asset) => balanceOf(accounts, asset));
+  }
+
+  /** `balances` with each held figure by what holds it (`heldBy`, adding up to `held`), read in one snapshot. */
+  async heldBalances(book: Book, ownerId: number): Promise<HeldBalance[]> {
+    const { accounts, holds } = await accountsOfOwnerWithHolds(this.db, book, ownerId);
+    return ASSETS.map((asset) => heldBalanceOf(accounts, holds, asset));
   }
 
   /**
@@ -322,7 +325,7 @@ export class LedgerService {
   ): Promise<{ balances: ValuedBalance[]; totalUsdtMinor: bigint; unpriced: Asset[] }> {
     let totalUsdtMinor = 0n;
     const unpriced: Asset[] = [];
-    const balances = (await this.balances(book, ownerId)).map((b) => {
+    const balances = (await this.heldBalances(book, ownerId)).map((b) => {
       const price = b.asset === 'USDT' ? '1' : usdtPriceOf(b.asset);
       const valueUsdtMinor =
         price === null ? null : valueAtPrice(b.balance, b.scale, price, ASSET_SCALES.USDT);

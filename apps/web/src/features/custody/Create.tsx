@@ -9,7 +9,7 @@ import { addressesOf, newMnemonic } from './keys.ts';
 import { BackToWallet, CustodyPage, NewPassphraseForm, useStepFocus, useVault } from './parts.tsx';
 import { saveVault } from './store.ts';
 import { VerifyWords } from './VerifyWords.tsx';
-import { sealVault } from './vault.ts';
+import { sealVault, type VaultOrigin } from './vault.ts';
 
 type Step = 'start' | 'words' | 'verify' | 'passphrase';
 
@@ -32,13 +32,17 @@ export function ReplacesNotice({ customerId }: { customerId: number }) {
 export function useSave(customerId: number) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  return async (mnemonic: string, passphrase: string, backupVerified: boolean) => {
+  return async (
+    mnemonic: string,
+    passphrase: string,
+    how: { backupVerified: boolean; origin: VaultOrigin },
+  ) => {
     const record = await sealVault({
       customerId,
       mnemonic,
       passphrase,
       addresses: addressesOf(mnemonic),
-      backupVerified,
+      ...how,
     });
     await saveVault(record);
     announce(t('custody.saved'));
@@ -218,7 +222,7 @@ function CreateFlow({ customerId }: { customerId: number }) {
       verified={verified}
       heading={heading}
       onChosen={async (passphrase) => {
-        await save(mnemonic, passphrase, verified);
+        await save(mnemonic, passphrase, { backupVerified: verified, origin: 'created' });
         setMnemonic('');
       }}
     />

@@ -11,7 +11,7 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import type { Addresses } from './keys.ts';
-import { CopyButton, CustodyPage, useVault } from './parts.tsx';
+import { BackupState, CopyButton, CustodyPage, useVault } from './parts.tsx';
 import { custodyQueries } from './queries.ts';
 import { forgetVault } from './store.ts';
 import type { VaultRecord } from './vault.ts';
@@ -163,21 +163,27 @@ function Forget({ customerId }: { customerId: number }) {
   );
 }
 
+/** The intro says where the words came from: made here, typed in from a backup, or (an older record) not known. */
+const INTRO = {
+  created: 'custody.intro',
+  restored: 'custody.introRestored',
+  unknown: 'custody.introKept',
+} as const;
+
 function WalletView({ customerId, record }: { customerId: number; record: VaultRecord }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
     <>
-      <p className="muted">{t('custody.intro')}</p>
+      <p className="muted" data-testid="custody-intro">
+        {t(INTRO[record.origin ?? 'unknown'])}
+      </p>
       <AddressCard kind="evm" address={record.addresses.evm} />
       <ChainBalance customerId={customerId} address={record.addresses.evm} />
       <AddressCard kind="btc" address={record.addresses.btc} />
       <section className="card" aria-labelledby="custody-backup-title">
         <h2 id="custody-backup-title">{t('custody.backup.title')}</h2>
-        <p className="custody-backup" data-testid="backup-state" data-verified={record.backupVerified}>
-          <span className="custody-mark" aria-hidden="true" data-ok={record.backupVerified} />
-          {record.backupVerified ? t('custody.backup.verified') : t('custody.backup.notVerified')}
-        </p>
+        <BackupState record={record} />
         {record.backupVerified ? null : (
           <button type="button" className="button primary" onClick={() => navigate('/profile/wallet/verify')}>
             {t('custody.backup.verify')}

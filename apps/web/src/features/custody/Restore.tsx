@@ -91,8 +91,8 @@ function RestoreFlow({ customerId }: { customerId: number }) {
       <NewPassphraseForm
         submitLabel={t('custody.restore.save')}
         onChosen={async (passphrase) => {
-          // All the words typed from the backup: it is verified.
-          await save(mnemonic, passphrase, true);
+          // All the words typed from the backup: it is verified, by a restore (the screen says so).
+          await save(mnemonic, passphrase, { backupVerified: true, origin: 'restored' });
           setMnemonic('');
         }}
       >

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { announce } from '../../ui/announce.ts';
-import { BackToWallet, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
+import { BackToWallet, BackupState, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
 import { saveVault } from './store.ts';
 import { VerifyWords } from './VerifyWords.tsx';
 import type { VaultRecord } from './vault.ts';
@@ -15,9 +15,7 @@ function VerifyFlow({ record }: { record: VaultRecord }) {
   if (record.backupVerified)
     return (
       <section className="card">
-        <p data-testid="backup-state" data-verified="true">
-          {t('custody.backup.verified')}
-        </p>
+        <BackupState record={record} />
         <BackToWallet />
       </section>
     );
@@ -35,7 +33,8 @@ function VerifyFlow({ record }: { record: VaultRecord }) {
       <VerifyWords
         mnemonic={mnemonic}
         onPassed={async () => {
-          await saveVault({ ...record, backupVerified: true });
+          // Only a wallet made here is unverified (a restore is verified): the words came by creation.
+          await saveVault({ ...record, backupVerified: true, origin: record.origin ?? 'created' });
           setMnemonic('');
           announce(t('custody.verify.done'));
           navigate('/profile/wallet', { replace: true });

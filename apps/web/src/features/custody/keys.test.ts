@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import vectors from './fixtures/bip39-english.json' with { type: 'json' };
 import {
   addressesOf,
+  challengeMismatches,
   challengePassed,
   challengePositions,
   mnemonicOf,
@@ -58,6 +59,13 @@ describe('words', () => {
     expect(challengePassed(JUNK, [0, 5, 11], ['test', ' TEST ', 'junk'])).toBe(true);
     expect(challengePassed(JUNK, [0, 5, 11], ['test', 'test', 'test'])).toBe(false);
     expect(challengePassed(JUNK, [0, 5, 11], ['test', 'test'])).toBe(false);
+  });
+
+  it('names which of the typed words do not match (so the screen can say "Word 7")', () => {
+    expect(challengeMismatches(JUNK, [0, 5, 11], ['test', ' TEST ', 'junk'])).toEqual([]);
+    expect(challengeMismatches(JUNK, [0, 6, 11], ['test', 'test', 'test'])).toEqual([2]);
+    expect(challengeMismatches(ABANDON, [1, 6, 11], ['zoo', 'abandon', 'zoo'])).toEqual([0, 2]);
+    expect(challengeMismatches(JUNK, [0, 5, 11], ['test'])).toEqual([1, 2]);
   });
 });
 

@@ -133,12 +133,21 @@ export function challengePositions(of: number, count = 3): number[] {
   return [...picked].sort((a, b) => a - b);
 }
 
+/** Which of the words typed at these positions are not the phrase's: their indexes in `positions`. */
+export function challengeMismatches(
+  mnemonic: string,
+  positions: readonly number[],
+  typed: readonly string[],
+): number[] {
+  const words = normalizeMnemonic(mnemonic).split(' ');
+  return positions.flatMap((p, i) => (normalizeMnemonic(typed[i] ?? '') === words[p] ? [] : [i]));
+}
+
 /** Are the words typed at these positions those of the phrase? */
 export function challengePassed(
   mnemonic: string,
   positions: readonly number[],
   typed: readonly string[],
 ): boolean {
-  const words = normalizeMnemonic(mnemonic).split(' ');
-  return positions.every((p, i) => normalizeMnemonic(typed[i] ?? '') === words[p]);
+  return challengeMismatches(mnemonic, positions, typed).length === 0;
 }

@@ -96,6 +96,34 @@ export function WithVault({
   return children(vault.record);
 }
 
+/**
+ * What is known of the backup, as it happened: words re-entered from the written copy, the whole
+ * phrase typed in to restore the wallet, either of the two (a record kept before the way was
+ * recorded), or not checked yet.
+ */
+export function backupStateOf(record: VaultRecord): 'verified' | 'restored' | 'confirmed' | 'notVerified' {
+  if (!record.backupVerified) return 'notVerified';
+  if (record.origin === 'restored') return 'restored';
+  return record.origin === 'created' ? 'verified' : 'confirmed';
+}
+
+/** The backup's state in words, with its mark. */
+export function BackupState({ record }: { record: VaultRecord }) {
+  const { t } = useTranslation();
+  const state = backupStateOf(record);
+  return (
+    <p
+      className="custody-backup"
+      data-testid="backup-state"
+      data-verified={record.backupVerified}
+      data-state={state}
+    >
+      <span className="custody-mark" aria-hidden="true" data-ok={record.backupVerified} />
+      {t(`custody.backup.${state}`)}
+    </p>
+  );
+}
+
 export function BackToWallet() {
   const { t } = useTranslation();
   return (

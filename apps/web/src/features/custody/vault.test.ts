@@ -12,6 +12,7 @@ async function sealed(extra: Partial<Parameters<typeof sealVault>[0]> = {}): Pro
     passphrase: PASS,
     addresses: addressesOf(PHRASE),
     backupVerified: true,
+    origin: 'created',
     ...extra,
   });
 }

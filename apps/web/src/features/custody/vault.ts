@@ -5,13 +5,16 @@ import type { Addresses } from './keys.ts';
  * customer's passphrase, with WebCrypto only. PBKDF2-SHA-256 (600,000 iterations, a random 16-byte
  * salt) derives a non-extractable AES-GCM-256 key; a random 12-byte IV encrypts the phrase, bound
  * (additional data) to the customer and the wallet's EVM address. The record holds the public
- * addresses and whether the backup was verified in clear, and nothing secret: neither the words
+ * addresses, whether the backup was verified and how the words came in clear, and nothing secret: neither the words
  * nor a key nor the passphrase.
  */
 
 export const VAULT_VERSION = 1;
 export const PBKDF2_ITERATIONS = 600_000;
 export const PASSPHRASE_MIN = 10;
+
+/** How the words came to this device: made here, or typed in whole from a backup. */
+export type VaultOrigin = 'created' | 'restored';
 
 export type VaultRecord = {
   version: typeof VAULT_VERSION;
@@ -26,6 +29,8 @@ export type VaultRecord = {
   addresses: Addresses;
   /** The customer re-entered words of the phrase (spec §5), or restored it from all of them. */
   backupVerified: boolean;
+  /** Which of the two (absent in records kept before it was recorded: either). */
+  origin?: VaultOrigin;
   createdAt: string;
 };
 
@@ -68,6 +73,7 @@ export async function sealVault(input: {
   passphrase: string;
   addresses: Addresses;
   backupVerified: boolean;
+  origin: VaultOrigin;
   iterations?: number;
 }): Promise<VaultRecord> {
   if (input.passphrase.length < PASSPHRASE_MIN) throw new Error('passphrase too short');
@@ -91,6 +97,7 @@ export async function sealVault(input: {
     ciphertext: toBase64(ciphertext),
     addresses: input.addresses,
     backupVerified: input.backupVerified,
+    origin: input.origin,
     createdAt: new Date().toISOString(),
   };
 }
