@@ -7,6 +7,7 @@ import { formatNumber } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { focusFirstInvalid } from '../../ui/focus.ts';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { challengeMismatches, challengePositions, normalizeMnemonic } from './keys.ts';
 
@@ -85,9 +86,7 @@ export function VerifyWords({
         />
       ))}
       <FormError message={form.failure} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
-        {t('custody.verify.submit')}
-      </button>
+      <SubmitButton busy={form.busy}>{t('custody.verify.submit')}</SubmitButton>
       {children}
     </form>
   );

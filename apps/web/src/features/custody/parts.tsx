@@ -9,6 +9,7 @@ import { AccountPage } from '../../ui/AccountPage.tsx';
 import { CopyButton as SharedCopyButton } from '../../ui/CopyButton.tsx';
 import { Field, FormError, useFieldNotes } from '../../ui/Field.tsx';
 import { focusElement, focusFirstInvalid } from '../../ui/focus.ts';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { loadVault, onVaultChange, vaultsChanged } from './store.ts';
@@ -202,9 +203,9 @@ export function UnlockForm({
         {...form.field('passphrase')}
       />
       <FormError message={form.failure} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
+      <SubmitButton busy={form.busy}>
         {form.busy ? t('custody.passphrase.opening') : submitLabel}
-      </button>
+      </SubmitButton>
     </form>
   );
 }
@@ -277,9 +278,7 @@ export function NewPassphraseForm({
         {...form.field('passphrase2')}
       />
       <FormError message={form.failure} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
-        {form.busy ? t('custody.passphrase.saving') : submitLabel}
-      </button>
+      <SubmitButton busy={form.busy}>{form.busy ? t('custody.passphrase.saving') : submitLabel}</SubmitButton>
     </form>
   );
 }
