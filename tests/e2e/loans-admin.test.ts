@@ -339,6 +339,60 @@ describe('loans in the back office', () => {
     expect(errors).toEqual([]);
   });
 
+  it('changes the limit rule with four eyes: one admin proposes on the screen, another approves, customers get it (issue 41)', async () => {
+    const { page: p, errors } = await staffPage();
+    await p.goto('/admin/loans/limit-rule');
+    const current = p.getByTestId('loan-limit-current');
+    await current.waitFor();
+    expect(await current.innerText()).toContain('50 %');
+    const form = p.getByTestId('loan-limit-propose');
+    await form.getByLabel('Base share (%)').fill('40');
+    await form.getByLabel('Step per loan (%)').fill('30');
+    await form.getByRole('button', { name: 'Propose' }).click();
+    // A step above a quarter is refused on the screen.
+    await form.getByText('Check this value.').waitFor();
+    await form.getByLabel('Step per loan (%)').fill('20');
+    await form.getByLabel('Days a loan must run').fill('14');
+    await form.getByRole('button', { name: 'Propose' }).click();
+    await p.getByText('Proposed: it applies once another admin approves it.').waitFor();
+    const pending = p.getByTestId('loan-limit-pending');
+    await pending.getByText('Your proposal: another admin approves it.').waitFor();
+    expect(await pending.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await expectAccessible(p, 'desktop en /admin/loans/limit-rule with a change waiting');
+    await shoot(p, 'loan-limit-rule-1366-en');
+    // Not applied yet: the customer still reads the first rule.
+    expect((await live().ok('loanProducts')).limit.rule).toEqual({
+      baseShare: '0.5',
+      stepShare: '0.1',
+      maxShare: '1',
+      minLoanDays: 30,
+    });
+    // A second admin approves it.
+    const created = await staffApi(app.server, adminSession).ok('createStaff', {
+      email: 'second.admin@swx.test',
+      role: 'admin',
+    });
+    const second = await enrolStaffByApi(
+      app.server.baseUrl,
+      'second.admin@swx.test',
+      created.oneTimePassword,
+    );
+    const other = await app.open('desktop', { staff: { token: second.token, staff: second.staff } });
+    await other.page.goto('/admin/loans/limit-rule');
+    await other.page.getByTestId('loan-limit-pending').getByRole('button', { name: 'Approve' }).click();
+    await other.page.getByText('Approved: the new rule applies from now on.').waitFor();
+    expect(await other.page.getByTestId('loan-limit-current').innerText()).toContain('40 %');
+    expect(other.errors).toEqual([]);
+    await other.context.close();
+    expect((await live().ok('loanProducts')).limit.rule).toEqual({
+      baseShare: '0.4',
+      stepShare: '0.2',
+      maxShare: '1',
+      minLoanDays: 14,
+    });
+    expect(errors).toEqual([]);
+  });
+
   it('reads in Arabic, right to left, and passes axe', async () => {
     const { page: p, errors } = await staffPage();
     await p.goto('/admin/loans/products');
@@ -366,6 +420,10 @@ describe('loans in the back office', () => {
     await p.getByTestId('loan-overdue').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/overdue');
     await shoot(p, 'loan-overdue-1366-ar');
+    await p.goto('/admin/loans/limit-rule');
+    await p.getByTestId('loan-limit-propose').waitFor();
+    await expectAccessible(p, 'desktop ar /admin/loans/limit-rule');
+    await shoot(p, 'loan-limit-rule-1366-ar');
     expect(errors).toEqual([]);
   });
 
@@ -389,6 +447,10 @@ describe('loans in the back office', () => {
       await p.getByTestId('loan-overdue').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/overdue`);
       await shoot(p, `loan-overdue-390-${language}`);
+      await p.goto('/admin/loans/limit-rule');
+      await p.getByTestId('loan-limit-propose').waitFor();
+      await expectAccessible(p, `mobile ${language} /admin/loans/limit-rule`);
+      await shoot(p, `loan-limit-rule-390-${language}`);
       // Nothing scrolls sideways on the phone.
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(errors).toEqual([]);

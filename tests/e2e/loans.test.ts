@@ -65,6 +65,8 @@ const live = (session: Session): CustomerApi =>
   customerApi(app.server, session, { book: 'live', language: 'en' });
 
 const shot = screenshotTo;
+/** Text without the isolates that keep a figure whole in a right-to-left line. */
+const bare = (text: string) => text.replace(/[\u2066-\u2069]/g, '');
 
 const inLive = (layout: 'desktop' | 'mobile', session: Session, language = 'en'): Promise<Opened> =>
   openInLiveBook(app, layout, session, language);
@@ -144,9 +146,15 @@ describe('loans', () => {
     const browse = new LoanBrowsePage(page);
     await browse.goto();
     await browse.card(PRODUCT).waitFor();
-    // My limit: identity verified, half of each maximum, and what raises it.
+    // My limit: identity verified, half of each maximum; the rule that gives it and the next step.
     expect(await browse.limit.locator('.loan-limit-share').getAttribute('data-value')).toBe('0.5');
-    expect(await browse.limit.innerText()).toContain('Repay a loan by its due date');
+    expect(bare(await browse.limitWhy.innerText())).toBe(
+      '50% once your identity is verified, plus 10% for each loan repaid on time that ran at least 30 days (you have 0), up to 100%.',
+    );
+    expect(await browse.limitNext.getAttribute('data-value')).toBe('0.6');
+    expect(bare(await browse.limitNext.innerText())).toBe(
+      'Next step: 60% after your next loan repaid on time that runs at least 30 days.',
+    );
     expect(await browse.card(PRODUCT).locator('[data-figure="myLimit"]').getAttribute('data-value')).toBe(
       '2000.000000',
     );
@@ -253,6 +261,11 @@ describe('loans', () => {
     await page.goto('/loan/records');
     await records.card(loanId).waitFor();
     expect(await records.card(loanId).getByTestId('loan-state').innerText()).toBe('Repaid');
+    // A loan repaid within minutes raises nothing: still half of each maximum, the same next step.
+    await browse.goto();
+    await browse.limitNext.waitFor();
+    expect(await browse.limit.locator('.loan-limit-share').getAttribute('data-value')).toBe('0.5');
+    expect(await browse.limitNext.getAttribute('data-value')).toBe('0.6');
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
@@ -293,6 +306,12 @@ describe('loans', () => {
     await shot(page, 'loan-demo-390-en');
     await browse.demo.locator('button[data-book="live"]').click();
     await browse.gate.waitFor();
+    // The page changed under the reader: the live region says so (issue 41 item 30).
+    await expect
+      .poll(() => page.getByTestId('announcer').innerText())
+      .toBe(
+        'You are now using your live account with real funds. Your loan limit and loan products are shown.',
+      );
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { KYC_STATES } from './kyc.ts';
 import { decimalString } from './ledger.ts';
+import { loanLimitAdminCalls, loanLimitRule, loanShare } from './loanLimit.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
@@ -25,6 +26,8 @@ import { amountInput } from './wallet.ts';
  * Every figure of the disclosure comes from the server's one figures module, which also makes the
  * postings: what the quote shows is what the loan applies.
  */
+
+export * from './loanLimit.ts';
 
 export const LOAN_ASSETS = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
 const loanAsset = z.enum(LOAN_ASSETS);
@@ -70,20 +73,20 @@ export type LoanProduct = z.infer<typeof loanProduct>;
 /** Keys of what raises a customer's limit: identity verified, a loan repaid by its due date, no loan overdue. */
 export const LOAN_LIMIT_STEPS = ['kycVerified', 'loanRepaidOnTime', 'noLoanOverdue'] as const;
 
-/** A share from 0 to 1 with at most 6 decimals ("0.5", "1"). */
-export const loanShare = z.string().check(z.regex(/^(0(\.\d{1,6})?|1)$/));
-
-/** Which share of a product's maximum a credit score gives (the highest tier reached). */
-export const loanLimitTier = z.object({ minScore: z.int(), share: loanShare });
-
 export const loanLimit = z.object({
   kycState: z.enum(KYC_STATES),
   score: z.int(),
   maxScore: z.int(),
   /** The share of each product's maximum open to this customer now ("0" until identity is verified). */
   share: loanShare,
-  tiers: z.array(loanLimitTier),
-  /** What raises the limit: each step with its points and whether it is done. */
+  /** The rule that gives it, and the customer's facts it reads. */
+  rule: loanLimitRule,
+  /** Loans repaid on time that ran at least the rule's days (each a step), and loans that went overdue. */
+  counted: z.int(),
+  overdue: z.int(),
+  /** The next step: this share after this many more loans repaid on time; null at the highest. */
+  next: z.nullable(z.object({ share: loanShare, loans: z.int() })),
+  /** The credit score's steps (kyc's rules): each with its points and whether it is done. */
   steps: z.array(z.object({ key: z.enum(LOAN_LIMIT_STEPS), points: z.int(), done: z.boolean() })),
   /** A loan in progress (pending, repaying or overdue): one at a time. */
   openLoanId: z.nullable(z.int()),
@@ -471,6 +474,7 @@ export const loanAdminCalls = {
     roles: LOAN_READERS,
     data: z.array(overdueLoan),
   },
+  ...loanLimitAdminCalls,
   loanApplicationQueue: loanApplicationReviewCalls.list,
   getLoanApplication: loanApplicationReviewCalls.get,
   claimLoanApplication: loanApplicationReviewCalls.claim,

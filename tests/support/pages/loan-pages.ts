@@ -13,9 +13,12 @@ function figuresOf(list: Locator): Promise<Figures> {
   });
 }
 
-/** /loan: my limit with what raises it, the products as cards, the KYC gate, the demo notice. */
+/** /loan: my limit with the rule that gives it and the next step, the products as cards, the KYC gate, the demo notice. */
 export class LoanBrowsePage extends PageModel {
   readonly limit = this.page.getByTestId('loan-limit');
+  /** Why the limit is what it is (the rule and my loans), and the next step (`data-value`: its share). */
+  readonly limitWhy = this.limit.getByTestId('loan-limit-why');
+  readonly limitNext = this.limit.getByTestId('loan-limit-next');
   readonly products = this.page.getByTestId('loan-products');
   readonly gate = this.page.getByTestId('kyc-gate');
   readonly demo = this.page.getByTestId('loan-demo');

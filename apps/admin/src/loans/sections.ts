@@ -1,6 +1,7 @@
 import { adminCalls } from '@swx/contract';
 import type { Section } from '../sections.ts';
 import { LoanApplicationPage, LoanApplicationQueue } from './LoanApplications.tsx';
+import { LoanLimitRule } from './LoanLimitRule.tsx';
 import { LoanPools } from './LoanPools.tsx';
 import { LoanProductPage, NewLoanProduct } from './LoanProductPage.tsx';
 import { LoanProducts } from './LoanProducts.tsx';
@@ -8,7 +9,7 @@ import { LoanProofPage, LoanProofQueue } from './LoanProofs.tsx';
 import { LOAN_TEXT } from './loans.text.ts';
 import { OverdueLoans } from './OverdueLoans.tsx';
 
-/** Loans: products, pools, applications and repayment proofs to review, overdue loans. */
+/** Loans: products, pools, the limit rule, applications and repayment proofs to review, overdue loans. */
 export const loansSections: readonly Section[] = [
   {
     label: (language) => LOAN_TEXT[language].nav.products,
@@ -25,6 +26,12 @@ export const loansSections: readonly Section[] = [
     path: '/loans/pools',
     roles: adminCalls.listLoanPools.roles,
     screens: [{ path: '/loans/pools', Screen: LoanPools }],
+  },
+  {
+    label: (language) => LOAN_TEXT[language].nav.limitRule,
+    path: '/loans/limit-rule',
+    roles: adminCalls.loanLimitRules.roles,
+    screens: [{ path: '/loans/limit-rule', Screen: LoanLimitRule }],
   },
   {
     label: (language) => LOAN_TEXT[language].nav.applications,

@@ -8,6 +8,7 @@ import { kycReview } from '../modules/kyc/kyc.review.ts';
 import { KycService } from '../modules/kyc/kyc.service.ts';
 import { loanApplicationReview, loanProofReview } from '../modules/loans/loans.review.ts';
 import { LoansService } from '../modules/loans/loans.service.ts';
+import { OperatorService } from '../modules/operator/operator.service.ts';
 import { ParamsService } from '../modules/params/params.service.ts';
 import { SettlementRunner } from '../modules/products/settlement.ts';
 import { type ReviewQueue, ReviewService } from '../modules/review/review.service.ts';
@@ -29,6 +30,7 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
   const customers = new CustomerDirectory(ctx.db);
   const kyc = new KycService({ db: ctx.db, uploads, audit: ctx.audit, customers, now: ctx.now });
   const params = new ParamsService(ctx.db);
+  const operator = new OperatorService({ db: ctx.db, audit: ctx.audit, production: false });
   // Mail goes to an outbox folder, and is recorded for the test to read.
   const mailed: MailMessage[] = [];
   const mailer = recording(
@@ -44,6 +46,7 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
     audit: ctx.audit,
     notices: ctx.notices,
     kyc,
+    operator,
     uploads,
     storage,
     params,
@@ -72,14 +75,15 @@ export async function testLoans(ctx: TestContext, options: { platformAddress?: s
     back: await pngImage(),
     signature: await pngImage(300, 120, 5),
   };
-  const verify = (userId: number) => verifyIdentity({ kyc, uploads, kycQueue, compliance, images }, userId);
+  const verify = (userId: number, name?: { firstName: string; lastName: string }) =>
+    verifyIdentity({ kyc, uploads, kycQueue, compliance, images }, userId, name);
 
   /** A signature drawn on the screen, as the web app uploads it (purpose loan_signature). */
   async function signature(userId: number): Promise<string> {
     return (await uploads.store(userId, 'loan_signature', async () => images.signature)).id;
   }
 
-  return { loans, kyc, uploads, params, applications, proofs, runner, verify, signature, mailed };
+  return { loans, kyc, operator, uploads, params, applications, proofs, runner, verify, signature, mailed };
 }
 
 /**
@@ -95,13 +99,13 @@ async function verifyIdentity(
     images: { front: Buffer; back: Buffer };
   },
   userId: number,
+  name = { firstName: 'Ada', lastName: 'Lovelace' },
 ): Promise<void> {
   const { kyc, uploads, kycQueue, compliance, images } = parts;
   const id = async (purpose: 'kyc_front' | 'kyc_back' | 'kyc_in_hand', bytes: Buffer) =>
     (await uploads.store(userId, purpose, async () => bytes)).id;
   await kyc.submit(userId, {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
+    ...name,
     birthdate: '1990-12-10',
     sex: 'female',
     country: 'GB',

@@ -1,17 +1,33 @@
 import { createHash } from 'node:crypto';
-import { LOAN_WITHDRAWAL_DAYS } from '@swx/contract';
-import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { join } from 'node:path';
+import { interpolate, type Language, LOAN_WITHDRAWAL_DAYS, type OperatorInfo } from '@swx/contract';
+import type { Family } from '../../platform/pdf/fonts.ts';
+import { type Block, type TextBlock, writePdf } from '../../platform/pdf/writer.ts';
+import { localeTexts } from '../../platform/texts.ts';
 
 /**
- * The loan agreement: its clauses generated from the quote's figures (the ones the loan posts),
- * and the signed PDF (the clauses and the signature the customer drew), whose SHA-256 goes to the
- * audit log. The PDF uses the standard Helvetica font, which writes Latin-1 only, so the agreement
- * is in English and any other character of a name is replaced by "?"; the screens show the same
- * figures in the reader's language.
+ * The loan agreement: its clauses generated from the quote's figures (the ones the loan posts), in
+ * the borrower's language (the quote's), naming the lender (the operator's identity settings) and
+ * the borrower (the legal name of their verified identity); and the signed PDF (the clauses, the
+ * English text attached when the borrower's language is another, and the signature the customer
+ * drew), whose SHA-256 goes to the audit log. The PDF is set in Noto fonts, shaped, right to left
+ * in Arabic (platform/pdf).
  */
 
+const TEXT = localeTexts<typeof import('./agreement/locales/en.json')>(
+  join(import.meta.dirname, 'agreement', 'locales'),
+);
+
+/** Who lends: the operator's identity as customers read it. */
+export type AgreementLender = Pick<
+  OperatorInfo,
+  'companyName' | 'registrationNumber' | 'registeredAddress' | 'regulator' | 'licenceNumber' | 'sandbox'
+>;
+
 export type AgreementFigures = {
-  customer: string;
+  /** The borrower's legal name, from their verified identity. */
+  borrower: string;
+  lender: AgreementLender;
   productName: string;
   asset: string;
   amount: string;
@@ -36,94 +52,122 @@ const percent = (ratio: string) => {
   return dec ? `${int}.${dec}` : int;
 };
 
-/** The clauses, in order; each figure is the quote's. */
-export function agreementLines(f: AgreementFigures): string[] {
+/** The lender's name and what identifies it (registration, address, regulator and licence). */
+function lenderLines(t: (typeof TEXT)['en'], lender: AgreementLender): { name: string; details: string[] } {
+  if (lender.companyName === undefined)
+    return { name: lender.sandbox ? t.sandboxLender : t.unnamedLender, details: [] };
+  const details = [
+    lender.registrationNumber && interpolate(t.registration, { number: lender.registrationNumber }),
+    lender.registeredAddress && interpolate(t.address, { address: lender.registeredAddress }),
+    lender.regulator &&
+      (lender.licenceNumber
+        ? interpolate(t.licence, { regulator: lender.regulator, licence: lender.licenceNumber })
+        : interpolate(t.regulator, { regulator: lender.regulator })),
+  ].filter((item): item is string => Boolean(item));
+  return { name: lender.companyName, details };
+}
+
+/** The clauses, in order, in the language; each figure is the quote's. */
+export function agreementLines(f: AgreementFigures, language: Language = 'en'): string[] {
+  const t = TEXT[language];
+  const lender = lenderLines(t, f.lender);
+  const x = (text: string, values: Record<string, string | number> = {}) =>
+    interpolate(text, { asset: f.asset, ...values });
   return [
-    `Loan agreement between SWX (the lender) and ${f.customer} (the borrower).`,
-    `Product: ${f.productName}. Amount of credit: ${f.amount} ${f.asset}, paid into the borrower's live account on the day the lender approves this application (the payout day).`,
-    `Term: ${f.termDays} days from the payout day. The due date is the payout day plus ${f.termDays} days.`,
-    `Borrowing rate: ${percent(f.dailyRate)} % a day on the principal owed at the end of each day. The first ${f.interestFreeDays} days after the payout day are free of interest; interest accrues on ${f.interestDays} days.`,
-    `Total interest if repaid at the due date: ${f.totalInterest} ${f.asset}. Total amount payable: ${f.totalPayable} ${f.asset}, in one repayment at the due date.`,
-    `Annual percentage rate of charge (APR): ${f.apr} %, computed with the formula of Directive 2008/48/EC annex I as amended (Directive (EU) 2023/2225), on a year of 365 days.`,
-    `Late payment: from the day after the due date no interest accrues; instead a late-payment cost of ${percent(f.lateDailyRate)} % a day on the principal still owed accrues, never more than ${f.lateCostCap} ${f.asset} in total. No other cost is charged for late payment.`,
-    'Early repayment: the borrower may repay in part or in full at any time without a fee; interest is charged only for the days that have passed.',
-    'Repayments are applied to late-payment cost first, then to interest, then to principal.',
-    `Right of withdrawal: the borrower may withdraw from this agreement within ${LOAN_WITHDRAWAL_DAYS} days of the payout day by repaying the principal and the interest accrued to that day, without any fee.`,
-    "Repayment is made from the borrower's live balance, or by a transfer to a repayment address stated by the lender with a proof of the transfer, which the lender reviews.",
-    'The borrower signs this agreement by drawing a signature on the screen; the signed agreement is kept by the lender and available to the borrower.',
+    x(t.parties, { lender: lender.name, borrower: f.borrower }),
+    ...(lender.details.length > 0 ? [x(t.lenderDetails, { details: lender.details.join('; ') })] : []),
+    x(t.product, { product: f.productName, amount: f.amount }),
+    x(t.term, { days: f.termDays }),
+    x(t.rate, { rate: percent(f.dailyRate), freeDays: f.interestFreeDays, interestDays: f.interestDays }),
+    x(t.total, { interest: f.totalInterest, total: f.totalPayable }),
+    x(t.apr, { apr: f.apr }),
+    x(t.late, { lateRate: percent(f.lateDailyRate), lateCap: f.lateCostCap }),
+    t.early,
+    t.order,
+    x(t.withdrawal, { withdrawalDays: LOAN_WITHDRAWAL_DAYS }),
+    t.repayment,
+    t.signing,
   ];
 }
 
-const latin1 = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+/** The families a language's text is set in, first choice first (then any other, for names). */
+const FAMILY_ORDER: Record<Language, readonly Family[]> = {
+  en: ['latin', 'arabic', 'sc', 'jp', 'kr', 'hk'],
+  de: ['latin', 'arabic', 'sc', 'jp', 'kr', 'hk'],
+  fr: ['latin', 'arabic', 'sc', 'jp', 'kr', 'hk'],
+  it: ['latin', 'arabic', 'sc', 'jp', 'kr', 'hk'],
+  es: ['latin', 'arabic', 'sc', 'jp', 'kr', 'hk'],
+  ar: ['arabic', 'latin', 'sc', 'jp', 'kr', 'hk'],
+  ja: ['jp', 'latin', 'sc', 'kr', 'hk', 'arabic'],
+  ko: ['kr', 'latin', 'sc', 'jp', 'hk', 'arabic'],
+  zh: ['sc', 'latin', 'jp', 'kr', 'hk', 'arabic'],
+  hk: ['hk', 'latin', 'sc', 'jp', 'kr', 'arabic'],
+};
+/** The language tag HarfBuzz shapes with. */
+const SHAPING_TAG: Record<Language, string> = {
+  en: 'en',
+  de: 'de',
+  fr: 'fr',
+  it: 'it',
+  es: 'es',
+  ar: 'ar',
+  ja: 'ja',
+  ko: 'ko',
+  zh: 'zh-Hans',
+  hk: 'zh-HK',
+};
 
-/** Splits a clause into lines that fit the page's width. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(next, size) > width && line) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
+/** How a language's text is set: its shaping tag, direction and fonts. */
+const styleOf = (language: Language) => ({
+  language: SHAPING_TAG[language],
+  rtl: language === 'ar',
+  families: FAMILY_ORDER[language],
+});
+
+/** The title, the numbered clauses and the closing line of one language, as blocks. */
+function clauseBlocks(language: Language, lines: readonly string[], after: string | null): TextBlock[] {
+  const style = styleOf(language);
+  return [
+    { kind: 'text', text: TEXT[language].title, size: 18, after: 10, ...style },
+    ...lines.map(
+      (clause, i): TextBlock => ({ kind: 'text', text: `${i + 1}. ${clause}`, size: 10, after: 5, ...style }),
+    ),
+    ...(after === null ? [] : [{ kind: 'text' as const, text: after, size: 10, after: 4, ...style }]),
+  ];
 }
 
 /**
- * The signed agreement as a PDF: the clauses, the signature image and when it was signed. Dates
- * in the document are the signing time, so the same inputs make the same bytes.
+ * The signed agreement as a PDF: the clauses in the borrower's language, the signature image and
+ * when it was signed; then, when that language is not English, the English text (`english`: the
+ * same clauses in English). Dates in the document are the signing time, so the same inputs make
+ * the same bytes.
  */
 export async function agreementPdf(
-  lines: readonly string[],
+  signed: { language: Language; lines: readonly string[]; english: readonly string[] },
   signature: { bytes: Uint8Array; contentType: string },
   signedAt: Date,
 ): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle('Loan agreement');
-  doc.setAuthor('SWX');
-  doc.setProducer('SWX');
-  doc.setCreator('SWX');
-  doc.setCreationDate(signedAt);
-  doc.setModificationDate(signedAt);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const margin = 56;
-  let page = doc.addPage([595.28, 841.89]);
-  const width = page.getWidth() - 2 * margin;
-  let y = page.getHeight() - margin;
-  const need = (height: number) => {
-    if (y - height < margin) {
-      page = doc.addPage([595.28, 841.89]);
-      y = page.getHeight() - margin;
-    }
-  };
-  page.drawText('Loan agreement', { x: margin, y: y - 18, size: 18, font: bold });
-  y -= 40;
-  lines.forEach((clause, i) => {
-    for (const text of wrap(`${i + 1}. ${latin1(clause)}`, font, 10, width)) {
-      need(14);
-      page.drawText(text, { x: margin, y: y - 10, size: 10, font });
-      y -= 14;
-    }
-    y -= 6;
+  const { language } = signed;
+  const time = signedAt
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '');
+  const blocks: Block[] = [
+    ...clauseBlocks(language, signed.lines, interpolate(TEXT[language].signed, { time })),
+    { kind: 'image', bytes: signature.bytes, contentType: signature.contentType, width: 240, height: 120 },
+  ];
+  if (language !== 'en')
+    blocks.push(
+      { kind: 'pageBreak' },
+      { kind: 'text', text: TEXT[language].englishAttached, size: 10, after: 12, ...styleOf(language) },
+      ...clauseBlocks('en', signed.english, interpolate(TEXT.en.signed, { time })),
+    );
+  return writePdf(blocks, {
+    title: TEXT[language].title,
+    author: 'SWX',
+    language: SHAPING_TAG[language],
+    date: signedAt,
   });
-  const image =
-    signature.contentType === 'image/png'
-      ? await doc.embedPng(signature.bytes)
-      : await doc.embedJpg(signature.bytes);
-  const scaled = image.scaleToFit(240, 120);
-  need(scaled.height + 40);
-  page.drawText(`Signed by the borrower on ${signedAt.toISOString()}:`, {
-    x: margin,
-    y: y - 12,
-    size: 10,
-    font,
-  });
-  y -= 20;
-  page.drawImage(image, { x: margin, y: y - scaled.height, width: scaled.width, height: scaled.height });
-  return doc.save({ useObjectStreams: false });
 }
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

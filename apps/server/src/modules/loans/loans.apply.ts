@@ -1,9 +1,8 @@
 import {
   ASSET_SCALES,
   Code,
-  CREDIT_SCORE_MAX,
+  type Language,
   LOAN_WITHDRAWAL_DAYS,
-  type LoanLimit,
   type LoanProduct,
   type LoanProductsData,
   type LoanQuote,
@@ -11,11 +10,11 @@ import {
   formatMinor as toDecimal,
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
-import { computeCreditScore } from '../kyc/kyc.credit.ts';
 import { type Book, LedgerError } from '../ledger/ledger.service.ts';
 import { ppmText } from '../products/figures.ts';
 import { agreementLines, agreementPdf, sha256Hex } from './loans.agreement.ts';
 import { type LoanTerms, loanFiguresOf, PPM } from './loans.figures.ts';
+import { limit } from './loans.limit.ts';
 import { type LoanProductRow, listProducts, productById } from './loans.products.repository.ts';
 import { wireLoan } from './loans.reads.ts';
 import { creditFactsOf, loanById, loanByRequestKey } from './loans.repository.ts';
@@ -30,17 +29,6 @@ import {
 } from './loans.shared.ts';
 
 /* Products, the customer's limit, the quote and the application at a quote. */
-
-/**
- * The share of a product's maximum a credit score opens (DESIGN: KYC-verified customers get higher
- * amounts, spec §6): verified identity gives 80 points (half the maximum); loans repaid on time
- * raise it to three quarters and the whole maximum.
- */
-export const LIMIT_TIERS: readonly { minScore: number; sharePpm: bigint }[] = [
-  { minScore: 80, sharePpm: 500_000n },
-  { minScore: 90, sharePpm: 750_000n },
-  { minScore: 100, sharePpm: 1_000_000n },
-];
 
 export function wireProduct(p: LoanProductRow, poolFree: bigint): LoanProduct {
   const scale = ASSET_SCALES[p.asset];
@@ -64,34 +52,6 @@ export function wireProduct(p: LoanProductRow, poolFree: bigint): LoanProduct {
 export async function creditFacts(ctx: LoansContext, userId: number) {
   const f = await creditFactsOf(ctx.db, userId);
   return { repaidOnTime: f.repaidOnTime, everOverdue: f.everOverdue };
-}
-
-/** The customer's limit: a share of each product's maximum from the credit score, identity verified first. */
-export async function limit(ctx: LoansContext, userId: number): Promise<LoanLimit & { sharePpm: bigint }> {
-  const [kycState, facts] = await Promise.all([ctx.kyc.stateOf(userId), creditFactsOf(ctx.db, userId)]);
-  const score = computeCreditScore({ kycState, loans: facts });
-  const sharePpm =
-    kycState === 'verified'
-      ? LIMIT_TIERS.filter((t) => score.score >= t.minScore).reduce(
-          (s, t) => (t.sharePpm > s ? t.sharePpm : s),
-          0n,
-        )
-      : 0n;
-  const applied = new Map(score.rules.map((r) => [r.key, r]));
-  return {
-    kycState,
-    score: score.score,
-    maxScore: CREDIT_SCORE_MAX,
-    share: ppmText(sharePpm),
-    sharePpm,
-    tiers: LIMIT_TIERS.map((t) => ({ minScore: t.minScore, share: ppmText(t.sharePpm) })),
-    steps: (['kycVerified', 'loanRepaidOnTime', 'noLoanOverdue'] as const).map((key) => ({
-      key,
-      points: applied.get(key)?.points ?? 0,
-      done: applied.get(key)?.applied ?? false,
-    })),
-    openLoanId: facts.openLoanId,
-  };
 }
 
 function limitOf(p: LoanProductRow, sharePpm: bigint): bigint {
@@ -153,24 +113,37 @@ function termsOf(f: QuoteFigures): LoanTerms {
   };
 }
 
-function agreementOf(ctx: LoansContext, userId: number, f: QuoteFigures): string[] {
+/** The clauses in the language, naming the operator and the borrower's verified legal name. */
+async function agreementOf(
+  ctx: LoansContext,
+  userId: number,
+  f: QuoteFigures,
+  language: Language,
+): Promise<string[]> {
   const scale = ASSET_SCALES[f.asset];
   const figures = loanFiguresOf(termsOf(f), today(ctx));
-  return agreementLines({
-    customer: `customer ${userId}`,
-    productName: f.productName,
-    asset: f.asset,
-    amount: toDecimal(f.amount, scale),
-    termDays: f.termDays,
-    dailyRate: ppmText(f.dailyPpm),
-    interestFreeDays: f.interestFreeDays,
-    interestDays: figures.interestDays,
-    totalInterest: toDecimal(figures.totalInterest, scale),
-    totalPayable: toDecimal(figures.totalPayable, scale),
-    apr: figures.apr,
-    lateDailyRate: ppmText(f.lateDailyPpm),
-    lateCostCap: toDecimal(figures.lateCap, scale),
-  });
+  const identity = await ctx.kyc.status(userId);
+  if (identity.state !== 'verified' || !identity.details)
+    throw new ApiError(Code.USER_NOT_AUTHENTICATED, { kycState: identity.state });
+  return agreementLines(
+    {
+      borrower: `${identity.details.firstName} ${identity.details.lastName}`,
+      lender: await ctx.operator.info(),
+      productName: f.productName,
+      asset: f.asset,
+      amount: toDecimal(f.amount, scale),
+      termDays: f.termDays,
+      dailyRate: ppmText(f.dailyPpm),
+      interestFreeDays: f.interestFreeDays,
+      interestDays: figures.interestDays,
+      totalInterest: toDecimal(figures.totalInterest, scale),
+      totalPayable: toDecimal(figures.totalPayable, scale),
+      apr: figures.apr,
+      lateDailyRate: ppmText(f.lateDailyPpm),
+      lateCostCap: toDecimal(figures.lateCap, scale),
+    },
+    language,
+  );
 }
 
 /** Checks an application's request and answers its figures (10022, 10023, 10013, 10024, 10044). */
@@ -218,9 +191,12 @@ export async function quote(
   book: Book,
   userId: number,
   body: { productId: number; amount: string; termDays: number },
+  language: Language = 'en',
 ): Promise<LoanQuote> {
   await requireVerified(ctx, book, userId);
-  const { f, myLimit } = await figures(ctx, userId, body);
+  const { f: terms, myLimit } = await figures(ctx, userId, body);
+  // The agreement is read, and signed, in the customer's language: the quote carries it.
+  const f: QuoteFigures = { ...terms, language };
   const issuedAt = Math.floor(ctx.now() / 1000);
   const scale = ASSET_SCALES[f.asset];
   const d = (v: bigint) => toDecimal(v, scale);
@@ -245,7 +221,7 @@ export async function quote(
     lateCostCap: d(s.lateCap),
     earlyRepaymentFee: d(0n),
     withdrawalDays: LOAN_WITHDRAWAL_DAYS,
-    agreement: agreementOf(ctx, userId, f),
+    agreement: await agreementOf(ctx, userId, f, language),
     myLimit: d(myLimit),
   };
 }
@@ -291,8 +267,10 @@ async function holdApplication(
 ): Promise<LoanRecord> {
   const signature = await ctx.uploads.fileForOwner(userId, signatureUpload);
   if (!signature) throw new ApiError(Code.NOT_FOUND);
-  const lines = agreementOf(ctx, userId, f);
-  const pdf = await agreementPdf(lines, signature, new Date(ctx.now()));
+  const language = f.language ?? 'en';
+  const lines = await agreementOf(ctx, userId, f, language);
+  const english = language === 'en' ? lines : await agreementOf(ctx, userId, f, 'en');
+  const pdf = await agreementPdf({ language, lines, english }, signature, new Date(ctx.now()));
   const sha = sha256Hex(pdf);
   const key = await ctx.storage.put(pdf, 'application/pdf');
   const figures = loanFiguresOf(termsOf(f), today(ctx));

@@ -12,7 +12,14 @@ import {
   markProofApplied,
 } from './loans.repayments.repository.ts';
 import { insertCharge, insertLoan, markBooked, type NewLoan } from './loans.repository.ts';
-import type { ApplyData, LoanAttachments, LoanEntryData, ProofData, RepayData } from './loans.shared.ts';
+import {
+  type ApplyData,
+  type LoanAttachments,
+  type LoanEntryData,
+  nowIso,
+  type ProofData,
+  type RepayData,
+} from './loans.shared.ts';
 
 /*
  * The records the loans module writes in the same transaction as its ledger entries and holds:
@@ -24,6 +31,8 @@ type Parts = {
   audit: AuditService;
   notices: NoticesService;
   uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
+  /** The loans' clock: every row written is stamped with its time. */
+  now: () => number;
 };
 
 /** The four attachments, registered in this order: `loan`, `repayment`, `loan_apply`, `loan_repayment_proof`. */
@@ -37,10 +46,11 @@ export function loanAttachments(parts: Parts): LoanAttachments {
 }
 
 /** `loan` entries: pool funding writes nothing, a booking marks the loan, a day's charge is recorded. */
-function loanEntryAttachment({ ledger }: Parts): LoanAttachments['loanEntry'] {
+function loanEntryAttachment({ ledger, now }: Parts): LoanAttachments['loanEntry'] {
   return ledger.attachment('loan', async (tx, rows: readonly { entryId: number; data: LoanEntryData }[]) => {
+    const at = nowIso({ now });
     for (const { entryId, data } of rows) {
-      if (data.op === 'book') await markBooked(tx, data.loanId, entryId);
+      if (data.op === 'book') await markBooked(tx, data.loanId, entryId, at);
       else if (data.op === 'charge')
         await insertCharge(tx, {
           loanId: data.loanId,
@@ -48,6 +58,7 @@ function loanEntryAttachment({ ledger }: Parts): LoanAttachments['loanEntry'] {
           interest: BigInt(data.interest),
           late: BigInt(data.late),
           entryId,
+          at,
         });
     }
     return new Map<number, never>();
@@ -55,9 +66,10 @@ function loanEntryAttachment({ ledger }: Parts): LoanAttachments['loanEntry'] {
 }
 
 /** `repayment` entries: the repayment row (or the proof applied), the loan's figures, the notice of the last one. */
-function repayEntryAttachment({ ledger, notices }: Parts): LoanAttachments['repayEntry'] {
+function repayEntryAttachment({ ledger, notices, now }: Parts): LoanAttachments['repayEntry'] {
   return ledger.attachment('repayment', async (tx, rows: readonly { entryId: number; data: RepayData }[]) => {
     const out = new Map<number, number>();
+    const at = nowIso({ now });
     for (const { entryId, data } of rows) {
       // Two repayments of one loan at once: the second was allocated on figures the first changed.
       const now = await lockRepaid(tx, data.loanId);
@@ -79,6 +91,7 @@ function repayEntryAttachment({ ledger, notices }: Parts): LoanAttachments['repa
             day: data.day,
             requestKey: data.requestKey,
             entryId,
+            at,
           },
           a,
         );
@@ -86,7 +99,7 @@ function repayEntryAttachment({ ledger, notices }: Parts): LoanAttachments['repa
         id = data.proofId;
         await markProofApplied(tx, id, { ...a, day: data.day, entryId });
       }
-      await applyToLoan(tx, data.loanId, { ...a, day: data.day, close: data.close });
+      await applyToLoan(tx, data.loanId, { ...a, day: data.day, close: data.close, at });
       if (data.notice) await notices.notifyInTx(tx, data.userId, 'en', 'loan_repaid', data.notice);
       out.set(entryId, id);
     }
@@ -95,11 +108,12 @@ function repayEntryAttachment({ ledger, notices }: Parts): LoanAttachments['repa
 }
 
 /** An application: the loan row with its signed agreement, the signature taken, the agreement's hash audited. */
-function applyHoldAttachment({ ledger, audit, uploads }: Parts): LoanAttachments['applyHold'] {
+function applyHoldAttachment({ ledger, audit, uploads, now }: Parts): LoanAttachments['applyHold'] {
   return ledger.holdAttachment(
     'loan_apply',
     async (tx, rows: readonly { holdId: number; data: ApplyData }[]) => {
       const out = new Map<number, number>();
+      const at = nowIso({ now });
       for (const { holdId, data } of rows) {
         const loan: NewLoan = {
           ...data,
@@ -112,7 +126,7 @@ function applyHoldAttachment({ ledger, audit, uploads }: Parts): LoanAttachments
         };
         let id: number;
         try {
-          id = await insertLoan(tx, loan, holdId);
+          id = await insertLoan(tx, loan, holdId, at);
         } catch (error) {
           const { code, constraint } = error as { code?: string; constraint?: string };
           if (code === '23505' && constraint === 'loans_one_open_key')
@@ -146,17 +160,19 @@ function applyHoldAttachment({ ledger, audit, uploads }: Parts): LoanAttachments
 }
 
 /** A repayment by proof: the proof row (one per transaction hash) and its upload taken. */
-function proofHoldAttachment({ ledger, uploads }: Parts): LoanAttachments['proofHold'] {
+function proofHoldAttachment({ ledger, uploads, now }: Parts): LoanAttachments['proofHold'] {
   return ledger.holdAttachment(
     'loan_repayment_proof',
     async (tx, rows: readonly { holdId: number; data: ProofData }[]) => {
       const out = new Map<number, number>();
+      const at = nowIso({ now });
       for (const { holdId, data } of rows) {
         const id = await insertProofRepayment(tx, {
           ...data,
           amount: BigInt(data.amount),
           proofUpload: data.proof,
           holdId,
+          at,
         }).catch((error: unknown) => {
           if ((error as { code?: string }).code === '23505')
             throw new ApiError(Code.TRANSACTION_ALREADY_USED);

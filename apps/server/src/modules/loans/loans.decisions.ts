@@ -15,7 +15,7 @@ import {
   pendingLoans,
   unbookedLoans,
 } from './loans.repository.ts';
-import { BOOK, LOAN, type LoansContext, PAGE, today, unearnedAccount } from './loans.shared.ts';
+import { BOOK, LOAN, type LoansContext, nowIso, PAGE, today, unearnedAccount } from './loans.shared.ts';
 
 /*
  * What staff decide (loans.review.ts calls these, the records in the decision's transaction), and
@@ -41,12 +41,12 @@ export async function recordApproval(
   const loan = await loanById(tx, id, true);
   if (!loan) throw new Error(`loan ${id} is gone`);
   const day = today(ctx);
-  await markDisbursed(tx, id, { day, dueDay: addDays(day, loan.termDays), entryId });
+  await markDisbursed(tx, id, { day, dueDay: addDays(day, loan.termDays), entryId, at: nowIso(ctx) });
   return loan;
 }
 
-export function recordRejection(tx: Queryable, id: number, reason: string): Promise<void> {
-  return markRejected(tx, id, reason);
+export function recordRejection(ctx: LoansContext, tx: Queryable, id: number, reason: string): Promise<void> {
+  return markRejected(tx, id, reason, nowIso(ctx));
 }
 
 /**
@@ -101,10 +101,11 @@ export function repaymentRow(ctx: LoansContext, id: number): Promise<RepaymentRo
 }
 
 export function recordProofDecision(
+  ctx: LoansContext,
   tx: Queryable,
   id: number,
   decision: 'approved' | 'rejected',
   reason: string | null,
 ) {
-  return decideProof(tx, id, decision, reason);
+  return decideProof(tx, id, decision, reason, nowIso(ctx));
 }

@@ -1,5 +1,6 @@
 import { LOAN_ASSETS } from '@swx/contract';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
+import type { OperatorService } from '../operator/operator.service.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { loansMinuteJob } from './loans.jobs.ts';
 import { loanApplicationReview, loanProofReview } from './loans.review.ts';
@@ -10,13 +11,14 @@ import { LOAN_QUOTE } from './loans.shared.ts';
 /** Loans: live book, paid from a lending pool; the credit score reads the loans' record. */
 export const loansModule = defineProduct({
   name: 'loans',
-  create: (platform, deps: ProductNeeds<{ customers: CustomerDirectory }>) => {
+  create: (platform, deps: ProductNeeds<{ customers: CustomerDirectory; operator: OperatorService }>) => {
     const loans = new LoansService({
       db: platform.db,
       ledger: deps.ledger,
       audit: deps.audit,
       notices: deps.notices,
       kyc: deps.kyc,
+      operator: deps.operator,
       uploads: deps.uploads,
       storage: platform.storage,
       params: deps.params,
@@ -40,6 +42,8 @@ export const loansModule = defineProduct({
     'loan_proof_approved',
     'loan_proof_rejected',
   ],
+  // A refusal, and a loan gone overdue (a late cost accrues), open the notice dialog; the rest wait in the list.
+  mustReadNotices: ['loan_rejected', 'loan_proof_rejected', 'loan_overdue'],
   reviews: ({ loans, ledger, kyc, params }) => ({
     loanApplicationReview: loanApplicationReview(loans, ledger, kyc, params),
     loanProofReview: loanProofReview(loans, ledger, params),

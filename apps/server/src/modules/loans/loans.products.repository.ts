@@ -62,12 +62,16 @@ const productValues = (p: LoanProductFields) => [
   p.enabled,
 ];
 
-export async function insertProduct(db: Queryable, p: LoanProductFields): Promise<LoanProductRow> {
+export async function insertProduct(
+  db: Queryable,
+  p: LoanProductFields,
+  at: string,
+): Promise<LoanProductRow> {
   const rows = await db.query<RawProduct>(
     `INSERT INTO loan_products (name, asset, min_minor, max_minor, terms, daily_ppm, interest_free_days,
-       late_daily_ppm, late_cap_ppm, enabled)
-     VALUES ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10) RETURNING ${PRODUCT_COLUMNS}`,
-    productValues(p),
+       late_daily_ppm, late_cap_ppm, enabled, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, $11, $11) RETURNING ${PRODUCT_COLUMNS}`,
+    [...productValues(p), at],
   );
   if (!rows[0]) throw new Error('no loan product inserted');
   return toProduct(rows[0]);
@@ -77,13 +81,14 @@ export async function updateProduct(
   db: Queryable,
   id: number,
   p: LoanProductFields,
+  at: string,
 ): Promise<LoanProductRow | null> {
   const rows = await db.query<RawProduct>(
     `UPDATE loan_products SET name = $1, asset = $2, min_minor = $3, max_minor = $4, terms = $5::int[],
        daily_ppm = $6, interest_free_days = $7, late_daily_ppm = $8, late_cap_ppm = $9, enabled = $10,
-       updated_at = now()
+       updated_at = $12
      WHERE id = $11 RETURNING ${PRODUCT_COLUMNS}`,
-    [...productValues(p), id],
+    [...productValues(p), id, at],
   );
   return rows[0] ? toProduct(rows[0]) : null;
 }

@@ -85,13 +85,21 @@ export type Allocation = { late: bigint; interest: bigint; principal: bigint };
 /** A repayment from the balance: its row, and the loan's totals (closing it when nothing is owed). */
 export async function insertBalanceRepayment(
   tx: Queryable,
-  r: { loanId: number; userId: number; amount: bigint; day: string; requestKey: string; entryId: number },
+  r: {
+    loanId: number;
+    userId: number;
+    amount: bigint;
+    day: string;
+    requestKey: string;
+    entryId: number;
+    at: string;
+  },
   a: Allocation,
 ): Promise<number> {
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO loan_repayments (loan_id, user_id, method, amount_minor, state, late, interest, principal, day,
-       request_key, entry_id, decided_at)
-     VALUES ($1, $2, 'balance', $3, 'approved', $4, $5, $6, $7, $8, $9, now()) RETURNING id`,
+       request_key, entry_id, created_at, decided_at)
+     VALUES ($1, $2, 'balance', $3, 'approved', $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
     [
       r.loanId,
       r.userId,
@@ -102,6 +110,7 @@ export async function insertBalanceRepayment(
       r.day,
       r.requestKey,
       r.entryId,
+      r.at,
     ],
   );
   if (!rows[0]) throw new Error('no repayment inserted');
@@ -140,15 +149,15 @@ export async function lockRepaid(
 export async function applyToLoan(
   tx: Queryable,
   loanId: number,
-  a: Allocation & { day: string; close: 'repaid' | 'withdrawn' | null },
+  a: Allocation & { day: string; close: 'repaid' | 'withdrawn' | null; at: string },
 ): Promise<void> {
   await tx.query(
     `UPDATE loans SET late_paid = late_paid + $2, interest_paid = interest_paid + $3,
        principal_paid = principal_paid + $4,
        state = coalesce($5, state), closed_day = CASE WHEN $5::text IS NULL THEN closed_day ELSE $6::date END,
-       closed_at = CASE WHEN $5::text IS NULL THEN closed_at ELSE now() END, updated_at = now()
+       closed_at = CASE WHEN $5::text IS NULL THEN closed_at ELSE $7::timestamptz END, updated_at = $7
      WHERE id = $1`,
-    [loanId, a.late.toString(), a.interest.toString(), a.principal.toString(), a.close, a.day],
+    [loanId, a.late.toString(), a.interest.toString(), a.principal.toString(), a.close, a.day, a.at],
   );
 }
 
@@ -163,13 +172,24 @@ export async function insertProofRepayment(
     address: string;
     proofUpload: string;
     holdId: number;
+    at: string;
   },
 ): Promise<number> {
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO loan_repayments (loan_id, user_id, method, amount_minor, state, request_key, tx_hash, address,
-       proof_upload, hold_id)
-     VALUES ($1, $2, 'proof', $3, 'pending', $4, $5, $6, $7, $8) RETURNING id`,
-    [r.loanId, r.userId, r.amount.toString(), r.requestKey, r.txHash, r.address, r.proofUpload, r.holdId],
+       proof_upload, hold_id, created_at)
+     VALUES ($1, $2, 'proof', $3, 'pending', $4, $5, $6, $7, $8, $9) RETURNING id`,
+    [
+      r.loanId,
+      r.userId,
+      r.amount.toString(),
+      r.requestKey,
+      r.txHash,
+      r.address,
+      r.proofUpload,
+      r.holdId,
+      r.at,
+    ],
   );
   if (!rows[0]) throw new Error('no repayment proof inserted');
   return Number(rows[0].id);
@@ -180,10 +200,11 @@ export async function decideProof(
   id: number,
   decision: 'approved' | 'rejected',
   reason: string | null,
+  at: string,
 ): Promise<void> {
   await tx.query(
-    `UPDATE loan_repayments SET state = $2, reason = $3, decided_at = now() WHERE id = $1 AND state = 'pending'`,
-    [id, decision, reason],
+    `UPDATE loan_repayments SET state = $2, reason = $3, decided_at = $4 WHERE id = $1 AND state = 'pending'`,
+    [id, decision, reason, at],
   );
 }
 

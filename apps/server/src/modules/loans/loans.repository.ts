@@ -145,12 +145,13 @@ export type NewLoan = LoanTerms & {
 };
 
 /** Writes a pending application with its pool reservation; the unique index refuses a second open loan. */
-export async function insertLoan(tx: Queryable, l: NewLoan, poolHoldId: number): Promise<number> {
+export async function insertLoan(tx: Queryable, l: NewLoan, poolHoldId: number, at: string): Promise<number> {
   const rows = await tx.query<{ id: string }>(
     `INSERT INTO loans (user_id, product_id, product_name, asset, amount_minor, term_days, daily_ppm,
        interest_free_days, late_daily_ppm, late_cap_ppm, total_interest, late_cap, apr, state, request_key,
-       pool_hold_id, signature_upload, agreement, agreement_key, agreement_sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'pending', $14, $15, $16, $17::jsonb, $18, $19)
+       pool_hold_id, signature_upload, agreement, agreement_key, agreement_sha256, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'pending', $14, $15, $16, $17::jsonb, $18, $19,
+       $20, $20)
      RETURNING id`,
     [
       l.userId,
@@ -172,6 +173,7 @@ export async function insertLoan(tx: Queryable, l: NewLoan, poolHoldId: number):
       JSON.stringify(l.agreement),
       l.agreementKey,
       l.agreementSha256,
+      at,
     ],
   );
   if (!rows[0]) throw new Error('no loan inserted');
@@ -230,30 +232,30 @@ export async function creditFactsOf(
   };
 }
 
-export async function markRejected(tx: Queryable, id: number, reason: string): Promise<void> {
+export async function markRejected(tx: Queryable, id: number, reason: string, at: string): Promise<void> {
   await tx.query(
-    `UPDATE loans SET state = 'rejected', reason = $2, closed_at = now(), updated_at = now()
+    `UPDATE loans SET state = 'rejected', reason = $2, closed_at = $3, updated_at = $3
      WHERE id = $1 AND state = 'pending'`,
-    [id, reason],
+    [id, reason, at],
   );
 }
 
 export async function markDisbursed(
   tx: Queryable,
   id: number,
-  d: { day: string; dueDay: string; entryId: number | null },
+  d: { day: string; dueDay: string; entryId: number | null; at: string },
 ): Promise<void> {
   const rows = await tx.query(
     `UPDATE loans SET state = 'repaying', disbursed_day = $2, due_day = $3, disburse_entry_id = $4,
-       charged_through = $2, updated_at = now()
+       charged_through = $2, updated_at = $5
      WHERE id = $1 AND state = 'pending' RETURNING id`,
-    [id, d.day, d.dueDay, d.entryId],
+    [id, d.day, d.dueDay, d.entryId, d.at],
   );
   if (rows.length === 0) throw new Error(`loan ${id} is not pending`);
 }
 
-export async function markBooked(tx: Queryable, id: number, entryId: number): Promise<void> {
-  await tx.query('UPDATE loans SET booked_entry_id = $2, updated_at = now() WHERE id = $1', [id, entryId]);
+export async function markBooked(tx: Queryable, id: number, entryId: number, at: string): Promise<void> {
+  await tx.query('UPDATE loans SET booked_entry_id = $2, updated_at = $3 WHERE id = $1', [id, entryId, at]);
 }
 
 /** Disbursed loans whose receivable is not booked yet. */
@@ -269,7 +271,7 @@ export async function unbookedLoans(db: Queryable, limit: number): Promise<LoanR
 /** One day's charge, in its ledger transaction. */
 export async function insertCharge(
   tx: Queryable,
-  c: { loanId: number; day: string; interest: bigint; late: bigint; entryId: number },
+  c: { loanId: number; day: string; interest: bigint; late: bigint; entryId: number; at: string },
 ): Promise<void> {
   const rows = await tx.query(
     `INSERT INTO loan_charges (loan_id, day, interest, late, entry_id) VALUES ($1, $2, $3, $4, $5)
@@ -279,8 +281,8 @@ export async function insertCharge(
   if (rows.length === 0) return;
   await tx.query(
     `UPDATE loans SET interest_charged = interest_charged + $2, late_charged = late_charged + $3,
-       charged_through = greatest(charged_through, $4::date), updated_at = now() WHERE id = $1`,
-    [c.loanId, c.interest.toString(), c.late.toString(), c.day],
+       charged_through = greatest(charged_through, $4::date), updated_at = $5 WHERE id = $1`,
+    [c.loanId, c.interest.toString(), c.late.toString(), c.day, c.at],
   );
 }
 
@@ -339,11 +341,11 @@ export async function principalPaidOf(
 }
 
 /** Repaying loans whose due date has passed with money owed: now expired (overdue), for ever marked. */
-export async function markOverdue(db: Queryable, today: string): Promise<LoanRow[]> {
+export async function markOverdue(db: Queryable, today: string, at: string): Promise<LoanRow[]> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE loans SET state = 'expired', was_overdue = true, updated_at = now()
+    `UPDATE loans SET state = 'expired', was_overdue = true, updated_at = $2
      WHERE state = 'repaying' AND due_day < $1::date RETURNING id`,
-    [today],
+    [today, at],
   );
   const out: LoanRow[] = [];
   for (const r of rows) {
@@ -354,12 +356,17 @@ export async function markOverdue(db: Queryable, today: string): Promise<LoanRow
 }
 
 /** Loans due in `days` days not yet reminded for it: marked reminded, answered once. */
-export async function takeReminders(db: Queryable, dueDay: string, days: 1 | 3): Promise<LoanRow[]> {
+export async function takeReminders(
+  db: Queryable,
+  dueDay: string,
+  days: 1 | 3,
+  at: string,
+): Promise<LoanRow[]> {
   const column = days === 3 ? 'reminded_3' : 'reminded_1';
   const rows = await db.query<{ id: string }>(
-    `UPDATE loans SET ${column} = true, updated_at = now()
+    `UPDATE loans SET ${column} = true, updated_at = $2
      WHERE state = 'repaying' AND due_day = $1::date AND NOT ${column} RETURNING id`,
-    [dueDay],
+    [dueDay, at],
   );
   const out: LoanRow[] = [];
   for (const r of rows) {

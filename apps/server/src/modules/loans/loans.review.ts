@@ -150,7 +150,7 @@ export function loanProofReview(
         proof: r.proofUpload ?? '',
         state: r.state,
         reason: r.reason,
-        outstanding: loans.wireLoan(loan).outstanding,
+        outstanding: (await loans.wireLoanNow(loan)).outstanding,
       };
     },
     facts: (item) => ({ userId: item.userId, state: item.state }),

@@ -46,7 +46,7 @@ function customerRoutes(app: FastifyInstance, loans: LoansService): void {
   // Customer calls; a loan of another customer (or asked in the demo book) is 10028.
   mountCall(app, calls.loanProducts, ({ customer }) => loans.products(customer.userId));
   mountCall(app, calls.loanQuote, ({ customer, body, request }) =>
-    loans.quote(request.book, customer.userId, body),
+    loans.quote(request.book, customer.userId, body, request.language),
   );
   mountCall(
     app,
@@ -112,6 +112,18 @@ function staffRoutes(
   );
   mountStaffCall(app, staff, adminCalls.updateLoanProduct, ({ staff: session, body }) =>
     loans.updateProduct(`staff:${session.staffId}`, body),
+  );
+  // The limit rule: one admin proposes, another approves (audited).
+  const refs = (ids: number[]) => staff.refsOf(ids);
+  mountStaffCall(app, staff, adminCalls.loanLimitRules, () => loans.limitSettings(refs));
+  mountStaffCall(app, staff, adminCalls.proposeLoanLimitRule, ({ staff: session, body }) =>
+    loans.proposeLimitRule(session.staffId, body, refs),
+  );
+  mountStaffCall(app, staff, adminCalls.approveLoanLimitRule, ({ staff: session, params: p }) =>
+    loans.decideLimitRule(session.staffId, p.id, 'approved', refs),
+  );
+  mountStaffCall(app, staff, adminCalls.rejectLoanLimitRule, ({ staff: session, params: p }) =>
+    loans.decideLimitRule(session.staffId, p.id, 'rejected', refs),
   );
   mountStaffCall(app, staff, adminCalls.listLoanPools, () => loans.pools());
   mountStaffCall(app, staff, adminCalls.fundLoanPool, ({ staff: session, body }) =>

@@ -1,7 +1,11 @@
 import type {
   Asset,
+  Language,
   LoanDetail,
   LoanLimit,
+  LoanLimitProposal,
+  LoanLimitRule,
+  LoanLimitSettings,
   LoanPayoff,
   LoanPool,
   LoanProductAdmin,
@@ -23,12 +27,13 @@ import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
 import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import type { OperatorService } from '../operator/operator.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { Quotes } from '../products/quotes.ts';
 import type { SubLedger } from '../products/reconciliation.ts';
 import type { SettledProduct, SettlementRunner } from '../products/settlement.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import { apply, creditFacts, limit, products, quote } from './loans.apply.ts';
+import { apply, creditFacts, products, quote } from './loans.apply.ts';
 import { loanAttachments } from './loans.attachments.ts';
 import {
   book,
@@ -42,10 +47,11 @@ import {
 } from './loans.decisions.ts';
 import type { PrincipalPaid } from './loans.figures.ts';
 import { runDaily } from './loans.jobs.ts';
+import { decideLimitRule, limit, limitSettings, proposeLimitRule, type StaffRefs } from './loans.limit.ts';
 import { agreementForOwner, agreementForStaff, detail, loans, wireLoan } from './loans.reads.ts';
 import { applyProofs, payoff, repay, repayAddresses, repayWithProof } from './loans.repayment.ts';
 import type { RepaymentRow } from './loans.repayments.repository.ts';
-import { type LoanRow, loanById } from './loans.repository.ts';
+import { type LoanRow, loanById, principalPaidOf } from './loans.repository.ts';
 import { markOverdue, remind, servicing } from './loans.servicing.ts';
 import {
   incomeAccount,
@@ -66,7 +72,6 @@ import {
   updateProduct,
 } from './loans.staff.ts';
 
-export { LIMIT_TIERS } from './loans.apply.ts';
 export { loansMinuteJob } from './loans.jobs.ts';
 export { wireRepayment } from './loans.reads.ts';
 export { INCOME, LOAN, POOL, UNEARNED } from './loans.shared.ts';
@@ -87,7 +92,8 @@ export class LoansService {
     ledger: LedgerService;
     audit: AuditService;
     notices: NoticesService;
-    kyc: Pick<KycService, 'stateOf'>;
+    kyc: Pick<KycService, 'stateOf' | 'status'>;
+    operator: Pick<OperatorService, 'info'>;
     uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
     storage: FileStorage;
     params: Pick<ParamsService, 'get'>;
@@ -111,6 +117,7 @@ export class LoansService {
       audit: deps.audit,
       notices: deps.notices,
       kyc: deps.kyc,
+      operator: deps.operator,
       uploads: deps.uploads,
       storage: deps.storage,
       params: deps.params,
@@ -119,7 +126,7 @@ export class LoansService {
       mail: deps.mail ?? null,
       platformAddress: deps.platformAddress ?? null,
       quotes: new Quotes(LOAN_QUOTE, { keys: deps.quoteKeys, db: deps.db, now }),
-      attachments: loanAttachments(deps),
+      attachments: loanAttachments({ ...deps, now }),
     };
   }
 
@@ -157,14 +164,34 @@ export class LoansService {
     return products(this.ctx, userId);
   }
 
+  /** Staff: the limit rule that applies, a change waiting, the latest decided. */
+  limitSettings(refs: StaffRefs): Promise<LoanLimitSettings> {
+    return limitSettings(this.ctx, refs);
+  }
+
+  /** Staff propose a limit rule; another approves it (four eyes). */
+  proposeLimitRule(staffId: number, body: LoanLimitRule, refs: StaffRefs): Promise<LoanLimitProposal> {
+    return proposeLimitRule(this.ctx, staffId, body, refs);
+  }
+
+  decideLimitRule(
+    staffId: number,
+    id: number,
+    decision: 'approved' | 'rejected',
+    refs: StaffRefs,
+  ): Promise<LoanLimitProposal> {
+    return decideLimitRule(this.ctx, staffId, id, decision, refs);
+  }
+
   // Quote and apply
 
   quote(
     book: Book,
     userId: number,
     body: { productId: number; amount: string; termDays: number },
+    language: Language = 'en',
   ): Promise<LoanQuote> {
-    return quote(this.ctx, book, userId, body);
+    return quote(this.ctx, book, userId, body, language);
   }
 
   /** Applies at a quote with the drawn signature (the agreement signed and kept; the pool holds the amount): 20001. */
@@ -191,7 +218,7 @@ export class LoansService {
   }
 
   recordRejection(tx: Queryable, id: number, reason: string): Promise<void> {
-    return recordRejection(tx, id, reason);
+    return recordRejection(this.ctx, tx, id, reason);
   }
 
   /** After the payout, the customer's debt on the ledger (key `loan-book:<id>`; a job retries it). */
@@ -269,7 +296,7 @@ export class LoansService {
     decision: 'approved' | 'rejected',
     reason: string | null,
   ): ReturnType<typeof recordProofDecision> {
-    return recordProofDecision(tx, id, decision, reason);
+    return recordProofDecision(this.ctx, tx, id, decision, reason);
   }
 
   /** Approved proofs whose money reached the wallet applied to their loan (after each approval and every minute). */
@@ -289,6 +316,11 @@ export class LoansService {
 
   wireLoan(loan: LoanRow, paid: readonly PrincipalPaid[] = []): LoanRecord {
     return wireLoan(this.ctx, loan, paid);
+  }
+
+  /** A loan's wire form with what it owes now, its principal repayments read (staff's review of a proof). */
+  async wireLoanNow(loan: LoanRow): Promise<LoanRecord> {
+    return wireLoan(this.ctx, loan, (await principalPaidOf(this.ctx.db, [loan.id])).get(loan.id) ?? []);
   }
 
   /** The signed agreement of the owner's loan; anyone else's: nothing. */

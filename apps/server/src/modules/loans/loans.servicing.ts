@@ -17,6 +17,7 @@ import {
   BOOK,
   LOAN,
   type LoansContext,
+  nowIso,
   owedToday,
   today,
   UNEARNED,
@@ -128,7 +129,7 @@ async function tell(
 }
 
 export async function markOverdue(ctx: LoansContext): Promise<number> {
-  const rows = await markOverdueRows(ctx.db, today(ctx));
+  const rows = await markOverdueRows(ctx.db, today(ctx), nowIso(ctx));
   for (const loan of rows) {
     const scale = ASSET_SCALES[loan.asset];
     const paid = (await principalPaidOf(ctx.db, [loan.id])).get(loan.id) ?? [];
@@ -153,7 +154,7 @@ export async function markOverdue(ctx: LoansContext): Promise<number> {
 export async function remind(ctx: LoansContext): Promise<number> {
   let count = 0;
   for (const days of [3, 1] as const) {
-    for (const loan of await takeReminders(ctx.db, addDays(today(ctx), days), days)) {
+    for (const loan of await takeReminders(ctx.db, addDays(today(ctx), days), days, nowIso(ctx))) {
       const scale = ASSET_SCALES[loan.asset];
       const paid = (await principalPaidOf(ctx.db, [loan.id])).get(loan.id) ?? [];
       await tell(

@@ -1,4 +1,12 @@
-import { ASSET_SCALES, type Asset, Code, LOAN_ASSETS, LOAN_WITHDRAWAL_DAYS, parseMinor } from '@swx/contract';
+import {
+  ASSET_SCALES,
+  type Asset,
+  Code,
+  LANGUAGES,
+  LOAN_ASSETS,
+  LOAN_WITHDRAWAL_DAYS,
+  parseMinor,
+} from '@swx/contract';
 import { z } from 'zod/mini';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
@@ -11,6 +19,7 @@ import type { KycService } from '../kyc/kyc.service.ts';
 import type { Book, LedgerService } from '../ledger/ledger.service.ts';
 import type { EntryAttachment, HoldAttachment } from '../ledger/ledger.types.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
+import type { OperatorService } from '../operator/operator.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
 import { utcDay } from '../products/figures.ts';
 import { bigintText, type QuoteProduct, type Quotes } from '../products/quotes.ts';
@@ -51,6 +60,8 @@ export const quoteFigures = z.object({
   interestFreeDays: z.int(),
   lateDailyPpm: bigintText,
   lateCapPpm: bigintText,
+  /** The language of the agreement the customer read with the quote, and signs. */
+  language: z.optional(z.enum(LANGUAGES)),
 });
 export type QuoteFigures = z.output<typeof quoteFigures>;
 
@@ -117,7 +128,10 @@ export type LoansContext = {
   readonly ledger: LedgerService;
   readonly audit: AuditService;
   readonly notices: NoticesService;
-  readonly kyc: Pick<KycService, 'stateOf'>;
+  /** `status`: the legal name of the borrower's verified identity, which the agreement names. */
+  readonly kyc: Pick<KycService, 'stateOf' | 'status'>;
+  /** Who lends: the operator's identity, which the agreement names. */
+  readonly operator: Pick<OperatorService, 'info'>;
   readonly uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
   readonly storage: FileStorage;
   readonly params: Pick<ParamsService, 'get'>;
@@ -135,6 +149,11 @@ export type LoansContext = {
 
 export function today(ctx: LoansContext): string {
   return utcDay(ctx.now());
+}
+
+/** The moment now on the loans' clock, as every loans timestamp is written (never the database's `now()`). */
+export function nowIso(ctx: Pick<LoansContext, 'now'>): string {
+  return new Date(ctx.now()).toISOString();
 }
 
 // Accounts

@@ -33,6 +33,7 @@ import {
   incomeAccount,
   LOAN,
   type LoansContext,
+  nowIso,
   poolAccount,
   today,
   unearnedAccount,
@@ -99,7 +100,7 @@ export async function createProduct(
 ): Promise<LoanProductAdmin> {
   const checked = fields(body);
   const row = await ctx.db.transaction(async (tx) => {
-    const p = await insertProduct(tx, checked);
+    const p = await insertProduct(tx, checked, nowIso(ctx));
     await ctx.audit.appendInTx(tx, [
       { actor, action: 'loan.product.created', subject: `loan-product:${p.id}`, data: body },
     ]);
@@ -120,7 +121,7 @@ export async function updateProduct(
     throw new ApiError(Code.INVALID_INPUT, [{ path: 'asset', issue: 'fixed' }]);
   const checked = fields(body);
   const row = await ctx.db.transaction(async (tx) => {
-    const p = await updateProductRow(tx, body.id, checked);
+    const p = await updateProductRow(tx, body.id, checked, nowIso(ctx));
     if (!p) throw new ApiError(Code.NOT_FOUND);
     await ctx.audit.appendInTx(tx, [
       {

@@ -11,10 +11,42 @@ import { loanQueries } from './queries.ts';
 
 type Product = LoanProductsData['products'][number];
 
-/** My limit: the share of each product's maximum open to me, my credit score, and what raises it. */
+/** The rule that gives my limit, in words: why it is what it is, and the next step (or that none is left). */
+function useLimitWords(limit: LoanLimit): { why: string; next: string | null } {
+  const { t } = useTranslation();
+  const f = useLoanFormat();
+  const { rule } = limit;
+  const words = {
+    base: f.percent(rule.baseShare),
+    step: f.percent(rule.stepShare),
+    max: f.percent(rule.maxShare),
+    days: f.days(rule.minLoanDays),
+  };
+  if (limit.kycState !== 'verified') return { why: t('loan.limit.unverified', words), next: null };
+  const why = [
+    t('loan.limit.because', { ...words, counted: f.count(limit.counted) }),
+    limit.overdue > 0 ? t('loan.limit.becauseOverdue', { overdue: f.count(limit.overdue) }) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const { next } = limit;
+  if (next === null)
+    return { why, next: t(limit.share === rule.maxShare ? 'loan.limit.top' : 'loan.limit.noStep') };
+  const share = f.percent(next.share);
+  return {
+    why,
+    next:
+      next.loans === 1
+        ? t('loan.limit.next', { share, days: words.days })
+        : t('loan.limit.nextMany', { share, days: words.days, loans: f.count(next.loans) }),
+  };
+}
+
+/** My limit: the share of each product's maximum open to me, the rule that gives it and the next step. */
 export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: boolean }) {
   const { t } = useTranslation();
   const f = useLoanFormat();
+  const words = useLimitWords(limit);
   return (
     <section
       className="card product-card loan-limit"
@@ -27,6 +59,13 @@ export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: b
           ? t('loan.limit.share', { share: f.percent(limit.share) })
           : t('loan.limit.none')}
       </p>
+      <h3>{t('loan.limit.ruleTitle')}</h3>
+      <p data-testid="loan-limit-why">{words.why}</p>
+      {words.next ? (
+        <p className="loan-limit-next" data-testid="loan-limit-next" data-value={limit.next?.share ?? ''}>
+          {words.next}
+        </p>
+      ) : null}
       {score ? (
         <p className="loan-score">
           <meter min={0} max={limit.maxScore} value={limit.score} aria-labelledby="loan-score-label" />
@@ -35,29 +74,6 @@ export function LimitCard({ limit, score = true }: { limit: LoanLimit; score?: b
           </span>
         </p>
       ) : null}
-      <h3>{t('loan.limit.raise')}</h3>
-      <ul className="product-list loan-steps">
-        {limit.steps.map((step) => (
-          <li key={step.key} data-step={step.key} data-done={step.done}>
-            <span>{t(`loan.limit.step.${step.key}`, { points: f.count(step.points) })}</span>
-            <span className="loan-badge product-chip" data-tone={step.done ? 'success' : undefined}>
-              {step.done ? t('loan.limit.done') : t('loan.limit.notYet')}
-            </span>
-          </li>
-        ))}
-      </ul>
-      <p className="small muted">
-        {t('loan.limit.tiers', {
-          tiers: limit.tiers
-            .map((tier) =>
-              t('loan.limit.tier', {
-                score: f.count(tier.minScore),
-                share: f.percent(tier.share),
-              }),
-            )
-            .join(' · '),
-        })}
-      </p>
       {limit.openLoanId !== null ? (
         <p className="notice">
           {t('loan.limit.open')} <Link to={`/loan/${limit.openLoanId}`}>{t('loan.limit.seeOpen')}</Link>

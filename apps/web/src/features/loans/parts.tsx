@@ -1,5 +1,5 @@
 import { ASSET_SCALES, type Asset, Code, formatMinor, LOAN_STATES, type LoanState } from '@swx/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure } from '../../app/api.ts';
@@ -7,6 +7,7 @@ import { useFigureFormat } from '../../app/figures.ts';
 import { formatPercent } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { NeedsLogin } from '../../ui/AccountPage.tsx';
+import { announce } from '../../ui/announce.ts';
 import type { Tone } from '../../ui/product/Facts.tsx';
 import { BookNotice, ProductPage } from '../../ui/product/ProductPage.tsx';
 import { SectionNav } from '../../ui/SectionNav.tsx';
@@ -35,11 +36,20 @@ export function LoanPage({
   );
 }
 
-/** The screen for a logged-in customer in the live book; in the demo book, the switch. */
+/**
+ * The screen for a logged-in customer in the live book; in the demo book, the switch. Switched to
+ * the live book here, the notice (and its switch's own status line) gives way to the loan screen:
+ * the change is announced, since nothing else would say it.
+ */
 function LiveOnly({ children }: { children: (userId: number) => ReactNode }) {
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   const demo = useClientState((s) => s.virtual === 1);
+  const wasDemo = useRef(demo);
+  useEffect(() => {
+    if (wasDemo.current && !demo) announce(`${t('account.switchedToLive')} ${t('loan.demo.switched')}`);
+    wasDemo.current = demo;
+  }, [demo, t]);
   return (
     <NeedsLogin>
       {demo ? (
