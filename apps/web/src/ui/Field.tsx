@@ -1,7 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, RefObject } from 'react';
 import { useId } from 'react';
 import { Isolated } from './bidi.tsx';
-import './form/form.css';
 
 /**
  * The ids a field's control points to with `aria-describedby` (its hint and its error, when

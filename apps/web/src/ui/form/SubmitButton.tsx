@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import './form.css';
 
 /**
  * A form's submit button that keeps focus while the form is sent (WCAG 2.4.3): `busy` makes it
