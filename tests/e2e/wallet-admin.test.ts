@@ -89,6 +89,10 @@ describe('money in the back office', () => {
     await records.deposits.waitFor();
     expect(await records.depositRows().first().getAttribute('data-state')).toBe(deposit?.state);
     expect(await records.depositRows().first().innerText()).toContain('0.02 BTC');
+    // The network in words, not its id.
+    expect(await records.fact(records.depositRows().first(), 'network').innerText()).toBe(
+      'BTC on Bitcoin (SegWit)',
+    );
     expect(errors).toEqual([]);
   });
 
@@ -125,6 +129,15 @@ describe('money in the back office', () => {
         if (language === 'ar') expect(await treasury.dir()).toBe('rtl');
         await treasury.table.locator('tbody tr').first().waitFor();
         expect(await treasury.table.locator('tbody tr').count()).toBe(3);
+        if (layout === 'desktop' && language === 'en') {
+          // Amounts under the one display rule (formatDisplay): at least two decimals, grouped.
+          expect(await treasury.cell('USDT', 'Customer balances (live)').innerText()).toBe('0.00 USDT');
+          expect(await treasury.cell('BTC', 'Customer balances (live)').innerText()).toBe('0.02 BTC');
+          // What sits at customers' deposit addresses, beside the hot wallet: no node to read here.
+          expect(await treasury.cell('USDT', "At customers' deposit addresses (on chain)").innerText()).toBe(
+            'No node to read',
+          );
+        }
         await expectAccessible(p, `${layout} ${language} /admin/treasury`);
         await p.goto('/admin/withdrawals');
         await p

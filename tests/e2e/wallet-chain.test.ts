@@ -77,11 +77,17 @@ describe('money on a development chain, in the browser', () => {
     await deposit.chooseNetwork('USDT-EVM');
     const address = await deposit.address.innerText();
     await ready().chain.dev.send({ to: address as `0x${string}`, asset: 'USDT', amount: USDT(150) });
-    // Below the credit depth: "Confirming: k of 12".
+    // Below the credit depth: "Confirming: k of 12", and the wait counted down from the
+    // confirmations left at the network's block time (12 s here): seconds under a minute.
     await deposit.deposit('confirming').waitFor({ timeout: 60_000 });
-    expect(await deposit.deposit('confirming').innerText()).toMatch(
-      /Confirming: \d+ of 12, about \d+ minutes?/,
-    );
+    const progress = await deposit.deposit('confirming').innerText();
+    const done = Number(/Confirming: (\d+) of 12/.exec(progress)?.[1]);
+    const seconds = (12 - done) * 12;
+    const wait =
+      seconds < 60
+        ? `about ${seconds} second${seconds === 1 ? '' : 's'}`
+        : `about ${Math.round(seconds / 60)} minute${Math.round(seconds / 60) === 1 ? '' : 's'}`;
+    expect(progress).toContain(`Confirming: ${done} of 12, ${wait}`);
     await expectAccessible(p, 'desktop /profile/deposit confirming');
     await ready().chain.dev.mine(12);
     await expect
@@ -93,6 +99,31 @@ describe('money on a development chain, in the browser', () => {
       (d) => d[0]?.state === 'available',
       'the unlock depth',
     );
+    // Followed on this page, it stays in the list as withdrawable, and that is said.
+    await deposit.deposit('available').waitFor({ timeout: 30_000 });
+    expect(await deposit.deposit('available').innerText()).toContain('Withdrawable now.');
+    await expect
+      .poll(() => deposit.announced(), { timeout: 15_000 })
+      .toBe('Your deposit of 150.00 USDT is withdrawable now.');
+    // Below the minimum is final: not on its way, and the record says it was not credited.
+    await ready().chain.dev.send({ to: address as `0x${string}`, asset: 'USDT', amount: USDT(100) });
+    await until(
+      () => live.ok('listRecharge'),
+      (d) => d[0]?.state === 'below_minimum',
+      'the deposit below the minimum',
+    );
+    const records = new WalletRecordsPage(p);
+    await records.gotoDeposits();
+    const below = records
+      .depositRows()
+      .filter({ has: p.locator('[data-state="below_minimum"]') })
+      .first();
+    await below.waitFor();
+    expect(await below.locator('.wallet-state').innerText()).toBe('Not credited (below minimum)');
+    expect(await records.fact(below, 'network').innerText()).toBe('USDT on Ethereum (ERC-20)');
+    await deposit.goto();
+    await deposit.pending.or(p.getByText('No deposit on its way.')).first().waitFor();
+    expect(await deposit.pending.locator('li[data-state="below_minimum"]').count()).toBe(0);
     const balance = new BalancePage(p);
     await balance.goto();
     await expect.poll(() => balance.asset('USDT').innerText(), { timeout: 30_000 }).toContain('150.00');
@@ -111,12 +142,37 @@ describe('money on a development chain, in the browser', () => {
     await book.row(to).waitFor();
     // The customer hears of the new address: a notice (and a mail with a lock link).
     expect(await new NoticeDialog(p).closeNext(15_000)).toContain(`The withdrawal address ${to} on`);
+    // Before any address is usable: the fee rule and what would be received; BTC (no node here)
+    // is not offered, and says why.
+    const withdraw = new WithdrawPage(p);
+    await withdraw.goto();
+    await withdraw.chooseNetwork('USDT-EVM');
+    expect(await withdraw.lock(to).innerText()).toMatch(/Usable in 2[34] hr/);
+    expect(await withdraw.addressChoice(to).isDisabled()).toBe(true);
+    expect(await withdraw.previewFact('feeRule')).toEqual({
+      text: '0.5% of the amount, rounded up',
+      value: '0.005',
+    });
+    await withdraw.amount.fill('100');
+    expect(await withdraw.previewFact('receive')).toEqual({ text: '99.50 USDT', value: '99.500000' });
+    expect(await withdraw.closedReason('BTC-BTC').innerText()).toMatch(
+      /^BTC on Bitcoin \(SegWit\): withdrawals are not possible here: we run no node/,
+    );
+    expect(await withdraw.network.first().locator('option[value="BTC-BTC"]').count()).toBe(0);
+    // No usable address and an amount below the minimum: both said, the address's aloud, the amount flagged.
+    await withdraw.amount.fill('10');
+    await withdraw.form.getByRole('button', { name: 'Review' }).click();
+    await expect.poll(() => withdraw.addressError().innerText()).toBe('Choose an address of your book.');
+    expect(await withdraw.amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await withdraw.amountError()).toMatch(
+      /^The minimum withdrawal on this network is 20(\.00)? USDT\.$/,
+    );
+    await expectAccessible(p, 'desktop /profile/withdraw refused');
+
     // A day and a minute ago, for the address and for the account's last security change.
     const { database: db } = ready();
     await db.db.query("UPDATE wallet_addresses SET created_at = now() - interval '25 hours'");
     await db.db.query("UPDATE users SET password_changed_at = now() - interval '25 hours'");
-
-    const withdraw = new WithdrawPage(p);
     await withdraw.goto();
     await withdraw.chooseNetwork('USDT-EVM');
     await expect.poll(() => withdraw.lock(to).innerText(), { timeout: 30_000 }).toBe('Usable now');
@@ -159,6 +215,9 @@ describe('money on a development chain, in the browser', () => {
     await expect
       .poll(() => records.withdrawalRows().first().getAttribute('data-state'), { timeout: 30_000 })
       .toBe('completed');
+    expect(await records.fact(records.withdrawalRows().first(), 'network').innerText()).toBe(
+      'USDT on Ethereum (ERC-20)',
+    );
     expect(
       await records.withdrawalRows().first().locator('[data-fact="txHash"] code').getAttribute('data-hash'),
     ).toMatch(/^0x[0-9a-f]{64}$/);

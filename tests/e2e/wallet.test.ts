@@ -18,7 +18,11 @@ const app = useApp();
 /** The wallet screens, each with what shows once it has loaded (its page states done). */
 const SCREENS: readonly { path: string; ready: (page: Page) => Promise<void> }[] = [
   { path: '/profile/deposit', ready: (p) => new DepositPage(p).qr.waitFor() },
-  { path: '/profile/withdraw', ready: (p) => new WithdrawPage(p).form.waitFor() },
+  {
+    path: '/profile/withdraw',
+    // Without a node here (CHAIN=off) no network can be withdrawn from: the reasons stand instead of the form.
+    ready: (p) => new WithdrawPage(p).form.or(new WithdrawPage(p).closed).first().waitFor(),
+  },
   { path: '/profile/addresses', ready: (p) => new AddressesPage(p).form.waitFor() },
   {
     path: '/profile/deposits',
@@ -88,10 +92,13 @@ describe('wallet screens', () => {
     expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(address);
     // The proof form's receiving address is mine.
     expect(await deposit.proofForm.getByLabel('Address you sent to').inputValue()).toBe(address);
-    // BTC has no node here: credited by proof.
+    // BTC has no node here: credited by proof. The new address and minimum are said, not only shown.
     await deposit.chooseNetwork('BTC-BTC');
     await deposit.term('proof').waitFor();
     expect(await deposit.term('minimum').innerText()).toBe('0.015 BTC');
+    await expect
+      .poll(() => deposit.announced(), { timeout: 15_000 })
+      .toBe('Now showing your deposit address for BTC on Bitcoin (SegWit). Minimum deposit: 0.015 BTC.');
     expect(errors).toEqual([]);
   });
 
@@ -113,7 +120,7 @@ describe('wallet screens', () => {
     expect(errors).toEqual([]);
   });
 
-  it('an address added to the book shows its lock timer, in the book and on the withdraw screen', async () => {
+  it('an address added to the book shows its lock timer; a network that cannot be withdrawn from says why first', async () => {
     const { page: p, errors } = await liveCustomer('mobile', 'wallet.book@example.com');
     const book = new AddressesPage(p);
     await book.goto();
@@ -136,11 +143,24 @@ describe('wallet screens', () => {
       .toBe('Address added. It can be used in 24 hours.');
     await expectAccessible(p, 'mobile /profile/addresses with a locked address');
 
+    // BTC has no node here: said under the picker before an address of it is added (and waits a day).
+    await book.chooseNetwork('BTC-BTC');
+    expect(await book.closedNote.innerText()).toBe(
+      'BTC on Bitcoin (SegWit): withdrawals are not possible here: we run no node for this network, so we cannot send on it. Deposits on it are credited by payment proof. An address of this network cannot be used to withdraw.',
+    );
+
+    // Without a node at all (CHAIN=off) nothing can be sent: the withdraw screen offers no network
+    // and says why of each, instead of a form whose every quote would be refused.
     const withdraw = new WithdrawPage(p);
     await withdraw.goto();
-    await withdraw.chooseNetwork('USDT-EVM');
-    expect(await withdraw.lock(address).innerText()).toMatch(/Usable in 2[34] hr/);
-    expect(await withdraw.addressChoice(address).isDisabled()).toBe(true);
+    await withdraw.closed.waitFor();
+    expect(await withdraw.form.count()).toBe(0);
+    expect(await withdraw.closedReason('USDT-EVM').innerText()).toBe(
+      'USDT on Ethereum (ERC-20): withdrawals are paused: the platform cannot send on this network right now.',
+    );
+    expect(await withdraw.closedReason('BTC-BTC').innerText()).toMatch(
+      /^BTC on Bitcoin \(SegWit\): withdrawals are not possible here: we run no node/,
+    );
     expect(errors).toEqual([]);
   });
 });

@@ -103,7 +103,29 @@ describe('deposits and withdrawals over HTTP, on a development chain', () => {
       (d) => d[0]?.state === 'available',
       'the unlock',
     );
+    // Nothing sweeps a deposit address: the treasury reads what sits there, beside the hot wallet.
+    const usdt = (await finance.ok('treasury', {})).find((r) => r.asset === 'USDT');
+    expect(usdt).toMatchObject({ depositAddresses: '150.000000', depositAddressCount: 1 });
+    expect(usdt?.hotWallet).not.toBeNull();
+    // BTC has no node here: nothing is read, and it says so.
+    expect((await finance.ok('treasury', {})).find((r) => r.asset === 'BTC')).toMatchObject({
+      depositAddresses: null,
+      hotWallet: null,
+    });
     await expectLedgerSound(server);
+  });
+
+  it('names the networks the platform can send on: BTC, without a node here, is offered for deposits only', async () => {
+    const networks = await live(alice).ok('listNetworks');
+    expect(Object.fromEntries(networks.map((n) => [n.id, n.withdrawable]))).toEqual({
+      'BTC-BTC': false,
+      'ETH-EVM': true,
+      'USDT-EVM': true,
+    });
+    const btc = networks.find((n) => n.id === 'BTC-BTC');
+    // The fee rule the withdraw screen states before any address is usable.
+    expect(networks.find((n) => n.id === 'USDT-EVM')?.withdrawalFeeRate).toBe('0.005');
+    expect(btc).toMatchObject({ watched: false, withdrawable: false });
   });
 
   it('queues a proof for finance, who see the image; approval credits the exact amount once', async () => {
@@ -148,6 +170,41 @@ describe('deposits and withdrawals over HTTP, on a development chain', () => {
     });
     expect(again.code).toBe(10042);
     await expectLedgerSound(server);
+  });
+
+  it('says on the wire which notices must be read: a credit is routine, a refused proof and the welcome are not', async () => {
+    const carol = await registerByApi(server, inbox, 'carol.wallet@example.com');
+    const me = live(carol);
+    const { address } = await me.ok('getDepositAddress', { network: 'USDT-EVM' });
+    await chain.dev.send({ to: address as `0x${string}`, asset: 'USDT', amount: USDT(150) });
+    await until(
+      () => me.ok('listRecharge'),
+      (d) => d.length === 1,
+      'the deposit',
+    );
+    await chain.dev.mine(11);
+    await until(
+      () => me.ok('listRecharge'),
+      (d) => d[0]?.state === 'credited',
+      'the credit',
+    );
+    const btc = await me.ok('getDepositAddress', { network: 'BTC-BTC' });
+    const declared = await me.ok('recharge', {
+      network: 'BTC-BTC',
+      amount: '0.02',
+      txHash: 'cd'.repeat(32),
+      lastSix: '1a2b3c',
+      proof: await uploadedId(server.baseUrl, carol.token, 'deposit_proof', await pngImage()),
+      address: btc.address,
+    });
+    await finance.ok('claimDeposit', { id: declared.id });
+    await finance.ok('rejectDeposit', { id: declared.id, reason: 'No such transfer arrived.' });
+
+    const notices = await me.ok('getNoticeList', { readState: '0' });
+    const told = (start: string) => notices.find((n) => n.noticeContent.startsWith(start));
+    expect(told('Your deposit of 150.00 USDT is credited')).toMatchObject({ mustRead: false });
+    expect(told('Your declared deposit of 0.02 BTC was not accepted')).toMatchObject({ mustRead: true });
+    expect(told('Welcome to SWX')).toMatchObject({ mustRead: true });
   });
 
   it('keeps addresses to their owner and locks a new one for a day', async () => {

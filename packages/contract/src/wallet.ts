@@ -49,8 +49,24 @@ export const network = z.object({
   /** Minutes a withdrawal takes to arrive once approved (sending plus confirmations). */
   arrivalMinutes: z.int(),
   enabled: z.boolean(),
+  /**
+   * The platform can send on this network now: it follows the chain and holds a signer of the hot
+   * wallet (BTC has no node here; a platform without a signer sends nothing). Else deposits only.
+   */
+  withdrawable: z.boolean(),
 });
 export type Network = z.infer<typeof network>;
+
+/**
+ * The withdrawal fee of an amount in minor units: amount × rate, rounded up to the asset's smallest
+ * unit (the rate a ratio string, "0.005" is 0.5 %). The server posts it; the screens preview it.
+ */
+export function withdrawalFee(amount: bigint, rate: string): bigint {
+  const [whole = '0', fraction = ''] = rate.split('.');
+  const numerator = BigInt(whole + fraction);
+  const denominator = 10n ** BigInt(fraction.length);
+  return (amount * numerator + denominator - 1n) / denominator;
+}
 
 export const networkQuery = z.object({ network: networkId });
 
@@ -90,8 +106,11 @@ export const deposit = z.object({
   confirmations: z.int(),
   creditConfirmations: z.int(),
   unlockConfirmations: z.int(),
-  /** Minutes until the next step (credit, then unlock), from the network's block time; null when none. */
-  etaMinutes: z.nullable(z.int()),
+  /**
+   * Seconds until the next step (credit, then unlock): the confirmations left times the network's
+   * block time; null when none.
+   */
+  etaSeconds: z.nullable(z.int()),
   /** The network's minimum, for a deposit below it. */
   minimum: decimalString,
   /** Staff's reason for a rejection, or the platform's as a word (`credited_on_chain`, `reorg`) the apps translate. */
@@ -275,6 +294,13 @@ export const treasuryRow = /* @__PURE__ */ z.object({
   /** The hot wallet's balance on chain; null when the platform cannot read one (no node). */
   hotWallet: z.nullable(decimalString),
   hotWalletAddress: z.nullable(z.string()),
+  /**
+   * What sits on chain at customers' deposit addresses (never swept to the hot wallet); null when
+   * the platform cannot read it (no node for the asset).
+   */
+  depositAddresses: z.nullable(decimalString),
+  /** How many deposit addresses of the asset's chain were read. */
+  depositAddressCount: z.int(),
   /** What customers hold in the live book (balances, held included). */
   liabilities: decimalString,
   /** Approved withdrawals not yet confirmed on chain. */

@@ -5,6 +5,8 @@ import { WalletPage } from './wallet-page.ts';
 export class AddressesPage extends WalletPage {
   readonly book = this.page.getByTestId('address-book');
   readonly form = this.page.getByTestId('add-address');
+  /** Said under the network picker when the platform cannot send on the network chosen. */
+  readonly closedNote = this.page.getByTestId('network-closed');
 
   async goto(): Promise<void> {
     await this.page.goto('/profile/addresses');

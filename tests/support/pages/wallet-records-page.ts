@@ -22,4 +22,9 @@ export class WalletRecordsPage extends WalletPage {
   depositRows(): Locator {
     return this.deposits.locator(':scope > li');
   }
+
+  /** One fact of a record's card ('network', 'confirmations', 'fee', …). */
+  fact(row: Locator, name: string): Locator {
+    return row.locator(`[data-fact="${name}"] dd`);
+  }
 }

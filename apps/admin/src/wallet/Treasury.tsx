@@ -1,38 +1,52 @@
-import type { TreasuryRow } from '@swx/contract';
+import { formatDisplay, interpolate, type TreasuryRow } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain } from '../DataTable.tsx';
+import { Amount, type Column, DataTable } from '../DataTable.tsx';
 import { keys } from '../query.ts';
 import { useWalletText } from './wallet.text.ts';
 
-/** Treasury (/admin/treasury): per asset, the hot wallet on chain beside what customers hold and what is leaving. */
-export function Treasury() {
-  const { text, language } = useBackOffice();
+/** The treasury's columns: every amount under the display rule of the customer app and notices. */
+function useTreasuryColumns(): Column<TreasuryRow>[] {
+  const { language } = useBackOffice();
   const w = useWalletText();
-  const headingId = useId();
-  const query = useQuery({
-    queryKey: keys.treasuryRows(language),
-    queryFn: () => callAdmin('treasury'),
-    refetchInterval: 30_000,
-  });
-  const columns: Column<TreasuryRow>[] = [
+  // Amounts under the display rule of the customer app and notices (formatDisplay), in the reader's numbers.
+  const money = (value: string, asset: string) => (
+    <Amount value={`${formatDisplay(language, value, asset)} ${asset}`} />
+  );
+  return [
     { key: 'asset', header: w.asset, cell: (r) => r.asset, sortValue: (r) => r.asset },
     {
       key: 'hot',
       header: w.hotWallet,
-      cell: (r) => (r.hotWallet === null ? w.noNode : <Amount value={`${plain(r.hotWallet)} ${r.asset}`} />),
+      cell: (r) => (r.hotWallet === null ? w.noNode : money(r.hotWallet, r.asset)),
+    },
+    {
+      key: 'deposits',
+      header: w.depositAddresses,
+      cell: (r) =>
+        r.depositAddresses === null ? (
+          w.noNode
+        ) : (
+          <>
+            {money(r.depositAddresses, r.asset)}
+            <br />
+            <span className="muted small">
+              {interpolate(w.depositAddressCount, { count: r.depositAddressCount }, language)}
+            </span>
+          </>
+        ),
     },
     {
       key: 'liabilities',
       header: w.liabilities,
-      cell: (r) => <Amount value={`${plain(r.liabilities)} ${r.asset}`} />,
+      cell: (r) => money(r.liabilities, r.asset),
     },
     {
       key: 'outgoing',
       header: w.outgoing,
-      cell: (r) => <Amount value={`${plain(r.outgoing)} ${r.asset}`} />,
+      cell: (r) => money(r.outgoing, r.asset),
     },
     {
       key: 'address',
@@ -47,6 +61,22 @@ export function Treasury() {
         ),
     },
   ];
+}
+
+/**
+ * Treasury (/admin/treasury): per asset, the hot wallet on chain beside what sits at customers'
+ * deposit addresses (never swept), what customers hold and what is leaving.
+ */
+export function Treasury() {
+  const { text, language } = useBackOffice();
+  const w = useWalletText();
+  const headingId = useId();
+  const query = useQuery({
+    queryKey: keys.treasuryRows(language),
+    queryFn: () => callAdmin('treasury'),
+    refetchInterval: 30_000,
+  });
+  const columns = useTreasuryColumns();
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId} tabIndex={-1}>

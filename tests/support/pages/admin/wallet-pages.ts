@@ -67,4 +67,9 @@ export class TreasuryPage extends BackOffice {
   row(asset: string): Locator {
     return this.table.locator('tbody tr').filter({ hasText: asset });
   }
+
+  /** One cell of an asset's row, by its column's header ("Customer balances (live)", …). */
+  cell(asset: string, header: string): Locator {
+    return this.row(asset).locator(`td[data-label="${header}"]`);
+  }
 }

@@ -63,10 +63,15 @@ export function depositAttachments(
       }
       return done;
     }),
-    unlocked: ledger.holdAttachment<{ depositId: number }, boolean>('deposit_unlock', async (tx, rows) => {
+    unlocked: ledger.holdAttachment<CreditData, boolean>('deposit_unlock', async (tx, rows) => {
       const done = new Map<number, boolean>();
       for (const { holdId, data } of rows) {
-        await moveDeposit(tx, data.depositId, ['credited'], 'available');
+        // Withdrawable now: said once, in the same transaction as the row's move.
+        if (await moveDeposit(tx, data.depositId, ['credited'], 'available'))
+          await notices.notifyInTx(tx, data.userId, data.language, 'deposit_available', {
+            amount: data.amount,
+            asset: data.asset,
+          });
         done.set(holdId, true);
       }
       return done;

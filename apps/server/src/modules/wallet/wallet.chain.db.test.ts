@@ -64,7 +64,8 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
       confirmations: 1,
       creditConfirmations: 12,
     });
-    expect(seen?.etaMinutes).toBeGreaterThanOrEqual(0);
+    // 11 confirmations left at the network's 12 seconds a block.
+    expect(seen?.etaSeconds).toBe(11 * 12);
 
     await chain.dev.mine(11);
     // Two nodes watch the same chain at once: one credit, one lock.
@@ -78,7 +79,7 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
 
     await chain.dev.mine(12);
     await w.wallet.deposits.watch();
-    expect((await depositsOf(a.id))[0]).toMatchObject({ state: 'available', etaMinutes: null });
+    expect((await depositsOf(a.id))[0]).toMatchObject({ state: 'available', etaSeconds: null });
     expect(await balanceOf(a.id, 'USDT')).toEqual({ balance: USDT(150), held: 0n, available: USDT(150) });
     // A proof naming the same transaction is refused.
     const proof = (await w.uploads.store(a.id, 'deposit_proof', async () => pngImage())).id;
@@ -92,6 +93,45 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
         address: await addressOf(a.id),
       }),
     ).rejects.toSatisfy(refusedWith(10042));
+  });
+
+  it('counts the waiting time down by the block time and the confirmations left; withdrawable is said', async () => {
+    // A development chain of 2-second blocks: minutes would say "about 1 minute" at 5 of 12 and at 11 of 12.
+    await w.wallet.networks.followBlockTime(2);
+    try {
+      const a = await ctx.customer();
+      await chain.dev.send({ to: await addressOf(a.id), asset: 'USDT', amount: USDT(130) });
+      await chain.dev.mine(4);
+      await w.wallet.deposits.watch();
+      expect((await depositsOf(a.id))[0]).toMatchObject({
+        state: 'confirming',
+        confirmations: 5,
+        etaSeconds: 14,
+      });
+      await chain.dev.mine(6);
+      await w.wallet.deposits.watch();
+      expect((await depositsOf(a.id))[0]).toMatchObject({ confirmations: 11, etaSeconds: 2 });
+      await chain.dev.mine(1);
+      await w.wallet.deposits.watch();
+      // Credited: the wait is now to the unlock depth (24), 12 blocks away.
+      expect((await depositsOf(a.id))[0]).toMatchObject({ state: 'credited', etaSeconds: 24 });
+      await chain.dev.mine(12);
+      await w.wallet.deposits.watch();
+      expect((await depositsOf(a.id))[0]).toMatchObject({ state: 'available', etaSeconds: null });
+      // Withdrawable is said once, in the customer's notices.
+      const said = (await ctx.notices.list(a.id, 'en')).filter((n) =>
+        n.noticeContent.includes('now withdrawable'),
+      );
+      expect(said.map((n) => n.noticeContent)).toEqual([
+        'Your deposit of 130.00 USDT is confirmed deeply enough and is now withdrawable: it is no longer held.',
+      ]);
+      await w.wallet.deposits.watch();
+      expect(
+        (await ctx.notices.list(a.id, 'en')).filter((n) => n.noticeContent.includes('now withdrawable')),
+      ).toHaveLength(1);
+    } finally {
+      await w.wallet.networks.followBlockTime(12);
+    }
   });
 
   it('credits native ether, and records below-minimum deposits without crediting them', async () => {

@@ -121,7 +121,13 @@ async function unlock(ctx: DepositsContext, row: DepositRow): Promise<void> {
     holdId: row.lockHoldId,
     idempotencyKey: `deposit:${row.id}:unlock`,
     actor: 'system',
-    attach: ctx.attachments.unlocked.with({ depositId: row.id }),
+    attach: ctx.attachments.unlocked.with({
+      depositId: row.id,
+      userId: row.userId,
+      language: await languageOf(ctx.customers, row.userId),
+      amount: decimal(row, row.amount),
+      asset: row.asset,
+    }),
   });
 }
 

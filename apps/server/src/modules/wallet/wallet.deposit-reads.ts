@@ -62,7 +62,7 @@ export const confirmationsOf = (row: DepositRow, head: bigint | null): number =>
     ? 0
     : Number(head - row.blockNumber + 1n);
 
-/** A deposit as the customer reads it, with its progress and the minutes to its next step. */
+/** A deposit as the customer reads it, with its progress and the seconds to its next step. */
 export function depositWire(row: DepositRow, networks: NetworkRow[], head: bigint | null): Deposit {
   const network = networks.find((n) => n.id === row.network);
   const credit = network?.creditConfirmations ?? 0;
@@ -74,10 +74,9 @@ export function depositWire(row: DepositRow, networks: NetworkRow[], head: bigin
         ? unlock
         : Math.min(confirmationsOf(row, head), unlock);
   const next = row.state === 'confirming' ? credit : row.state === 'credited' ? unlock : null;
-  const etaMinutes =
-    next === null || !network
-      ? null
-      : Math.ceil((Math.max(next - confirmations, 0) * network.blockSeconds) / 60);
+  // The confirmations left times the network's block time: it counts down block by block.
+  const etaSeconds =
+    next === null || !network ? null : Math.max(next - confirmations, 0) * network.blockSeconds;
   return {
     id: row.id,
     network: row.network,
@@ -90,7 +89,7 @@ export function depositWire(row: DepositRow, networks: NetworkRow[], head: bigin
     confirmations,
     creditConfirmations: credit,
     unlockConfirmations: unlock,
-    etaMinutes,
+    etaSeconds,
     minimum: decimal(row, row.minimum),
     reason: row.reason,
     createdAt: row.createdAt,

@@ -30,6 +30,21 @@ export async function saveDepositAddress(
   );
 }
 
+/**
+ * The customers' deposit addresses of a chain that ever received a deposit (seen on chain or
+ * declared): the ones that may hold something, as the treasury reads them.
+ */
+export async function fundedDepositAddresses(db: Queryable, chain: ChainName): Promise<string[]> {
+  const rows = await db.query<{ address: string }>(
+    `SELECT a.address FROM wallet_deposit_addresses a
+      WHERE a.chain = $1
+        AND EXISTS (SELECT 1 FROM wallet_deposits d WHERE d.user_id = a.user_id AND lower(d.address) = a.address)
+      ORDER BY a.address`,
+    [chain],
+  );
+  return rows.map((r) => r.address);
+}
+
 /** Which customers own these addresses of a chain. */
 export async function ownersOf(
   db: Queryable,

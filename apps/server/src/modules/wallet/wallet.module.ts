@@ -45,6 +45,7 @@ export const walletModule = defineProduct({
   quotes: [WITHDRAWAL],
   notices: [
     'deposit_credited',
+    'deposit_available',
     'deposit_reversed',
     'deposit_below_minimum',
     'deposit_approved',
@@ -53,6 +54,14 @@ export const walletModule = defineProduct({
     'withdrawal_approved',
     'withdrawal_rejected',
     'withdrawal_completed',
+    'withdrawal_failed',
+  ],
+  // A refusal, money not credited or taken back, a withdrawal not sent: the notice dialog; the rest wait in the list.
+  mustReadNotices: [
+    'deposit_reversed',
+    'deposit_below_minimum',
+    'deposit_rejected',
+    'withdrawal_rejected',
     'withdrawal_failed',
   ],
   reviews: ({ wallet, ledger, kyc, params }) => ({

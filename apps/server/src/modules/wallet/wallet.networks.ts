@@ -7,6 +7,7 @@ import {
   type Network,
   type networkUpdateBody,
   parseMinor,
+  withdrawalFee,
 } from '@swx/contract';
 import { getAddress, isAddress } from 'viem';
 import type { z } from 'zod/mini';
@@ -22,17 +23,8 @@ import { listNetworks, type NetworkRow, setBlockSeconds, updateNetwork } from '.
  * the switch. Every figure a customer is told about timing and fees comes from here.
  */
 
-/** A ratio string as an exact fraction: "0.005000" is 5000 / 10^6. */
-function ratio(rate: string): { numerator: bigint; denominator: bigint } {
-  const [whole = '0', fraction = ''] = rate.split('.');
-  return { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
-}
-
-/** The withdrawal fee of an amount: amount × rate, rounded up to the asset's smallest unit. */
-export function withdrawalFee(amount: bigint, rate: string): bigint {
-  const { numerator, denominator } = ratio(rate);
-  return (amount * numerator + denominator - 1n) / denominator;
-}
+/** The withdrawal fee of an amount: amount × rate, rounded up (the contract's rule, which the screens preview). */
+export { withdrawalFee };
 
 /** "0.005000" → "0.005"; "0.000000" → "0". */
 export function normalRate(rate: string): string {
@@ -56,7 +48,11 @@ export function amountOf(row: Pick<NetworkRow, 'asset'>, text: string, path = 'a
 
 export const decimal = (row: Pick<NetworkRow, 'asset'>, minor: bigint) => formatMinor(minor, scaleOf(row));
 
-export function networkWire(row: NetworkRow): Network {
+/**
+ * A network as the wire states it; `canSend`: the platform holds a signer of the hot wallet on the
+ * chain it follows, so a watched network can be withdrawn from (BTC, not followed here, never).
+ */
+export function networkWire(row: NetworkRow, canSend: boolean): Network {
   return {
     id: row.id,
     asset: row.asset,
@@ -72,6 +68,7 @@ export function networkWire(row: NetworkRow): Network {
     withdrawalMaximum: decimal(row, row.withdrawalMaximum),
     arrivalMinutes: row.arrivalMinutes,
     enabled: row.enabled,
+    withdrawable: row.watched && canSend,
   };
 }
 
@@ -119,10 +116,18 @@ export function normalAddress(
 export class Networks {
   private readonly db: Database;
   private readonly audit: AuditService;
+  /** The platform can sign and send on the chain it follows (a signer of the hot wallet). */
+  readonly canSend: boolean;
 
-  constructor(db: Database, audit: AuditService) {
+  constructor(db: Database, audit: AuditService, canSend: boolean) {
     this.db = db;
     this.audit = audit;
+    this.canSend = canSend;
+  }
+
+  /** A network as the wire states it, withdrawable or not on this platform. */
+  wire(row: NetworkRow): Network {
+    return networkWire(row, this.canSend);
   }
 
   all(): Promise<NetworkRow[]> {
@@ -135,7 +140,7 @@ export class Networks {
 
   /** What customers are offered: the enabled networks as the wire states them. */
   async offered(): Promise<Network[]> {
-    return (await this.enabled()).map(networkWire);
+    return (await this.enabled()).map((row) => this.wire(row));
   }
 
   /** An enabled network; a missing one is spec 10025 ("select a withdrawal method"). */
@@ -174,7 +179,7 @@ export class Networks {
           actor,
           action: 'wallet.network.updated',
           subject: `network:${body.id}`,
-          data: { before: networkWire(before), after: networkWire(after) },
+          data: { before: this.wire(before), after: this.wire(after) },
         },
       ]);
       return after;

@@ -5,7 +5,6 @@ import { mountReview } from '../review/review.routes.ts';
 import type { ReviewQueue } from '../review/review.service.ts';
 import { mountStaffCall } from '../staff/staff.http.ts';
 import type { StaffService } from '../staff/staff.service.ts';
-import { networkWire } from './wallet.networks.ts';
 import type { WalletService } from './wallet.service.ts';
 
 /** The wallet's two staff review queues (wallet.review.ts). */
@@ -85,10 +84,10 @@ function staffCalls(
   const { networks } = wallet;
   mountStaffCall(app, staff, adminCalls.listNetworksAdmin, async ({ staff: session }) => {
     await staff.record(session, 'wallet.networks.viewed', 'networks', {});
-    return (await networks.all()).map(networkWire);
+    return (await networks.all()).map((row) => networks.wire(row));
   });
   mountStaffCall(app, staff, adminCalls.updateNetwork, async ({ staff: session, body }) =>
-    networkWire(await networks.update(`staff:${session.staffId}`, body)),
+    networks.wire(await networks.update(`staff:${session.staffId}`, body)),
   );
   mountStaffCall(app, staff, adminCalls.treasury, async ({ staff: session }) => {
     await staff.record(session, 'wallet.treasury.viewed', 'treasury', {});

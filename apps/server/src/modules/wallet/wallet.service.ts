@@ -1,7 +1,8 @@
-import { type ChainBalance, Code, NETWORK_ASSETS } from '@swx/contract';
+import { type ChainBalance, Code, NETWORK_ASSETS, type TreasuryRow } from '@swx/contract';
 import type { Chain, ChainAsset, Hex, WithdrawalSigner } from '../../platform/chain.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { fundedDepositAddresses } from './wallet.deposits.repository.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
 import { outgoingByAsset } from './wallet.withdrawals.repository.ts';
@@ -25,7 +26,8 @@ export class WalletService {
 
   constructor(deps: WalletDeps) {
     this.deps = deps;
-    this.networks = new Networks(deps.db, deps.audit);
+    // A signer of the hot wallet is what sends (it exists only beside a chain the platform follows).
+    this.networks = new Networks(deps.db, deps.audit, deps.signer !== null);
     this.deposits = new Deposits({ ...deps, networks: this.networks });
     this.withdrawals = new Withdrawals({ ...deps, networks: this.networks });
   }
@@ -74,29 +76,54 @@ export class WalletService {
     }
   }
 
-  /** Staff: the hot wallet's balance on chain beside customers' live balances and outgoing withdrawals. */
-  async treasury() {
-    const { chain, signer, ledger } = this.deps;
-    const [liabilities, outgoing] = await Promise.all([
+  /**
+   * Staff: the hot wallet's balance on chain beside what sits at customers' deposit addresses (never
+   * swept), customers' live balances and outgoing withdrawals.
+   */
+  async treasury(): Promise<TreasuryRow[]> {
+    const { chain, signer, ledger, db } = this.deps;
+    const [liabilities, outgoing, addresses] = await Promise.all([
       ledger.customerTotals('live'),
-      outgoingByAsset(this.deps.db),
+      outgoingByAsset(db),
+      chain ? fundedDepositAddresses(db, 'evm') : Promise.resolve([]),
     ]);
     return Promise.all(
       NETWORK_ASSETS.map(async (asset) => {
-        const onChain = chain && signer && (asset === 'USDT' || asset === 'ETH');
-        const hot = onChain
-          ? await chain.balanceOf(signer.address, asset as ChainAsset).catch(() => null)
-          : null;
+        const readable = chain !== null && (asset === 'USDT' || asset === 'ETH');
+        const hotOnChain = readable && signer !== null;
+        const [hot, deposited] = await Promise.all([
+          hotOnChain ? chain.balanceOf(signer.address, asset).catch(() => null) : null,
+          readable ? sumAt(chain, addresses as Hex[], asset) : null,
+        ]);
         return {
           asset,
           hotWallet: hot === null ? null : decimal({ asset }, hot),
-          hotWalletAddress: onChain ? signer.address : null,
+          hotWalletAddress: hotOnChain ? signer.address : null,
+          depositAddresses: deposited === null ? null : decimal({ asset }, deposited),
+          depositAddressCount: readable ? addresses.length : 0,
           liabilities: decimal({ asset }, liabilities.get(asset) ?? 0n),
           outgoing: decimal({ asset }, outgoing.get(asset) ?? 0n),
         };
       }),
     );
   }
+}
+
+/** How many balances the treasury reads from the node at once. */
+const READS_AT_ONCE = 8;
+
+/** The sum of an asset at these addresses on chain; null when the node does not answer. */
+async function sumAt(chain: Chain, addresses: Hex[], asset: ChainAsset): Promise<bigint | null> {
+  let total = 0n;
+  try {
+    for (let i = 0; i < addresses.length; i += READS_AT_ONCE) {
+      const batch = addresses.slice(i, i + READS_AT_ONCE);
+      for (const balance of await Promise.all(batch.map((a) => chain.balanceOf(a, asset)))) total += balance;
+    }
+  } catch {
+    return null;
+  }
+  return total;
 }
 
 /**

@@ -99,8 +99,8 @@ export type DepositAttachments = {
   readonly credited: EntryAttachment<CreditData, boolean>;
   /** The lock of a credited deposit (a hold of its amount on the wallet). */
   readonly locked: HoldAttachment<{ depositId: number }, boolean>;
-  /** The lock voided at the unlock depth: the deposit available. */
-  readonly unlocked: HoldAttachment<{ depositId: number }, boolean>;
+  /** The lock voided at the unlock depth: the deposit available (withdrawable), the customer told. */
+  readonly unlocked: HoldAttachment<CreditData, boolean>;
   /** The clearing hold of a declared deposit: the proof row and its upload. */
   readonly declared: HoldAttachment<DeclaredData, number>;
   /** The clearing hold of a proof the watcher credited meanwhile, voided: the proof closed. */

@@ -69,7 +69,8 @@ async function target(
   addressId: number | undefined,
 ): Promise<{ network: NetworkRow; address: AddressRow }> {
   const network = await ctx.networks.get(networkId);
-  if (!network.watched || !ctx.signer) throw new ApiError(Code.SELECT_WITHDRAWAL_METHOD);
+  // The one rule the networks list states (`withdrawable`): followed on chain, and a signer to send.
+  if (!ctx.networks.wire(network).withdrawable) throw new ApiError(Code.SELECT_WITHDRAWAL_METHOD);
   if (addressId === undefined) throw new ApiError(Code.RECEIVING_ADDRESS_MISSING);
   const address = await addressById(ctx.db, addressId);
   if (!address || address.userId !== userId || address.removedAt !== null || address.network !== network.id)

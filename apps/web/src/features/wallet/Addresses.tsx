@@ -10,7 +10,15 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { FormNotice } from '../identity/fields.tsx';
 import { walletQueries } from '../transfers/queries.ts';
-import { LockState, NetworkPicker, useNow, WalletLinks, WalletPage, WithNetworks } from './parts.tsx';
+import {
+  LockState,
+  NetworkPicker,
+  networkWords,
+  useNow,
+  WalletLinks,
+  WalletPage,
+  WithNetworks,
+} from './parts.tsx';
 
 /** Remove one address, after a confirm dialog. */
 function RemoveAddress({ address }: { address: WithdrawalAddress }) {
@@ -74,7 +82,7 @@ function AddressList({ userId, networks }: { userId: number; networks: Network[]
   if (query.data.length === 0) return <Empty text={t('wallet.addresses.empty')} />;
   const nameOf = (id: string) => {
     const n = networks.find((x) => x.id === id);
-    return n ? `${n.asset} · ${n.name}` : id;
+    return n ? networkWords(t, n.asset, n) : id;
   };
   return (
     <ul className="wallet-list address-book" data-testid="address-book">
@@ -97,6 +105,20 @@ function AddressList({ userId, networks }: { userId: number; networks: Network[]
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A network the platform cannot send on: said before an address of it is added (and waits a day). */
+function ClosedNote({ network }: { network: Network | undefined }) {
+  const { t } = useTranslation();
+  if (!network || network.withdrawable) return null;
+  return (
+    <p className="wallet-closed-note" data-testid="network-closed">
+      {t('wallet.addresses.closed', {
+        network: networkWords(t, network.asset, network),
+        reason: network.watched ? t('wallet.withdraw.closedPaused') : t('wallet.withdraw.closedNoNode'),
+      })}
+    </p>
   );
 }
 
@@ -141,6 +163,7 @@ function AddAddress({ networks }: { networks: Network[] }) {
         error={form.errors.network}
         onChange={(id) => form.setValue('network', id)}
       />
+      <ClosedNote network={networks.find((n) => n.id === form.values.network)} />
       <Field
         label={t('wallet.addresses.address')}
         dir="ltr"

@@ -1,6 +1,12 @@
-import { Code, type Network, rechargeBody } from '@swx/contract';
+import {
+  Code,
+  type Deposit as DepositRecord,
+  type DepositState,
+  type Network,
+  rechargeBody,
+} from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -18,6 +24,7 @@ import {
   DepositProgress,
   isBelow,
   NetworkPicker,
+  networkWords,
   StateWord,
   useWalletFormat,
   WalletLinks,
@@ -59,7 +66,7 @@ function NetworkTerms({ network }: { network: Network }) {
   const afterConfirmations = (count: number) =>
     t('wallet.deposit.afterConfirmations', {
       done: f.count(count),
-      eta: f.minutes(Math.ceil((count * network.blockSeconds) / 60)),
+      eta: f.wait(count * network.blockSeconds),
     });
   const credit: Fact[] = network.watched
     ? [
@@ -91,16 +98,45 @@ function NetworkTerms({ network }: { network: Network }) {
   );
 }
 
+/** States of a deposit still on its way; below the minimum is final (not credited), so not among them. */
+const ON_THE_WAY: readonly DepositState[] = ['confirming', 'credited', 'pending_review'];
+
+/**
+ * The deposits followed on this page that became withdrawable while it was open: kept in the list
+ * with their new state, and said once (the customer also gets a notice).
+ */
+function useBecameWithdrawable(deposits: readonly DepositRecord[] | undefined): ReadonlySet<number> {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
+  const followed = useRef(new Set<number>());
+  const [arrived, setArrived] = useState<ReadonlySet<number>>(new Set());
+  // The words in the reader's language now; the effect runs on a new list only.
+  const say = useRef<(d: DepositRecord) => string>(() => '');
+  say.current = (d) => t('wallet.deposit.nowWithdrawable', { amount: f.money(d.amount, d.asset) });
+  useEffect(() => {
+    if (!deposits) return;
+    const now = deposits.filter((d) => d.state === 'available' && followed.current.has(d.id));
+    for (const d of deposits)
+      if (d.state === 'confirming' || d.state === 'credited') followed.current.add(d.id);
+    if (now.length === 0) return;
+    for (const d of now) {
+      followed.current.delete(d.id);
+      announce(say.current(d));
+    }
+    setArrived((before) => new Set([...before, ...now.map((d) => d.id)]));
+  }, [deposits]);
+  return arrived;
+}
+
 /** Deposits still on their way (confirming, or credited and not yet withdrawable, or in review). */
 function PendingDeposits({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   const query = useQuery(walletQueries.deposits(userId));
+  const arrived = useBecameWithdrawable(query.data);
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
-  const pending = query.data.filter((d) =>
-    ['confirming', 'credited', 'pending_review', 'below_minimum'].includes(d.state),
-  );
+  const pending = query.data.filter((d) => ON_THE_WAY.includes(d.state) || arrived.has(d.id));
   return (
     <section className="card" aria-labelledby="pending-title">
       <h2 id="pending-title">{t('wallet.deposit.pendingTitle')}</h2>
@@ -252,14 +288,28 @@ function DepositNetwork({ userId, network }: { userId: number; network: Network 
 }
 
 function DepositScreen({ userId, networks }: { userId: number; networks: Network[] }) {
+  const { t } = useTranslation();
+  const f = useWalletFormat();
   // The chain the platform follows comes first (credited by itself); a proof-only one after.
   const [chosen, setChosen] = useState((networks.find((n) => n.watched) ?? networks[0])?.id ?? '');
   const network = networks.find((n) => n.id === chosen) ?? networks[0];
   if (!network) return null;
+  // Another network is another address and minimum: said, as the page changes under the picker.
+  const choose = (id: string) => {
+    setChosen(id);
+    const next = networks.find((n) => n.id === id);
+    if (next)
+      announce(
+        t('wallet.deposit.networkChanged', {
+          network: networkWords(t, next.asset, next),
+          minimum: f.exact(next.depositMinimum, next.asset),
+        }),
+      );
+  };
   return (
     <div className="wallet-page">
       <section className="card">
-        <NetworkPicker networks={networks} value={network.id} onChange={setChosen} />
+        <NetworkPicker networks={networks} value={network.id} onChange={choose} />
       </section>
       <DepositNetwork userId={userId} network={network} />
       <WalletLinks current="/profile/deposit" />

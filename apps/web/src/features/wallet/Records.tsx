@@ -4,7 +4,15 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { walletQueries } from '../transfers/queries.ts';
-import { DepositProgress, StateWord, TxHash, useWalletFormat, WalletLinks, WalletPage } from './parts.tsx';
+import {
+  DepositProgress,
+  StateWord,
+  TxHash,
+  useNetworkWords,
+  useWalletFormat,
+  WalletLinks,
+  WalletPage,
+} from './parts.tsx';
 
 /** One record as a card: its amount and state, then its facts (a card reads well at 320 px too). */
 function RecordCard({
@@ -43,7 +51,10 @@ const onChain = (d: Deposit) =>
   d.state === 'credited' ||
   (d.state === 'available' && d.confirmations > 0);
 
-function DepositCard({ deposit: d }: { deposit: Deposit }) {
+/** Names a record's network in words ("USDT on Ethereum (ERC-20)"). */
+type NetworkWords = (id: string, asset: string) => string;
+
+function DepositCard({ deposit: d, network }: { deposit: Deposit; network: NetworkWords }) {
   const { t, i18n } = useTranslation();
   const f = useWalletFormat();
   const progress = <DepositProgress deposit={d} />;
@@ -57,7 +68,7 @@ function DepositCard({ deposit: d }: { deposit: Deposit }) {
       state={<StateWord kind="deposit" state={d.state} />}
       facts={[
         [t('wallet.records.date'), f.date(d.createdAt)],
-        [t('wallet.network'), d.network],
+        [t('wallet.network'), network(d.network, d.asset), 'network'],
         ...(onChain(d)
           ? ([
               [
@@ -79,7 +90,7 @@ function DepositCard({ deposit: d }: { deposit: Deposit }) {
   );
 }
 
-function WithdrawalCard({ withdrawal: w }: { withdrawal: Withdrawal }) {
+function WithdrawalCard({ withdrawal: w, network }: { withdrawal: Withdrawal; network: NetworkWords }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
   return (
@@ -89,6 +100,7 @@ function WithdrawalCard({ withdrawal: w }: { withdrawal: Withdrawal }) {
       state={<StateWord kind="withdrawal" state={w.state} />}
       facts={[
         [t('wallet.records.date'), f.date(w.createdAt)],
+        [t('wallet.network'), network(w.network, w.asset), 'network'],
         [
           t('wallet.records.fee'),
           <span key="fee" data-value={w.fee}>
@@ -127,13 +139,14 @@ function WithdrawalCard({ withdrawal: w }: { withdrawal: Withdrawal }) {
 function DepositRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const query = useQuery(walletQueries.deposits(userId));
+  const network = useNetworkWords(userId);
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noDeposits')} />;
   return (
     <ol className="product-list wallet-records" aria-label={t('title.deposits')} data-testid="deposit-record">
       {query.data.map((d) => (
-        <DepositCard key={d.id} deposit={d} />
+        <DepositCard key={d.id} deposit={d} network={network} />
       ))}
     </ol>
   );
@@ -142,6 +155,7 @@ function DepositRecord({ userId }: { userId: number }) {
 function WithdrawalRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const query = useQuery(walletQueries.withdrawals(userId));
+  const network = useNetworkWords(userId);
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noWithdrawals')} />;
@@ -152,7 +166,7 @@ function WithdrawalRecord({ userId }: { userId: number }) {
       data-testid="withdrawal-record"
     >
       {query.data.map((w) => (
-        <WithdrawalCard key={w.id} withdrawal={w} />
+        <WithdrawalCard key={w.id} withdrawal={w} network={network} />
       ))}
     </ol>
   );

@@ -22,9 +22,13 @@ import { QuoteConfirm, useModal } from '../../ui/product/QuoteConfirm.tsx';
 import { useQuoteCommit } from '../../ui/useQuoteCommit.ts';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { walletQueries } from '../transfers/queries.ts';
+import { FeePreview } from './FeePreview.tsx';
 import {
+  ClosedNetworks,
+  isBelow,
   LockState,
   NetworkPicker,
+  networkWords,
   useNow,
   useWalletFormat,
   WalletLinks,
@@ -125,7 +129,11 @@ function WithdrawalFigures({ quote, networkName }: { quote: WithdrawalQuote; net
       mark="fact"
       testId="withdraw-figures"
       facts={[
-        { name: 'network', label: t('wallet.network'), shown: `${quote.asset} · ${networkName}` },
+        {
+          name: 'network',
+          label: t('wallet.network'),
+          shown: networkWords(t, quote.asset, { name: networkName }),
+        },
         { name: 'address', label: t('wallet.withdraw.address'), shown: address },
         money('amount', t('wallet.withdraw.amountOut')),
         money('fee', t('wallet.withdraw.fee', { rate: formatPercent(f.language, quote.feeRate) })),
@@ -284,8 +292,9 @@ function AddressChoice({
       <p className="small">
         <Link to="/profile/addresses">{t('wallet.withdraw.manageAddresses')}</Link>
       </p>
+      {/* No field of its own to focus (none may be usable yet): spoken as it shows. */}
       {error ? (
-        <p id={`${id}-error`} className="field-error">
+        <p id={`${id}-error`} className="field-error" role="alert">
           {error}
         </p>
       ) : null}
@@ -296,6 +305,17 @@ function AddressChoice({
 /** The quote of what the form holds; the server's refusal under the field it is about. */
 function useQuoteForm(networks: Network[], onQuoted: (quoted: Quoted) => void) {
   const { t } = useTranslation();
+  const f = useWalletFormat();
+  /** The network's range, checked here as the server checks it (10038, 10039), address or not. */
+  const outOfRange = (values: { network: string; amount: string }): string | undefined => {
+    const n = networks.find((x) => x.id === values.network);
+    if (!n) return undefined;
+    if (isBelow(values.amount, n.withdrawalMinimum, n.asset))
+      return t('wallet.withdraw.belowMinimum', { minimum: f.exact(n.withdrawalMinimum, n.asset) });
+    if (isBelow(n.withdrawalMaximum, values.amount, n.asset))
+      return t('wallet.withdraw.aboveMaximum', { maximum: f.exact(n.withdrawalMaximum, n.asset) });
+    return undefined;
+  };
   return useContractForm({
     schema: withdrawalQuoteBody,
     initial: { network: networks[0]?.id ?? '', addressId: '', amount: '' },
@@ -305,7 +325,13 @@ function useQuoteForm(networks: Network[], onQuoted: (quoted: Quoted) => void) {
       amount: values.amount,
     }),
     message: (field) => t(`wallet.withdraw.invalid.${field}`),
-    check: (values) => (values.addressId ? {} : { addressId: t('wallet.withdraw.invalid.addressId') }),
+    check: (values) => {
+      const amount = outOfRange(values);
+      return {
+        ...(values.addressId ? {} : { addressId: t('wallet.withdraw.invalid.addressId') }),
+        ...(amount ? { amount } : {}),
+      };
+    },
     // The server's words under the field they are about (limits and the waiting time name figures).
     codeFields: {
       [Code.BELOW_MINIMUM]: 'amount',
@@ -354,14 +380,17 @@ function useAmountHint(userId: number, network: Network | undefined) {
   return { hint, limit };
 }
 
-function WithdrawForm({ userId, networks }: { userId: number; networks: Network[] }) {
+function WithdrawForm({ userId, networks: offered }: { userId: number; networks: Network[] }) {
   const { t } = useTranslation();
   const [quoted, setQuoted] = useState<Quoted | null>(null);
   const addresses = useQuery(walletQueries.addresses(userId));
+  // Only the networks the platform sends on are offered; the others are named with the reason.
+  const networks = offered.filter((n) => n.withdrawable);
   const form = useQuoteForm(networks, setQuoted);
   const network = networks.find((n) => n.id === form.values.network) ?? networks[0];
   const { hint, limit } = useAmountHint(userId, network);
-  if (!network) return null;
+  const closed = <ClosedNetworks networks={offered.filter((n) => !n.withdrawable)} />;
+  if (!network) return closed;
   if (addresses.isPending) return <Loading />;
   if (addresses.isError)
     return <Failed message={addresses.error.message} onRetry={() => void addresses.refetch()} />;
@@ -395,6 +424,7 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
           hint={hint}
           {...form.field('amount')}
         />
+        <FeePreview network={network} amount={form.values.amount} />
         {limit && !limit.verified ? (
           <p className="small muted">
             {t('wallet.withdraw.verifyForMore')}{' '}
@@ -406,6 +436,7 @@ function WithdrawForm({ userId, networks }: { userId: number; networks: Network[
           {form.busy ? t('wallet.withdraw.reviewing') : t('wallet.withdraw.review')}
         </button>
       </form>
+      {closed}
       {quoted ? (
         <ConfirmWithdrawal
           first={quoted}

@@ -123,7 +123,7 @@ export function NetworkPicker({
       >
         {networks.map((n) => (
           <option key={n.id} value={n.id}>
-            {`${n.asset} · ${n.name}`}
+            {networkWords(t, n.asset, n)}
           </option>
         ))}
       </select>
@@ -134,6 +134,23 @@ export function NetworkPicker({
       ) : null}
     </div>
   );
+}
+
+/** A network in words: "USDT on Ethereum (ERC-20)" (a network no longer offered: its id). */
+export function networkWords(
+  t: (key: string, values: Record<string, string>) => string,
+  asset: string,
+  network: Pick<Network, 'name'> | string | undefined,
+): string {
+  const name = typeof network === 'object' ? network.name : (network ?? '');
+  return t('wallet.networkOn', { asset, network: name });
+}
+
+/** The words of the networks the customer is offered, by id (for records, which carry only the id). */
+export function useNetworkWords(userId: number): (id: string, asset: string) => string {
+  const { t } = useTranslation();
+  const networks = useQuery(walletQueries.networks(userId));
+  return (id, asset) => networkWords(t, asset, networks.data?.find((n) => n.id === id) ?? id);
 }
 
 /** The reader's language and formatters of wallet figures. */
@@ -154,6 +171,25 @@ export function useWalletFormat() {
           unit: 'minute',
           unitDisplay: 'long',
         }),
+      }),
+    /**
+     * A wait counted in blocks, said as it counts down: "about 7 seconds" under a minute, else the
+     * nearest minute ("about 2 minutes").
+     */
+    wait: (seconds: number) =>
+      t('wallet.about', {
+        time:
+          seconds < 60
+            ? formatNumber(language, Math.max(1, seconds), {
+                style: 'unit',
+                unit: 'second',
+                unitDisplay: 'long',
+              })
+            : formatNumber(language, Math.round(seconds / 60), {
+                style: 'unit',
+                unit: 'minute',
+                unitDisplay: 'long',
+              }),
       }),
     /** A waiting time: "23 h 10 min" (hours and minutes, short units). */
     duration: (ms: number) => {
@@ -237,7 +273,7 @@ export function TxHash({ hash }: { hash: string | null }) {
 export function DepositProgress({ deposit }: { deposit: Deposit }) {
   const { t } = useTranslation();
   const f = useWalletFormat();
-  const eta = deposit.etaMinutes === null ? '' : f.minutes(deposit.etaMinutes);
+  const eta = deposit.etaSeconds === null ? '' : f.wait(deposit.etaSeconds);
   if (deposit.state === 'confirming')
     return (
       <span data-testid="deposit-progress">
@@ -264,6 +300,8 @@ export function DepositProgress({ deposit }: { deposit: Deposit }) {
         })}
       </span>
     );
+  if (deposit.state === 'available')
+    return <span data-testid="deposit-progress">{t('wallet.deposit.withdrawableNow')}</span>;
   if (deposit.state === 'below_minimum')
     return (
       <span data-testid="deposit-progress">
@@ -290,6 +328,26 @@ export function StateWord({ kind, state }: { kind: 'deposit' | 'withdrawal'; sta
     <span className="wallet-state product-chip" data-state={state} data-tone={STATE_TONES[state]}>
       {t(`wallet.${kind}State.${state}`)}
     </span>
+  );
+}
+
+/** Networks the platform cannot send on, each with why: said before an address is added to the book. */
+export function ClosedNetworks({ networks }: { networks: Network[] }) {
+  const { t } = useTranslation();
+  if (networks.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="withdraw-closed-title" data-testid="withdraw-closed">
+      <h2 id="withdraw-closed-title">{t('wallet.withdraw.closedTitle')}</h2>
+      <ul className="wallet-list">
+        {networks.map((n) => (
+          <li key={n.id} data-network={n.id}>
+            <strong>{networkWords(t, n.asset, n)}</strong>
+            {': '}
+            {n.watched ? t('wallet.withdraw.closedPaused') : t('wallet.withdraw.closedNoNode')}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
