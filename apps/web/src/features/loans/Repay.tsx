@@ -7,6 +7,7 @@ import { minorOf } from '../../app/money.ts';
 import { BookBadge } from '../../shell/BookBadge.tsx';
 import { announce } from '../../ui/announce.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { AmountField, amountMessage, checkAmount, ShortBalance } from '../../ui/product/Amount.tsx';
 import { Choice } from '../../ui/product/Choice.tsx';
 import { exactFact, type Fact, Facts } from '../../ui/product/Facts.tsx';
@@ -250,9 +251,9 @@ function ByProof({ payoff }: { payoff: LoanPayoff }) {
         onBusyChange={form.setUploading}
       />
       {form.failure ? <Refusal error={form.failure} /> : null}
-      <button type="submit" className="button primary" disabled={form.busy} data-testid="proof-submit">
+      <SubmitButton busy={form.busy} className="button primary" testId="proof-submit">
         {form.busy ? t('loan.proof.sending') : t('loan.proof.submit')}
-      </button>
+      </SubmitButton>
       <p className="small muted">{t('loan.proof.reviewNote')}</p>
     </form>
   );

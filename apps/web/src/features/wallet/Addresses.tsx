@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
@@ -175,9 +176,7 @@ function AddAddress({ networks }: { networks: Network[] }) {
       <p className="small muted">{t('wallet.addresses.lockHint')}</p>
       <FormError message={form.failure} />
       <FormNotice message={form.notice} />
-      <button type="submit" className="button primary large block" disabled={form.busy}>
-        {t('wallet.addresses.add')}
-      </button>
+      <SubmitButton busy={form.busy}>{t('wallet.addresses.add')}</SubmitButton>
     </form>
   );
 }

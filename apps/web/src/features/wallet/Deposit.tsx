@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
@@ -258,9 +259,9 @@ function ProofForm({ network, address }: { network: Network; address: string }) 
       />
       <FormError message={form.failure} />
       <FormNotice message={form.notice} />
-      <button type="submit" className="button primary large block" disabled={form.busy || uploading}>
+      <SubmitButton busy={form.busy} disabled={uploading}>
         {form.busy ? t('wallet.proof.sending') : t('wallet.proof.submit')}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

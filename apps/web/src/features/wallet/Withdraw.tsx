@@ -15,6 +15,7 @@ import { ApiFailure, callApi } from '../../app/api.ts';
 import { formatPercent } from '../../app/money.ts';
 import { announce } from '../../ui/announce.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
@@ -432,9 +433,9 @@ function WithdrawForm({ userId, networks: offered }: { userId: number; networks:
           </p>
         ) : null}
         <FormError message={form.failure} />
-        <button type="submit" className="button primary large block" disabled={form.busy}>
+        <SubmitButton busy={form.busy}>
           {form.busy ? t('wallet.withdraw.reviewing') : t('wallet.withdraw.review')}
-        </button>
+        </SubmitButton>
       </form>
       {closed}
       {quoted ? (
