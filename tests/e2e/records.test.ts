@@ -3,18 +3,20 @@ import { CATALOGUE, Code, type TicketBody } from '@swx/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
-import type { Layout } from '../support/browser.ts';
+import { type Layout, screenshotTo } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
-import { BalancePage, TransactionsPage } from '../support/pages/index.ts';
-import { listedCryptoId } from '../support/server.ts';
+import { BalancePage, NoticeDialog, TransactionsPage } from '../support/pages/index.ts';
+import { advanceClock, listedCryptoId } from '../support/server.ts';
 
 /**
  * The transaction record after real trades (opened and closed through the API against the live
  * feed and the real ledger): one card per event in the customer's words with the order number,
  * the postings one click away, no sideways scrolling at 390 px in English and Arabic, and the
- * demo reset refused with the right message while a position is open.
+ * demo reset refused with the right message while a position is open. Last, a trade that closes
+ * by itself while the customer is away (the movable clock, SWX_CLOCK=movable): its notice waits in
+ * the list, no dialog.
  */
-const app = useApp();
+const app = useApp({ env: { SWX_CLOCK: 'movable' } });
 let trader: Session;
 let api: CustomerApi;
 let btcId: number;
@@ -26,6 +28,16 @@ const locale = (language: string) =>
     balance: { reset: string; confirm: string };
   };
 const LOCALES = { en: locale('en'), ar: locale('ar') };
+/** The balance page's words for what holds money (the ledger feature's own texts). */
+const heldWords = (language: string) =>
+  (
+    JSON.parse(
+      readFileSync(
+        new URL(`../../apps/web/src/features/ledger/locales/${language}.json`, import.meta.url),
+        'utf8',
+      ),
+    ) as { held: { reason: Record<string, string> } }
+  ).held.reason;
 
 const shift = (price: string, percent: bigint) => {
   const decimals = price.split('.')[1]?.length ?? 0;
@@ -34,23 +46,26 @@ const shift = (price: string, percent: bigint) => {
 };
 
 /** Opens a long on BTCUSDT at a fresh quote (again when the quote went stale), stops 10 % away. */
-async function openLong(): Promise<{ id: number; orderNo: string }> {
+async function openLong(
+  autoCloseAfter: number | null = null,
+  as: CustomerApi = api,
+): Promise<{ id: number; orderNo: string }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const base = {
       marketId: btcId,
       direction: 'long',
       lots: '0.05',
       leverage: 2,
-      autoCloseAfter: null,
+      autoCloseAfter,
     } as const;
-    const first = await api.ok('previewOptions', { ...base, stopLoss: '1.00', takeProfit: '1.00' });
+    const first = await as.ok('previewOptions', { ...base, stopLoss: '1.00', takeProfit: '1.00' });
     const ticket: TicketBody = {
       ...base,
       stopLoss: shift(first.bid, 90n),
       takeProfit: shift(first.bid, 110n),
     };
-    const preview = await api.ok('previewOptions', ticket);
-    const opened = await api.call('openPosition', {
+    const preview = await as.ok('previewOptions', ticket);
+    const opened = await as.call('openPosition', {
       ...ticket,
       quoteId: preview.quoteId,
       requestId: crypto.randomUUID(),
@@ -152,6 +167,16 @@ describe('the transaction record', () => {
       // A reset while a position is open says so, in the reader's language (not "insufficient").
       const balance = new BalancePage(page);
       await balance.goto();
+      // What holds the money, by reason: here all of it is the open position's margin, said so
+      // (not "for example margin"), the parts adding up to the held figure on the wire.
+      const usdt = (await api.ok('getBalances')).balances.find((b) => b.asset === 'USDT');
+      expect(usdt?.heldBy).toEqual([{ reason: 'margin', amount: usdt?.held }]);
+      const margin = page.getByTestId('held-by').locator('[data-asset="USDT"] [data-reason="margin"]');
+      await margin.waitFor();
+      expect(await margin.getAttribute('data-amount')).toBe(usdt?.held);
+      expect(await margin.locator('dt').innerText()).toBe(heldWords(language).margin);
+      expect(await page.getByTestId('held-by').locator('[data-reason]').count()).toBe(1);
+      await screenshotTo(page, `balance-held-${layout}-${language}`);
       await balance.resetDemo(LOCALES[language].balance);
       await page.getByRole('status').filter({ hasText: CATALOGUE[language][Code.POSITIONS_OPEN] }).waitFor();
       if (shots) await page.screenshot({ path: `${shots}/reset-${layout}-${language}.png`, fullPage: false });
@@ -184,5 +209,82 @@ describe('the transaction record', () => {
     expect(reset.code).toBe(200);
     const record = await api.call('listTransactions');
     expect(record.data.items[0]?.kind).toBe('demo_reset');
+  });
+});
+
+describe('notices of activity', () => {
+  it('a trade that closed by itself waits, unread, in the list: only the notice one must read opens a dialog', {
+    timeout: 90_000,
+  }, async () => {
+    // Registered, the welcome unread (a must-read notice); a position that closes itself in an hour.
+    const away = await app.customer('away.trader@example.com');
+    const awayApi = customerApi(app.server, away);
+    const expiring = await openLong(3600, awayApi);
+    advanceClock(app.server, '2h');
+    const unread = async () =>
+      (await awayApi.ok('getNoticeList', { readState: '0' })).map((n) => n.noticeContent);
+    await expect
+      .poll(unread, { timeout: 30_000 })
+      .toContainEqual(
+        expect.stringContaining(`Position ${expiring.orderNo} (BTCUSDT) reached the auto-close time`),
+      );
+
+    const { page, errors } = await app.open('mobile', { as: away, language: 'en' });
+    await page.goto('/profile');
+    const dialog = new NoticeDialog(page);
+    await dialog.dialog.waitFor({ timeout: 15_000 });
+    expect(await dialog.text()).toContain('Welcome to SWX');
+    await dialog.close();
+    // The notification list: the unread notices are fetched as the page opens, the trade's among
+    // them; it is listed unread, and no dialog opens for it.
+    const unreadFetched = page.waitForResponse((r) => r.url().includes('/getNoticeList?readState=0'));
+    await page.goto('/profile/notification');
+    await unreadFetched;
+    const told = page.locator('.notice-list li.unread').filter({ hasText: expiring.orderNo });
+    await told.waitFor();
+    expect(await told.innerText()).toContain('Unread');
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    expect(await dialog.dialog.count()).toBe(0);
+    if (shots) await page.screenshot({ path: `${shots}/notices-routine-390-en.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('wide tables on a phone', () => {
+  it('the balance is a card per asset at 390 and 320 px, each figure beside its column, none off the screen', {
+    timeout: 60_000,
+  }, async () => {
+    for (const language of ['en', 'ar'] as const) {
+      const { page, errors } = await open('mobile', language);
+      const balance = new BalancePage(page);
+      await balance.goto();
+      await balance.asset('USDT').waitFor();
+      for (const width of [390, 320]) {
+        await page.setViewportSize({ width, height: 844 });
+        const rows = await balance.asset('USDT').evaluate((row: HTMLTableRowElement) => {
+          const table = row.closest('table');
+          const columns = [...(table?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent?.trim());
+          return [...row.cells].map((cell, index) => {
+            const box = cell.getBoundingClientRect();
+            const label = cell.tagName === 'TD' ? cell.getAttribute('data-label') : columns[index];
+            return { column: columns[index], label, left: box.left, right: box.right, width: innerWidth };
+          });
+        });
+        expect(rows).toHaveLength(5);
+        for (const cell of rows) {
+          // On the screen, not scrolled off its side; named by its column.
+          expect(cell.left, `${language} ${width} ${cell.column}`).toBeGreaterThanOrEqual(0);
+          expect(cell.right, `${language} ${width} ${cell.column}`).toBeLessThanOrEqual(cell.width);
+          expect(cell, `${language} ${width}`).toMatchObject({ label: cell.column });
+        }
+        if (shots)
+          await page.screenshot({ path: `${shots}/balance-${width}-${language}.png`, fullPage: true });
+      }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
   });
 });

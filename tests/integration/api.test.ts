@@ -271,6 +271,17 @@ describe('the API of a real server process', () => {
     expect((await fetch(`${server.baseUrl}/service.html`)).status).toBe(200);
   });
 
+  it('names an icon the server has in every back-office page, so no page asks for a missing /favicon.ico', async () => {
+    for (const path of ['/admin/', '/admin/customers', '/admin/review/kyc']) {
+      const page = await (await fetch(server.baseUrl + path)).text();
+      const href = /<link rel="icon" href="([^"]+)"/.exec(page)?.[1];
+      expect(href, path).toMatch(/^\/admin\//);
+      const icon = await fetch(new URL(href ?? '', server.baseUrl + path));
+      expect(icon.status, href).toBe(200);
+      expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    }
+  });
+
   it('publishes the OpenAPI document generated from the contract', async () => {
     const doc = (await (await fetch(`${server.baseUrl}/swx/openapi.json`)).json()) as {
       openapi: string;

@@ -175,12 +175,17 @@ export const disableTotpBody = z.object({
   code: z.string().check(z.trim(), z.minLength(6), z.maxLength(40)),
 });
 
-/** A notice (spec §3): readState 0 means unread. */
+/**
+ * A notice (spec §3): readState 0 means unread. `mustRead` (its kind's weight, declared where the
+ * kind is): an unread one opens the blocking dialog; a routine one (activity the customer asked
+ * for) waits in the notification list.
+ */
 export const notice = z.object({
   id: z.int(),
   noticeContent: z.string(),
   readState: z.int(),
   createdAt: z.string(),
+  mustRead: z.boolean(),
 });
 export type Notice = z.infer<typeof notice>;
 export const noticeListQuery = z.object({

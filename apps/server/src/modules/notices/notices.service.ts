@@ -91,8 +91,25 @@ export function renderNotice(kind: NoticeKind, language: Language, params: Recor
   return interpolate(KINDS[language][kind] ?? kind, values, language);
 }
 
-/** What the customer reads: made now in their language; a notice without parameters as it was written. */
-export type NoticeView = { id: number; noticeContent: string; readState: 0 | 1; createdAt: string };
+/**
+ * What the customer reads: made now in their language; a notice without parameters as it was
+ * written. `mustRead` is its kind's weight: it opens the blocking dialog, else it waits in the list.
+ */
+export type NoticeView = {
+  id: number;
+  noticeContent: string;
+  readState: 0 | 1;
+  createdAt: string;
+  mustRead: boolean;
+};
+
+/**
+ * How a notice kind reaches the customer. `mustRead`: the spec's blocking dialog on the next page
+ * (a security alert, a refused submission, money taken back, an operator's announcement).
+ * `routine`: activity the customer asked for (an income day, a deposit step, a trade closed, a
+ * plan ended, a repayment), kept in the notification list without a dialog.
+ */
+export type NoticeWeight = 'mustRead' | 'routine';
 
 /**
  * Notices to customers (spec §3, §4). Other modules create them here with a kind and parameters;
@@ -103,9 +120,35 @@ export type NoticeView = { id: number; noticeContent: string; readState: 0 | 1; 
  */
 export class NoticesService {
   private readonly db: Database;
+  /** The weights modules declared (`declareKinds`); a kind none declared must be read. */
+  private readonly weights = new Map<NoticeKind, NoticeWeight>();
 
   constructor(db: Database) {
     this.db = db;
+  }
+
+  /**
+   * A module's notice kinds and those of them the customer must read; the others are routine.
+   * The product kit declares each product's from its definition (`defineProduct({ notices,
+   * mustReadNotices })`), so a product's kind is routine unless it is named must-read. A kind no
+   * module declares must be read: the base modules' notices (identity's security alerts and
+   * welcome, the KYC decision) keep the spec's dialog.
+   */
+  declareKinds(kinds: readonly NoticeKind[], mustRead: readonly NoticeKind[] = []): void {
+    for (const kind of mustRead)
+      if (!kinds.includes(kind)) throw new Error(`must-read notice ${kind} is not among the kinds declared`);
+    for (const kind of kinds) {
+      const weight: NoticeWeight = mustRead.includes(kind) ? 'mustRead' : 'routine';
+      const before = this.weights.get(kind);
+      if (before !== undefined && before !== weight)
+        throw new Error(`notice kind ${kind} is declared both ${before} and ${weight}`);
+      this.weights.set(kind, weight);
+    }
+  }
+
+  /** The weight of a kind: as its module declared it, else must-read. */
+  weightOf(kind: NoticeKind): NoticeWeight {
+    return this.weights.get(kind) ?? 'mustRead';
   }
 
   async notify(
@@ -140,6 +183,7 @@ export class NoticesService {
       noticeContent: viewText(row, language),
       readState: row.readState,
       createdAt: row.createdAt,
+      mustRead: this.weightOf(row.kind) === 'mustRead',
     }));
   }
 

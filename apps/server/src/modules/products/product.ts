@@ -24,8 +24,16 @@ export type ProductDefinition<Needs extends object, Gives extends object, Review
   create(platform: Platform, needs: Needs & ProductBase & Base): Gives;
   /** Every offer it states before a commit (products/quotes.ts): names unique across products. */
   readonly quotes: readonly QuoteProduct<z.ZodMiniType>[];
-  /** The notice kinds it sends: the keys of the `notices` group of its `locales/<lang>.json`. */
+  /**
+   * The notice kinds it sends: the keys of the `notices` group of its `locales/<lang>.json`. Each
+   * is routine (the notification list, no dialog) unless it is named in `mustReadNotices`.
+   */
   readonly notices: readonly string[];
+  /**
+   * Those of its notice kinds the customer must read (a refused submission, money taken back):
+   * each opens the blocking dialog on the next page. An explicit choice; routine is the default.
+   */
+  readonly mustReadNotices?: readonly string[];
   /** The kinds of staff review it adds to the one queue, by the service name of their handle. */
   reviews?(services: Needs & Gives & ProductBase & Base, platform: Platform): Reviews;
   /** Mounts its customer and staff calls. */
@@ -73,6 +81,7 @@ export type ProductModule<Needs extends object, Gives extends object> = ServerMo
   readonly product: {
     readonly quotes: readonly QuoteProduct<z.ZodMiniType>[];
     readonly notices: readonly string[];
+    readonly mustReadNotices: readonly string[];
   };
 };
 
@@ -102,10 +111,15 @@ export function defineProduct<
 >(definition: ProductDefinition<Needs, Gives, Reviews>): ProductModule<Needs, Gives & QueuesOf<Reviews>> {
   type Services = ProductServices<Needs, Gives, Reviews>;
   const { name, settle, subLedgers, jobs, prepare, start, stop } = definition;
+  const mustReadNotices = definition.mustReadNotices ?? [];
+  for (const kind of mustReadNotices)
+    if (!definition.notices.includes(kind))
+      throw new Error(`${name}: must-read notice ${kind} is not in notices`);
   return {
     name,
-    product: { quotes: definition.quotes, notices: definition.notices },
+    product: { quotes: definition.quotes, notices: definition.notices, mustReadNotices },
     create: (platform, needs) => {
+      needs.notices.declareKinds(definition.notices, mustReadNotices);
       const gives = definition.create(platform, needs as Needs & ProductBase & Base);
       const kinds = definition.reviews?.(
         { ...needs, ...gives } as Needs & Gives & ProductBase & Base,

@@ -1,6 +1,6 @@
 import type { BalancesData } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { use, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -8,9 +8,11 @@ import { formatMoney } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
+import { CardTable } from '../../ui/CardTable.tsx';
 import { DialogButtons } from '../../ui/Field.tsx';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from './queries.ts';
+import { ledgerTexts } from './texts.ts';
 import './ledger.css';
 
 function ResetDemo({ userId }: { userId: number }) {
@@ -61,43 +63,74 @@ function ResetDemo({ userId }: { userId: number }) {
   );
 }
 
-/** Each asset: what is available, what is held (by orders and withdrawals), the total, its USDT value. */
+/** Each asset: what is available, what is held (`HeldBy` says by what), the total, its USDT value. */
 function BalanceRows({ rows }: { rows: BalancesData['balances'] }) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
-    <section className="table-scroll" aria-label={t('title.balance')} tabIndex={0}>
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('balance.asset')}</th>
-            <th scope="col">{t('balance.available')}</th>
-            <th scope="col">{t('balance.held')}</th>
-            <th scope="col">{t('balance.total')}</th>
-            <th scope="col">{t('balance.valueUsdt')}</th>
+    <CardTable label={t('title.balance')}>
+      <thead>
+        <tr>
+          <th scope="col">{t('balance.asset')}</th>
+          <th scope="col">{t('balance.available')}</th>
+          <th scope="col">{t('balance.held')}</th>
+          <th scope="col">{t('balance.total')}</th>
+          <th scope="col">{t('balance.valueUsdt')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.asset} data-asset={row.asset}>
+            <th scope="row">{row.asset}</th>
+            <td className="num">{formatMoney(language, row.available, row.asset)}</td>
+            <td className="num">{formatMoney(language, row.held, row.asset)}</td>
+            <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
+            <td className="num">
+              {row.valueUsdt !== null ? (
+                formatMoney(language, row.valueUsdt, 'USDT')
+              ) : (
+                <span title={t('balance.valuePending')}>
+                  —<span className="visually-hidden"> {t('balance.valuePending')}</span>
+                </span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.asset} data-asset={row.asset}>
-              <th scope="row">{row.asset}</th>
-              <td className="num">{formatMoney(language, row.available, row.asset)}</td>
-              <td className="num">{formatMoney(language, row.held, row.asset)}</td>
-              <td className="num">{formatMoney(language, row.balance, row.asset)}</td>
-              <td className="num">
-                {row.valueUsdt !== null ? (
-                  formatMoney(language, row.valueUsdt, 'USDT')
-                ) : (
-                  <span title={t('balance.valuePending')}>
-                    —<span className="visually-hidden"> {t('balance.valuePending')}</span>
-                  </span>
-                )}
-              </td>
-            </tr>
+        ))}
+      </tbody>
+    </CardTable>
+  );
+}
+
+/**
+ * What holds the money shown as held, asset by asset, as the ledger says it (a deposit waiting for
+ * its confirmations, a withdrawal on its way, the margin of open positions, earn, smart plans):
+ * the parts add up to the held figure, each shown exactly.
+ */
+function HeldBy({ rows }: { rows: BalancesData['balances'] }) {
+  const { t } = useTranslation();
+  const language = useClientState((s) => s.language);
+  const held = rows.filter((row) => row.heldBy.length > 0);
+  if (held.length === 0)
+    return (
+      <p className="muted small" data-testid="held-none">
+        {t('held.none')}
+      </p>
+    );
+  return (
+    <section className="held-by" aria-labelledby="held-by-title" data-testid="held-by">
+      <h3 id="held-by-title">{t('held.title')}</h3>
+      {held.map((row) => (
+        <dl key={row.asset} className="facts" data-asset={row.asset} aria-label={row.asset}>
+          {row.heldBy.map((part) => (
+            <div key={part.reason} data-reason={part.reason} data-amount={part.amount}>
+              <dt>{t(`held.reason.${part.reason}`)}</dt>
+              <dd>
+                <span dir="ltr">{`${formatMoney(language, part.amount, row.asset)} ${row.asset}`}</span>
+              </dd>
+            </div>
           ))}
-        </tbody>
-      </table>
+        </dl>
+      ))}
     </section>
   );
 }
@@ -147,7 +180,7 @@ function BalanceTable({ userId }: { userId: number }) {
         {unpriced ? <span className="muted small"> ({t('balance.valuePending')})</span> : null}
       </p>
       <BalanceRows rows={query.data.balances} />
-      <p className="muted small">{t('balance.heldHint')}</p>
+      <HeldBy rows={query.data.balances} />
       {book === 'demo' ? <ResetDemo userId={userId} /> : null}
       <MoneyLinks />
     </section>
@@ -155,6 +188,7 @@ function BalanceTable({ userId }: { userId: number }) {
 }
 
 export default function Balance() {
+  use(ledgerTexts);
   const { t } = useTranslation();
   const user = useClientState((s) => s.userInfo);
   return (

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { idOf } from '../../app/pathId.ts';
+import { CardTable } from '../../ui/CardTable.tsx';
 import { Empty } from '../../ui/PageState.tsx';
 import { type Fact, Facts, ScrollTable } from '../../ui/product/Facts.tsx';
 import { Missing, QueryState } from '../../ui/product/ProductPage.tsx';
@@ -70,36 +71,32 @@ function Amounts({ loan }: { loan: Detail }) {
   const f = useLoanFormat();
   const rows = ['principal', 'interest', 'lateCost', 'total'] as const;
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
-    <section className="table-scroll" aria-label={t('loan.detail.amounts')} tabIndex={0}>
-      <table className="data-table loan-amounts" data-testid="loan-amounts">
-        <caption className="visually-hidden">{t('loan.detail.amounts')}</caption>
-        <thead>
-          <tr>
-            <td />
-            <th scope="col" className="num">
-              {t('loan.detail.owed')}
-            </th>
-            <th scope="col" className="num">
-              {t('loan.detail.paid')}
-            </th>
+    <CardTable label={t('loan.detail.amounts')} className="loan-amounts" testId="loan-amounts">
+      <thead>
+        <tr>
+          <td />
+          <th scope="col" className="num">
+            {t('loan.detail.owed')}
+          </th>
+          <th scope="col" className="num">
+            {t('loan.detail.paid')}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row} data-row={row}>
+            <th scope="row">{t(`loan.payoff.${row === 'total' ? 'sum' : row}`)}</th>
+            <td className="num" data-value={loan.outstanding[row]} data-column="owed">
+              {f.exact(loan.outstanding[row], loan.asset)}
+            </td>
+            <td className="num" data-value={loan.paid[row]} data-column="paid">
+              {f.exact(loan.paid[row], loan.asset)}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row} data-row={row}>
-              <th scope="row">{t(`loan.payoff.${row === 'total' ? 'sum' : row}`)}</th>
-              <td className="num" data-value={loan.outstanding[row]} data-column="owed">
-                {f.exact(loan.outstanding[row], loan.asset)}
-              </td>
-              <td className="num" data-value={loan.paid[row]} data-column="paid">
-                {f.exact(loan.paid[row], loan.asset)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+        ))}
+      </tbody>
+    </CardTable>
   );
 }
 
@@ -111,6 +108,7 @@ function Schedule({ loan }: { loan: Detail }) {
     <ScrollTable
       label={t('loan.detail.schedule')}
       testId="loan-schedule"
+      cards
       head={[
         { text: t('loan.record.dueDate') },
         { text: t('loan.payoff.principal'), num: true },
@@ -143,6 +141,7 @@ function Accruals({ loan }: { loan: Detail }) {
       ) : (
         <ScrollTable
           label={t('loan.detail.accrualsTitle')}
+          cards
           head={[
             { text: t('loan.detail.day') },
             { text: t('loan.payoff.interest'), num: true },

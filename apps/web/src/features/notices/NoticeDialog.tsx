@@ -7,9 +7,11 @@ import { noticeQueries } from './queries.ts';
 import './notices.css';
 
 /**
- * While logged in, unread notices are fetched every 10 s; the first shows in a blocking dialog
- * titled "Notification" with only a close button. Closing marks it read; the next poll may show
- * the next one. One dialog at a time (spec §4).
+ * While logged in, unread notices are fetched every 10 s; the first the customer must read shows
+ * in a blocking dialog titled "Notification" with only a close button. Closing marks it read; the
+ * next poll may show the next one. One dialog at a time (spec §4). A routine notice (an income day,
+ * a deposit step, a trade closed: `mustRead` false, its kind's weight from the server) opens no
+ * dialog: it waits, unread, in the notification list.
  */
 export function NoticeDialog() {
   const { t } = useTranslation();
@@ -25,7 +27,7 @@ export function NoticeDialog() {
     // A language change refetches in the new language; the open dialog stays open meanwhile.
     placeholderData: (previous) => previous,
   });
-  const first = isLogin ? unread.data?.[0] : undefined;
+  const first = isLogin ? unread.data?.find((notice) => notice.mustRead) : undefined;
   const read = useMutation({
     mutationFn: (noticeId: number) => callApi('readNotice', { query: { noticeId } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: noticeQueries.all }),

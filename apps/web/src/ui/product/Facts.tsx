@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CardTable } from '../CardTable.tsx';
 import './product.css';
 
 /** The tone of a state's chip (`.product-chip[data-tone]`): it repeats what the state's words say. */
@@ -62,12 +63,14 @@ export function Facts({
 
 /**
  * A table that scrolls sideways when it is wider than the screen, reachable by keyboard, named by
- * `label` (its caption too, for screen readers): the day-by-day tables of the products.
+ * `label` (its caption too, for screen readers): the day-by-day tables of the products. With
+ * `cards`, a table too wide for a phone: each row a card there instead (`ui/CardTable.tsx`).
  */
 export function ScrollTable({
   label,
   testId,
   head,
+  cards = false,
   children,
 }: {
   label: string;
@@ -75,23 +78,35 @@ export function ScrollTable({
   testId?: string | undefined;
   /** The heading cells, in order; `num` right-aligns a column of figures. */
   head: { text: ReactNode; num?: boolean }[];
+  /** Each row a card, each cell labelled with its column, where the table's box is phone-narrow. */
+  cards?: boolean;
   children: ReactNode;
 }) {
+  const columns = (
+    <thead>
+      <tr>
+        {head.map((cell, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+          <th key={index} scope="col" className={cell.num ? 'num' : undefined}>
+            {cell.text}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+  if (cards)
+    return (
+      <CardTable label={label} testId={testId}>
+        {columns}
+        <tbody>{children}</tbody>
+      </CardTable>
+    );
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls, and the keyboard reaches it
     <section className="table-scroll" aria-label={label} tabIndex={0}>
       <table className="data-table" data-testid={testId}>
         <caption className="visually-hidden">{label}</caption>
-        <thead>
-          <tr>
-            {head.map((cell, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
-              <th key={index} scope="col" className={cell.num ? 'num' : undefined}>
-                {cell.text}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        {columns}
         <tbody>{children}</tbody>
       </table>
     </section>
