@@ -66,6 +66,7 @@ function PriceHistory({ product }: { product: EarnProduct }) {
         <>
           <PriceLine days={query.data.days.slice(-30)} />
           <ScrollTable
+            cards
             label={t('earn.history.caption')}
             head={[
               { text: t('earn.history.day') },

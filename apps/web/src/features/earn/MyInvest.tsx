@@ -110,6 +110,7 @@ function IncomeHistory({
   const dynamic = investment.income === 'dynamic';
   return (
     <ScrollTable
+      cards
       label={t('earn.mine.incomes')}
       testId="income-history"
       head={[

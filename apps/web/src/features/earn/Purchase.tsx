@@ -32,6 +32,7 @@ function RedemptionTable({ quote }: { quote: EarnQuote }) {
       <summary>{t('earn.redemption.title')}</summary>
       <p className="small muted">{t('earn.redemption.note', { rate: f.percent(quote.penaltyRate) })}</p>
       <ScrollTable
+        cards
         label={t('earn.redemption.title')}
         head={[
           { text: t('earn.redemption.day') },
