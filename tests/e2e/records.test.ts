@@ -235,6 +235,12 @@ describe('notices of activity', () => {
     await dialog.dialog.waitFor({ timeout: 15_000 });
     expect(await dialog.text()).toContain('Welcome to SWX');
     await dialog.close();
+    // The bar's bell says how many wait unread (the trade's among them), in its name and its badge.
+    const bell = page.locator('.mobile-bar-end a[href="/profile/notification"]');
+    await expect.poll(() => bell.getAttribute('aria-label')).toMatch(/^Notifications: [1-9]\d* unread$/);
+    const named = (await bell.getAttribute('aria-label'))?.match(/\d+/)?.[0];
+    expect(await bell.getByTestId('notice-bell-count').innerText()).toBe(named);
+    if (shots) await page.locator('.mobile-bar').screenshot({ path: `${shots}/notice-bell-390-en.png` });
     // The notification list: the unread notices are fetched as the page opens, the trade's among
     // them; it is listed unread, and no dialog opens for it.
     const unreadFetched = page.waitForResponse((r) => r.url().includes('/getNoticeList?readState=0'));

@@ -6,6 +6,7 @@ import { routeMeta, TABS } from '../app/routes.ts';
 import { useClientState } from '../app/state.ts';
 import { Icon } from './icons.tsx';
 import { LanguageButton } from './LanguagePicker.tsx';
+import { NoticeBell } from './NoticeBell.tsx';
 import { ServiceLink } from './ServiceLink.tsx';
 import './shell.css';
 
@@ -71,11 +72,7 @@ function BarEnd({ isLogin }: { isLogin: boolean }) {
   return (
     <div className="mobile-bar-end">
       <LanguageButton />
-      {isLogin ? (
-        <Link className="icon-button" to="/profile/notification" aria-label={t('a11y.notifications')}>
-          <Icon name="bell" />
-        </Link>
-      ) : null}
+      {isLogin ? <NoticeBell /> : null}
       <ServiceLink />
       {isLogin ? null : (
         <Link className="button primary small" to="/pass/login">
