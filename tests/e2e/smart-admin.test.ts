@@ -126,7 +126,7 @@ describe('smart plans in the back office', () => {
     await p.getByText(`Smart-plan product ${PRODUCT} created.`).waitFor();
     expect(await products.status.innerText()).toBe('On sale');
     expect(await products.figures.innerText()).toContain('0 of 20000 USDT');
-    expect(await products.figures.innerText()).toContain('No plan has run a day yet');
+    expect(await products.figures.innerText()).toContain('No plan has made a trade yet');
     const risk = await products.risk.innerText();
     for (const shown of [
       'Moving-average trend',
@@ -176,7 +176,7 @@ describe('smart plans in the back office', () => {
       '0 of 20000 USDT',
       '15 % of a positive result',
       'On sale',
-      'No plan has run a day yet',
+      'No plan has made a trade yet',
     ])
       expect(row).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/products');

@@ -9,13 +9,7 @@ import { expectAccessible, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
-import {
-  MySmartPlansPage,
-  NoticeDialog,
-  SmartListPage,
-  SmartPlanPage,
-  SmartProductPage,
-} from '../support/pages/index.ts';
+import { MySmartPlansPage, SmartListPage, SmartPlanPage, SmartProductPage } from '../support/pages/index.ts';
 import { advanceClock } from '../support/server.ts';
 import { uploadedId } from '../support/uploads.ts';
 
@@ -44,6 +38,8 @@ const usdt = (text: string) =>
 
 let trend: SmartProduct;
 let gold: SmartProduct;
+/** EURUSD's mean reversion: a market with closed hours (the last test's refusal). */
+let euro: SmartProduct;
 let buyer: Session;
 
 const body = (overrides: Partial<SmartProductBody>): SmartProductBody => ({
@@ -119,6 +115,10 @@ describe('smart trading', () => {
     gold = await admin.ok(
       'createSmartProduct',
       body({ name: 'Gold breakout', strategy: 'breakout', instruments: ['XAUUSD'], enabled: false }),
+    );
+    euro = await admin.ok(
+      'createSmartProduct',
+      body({ name: 'Euro reversion', strategy: 'mean_reversion', instruments: ['EURUSD'] }),
     );
     expect(trend.realised).toBeNull();
   }, 60_000);
@@ -271,10 +271,11 @@ describe('smart trading', () => {
       'runningTime',
       'startTime',
       'nextIncomeTime',
-      'profitShareDays',
       'incomeToDate',
     ])
       expect(facts[name], name).toBeDefined();
+    // No day has made a profit yet: no "days of profit share: 0 days".
+    expect(facts.profitShareDays).toBeUndefined();
     expect(facts.amount?.value).toBe(made?.amount);
     expect(facts.nextIncomeTime?.value).toBe(made?.nextIncomeTime);
     let detail = await me.ok('smartPlan', { id: planId });
@@ -297,6 +298,9 @@ describe('smart trading', () => {
     // The row's figures as written, without grouping commas and bidi isolation marks.
     const firstRow = (await plan.tradeRows.first().innerText()).replace(/[,\u2066-\u2069]/g, '');
     for (const figure of [first?.openPrice, first?.size]) expect(firstRow).toContain(figure);
+    // Lots say what they are: "0.05 lots (0.05 BTC)", the lot size of the trading terms.
+    expect(first?.unit).toBe('BTC');
+    expect(firstRow).toContain(`lots (${first?.units} BTC)`);
     await shot(page, 'smart-trades-1366-en');
 
     // Income days, each posted at the next 00:00 UTC: the day's closed trades' results less their
@@ -316,12 +320,13 @@ describe('smart trading', () => {
       expect(usdt(income.amount), income.day).toBe(
         closedOn(income.day).reduce((sum, t) => sum + usdt(t.result ?? '0') - usdt(t.fee), 0n),
       );
-    // A day with closed trades is told in a notice, which opens over the page.
-    const unread = (await customerApi(app.server, buyer).ok('getNoticeList', { readState: 0 })).length;
-    await page.reload();
-    const told: string[] = [];
-    for (let i = 0; i < unread; i++) told.push(await new NoticeDialog(page).closeNext(15_000));
+    // A day with closed trades is told in a notice (how a notice is shown is the notices screens' own).
+    const told = (await customerApi(app.server, buyer).ok('getNoticeList', { readState: 0 })).map(
+      (notice) => notice.noticeContent,
+    );
     expect(told.some((text) => text.includes('BTC trend') && text.includes(day.day))).toBe(true);
+    await readAllNotices(app.server, buyer.token);
+    await page.reload();
     await plan.facts.waitFor();
     await expect.poll(() => plan.incomeRows.count()).toBe(detail.incomes.length);
     expect(
@@ -409,4 +414,36 @@ describe('smart trading', () => {
         await context.close();
       }
   }, 400_000);
+
+  it('words a plan its market cannot trade: refused with the reason and when the market opens', async () => {
+    // The sandbox clock moved on to the next Saturday 10:00 UTC: EURUSD's market is closed until Sunday 22:00.
+    const me = customerApi(app.server, buyer, { book: 'live' });
+    const now = Date.parse(
+      (await me.ok('smartQuote', { productId: trend.id, amount: '250', timeframeDays: 1 })).startTime,
+    );
+    const saturday = new Date(now);
+    saturday.setUTCDate(saturday.getUTCDate() + ((6 - saturday.getUTCDay() + 7) % 7 || 7));
+    saturday.setUTCHours(10, 0, 0, 0);
+    advanceClock(app.server, `${Math.ceil((saturday.getTime() - now) / 60_000)}m`);
+    for (const [layout, language] of [
+      ['desktop', 'en'],
+      ['mobile', 'ar'],
+    ] as const) {
+      const { page, errors, context } = await app.open(layout, { as: buyer, language, quiet: true });
+      await live(context);
+      const product = new SmartProductPage(page);
+      await product.goto(euro.id);
+      await product.choose('250', 1);
+      await product.refusal.waitFor();
+      expect(await product.refusal.getAttribute('data-code')).toBe('10015');
+      if (language === 'en')
+        expect(await product.refusal.innerText()).toMatch(
+          /EURUSD's market is closed for the whole of this plan's time, from .+: it could make no trade\. It opens again at .+10:00 PM UTC\./,
+        );
+      await expectAccessible(page, `${layout} ${language} market closed`);
+      await shot(page, `smart-market-closed-${layout === 'mobile' ? 390 : 1366}-${language}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 180_000);
 });

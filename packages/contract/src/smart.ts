@@ -61,15 +61,23 @@ export type SmartStrategyInfo = z.infer<typeof smartStrategyInfo>;
 
 export const SMART_ASSETS = ['USDT'] as const;
 
-/** A realised figure with the period it was realised over (never a forecast). */
+/**
+ * A realised figure with the period it was realised over (never a forecast). Its parts multiply
+ * to its whole: dailyYield × days = periodReturn (simple, not compounded; each rounded to 6
+ * decimals).
+ */
 export const smartRealisedYield = z.object({
-  /** Mean realised daily yield over the period (result / amount / days). */
+  /** Mean realised daily yield: result / amount / days. */
   dailyYield: smartRatio,
-  /** Realised result / amount over the period. */
+  /** Realised result / amount. */
   periodReturn: smartRatio,
   from: z.string(),
   to: z.string(),
-  days: z.int(),
+  /**
+   * The days the money was in the plan (its actual duration, a fraction for a part day); for all
+   * plans together, their mean duration weighted by amount.
+   */
+  days: z.string().check(z.regex(/^\d{1,6}(\.\d{1,6})?$/)),
 });
 export type SmartRealisedYield = z.infer<typeof smartRealisedYield>;
 
@@ -149,13 +157,15 @@ export const smartLivePlan = z.object({
   amount: decimalString,
   timeframeDays: z.int(),
   state: z.enum(SMART_STATES),
+  /** The trades it made (0: it made none, and its realised figures are not a yield of the strategy). */
+  trades: z.int(),
   realised: smartRealisedYield,
 });
 
 export const smartLiveRecord = z.object({
   plans: z.int(),
   running: z.int(),
-  /** All plans together (sum of results / sum of amounts), with the period they cover. */
+  /** All plans together (sum of results / sum of amounts), with the period they cover; null while none made a trade. */
   realised: z.nullable(smartRealisedYield),
   /** Each plan's realised yield with its period, newest first (at most 100). */
   items: z.array(smartLivePlan),
@@ -179,6 +189,8 @@ export const smartQuoteBody = z.object({
 /** Everything the customer sees before committing: the figures the commit applies. */
 export const smartQuote = z.object({
   ...quoteFields,
+  /** When the quote was issued, on the server's clock (epoch seconds): its life is expiresAt − quoteTime. */
+  quoteTime: z.int(),
   productId: z.int(),
   productName: z.string(),
   strategy: z.enum(SMART_STRATEGIES),
@@ -219,6 +231,9 @@ export const smartTrade = z.object({
   closedAt: z.nullable(z.string()),
   /** Lots. */
   size: z.string(),
+  /** What the lots are in the instrument's units (size × lot size), and the unit: the base currency, or null when it has none (then units of the instrument). */
+  units: z.string(),
+  unit: z.nullable(z.string()),
   leverage: z.int(),
   stopLoss: z.string(),
   takeProfit: z.string(),
@@ -256,11 +271,11 @@ export const smartPlan = z.object({
   /** Running time in whole days and seconds so far. */
   runningDays: z.int(),
   runningSeconds: z.int(),
-  /** Days with income posted (the spec's days of profit share). */
+  /** Days whose realised income was positive (the spec's days of profit share). */
   profitShareDays: z.int(),
   /** Realised so far: income posted (sum of trades' results less their fees). */
   incomeToDate: decimalString,
-  /** Past realised daily yield: incomeToDate / amount / days run; null before the first income day. */
+  /** Past realised daily yield: incomeToDate / amount / days the money was in the plan up to the last income day; null before the first income day. */
   dailyYield: z.nullable(smartRatio),
   /** The spec's expected return, shown only as the realised return so far (incomeToDate / amount). */
   realisedReturn: smartRatio,

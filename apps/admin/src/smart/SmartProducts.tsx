@@ -64,7 +64,8 @@ export function Realised({ realised }: { realised: SmartRealisedYield | null }) 
         {fill(t.realisedValue, {
           daily: ratioToPercent(realised.dailyYield),
           total: ratioToPercent(realised.periodReturn),
-          days: realised.days,
+          // The days the money was in the plans (a decimal; to two places): daily × days = total.
+          days: String(Math.round(Number(realised.days) * 100) / 100),
         })}
       </span>
       <span className="muted" dir="auto">

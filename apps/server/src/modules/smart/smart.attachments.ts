@@ -12,15 +12,19 @@ import type { SmartAttachments } from './smart.shared.ts';
 type Subscription = NewPlan;
 type EndData = PlanEnd;
 
-/** The two attachments, registered in this order: `smart_subscribe`, `smart_end`. */
-export function smartAttachments(ledger: LedgerService): SmartAttachments {
+/**
+ * The two attachments, registered in this order: `smart_subscribe`, `smart_end`. `now` is the
+ * service's clock (epoch ms): a plan is written at its time, outside the entry's hashed data, so a
+ * retried request stays the same request.
+ */
+export function smartAttachments(ledger: LedgerService, now: () => number): SmartAttachments {
   // The purchase: the plan and its room in the product, in the purchase's transaction.
   const subscribe = ledger.attachment<Subscription, number>('smart_subscribe', async (tx, rows) => {
     const out = new Map<number, number>();
     for (const row of rows) {
       if (!(await takeCapacity(tx, row.data.productId, row.data.amountMinor)))
         throw new ApiError(Code.SOLD_OUT, { reason: 'capacity' });
-      out.set(row.entryId, await insertPlan(tx, row.data, row.entryId));
+      out.set(row.entryId, await insertPlan(tx, row.data, row.entryId, new Date(now()).toISOString()));
     }
     return out;
   });

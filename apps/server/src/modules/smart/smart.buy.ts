@@ -13,13 +13,14 @@ import {
 import type { z } from 'zod/mini';
 import { ApiError } from '../../platform/http.ts';
 import { SMART as SMART_ACCOUNT } from '../ledger/ledger.service.ts';
+import { isOpen } from '../market/feed.ts';
 import { ppmText } from '../products/figures.ts';
 import { MINUTE } from './smart.bars.ts';
 import { wirePlan } from './smart.plans.ts';
 import { backtest, costs, risk } from './smart.products.ts';
 import type { SmartQuoteFigures } from './smart.quote.ts';
 import { type NewPlan, planById, planByRequestKey, productById } from './smart.repository.ts';
-import { ASSET, DAY, iso, minuteOf, money, type SmartContext, second } from './smart.shared.ts';
+import { ASSET, DAY, instrumentOf, iso, minuteOf, money, type SmartContext, second } from './smart.shared.ts';
 
 /* Buying a plan: the quote of its terms, and the commit at the quote. */
 
@@ -46,7 +47,28 @@ async function figuresAt(ctx: SmartContext, book: Book, body: z.infer<typeof sma
     quoteTime: t,
     startTick: minuteOf(t) + MINUTE,
   };
+  tradableWithin(ctx, p.instrument, figures.startTick, figures.startTick + body.timeframeDays * DAY);
   return { p, figures };
+}
+
+/**
+ * Refuses a plan that could make no trade: its instrument's market (the market module's hours)
+ * closed for the whole of its window, as a one-day EURUSD plan bought on a Saturday (10015, with
+ * the reason, the window and when the market opens next).
+ */
+function tradableWithin(ctx: SmartContext, code: string, from: number, to: number): void {
+  const instrument = instrumentOf(ctx, code);
+  let t = from + MINUTE;
+  for (; t <= to; t += MINUTE) if (isOpen(instrument.class, t)) return;
+  // When it opens next: closed markets reopen within a few days (a weekend, a holiday-free week).
+  while (!isOpen(instrument.class, t) && t < to + 8 * DAY) t += MINUTE;
+  throw new ApiError(Code.NOT_AVAILABLE_FOR_TRADING, {
+    reason: 'market_closed',
+    instrument: code,
+    from: iso(from),
+    to: iso(to),
+    opensAt: iso(t),
+  });
 }
 
 /** The terms, times, risk limits and the backtest's worst drawdown, signed for the commit; nothing moves. */
@@ -64,6 +86,7 @@ export async function quote(
   const start = figures.startTick;
   return {
     ...ctx.quotes.issue({ customerId: userId, book }, t, figures),
+    quoteTime: t,
     productId: p.id,
     productName: p.name,
     strategy: p.strategy,

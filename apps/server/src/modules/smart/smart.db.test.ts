@@ -1,4 +1,4 @@
-import { Code, type SmartPlanDetail } from '@swx/contract';
+import { Code, formatDisplay, type SmartPlanDetail } from '@swx/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
@@ -193,7 +193,7 @@ describe(`smart plans on ${TEST_DB}`, () => {
     expect(minor(done.fee as string)).toBe(fee);
     expect(minor(done.returned as string)).toBe(USDT(10_000) + result - fee);
     expect(await wallet(id)).toBe(before + result - fee);
-    expect(done.profitShareDays).toBe(done.incomes.length);
+    expect(done.profitShareDays).toBe(done.incomes.filter((i) => minor(i.amount) > 0n).length);
   }, 300_000);
 
   it('the drawdown stop closes the plan at its limit', async () => {
@@ -303,6 +303,106 @@ describe(`smart plans on ${TEST_DB}`, () => {
     );
     expect(Number(kept?.n)).toBe(1);
   }, 120_000);
+
+  it('a one-day plan’s yield is over its one day (daily × days = period, plan and product alike); a day of profit share is a day of profit; trades say what their lots are; the notice has exact amounts; every time is the service clock’s', async () => {
+    // A Saturday at 10:00: the one-day plan touches two calendar days, so two income days.
+    clock.now = Date.parse('2026-11-21T10:00:30Z');
+    const [eve] = await customers(1, USDT(20_000), 'smart-oneday-');
+    const id = eve as number;
+    // BTCUSDT swinging 2 % every three hours: the averages cross, the rule trades.
+    path = (x) => 100_000 * (1 + Math.sin(x / 1800) * 0.02);
+    const atOf = async (sql: string, param: number) =>
+      (await t.db.query<{ at: Date | string }>(sql, [param])).map((r) => new Date(r.at).toISOString())[0];
+    const p = await smart.createProduct('staff:1', smartProductBody({ name: 'One day' }));
+    const created = new Date(clock.now).toISOString();
+    const plan = await join(smart, id, p.id, '10000', 1, 'oneday-plan-1');
+    await run(smart, 25 * 60, 60);
+    const done = await smart.plan('live', id, plan.id);
+    path = null;
+    expect(done.state === 'profit_shared' || done.state === 'expired').toBe(true);
+    expect(done.incomes.map((i) => i.day)).toEqual(['2026-11-21', '2026-11-22']);
+    expect(done.trades.length).toBeGreaterThan(0);
+    const result = minor(done.incomeToDate);
+    expect(result).not.toBe(0n);
+    // Its yield: over one day, so the daily yield is its whole return.
+    const record = (await smart.product(p.id)).live;
+    const [item] = record.items;
+    expect(item).toMatchObject({ planId: plan.id, trades: done.trades.length });
+    expect(item?.realised.days).toBe('1');
+    expect(item?.realised.dailyYield).toBe(item?.realised.periodReturn);
+    expect(done.dailyYield).toBe(item?.realised.dailyYield);
+    expect(record.realised).toMatchObject({ days: '1', dailyYield: item?.realised.periodReturn });
+    // Days of profit share: the days that made a profit, none for a day of loss or of nothing.
+    expect(done.profitShareDays).toBe(done.incomes.filter((i) => minor(i.amount) > 0n).length);
+    // Each trade's lots in BTC: size × the lot size of the trading terms.
+    const instrument = parts.market.instrument('BTCUSDT');
+    if (!instrument) throw new Error('no BTCUSDT');
+    const lotSize = parts.trading.termsOf(instrument).lotSize;
+    for (const trade of done.trades) {
+      expect(trade.unit).toBe('BTC');
+      expect(minor(trade.units)).toBe(minor(trade.size) * lotSize);
+    }
+    // The end's notice: the exact result, worded by the display rule (not rounded to cents first).
+    expect(done.incomeToDate.split('.')[1]?.length ?? 0).toBeGreaterThan(2);
+    const told = (await ctx.notices.list(id, 'en')).map((n) => n.noticeContent);
+    expect(told.some((text) => text.includes(formatDisplay('en', done.incomeToDate, 'USDT')))).toBe(true);
+    // One clock: the product, the plan and the backtest are written at the service's time, not the database's.
+    expect(await atOf('SELECT created_at AS at FROM smart_products WHERE id = $1', p.id)).toBe(created);
+    expect(await atOf('SELECT updated_at AS at FROM smart_products WHERE id = $1', p.id)).toBe(created);
+    expect(await atOf('SELECT created_at AS at FROM smart_plans WHERE id = $1', plan.id)).toBe(created);
+    expect(
+      await atOf('SELECT created_at AS at FROM smart_backtests WHERE product_id = $1 ORDER BY day', p.id),
+    ).toBe(created);
+    clock.now += 60_000;
+    await smart.updateProduct('staff:1', {
+      ...smartProductBody({ name: 'One day', enabled: false }),
+      id: p.id,
+    });
+    expect(await atOf('SELECT updated_at AS at FROM smart_products WHERE id = $1', p.id)).toBe(
+      new Date(clock.now).toISOString(),
+    );
+  }, 300_000);
+
+  it('a plan that could make no trade in its window is refused with the reason; one that made none is listed so, and no yield rests on it', async () => {
+    // Saturday: EURUSD's market is closed until Sunday 22:00 UTC.
+    clock.now = Date.parse('2026-11-21T10:00:30Z');
+    const [fay] = await customers(1, USDT(20_000), 'smart-closed-');
+    const id = fay as number;
+    const euro = await smart.createProduct(
+      'staff:1',
+      smartProductBody({ name: 'Euro', strategy: 'mean_reversion', instruments: ['EURUSD'] }),
+    );
+    const oneDay = await refusal(
+      smart.quote('live', id, { productId: euro.id, amount: '2000', timeframeDays: 1 }),
+    );
+    expect(oneDay).toMatchObject({
+      code: Code.NOT_AVAILABLE_FOR_TRADING,
+      data: {
+        reason: 'market_closed',
+        instrument: 'EURUSD',
+        from: '2026-11-21T10:01:00.000Z',
+        to: '2026-11-22T10:01:00.000Z',
+        opensAt: '2026-11-22T22:00:00.000Z',
+      },
+    });
+    // Three days reach Monday's market: quoted.
+    expect(
+      (await smart.quote('live', id, { productId: euro.id, amount: '2000', timeframeDays: 3 })).timeframeDays,
+    ).toBe(3);
+    // A flat price: the averages never cross, the plan makes no trade.
+    path = () => 100_000;
+    const flat = await smart.createProduct('staff:1', smartProductBody({ name: 'Flat' }));
+    const plan = await join(smart, id, flat.id, '2000', 1, 'flat-plan-1');
+    await run(smart, 25 * 60, 60);
+    path = null;
+    const done = await smart.plan('live', id, plan.id);
+    expect(done.state).toBe('expired');
+    expect(done.trades).toEqual([]);
+    expect(done.profitShareDays).toBe(0);
+    const record = (await smart.product(flat.id)).live;
+    expect(record.items).toMatchObject([{ planId: plan.id, trades: 0 }]);
+    expect(record.realised).toBeNull();
+  }, 300_000);
 
   it('50 concurrent buys against a capacity of 10 plans: exactly 10', async () => {
     clock.now = Date.parse('2026-11-25T09:00:30Z');

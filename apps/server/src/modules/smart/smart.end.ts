@@ -1,4 +1,4 @@
-import { type SmartState, toDisplay } from '@swx/contract';
+import type { SmartState } from '@swx/contract';
 import { SMART as SMART_ACCOUNT } from '../ledger/ledger.service.ts';
 import type { PositionRow } from '../products/ports.ts';
 import { addDays } from '../products/settlement.ts';
@@ -75,10 +75,11 @@ export async function end(
   const product = await productById(ctx.db, plan.productId);
   await notify(ctx, plan, reason === 'drawdown' ? 'smart_drawdown_stop' : 'smart_ended', {
     product: product?.name ?? '',
-    amount: toDisplay(money(plan.amountMinor), ASSET),
-    result: toDisplay(money(result), ASSET),
-    fee: toDisplay(money(fee), ASSET),
-    returned: toDisplay(money(returned), ASSET),
+    // Exact amounts: the notices module words them by the one display rule (`formatDisplay`).
+    amount: money(plan.amountMinor),
+    result: money(result),
+    fee: money(fee),
+    returned: money(returned),
   });
 }
 
@@ -113,7 +114,7 @@ async function postIncomes(
       await notify(ctx, plan, 'smart_income', {
         product: product?.name ?? '',
         day,
-        amount: toDisplay(money(amount), ASSET),
+        amount: money(amount),
         trades: String(closed.length),
       });
   }

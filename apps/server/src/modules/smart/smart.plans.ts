@@ -21,7 +21,17 @@ import {
   plansOfUser,
   productById,
 } from './smart.repository.ts';
-import { ASSET, DAY, iso, money, netOfPosition, type SmartContext, second } from './smart.shared.ts';
+import {
+  ASSET,
+  DAY,
+  instrumentOf,
+  iso,
+  money,
+  netOfPosition,
+  type SmartContext,
+  second,
+} from './smart.shared.ts';
+import { realisedOfSpan, spanOf } from './smart.yield.ts';
 
 /* What a customer reads of their plans, and the plans' wire forms (the staff monitor's too). */
 
@@ -109,9 +119,10 @@ function wire(
     nextIncomeTime: running ? iso(Math.min((Math.floor(now / DAY) + 1) * DAY, plan.endTick)) : null,
     runningDays: Math.floor(runningSeconds / DAY),
     runningSeconds,
-    profitShareDays: incomes.length,
+    // Days that shared a profit: a day of a loss or of nothing shared none.
+    profitShareDays: incomes.filter((i) => i.amountMinor > 0n).length,
     incomeToDate: money(income),
-    dailyYield: incomes.length ? ratioText(income, plan.amountMinor * BigInt(incomes.length)) : null,
+    dailyYield: realisedOf(plan, incomes, positions.length)?.dailyYield ?? null,
     realisedReturn: ratioText(income, plan.amountMinor),
     equity: money(plan.amountMinor + closedNet),
     fee: plan.feeMinor === null ? null : money(plan.feeMinor),
@@ -128,14 +139,30 @@ export async function detail(ctx: SmartContext, plan: PlanRow): Promise<SmartPla
   const product = await productById(ctx.db, plan.productId);
   return {
     ...wire(ctx, plan, product?.name ?? '', positions, incomes),
-    trades: positions.map((p) => trade(p)),
+    trades: positions.map((p) => trade(ctx, p)),
     incomes: incomes.map((i) => ({ day: i.day, amount: money(i.amountMinor), postedAt: i.postedAt })),
   };
 }
 
-function trade(p: PositionRow): SmartTrade {
+/** A plan's realised yield over the time its money was in it, through its last recorded day. */
+function realisedOf(plan: PlanRow, incomes: readonly IncomeRow[], trades: number) {
+  const span = spanOf(plan, incomes, trades);
+  return span && realisedOfSpan(span);
+}
+
+/** The lots in the instrument's own units (size × lot size) and their unit, as the trading screen states its lot. */
+function unitsOf(ctx: SmartContext, p: PositionRow): { units: string; unit: string | null } {
+  const instrument = instrumentOf(ctx, p.code);
+  const quote = ctx.trading.terms(instrument.id).quoteCurrency;
+  const lotSize = ctx.trading.termsOf(instrument).lotSize;
+  const base = p.code.endsWith(quote) && p.code.length > quote.length ? p.code.slice(0, -quote.length) : null;
+  return { units: formatMinor(p.centilots * lotSize, 2), unit: base };
+}
+
+function trade(ctx: SmartContext, p: PositionRow): SmartTrade {
   const d = p.priceDecimals;
   return {
+    ...unitsOf(ctx, p),
     positionId: p.id,
     instrument: p.code,
     side: p.direction,

@@ -10,15 +10,13 @@ import {
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { ppmText } from '../products/figures.ts';
-import { backtestReport, ratioText } from './smart.backtest.ts';
+import { backtestReport } from './smart.backtest.ts';
 import { barsOf } from './smart.bars.ts';
 import { leverageFor } from './smart.engine.ts';
 import {
   backtestOf,
-  type IncomeRow,
   incomesOf,
   listProducts,
-  type PlanRow,
   type ProductRow,
   plansOfProduct,
   productById,
@@ -31,13 +29,13 @@ import {
   dayStart,
   engineConfig,
   instrumentOf,
-  iso,
   money,
   REFERENCE_AMOUNT,
   type SmartContext,
   second,
 } from './smart.shared.ts';
 import { STRATEGIES } from './smart.strategies.ts';
+import { type PlanSpan, realisedOfSpan, realisedTogether, spanOf } from './smart.yield.ts';
 
 /* The products as customers read them: terms, strategy and risk, the daily backtest, the live record. */
 
@@ -135,7 +133,7 @@ export async function backtest(ctx: SmartContext, p: ProductRow): Promise<SmartB
       [p.instrument],
       bars,
     );
-    await saveBacktest(ctx.db, p.id, today, report);
+    await saveBacktest(ctx.db, p.id, today, report, new Date(ctx.now()).toISOString());
     return report;
   })();
   ctx.backtests.set(key, work);
@@ -157,65 +155,40 @@ export async function refreshBacktests(ctx: SmartContext): Promise<number> {
   return done;
 }
 
-/** Every plan of a product with its realised yield and period, and all of them together. */
+/**
+ * Every plan of a product with its realised yield and period (a plan that made no trade says so),
+ * and all of them together: daily yield × days = period return, for each and for the whole.
+ */
 export async function liveRecord(ctx: SmartContext, productId: number): Promise<SmartLiveRecord> {
   const plans = await plansOfProduct(ctx.db, productId);
-  const incomes = await incomesOf(
-    ctx.db,
-    plans.map((p) => p.id),
-  );
-  let amount = 0n;
-  let income = 0n;
-  let amountDays = 0n;
-  let from: number | null = null;
-  let to: number | null = null;
+  const ids = plans.map((p) => p.id);
+  const incomes = await incomesOf(ctx.db, ids);
+  const positions = await ctx.trading.planPositions(ids);
+  const spans: PlanSpan[] = [];
   const items: SmartLiveRecord['items'] = [];
   for (const plan of plans) {
-    const own = incomes.filter((i) => i.planId === plan.id);
-    if (own.length === 0) continue;
-    const realised = realisedOf(plan, own);
+    const trades = positions.filter((p) => p.planId === plan.id).length;
+    const span = spanOf(
+      plan,
+      incomes.filter((i) => i.planId === plan.id),
+      trades,
+    );
+    const realised = span && realisedOfSpan(span);
+    if (!span || !realised) continue;
+    spans.push(span);
     items.push({
       planId: plan.id,
       amount: money(plan.amountMinor),
       timeframeDays: plan.timeframeDays,
       state: plan.state,
+      trades,
       realised,
     });
-    const sum = own.reduce((a, i) => a + i.amountMinor, 0n);
-    amount += plan.amountMinor;
-    income += sum;
-    amountDays += plan.amountMinor * BigInt(own.length);
-    const first = dayStart(own[0]?.day as string);
-    const last = dayStart(own.at(-1)?.day as string) + DAY;
-    from = from === null ? first : Math.min(from, first);
-    to = to === null ? last : Math.max(to, last);
   }
   return {
     plans: plans.length,
     running: plans.filter((p) => p.state === 'in_progress').length,
-    realised:
-      from === null || to === null
-        ? null
-        : {
-            dailyYield: ratioText(income, amountDays),
-            periodReturn: ratioText(income, amount),
-            from: iso(from),
-            to: iso(to),
-            days: Math.round((to - from) / DAY),
-          },
+    realised: realisedTogether(spans),
     items,
-  };
-}
-
-function realisedOf(plan: PlanRow, incomes: readonly IncomeRow[]): SmartRealisedYield {
-  const sum = incomes.reduce((a, i) => a + i.amountMinor, 0n);
-  const first = dayStart(incomes[0]?.day as string);
-  const last = dayStart(incomes.at(-1)?.day as string) + DAY;
-  return {
-    dailyYield: ratioText(sum, plan.amountMinor * BigInt(incomes.length)),
-    periodReturn: ratioText(sum, plan.amountMinor),
-    from: iso(first),
-    to: iso(last),
-    days: incomes.length,
   };
 }

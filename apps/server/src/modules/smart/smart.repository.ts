@@ -57,24 +57,30 @@ const productParams = (p: ProductFields) => [
   p.enabled,
 ];
 
-export async function insertProduct(tx: Queryable, p: ProductFields): Promise<ProductRow> {
+/** `at`: the service clock's time (ISO), never the database's. */
+export async function insertProduct(tx: Queryable, p: ProductFields, at: string): Promise<ProductRow> {
   const [row] = await tx.query<Raw>(
     `INSERT INTO smart_products (name, strategy, instrument, asset, timeframes, min_minor, max_minor,
-       capacity_minor, fee_share_ppm, enabled)
-     VALUES ($1, $2, $3, $4, $5::integer[], $6, $7, $8, $9, $10) RETURNING ${PRODUCT_COLUMNS}`,
-    productParams(p),
+       capacity_minor, fee_share_ppm, enabled, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::integer[], $6, $7, $8, $9, $10, $11, $11) RETURNING ${PRODUCT_COLUMNS}`,
+    [...productParams(p), at],
   );
   if (!row) throw new Error('smart product not inserted');
   return productOf(row);
 }
 
 /** Changes a product; a capacity below what plans hold now is refused by the table (CHECK). */
-export async function updateProduct(tx: Queryable, id: number, p: ProductFields): Promise<ProductRow | null> {
+export async function updateProduct(
+  tx: Queryable,
+  id: number,
+  p: ProductFields,
+  at: string,
+): Promise<ProductRow | null> {
   const [row] = await tx.query<Raw>(
     `UPDATE smart_products SET name = $2, strategy = $3, instrument = $4, asset = $5, timeframes = $6::integer[],
-       min_minor = $7, max_minor = $8, capacity_minor = $9, fee_share_ppm = $10, enabled = $11, updated_at = now()
+       min_minor = $7, max_minor = $8, capacity_minor = $9, fee_share_ppm = $10, enabled = $11, updated_at = $12
      WHERE id = $1 RETURNING ${PRODUCT_COLUMNS}`,
-    [id, ...productParams(p)],
+    [id, ...productParams(p), at],
   );
   return row ? productOf(row) : null;
 }
@@ -172,11 +178,12 @@ function planOf(r: Raw): PlanRow {
 }
 
 /** Writes a plan bought by a ledger entry (the entry's attachment, in its transaction). */
-export async function insertPlan(tx: Queryable, p: NewPlan, entryId: number): Promise<number> {
+export async function insertPlan(tx: Queryable, p: NewPlan, entryId: number, at: string): Promise<number> {
   const [row] = await tx.query<{ id: string }>(
     `INSERT INTO smart_plans (product_id, user_id, book, strategy, instrument, asset, amount_minor, min_minor,
-       max_minor, timeframe_days, fee_share_ppm, language, state, start_tick, end_tick, last_tick, request_key, entry_id)
-     VALUES ($1, $2, 'live', $3, $4, $5, $6, $7, $8, $9, $10, $11, 'in_progress', $12, $13, $12, $14, $15)
+       max_minor, timeframe_days, fee_share_ppm, language, state, start_tick, end_tick, last_tick, request_key, entry_id,
+       created_at)
+     VALUES ($1, $2, 'live', $3, $4, $5, $6, $7, $8, $9, $10, $11, 'in_progress', $12, $13, $12, $14, $15, $16)
      RETURNING id`,
     [
       p.productId,
@@ -194,6 +201,7 @@ export async function insertPlan(tx: Queryable, p: NewPlan, entryId: number): Pr
       p.endTick,
       p.requestKey,
       entryId,
+      at,
     ],
   );
   if (!row) throw new Error('smart plan not inserted');
@@ -382,10 +390,11 @@ export async function saveBacktest(
   productId: number,
   onDay: string,
   report: unknown,
+  at: string,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO smart_backtests (product_id, day, report) VALUES ($1, $2, $3::jsonb)
+    `INSERT INTO smart_backtests (product_id, day, report, created_at) VALUES ($1, $2, $3::jsonb, $4)
      ON CONFLICT (product_id, day) DO NOTHING`,
-    [productId, onDay, JSON.stringify(report)],
+    [productId, onDay, JSON.stringify(report), at],
   );
 }

@@ -84,7 +84,7 @@ export class SmartService {
         db: deps.db,
         now: () => this.now(),
       }),
-      attachments: smartAttachments(deps.ledger),
+      attachments: smartAttachments(deps.ledger, () => this.now()),
       engines: new Map(),
       busy: new Map(),
       backtests: new Map(),

@@ -80,7 +80,7 @@ export async function createProduct(
 ): Promise<SmartProduct> {
   const f = fields(ctx, body);
   const row = await ctx.db.transaction(async (tx) => {
-    const p = await insertProduct(tx, f);
+    const p = await insertProduct(tx, f, new Date(ctx.now()).toISOString());
     await ctx.audit.appendInTx(tx, [
       { actor, action: 'smart.product.created', subject: `smart:${p.id}`, data: body },
     ]);
@@ -101,7 +101,7 @@ export async function updateProduct(
   if (f.capacityMinor < before.takenMinor)
     throw new ApiError(Code.INVALID_INPUT, [{ path: 'capacity', issue: 'below_taken' }]);
   const row = await ctx.db.transaction(async (tx: Queryable) => {
-    const p = await updateProductRow(tx, body.id, f);
+    const p = await updateProductRow(tx, body.id, f, new Date(ctx.now()).toISOString());
     if (!p) throw new ApiError(Code.NOT_FOUND);
     await ctx.audit.appendInTx(tx, [
       {

@@ -101,6 +101,9 @@ function ConfirmPlan({
   const { quote, renewed, busy, failure, submit } = useQuoteCommit({
     first,
     commit: (q, requestId) => callApi('buySmart', { body: { quoteId: q.quoteId, requestId } }),
+    // Its life on the server's clock, as swap counts it: a browser clock off the server's (a
+    // sandbox's clock runs ahead) neither shortens nor stretches it.
+    expiresAt: (q) => Math.min(q.expiresAt, Date.now() / 1000 + (q.expiresAt - q.quoteTime)),
     renew: (q) =>
       callApi('smartQuote', {
         body: { productId: product.id, amount: q.amount, timeframeDays: q.timeframeDays },

@@ -52,7 +52,10 @@ function TradeRow({ trade, asset }: { trade: SmartTrade; asset: string }) {
         <span className="small muted"> · {`\u2066${f.count(trade.leverage)}×\u2069`}</span>
       </td>
       <td className="num" data-value={trade.size}>
-        {t('smart.trades.lots', { size: `\u2066${formatDecimal(f.language, trade.size)}\u2069` })}
+        {t('smart.trades.lotsIn', {
+          size: `\u2066${formatDecimal(f.language, trade.size)}\u2069`,
+          units: `\u2066${formatDecimal(f.language, trade.units)} ${trade.unit ?? `× ${trade.instrument}`}\u2069`,
+        })}
       </td>
       <td>
         <span className="smart-price" data-value={trade.openPrice}>
@@ -101,6 +104,7 @@ function Trades({ plan }: { plan: SmartPlanDetail }) {
       ) : (
         <ScrollTable
           label={t('smart.trades.title')}
+          cards
           head={[
             { text: t('smart.trades.instrument') },
             { text: t('smart.trades.side') },
@@ -138,6 +142,7 @@ function Incomes({ plan }: { plan: SmartPlanDetail }) {
       ) : (
         <ScrollTable
           label={t('smart.incomes.title')}
+          cards
           head={[
             { text: t('smart.incomes.day') },
             { text: t('smart.incomes.amount'), num: true },

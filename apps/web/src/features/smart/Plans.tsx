@@ -81,12 +81,17 @@ function runFacts(plan: SmartPlan, t: TFunction, f: SmartFormat): Fact[] {
       plan.nextIncomeTime === null ? t('smart.plan.ended') : f.date(plan.nextIncomeTime),
       plan.nextIncomeTime ?? '',
     ),
-    fact(
-      'profitShareDays',
-      t('smart.fact.profitShareDays'),
-      f.days(plan.profitShareDays),
-      String(plan.profitShareDays),
-    ),
+    // Days of profit share only once a day has made a profit: none is not "0 days" of a share.
+    ...(plan.profitShareDays > 0
+      ? [
+          fact(
+            'profitShareDays',
+            t('smart.fact.profitShareDays'),
+            f.days(plan.profitShareDays),
+            String(plan.profitShareDays),
+          ),
+        ]
+      : []),
     fact(
       'trades',
       t('smart.fact.trades'),

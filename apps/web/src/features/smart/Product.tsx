@@ -142,6 +142,7 @@ function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
       {live.items.length === 0 ? null : (
         <ScrollTable
           label={t('smart.live.caption')}
+          cards
           head={[
             { text: t('smart.live.plan') },
             { text: t('smart.fact.amount'), num: true },
@@ -152,19 +153,23 @@ function LiveRecord({ live, asset }: { live: SmartLiveRecord; asset: string }) {
           ]}
         >
           {live.items.map((item) => (
-            <tr key={item.planId}>
+            <tr key={item.planId} data-plan={item.planId} data-trades={item.trades}>
               <td>{f.count(item.planId)}</td>
               <td className="num">{f.money(item.amount, asset)}</td>
               <td>{f.days(item.timeframeDays)}</td>
               <td>
                 <StateWord state={item.state} />
               </td>
-              <td className="num">{f.signedPercent(item.realised.dailyYield)}</td>
+              <td className="num" data-value={item.trades === 0 ? '' : item.realised.dailyYield}>
+                {item.trades === 0 ? t('smart.live.noTrade') : f.signedPercent(item.realised.dailyYield)}
+              </td>
               <td>
-                {t('smart.live.over', {
-                  days: f.days(item.realised.days),
-                  return: f.signedPercent(item.realised.periodReturn),
-                })}
+                {item.trades === 0
+                  ? f.span(item.realised.days)
+                  : t('smart.live.over', {
+                      days: f.span(item.realised.days),
+                      return: f.signedPercent(item.realised.periodReturn),
+                    })}
               </td>
             </tr>
           ))}

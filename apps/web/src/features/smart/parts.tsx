@@ -69,6 +69,8 @@ export function useSmartFormat() {
       `\u2066${signOf(ratio) > 0 ? '+' : ''}${formatPercent(language, ratio, { minimumFractionDigits: 2 })}\u2069`,
     price: (price: string) => `\u2066${formatDecimal(language, price)}\u2069`,
     days: (count: number) => t('smart.days', { count }),
+    /** A duration in days from the server's decimal ("1", "0.458333"), to two decimals. */
+    span: (days: string) => t('smart.days', { count: Math.round(Number(days) * 100) / 100 }),
     /** Running time: whole days, then hours and minutes. */
     running: (seconds: number) =>
       t('smart.runningTime', {
@@ -132,12 +134,13 @@ export function Realised({ realised }: { realised: SmartRealisedYield | null }) 
         <span className="smart-realised-value">{f.signedPercent(realised.dailyYield)}</span>{' '}
         <span className="muted">{t('smart.realised.daily')}</span>
       </p>
-      <p className="small">
+      <p className="small" data-testid="realised-period" data-days={realised.days}>
         {t('smart.realised.period', {
           from: f.day(realised.from),
-          // The period ends at the start of the day after its last: the reader is shown that last day.
+          // The period ends at the plans' last moment: the reader is shown the day of that moment.
           to: f.day(new Date(Date.parse(realised.to) - 1000).toISOString()),
-          days: f.days(realised.days),
+          daily: f.signedPercent(realised.dailyYield),
+          days: f.span(realised.days),
           return: f.signedPercent(realised.periodReturn),
         })}
       </p>
@@ -249,6 +252,15 @@ export function Closed({ product }: { product: SmartProduct }) {
   );
 }
 
+/** 10015's reason when the plan's market is closed for its whole window (the server names it and when it opens). */
+function marketClosed(
+  data: unknown,
+): data is { reason: 'market_closed'; instrument: string; from: string; to: string; opensAt: string } {
+  return (
+    typeof data === 'object' && data !== null && (data as { reason?: unknown }).reason === 'market_closed'
+  );
+}
+
 /** What a refusal means for the customer, in their words, with what they can do about it. */
 export function Refusal({ error, product }: { error: unknown; product?: SmartProduct | undefined }) {
   const { t } = useTranslation();
@@ -272,7 +284,14 @@ export function Refusal({ error, product }: { error: unknown; product?: SmartPro
         : t('smart.refusal.timeframe');
       break;
     case Code.NOT_AVAILABLE_FOR_TRADING:
-      text = t('smart.refusal.notEnabled');
+      text = marketClosed(error.data)
+        ? t('smart.refusal.marketClosed', {
+            instrument: error.data.instrument,
+            from: f.date(error.data.from),
+            to: f.date(error.data.to),
+            opensAt: f.date(error.data.opensAt),
+          })
+        : t('smart.refusal.notEnabled');
       break;
     case Code.INCORRECT_PURCHASE_AMOUNT:
       text = product
