@@ -12,10 +12,16 @@ export const quoteId = z
   .string()
   .check(z.maxLength(4096), z.regex(/^[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/));
 
-/** What every quote carries beside its figures: its id and the last second (epoch) it commits. */
+/**
+ * What every quote carries beside its figures: its id, the second (epoch, the service's clock) it
+ * was issued and the last second it commits. Its life is `expiresAt − issuedAt`: a screen counts
+ * that from when the quote arrived, never the browser's clock against the server's (a sandbox's
+ * clock may run days ahead).
+ */
 export const quoteFields = {
   quoteId,
+  issuedAt: z.int(),
   expiresAt: z.int(),
 };
 
-export type QuoteRef = { quoteId: string; expiresAt: number };
+export type QuoteRef = { quoteId: string; issuedAt: number; expiresAt: number };

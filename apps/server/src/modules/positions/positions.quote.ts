@@ -58,7 +58,7 @@ export function sizeOf(q: OpeningQuote): Size {
 }
 
 /** The figures the ticket and the confirm step show, all from the quote (without its id). */
-export function ticketFiguresOf(q: OpeningQuote): Omit<TicketFigures, 'quoteId' | 'expiresAt'> {
+export function ticketFiguresOf(q: OpeningQuote): Omit<TicketFigures, 'quoteId' | 'issuedAt' | 'expiresAt'> {
   const d = q.decimals;
   const money = (minor: bigint) => formatMinor(minor, SETTLEMENT_SCALE);
   const conversion = { num: q.conversionNum, den: q.conversionDen };

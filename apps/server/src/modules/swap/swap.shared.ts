@@ -83,7 +83,7 @@ export function pricesAt(
 }
 
 /** A quote's figures on the wire (without its id and expiry). */
-export function wireFigures(f: SwapQuoteFigures): Omit<SwapQuote, 'quoteId' | 'expiresAt'> {
+export function wireFigures(f: SwapQuoteFigures): Omit<SwapQuote, 'quoteId' | 'issuedAt' | 'expiresAt'> {
   const from = (v: bigint) => formatMinor(v, scaleOf(f.from));
   const to = (v: bigint) => formatMinor(v, scaleOf(f.to));
   return {

@@ -1,22 +1,9 @@
 import type { Book, EarnType } from '@swx/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../app/api.ts';
+import { untilRenewal } from '../../app/quoteLife.ts';
 
 const all = ['earn'] as const;
-
-/**
- * Milliseconds until a quote should be renewed: 5 s before it runs out, and at least 1 s from now.
- * Its life is the server's (expiry less issue, both on the service clock, which a sandbox may have
- * moved), counted from when it arrived: the browser's clock only measures the time since.
- */
-function untilRenewal(
-  quote: { expiresAt: number; entrustTime: string } | undefined,
-  arrivedAt: number,
-): number {
-  if (quote === undefined) return 0;
-  const life = quote.expiresAt * 1000 - Date.parse(quote.entrustTime);
-  return Math.max(1_000, arrivedAt + life - Date.now() - 5_000);
-}
 
 export type ProductFilter = {
   income?: 'static' | 'dynamic';
@@ -68,9 +55,9 @@ export const earnQueries = {
       queryFn: () => callApi('earnQuote', { body: { productId, amount } }),
       retry: false,
       gcTime: 0,
-      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt),
+      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt, 5_000),
       refetchInterval: (query) =>
-        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt) : false,
+        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt, 5_000) : false,
     }),
   wallet: (userId: number, book: Book) =>
     queryOptions({

@@ -1,14 +1,9 @@
 import type { LoanDetail } from '@swx/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../app/api.ts';
+import { untilRenewal } from '../../app/quoteLife.ts';
 
 const all = ['loans'] as const;
-
-/** Milliseconds until a quote should be renewed: 30 s before it runs out, and at least 1 s from now. */
-function untilRenewal(expiresAt: number | undefined): number {
-  if (expiresAt === undefined) return 0;
-  return Math.max(1_000, expiresAt * 1000 - Date.now() - 30_000);
-}
 
 /**
  * Loans (live book only), under one root key: an application, a repayment or a withdrawal
@@ -33,8 +28,9 @@ export const loanQueries = {
       queryFn: () => callApi('loanQuote', { body: { productId, amount, termDays } }),
       retry: false,
       gcTime: 0,
-      staleTime: (query) => untilRenewal(query.state.data?.expiresAt),
-      refetchInterval: (query) => (query.state.data ? untilRenewal(query.state.data.expiresAt) : false),
+      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt, 30_000),
+      refetchInterval: (query) =>
+        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt, 30_000) : false,
     }),
   records: (userId: number) =>
     queryOptions({

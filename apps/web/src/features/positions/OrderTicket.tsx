@@ -367,6 +367,7 @@ function Ticket({
 
 const EMPTY_FIGURES: TicketFigures = {
   quoteId: '',
+  issuedAt: 0,
   expiresAt: 0,
   quoteTime: 0,
   price: '0',

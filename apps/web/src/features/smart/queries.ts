@@ -1,21 +1,9 @@
 import type { Book, SmartState } from '@swx/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../app/api.ts';
+import { untilRenewal } from '../../app/quoteLife.ts';
 
 const all = ['smart'] as const;
-
-/**
- * Milliseconds until a quote should be renewed: 5 s before it runs out, and at least 1 s from now.
- * Its life is counted on the server's clock (expiresAt − quoteTime) from when it arrived, never by
- * setting the browser's clock against the server's (a sandbox's clock may run days ahead).
- */
-function untilRenewal(
-  quote: { expiresAt: number; quoteTime: number } | undefined,
-  receivedAt: number,
-): number {
-  if (quote === undefined) return 0;
-  return Math.max(1_000, receivedAt + (quote.expiresAt - quote.quoteTime) * 1000 - Date.now() - 5_000);
-}
 
 /**
  * Smart trading plans, under one root key: a purchase or a stop invalidates `smartQueries.all`
@@ -45,9 +33,9 @@ export const smartQueries = {
       queryFn: () => callApi('smartQuote', { body: { productId, amount, timeframeDays } }),
       retry: false,
       gcTime: 0,
-      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt),
+      staleTime: (query) => untilRenewal(query.state.data, query.state.dataUpdatedAt, 5_000),
       refetchInterval: (query) =>
-        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt) : false,
+        query.state.data ? untilRenewal(query.state.data, query.state.dataUpdatedAt, 5_000) : false,
     }),
   /** My plans (a running plan's figures move every minute: asked again each minute while shown). */
   plans: (userId: number, book: Book, state?: SmartState) =>
