@@ -5,22 +5,7 @@ import { ApiFailure } from '../app/api.ts';
 import { newRequestId } from '../app/requestId.ts';
 import { announce } from './announce.ts';
 
-/**
- * The confirm step of quote then commit: the quote shown, one request id per attempt (a retry
- * after a lost answer commits once), busy, and the refusal to word. `submit` commits the quote
- * shown; a quote that ran out (10032) is renewed in place with `renew`, under a new request id,
- * and `renewedText` is said: nothing is committed until the customer confirms the figures shown.
- * With `autoRenew: false` a 10032 is a refusal like any other and the customer asks for the new
- * quote (`renew`); without `renew` there is no new quote to ask for. With `onFailure` a refusal is
- * the caller's to word (on its fields) instead of `failure`; `renewNow` renews for a step of the
- * caller's own (sending a code for the quote) and answers the new quote, its failure the caller's.
- *
- * Time to read (WCAG 2.2.1): a quote with fewer than `readSeconds` left (its `expiresAt`, epoch
- * seconds) is never the one shown: the hook asks `renew` for a fresh one first (`ready` is false
- * until it has), so a confirm step does not open on figures about to run out; `renew` is also
- * the customer's "more time". While a commit is sent, "Sending…" is said (politely).
- */
-export function useQuoteCommit<Quote, Done>(options: {
+export type QuoteCommitOptions<Quote, Done> = {
   first: Quote;
   commit: (quote: Quote, requestId: string) => Promise<Done>;
   renew?: (quote: Quote) => Promise<Quote>;
@@ -36,11 +21,27 @@ export function useQuoteCommit<Quote, Done>(options: {
   readSeconds?: number;
   /** When a quote runs out (epoch seconds): its `expiresAt` unless said; undefined: it does not. */
   expiresAt?: (quote: Quote) => number | undefined;
-}) {
+};
+
+/**
+ * The confirm step of quote then commit: the quote shown, one request id per attempt (a retry
+ * after a lost answer commits once), busy, and the refusal to word. `submit` commits the quote
+ * shown; a quote that ran out (10032) is renewed in place with `renew`, under a new request id,
+ * and `renewedText` is said: nothing is committed until the customer confirms the figures shown.
+ * With `autoRenew: false` a 10032 is a refusal like any other and the customer asks for the new
+ * quote (`renew`); without `renew` there is no new quote to ask for. With `onFailure` a refusal is
+ * the caller's to word (on its fields) instead of `failure`; `renewNow` renews for a step of the
+ * caller's own (sending a code for the quote) and answers the new quote, its failure the caller's.
+ *
+ * Time to read (WCAG 2.2.1): a quote with fewer than `readSeconds` left (its `expiresAt`, epoch
+ * seconds) is never the one shown: the hook asks `renew` for a fresh one first (`ready` is false
+ * until it has), so a confirm step does not open on figures about to run out; `renew` is also
+ * the customer's "more time". While a commit is sent, "Sending…" is said (politely).
+ */
+export function useQuoteCommit<Quote, Done>(options: QuoteCommitOptions<Quote, Done>) {
   const { t } = useTranslation();
   const newId = options.newId ?? newRequestId;
   const [quote, setQuote] = useState(options.first);
-  const [ready, setReady] = useState(() => !(options.renew && aboutToExpire(options, options.first)));
   const [requestId, setRequestId] = useState(newId);
   const [renewed, setRenewed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -66,12 +67,7 @@ export function useQuoteCommit<Quote, Done>(options: {
     try {
       options.onDone(await options.commit(quote, requestId), quote);
     } catch (error) {
-      if (
-        error instanceof ApiFailure &&
-        error.code === Code.PRICE_CHANGED &&
-        options.renew &&
-        options.autoRenew !== false
-      ) {
+      if (renewsWhenRefused(error, options)) {
         try {
           await renewNow();
         } catch (again) {
@@ -82,21 +78,14 @@ export function useQuoteCommit<Quote, Done>(options: {
       setBusy(false);
     }
   };
-  // A quote about to run out is renewed before it is shown, once.
-  const freshening = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the first quote
-  useEffect(() => {
-    if (ready || freshening.current || !options.renew) return;
-    freshening.current = true;
-    options
-      .renew(options.first)
-      .then((next) => {
-        setQuote(next);
-        setRequestId(newId());
-      })
-      .catch(setFailure)
-      .finally(() => setReady(true));
-  }, []);
+  const ready = useFreshFirst(
+    options,
+    (next) => {
+      setQuote(next);
+      setRequestId(newId());
+    },
+    setFailure,
+  );
   /** Asks for a new quote now (the customer's "new quote"). */
   const renew = async () => {
     setBusy(true);
@@ -110,6 +99,45 @@ export function useQuoteCommit<Quote, Done>(options: {
     }
   };
   return { quote, ready, renewed, busy, failure, submit, renew, renewNow };
+}
+
+/** Whether a refusal renews the quote at once: it ran out (10032), and the caller has not said otherwise. */
+function renewsWhenRefused(error: unknown, options: { renew?: unknown; autoRenew?: boolean }): boolean {
+  return (
+    error instanceof ApiFailure &&
+    error.code === Code.PRICE_CHANGED &&
+    options.renew !== undefined &&
+    options.autoRenew !== false
+  );
+}
+
+/**
+ * A first quote about to run out is renewed before it is shown, once: false until it is (or at
+ * once true when it has time enough to be read, or there is no renewing).
+ */
+function useFreshFirst<Quote>(
+  options: {
+    first: Quote;
+    renew?: (quote: Quote) => Promise<Quote>;
+    readSeconds?: number;
+    expiresAt?: (quote: Quote) => number | undefined;
+  },
+  take: (next: Quote) => void,
+  fail: (error: unknown) => void,
+): boolean {
+  const [ready, setReady] = useState(() => !(options.renew && aboutToExpire(options, options.first)));
+  const freshening = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the first quote
+  useEffect(() => {
+    if (ready || freshening.current || !options.renew) return;
+    freshening.current = true;
+    options
+      .renew(options.first)
+      .then(take)
+      .catch(fail)
+      .finally(() => setReady(true));
+  }, []);
+  return ready;
 }
 
 /** The seconds a quote must have left to be shown, unless the product says. */

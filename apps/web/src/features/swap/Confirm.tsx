@@ -104,28 +104,7 @@ export function ConfirmSwap({
         <Countdown left={refusedAsExpired ? 0 : clock.left} id={expiredId} max={SWAP_HOLD_SECONDS} />
       }
       renewed={renewed && !expired && t('swap.confirm.renewed')}
-      notices={
-        warn && !failure ? (
-          <div className="notice product-offer" data-testid="quote-warning">
-            <p>{t('swap.confirm.warning')}</p>
-            <button
-              type="button"
-              className="button ghost"
-              data-testid="more-time"
-              aria-disabled={busy || undefined}
-              onClick={() => {
-                if (!busy) void renew();
-              }}
-            >
-              {t('swap.confirm.more')}
-            </button>
-          </div>
-        ) : (
-          <p className="small muted" data-testid="quote-held">
-            {t('swap.confirm.held')}
-          </p>
-        )
-      }
+      notices={<HeldNote warn={warn && !failure} busy={busy} onMore={() => void renew()} />}
       failure={
         failure ? (
           <Refusal error={failure} pair={pair} action={newQuote} />
@@ -149,5 +128,32 @@ export function ConfirmSwap({
     >
       <QuoteFigures quote={quote} testId="confirm-figures" />
     </QuoteConfirm>
+  );
+}
+
+/** Under the figures: how long the quote is held, or (near its end) the warning and "More time". */
+function HeldNote({ warn, busy, onMore }: { warn: boolean; busy: boolean; onMore: () => void }) {
+  const { t } = useTranslation();
+  if (!warn)
+    return (
+      <p className="small muted" data-testid="quote-held">
+        {t('swap.confirm.held')}
+      </p>
+    );
+  return (
+    <div className="notice product-offer" data-testid="quote-warning">
+      <p>{t('swap.confirm.warning')}</p>
+      <button
+        type="button"
+        className="button ghost"
+        data-testid="more-time"
+        aria-disabled={busy || undefined}
+        onClick={() => {
+          if (!busy) onMore();
+        }}
+      >
+        {t('swap.confirm.more')}
+      </button>
+    </div>
   );
 }

@@ -170,6 +170,31 @@ function useFormMessages<F extends string>(find: () => FieldErrors<F>) {
 }
 
 /**
+ * One send at a time: busy at once, before React renders it (a second Enter meanwhile sends
+ * nothing), and "Sending…" said politely while the answer is awaited; focus stays where it is
+ * (`SubmitButton`).
+ */
+function useSending() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+  const send = async (work: () => Promise<void>, fail: (error: unknown) => void) => {
+    sending.current = true;
+    setBusy(true);
+    announce(t('state.sending'));
+    try {
+      await work();
+    } catch (error) {
+      fail(error);
+    } finally {
+      sending.current = false;
+      setBusy(false);
+    }
+  };
+  return { busy, isSending: () => sending.current, send };
+}
+
+/**
  * One form over a contract call: its values, field errors, form error, notice and busy state.
  * Submitting validates with the call's zod schema (plus `check`) and puts each issue under its
  * field, or says "Sending…" while the body is sent (a submit meanwhile is ignored; the button is
@@ -182,9 +207,7 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
   const fields = Object.keys(options.initial) as F[];
   const messages = useFormMessages<F>(() => findErrors(options, fields, values).found);
   const { errors, setErrors, setFailure, clearMessages } = messages;
-  const [busy, setBusy] = useState(false);
-  // Busy at once, before React renders it: a second Enter meanwhile sends nothing.
-  const sending = useRef(false);
+  const { busy, isSending, send } = useSending();
   const { remember, focusInvalid } = useInvalidFocus();
 
   /**
@@ -209,23 +232,12 @@ export function useContractForm<F extends string, Out>(options: ContractFormOpti
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (sending.current) return;
+    if (isSending()) return;
     remember(event);
     setFailure('');
     const { body, errors: found } = validate();
     if (Object.keys(found).length > 0) return;
-    sending.current = true;
-    setBusy(true);
-    // Said politely while the answer is awaited; focus stays where it is (`SubmitButton`).
-    announce(t('state.sending'));
-    try {
-      await options.submit(body as Out);
-    } catch (error) {
-      showFailure(error);
-    } finally {
-      sending.current = false;
-      setBusy(false);
-    }
+    await send(() => options.submit(body as Out), showFailure);
   };
 
   const setValue = (name: F, value: string) => setValues((current) => ({ ...current, [name]: value }));
