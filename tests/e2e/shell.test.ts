@@ -166,6 +166,34 @@ describe('desktop shell', () => {
     expect(await language.getAttribute('aria-expanded')).toBe('false');
     await page.context().close();
   });
+
+  it('keeps the page where its first paint put it while its data arrives (layout shift ≤ 0.05)', async () => {
+    const { page } = await app.open('desktop');
+    // Every layout shift of the page's life not caused by input, summed: at least Lighthouse's CLS
+    // (its worst window of shifts). The footer stood in the first paint of a short screen, then was
+    // pushed down as the list or the pairs arrived.
+    await page.addInitScript(() => {
+      const total = { value: 0 };
+      Object.assign(window, { layoutShift: total });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!entry.hadRecentInput) total.value += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const path of ['/market', '/swap']) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await settled(page);
+      const shift = await page.evaluate(
+        () => (window as unknown as { layoutShift: { value: number } }).layoutShift.value,
+      );
+      expect(shift, path).toBeLessThanOrEqual(0.05);
+    }
+    await page.context().close();
+  });
 });
 
 describe('mobile shell', () => {
