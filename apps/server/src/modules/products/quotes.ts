@@ -152,7 +152,11 @@ export class Quotes<T extends z.ZodMiniType> {
     };
     const payload = Buffer.from(JSON.stringify(signed)).toString('base64url');
     const key = this.keys.get(this.keyId) as KeyObject;
-    return { quoteId: `${this.keyId}.${payload}.${Quotes.mac(key, this.keyId, payload)}`, issuedAt, expiresAt };
+    return {
+      quoteId: `${this.keyId}.${payload}.${Quotes.mac(key, this.keyId, payload)}`,
+      issuedAt,
+      expiresAt,
+    };
   }
 
   /** The figures of a quote id, verified for this holder (10026, 10028); its expiry is the caller's to check. */
