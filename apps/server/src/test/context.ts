@@ -152,7 +152,7 @@ export async function createTestContext(
   const audit = options.audit ?? new AuditService(db);
   const ledger = options.ledger ?? new LedgerService(db, audit);
   await ledger.ensureSystemAccounts();
-  const notices = options.notices ?? new NoticesService(db);
+  const notices = options.notices ?? new NoticesService(db, now);
   const mail: MailMessage[] = [];
   const identity =
     options.identity ??

@@ -19,6 +19,22 @@ describe(`notices on ${TEST_DB}`, () => {
     return (await ctx.customer({ name })).id;
   }
 
+  it('dates a notice by the service clock (a sandbox clock days ahead), as the product that sends it', async () => {
+    const user = await customer('notice.clocked');
+    const ahead = Date.parse('2031-03-04T05:06:07.000Z');
+    const clocked = new NoticesService(t.db, () => ahead);
+    await clocked.notify(user, 'en', 'position_stop_loss', {
+      order: 'SWX000000008',
+      code: 'BTCUSDT',
+      price: '90000.00',
+      profit: '1',
+      book: 'live',
+    });
+    const [latest] = await notices.list(user, 'en');
+    expect(latest?.noticeContent).toContain('SWX000000008');
+    expect(new Date(latest?.createdAt ?? '').toISOString()).toBe('2031-03-04T05:06:07.000Z');
+  });
+
   it('renders a notice in the language of each read, not the language it was created in', async () => {
     const user = await customer('notice.reader');
     await notices.notify(user, 'en', 'position_stop_loss', {

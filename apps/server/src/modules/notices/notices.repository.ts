@@ -12,11 +12,11 @@ export type NoticeRow = {
 
 export async function insertNotice(
   db: Queryable,
-  notice: { userId: number; kind: string; params: Record<string, string>; content: string },
+  notice: { userId: number; kind: string; params: Record<string, string>; content: string; at: string },
 ): Promise<number> {
   const rows = await db.query<{ id: string }>(
-    'INSERT INTO notices (user_id, kind, params, notice_content) VALUES ($1, $2, $3::jsonb, $4) RETURNING id',
-    [notice.userId, notice.kind, JSON.stringify(notice.params), notice.content],
+    'INSERT INTO notices (user_id, kind, params, notice_content, created_at) VALUES ($1, $2, $3::jsonb, $4, $5) RETURNING id',
+    [notice.userId, notice.kind, JSON.stringify(notice.params), notice.content, notice.at],
   );
   return Number(rows[0]?.id);
 }

@@ -123,8 +123,12 @@ export class NoticesService {
   /** The weights modules declared (`declareKinds`); a kind none declared must be read. */
   private readonly weights = new Map<NoticeKind, NoticeWeight>();
 
-  constructor(db: Database) {
+  /** The service clock: a notice is dated by it (a sandbox's movable clock too), like the product that sends it. */
+  private readonly now: () => number;
+
+  constructor(db: Database, now: () => number = Date.now) {
     this.db = db;
+    this.now = now;
   }
 
   /**
@@ -169,7 +173,7 @@ export class NoticesService {
     params: Record<string, string>,
   ): Promise<number> {
     const content = renderNotice(kind, language, params);
-    return insertNotice(tx, { userId, kind, params, content });
+    return insertNotice(tx, { userId, kind, params, content, at: new Date(this.now()).toISOString() });
   }
 
   async list(userId: number, language: Language, readState?: 0 | 1): Promise<NoticeView[]> {
