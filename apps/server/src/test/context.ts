@@ -150,7 +150,7 @@ export async function createTestContext(
   const now = options.now ?? Date.now;
   const keys = options.keys ?? new KeyRing(Buffer.alloc(32, 3));
   const audit = options.audit ?? new AuditService(db);
-  const ledger = options.ledger ?? new LedgerService(db, audit);
+  const ledger = options.ledger ?? new LedgerService(db, audit, undefined, { now });
   await ledger.ensureSystemAccounts();
   const notices = options.notices ?? new NoticesService(db, now);
   const mail: MailMessage[] = [];

@@ -107,6 +107,8 @@ export type BatchWrite = {
   resolutions: readonly HoldResolution[];
   /** Each account's net change over the batch: CHECK constraints see only the final values. */
   deltas: readonly { accountId: number; balance: bigint; held: bigint }[];
+  /** When the batch is written, on the service clock (ISO): its entries' and resolved holds' time. */
+  at: string;
 };
 
 /**
@@ -121,8 +123,8 @@ export async function writeBatch(
 ): Promise<{ entries: Map<string, { id: number; createdAt: string }>; holds: Map<string, number> }> {
   const rows = await tx.query<{ what: 'entry' | 'hold'; id: string; key: string; created_at: Date | null }>(
     `WITH new_entries AS (
-       INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, reference, actor, reason, reverses_entry_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+       INSERT INTO ledger_entries (book, kind, idempotency_key, request_hash, reference, actor, reason, reverses_entry_id, created_at)
+       SELECT u.*, $28::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[]) AS u
        RETURNING id, idempotency_key, created_at
      ), new_postings AS (
        INSERT INTO ledger_postings (entry_id, account_id, book, asset, amount)
@@ -135,7 +137,7 @@ export async function writeBatch(
        RETURNING id, idempotency_key
      ), resolved AS (
        UPDATE ledger_holds h
-       SET status = r.status, resolution_key = r.resolution_key, posted_entry_id = e.id, resolved_at = now()
+       SET status = r.status, resolution_key = r.resolution_key, posted_entry_id = e.id, resolved_at = $28::timestamptz
        FROM unnest($22::bigint[], $23::text[], $24::text[]) AS r(hold_id, status, resolution_key)
        LEFT JOIN new_entries e ON e.idempotency_key = r.resolution_key
        WHERE h.id = r.hold_id
@@ -159,7 +161,7 @@ export async function writeBatch(
   return { entries, holds };
 }
 
-/** The write's parameters, $1 to $27: one array per column. */
+/** The write's parameters, $1 to $27: one array per column; $28 the batch's time. */
 function batchParams(batch: BatchWrite): unknown[] {
   return [
     batch.entries.map((e) => e.book),
@@ -189,5 +191,6 @@ function batchParams(batch: BatchWrite): unknown[] {
     batch.deltas.map((d) => d.accountId),
     batch.deltas.map((d) => d.balance.toString()),
     batch.deltas.map((d) => d.held.toString()),
+    batch.at,
   ];
 }

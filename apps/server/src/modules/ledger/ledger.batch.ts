@@ -36,6 +36,9 @@ import {
 } from './ledger.types.ts';
 import { writeAccepted } from './ledger.write.ts';
 
+/** A ledger's queue bound and clock (the service clock; Date.now unless given). */
+export type LedgerOptions = { maxQueued?: number; now?: () => number };
+
 /**
  * Group commit for the ledger. Requests queue up while a batch is being written; the next batch
  * takes everything queued (up to MAX_BATCH) into ONE transaction: lock the accounts and holds it
@@ -60,15 +63,18 @@ export class LedgerBatcher {
   private readonly audit: AuditService;
   private readonly logger: Logger | undefined;
   private readonly maxQueued: number;
+  /** The service clock: an entry is dated by it (a sandbox's movable clock too). */
+  private readonly now: () => number;
   /** Figures for benchmarks and logs. */
   readonly stats = { batches: 0, operations: 0, fallbacks: 0, refusedFull: 0 };
   private readonly channels = new Map<EntryKind, AttachmentChannel>();
   private readonly holdChannels = new Map<string, AttachmentChannel>();
 
-  constructor(db: Database, audit: AuditService, logger?: Logger, limits: { maxQueued?: number } = {}) {
+  constructor(db: Database, audit: AuditService, logger?: Logger, limits: LedgerOptions = {}) {
     this.db = db;
     this.audit = audit;
     this.logger = logger;
+    this.now = limits.now ?? Date.now;
     this.maxQueued = limits.maxQueued ?? DEFAULT_MAX_QUEUED;
     if (!Number.isInteger(this.maxQueued) || this.maxQueued < 1)
       throw new Error('the ledger queue holds at least one operation');
@@ -205,7 +211,13 @@ export class LedgerBatcher {
   private async execute(tx: Queryable, batch: Pending[]): Promise<Outcomes> {
     const { locked, stored } = await lockAndReadKeys(tx, batch);
     const { outcomes, accepted, replayOf } = applyBatch(batch, locked, stored);
-    for (const [item, written] of await writeAccepted(tx, this.audit, accepted)) outcomes.set(item, written);
+    for (const [item, written] of await writeAccepted(
+      tx,
+      this.audit,
+      accepted,
+      new Date(this.now()).toISOString(),
+    ))
+      outcomes.set(item, written);
     for (const [item, first] of replayOf) {
       const outcome = outcomes.get(first);
       outcomes.set(

@@ -96,6 +96,26 @@ describe(`ledger on ${TEST_DB}`, () => {
     ).rejects.toSatisfy(rejectsWith('invalid_request'));
   });
 
+  it('dates an entry by the service clock (a sandbox clock days ahead), as the product that writes it', async () => {
+    const ahead = Date.parse('2031-03-04T05:06:07.000Z');
+    const clocked = new LedgerService(t.db, audit, undefined, { now: () => ahead });
+    const a = await newCustomer();
+    const b = await newCustomer();
+    const from = await clocked.walletAccount('demo', a, 'USDT');
+    const to = await clocked.walletAccount('demo', b, 'USDT');
+    const written = await clocked.transfer({
+      book: 'demo',
+      kind: 'transfer',
+      idempotencyKey: `clocked-${a}`,
+      actor: 'test',
+      postings: [
+        { accountId: from, amount: -USDT(1) },
+        { accountId: to, amount: USDT(1) },
+      ],
+    });
+    expect(written.createdAt).toBe('2031-03-04T05:06:07.000Z');
+  });
+
   it('refuses a posting that crosses books', async () => {
     const a = await newCustomer();
     const demo = await ledger.walletAccount('demo', a, 'USDT');

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module.ts';
+import { type Base, defineModule } from '../../platform/module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { MarketService } from '../market/market.service.ts';
 import { reconciliationJob } from './ledger.jobs.ts';
@@ -8,9 +8,10 @@ import { LedgerService } from './ledger.service.ts';
 /** The double-entry ledger: the only writer of balances; the customer's balances and record. */
 export const ledgerModule = defineModule({
   name: 'ledger',
-  create: (platform, { audit }: { audit: AuditService; market: MarketService }) => ({
+  create: (platform, { audit, clock }: { audit: AuditService; market: MarketService } & Base) => ({
     ledger: new LedgerService(platform.db, audit, platform.logger, {
       maxQueued: platform.config.ledgerMaxQueued,
+      now: clock.now,
     }),
   }),
   routes: (server, { ledger, market }) => ledgerRoutes(server, ledger, market),

@@ -19,7 +19,7 @@ import {
   SMART,
   WALLET,
 } from './ledger.balances.ts';
-import { LedgerBatcher } from './ledger.batch.ts';
+import { LedgerBatcher, type LedgerOptions } from './ledger.batch.ts';
 import {
   type EntryLine,
   entriesOfOwner,
@@ -143,7 +143,7 @@ export class LedgerService {
   private readonly describers = new Map<string, EntryDescriber>();
 
   /** `limits.maxQueued`: operations that may wait for a batch at once (LEDGER_MAX_QUEUED); more are refused with 10031. */
-  constructor(db: Database, audit: AuditService, logger?: Logger, limits: { maxQueued?: number } = {}) {
+  constructor(db: Database, audit: AuditService, logger?: Logger, limits: LedgerOptions = {}) {
     this.db = db;
     this.batcher = new LedgerBatcher(db, audit, logger, limits);
   }

@@ -14,8 +14,9 @@ export async function writeAccepted(
   tx: Queryable,
   audit: Pick<AuditService, 'appendBatchInTx'>,
   accepted: Accepted[],
+  at: string,
 ): Promise<Map<Pending, Written>> {
-  const written = await writeBatch(tx, batchWrite(accepted));
+  const written = await writeBatch(tx, { ...batchWrite(accepted), at });
   const entryOf = (item: Pending) =>
     item.op.type === 'transfer' || item.op.type === 'post' ? written.entries.get(keyOf(item.op)) : undefined;
   const holdOf = (item: Pending) => (item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined);
