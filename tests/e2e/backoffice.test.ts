@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import {
   AdminSignInPage,
@@ -10,6 +10,7 @@ import {
   KycReviewPage,
   StaffPage,
 } from '../support/pages/index.ts';
+import { KeyboardUser } from '../support/pages/keyboard.ts';
 import { enrolStaffByApi, STAFF_PASSWORD } from '../support/staff.ts';
 import { uploadKycPhotos } from '../support/uploads.ts';
 
@@ -38,11 +39,17 @@ describe('back office as an app', () => {
     // The customer's page: both books, the demo funding entry, a live session, no KYC yet.
     const balances = await customers.rows('customer-balances');
     expect(balances).toHaveLength(8);
-    expect(balances.join('\n')).toMatch(/Demo\s+USDT\s+100000\.000000\s+0\.000000\s+100000\.000000/);
-    expect(balances.join('\n')).toMatch(/Live\s+USDT\s+0\.000000/);
-    expect((await customers.rows('customer-transactions')).join('\n')).toContain('demo_funding');
+    // Amounts under the display rule (formatDisplay): the asset's digits without trailing zeros,
+    // at least two decimals, in the staff member's number format; never the wire's "100000.000000".
+    expect(balances.join('\n')).toMatch(/Demo\s+USDT\s+100,000\.00\s+0\.00\s+100,000\.00/);
+    expect(balances.join('\n')).toMatch(/Live\s+USDT\s+0\.00\s/);
+    expect(balances.join('\n')).not.toContain('.000000');
+    expect((await customers.rows('customer-transactions')).join('\n')).toMatch(
+      /demo_funding\s+\S+\s+100,000\.00 USDT/,
+    );
     expect(await customers.rows('customer-sessions')).toHaveLength(1);
     await p.getByText('Never submitted.').waitFor();
+    await screenshotTo(p, 'admin-customer-1366-en');
     await expectAccessible(p, 'desktop /admin/customers/:id');
     // Reload keeps the page (the server answers the app for /admin/ paths).
     await p.reload();
@@ -137,12 +144,78 @@ describe('back office as an app', () => {
     await customers.gotoCustomer(customer.userInfo.id);
     await customers.heading(`Customer ${customer.userInfo.id}`).waitFor();
     await expectAccessible(p, 'mobile /admin/customers/:id');
+    await screenshotTo(p, 'admin-customer-390-en');
     await customers.chooseLanguage('ar');
     await expect.poll(() => customers.dir()).toBe('rtl');
     await customers.openScreen('الموظفون');
     await customers.heading('الموظفون', 2).waitFor();
     await expect.poll(async () => (await customers.rows('staff-table')).join('\n')).toContain(ADMIN);
     await expectAccessible(p, 'mobile /admin/staff, Arabic');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+  it('on a phone the menu is one row, a Menu button opens every section by keyboard, Escape closes it; the desktop keeps its bar', async () => {
+    const signedIn = adminSession;
+    if (!signedIn) throw new Error('the admin has no session');
+    const { page: p, errors, context } = await app.open('mobile', { staff: signedIn });
+    const office = new CustomersPage(p);
+    await p.goto('/admin/customers');
+    await office.heading('Customers', 2).waitFor();
+    const nav = p.getByRole('navigation', { name: 'Sections' });
+    const menu = nav.getByRole('button', { name: 'Menu' });
+    const links = nav.getByRole('link');
+    // At 390 px the menu takes one row before the screen, not a row per few sections.
+    const height = async () => (await nav.boundingBox())?.height ?? Number.POSITIVE_INFINITY;
+    expect(await height()).toBeLessThanOrEqual(64);
+    await screenshotTo(p, 'admin-menu-390-en-closed');
+    // By keyboard: Tab to the button, Enter opens the list, Tab reaches every section in turn.
+    const user = new KeyboardUser(p);
+    await user.tabTo('Menu', { max: 10 });
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await user.press('Enter');
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+    const sections = await links.allInnerTexts();
+    expect(sections.length).toBeGreaterThanOrEqual(9);
+    const reached: string[] = [];
+    for (let i = 0; i <= sections.length; i++) {
+      await user.press('Tab');
+      if (!(await p.evaluate(() => Boolean(document.activeElement?.closest('nav'))))) break;
+      reached.push((await user.focus()).name);
+    }
+    expect(reached).toEqual(sections);
+    await screenshotTo(p, 'admin-menu-390-en-open');
+    await expectAccessible(p, 'mobile /admin menu open');
+    // Escape closes it and gives focus back to the button.
+    await user.tabTo(sections[1] ?? '', { back: true, max: sections.length + 1 });
+    await user.press('Escape');
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+    await user.expectFocusOn('Menu', 'BUTTON');
+    expect(await links.first().isVisible()).toBe(false);
+    // A section chosen from it opens, and the list closes.
+    await user.press('Space');
+    await user.tabTo('Staff', { max: sections.length });
+    await user.press('Enter');
+    await office.heading('Staff', 2).waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    // On the desktop the bar as it was: no button, every section shown.
+    await p.setViewportSize({ width: 1366, height: 900 });
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await expect.poll(async () => (await links.allInnerTexts()).length).toBe(sections.length);
+    await screenshotTo(p, 'admin-menu-1366-en');
+    // In Arabic the same: one row on the phone, the button named in Arabic, mirrored.
+    await p.setViewportSize({ width: 390, height: 844 });
+    await office.chooseLanguage('ar');
+    await expect.poll(() => office.dir()).toBe('rtl');
+    const arabic = p.getByRole('navigation', { name: 'الأقسام' });
+    expect((await arabic.boundingBox())?.height).toBeLessThanOrEqual(64);
+    await arabic.getByRole('button', { name: 'القائمة' }).click();
+    await screenshotTo(p, 'admin-menu-390-ar-open');
+    await expectAccessible(p, 'mobile /admin menu open, Arabic');
+    await p.setViewportSize({ width: 1366, height: 900 });
+    await expect
+      .poll(async () => (await arabic.getByRole('link').allInnerTexts()).length)
+      .toBe(sections.length);
+    await screenshotTo(p, 'admin-menu-1366-ar');
     expect(errors).toEqual([]);
     await context.close();
   });

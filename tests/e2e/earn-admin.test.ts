@@ -71,18 +71,18 @@ describe('earn in the back office', () => {
     expect(id).toBeGreaterThan(0);
     // Nothing funded yet: sold out for want of a reserve, in both books.
     await expect.poll(() => p.getByTestId('earn-status').innerText()).toBe('Sold out: reserve too small');
-    expect(await products.reserveRow('Live').innerText()).toContain('0 USDT');
+    expect(await products.reserveRow('Live').innerText()).toContain('0.00 USDT');
     await expectAccessible(p, 'desktop /admin/earn/products/:id');
 
     // Fund the live reserve: the preview shows the reserve after the amount before it is sent.
     await products.typeFunding('Live', '500', 'Launch reserve for the first investors');
-    await expect.poll(() => products.freeAfter().innerText()).toBe('500 USDT');
+    await expect.poll(() => products.freeAfter().innerText()).toBe('500.00 USDT');
     await shoot(p, 'earn-product-1280-en');
     await products.fund();
     await expect
       .poll(async () => (await products.reserveRow('Live').locator('td').nth(1).innerText()).trim())
-      .toBe('500 USDT');
-    expect((await products.reserveRow('Demo').locator('td').nth(1).innerText()).trim()).toBe('0 USDT');
+      .toBe('500.00 USDT');
+    expect((await products.reserveRow('Demo').locator('td').nth(1).innerText()).trim()).toBe('0.00 USDT');
     await expect.poll(() => p.getByTestId('earn-status').innerText()).toBe('On sale');
     // The server says the same.
     const staff = staffApi(app.server, staffSession);
@@ -113,9 +113,9 @@ describe('earn in the back office', () => {
     const facts = await review.facts.innerText();
     for (const shown of [
       PRODUCT,
-      '1000 USDT',
+      '1,000.00 USDT',
       TX_HASH.slice(2),
-      'One approval is enough: not above the four-eyes threshold of 10000 USDT',
+      'One approval is enough: not above the four-eyes threshold of 10,000.00 USDT',
     ])
       expect(facts).toContain(shown);
     await expectAccessible(p, 'desktop /admin/earn/proofs/:id');
@@ -129,7 +129,7 @@ describe('earn in the back office', () => {
     // The product's figures now show the investment and the interest moved from the reserve.
     await products.goto();
     const row = products.row(PRODUCT);
-    await expect.poll(() => row.locator('[data-book="live"]').innerText()).toContain('1000 USDT (1)');
+    await expect.poll(() => row.locator('[data-book="live"]').innerText()).toContain('1,000.00 USDT (1)');
     const liveFigures = await row.locator('[data-book="live"]').innerText();
     expect(liveFigures).toContain('490.136987 USDT'); // 500 − 9.863013 promised
     expect(liveFigures).toContain('9.863013 USDT');

@@ -2,9 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { btcPagePath, type Layout, settled, watchErrors } from '../support/browser.ts';
+import { readAllNotices } from '../support/accounts.ts';
+import { btcPagePath, type Layout, screenshotTo, settled, watchErrors } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
+import { SwapPage } from '../support/pages/index.ts';
 import { KeyboardUser, PassPagesByKeyboard, TradingByKeyboard } from '../support/pages/keyboard.ts';
+import { ShellReads } from '../support/pages/shell-reads.ts';
 
 /**
  * Keyboard and screen-reader customers (issue 20, WCAG 2.2 AA): each journey is driven by keys
@@ -253,6 +256,34 @@ describe('by keyboard alone', () => {
       .poll(() => page.getByRole('button', { name: '1 day', exact: true }).getAttribute('aria-pressed'))
       .toBe('true');
     await page.context().close();
+  });
+
+  it("Tab reaches an amount's Max button, named without bidi controls, in English and Arabic (issue 41 #17)", async () => {
+    const customer = await app.customer('keys-max@example.com');
+    await readAllNotices(app.server, customer.token);
+    for (const [language, max] of [
+      ['en', /^Max \(pay /],
+      ['ar', /^الحد الأقصى \(ادفع /],
+    ] as const) {
+      const { page, context } = await app.open('desktop', { as: customer, language, quiet: true });
+      const swap = new SwapPage(page);
+      await swap.goto();
+      await swap.choose('USDT', 'BTC');
+      await swap.max.waitFor();
+      await swap.amount.focus();
+      await new KeyboardUser(page).tabTo(max, { max: 4 });
+      // The name as Playwright and as Chromium's accessibility tree give it: the amount, no U+2066–2069.
+      const name = await swap.max.ariaSnapshot();
+      expect(name, language).toMatch(/USDT\)"$/);
+      expect(name, language).not.toMatch(/[\u2066-\u2069]/);
+      const named = await new ShellReads(page).namesWithIsolates();
+      expect(
+        named.filter((n) => n.startsWith('button: ')),
+        language,
+      ).toEqual([]);
+      await screenshotTo(page, `swap-max-1366-${language}`);
+      await context.close();
+    }
   });
 });
 

@@ -125,7 +125,7 @@ describe('smart plans in the back office', () => {
     });
     await p.getByText(`Smart-plan product ${PRODUCT} created.`).waitFor();
     expect(await products.status.innerText()).toBe('On sale');
-    expect(await products.figures.innerText()).toContain('0 of 20000 USDT');
+    expect(await products.figures.innerText()).toContain('0.00 of 20,000.00 USDT');
     expect(await products.figures.innerText()).toContain('No plan has made a trade yet');
     const risk = await products.risk.innerText();
     for (const shown of [
@@ -172,8 +172,8 @@ describe('smart plans in the back office', () => {
       'Moving-average trend',
       'BTCUSDT',
       '7, 30, 90',
-      '100 – 5000 USDT',
-      '0 of 20000 USDT',
+      '100.00 – 5,000.00 USDT',
+      '0.00 of 20,000.00 USDT',
       '15 % of a positive result',
       'On sale',
       'No plan has made a trade yet',
@@ -202,7 +202,7 @@ describe('smart plans in the back office', () => {
       `Plan ${planId}`,
       `${CUSTOMER} (#${customer.userInfo.id})`,
       PRODUCT,
-      '1000 USDT',
+      '1,000.00 USDT',
       'of 15 %',
       'In progress',
     ])
@@ -226,11 +226,11 @@ describe('smart plans in the back office', () => {
     await plans.open(planId);
     expect(await plans.state.innerText()).toBe('In progress');
     const facts = await plans.facts.innerText();
-    for (const shown of [CUSTOMER, PRODUCT, 'Moving-average trend', 'BTCUSDT', '1000 USDT'])
+    for (const shown of [CUSTOMER, PRODUCT, 'Moving-average trend', 'BTCUSDT', '1,000.00 USDT'])
       expect(facts).toContain(shown);
     expect(await plans.results.innerText()).toContain('Not yet: no income day posted');
     const bought7 = await plans.planTerms.innerText();
-    for (const shown of ['7', '100 – 5000 USDT', '15 % of a positive result', '15 %', '2×'])
+    for (const shown of ['7', '100.00 – 5,000.00 USDT', '15 % of a positive result', '15 %', '2×'])
       expect(bought7).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/plans/:id');
     await shoot(p, 'smart-plan-1366-en');
@@ -239,7 +239,7 @@ describe('smart plans in the back office', () => {
 
     // The product now holds the plan's amount.
     await products.goto();
-    await expect.poll(() => products.row(PRODUCT).innerText()).toContain('1000 of 20000 USDT');
+    await expect.poll(() => products.row(PRODUCT).innerText()).toContain('1,000.00 of 20,000.00 USDT');
 
     // The capacity cannot fall below what the plans hold; a new fee applies to new plans only.
     await products.row(PRODUCT).getByRole('link', { name: PRODUCT }).click();

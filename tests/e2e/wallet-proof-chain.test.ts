@@ -87,7 +87,7 @@ describe('deposit proofs against the watched chain, in the back office', () => {
     await p
       .getByText("Found: a mined transfer of at least the declared amount to the customer's deposit address")
       .waitFor();
-    expect(await p.getByTestId('deposit-facts').innerText()).toContain('160.000000 USDT');
+    expect(await p.getByTestId('deposit-facts').innerText()).toContain('160.00 USDT');
     await review.claim();
     expect(await p.getByTestId('approval-blocked').count()).toBe(0);
     await review.approve();

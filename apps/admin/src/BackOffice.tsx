@@ -1,6 +1,6 @@
 import { LANGUAGE_NAMES, type Language, type StaffInfo } from '@swx/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { alertsSections } from './alerts/sections.ts';
 import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSession } from './api.ts';
@@ -115,15 +115,41 @@ function TopBar({
   );
 }
 
-/** The menu of the sections the staff member's role may open. */
+/**
+ * The menu of the sections the staff member's role may open: a bar on a wide screen; on a phone
+ * (admin.css, under 40rem) one row with a Menu button that shows the list (a disclosure: Escape or
+ * choosing a section closes it, Escape gives focus back to the button).
+ */
 function SectionNav({ sections }: { sections: readonly Section[] }) {
   const { text, language } = useBackOffice();
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const list = useId();
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.preventDefault();
+    setOpen(false);
+    toggle.current?.focus();
+  };
   return (
-    <nav className="admin-nav" aria-label={text.nav.label}>
-      <ul>
+    <nav className="admin-nav" aria-label={text.nav.label} onKeyDown={onKeyDown}>
+      <button
+        ref={toggle}
+        type="button"
+        className="menu-toggle"
+        aria-expanded={open}
+        aria-controls={list}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="menu-icon" aria-hidden="true" />
+        {text.nav.menu}
+      </button>
+      <ul id={list} data-open={open ? '' : undefined}>
         {sections.map((s) => (
           <li key={s.path}>
-            <NavLink to={s.path}>{s.label(language)}</NavLink>
+            <NavLink to={s.path} onClick={() => setOpen(false)}>
+              {s.label(language)}
+            </NavLink>
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import type { CustomerOverview, Language } from '@swx/contract';
+import { shownAmount } from './amount.ts';
 import { useBackOffice } from './context.ts';
-import { Amount, type Column, DataTable, textColumn, timeColumn } from './DataTable.tsx';
+import { Amount, type Column, DataTable, Money, textColumn, timeColumn } from './DataTable.tsx';
 import type { Text } from './text.ts';
 
 type Balance = CustomerOverview['balances'][number];
@@ -19,12 +20,17 @@ const bookColumn = <R extends { book: 'demo' | 'live' }>(t: Words): Column<R> =>
   sortValue: (r) => r.book,
 });
 
-const balanceColumns = (t: Words): Column<Balance>[] => [
+/** A balance's figure under the display rule; the row names the asset once, in its own column. */
+const figure = (language: Language, value: string, asset: string) => (
+  <Amount value={shownAmount(language, value, asset)} />
+);
+
+const balanceColumns = (t: Words, language: Language): Column<Balance>[] => [
   bookColumn(t),
   textColumn('asset', t.asset, (b) => b.asset),
-  { key: 'balance', header: t.balance, cell: (b) => <Amount value={b.balance} /> },
-  { key: 'held', header: t.held, cell: (b) => <Amount value={b.held} /> },
-  { key: 'available', header: t.available, cell: (b) => <Amount value={b.available} /> },
+  { key: 'balance', header: t.balance, cell: (b) => figure(language, b.balance, b.asset) },
+  { key: 'held', header: t.held, cell: (b) => figure(language, b.held, b.asset) },
+  { key: 'available', header: t.available, cell: (b) => figure(language, b.available, b.asset) },
 ];
 
 const positionColumns = (t: Words, language: Language): Column<Position>[] => [
@@ -44,8 +50,9 @@ const positionColumns = (t: Words, language: Language): Column<Position>[] => [
     header: t.closePrice,
     cell: (p) => (p.closePrice ? <Amount value={p.closePrice} /> : '—'),
   },
-  { key: 'margin', header: t.margin, cell: (p) => <Amount value={p.margin} /> },
-  { key: 'profit', header: t.result, cell: (p) => <Amount value={p.profit} /> },
+  // Margins and results are settled in USDT.
+  { key: 'margin', header: t.margin, cell: (p) => <Money value={p.margin} asset="USDT" /> },
+  { key: 'profit', header: t.result, cell: (p) => <Money value={p.profit} asset="USDT" /> },
   {
     key: 'status',
     header: t.status,
@@ -66,7 +73,7 @@ const entryColumns = (t: Words, language: Language): Column<Entry>[] => [
     cell: (e) => <code>{e.accountKind}</code>,
     sortValue: (e) => e.accountKind,
   },
-  { key: 'amount', header: t.amount, cell: (e) => <Amount value={`${e.amount} ${e.asset}`} /> },
+  { key: 'amount', header: t.amount, cell: (e) => <Money value={e.amount} asset={e.asset} /> },
   { key: 'reference', header: t.reference, cell: (e) => e.reference ?? '—' },
 ];
 
@@ -94,7 +101,7 @@ export function CustomerTables({ data }: { data: CustomerOverview }) {
       <h3>{t.balances}</h3>
       <DataTable
         caption={t.balances}
-        columns={balanceColumns(t)}
+        columns={balanceColumns(t, language)}
         rows={data.balances}
         rowKey={(b) => `${b.book}-${b.asset}`}
         {...loaded}

@@ -1,5 +1,6 @@
 import { type Language, plainDecimal } from '@swx/contract';
 import { type ReactNode, useId, useMemo, useState } from 'react';
+import { amountText, rangeText } from './amount.ts';
 import { failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
 import { fill, formatTime } from './text.ts';
@@ -290,12 +291,27 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
 }
 
-/** An amount as sent (a decimal string at the asset's scale), kept left to right in Arabic too. */
+/** A figure (an amount as `Money` words it, a price, a rate), kept left to right in Arabic too. */
 export const Amount = ({ value }: { value: string }) => (
   <span className="amount" dir="ltr">
     {value}
   </span>
 );
 
-/** A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same amount. */
+/** An amount of an asset under the display rule ("5,000.00 USDT", amount.ts), left to right. */
+export function Money({ value, asset, sign }: { value: string; asset: string; sign?: boolean }) {
+  const { language } = useBackOffice();
+  return <Amount value={amountText(language, value, asset, sign ? { sign } : {})} />;
+}
+
+/** A range of amounts of an asset ("100.00 – 5,000.00 USDT"). */
+export function MoneyRange({ min, max, asset }: { min: string; max: string; asset: string }) {
+  const { language } = useBackOffice();
+  return <Amount value={rangeText(language, min, max, asset)} />;
+}
+
+/**
+ * A decimal without the trailing zeros of its scale ("0.200000000000000000" → "0.2"): the same
+ * amount, as a form's field holds it. Shown amounts go through `Money` / amount.ts.
+ */
 export const plain = plainDecimal;

@@ -3,14 +3,12 @@ import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { failureMessage } from './api.ts';
 import { useBackOffice } from './context.ts';
-import { Amount, type Column, DataTable, plain } from './DataTable.tsx';
+import { Amount, type Column, DataTable, Money, MoneyRange } from './DataTable.tsx';
 import { ratioToPercent } from './rates.ts';
 import './kit.css';
 
-/** An amount of an asset, exact (the ledger's units, trailing zeros dropped), left to right. */
-export const Money = ({ value, asset }: { value: string; asset: string }) => (
-  <Amount value={`${plain(value)} ${asset}`} />
-);
+/** An amount of an asset under the display rule (DataTable's `Money`), for the product screens. */
+export { Money };
 
 /** `12 %`: a ratio as a percentage, kept left to right. */
 export const Percent = ({ ratio }: { ratio: string }) => <Amount value={`${ratioToPercent(ratio)} %`} />;
@@ -62,7 +60,7 @@ export const productColumns = {
     header,
     cell: (r) => {
       const p = of(r);
-      return <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />;
+      return <MoneyRange min={p.minAmount} max={p.maxAmount} asset={p.asset} />;
     },
     ...(sortable ? { sortValue: (r: Row) => Number(of(r).minAmount) } : {}),
   }),

@@ -1,7 +1,7 @@
 import { adminCalls, type EarnProduct } from '@swx/contract';
 import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, plain } from '../DataTable.tsx';
+import { MoneyRange } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
 import { Money, Percent } from '../KitProductList.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
@@ -21,7 +21,7 @@ function Terms({ product: p }: { product: EarnProduct }) {
         [t.income, t.incomes[p.income]],
         [t.term, termText(t, p)],
         [t.annualRate, <RateText key="r" product={p} />],
-        [t.limits, <Amount key="l" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />],
+        [t.limits, <MoneyRange key="l" min={p.minAmount} max={p.maxAmount} asset={p.asset} />],
         [t.capacity, <Money key="c" value={p.capacity} asset={p.asset} />],
         [t.invested, <Money key="i" value={p.invested} asset={p.asset} />],
         [t.penalty, p.termDays === null ? '—' : <Percent key="p" ratio={p.penaltyRate} />],

@@ -1,8 +1,9 @@
 import { adminCalls, type EarnProduct, type EarnProductAdmin } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
+import { amountText, shownAmount } from '../amount.ts';
 import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, plain } from '../DataTable.tsx';
+import { type Column, MoneyRange } from '../DataTable.tsx';
 import { Money, ProductList, productColumns } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
@@ -99,20 +100,21 @@ function BookFigures({ row, book }: { row: EarnProductAdmin; book: 'demo' | 'liv
 /** A product's limits: the amounts one investment may be, and what is invested against the capacity. */
 function Limits({ product: p }: { product: EarnProduct }) {
   const t = useEarnText();
+  const { language } = useBackOffice();
   return (
     <dl className="kit-figures">
       <div>
         <dt>{t.limits}</dt>
         <dd>
-          <Amount value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />
+          <MoneyRange min={p.minAmount} max={p.maxAmount} asset={p.asset} />
         </dd>
       </div>
       <div>
         <dt>{t.capacity}</dt>
         <dd>
           {fill(t.capacityValue, {
-            invested: plain(p.invested),
-            capacity: `${plain(p.capacity)} ${p.asset}`,
+            invested: shownAmount(language, p.invested, p.asset),
+            capacity: amountText(language, p.capacity, p.asset),
           })}
         </dd>
       </div>

@@ -1,9 +1,10 @@
 import { adminCalls, BOOKS, type Book, type EarnProductAdmin, earnFundBody } from '@swx/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { amountText, shownAmount } from '../amount.ts';
 import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, plain } from '../DataTable.tsx';
+import type { Column } from '../DataTable.tsx';
 import { AccountFunding, fundingTexts, NowAfter } from '../KitFunding.tsx';
 import { Money } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
@@ -110,11 +111,11 @@ export function ReserveFunding({ item }: { item: EarnProductAdmin }) {
         await client.invalidateQueries({ queryKey: keys.earn, refetchType: 'none' });
         const after = saved.books.find((b) => b.book === body.book);
         return fill(t.funded, {
-          amount: plain(body.amount),
+          amount: shownAmount(language, body.amount, asset),
           asset,
           book: t.books[body.book],
-          free: `${plain(after?.reserveFree ?? '0')} ${asset}`,
-          reserved: `${plain(after?.reservedInterest ?? '0')} ${asset}`,
+          free: amountText(language, after?.reserveFree ?? '0', asset),
+          reserved: amountText(language, after?.reservedInterest ?? '0', asset),
         });
       }}
     />

@@ -113,7 +113,7 @@ function PoolNow({ item }: { item: Reviewed<LoanApplicationItem> }) {
 
 /** The figures of the information sheet the customer signed, the loan's state and its review. */
 function SheetFacts({ item }: { item: Reviewed<LoanApplicationItem> }) {
-  const { text } = useBackOffice();
+  const { text, language } = useBackOffice();
   const t = useLoanText();
   const loan = item.loan;
   const asset = item.asset;
@@ -137,7 +137,7 @@ function SheetFacts({ item }: { item: Reviewed<LoanApplicationItem> }) {
         [t.withdrawal, String(LOAN_WITHDRAWAL_DAYS)],
         [t.loanState, t.loanStates[loan.state]],
         [t.poolNow, <PoolNow key="pool" item={item} />],
-        fourEyesFact(text, t.fourEyes, t.fourEyesNeeded, item.review),
+        fourEyesFact(text, t.fourEyes, t.fourEyesNeeded, item.review, language),
         ...reasonFacts(t.reasonGiven, loan.reason),
       ]}
     />

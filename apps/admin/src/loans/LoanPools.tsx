@@ -1,9 +1,10 @@
 import { adminCalls, LOAN_ASSETS, type LoanPool, loanPoolFundBody } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { amountText, shownAmount } from '../amount.ts';
 import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, plain } from '../DataTable.tsx';
+import type { Column } from '../DataTable.tsx';
 import { AccountFunding, fundingTexts, NowAfter } from '../KitFunding.tsx';
 import { Money } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
@@ -108,9 +109,9 @@ export function LoanPools() {
         );
         await client.invalidateQueries({ queryKey: keys.loans, refetchType: 'none' });
         return fill(t.funded, {
-          amount: plain(body.amount),
+          amount: shownAmount(language, body.amount, body.asset),
           asset: body.asset,
-          available: `${plain(saved.available)} ${saved.asset}`,
+          available: amountText(language, saved.available, saved.asset),
         });
       }}
     />

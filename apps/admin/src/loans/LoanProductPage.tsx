@@ -2,7 +2,7 @@ import { adminCalls, type LoanPool, type LoanProduct } from '@swx/contract';
 import { Link } from 'react-router';
 import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, plain } from '../DataTable.tsx';
+import { MoneyRange } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
 import { Money } from '../KitProductList.tsx';
 import { KitSection } from '../KitScreen.tsx';
@@ -19,7 +19,7 @@ function Terms({ product: p }: { product: LoanProduct }) {
       testId="loan-terms"
       rows={[
         [t.asset, p.asset],
-        [t.amounts, <Amount key="a" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />],
+        [t.amounts, <MoneyRange key="a" min={p.minAmount} max={p.maxAmount} asset={p.asset} />],
         [
           t.terms,
           <span key="t" dir="ltr">

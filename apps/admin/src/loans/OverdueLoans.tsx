@@ -1,8 +1,9 @@
-import type { OverdueLoan } from '@swx/contract';
+import type { Language, OverdueLoan } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
+import { amountText } from '../amount.ts';
 import { callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, DataTable, plain, useQueryState } from '../DataTable.tsx';
+import { type Column, DataTable, useQueryState } from '../DataTable.tsx';
 import { CustomerLink } from '../Facts.tsx';
 import { Money } from '../KitProductList.tsx';
 import { Screen } from '../KitScreen.tsx';
@@ -12,7 +13,7 @@ import { useLoanText } from './LoanProducts.tsx';
 import type { LoanText } from './loans.text.ts';
 
 /** The overdue list's columns: who, which loan, what was borrowed, due when, how late, what is owed. */
-function overdueColumns(t: LoanText): Column<OverdueLoan>[] {
+function overdueColumns(t: LoanText, language: Language): Column<OverdueLoan>[] {
   return [
     {
       key: 'customer',
@@ -61,7 +62,7 @@ function overdueColumns(t: LoanText): Column<OverdueLoan>[] {
         <span className="kit-stack">
           <Money value={r.loan.outstanding.lateCost} asset={r.loan.asset} />
           <span className="muted">
-            {fill(t.lateCapValue, { cap: `${plain(r.loan.lateCostCap)} ${r.loan.asset}` })}
+            {fill(t.lateCapValue, { cap: amountText(language, r.loan.lateCostCap, r.loan.asset) })}
           </span>
         </span>
       ),
@@ -83,7 +84,7 @@ export function OverdueLoans() {
       <p className="muted">{t.overdueIntro}</p>
       <DataTable
         caption={t.overdueHeading}
-        columns={overdueColumns(t)}
+        columns={overdueColumns(t, language)}
         rows={query.data}
         rowKey={(r) => r.loan.id}
         {...state}

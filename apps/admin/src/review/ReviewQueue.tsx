@@ -69,7 +69,10 @@ export function ReviewQueueScreen<L extends { id: number }, I extends { id: numb
       header: words.open,
       hiddenHeader: true,
       cell: (row) => (
-        <Link to={`${kind.base}/${row.id}`} aria-label={`${words.open} ${kind.rowName(row)}`}>
+        <Link
+          to={`${kind.base}/${row.id}`}
+          aria-label={`${words.open} ${kind.rowName(row, context.language)}`}
+        >
           {words.open}
         </Link>
       ),

@@ -1,5 +1,5 @@
-import type { ReviewMeta } from '@swx/contract';
-import { plain } from '../DataTable.tsx';
+import type { Language, ReviewMeta } from '@swx/contract';
+import { shownAmount } from '../amount.ts';
 import { fill, type Text } from '../text.ts';
 
 /**
@@ -7,9 +7,12 @@ import { fill, type Text } from '../text.ts';
  * threshold (named), or no threshold set for the asset (said plainly, never "below the threshold").
  * A decided item says only that one approval decided it.
  */
-export function oneApprovalReason(text: Text, review: ReviewMeta): string {
+export function oneApprovalReason(text: Text, review: ReviewMeta, language: Language): string {
   const threshold = review.threshold;
   if (review.state !== 'pending' || threshold === null) return text.review.oneApproval;
   if (threshold.amount === null) return fill(text.review.fourEyesUnset, { asset: threshold.asset });
-  return fill(text.review.fourEyesBelow, { amount: plain(threshold.amount), asset: threshold.asset });
+  return fill(text.review.fourEyesBelow, {
+    amount: shownAmount(language, threshold.amount, threshold.asset),
+    asset: threshold.asset,
+  });
 }

@@ -1,4 +1,4 @@
-import type { ReviewCallSet, ReviewMeta } from '@swx/contract';
+import type { Language, ReviewCallSet, ReviewMeta } from '@swx/contract';
 import type { ComponentType } from 'react';
 import type { BackOfficeContext } from '../context.ts';
 import type { Column } from '../DataTable.tsx';
@@ -37,7 +37,7 @@ export type ReviewKind<L extends { id: number }, I extends { id: number }> = {
   words: (context: BackOfficeContext) => ReviewWords;
   columns: (context: BackOfficeContext) => Column<L>[];
   /** Names a row in its link's label, e.g. the customer's username. */
-  rowName: (row: L) => string;
+  rowName: (row: L, language: Language) => string;
   filterText: (row: L) => string;
   Details: ComponentType<{ item: Reviewed<I> }>;
   /**

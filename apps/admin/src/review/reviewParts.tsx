@@ -1,8 +1,9 @@
 import type { Language, ReviewMeta } from '@swx/contract';
 import type { ReactNode } from 'react';
+import { amountText } from '../amount.ts';
 import { fetchUpload } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, plain, textColumn, timeColumn } from '../DataTable.tsx';
+import { type Column, textColumn, timeColumn } from '../DataTable.tsx';
 import { Code, customerLabel, Facts } from '../Facts.tsx';
 import { Money } from '../KitProductList.tsx';
 import { Photo } from '../Photo.tsx';
@@ -67,7 +68,8 @@ export const transferColumns = {
 };
 
 /** A transfer in its queue row's link label: the customer, then the amount and its asset. */
-export const transferName = (r: Transfer) => `${r.customer} ${plain(r.amount)} ${r.asset}`;
+export const transferName = (r: Transfer, language: Language) =>
+  `${r.customer} ${amountText(language, r.amount, r.asset)}`;
 
 /** The four-eyes fact: the approvals so far of the two needed (`needed`), or why one decides it. */
 export function fourEyesFact(
@@ -75,10 +77,13 @@ export function fourEyesFact(
   label: string,
   needed: string,
   review: ReviewMeta,
+  language: Language,
 ): [string, string] {
   return [
     label,
-    review.fourEyes ? fill(needed, { count: review.approvals.length }) : oneApprovalReason(text, review),
+    review.fourEyes
+      ? fill(needed, { count: review.approvals.length })
+      : oneApprovalReason(text, review, language),
   ];
 }
 
@@ -187,7 +192,7 @@ export function ProofDetails({
           ...sentTo,
           [words.submitted, formatTime(language, item.createdAt)],
           [words.state, state],
-          fourEyesFact(text, words.fourEyes, words.fourEyesNeeded, item.review),
+          fourEyesFact(text, words.fourEyes, words.fourEyesNeeded, item.review, language),
           ...reasonFacts(words.reason, reason),
         ]}
       />

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain, timeColumn, useQueryState } from '../DataTable.tsx';
+import { Amount, type Column, DataTable, MoneyRange, timeColumn, useQueryState } from '../DataTable.tsx';
 import { customerLabel, Facts, FactsSection } from '../Facts.tsx';
 import { SelectField } from '../Field.tsx';
 import { Money, Percent } from '../KitProductList.tsx';
@@ -57,13 +57,11 @@ function stateText(t: SmartText, p: SmartPlanMonitorItem): string {
   return p.endReason ? `${state} · ${t.endReasons[p.endReason]}` : state;
 }
 
-/** A signed amount of the plan's asset ("+12.5 USDT", "-3 USDT"). */
+/** A signed amount of the plan's asset ("+12.50 USDT", "-3.00 USDT"). */
 function Signed({ value, asset }: { value: string; asset: string }) {
-  const shown = plain(value);
-  const sign = shown.startsWith('-') || Number(shown) === 0 ? '' : '+';
   return (
-    <span className={shown.startsWith('-') ? 'smart-down' : undefined}>
-      <Amount value={`${sign}${shown} ${asset}`} />
+    <span className={/^-.*[1-9]/.test(value) ? 'smart-down' : undefined}>
+      <Money value={value} asset={asset} sign />
     </span>
   );
 }
@@ -313,10 +311,7 @@ function PlanTerms({ plan: p }: { plan: SmartPlanMonitorItem }) {
       testId="smart-plan-terms"
       rows={[
         [t.timeframe, String(p.timeframeDays)],
-        [
-          t.rangeWhenBought,
-          <Amount key="r" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />,
-        ],
+        [t.rangeWhenBought, <MoneyRange key="r" min={p.minAmount} max={p.maxAmount} asset={p.asset} />],
         [t.feeShare, feeText(t, p)],
         [t.stopLoss, <Percent key="s" ratio={r.stopLoss} />],
         [t.takeProfit, <Percent key="t" ratio={r.takeProfit} />],

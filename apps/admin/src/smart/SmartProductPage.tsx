@@ -2,7 +2,7 @@ import { adminCalls, type SmartProduct } from '@swx/contract';
 import { Link } from 'react-router';
 import { allowed } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, plain } from '../DataTable.tsx';
+import { Amount, Money, MoneyRange } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
 import { KitSection } from '../KitScreen.tsx';
 import { NewProductPage, ProductPage } from '../ProductPages.tsx';
@@ -40,8 +40,8 @@ function Terms({ product: p }: { product: SmartProduct }) {
             {timeframesText(p)}
           </span>,
         ],
-        [t.amounts, <Amount key="a" value={`${plain(p.minAmount)} – ${plain(p.maxAmount)} ${p.asset}`} />],
-        [t.capacity, <Amount key="c" value={`${plain(p.capacity)} ${p.asset}`} />],
+        [t.amounts, <MoneyRange key="a" min={p.minAmount} max={p.maxAmount} asset={p.asset} />],
+        [t.capacity, <Money key="c" value={p.capacity} asset={p.asset} />],
         [t.feeShare, feeText(t, p)],
         [t.status, statusText(t, p)],
       ]}

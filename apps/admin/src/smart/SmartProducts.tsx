@@ -1,9 +1,10 @@
 import { adminCalls, type SmartProduct, type SmartRealisedYield } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
+import { shownAmount } from '../amount.ts';
 import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, plain } from '../DataTable.tsx';
+import { Amount, type Column } from '../DataTable.tsx';
 import { Money, ProductList, productColumns } from '../KitProductList.tsx';
 import { keys } from '../query.ts';
 import { ratioToPercent } from '../rates.ts';
@@ -89,6 +90,7 @@ export function StrategyName({ product: p }: { product: SmartProduct }) {
 /** What the plans hold against the capacity, with a bar. */
 export function Capacity({ product: p }: { product: SmartProduct }) {
   const t = useSmartText();
+  const { language } = useBackOffice();
   const capacity = Number(p.capacity);
   const share = capacity > 0 ? Math.min(1, Number(p.taken) / capacity) : 0;
   return (
@@ -96,7 +98,7 @@ export function Capacity({ product: p }: { product: SmartProduct }) {
       <Filled
         template={t.takenValue}
         parts={{
-          taken: <Amount value={plain(p.taken)} />,
+          taken: <Amount value={shownAmount(language, p.taken, p.asset)} />,
           capacity: <Money value={p.capacity} asset={p.asset} />,
         }}
       />

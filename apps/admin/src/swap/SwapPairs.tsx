@@ -2,7 +2,7 @@ import { adminCalls, type SwapPairAdmin, swapPairUpdateBody } from '@swx/contrac
 import { useQuery } from '@tanstack/react-query';
 import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, plain, timeColumn } from '../DataTable.tsx';
+import { Amount, type Column, Money, plain, timeColumn } from '../DataTable.tsx';
 import { SettingsForm, SettingsTable } from '../KitSettingsTable.tsx';
 import { keys } from '../query.ts';
 import { percentToRatio, ratioToPercent } from '../rates.ts';
@@ -70,8 +70,8 @@ export function SwapPairs() {
   const columns: Column<SwapPairAdmin>[] = [
     { key: 'from', header: s.from, cell: (p) => p.from, sortValue: (p) => p.from },
     { key: 'to', header: s.to, cell: (p) => p.to, sortValue: (p) => p.to },
-    { key: 'min', header: s.min, cell: (p) => <Amount value={`${plain(p.min)} ${p.from}`} /> },
-    { key: 'max', header: s.max, cell: (p) => <Amount value={`${plain(p.max)} ${p.from}`} /> },
+    { key: 'min', header: s.min, cell: (p) => <Money value={p.min} asset={p.from} /> },
+    { key: 'max', header: s.max, cell: (p) => <Money value={p.max} asset={p.from} /> },
     {
       key: 'fee',
       header: s.feeRate,

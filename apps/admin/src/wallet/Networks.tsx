@@ -2,7 +2,7 @@ import { adminCalls, type Network, networkUpdateBody } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { allowed, callAdmin } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, plain } from '../DataTable.tsx';
+import { Amount, type Column, Money, MoneyRange, plain } from '../DataTable.tsx';
 import type { FieldSpec } from '../KitFields.tsx';
 import { SettingsForm, SettingsTable } from '../KitSettingsTable.tsx';
 import { keys } from '../query.ts';
@@ -86,7 +86,7 @@ function networkColumns(w: WalletText): Column<Network>[] {
     {
       key: 'deposit',
       header: w.fields.depositMinimum,
-      cell: (n) => <Amount value={`${plain(n.depositMinimum)} ${n.asset}`} />,
+      cell: (n) => <Money value={n.depositMinimum} asset={n.asset} />,
     },
     {
       key: 'depths',
@@ -108,9 +108,7 @@ function networkColumns(w: WalletText): Column<Network>[] {
     {
       key: 'limits',
       header: w.withdrawalRange,
-      cell: (n) => (
-        <Amount value={`${plain(n.withdrawalMinimum)} – ${plain(n.withdrawalMaximum)} ${n.asset}`} />
-      ),
+      cell: (n) => <MoneyRange min={n.withdrawalMinimum} max={n.withdrawalMaximum} asset={n.asset} />,
     },
     {
       key: 'arrival',

@@ -1,9 +1,9 @@
-import { formatDisplay, interpolate, type TreasuryRow } from '@swx/contract';
+import { interpolate, type TreasuryRow } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable } from '../DataTable.tsx';
+import { type Column, DataTable, Money } from '../DataTable.tsx';
 import { keys } from '../query.ts';
 import { useWalletText } from './wallet.text.ts';
 
@@ -11,10 +11,8 @@ import { useWalletText } from './wallet.text.ts';
 function useTreasuryColumns(): Column<TreasuryRow>[] {
   const { language } = useBackOffice();
   const w = useWalletText();
-  // Amounts under the display rule of the customer app and notices (formatDisplay), in the reader's numbers.
-  const money = (value: string, asset: string) => (
-    <Amount value={`${formatDisplay(language, value, asset)} ${asset}`} />
-  );
+  // Amounts under the display rule of the customer app and notices (DataTable's Money), in the reader's numbers.
+  const money = (value: string, asset: string) => <Money value={value} asset={asset} />;
   return [
     { key: 'asset', header: w.asset, cell: (r) => r.asset, sortValue: (r) => r.asset },
     {

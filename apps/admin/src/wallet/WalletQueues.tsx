@@ -2,13 +2,15 @@ import {
   type DepositReviewItem as DepositItem,
   type DepositReviewListItem as DepositRow,
   depositReviewCalls,
+  type Language,
   type WithdrawalReviewItem as WithdrawalItem,
   type WithdrawalReviewListItem as WithdrawalRow,
   withdrawalReviewCalls,
 } from '@swx/contract';
 import type { ReactNode } from 'react';
+import { amountText } from '../amount.ts';
 import { type BackOfficeContext, useBackOffice } from '../context.ts';
-import { Amount, type Column, textColumn } from '../DataTable.tsx';
+import { type Column, Money, textColumn } from '../DataTable.tsx';
 import { Code, customerLabel, Facts } from '../Facts.tsx';
 import { keys } from '../query.ts';
 import { type Reviewed, type ReviewKind, type ReviewWords, reviewScreens } from '../review/ReviewQueue.tsx';
@@ -23,7 +25,7 @@ import { fill, formatTime } from '../text.ts';
 import { useWalletText, WALLET_TEXT, type WalletText } from './wallet.text.ts';
 
 /** An amount of the wallet as the server sends it, with its asset. */
-const sent = (amount: string, asset: string) => <Amount value={`${amount} ${asset}`} />;
+const sent = (amount: string, asset: string) => <Money value={amount} asset={asset} />;
 
 /** The columns both money queues share: customer, network, amount, submitted. */
 function moneyColumns<T extends DepositRow | WithdrawalRow>({ language }: BackOfficeContext): Column<T>[] {
@@ -50,7 +52,7 @@ function chainRows(w: WalletText, item: Reviewed<DepositItem>): [string, ReactNo
     ],
   ];
   if (chain.amount !== null)
-    rows.push([w.chainAmount, <Amount key="m" value={`${chain.amount} ${item.asset}`} />]);
+    rows.push([w.chainAmount, <Money key="m" value={chain.amount} asset={item.asset} />]);
   if (chain.blockNumber !== null)
     rows.push(
       [w.chainBlock, <Code key="b" value={chain.blockNumber} />],
@@ -138,7 +140,7 @@ function WithdrawalDetails({ item }: { item: Reviewed<WithdrawalItem> }) {
         [w.kyc, item.kycVerified ? w.kycVerified : w.kycNotVerified],
         [w.submitted, formatTime(language, item.createdAt)],
         [w.state, w.withdrawalStates[item.state]],
-        fourEyesFact(text, w.fourEyes, w.fourEyesNeeded, item.review),
+        fourEyesFact(text, w.fourEyes, w.fourEyesNeeded, item.review, language),
         [w.txHash, <Code key="h" value={item.txHash} />],
         ...reasonFacts(w.reason, item.reason),
       ]}
@@ -157,7 +159,8 @@ const walletWords = (w: WalletText, p: 'deposit' | 'withdrawal'): ReviewWords =>
   onlyDeciders: w.onlyFinance,
 });
 
-const walletRowName = (i: DepositRow | WithdrawalRow) => `${i.customer} ${i.amount} ${i.asset}`;
+const walletRowName = (i: DepositRow | WithdrawalRow, language: Language) =>
+  `${i.customer} ${amountText(language, i.amount, i.asset)}`;
 
 const deposits: ReviewKind<DepositRow, DepositItem> = {
   calls: depositReviewCalls,

@@ -10,6 +10,9 @@ export class BackOffice extends PageModel {
 
   /** Goes to a screen by its navigation link ('Customers', 'KYC reviews', 'Staff', 'Audit log'). */
   async openScreen(name: string): Promise<void> {
+    // On a phone the sections fold behind the Menu button: it is opened first.
+    const menu = this.page.locator('.admin-nav .menu-toggle');
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
     await this.page.getByRole('link', { name }).click();
   }
 

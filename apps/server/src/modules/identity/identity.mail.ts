@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { interpolate, type Language } from '@swx/contract';
+import { formatDisplay, interpolate, type Language } from '@swx/contract';
 import { localeTexts } from '../../platform/texts.ts';
 
 /**
@@ -25,7 +25,8 @@ export type WithdrawalFacts = { amount: string; asset: string; network: string; 
 /**
  * A code that confirms a withdrawal: the mail names what it confirms (amount, asset, network,
  * destination address), so a code asked for by someone else is not given away. The code comes
- * first in every language.
+ * first in every language; the amount as every screen shows it (`formatDisplay`: "200.00", not
+ * the wire's "200.000000"), in the reader's number format.
  */
 export function actionCodeMail(
   language: Language,
@@ -36,7 +37,12 @@ export function actionCodeMail(
   const t = TEXT[language].actionCodeMail;
   return {
     subject: t.subject,
-    text: interpolate(t.body, { code, minutes: String(minutes), ...withdrawal }),
+    text: interpolate(t.body, {
+      code,
+      minutes: String(minutes),
+      ...withdrawal,
+      amount: formatDisplay(language, withdrawal.amount, withdrawal.asset),
+    }),
   };
 }
 

@@ -9,7 +9,6 @@ import {
   SETTLEMENT_SCALE,
   type Size,
   settlement,
-  toDisplay,
 } from '@swx/contract';
 import { ApiError, type Book } from '../../platform/http.ts';
 import { LedgerError, MARGIN, SMART } from '../ledger/ledger.service.ts';
@@ -135,7 +134,8 @@ async function notifyClosed(
       order: orderNo(row.id),
       code: row.code,
       price: formatMinor(closeTicks, row.priceDecimals),
-      profit: toDisplay(formatMinor(profit, SETTLEMENT_SCALE), 'USDT'), // at USDT's display scale
+      // Exact: the notice formats it as every screen does (formatDisplay), in the reader's language.
+      profit: formatMinor(profit, SETTLEMENT_SCALE),
       book: row.book,
     });
   } catch (error) {

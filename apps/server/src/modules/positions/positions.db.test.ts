@@ -357,13 +357,13 @@ describe(`trading on ${TEST_DB}`, () => {
     await engine.idle();
     await engine.tick(clock); // its own second: not yet live
     path.set(clock + 1, 10_010_100n); // bid 100,099.00: not yet
-    path.set(clock + 2, 10_010_300n); // bid 100,101.00: crosses
+    path.set(clock + 2, 10_010_315n); // bid 100,101.15: crosses
     path.set(clock + 3, 10_050_000n);
     await engine.idle();
     await engine.tick(clock + 3);
     const closed = await trading.get(user, 'demo', order.id);
-    expect(closed).toMatchObject({ status: 'closed', closeReason: 'take_profit', closePrice: '100101.00' });
-    expect(closed.profit).toBe('9.900000'); // (100,101.00 − 100,002.00) × 0.1
+    expect(closed).toMatchObject({ status: 'closed', closeReason: 'take_profit', closePrice: '100101.15' });
+    expect(closed.profit).toBe('9.915000'); // (100,101.15 − 100,002.00) × 0.1
     await engine.idle();
     await engine.tick(clock + 4);
     const entries = await t.db.query(`SELECT id FROM ledger_entries WHERE idempotency_key = $1`, [
@@ -372,11 +372,16 @@ describe(`trading on ${TEST_DB}`, () => {
     expect(entries).toHaveLength(1);
     const [notice] = await notices.list(user, 'fr');
     expect(notice?.noticeContent).toContain('prise de bénéfice');
+    // The exact result, as every screen shows it (formatDisplay), not rounded to cents (9,92).
+    expect(notice?.noticeContent).toContain('9,915');
     expect(notice?.noticeContent).toContain('(compte démo)');
     // The same notice read in another language is in that language.
     const [inGerman] = await notices.list(user, 'de');
     expect(inGerman?.noticeContent).toContain('Take-Profit erreicht');
     expect(inGerman?.noticeContent).toContain('(Demo-Konto)');
+    expect(inGerman?.noticeContent).toContain('9,915');
+    const [inEnglish] = await notices.list(user, 'en');
+    expect(inEnglish?.noticeContent).toContain('9.915');
   });
 
   it('a gap through the stop-out closes at the gap price; the loss beyond the margin is absorbed by the house', async () => {

@@ -93,7 +93,8 @@ describe(`the withdrawal code names what it confirms, ${TEST_DB}`, () => {
     expect(mailTo(c)).toHaveLength(before + 1);
     const mail = mailTo(c).at(-1);
     expect(mail?.subject).toBe('Confirm your SWX withdrawal');
-    expect(mail?.text).toMatch(/^Your code is \d{6}\. It confirms the withdrawal of 200\.000000 USDT on /);
+    // The amount as every screen shows it (formatDisplay), not as stored ("200.000000").
+    expect(mail?.text).toMatch(/^Your code is \d{6}\. It confirms the withdrawal of 200\.00 USDT on /);
     expect(mail?.text).toContain(`to the address ${address}`);
     expect(mail?.text).toContain(`USDT on ${(await w.wallet.networks.get('USDT-EVM')).name} to the address`);
     const code = codeIn(mail?.text ?? '');

@@ -2,6 +2,7 @@ import { amountInput } from '@swx/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
+import { Isolated } from '../bidi.tsx';
 import { normalizeDecimal } from '../decimalInput.ts';
 import { Field } from '../Field.tsx';
 import { Loading } from '../PageState.tsx';
@@ -130,7 +131,11 @@ export function AmountField({
           onClick={() => onChange(max.value)}
         >
           {max.text}
-          <span className="visually-hidden"> {max.label}</span>
+          {/* The label's amount comes isolated (LRI … PDI): drawn by elements, so the name has no controls. */}
+          <span className="visually-hidden">
+            {' '}
+            <Isolated text={max.label} />
+          </span>
         </button>
       ) : null}
     </Field>
