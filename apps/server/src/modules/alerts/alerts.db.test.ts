@@ -125,9 +125,9 @@ describe(`staff alerts on ${TEST_DB}`, () => {
     );
     const product = (await earn.createProduct('staff:1', productBody({ name: 'Unfunded fund' }))).product;
     const customer = await ctx.customer();
-    const quote = await earn.quote('demo', customer.id, { productId: product.id, amount: '500' });
+    // Off sale before the last click: the quote is refused, and staff hear of it.
     await expect(
-      earn.apply('demo', customer.id, { quoteId: quote.quoteId, requestId: 'reserve-empty-1' }, 'fund'),
+      earn.quote('demo', customer.id, { productId: product.id, amount: '500' }),
     ).rejects.toMatchObject({ code: 10044 });
 
     // Raised, not mailed yet: the alerts job mails it.

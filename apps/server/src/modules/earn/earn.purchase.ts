@@ -87,6 +87,7 @@ export async function quote(
   const amount = amountOf(p, body.amount);
   // What can still be invested is known before the last click: refused here with that figure.
   const room = await limits(ctx, book, p, await capacityUsed(ctx.db));
+  if (room.soldOut === 'reserve') await alertReserve(ctx, book, p);
   if (room.soldOut !== null) throw new ApiError(Code.SOLD_OUT, { reason: room.soldOut });
   if (amount > room.investable)
     throw new ApiError(Code.WRONG_INVESTMENT_AMOUNT, {
@@ -177,15 +178,23 @@ export async function reserveRefused(
     error.reason === 'insufficient_funds' &&
     error.accountId === (await reserveAccount(ctx, book, p))
   ) {
-    if (await firstReserveRefusal(ctx.db, p.id, book, today(ctx)))
-      await ctx.audit.alertStaff(
-        'earn.reserve',
-        `the reserve of earn product ${p.id} (${p.name}, ${book}) cannot cover the interest of a new investment: purchases are refused until it is funded`,
-        { productId: p.id, book, asset: p.asset },
-      );
+    await alertReserve(ctx, book, p);
     throw new ApiError(Code.SOLD_OUT, { reason: 'reserve' });
   }
   throw error;
+}
+
+/**
+ * A product its reserve cannot sell (refused at the quote, or at the commit when another purchase
+ * took the last of it): staff hear of it once a day per product and book.
+ */
+async function alertReserve(ctx: EarnContext, book: Book, p: ProductRow): Promise<void> {
+  if (await firstReserveRefusal(ctx.db, p.id, book, today(ctx)))
+    await ctx.audit.alertStaff(
+      'earn.reserve',
+      `the reserve of earn product ${p.id} (${p.name}, ${book}) cannot cover the interest of a new investment: purchases are refused until it is funded`,
+      { productId: p.id, book, asset: p.asset },
+    );
 }
 
 /** Buys at a quote from the available balance: one ledger entry moves the principal and the promised interest. */
