@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import { FourEyesPage } from '../support/pages/index.ts';
 
@@ -22,17 +22,18 @@ describe('four-eyes thresholds in the back office', () => {
     const screen = new FourEyesPage(first.page);
     await screen.goto();
     // The seeded thresholds: about 10,000 USD per asset.
-    expect(await screen.row('Withdrawals', 'USDT').innerText()).toContain('10000 USDT');
-    expect(await screen.row('Deposit proofs', 'BTC').innerText()).toContain('0.1 BTC');
-    expect(await screen.row('Fund payment proofs', 'ETH').innerText()).toContain('2.5 ETH');
+    expect(await screen.row('Withdrawals', 'USDT').innerText()).toContain('10,000.00 USDT');
+    expect(await screen.row('Deposit proofs', 'BTC').innerText()).toContain('0.10 BTC');
+    expect(await screen.row('Fund payment proofs', 'ETH').innerText()).toContain('2.50 ETH');
     await expectAccessible(first.page, 'desktop /admin/settings/four-eyes');
     await screen.propose('Withdrawals', 'USDT', '20000');
     const waiting = (await screen.rows('four-eyes-pending')).join('\n');
-    expect(waiting).toContain('20000 USDT');
+    expect(waiting).toContain('20,000.00 USDT');
     expect(waiting).toContain('Your proposal: another admin approves it.');
+    await screenshotTo(first.page, 'four-eyes-1366-en-waiting');
     // The proposer has no approve button, and the threshold has not changed.
     expect(await screen.pending.getByRole('button', { name: 'Approve' }).count()).toBe(0);
-    expect(await screen.row('Withdrawals', 'USDT').innerText()).toContain('10000 USDT');
+    expect(await screen.row('Withdrawals', 'USDT').innerText()).toContain('10,000.00 USDT');
     expect(first.errors).toEqual([]);
 
     // The second admin approves it: the threshold applies from now on.
@@ -43,7 +44,7 @@ describe('four-eyes thresholds in the back office', () => {
     await other.goto();
     await other.pending.getByRole('button', { name: 'Approve' }).click();
     await second.page.getByText('Approved; the threshold applies from the next review.').waitFor();
-    await expect.poll(async () => other.row('Withdrawals', 'USDT').innerText()).toContain('20000 USDT');
+    await expect.poll(async () => other.row('Withdrawals', 'USDT').innerText()).toContain('20,000.00 USDT');
     expect((await other.rows('four-eyes-recent')).join('\n')).toContain('second.admin@swx.test');
     await expectAccessible(second.page, 'desktop /admin/settings/four-eyes decided');
     expect(second.errors).toEqual([]);
@@ -63,6 +64,7 @@ describe('four-eyes thresholds in the back office', () => {
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     await page.getByTestId('four-eyes-thresholds').locator('tbody tr').first().waitFor();
     await expectAccessible(page, 'mobile ar /admin/settings/four-eyes');
+    await screenshotTo(page, 'four-eyes-390-ar');
     expect(errors).toEqual([]);
   });
 });

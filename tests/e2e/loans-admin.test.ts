@@ -146,7 +146,7 @@ describe('loans in the back office', () => {
     await p.getByText(`Loan product ${PRODUCT} created.`).waitFor();
     // Nothing in the pool yet: open, but it cannot pay out its minimum.
     await expect.poll(() => products.status.innerText()).toBe('Pool too small for the minimum');
-    expect(await products.pool.innerText()).toContain('0 USDT');
+    expect(await products.pool.innerText()).toContain('0.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/products/:id');
     const staff = staffApi(app.server, adminSession);
     const [created] = await staff.ok('listLoanProducts');
@@ -167,11 +167,11 @@ describe('loans in the back office', () => {
     const pools = new LoanPoolsPage(p);
     await pools.heading('Lending pools', 2).waitFor();
     await pools.typeFunding('USDT', '5000', 'Launch pool for the first loans');
-    await expect.poll(() => pools.after().innerText()).toBe('5000 USDT');
+    await expect.poll(() => pools.after().innerText()).toBe('5,000.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/pools');
     await shoot(p, 'loan-pools-1366-en');
     await pools.fund();
-    await expect.poll(() => pools.row('USDT').locator('td').nth(1).innerText()).toBe('5000 USDT');
+    await expect.poll(() => pools.row('USDT').locator('td').nth(1).innerText()).toBe('5,000.00 USDT');
     const funded = (await staff.ok('listLoanPools')).find((x) => x.asset === 'USDT');
     expect(Number(funded?.available)).toBe(5000);
     await products.goto();
@@ -227,14 +227,14 @@ describe('loans in the back office', () => {
     const sheet = await review.sheet.innerText();
     for (const shown of [
       PRODUCT,
-      '1000 USDT',
-      '13.5 USDT',
-      '1013.5 USDT',
+      '1,000.00 USDT',
+      '13.50 USDT',
+      '1,013.50 USDT',
       `${quote.apr} %`,
       '0.05 %',
-      '200 USDT',
+      '200.00 USDT',
       'without a fee',
-      'One approval is enough: not above the four-eyes threshold of 10000 USDT',
+      'One approval is enough: not above the four-eyes threshold of 10,000.00 USDT',
     ])
       expect(sheet).toContain(shown);
     await review.signature.waitFor();
@@ -260,10 +260,10 @@ describe('loans in the back office', () => {
     expect((await live().ok('loanDetail', { id: loanId })).state).toBe('repaying');
     await pools.goto();
     const usdtPool = pools.row('USDT');
-    await expect.poll(() => usdtPool.locator('td').nth(1).innerText()).toBe('4000 USDT');
-    expect(await usdtPool.locator('td').nth(2).innerText()).toBe('1000 USDT');
+    await expect.poll(() => usdtPool.locator('td').nth(1).innerText()).toBe('4,000.00 USDT');
+    expect(await usdtPool.locator('td').nth(2).innerText()).toBe('1,000.00 USDT');
     // Not yet accrued: the 13.5 USDT of interest and the 200 USDT the late cost could reach (20 %).
-    expect(await usdtPool.locator('td').nth(3).innerText()).toBe('213.5 USDT');
+    expect(await usdtPool.locator('td').nth(3).innerText()).toBe('213.50 USDT');
 
     // A change of terms applies to new applications only: the loan keeps 0.05 % a day.
     await products.goto();
@@ -306,9 +306,9 @@ describe('loans in the back office', () => {
     await proofs.proof.waitFor();
     expect(await proofs.proof.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
     const facts = await proofs.facts.innerText();
-    for (const shown of [CUSTOMER, `Loan ${loanId}`, '500 USDT', TX_HASH.slice(2), REPAY_ADDRESS])
+    for (const shown of [CUSTOMER, `Loan ${loanId}`, '500.00 USDT', TX_HASH.slice(2), REPAY_ADDRESS])
       expect(facts).toContain(shown);
-    expect(await proofs.owed.innerText()).toContain('1000 USDT');
+    expect(await proofs.owed.innerText()).toContain('1,000.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/proofs/:id');
     await shoot(p, 'loan-proof-1366-en');
     await proofs.claim();
@@ -330,10 +330,10 @@ describe('loans in the back office', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[1]).toContain(`Loan ${loanId}`);
-    expect(cells[2]).toBe('1000 USDT');
+    expect(cells[2]).toBe('1,000.00 USDT');
     expect(cells[4]).toBe('4');
-    expect(cells[5]).toBe('500 USDT');
-    expect(cells[6]).toContain('at most 200 USDT');
+    expect(cells[5]).toBe('500.00 USDT');
+    expect(cells[6]).toContain('at most 200.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/overdue');
     await shoot(p, 'loan-overdue-1366-en');
     expect(errors).toEqual([]);

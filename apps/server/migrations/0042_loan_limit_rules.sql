@@ -1,27 +1,20 @@
--- The rule of a customer's loan limit (loans module), set by staff with four eyes: one proposes a
--- rule, another approves it (the proposer cannot), and the latest approved rule applies. The limit
--- is a share of each product's maximum: `base_ppm` once identity is verified, plus `step_ppm` for
--- each loan repaid on time that ran at least `min_loan_days` from its payout (less one step per
--- loan that went overdue), never above `max_ppm`. A step is bounded (at most a quarter), so the
--- limit grows gradually. The seeded rule: 50 %, +10 % a loan of 30 days or more, up to 100 %.
-CREATE TABLE loan_limit_rules (
-  id             bigserial   PRIMARY KEY,
-  base_ppm       bigint      NOT NULL CHECK (base_ppm BETWEEN 0 AND 1000000),
-  step_ppm       bigint      NOT NULL CHECK (step_ppm BETWEEN 0 AND 250000),
-  max_ppm        bigint      NOT NULL CHECK (max_ppm BETWEEN 0 AND 1000000),
-  min_loan_days  integer     NOT NULL CHECK (min_loan_days BETWEEN 0 AND 365),
-  state          text        NOT NULL CHECK (state IN ('pending', 'approved', 'rejected')),
-  -- NULL: the rule the platform started with.
-  proposed_by    bigint      REFERENCES staff (id),
-  proposed_at    timestamptz NOT NULL,
-  decided_by     bigint      REFERENCES staff (id),
-  decided_at     timestamptz,
-  CHECK (base_ppm <= max_ppm),
-  CHECK (state = 'pending' OR proposed_by IS NULL OR decided_by IS NOT NULL),
-  CHECK (state <> 'approved' OR proposed_by IS NULL OR decided_by <> proposed_by)
-);
--- At most one change waits at a time.
-CREATE UNIQUE INDEX loan_limit_rules_waiting ON loan_limit_rules ((true)) WHERE state = 'pending';
+-- The rule of a customer's loan limit (loans module), a system parameter set by staff with four
+-- eyes: `loans.limitRule`, a JSON value (the contract's `loanLimitRule`). The limit is a share of
+-- each product's maximum: `baseShare` once identity is verified, plus `stepShare` for each loan
+-- repaid on time that ran at least `minLoanDays` from its payout (less one step per loan that went
+-- overdue), never above `maxShare`; a step is at most a quarter, so the limit grows gradually.
+-- The seeded rule: 50 %, +10 % a loan of 30 days or more, up to 100 %.
+INSERT INTO system_params (key, value, description)
+VALUES ('loans.limitRule', '{"baseShare":"0.5","stepShare":"0.1","maxShare":"1","minLoanDays":30}',
+        'The rule of customers'' loan limits (changed with four eyes)')
+ON CONFLICT (key) DO NOTHING;
 
-INSERT INTO loan_limit_rules (base_ppm, step_ppm, max_ppm, min_loan_days, state, proposed_at)
-VALUES (500000, 100000, 1000000, 30, 'approved', now());
+-- A change of any system parameter staff change under four eyes (the four-eyes thresholds, the
+-- loan limit rule) is a row of `four_eyes_proposals`: a key is any parameter's, and each setting's
+-- service checks its values; a threshold's stays an amount.
+ALTER TABLE four_eyes_proposals DROP CONSTRAINT four_eyes_proposals_key_check;
+ALTER TABLE four_eyes_proposals DROP CONSTRAINT four_eyes_proposals_value_check;
+ALTER TABLE four_eyes_proposals ADD CONSTRAINT four_eyes_proposals_key_check
+  CHECK (key ~ '^[A-Za-z][A-Za-z0-9_.-]{0,63}$');
+ALTER TABLE four_eyes_proposals ADD CONSTRAINT four_eyes_proposals_value_check
+  CHECK (value IS NULL OR NOT starts_with(key, 'fourEyesAbove.') OR value ~ '^\d+(\.\d+)?$');

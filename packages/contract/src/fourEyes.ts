@@ -1,8 +1,6 @@
 import { z } from 'zod/mini';
-import { Code } from './codes.ts';
-import { wireId } from './ids.ts';
 import { ASSET_SCALES, type Asset } from './money.ts';
-import { reviewStaff } from './review.ts';
+import { proposalCalls, settingProposal } from './proposals.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staffBase.ts';
 
@@ -24,19 +22,13 @@ export const fourEyesParamKey = (kind: FourEyesKind, asset: Asset): string =>
 /** A threshold as staff write it: a positive amount with at most the asset's decimals (checked by the server). */
 const thresholdAmount = z.string().check(z.trim(), z.regex(/^(?=.*[1-9])\d{1,15}(\.\d{1,18})?$/));
 
-export const fourEyesProposal = z.object({
-  id: z.int(),
+export const fourEyesProposal = settingProposal({
   kind: z.enum(FOUR_EYES_KINDS),
   asset: z.enum(Object.keys(ASSET_SCALES) as [Asset, ...Asset[]]),
   /** The proposed threshold; null: remove it (one approval would suffice). */
   value: z.nullable(z.string()),
   /** The threshold when it was proposed. */
   before: z.nullable(z.string()),
-  proposedBy: reviewStaff,
-  proposedAt: z.string(),
-  state: z.enum(['pending', 'approved', 'rejected']),
-  decidedBy: z.nullable(reviewStaff),
-  decidedAt: z.nullable(z.string()),
 });
 export type FourEyesProposal = z.infer<typeof fourEyesProposal>;
 
@@ -66,6 +58,17 @@ export const fourEyesProposeBody = z.object({
 
 const ADMINS = STAFF_DUTIES.fourEyes.roles;
 
+const thresholdCalls = proposalCalls({
+  path: '/settings/four-eyes/proposals',
+  roles: ADMINS,
+  body: fourEyesProposeBody,
+  data: fourEyesProposal,
+  setting: 'threshold',
+  who: 'admin',
+  proposeSummary:
+    'Propose a new threshold (or none) for a review kind and asset; it applies once another admin approves it (10048 while one already waits); audited',
+});
+
 /** The four-eyes thresholds' staff calls under /swx/admin (admins only; every step audited). */
 export const fourEyesAdminCalls = {
   getFourEyes: {
@@ -76,34 +79,7 @@ export const fourEyesAdminCalls = {
     roles: ADMINS,
     data: fourEyesSettings,
   },
-  proposeFourEyes: {
-    method: 'POST',
-    path: '/settings/four-eyes/proposals',
-    summary:
-      'Propose a new threshold (or none) for a review kind and asset; it applies once another admin approves it (10048 while one already waits); audited',
-    roles: ADMINS,
-    body: fourEyesProposeBody,
-    data: fourEyesProposal,
-    refusals: {
-      [Code.CHANGE_AWAITS_SECOND_ADMIN]: 'a change of the same threshold already waits for a second admin',
-    },
-  },
-  approveFourEyes: {
-    method: 'POST',
-    path: '/settings/four-eyes/proposals/:id/approve',
-    summary: "Approve another admin's proposed threshold: it applies from now on (your own: 10049); audited",
-    roles: ADMINS,
-    params: z.object({ id: wireId() }),
-    data: fourEyesProposal,
-    refusals: { [Code.OWN_PROPOSAL]: 'the admin who proposed the change approving it' },
-  },
-  rejectFourEyes: {
-    method: 'POST',
-    path: '/settings/four-eyes/proposals/:id/reject',
-    summary:
-      'Turn down a proposed threshold (the proposer may withdraw their own); the threshold stays; audited',
-    roles: ADMINS,
-    params: z.object({ id: wireId() }),
-    data: fourEyesProposal,
-  },
+  proposeFourEyes: thresholdCalls.propose,
+  approveFourEyes: thresholdCalls.approve,
+  rejectFourEyes: thresholdCalls.reject,
 } as const satisfies Record<string, AdminCallDefinition>;

@@ -21,6 +21,7 @@ export * from './messages/index.ts';
 export * from './money.ts';
 export * from './openapi.ts';
 export * from './operator.ts';
+export * from './proposals.ts';
 export * from './quotes.ts';
 export * from './review.ts';
 export * from './roles.ts';

@@ -1,6 +1,5 @@
 import { z } from 'zod/mini';
-import { Code } from './codes.ts';
-import { wireId } from './ids.ts';
+import { proposalCalls, settingProposal } from './proposals.ts';
 import { reviewStaff } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staffBase.ts';
@@ -32,15 +31,10 @@ export const loanLimitRule = z.object({
 export type LoanLimitRule = z.infer<typeof loanLimitRule>;
 
 /** A proposed or applied limit rule: who proposed it, who decided (null: the platform's first rule). */
-export const loanLimitProposal = /* @__PURE__ */ z.object({
-  id: z.int(),
-  rule: loanLimitRule,
-  state: z.enum(['pending', 'approved', 'rejected']),
-  proposedBy: z.nullable(reviewStaff),
-  proposedAt: z.string(),
-  decidedBy: z.nullable(reviewStaff),
-  decidedAt: z.nullable(z.string()),
-});
+export const loanLimitProposal = /* @__PURE__ */ settingProposal(
+  { rule: loanLimitRule },
+  z.nullable(reviewStaff),
+);
 export type LoanLimitProposal = z.infer<typeof loanLimitProposal>;
 
 export const loanLimitSettings = /* @__PURE__ */ z.object({
@@ -53,6 +47,17 @@ export const loanLimitSettings = /* @__PURE__ */ z.object({
 });
 export type LoanLimitSettings = z.infer<typeof loanLimitSettings>;
 
+const ruleCalls = /* @__PURE__ */ proposalCalls({
+  path: '/loans/limit-rule/proposals',
+  roles: STAFF_DUTIES.customerTerms.roles,
+  body: loanLimitRule,
+  data: loanLimitProposal,
+  setting: 'limit rule',
+  who: 'staff member',
+  proposeSummary:
+    'Propose a new limit rule (a step at most LOAN_LIMIT_STEP_MAX, the base not above the highest); it applies once another staff member approves it (10048 while one waits); audited',
+});
+
 /** The limit rule's staff calls under /swx/admin (part of `loanAdminCalls`). */
 export const loanLimitAdminCalls = {
   loanLimitRules: {
@@ -63,32 +68,7 @@ export const loanLimitAdminCalls = {
     roles: STAFF_DUTIES.readLoans.roles,
     data: loanLimitSettings,
   },
-  proposeLoanLimitRule: {
-    method: 'POST',
-    path: '/loans/limit-rule/proposals',
-    summary:
-      'Propose a new limit rule (a step at most LOAN_LIMIT_STEP_MAX, the base not above the highest); it applies once another staff member approves it (10048 while one waits); audited',
-    roles: STAFF_DUTIES.customerTerms.roles,
-    body: loanLimitRule,
-    data: loanLimitProposal,
-    refusals: { [Code.CHANGE_AWAITS_SECOND_ADMIN]: 'a change of the limit rule already waits' },
-  },
-  approveLoanLimitRule: {
-    method: 'POST',
-    path: '/loans/limit-rule/proposals/:id/approve',
-    summary:
-      "Approve another staff member's proposed limit rule: it applies from now on (your own: 10049); audited",
-    roles: STAFF_DUTIES.customerTerms.roles,
-    params: z.object({ id: wireId() }),
-    data: loanLimitProposal,
-    refusals: { [Code.OWN_PROPOSAL]: 'the staff member who proposed the change approving it' },
-  },
-  rejectLoanLimitRule: {
-    method: 'POST',
-    path: '/loans/limit-rule/proposals/:id/reject',
-    summary: 'Turn down a proposed limit rule (the proposer may withdraw their own); the rule stays; audited',
-    roles: STAFF_DUTIES.customerTerms.roles,
-    params: z.object({ id: wireId() }),
-    data: loanLimitProposal,
-  },
+  proposeLoanLimitRule: ruleCalls.propose,
+  approveLoanLimitRule: ruleCalls.approve,
+  rejectLoanLimitRule: ruleCalls.reject,
 } as const satisfies Record<string, AdminCallDefinition>;

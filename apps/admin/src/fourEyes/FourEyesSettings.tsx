@@ -11,14 +11,16 @@ import {
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { shownAmount } from '../amount.ts';
 import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { Amount, type Column, DataTable, plain, timeColumn, useQueryState } from '../DataTable.tsx';
-import { Alert, Done, Field, SubmitRow } from '../Field.tsx';
+import { type Column, DataTable, Money, plain, useQueryState } from '../DataTable.tsx';
+import { Done, Field, SubmitRow } from '../Field.tsx';
 import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { fill } from '../text.ts';
 import { FOUR_EYES_TEXT, type FourEyesText } from './fourEyes.text.ts';
+import { Proposals } from './Proposals.tsx';
 
 const keyOf = (t: { kind: FourEyesKind; asset: Asset }) => `${t.kind}.${t.asset}`;
 
@@ -99,104 +101,24 @@ function ProposeForm({
   );
 }
 
-/** The thresholds and proposals, and a waiting proposal's decision (approve, reject or withdraw). */
-function useFourEyes(f: FourEyesText) {
-  const { language } = useBackOffice();
-  const client = useQueryClient();
-  const [done, setDone] = useState('');
-  const query = useQuery({
-    queryKey: keys.fourEyesSettings(language),
-    queryFn: () => callAdmin('getFourEyes'),
-  });
-  const decide = useMutation({
-    mutationFn: ({ id, decision }: { id: number; decision: 'approve' | 'reject' }) =>
-      decision === 'approve'
-        ? callAdmin('approveFourEyes', { params: { id } })
-        : callAdmin('rejectFourEyes', { params: { id } }),
-    onSuccess: async (decided) => {
-      await client.invalidateQueries({ queryKey: keys.fourEyes });
-      setDone(decided.state === 'approved' ? f.approved : f.rejected);
-    },
-  });
-  return { query, decide, done, setDone };
-}
-
-type Decide = ReturnType<typeof useFourEyes>['decide'];
-
 /** A threshold or nothing set, in the asset. */
 const amountOf = (f: FourEyesText, asset: Asset, value: string | null) =>
-  value === null ? f.none : <Amount value={`${plain(value)} ${asset}`} />;
+  value === null ? f.none : <Money value={value} asset={asset} />;
 
-/** A waiting proposal's buttons: another admin approves or rejects it, its proposer withdraws it. */
-function DecideButtons({
-  proposal: p,
-  f,
-  decide,
-}: {
-  proposal: FourEyesProposal;
-  f: FourEyesText;
-  decide: Decide;
-}) {
-  const { staff } = useBackOffice();
-  const mine = p.proposedBy.id === staff?.id;
-  return (
-    <span className="actions">
-      {mine ? (
-        <span className="muted">{f.yours}</span>
-      ) : (
-        <button
-          type="button"
-          className="primary"
-          disabled={decide.isPending}
-          onClick={() => decide.mutate({ id: p.id, decision: 'approve' })}
-        >
-          {f.approve}
-        </button>
-      )}
-      <button
-        type="button"
-        disabled={decide.isPending}
-        onClick={() => decide.mutate({ id: p.id, decision: 'reject' })}
-      >
-        {mine ? f.withdraw : f.reject}
-      </button>
-    </span>
-  );
-}
-
-/** The proposals' columns: waiting ones with their buttons (`decide`), recent ones with how they ended. */
-function proposalColumns(
-  f: FourEyesText,
-  language: Language,
-  decide: Decide | null,
-): Column<FourEyesProposal>[] {
-  const ended: Column<FourEyesProposal>[] = [
-    { key: 'state', header: f.state, cell: (p) => f.states[p.state] },
-    { key: 'decidedBy', header: f.decidedBy, cell: (p) => p.decidedBy?.email ?? '' },
-  ];
+/** A proposal's own columns: which threshold, from what to what. */
+function proposalColumns(f: FourEyesText): Column<FourEyesProposal>[] {
   return [
     { key: 'kind', header: f.kind, cell: (p) => f.kinds[p.kind] },
     { key: 'asset', header: f.asset, cell: (p) => p.asset },
     { key: 'before', header: f.from, cell: (p) => amountOf(f, p.asset, p.before) },
     { key: 'value', header: f.to, cell: (p) => amountOf(f, p.asset, p.value) },
-    { key: 'proposedBy', header: f.proposedBy, cell: (p) => p.proposedBy.email },
-    timeColumn('proposedAt', f.proposedAt, language, (p) => p.proposedAt),
-    ...(decide
-      ? [
-          {
-            key: 'actions',
-            header: f.actions,
-            hiddenHeader: true,
-            cell: (p: FourEyesProposal) => <DecideButtons proposal={p} f={f} decide={decide} />,
-          },
-        ]
-      : ended),
   ];
 }
 
 /** The thresholds' columns: the change waiting for each, else a button to propose one. */
 function thresholdColumns(
   f: FourEyesText,
+  language: Language,
   waiting: Map<string, FourEyesProposal>,
   onPropose: (threshold: FourEyesThreshold) => void,
 ): Column<FourEyesThreshold>[] {
@@ -211,7 +133,7 @@ function thresholdColumns(
         const p = waiting.get(keyOf(t));
         return p
           ? fill(f.waitingValue, {
-              value: p.value === null ? f.noneShort : plain(p.value),
+              value: p.value === null ? f.noneShort : shownAmount(language, p.value, t.asset),
               who: p.proposedBy.email,
             })
           : '';
@@ -241,65 +163,65 @@ function thresholdColumns(
  * it but not approve it. Every step is audited.
  */
 export function FourEyesSettings() {
-  const { text, language } = useBackOffice();
+  const { language } = useBackOffice();
   const f = FOUR_EYES_TEXT[language];
   const [editing, setEditing] = useState<string | null>(null);
-  const { query, decide, done, setDone } = useFourEyes(f);
+  const [done, setDone] = useState('');
+  const query = useQuery({
+    queryKey: keys.fourEyesSettings(language),
+    queryFn: () => callAdmin('getFourEyes'),
+  });
   const { loading, failure, onRetry } = useQueryState(query);
   const waiting = new Map((query.data?.pending ?? []).map((p) => [keyOf(p), p]));
   const threshold = query.data?.thresholds.find((t) => keyOf(t) === editing);
-  const table = { loading, failure };
   return (
     <Screen heading={f.heading}>
       <p className="muted">{f.intro}</p>
       <Done message={done} />
-      <Alert message={decide.isError ? failureMessage(decide.error, text.error.generic) : ''} />
-      <h3>{f.pendingHeading}</h3>
-      <DataTable
-        caption={f.pendingHeading}
-        testId="four-eyes-pending"
-        columns={proposalColumns(f, language, decide)}
-        rows={query.data?.pending}
-        rowKey={(p) => p.id}
-        {...table}
+      <Proposals
+        words={f}
+        testId="four-eyes"
+        columns={proposalColumns(f)}
+        pending={query.data?.pending}
+        recent={query.data?.recent}
+        loading={loading}
+        failure={failure}
         onRetry={onRetry}
-        empty={f.pendingEmpty}
-      />
-      {threshold ? (
-        <ProposeForm
-          key={editing}
-          threshold={threshold}
-          f={f}
-          onDone={(message) => {
-            setEditing(null);
-            setDone(message);
-          }}
+        decide={(id, decision) =>
+          decision === 'approve'
+            ? callAdmin('approveFourEyes', { params: { id } })
+            : callAdmin('rejectFourEyes', { params: { id } })
+        }
+        invalidate={keys.fourEyes}
+        onDone={setDone}
+      >
+        {threshold ? (
+          <ProposeForm
+            key={editing}
+            threshold={threshold}
+            f={f}
+            onDone={(message) => {
+              setEditing(null);
+              setDone(message);
+            }}
+          />
+        ) : null}
+        <DataTable
+          caption={f.heading}
+          testId="four-eyes-thresholds"
+          columns={thresholdColumns(f, language, waiting, (t) => {
+            setDone('');
+            setEditing(keyOf(t));
+          })}
+          rows={query.data?.thresholds}
+          rowKey={keyOf}
+          loading={loading}
+          failure={failure}
+          onRetry={onRetry}
+          empty={f.none}
+          filterText={(t) => `${f.kinds[t.kind]} ${t.asset}`}
         />
-      ) : null}
-      <DataTable
-        caption={f.heading}
-        testId="four-eyes-thresholds"
-        columns={thresholdColumns(f, waiting, (t) => {
-          setDone('');
-          setEditing(keyOf(t));
-        })}
-        rows={query.data?.thresholds}
-        rowKey={keyOf}
-        {...table}
-        onRetry={onRetry}
-        empty={f.none}
-        filterText={(t) => `${f.kinds[t.kind]} ${t.asset}`}
-      />
-      <h3>{f.recentHeading}</h3>
-      <DataTable
-        caption={f.recentHeading}
-        testId="four-eyes-recent"
-        columns={proposalColumns(f, language, null)}
-        rows={query.data?.recent}
-        rowKey={(p) => p.id}
-        {...table}
-        empty={f.recentEmpty}
-      />
+      </Proposals>
     </Screen>
   );
 }

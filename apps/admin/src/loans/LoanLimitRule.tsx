@@ -6,12 +6,13 @@ import {
   type LoanLimitRule as Rule,
 } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
-import { type Column, DataTable, timeColumn, useQueryState } from '../DataTable.tsx';
+import { type Column, useQueryState } from '../DataTable.tsx';
 import { Facts } from '../Facts.tsx';
-import { Alert, Done, Field, SubmitRow } from '../Field.tsx';
+import { Done, Field, SubmitRow } from '../Field.tsx';
+import { Proposals } from '../fourEyes/Proposals.tsx';
 import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { percentToRatio, ratioToPercent } from '../rates.ts';
@@ -112,61 +113,10 @@ function ProposeForm({ t, current, onDone }: { t: T; current: Rule; onDone: (mes
   );
 }
 
-/** A waiting change's buttons: another admin approves or turns it down; its proposer withdraws it. */
-function Decide({ t, p, onDone }: { t: T; p: LoanLimitProposal; onDone: (message: string) => void }) {
-  const { staff } = useBackOffice();
-  const client = useQueryClient();
-  const decide = useMutation({
-    mutationFn: (decision: 'approve' | 'reject') =>
-      decision === 'approve'
-        ? callAdmin('approveLoanLimitRule', { params: { id: p.id } })
-        : callAdmin('rejectLoanLimitRule', { params: { id: p.id } }),
-    onSuccess: async (decided) => {
-      await client.invalidateQueries({ queryKey: keys.loans });
-      onDone(decided.state === 'approved' ? t.approved : t.rejected);
-    },
-  });
-  const mine = p.proposedBy?.id === staff?.id;
-  const { text } = useBackOffice();
-  return (
-    <span className="actions">
-      {mine ? (
-        <span className="muted">{t.yours}</span>
-      ) : (
-        <button
-          type="button"
-          className="primary"
-          disabled={decide.isPending}
-          onClick={() => decide.mutate('approve')}
-        >
-          {t.approve}
-        </button>
-      )}
-      <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
-        {mine ? t.withdraw : t.reject}
-      </button>
-      <Alert message={decide.isError ? failureMessage(decide.error, text.error.generic) : ''} />
-    </span>
-  );
-}
-
-function changeColumns(
-  t: T,
-  language: Parameters<typeof timeColumn>[2],
-  actions: ((p: LoanLimitProposal) => ReactNode) | null,
-): Column<LoanLimitProposal>[] {
-  return [
-    { key: 'rule', header: t.rule, cell: (p) => ruleLine(t, p.rule) },
-    { key: 'proposedBy', header: t.proposedBy, cell: (p) => p.proposedBy?.email ?? t.platform },
-    timeColumn('proposedAt', t.proposedAt, language, (p) => p.proposedAt),
-    ...(actions
-      ? [{ key: 'actions', header: t.actions, hiddenHeader: true, cell: actions }]
-      : [
-          { key: 'state', header: t.state, cell: (p: LoanLimitProposal) => t.states[p.state] },
-          { key: 'decidedBy', header: t.decidedBy, cell: (p: LoanLimitProposal) => p.decidedBy?.email ?? '' },
-        ]),
-  ];
-}
+/** A proposal's own column: the rule it proposes. */
+const ruleColumns = (t: T): Column<LoanLimitProposal>[] => [
+  { key: 'rule', header: t.rule, cell: (p) => ruleLine(t, p.rule) },
+];
 
 /**
  * The rule of customers' loan limits (/admin/loans/limit-rule): the share of each product's
@@ -208,36 +158,30 @@ export function LoanLimitRule() {
           ]}
         />
       ) : null}
-      <h3>{t.pendingHeading}</h3>
-      <DataTable
-        caption={t.pendingHeading}
-        testId="loan-limit-pending"
-        columns={changeColumns(
-          t,
-          language,
-          mayPropose ? (p) => <Decide t={t} p={p} onDone={setDone} /> : null,
-        )}
-        rows={data ? (data.pending ? [data.pending] : []) : undefined}
-        rowKey={(p) => p.id}
+      <Proposals
+        words={t}
+        testId="loan-limit"
+        columns={ruleColumns(t)}
+        pending={data ? (data.pending ? [data.pending] : []) : undefined}
+        recent={data?.recent}
         loading={loading}
         failure={failure}
         onRetry={onRetry}
-        empty={t.pendingEmpty}
-      />
-      {current && mayPropose && data?.pending === null ? (
-        <ProposeForm t={t} current={current.rule} onDone={setDone} />
-      ) : null}
-      <h3>{t.recentHeading}</h3>
-      <DataTable
-        caption={t.recentHeading}
-        testId="loan-limit-recent"
-        columns={changeColumns(t, language, null)}
-        rows={data?.recent}
-        rowKey={(p) => p.id}
-        loading={loading}
-        failure={failure}
-        empty={t.recentEmpty}
-      />
+        decide={
+          mayPropose
+            ? (id, decision) =>
+                decision === 'approve'
+                  ? callAdmin('approveLoanLimitRule', { params: { id } })
+                  : callAdmin('rejectLoanLimitRule', { params: { id } })
+            : null
+        }
+        invalidate={keys.loans}
+        onDone={setDone}
+      >
+        {current && mayPropose && data?.pending === null ? (
+          <ProposeForm t={t} current={current.rule} onDone={setDone} />
+        ) : null}
+      </Proposals>
     </Screen>
   );
 }

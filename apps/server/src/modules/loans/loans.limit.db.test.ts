@@ -1,4 +1,4 @@
-import { loanLimitSettings, loanProductsData } from '@swx/contract';
+import { ASSET_SCALES, loanLimitSettings, loanProductsData, parseMinor } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { pngImage } from '../../../../../tests/support/images.ts';
@@ -13,10 +13,8 @@ import { addDays } from './loans.figures.ts';
  * what the loan owes now, its earlier principal repayments counted.
  */
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
-const u = (usdt: string) => {
-  const [whole = '0', frac = ''] = usdt.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, '0'));
-};
+/** An amount of USDT in minor units. */
+const u = (usdt: string) => parseMinor(usdt, ASSET_SCALES.USDT);
 
 let t: TestDatabase;
 let ctx: TestContext;
@@ -65,6 +63,19 @@ async function borrow(userId: number, productId: number, amount: string, key: st
   return loan;
 }
 
+/** A repayment by transfer declared with a proof (`seed` makes the image and the hash its own). */
+async function repayByTransfer(userId: number, loanId: number, amount: string, seed: number) {
+  const payoff = await l.loans.payoff('live', userId, loanId);
+  const proof = await l.loans.repayWithProof('live', userId, {
+    loanId,
+    amount,
+    proof: (await l.uploads.store(userId, 'loan_repayment_proof', async () => pngImage(200, 200, seed))).id,
+    txHash: String(seed).repeat(64),
+    address: payoff.repayAddresses[0]?.address ?? '',
+  });
+  return { proof, payoff };
+}
+
 describe(`the loan limit, the clock and the proof review on ${TEST_DB}`, () => {
   it('a loan repaid in five days raises nothing; a loan that ran the rule’s days adds one bounded step; staff change the rule with four eyes (issue 41 item 10)', async () => {
     const { loans } = l;
@@ -106,39 +117,31 @@ describe(`the loan limit, the clock and the proof review on ${TEST_DB}`, () => {
     const ann = await ctx.staffMember('admin');
     const ben = await ctx.staffMember('admin');
     const refs = (ids: number[]) => ctx.staff.refsOf(ids);
-    await expect(
+    /** A rule: base, step and highest share, the days a loan must run. */
+    const propose = (staffId: number, [baseShare, stepShare, maxShare]: string[], minLoanDays: number) =>
       loans.proposeLimitRule(
-        ann.id,
-        { baseShare: '0.5', stepShare: '0.5', maxShare: '1', minLoanDays: 30 },
+        staffId,
+        { baseShare: baseShare ?? '', stepShare: stepShare ?? '', maxShare: maxShare ?? '', minLoanDays },
         refs,
-      ),
-    ).rejects.toSatisfy(refusedWith(10026));
-    await expect(
-      loans.proposeLimitRule(
-        ann.id,
-        { baseShare: '0.8', stepShare: '0.1', maxShare: '0.7', minLoanDays: 30 },
-        refs,
-      ),
-    ).rejects.toSatisfy(refusedWith(10026));
+      );
+    // The platform's first rule (the system parameter `loans.limitRule` the migration seeds) applies.
+    expect(loanLimitSettings.parse(await loans.limitSettings(refs)).current).toMatchObject({
+      id: 0,
+      rule: { baseShare: '0.5', stepShare: '0.1', maxShare: '1', minLoanDays: 30 },
+      proposedBy: null,
+      decidedBy: null,
+    });
+    await expect(propose(ann.id, ['0.5', '0.5', '1'], 30)).rejects.toSatisfy(refusedWith(10026));
+    await expect(propose(ann.id, ['0.8', '0.1', '0.7'], 30)).rejects.toSatisfy(refusedWith(10026));
     at(41, 9);
-    const proposed = await loans.proposeLimitRule(
-      ann.id,
-      { baseShare: '0.3', stepShare: '0.25', maxShare: '0.9', minLoanDays: 5 },
-      refs,
-    );
+    const proposed = await propose(ann.id, ['0.3', '0.25', '0.9'], 5);
     expect(proposed).toMatchObject({ state: 'pending', proposedBy: { id: ann.id }, proposedAt: iso() });
     // Not applied yet; the proposer may not approve; a second change waits behind it.
     expect((await limitOf()).limit.share).toBe('0.6');
     await expect(loans.decideLimitRule(ann.id, proposed.id, 'approved', refs)).rejects.toSatisfy(
       refusedWith(10049),
     );
-    await expect(
-      loans.proposeLimitRule(
-        ben.id,
-        { baseShare: '0.5', stepShare: '0.1', maxShare: '1', minLoanDays: 0 },
-        refs,
-      ),
-    ).rejects.toSatisfy(refusedWith(10048));
+    await expect(propose(ben.id, ['0.5', '0.1', '1'], 0)).rejects.toSatisfy(refusedWith(10048));
     at(41, 10);
     const approved = await loans.decideLimitRule(ben.id, proposed.id, 'approved', refs);
     expect(approved).toMatchObject({ state: 'approved', decidedBy: { id: ben.id }, decidedAt: iso() });
@@ -154,16 +157,21 @@ describe(`the loan limit, the clock and the proof review on ${TEST_DB}`, () => {
     expect(settings.pending).toBeNull();
     expect(settings.recent.map((r) => [r.id, r.state])).toEqual([[proposed.id, 'approved']]);
     const audited = await ctx.audit.search({ actionPrefix: 'loan.limit_rule', limit: 10 });
-    expect(audited.map((a) => a.action).sort()).toEqual([
-      'loan.limit_rule.approved',
-      'loan.limit_rule.proposed',
+    expect(audited.map((a) => [a.action, a.subject]).sort()).toEqual([
+      ['loan.limit_rule.approved', 'loans.limitRule'],
+      ['loan.limit_rule.proposed', 'loans.limitRule'],
     ]);
-    // Turned down: the rule stays.
-    const other = await loans.proposeLimitRule(
-      ben.id,
-      { baseShare: '1', stepShare: '0', maxShare: '1', minLoanDays: 0 },
-      refs,
+    const [stored] = await ctx.db.query<{ value: string }>(
+      `SELECT value FROM system_params WHERE key = 'loans.limitRule'`,
     );
+    expect(JSON.parse(stored?.value ?? '')).toEqual({
+      baseShare: '0.3',
+      stepShare: '0.25',
+      maxShare: '0.9',
+      minLoanDays: 5,
+    });
+    // Turned down: the rule stays.
+    const other = await propose(ben.id, ['1', '0', '1'], 0);
     await loans.decideLimitRule(ann.id, other.id, 'rejected', refs);
     expect((await limitOf()).limit.share).toBe('0.8');
   });
@@ -195,14 +203,7 @@ describe(`the loan limit, the clock and the proof review on ${TEST_DB}`, () => {
     const partAt = iso();
     // A repayment by transfer, declared at 15:20 and decided at 16:05.
     at(103, 15, 20);
-    const payoff = await loans.payoff('live', c.id, loan.id);
-    const proof = await loans.repayWithProof('live', c.id, {
-      loanId: loan.id,
-      amount: '10',
-      proof: (await l.uploads.store(c.id, 'loan_repayment_proof', async () => pngImage(200, 200, 3))).id,
-      txHash: '7'.repeat(64),
-      address: payoff.repayAddresses[0]?.address ?? '',
-    });
+    const { proof } = await repayByTransfer(c.id, loan.id, '10', 3);
     expect(proof.createdAt).toBe(iso());
     at(103, 16, 5);
     await proofs.claim({ staffId: admin.id }, proof.id);
@@ -247,14 +248,7 @@ describe(`the loan limit, the clock and the proof review on ${TEST_DB}`, () => {
     at(210);
     await loans.repay('live', c.id, { loanId: loan.id, requestId: 'owed-part', full: false, amount: '600' });
     at(220);
-    const payoff = await loans.payoff('live', c.id, loan.id);
-    const proof = await loans.repayWithProof('live', c.id, {
-      loanId: loan.id,
-      amount: '50',
-      proof: (await l.uploads.store(c.id, 'loan_repayment_proof', async () => pngImage(200, 200, 4))).id,
-      txHash: '8'.repeat(64),
-      address: payoff.repayAddresses[0]?.address ?? '',
-    });
+    const { proof, payoff } = await repayByTransfer(c.id, loan.id, '50', 4);
     const item = await proofs.get({ staffId: admin.id }, proof.id);
     expect(item.outstanding).toEqual({
       principal: payoff.principal,

@@ -6,32 +6,36 @@ import {
   type LoanLimitProposal,
   type LoanLimitRule,
   type LoanLimitSettings,
+  loanLimitRule,
 } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { computeCreditScore } from '../kyc/kyc.credit.ts';
-import { ppmOf, ppmText } from '../products/figures.ts';
 import {
-  currentRule,
-  decideProposal,
-  insertProposal,
-  type LimitRule,
-  type LimitRuleRow,
-  limitFactsOf,
-  proposalById,
-  ruleChanges,
-} from './loans.limit.repository.ts';
+  type FourEyesSetting,
+  ParamProposals,
+  type SettingProposal,
+  type StaffRefs,
+} from '../params/params.proposals.ts';
+import { ppmOf, ppmText } from '../products/figures.ts';
+import { limitFactsOf } from './loans.limit.repository.ts';
 import { creditFactsOf } from './loans.repository.ts';
-import { type LoansContext, nowIso } from './loans.shared.ts';
+import type { LoansContext } from './loans.shared.ts';
+
+export type { StaffRefs } from '../params/params.proposals.ts';
 
 /*
- * The customer's limit: a share of each product's maximum by a rule staff set with four eyes
- * (`loan_limit_rules`). Verified identity opens the base share; each loan repaid on time that ran
+ * The customer's limit: a share of each product's maximum by a rule staff set with four eyes (the
+ * system parameter `loans.limitRule`, changed through the params' `ParamProposals`). Verified identity opens the base share; each loan repaid on time that ran
  * at least the rule's days adds one bounded step (less one per loan that went overdue), up to the
  * highest share. The customer reads the rule, their facts and the next step.
  */
 
 const STEP_MAX = ppmOf(LOAN_LIMIT_STEP_MAX);
-const RECENT = 20;
+
+/** The system parameter of the rule: the contract's `loanLimitRule` as JSON (migration 0042 seeds it). */
+export const LIMIT_RULE_KEY = 'loans.limitRule';
+
+export type LimitRule = { basePpm: bigint; stepPpm: bigint; maxPpm: bigint; minLoanDays: number };
 
 /** The share a rule gives for these facts (identity verified), and the next step if any. */
 export function shareOf(
@@ -61,7 +65,7 @@ export function wireRule(rule: LimitRule): LoanLimitRule {
 
 /** The customer's limit, the rule that gives it and the next step; identity verified first. */
 export async function limit(ctx: LoansContext, userId: number): Promise<LoanLimit & { sharePpm: bigint }> {
-  const rule = await currentRule(ctx.db);
+  const rule = ruleOf(await ctx.params.get(LIMIT_RULE_KEY));
   const [kycState, credit, facts] = await Promise.all([
     ctx.kyc.stateOf(userId),
     creditFactsOf(ctx.db, userId),
@@ -92,21 +96,6 @@ export async function limit(ctx: LoansContext, userId: number): Promise<LoanLimi
 
 // Staff: the rule, changed with four eyes
 
-export type StaffRefs = (ids: number[]) => Promise<Map<number, { id: number; email: string }>>;
-
-/** The rule that applies, a change waiting, the latest decided. */
-export async function limitSettings(ctx: LoansContext, refs: StaffRefs): Promise<LoanLimitSettings> {
-  const [current, changes] = await Promise.all([currentRule(ctx.db), ruleChanges(ctx.db, RECENT)]);
-  const rows = [current, ...(changes.pending ? [changes.pending] : []), ...changes.recent];
-  const [wiredCurrent, ...rest] = await wireProposals(rows, refs);
-  if (!wiredCurrent) throw new Error('no loan limit rule');
-  return {
-    current: wiredCurrent,
-    pending: changes.pending ? (rest.shift() ?? null) : null,
-    recent: rest,
-  };
-}
-
 /** A rule as staff wrote it: a step above the most (a quarter) or a base above the highest is 10026. */
 function checked(body: LoanLimitRule): LimitRule {
   const rule = {
@@ -122,6 +111,57 @@ function checked(body: LoanLimitRule): LimitRule {
   return rule;
 }
 
+/** The rule a stored value states; none, or one the contract refuses, is a fault of the setup. */
+function ruleOf(value: string | null): LimitRule {
+  const parsed = value === null ? null : loanLimitRule.safeParse(JSON.parse(value));
+  if (!parsed?.success) throw new Error(`no valid loan limit rule in ${LIMIT_RULE_KEY}`);
+  return checked(parsed.data);
+}
+
+/** The rule as a setting changed under four eyes: its JSON, checked and in one form; audited as `loan.limit_rule.*`. */
+const LIMIT_RULE: FourEyesSetting = {
+  prefix: LIMIT_RULE_KEY,
+  audit: 'loan.limit_rule',
+  normalise: (_key, value) => {
+    const parsed = value === null ? null : loanLimitRule.safeParse(JSON.parse(value));
+    if (!parsed?.success) throw new ApiError(Code.INVALID_INPUT);
+    return JSON.stringify(wireRule(checked(parsed.data)));
+  },
+  describe: () => "The rule of customers' loan limits (changed with four eyes)",
+  audited: (value) => (value === null ? null : JSON.parse(value)),
+};
+
+const proposals = (ctx: LoansContext) =>
+  new ParamProposals({ db: ctx.db, audit: ctx.audit, now: ctx.now }, LIMIT_RULE);
+
+const wireProposal = ({ key: _key, value, before: _before, ...p }: SettingProposal): LoanLimitProposal => ({
+  ...p,
+  rule: wireRule(ruleOf(value)),
+});
+
+/** The rule that applies (who proposed and approved it; none for the platform's first), a change waiting, the latest decided. */
+export async function limitSettings(ctx: LoansContext, refs: StaffRefs): Promise<LoanLimitSettings> {
+  const rule = proposals(ctx);
+  const [applied, changes] = await Promise.all([rule.applied(LIMIT_RULE_KEY, refs), rule.list(refs)]);
+  if (!applied) throw new Error(`no loan limit rule in ${LIMIT_RULE_KEY}`);
+  const pending = changes.pending[0];
+  return {
+    current: applied.setBy
+      ? wireProposal(applied.setBy)
+      : {
+          id: 0,
+          rule: wireRule(ruleOf(applied.value)),
+          state: 'approved',
+          proposedBy: null,
+          proposedAt: applied.updatedAt,
+          decidedBy: null,
+          decidedAt: null,
+        },
+    pending: pending ? wireProposal(pending) : null,
+    recent: changes.recent.map(wireProposal),
+  };
+}
+
 /** Proposes a rule; it applies once another staff member approves it (10048 while one waits). */
 export async function proposeLimitRule(
   ctx: LoansContext,
@@ -129,22 +169,7 @@ export async function proposeLimitRule(
   body: LoanLimitRule,
   refs: StaffRefs,
 ): Promise<LoanLimitProposal> {
-  const rule = checked(body);
-  const row = await ctx.db.transaction(async (tx) => {
-    const before = await currentRule(tx);
-    const proposed = await insertProposal(tx, rule, staffId, nowIso(ctx));
-    if (!proposed) throw new ApiError(Code.CHANGE_AWAITS_SECOND_ADMIN);
-    await ctx.audit.appendInTx(tx, [
-      {
-        actor: `staff:${staffId}`,
-        action: 'loan.limit_rule.proposed',
-        subject: `loan-limit-rule:${proposed.id}`,
-        data: { before: wireRule(before), rule: body },
-      },
-    ]);
-    return proposed;
-  });
-  return one(row, refs);
+  return wireProposal(await proposals(ctx).propose({ staffId }, LIMIT_RULE_KEY, JSON.stringify(body), refs));
 }
 
 /** Approves (applies from now on; the proposer may not: 10049) or turns down a waiting rule. */
@@ -155,42 +180,10 @@ export async function decideLimitRule(
   decision: 'approved' | 'rejected',
   refs: StaffRefs,
 ): Promise<LoanLimitProposal> {
-  const row = await ctx.db.transaction(async (tx) => {
-    const proposal = await proposalById(tx, id);
-    if (proposal?.state !== 'pending') throw new ApiError(Code.NOT_FOUND);
-    if (decision === 'approved' && proposal.proposedBy === staffId) throw new ApiError(Code.OWN_PROPOSAL);
-    const decided = await decideProposal(tx, id, decision, staffId, nowIso(ctx));
-    if (!decided) throw new ApiError(Code.NOT_FOUND);
-    await ctx.audit.appendInTx(tx, [
-      {
-        actor: `staff:${staffId}`,
-        action: `loan.limit_rule.${decision}`,
-        subject: `loan-limit-rule:${id}`,
-        data: { proposedBy: `staff:${decided.proposedBy}`, rule: wireRule(decided) },
-      },
-    ]);
-    return decided;
-  });
-  return one(row, refs);
-}
-
-async function one(row: LimitRuleRow, refs: StaffRefs): Promise<LoanLimitProposal> {
-  const [out] = await wireProposals([row], refs);
-  if (!out) throw new Error('no limit rule');
-  return out;
-}
-
-async function wireProposals(rows: LimitRuleRow[], refs: StaffRefs): Promise<LoanLimitProposal[]> {
-  const ids = rows.flatMap((r) => [r.proposedBy, r.decidedBy]).filter((id): id is number => id !== null);
-  const named = await refs([...new Set(ids)]);
-  const ref = (id: number | null) => (id === null ? null : (named.get(id) ?? { id, email: `staff:${id}` }));
-  return rows.map((r) => ({
-    id: r.id,
-    rule: wireRule(r),
-    state: r.state,
-    proposedBy: ref(r.proposedBy),
-    proposedAt: r.proposedAt,
-    decidedBy: ref(r.decidedBy),
-    decidedAt: r.decidedAt,
-  }));
+  const rule = proposals(ctx);
+  return wireProposal(
+    decision === 'approved'
+      ? await rule.approve({ staffId }, id, refs)
+      : await rule.reject({ staffId }, id, refs),
+  );
 }

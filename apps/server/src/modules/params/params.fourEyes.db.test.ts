@@ -8,6 +8,7 @@ import { AuditService } from '../audit/audit.service.ts';
 import { thresholdFromParams } from '../review/review.define.ts';
 import { StaffService } from '../staff/staff.service.ts';
 import { FourEyesSettingsService } from './params.fourEyes.ts';
+import { ParamProposals } from './params.proposals.ts';
 import { ParamsService } from './params.service.ts';
 
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
@@ -16,14 +17,16 @@ describe(`four-eyes thresholds on ${TEST_DB}: one admin proposes, another approv
   let t: TestDatabase;
   let settings: FourEyesSettingsService;
   let params: ParamsService;
+  let audit: AuditService;
+  let staff: StaffService;
   const ids = { ann: 0, ben: 0 };
   const ann = () => ({ staffId: ids.ann });
   const ben = () => ({ staffId: ids.ben });
 
   beforeAll(async () => {
     t = await openTestDatabase();
-    const audit = new AuditService(t.db);
-    const staff = new StaffService({
+    audit = new AuditService(t.db);
+    staff = new StaffService({
       db: t.db,
       audit,
       rateLimiter: createMemoryRateLimiter(),
@@ -115,6 +118,42 @@ describe(`four-eyes thresholds on ${TEST_DB}: one admin proposes, another approv
     await expect(
       settings.propose(ben(), { kind: 'earn', asset: 'USDT', value: '1.0000001' }),
     ).rejects.toSatisfy(refusedWith(Code.INVALID_INPUT));
+  });
+
+  it('another setting changed under four eyes shares the proposals but not their calls', async () => {
+    // A setting of its own keys (as the loans' limit rule is), on the same proposals.
+    const other = new ParamProposals(
+      { db: t.db, audit },
+      {
+        prefix: 'test.rule',
+        audit: 'test.rule',
+        normalise: (_key, value) => value,
+        describe: () => 'A test rule',
+      },
+    );
+    const refs = (staffIds: number[]) => staff.refsOf(staffIds);
+    const rule = await other.propose(ann(), 'test.rule', '{"a":1}', refs);
+    expect(rule).toMatchObject({ key: 'test.rule', value: '{"a":1}', before: null, state: 'pending' });
+    // Not a threshold's: the thresholds neither list it nor decide it.
+    expect((await settings.settings()).pending.map((p) => p.id)).not.toContain(rule.id);
+    await expect(settings.approve(ben(), rule.id)).rejects.toSatisfy(refusedWith(Code.NOT_FOUND));
+    await expect(settings.reject(ben(), rule.id)).rejects.toSatisfy(refusedWith(Code.NOT_FOUND));
+    // Nor does the other setting list or decide a threshold's.
+    const threshold = await settings.propose(ann(), { kind: 'loan', asset: 'ETH', value: '3' });
+    expect((await other.list(refs)).pending.map((p) => p.id)).toEqual([rule.id]);
+    await expect(other.approve(ben(), threshold.id, refs)).rejects.toSatisfy(refusedWith(Code.NOT_FOUND));
+    // Its own approval writes its parameter, audited under its own actions.
+    await other.approve(ben(), rule.id, refs);
+    expect(await params.get('test.rule')).toBe('{"a":1}');
+    expect(await other.applied('test.rule', refs)).toMatchObject({
+      value: '{"a":1}',
+      setBy: { id: rule.id, state: 'approved', decidedBy: { email: 'ben@swx.test' } },
+    });
+    expect(await auditOf('test.rule')).toEqual([
+      { actor: `staff:${ids.ann}`, action: 'test.rule.proposed' },
+      { actor: `staff:${ids.ben}`, action: 'test.rule.approved' },
+    ]);
+    await settings.reject(ann(), threshold.id);
   });
 
   it('the database refuses an approval by the proposer whatever the code does', async () => {

@@ -16,6 +16,19 @@ export async function findParam(db: Queryable, key: string): Promise<string | nu
   return rows[0]?.value ?? null;
 }
 
+/** A parameter's value and when it was last written. */
+export async function findParamRow(
+  db: Queryable,
+  key: string,
+): Promise<{ value: string; updatedAt: string } | null> {
+  const rows = await db.query<{ value: string; updatedAt: string }>(
+    `SELECT value, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+     FROM system_params WHERE key = $1`,
+    [key],
+  );
+  return rows[0] ?? null;
+}
+
 /** Inserts defaults that are missing; a value staff changed is left alone. */
 export async function insertMissingParams(
   db: Queryable,
@@ -112,18 +125,35 @@ export async function decideProposal(
   return rows[0] ?? null;
 }
 
-/** The waiting proposals, oldest first, and the latest decided ones, newest first. */
+/**
+ * The waiting proposals of the keys starting with `prefix`, oldest first, and their latest decided
+ * ones, newest first.
+ */
 export async function listProposals(
   db: Queryable,
+  prefix: string,
   recent: number,
 ): Promise<{ pending: ProposalRow[]; recent: ProposalRow[] }> {
   const pending = await db.query<ProposalRow>(
-    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE decision IS NULL ORDER BY id`,
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals
+     WHERE decision IS NULL AND starts_with(key, $1) ORDER BY id`,
+    [prefix],
   );
   const decided = await db.query<ProposalRow>(
-    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE decision IS NOT NULL
-     ORDER BY decided_at DESC, id DESC LIMIT $1`,
-    [recent],
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals
+     WHERE decision IS NOT NULL AND starts_with(key, $1)
+     ORDER BY decided_at DESC, id DESC LIMIT $2`,
+    [prefix, recent],
   );
   return { pending, recent: decided };
+}
+
+/** The latest approved proposal of one key (what set its value, unless written otherwise since). */
+export async function lastApproved(db: Queryable, key: string): Promise<ProposalRow | null> {
+  const rows = await db.query<ProposalRow>(
+    `SELECT ${PROPOSAL_COLUMNS} FROM four_eyes_proposals WHERE key = $1 AND decision = 'approved'
+     ORDER BY decided_at DESC, id DESC LIMIT 1`,
+    [key],
+  );
+  return rows[0] ?? null;
 }
