@@ -70,6 +70,24 @@ function DecideButtons({
   );
 }
 
+type ProposalsProps<P extends Proposal> = {
+  words: ProposalWords;
+  /** The tables' test ids: `<testId>-pending`, `<testId>-recent`. */
+  testId: string;
+  columns: Column<P>[];
+  pending: P[] | undefined;
+  recent: P[] | undefined;
+  loading: boolean;
+  failure: string;
+  onRetry: () => void;
+  decide: ((id: number, decision: Decision) => Promise<{ state: ProposalState }>) | null;
+  /** The query a decision changes. */
+  invalidate: readonly unknown[];
+  /** What the screen says once a proposal is decided. */
+  onDone: (message: string) => void;
+  children?: ReactNode;
+};
+
 /**
  * The proposals of a setting changed under four eyes (the four-eyes thresholds, the loan limit
  * rule): the changes waiting for a second staff member, with their buttons (approve; turn down, or
@@ -91,35 +109,11 @@ export function Proposals<P extends Proposal>({
   invalidate,
   onDone,
   children,
-}: {
-  words: ProposalWords;
-  /** The tables' test ids: `<testId>-pending`, `<testId>-recent`. */
-  testId: string;
-  columns: Column<P>[];
-  pending: P[] | undefined;
-  recent: P[] | undefined;
-  loading: boolean;
-  failure: string;
-  onRetry: () => void;
-  decide: ((id: number, decision: Decision) => Promise<{ state: ProposalState }>) | null;
-  /** The query a decision changes. */
-  invalidate: readonly unknown[];
-  /** What the screen says once a proposal is decided. */
-  onDone: (message: string) => void;
-  children?: ReactNode;
-}) {
+}: ProposalsProps<P>) {
   const { text, language } = useBackOffice();
-  const client = useQueryClient();
-  const decision = useMutation({
-    mutationFn: ({ id, decision: d }: { id: number; decision: Decision }) => {
-      if (!decide) throw new Error('read only');
-      return decide(id, d);
-    },
-    onSuccess: async (decided) => {
-      await client.invalidateQueries({ queryKey: invalidate });
-      onDone(decided.state === 'approved' ? w.approved : w.rejected);
-    },
-  });
+  const decision = useDecision(decide, invalidate, (state) =>
+    onDone(state === 'approved' ? w.approved : w.rejected),
+  );
   const common: Column<P>[] = [
     ...columns,
     { key: 'proposedBy', header: w.proposedBy, cell: (p) => p.proposedBy?.email ?? w.platform ?? '' },
@@ -146,35 +140,79 @@ export function Proposals<P extends Proposal>({
     { key: 'state', header: w.state, cell: (p) => w.states[p.state] },
     { key: 'decidedBy', header: w.decidedBy, cell: (p) => p.decidedBy?.email ?? '' },
   ];
-  /** The waiting or the decided proposals, under their heading. */
-  const table = (
-    which: 'pending' | 'recent',
-    rows: P[] | undefined,
-    cols: Column<P>[],
-    heading: string,
-    empty: string,
-  ) => (
+  return (
+    <>
+      <Alert message={decision.isError ? failureMessage(decision.error, text.error.generic) : ''} />
+      <ProposalTable
+        testId={`${testId}-pending`}
+        rows={pending}
+        columns={[...common, ...actions]}
+        heading={w.pendingHeading}
+        empty={w.pendingEmpty}
+        state={{ loading, failure, onRetry }}
+      />
+      {children}
+      <ProposalTable
+        testId={`${testId}-recent`}
+        rows={recent}
+        columns={[...common, ...ended]}
+        heading={w.recentHeading}
+        empty={w.recentEmpty}
+        state={{ loading, failure }}
+      />
+    </>
+  );
+}
+
+/** The waiting or the decided proposals, under their heading. */
+function ProposalTable<P extends Proposal>({
+  testId,
+  rows,
+  columns,
+  heading,
+  empty,
+  state,
+}: {
+  testId: string;
+  rows: P[] | undefined;
+  columns: Column<P>[];
+  heading: string;
+  empty: string;
+  state: { loading: boolean; failure: string; onRetry?: () => void };
+}) {
+  return (
     <>
       <h3>{heading}</h3>
       <DataTable
         caption={heading}
-        testId={`${testId}-${which}`}
-        columns={cols}
+        testId={testId}
+        columns={columns}
         rows={rows}
         rowKey={(p) => p.id}
-        loading={loading}
-        failure={failure}
-        onRetry={which === 'pending' ? onRetry : undefined}
+        loading={state.loading}
+        failure={state.failure}
+        onRetry={state.onRetry}
         empty={empty}
       />
     </>
   );
-  return (
-    <>
-      <Alert message={decision.isError ? failureMessage(decision.error, text.error.generic) : ''} />
-      {table('pending', pending, [...common, ...actions], w.pendingHeading, w.pendingEmpty)}
-      {children}
-      {table('recent', recent, [...common, ...ended], w.recentHeading, w.recentEmpty)}
-    </>
-  );
+}
+
+/** A decision on a proposal: sent, then the screen's query refreshed and what happened said. */
+function useDecision(
+  decide: ProposalsProps<Proposal>['decide'],
+  invalidate: readonly unknown[],
+  done: (state: ProposalState) => void,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision: d }: { id: number; decision: Decision }) => {
+      if (!decide) throw new Error('read only');
+      return decide(id, d);
+    },
+    onSuccess: async (decided) => {
+      await client.invalidateQueries({ queryKey: invalidate });
+      done(decided.state);
+    },
+  });
 }
