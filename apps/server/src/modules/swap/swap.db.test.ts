@@ -311,4 +311,21 @@ describe(`swap on ${TEST_DB}`, () => {
     ]);
     expect(await balance('demo', user, 'USDT')).toBe(100_000_000_000n);
   });
+
+  it('dates a swap and a pair’s change by the service clock, not the database’s (issue 41 #20)', async () => {
+    // The service's clock is days from the database's: the record's time is the service's.
+    expect(Math.abs(clock - Date.now())).toBeGreaterThan(86_400_000);
+    const at = new Date(clock).toISOString();
+    const user = (await ctx.customer()).id;
+    const q = await swap.quote('demo', user, usdtToBtc('100'));
+    const done = await swap.commit('demo', user, { quoteId: q.quoteId, requestId: 'clock-1' });
+    expect(done.createdAt).toBe(at);
+    expect((await swap.history('demo', user, undefined))[0]?.createdAt).toBe(at);
+
+    const admin = await ctx.staffMember('admin');
+    const pair = (await swap.adminPairs()).find((p) => p.from === 'USDT' && p.to === 'ETH');
+    if (!pair) throw new Error('no USDT-ETH pair');
+    const { updatedAt: _at, updatedBy: _by, ...settings } = pair;
+    expect((await swap.updatePair(admin.id, settings)).updatedAt).toBe(at);
+  });
 });

@@ -74,15 +74,19 @@ export async function updatePair(
   // A fee of 100 % or more would leave nothing to receive.
   if (feePpm >= 1_000_000n) throw new ApiError(Code.INVALID_INPUT, [{ path: 'feeRate', issue: 'too_big' }]);
   await ctx.db.transaction(async (tx) => {
-    const before = await updatePairRow(tx, {
-      from: body.from,
-      to: body.to,
-      minMinor,
-      maxMinor,
-      feePpm,
-      enabled: body.enabled,
-      staffId,
-    });
+    const before = await updatePairRow(
+      tx,
+      {
+        from: body.from,
+        to: body.to,
+        minMinor,
+        maxMinor,
+        feePpm,
+        enabled: body.enabled,
+        staffId,
+      },
+      new Date(ctx.now()).toISOString(),
+    );
     if (!before) throw new ApiError(Code.NOT_FOUND);
     const { updatedAt: _at, updatedBy: _by, ...was } = wirePairAdmin(before);
     await ctx.audit.appendInTx(tx, [

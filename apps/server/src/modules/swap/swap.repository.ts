@@ -1,7 +1,10 @@
 import type { Book, SwapAsset } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 
-/** SQL of swap pairs and swaps. Amounts cross this boundary as bigint; the database holds numeric. */
+/**
+ * SQL of swap pairs and swaps. Amounts cross this boundary as bigint; the database holds numeric.
+ * Every time written (`at`) is the service's clock, given by the caller: never the database's `now()`.
+ */
 export type PairRow = {
   from: SwapAsset;
   to: SwapAsset;
@@ -81,6 +84,7 @@ export async function pairOfAssets(db: Queryable, from: SwapAsset, to: SwapAsset
 export async function updatePair(
   tx: Queryable,
   change: Pick<PairRow, 'from' | 'to' | 'minMinor' | 'maxMinor' | 'feePpm' | 'enabled'> & { staffId: number },
+  at: string,
 ): Promise<PairRow | null> {
   const before = await tx.query<Raw>(
     `SELECT ${PAIR_COLUMNS} FROM swap_pairs p LEFT JOIN staff s ON s.id = p.updated_by
@@ -90,7 +94,7 @@ export async function updatePair(
   if (!before[0]) return null;
   await tx.query(
     `UPDATE swap_pairs SET min_minor = $3, max_minor = $4, fee_rate_ppm = $5, enabled = $6,
-       updated_at = now(), updated_by = $7
+       updated_at = $8, updated_by = $7
      WHERE from_asset = $1 AND to_asset = $2`,
     [
       change.from,
@@ -100,6 +104,7 @@ export async function updatePair(
       change.feePpm.toString(),
       change.enabled,
       change.staffId,
+      at,
     ],
   );
   return pairOf(before[0]);
@@ -134,12 +139,13 @@ function swapOf(r: Raw): SwapRow {
 export async function insertSwaps(
   tx: Queryable,
   rows: readonly { entryId: number; data: NewSwap }[],
+  at: string,
 ): Promise<Map<number, SwapRow>> {
   const col = <T>(pick: (s: NewSwap) => T) => rows.map((r) => pick(r.data));
   const inserted = await tx.query<Raw>(
     `INSERT INTO swaps (user_id, book, from_asset, to_asset, amount_minor, gross_minor, spread_minor,
-       fee_minor, receive_minor, rate, price, fee_rate_ppm, quote_time, request_id, entry_id)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
+       fee_minor, receive_minor, rate, price, fee_rate_ppm, quote_time, request_id, entry_id, created_at)
+     SELECT *, $16::timestamptz FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
        $7::numeric[], $8::numeric[], $9::numeric[], $10::text[], $11::text[], $12::bigint[], $13::bigint[],
        $14::text[], $15::bigint[])
      RETURNING ${SWAP_COLUMNS}`,
@@ -159,6 +165,7 @@ export async function insertSwaps(
       col((s) => s.quoteTime),
       col((s) => s.requestId),
       rows.map((r) => r.entryId),
+      at,
     ],
   );
   return new Map(inserted.map((r) => [Number(r.entry_id), swapOf(r)]));

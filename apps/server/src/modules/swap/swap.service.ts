@@ -56,7 +56,10 @@ export class SwapService {
         db: deps.db,
         now: () => now(),
       }),
-      records: deps.ledger.attachment<NewSwap, SwapRow>('swap', (tx, rows) => insertSwaps(tx, rows)),
+      // Dated on the service's clock, as the entry is (never the database's).
+      records: deps.ledger.attachment<NewSwap, SwapRow>('swap', (tx, rows) =>
+        insertSwaps(tx, rows, new Date(now()).toISOString()),
+      ),
     };
     // The customer's record states each swap's figures (paid, received, fee) for the app to word.
     deps.ledger.registerDescriber('swap', async (entryIds) => {

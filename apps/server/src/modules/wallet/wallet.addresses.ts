@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/http.ts';
 import type { Client } from '../identity/identity.service.ts';
 import { normalAddress, shownAddress } from './wallet.networks.ts';
 import { provedOwnership } from './wallet.ownership.ts';
-import { languageOf, requireLive, type WithdrawalsContext } from './wallet.shared.ts';
+import { languageOf, nowIso, requireLive, type WithdrawalsContext } from './wallet.shared.ts';
 import {
   type AddressRow,
   addressesOf,
@@ -73,13 +73,17 @@ export async function addAddress(
     await lockCustomerWithdrawals(tx, userId);
     if ((await addressesOf(tx, userId)).length >= MAX_ADDRESSES)
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'too_many' }]);
-    const added = await insertAddress(tx, {
-      userId,
-      network: network.id,
-      address,
-      label: body.label,
-      ownershipSignature,
-    });
+    const added = await insertAddress(
+      tx,
+      {
+        userId,
+        network: network.id,
+        address,
+        label: body.label,
+        ownershipSignature,
+      },
+      nowIso(ctx),
+    );
     if (!added) throw new ApiError(Code.INVALID_INPUT, [{ path: 'address', issue: 'duplicate' }]);
     await ctx.audit.appendInTx(tx, [
       {
@@ -108,7 +112,7 @@ export async function removeAddress(
 ): Promise<null> {
   requireLive(book);
   await ctx.db.transaction(async (tx) => {
-    if (!(await removeAddressRow(tx, userId, id))) throw new ApiError(Code.NOT_FOUND);
+    if (!(await removeAddressRow(tx, userId, id, nowIso(ctx)))) throw new ApiError(Code.NOT_FOUND);
     await ctx.audit.appendInTx(tx, [
       {
         actor: `customer:${userId}`,

@@ -15,6 +15,7 @@ import {
   type DepositAttachments,
   type DepositDeps,
   limitRefusal,
+  nowIso,
   type RequestedData,
   type StepData,
   type WithdrawalAttachments,
@@ -28,6 +29,9 @@ import {
   withdrawnSince,
 } from './wallet.withdrawals.repository.ts';
 
+/** The service's clock: every row these attachments write is dated on it. */
+type Clock = { readonly now: () => number };
+
 /*
  * The wallet's ledger attachments: what each of its entries and holds writes in the ledger's own
  * transaction (the deposit or withdrawal row moved on, the customer told), so money and rows never
@@ -35,7 +39,7 @@ import {
  */
 
 export function depositAttachments(
-  deps: Pick<DepositDeps, 'ledger' | 'notices' | 'uploads' | 'audit'>,
+  deps: Pick<DepositDeps, 'ledger' | 'notices' | 'uploads' | 'audit'> & Clock,
 ): DepositAttachments {
   const { ledger, notices } = deps;
   return {
@@ -44,7 +48,7 @@ export function depositAttachments(
       for (const { entryId, data } of rows) {
         const moved = await moveDeposit(tx, data.depositId, ['confirming'], 'credited', {
           creditEntryId: entryId,
-          credited: true,
+          creditedAt: nowIso(deps),
         });
         if (!moved) throw new Error(`deposit ${data.depositId} is no longer confirming`);
         await notices.notifyInTx(tx, data.userId, data.language, 'deposit_credited', {
@@ -94,25 +98,29 @@ export function depositAttachments(
 
 /** A declared deposit's row, once per transaction hash, with its proof taken from the uploads. */
 async function writeDeclared(
-  deps: Pick<DepositDeps, 'uploads'>,
+  deps: Pick<DepositDeps, 'uploads'> & Clock,
   tx: Queryable,
   holdId: number,
   data: DeclaredData,
 ): Promise<number> {
   await lockTransactionHash(tx, data.txHash);
   if (await transactionClaimed(tx, data.txHash, null)) throw new ApiError(Code.TRANSACTION_ALREADY_USED);
-  const id = await insertProofDeposit(tx, {
-    userId: data.userId,
-    network: data.network,
-    asset: data.asset,
-    amount: BigInt(data.amount),
-    txHash: data.txHash,
-    address: data.address,
-    minimum: BigInt(data.minimum),
-    lastSix: data.lastSix,
-    proofUpload: data.proof,
-    clearingHoldId: holdId,
-  });
+  const id = await insertProofDeposit(
+    tx,
+    {
+      userId: data.userId,
+      network: data.network,
+      asset: data.asset,
+      amount: BigInt(data.amount),
+      txHash: data.txHash,
+      address: data.address,
+      minimum: BigInt(data.minimum),
+      lastSix: data.lastSix,
+      proofUpload: data.proof,
+      clearingHoldId: holdId,
+    },
+    nowIso(deps),
+  );
   await deps.uploads.takeInTx(
     tx,
     data.userId,
@@ -148,19 +156,20 @@ async function writeClosed(
 }
 
 export function withdrawalAttachments(
-  deps: Pick<WithdrawalDeps, 'ledger' | 'notices'>,
+  deps: Pick<WithdrawalDeps, 'ledger' | 'notices'> & Clock,
 ): WithdrawalAttachments {
   const { ledger, notices } = deps;
   return {
     requested: ledger.holdAttachment<RequestedData, number>('withdrawal_request', async (tx, rows) => {
       const done = new Map<number, number>();
-      for (const { holdId, data } of rows) done.set(holdId, await writeRequested(tx, holdId, data));
+      for (const { holdId, data } of rows)
+        done.set(holdId, await writeRequested(tx, holdId, data, nowIso(deps)));
       return done;
     }),
     posted: ledger.holdAttachment<StepData, boolean>('withdrawal_post', async (tx, rows) => {
       const done = new Map<number, boolean>();
       for (const { holdId, entryId, data } of rows) {
-        const moved = await moveWithdrawal(tx, data.withdrawalId, ['sent'], 'completed', {
+        const moved = await moveWithdrawal(tx, data.withdrawalId, ['sent'], 'completed', nowIso(deps), {
           ...(entryId === null ? {} : { postEntryId: entryId }),
           completed: true,
         });
@@ -175,9 +184,14 @@ export function withdrawalAttachments(
       async (tx, rows) => {
         const done = new Map<number, boolean>();
         for (const { holdId, data } of rows) {
-          const moved = await moveWithdrawal(tx, data.withdrawalId, ['approved', 'sent'], 'failed', {
-            reason: data.reason,
-          });
+          const moved = await moveWithdrawal(
+            tx,
+            data.withdrawalId,
+            ['approved', 'sent'],
+            'failed',
+            nowIso(deps),
+            { reason: data.reason },
+          );
           if (!moved) throw new Error(`withdrawal ${data.withdrawalId} cannot fail now`);
           await notices.notifyInTx(tx, data.userId, data.language, 'withdrawal_failed', data.params);
           done.set(holdId, true);
@@ -197,20 +211,29 @@ export function withdrawalAttachments(
 }
 
 /** A requested withdrawal's row; the daily limit is a sum over the customer's withdrawals: counted under their lock. */
-async function writeRequested(tx: Queryable, holdId: number, data: RequestedData): Promise<number> {
+async function writeRequested(
+  tx: Queryable,
+  holdId: number,
+  data: RequestedData,
+  at: string,
+): Promise<number> {
   await lockCustomerWithdrawals(tx, data.userId);
   const used = await withdrawnSince(tx, data.userId, data.asset, data.since);
   if (used + BigInt(data.amount) > BigInt(data.limit)) throw limitRefusal(data, used);
-  return insertWithdrawal(tx, {
-    userId: data.userId,
-    requestId: data.requestId,
-    network: data.network,
-    asset: data.asset,
-    addressId: data.addressId,
-    address: data.address,
-    amount: BigInt(data.amount),
-    fee: BigInt(data.fee),
-    receive: BigInt(data.receive),
-    holdId,
-  });
+  return insertWithdrawal(
+    tx,
+    {
+      userId: data.userId,
+      requestId: data.requestId,
+      network: data.network,
+      asset: data.asset,
+      addressId: data.addressId,
+      address: data.address,
+      amount: BigInt(data.amount),
+      fee: BigInt(data.fee),
+      receive: BigInt(data.receive),
+      holdId,
+    },
+    at,
+  );
 }

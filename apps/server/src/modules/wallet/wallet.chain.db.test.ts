@@ -347,4 +347,70 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
       }),
     ).rejects.toSatisfy(refusedWith(10026));
   });
+
+  it('dates deposits, withdrawals and the address book by the service clock, not the database’s (issue 41 #20)', async () => {
+    // The service's clock ten days from the database's: every time the customer reads is the service's.
+    clock += 10 * DAY;
+    const at = () => new Date(clock).toISOString();
+    const c = await ctx.customer();
+    const hash = await chain.dev.send({ to: await addressOf(c.id), asset: 'USDT', amount: USDT(400) });
+    while (!(await chain.chain.receipt(hash))) await new Promise((r) => setTimeout(r, 20));
+    await w.wallet.deposits.watch();
+    const seenAt = at();
+    expect((await depositsOf(c.id))[0]).toMatchObject({
+      state: 'confirming',
+      createdAt: seenAt,
+      creditedAt: null,
+    });
+    clock += 60_000;
+    await chain.dev.mine(11);
+    await w.wallet.deposits.watch();
+    const creditedAt = at();
+    expect((await depositsOf(c.id))[0]).toMatchObject({ state: 'credited', createdAt: seenAt, creditedAt });
+    await chain.dev.mine(12);
+    await w.wallet.deposits.watch();
+    expect((await depositsOf(c.id))[0]).toMatchObject({ state: 'available', createdAt: seenAt, creditedAt });
+
+    clock += 60_000;
+    const added = await w.wallet.withdrawals.addAddress('live', c.id, {
+      network: 'USDT-EVM',
+      address: '0x5555555555555555555555555555555555555555',
+      label: '',
+    });
+    expect(added.createdAt).toBe(at());
+    const spare = await w.wallet.withdrawals.addAddress('live', c.id, {
+      network: 'USDT-EVM',
+      address: '0x6666666666666666666666666666666666666666',
+      label: '',
+    });
+    clock += 60_000;
+    await w.wallet.withdrawals.removeAddress('live', c.id, spare.id);
+    expect((await w.wallet.withdrawals.address(spare.id))?.removedAt).toBe(at());
+
+    clock += DAY + 60_000;
+    const quote = await w.wallet.withdrawals.quote('live', c.id, {
+      network: 'USDT-EVM',
+      addressId: added.id,
+      amount: '100',
+    });
+    await w.wallet.withdrawals.sendCode('live', c.id, 'en', quote.quoteId);
+    const requested = await w.wallet.withdrawals.commit('live', c.id, {
+      quoteId: quote.quoteId,
+      requestId: 'clock-000001',
+      code: mailedCode(c.email),
+    });
+    const requestedAt = at();
+    expect(requested).toMatchObject({ state: 'pending_review', createdAt: requestedAt, completedAt: null });
+    await w.withdrawals.claim(finance, requested.id);
+    await w.withdrawals.approve(finance, requested.id);
+    await w.wallet.tick();
+    clock += 60_000;
+    await chain.dev.mine(12);
+    await w.wallet.tick();
+    expect((await w.wallet.withdrawals.list('live', c.id))[0]).toMatchObject({
+      state: 'completed',
+      createdAt: requestedAt,
+      completedAt: at(),
+    });
+  });
 });

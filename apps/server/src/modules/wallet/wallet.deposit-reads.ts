@@ -9,7 +9,7 @@ import {
 } from './wallet.deposits.repository.ts';
 import { decimal, shownAddress } from './wallet.networks.ts';
 import type { ChainName, NetworkRow } from './wallet.repository.ts';
-import { type DepositsContext, requireLive } from './wallet.shared.ts';
+import { type DepositsContext, nowIso, requireLive } from './wallet.shared.ts';
 
 /* The customer's side of money in: their deposit address per chain, and their deposits. */
 
@@ -29,7 +29,7 @@ export async function addressOn(ctx: DepositsContext, userId: number, chain: Cha
   const known = await depositAddressOf(ctx.db, userId, chain);
   if (known) return known;
   const derived = chain === 'evm' ? ctx.derive.evm(userId) : ctx.derive.bitcoin(userId);
-  await saveDepositAddress(ctx.db, { userId, chain, index: userId, address: derived });
+  await saveDepositAddress(ctx.db, { userId, chain, index: userId, address: derived }, nowIso(ctx));
   return (await depositAddressOf(ctx.db, userId, chain)) ?? derived;
 }
 

@@ -22,11 +22,13 @@ export async function depositAddressOf(
 export async function saveDepositAddress(
   db: Queryable,
   row: { userId: number; chain: ChainName; index: number; address: string },
+  at: string,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO wallet_deposit_addresses (user_id, chain, path_index, address) VALUES ($1, $2, $3, $4)
+    `INSERT INTO wallet_deposit_addresses (user_id, chain, path_index, address, created_at)
+     VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (user_id, chain) DO NOTHING`,
-    [row.userId, row.chain, row.index, row.address],
+    [row.userId, row.chain, row.index, row.address, at],
   );
 }
 
@@ -157,7 +159,11 @@ export type SeenDeposit = {
  * a transaction: each hash is claimed under its lock (`lockTransactionHash`), and a transaction an
  * approved proof has claimed already is not recorded again.
  */
-export async function insertSeenDeposits(tx: Queryable, seen: SeenDeposit[]): Promise<DepositRow[]> {
+export async function insertSeenDeposits(
+  tx: Queryable,
+  seen: SeenDeposit[],
+  at: string,
+): Promise<DepositRow[]> {
   if (seen.length === 0) return [];
   // In one order, so that two watchers locking many hashes never wait for each other in a circle.
   await tx.query(
@@ -167,8 +173,8 @@ export async function insertSeenDeposits(tx: Queryable, seen: SeenDeposit[]): Pr
   );
   const rows = await tx.query<RawDeposit>(
     `INSERT INTO wallet_deposits (user_id, network, asset, amount, source, state, tx_hash, log_index, address,
-       minimum, block_number, block_hash)
-     SELECT u, n, a, amt::numeric, 'chain', s, h, li, ad, m::numeric, bn::bigint, bh
+       minimum, block_number, block_hash, created_at)
+     SELECT u, n, a, amt::numeric, 'chain', s, h, li, ad, m::numeric, bn::bigint, bh, $12::timestamptz
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
                    $8::text[], $9::text[], $10::text[], $11::text[])
          AS t(u, n, a, amt, s, h, li, ad, m, bn, bh)
@@ -188,6 +194,7 @@ export async function insertSeenDeposits(tx: Queryable, seen: SeenDeposit[]): Pr
       seen.map((d) => d.minimum.toString()),
       seen.map((d) => d.blockNumber.toString()),
       seen.map((d) => d.blockHash),
+      at,
     ],
   );
   return rows.map(toDeposit);
@@ -291,11 +298,12 @@ export async function insertProofDeposit(
     proofUpload: string;
     clearingHoldId: number;
   },
+  at: string,
 ): Promise<number> {
   const rows = await db.query<{ id: string }>(
     `INSERT INTO wallet_deposits (user_id, network, asset, amount, source, state, tx_hash, log_index, address,
-       minimum, last_six, proof_upload, clearing_hold_id)
-     VALUES ($1, $2, $3, $4, 'proof', 'pending_review', $5, -2, $6, $7, $8, $9, $10) RETURNING id`,
+       minimum, last_six, proof_upload, clearing_hold_id, created_at)
+     VALUES ($1, $2, $3, $4, 'proof', 'pending_review', $5, -2, $6, $7, $8, $9, $10, $11) RETURNING id`,
     [
       d.userId,
       d.network,
@@ -307,6 +315,7 @@ export async function insertProofDeposit(
       d.lastSix,
       d.proofUpload,
       d.clearingHoldId,
+      at,
     ],
   );
   const id = rows[0]?.id;
@@ -327,7 +336,8 @@ export async function moveDeposit(
     blockNumber?: bigint;
     blockHash?: string;
     reason?: string | null;
-    credited?: boolean;
+    /** Credited now: the time, on the service's clock. */
+    creditedAt?: string;
   } = {},
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
@@ -338,7 +348,7 @@ export async function moveDeposit(
        block_number = coalesce($7::bigint, block_number),
        block_hash = coalesce($8, block_hash),
        reason = CASE WHEN $9::boolean THEN $10 ELSE reason END,
-       credited_at = CASE WHEN $11::boolean THEN now() ELSE credited_at END
+       credited_at = coalesce($11::timestamptz, credited_at)
      WHERE id = $1 AND state = ANY($2::text[]) RETURNING id`,
     [
       id,
@@ -351,7 +361,7 @@ export async function moveDeposit(
       set.blockHash ?? null,
       set.reason !== undefined,
       set.reason ?? null,
-      set.credited ?? false,
+      set.creditedAt ?? null,
     ],
   );
   return rows.length > 0;

@@ -20,7 +20,7 @@ import {
   rejectInTx,
 } from './wallet.proofs.ts';
 import type { ChainName } from './wallet.repository.ts';
-import type { AddressDeriver, DepositDeps, DepositsContext } from './wallet.shared.ts';
+import { type AddressDeriver, type DepositDeps, type DepositsContext, nowIso } from './wallet.shared.ts';
 import { watch } from './wallet.watch.ts';
 
 export type { AddressDeriver, ChainLook, DepositDeps };
@@ -51,6 +51,7 @@ export class Deposits {
   private readonly ctx: DepositsContext;
 
   constructor(deps: DepositDeps) {
+    const now = deps.now ?? Date.now;
     this.ctx = {
       db: deps.db,
       ledger: deps.ledger,
@@ -61,8 +62,9 @@ export class Deposits {
       networks: deps.networks,
       derive: deps.derive,
       chain: deps.chain,
+      now,
       logger: deps.logger,
-      attachments: depositAttachments(deps),
+      attachments: depositAttachments({ ...deps, now }),
       alerted: new Set<number>(),
     };
   }
@@ -133,7 +135,7 @@ export class Deposits {
 
   /** In the approval's transaction: the hash claimed, the deposit available or on the watcher's path. */
   approveInTx(tx: Queryable, row: DepositRow, entryId: number | null): Promise<void> {
-    return approveInTx(tx, row, entryId);
+    return approveInTx(tx, row, entryId, nowIso(this.ctx));
   }
 
   rejectInTx(tx: Queryable, row: DepositRow, reason: string): Promise<void> {

@@ -31,6 +31,8 @@ export const walletModule = defineProduct({
       chain: platform.chain?.chain ?? null,
       signer: platform.chain?.signer ?? null,
       quoteKeys: platform.keys.purpose('quotes'),
+      // Every time the wallet writes (deposits, withdrawals, the address book) is the service's clock.
+      now: deps.clock.now,
       logger: platform.logger,
     });
     // The customer's pay-in address for a purchase by proof: their USDT deposit address.

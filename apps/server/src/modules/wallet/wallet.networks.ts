@@ -118,11 +118,14 @@ export class Networks {
   private readonly audit: AuditService;
   /** The platform can sign and send on the chain it follows (a signer of the hot wallet). */
   readonly canSend: boolean;
+  /** The service's clock: the time a change is dated. */
+  private readonly now: () => number;
 
-  constructor(db: Database, audit: AuditService, canSend: boolean) {
+  constructor(db: Database, audit: AuditService, canSend: boolean, now: () => number = Date.now) {
     this.db = db;
     this.audit = audit;
     this.canSend = canSend;
+    this.now = now;
   }
 
   /** A network as the wire states it, withdrawable or not on this platform. */
@@ -172,7 +175,7 @@ export class Networks {
     if (next.withdrawalMaximum < next.withdrawalMinimum)
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'withdrawalMaximum', issue: 'min' }]);
     return this.db.transaction(async (tx) => {
-      const after = await updateNetwork(tx, next);
+      const after = await updateNetwork(tx, next, new Date(this.now()).toISOString());
       if (!after) throw new ApiError(Code.NOT_FOUND);
       await this.audit.appendInTx(tx, [
         {
@@ -188,7 +191,7 @@ export class Networks {
 
   /** The watched networks of a development chain take its block time, so the stated times are true. */
   async followBlockTime(seconds: number): Promise<void> {
-    const changed = await setBlockSeconds(this.db, 'evm', seconds);
+    const changed = await setBlockSeconds(this.db, 'evm', seconds, new Date(this.now()).toISOString());
     if (changed.length > 0)
       await this.audit.append([
         {

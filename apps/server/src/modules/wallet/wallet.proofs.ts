@@ -192,7 +192,12 @@ export async function proofItem(ctx: DepositsContext, row: DepositRow) {
  * available (checked by hand: the hold posted to the wallet), or, checked on chain (its block
  * kept), confirming: the watcher's path from there.
  */
-export async function approveInTx(tx: Queryable, row: DepositRow, entryId: number | null): Promise<void> {
+export async function approveInTx(
+  tx: Queryable,
+  row: DepositRow,
+  entryId: number | null,
+  at: string,
+): Promise<void> {
   await lockTransactionHash(tx, row.txHash);
   if (await transactionClaimed(tx, row.txHash, row.id)) throw new ApiError(Code.TRANSACTION_ALREADY_USED);
   const current = await depositById(tx, row.id);
@@ -201,7 +206,7 @@ export async function approveInTx(tx: Queryable, row: DepositRow, entryId: numbe
       ? await moveDeposit(tx, row.id, ['pending_review'], 'confirming')
       : await moveDeposit(tx, row.id, ['pending_review'], 'available', {
           ...(entryId === null ? {} : { creditEntryId: entryId }),
-          credited: true,
+          creditedAt: at,
         });
   if (!moved) throw new ApiError(Code.WRONG_COLLECTION_STATUS);
 }

@@ -5,7 +5,8 @@ import type { Queryable } from '../../platform/db.ts';
  * The wallet module's SQL (migration 0023), one file per use: the networks and the readers the
  * others share here; deposit addresses, deposits and the watcher's cursor in
  * `wallet.deposits.repository.ts`; the address book, withdrawals and the hot wallet's nonces in
- * `wallet.withdrawals.repository.ts`. Amounts are bigint minor units.
+ * `wallet.withdrawals.repository.ts`. Amounts are bigint minor units. Every time written (`at`) is
+ * the service's clock, given by the caller: never the database's `now()` or a column default.
  */
 
 export const iso = (v: Date | string) => new Date(v).toISOString();
@@ -106,12 +107,13 @@ export async function listNetworks(db: Queryable): Promise<NetworkRow[]> {
 export async function updateNetwork(
   db: Queryable,
   n: Omit<NetworkRow, 'asset' | 'chain' | 'addressFormat' | 'watched'>,
+  at: string,
 ): Promise<NetworkRow | null> {
   const rows = await db.query<RawNetwork>(
     `UPDATE wallet_networks SET name = $2, deposit_minimum = $3, credit_confirmations = $4,
        unlock_confirmations = $5, block_seconds = $6, withdrawal_fee_rate = $7::numeric,
        withdrawal_minimum = $8, withdrawal_maximum = $9, arrival_minutes = $10, enabled = $11,
-       updated_at = now()
+       updated_at = $12
      WHERE id = $1 RETURNING ${NETWORK_COLUMNS}`,
     [
       n.id,
@@ -125,17 +127,23 @@ export async function updateNetwork(
       n.withdrawalMaximum.toString(),
       n.arrivalMinutes,
       n.enabled,
+      at,
     ],
   );
   return rows[0] ? toNetwork(rows[0]) : null;
 }
 
 /** The watched networks of a chain follow its block time (the embedded chain's interval). */
-export async function setBlockSeconds(db: Queryable, chain: ChainName, seconds: number): Promise<string[]> {
+export async function setBlockSeconds(
+  db: Queryable,
+  chain: ChainName,
+  seconds: number,
+  at: string,
+): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE wallet_networks SET block_seconds = $2, updated_at = now()
+    `UPDATE wallet_networks SET block_seconds = $2, updated_at = $3
      WHERE chain = $1 AND watched AND block_seconds <> $2 RETURNING id`,
-    [chain, seconds],
+    [chain, seconds, at],
   );
   return rows.map((r) => r.id);
 }

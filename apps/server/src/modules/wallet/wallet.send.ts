@@ -1,6 +1,6 @@
 import type { Chain, Hex, WithdrawalSigner } from '../../platform/chain.ts';
 import { decimal, shownAddress } from './wallet.networks.ts';
-import { LIVE, languageOf, type WithdrawalsContext } from './wallet.shared.ts';
+import { LIVE, languageOf, nowIso, type WithdrawalsContext } from './wallet.shared.ts';
 import {
   moveWithdrawal,
   saveSigned,
@@ -42,7 +42,7 @@ export async function send(ctx: WithdrawalsContext): Promise<number> {
     try {
       await chain.broadcast(signed.raw);
       const head = await chain.head();
-      if (await moveWithdrawal(db, row.id, ['approved'], 'sent', { sentBlock: head })) sent += 1;
+      if (await moveWithdrawal(db, row.id, ['approved'], 'sent', nowIso(ctx), { sentBlock: head })) sent += 1;
     } catch (error) {
       ctx.logger?.warn({ err: error, withdrawal: row.id }, 'withdrawal broadcast failed; tried again');
       if (ctx.now() - Date.parse(row.createdAt) > SEND_GIVE_UP_MS && !(await chain.receipt(signed.hash)))

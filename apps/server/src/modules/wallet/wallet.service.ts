@@ -27,7 +27,7 @@ export class WalletService {
   constructor(deps: WalletDeps) {
     this.deps = deps;
     // A signer of the hot wallet is what sends (it exists only beside a chain the platform follows).
-    this.networks = new Networks(deps.db, deps.audit, deps.signer !== null);
+    this.networks = new Networks(deps.db, deps.audit, deps.signer !== null, deps.now ?? Date.now);
     this.deposits = new Deposits({ ...deps, networks: this.networks });
     this.withdrawals = new Withdrawals({ ...deps, networks: this.networks });
   }

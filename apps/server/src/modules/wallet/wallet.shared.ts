@@ -58,8 +58,13 @@ export type DepositDeps = {
   networks: Networks;
   derive: AddressDeriver;
   chain: Chain | null;
+  /** The service's clock, epoch milliseconds: every time written is on it (Date.now by default). */
+  now?: () => number;
   logger?: Logger;
 };
+
+/** The moment now on the service's clock, as every wallet time is written (never the database's `now()`). */
+export const nowIso = (ctx: { readonly now: () => number }): string => new Date(ctx.now()).toISOString();
 
 /** A chain deposit credited: the row moved on and the customer told. */
 export type CreditData = {
@@ -118,6 +123,7 @@ export type DepositsContext = {
   readonly networks: Networks;
   readonly derive: AddressDeriver;
   readonly chain: Chain | null;
+  readonly now: () => number;
   readonly logger: Logger | undefined;
   readonly attachments: DepositAttachments;
   /** Deposits whose failed reversal staff were alerted of (once per process). */

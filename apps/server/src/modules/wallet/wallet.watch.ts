@@ -14,7 +14,7 @@ import {
 } from './wallet.deposits.repository.ts';
 import { decimal } from './wallet.networks.ts';
 import type { NetworkRow } from './wallet.repository.ts';
-import { type DepositsContext, languageOf, normalHash } from './wallet.shared.ts';
+import { type DepositsContext, languageOf, normalHash, nowIso } from './wallet.shared.ts';
 
 /** Blocks the watcher reads per pass, and deposits it advances per pass. */
 const SCAN_BLOCKS = 1000n;
@@ -95,7 +95,8 @@ async function record(
       blockHash: t.blockHash,
     });
   }
-  const added = rows.length === 0 ? [] : await ctx.db.transaction((tx) => insertSeenDeposits(tx, rows));
+  const added =
+    rows.length === 0 ? [] : await ctx.db.transaction((tx) => insertSeenDeposits(tx, rows, nowIso(ctx)));
   for (const row of added.filter((r) => r.state === 'below_minimum'))
     await ctx.notices.notify(
       row.userId,

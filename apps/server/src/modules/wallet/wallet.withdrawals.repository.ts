@@ -55,21 +55,22 @@ export async function addressById(db: Queryable, id: number): Promise<AddressRow
 export async function insertAddress(
   db: Queryable,
   a: { userId: number; network: string; address: string; label: string; ownershipSignature: string | null },
+  at: string,
 ): Promise<AddressRow | null> {
   const rows = await db.query<RawAddress>(
-    `INSERT INTO wallet_addresses (user_id, network, address, label, ownership_signature)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO wallet_addresses (user_id, network, address, label, ownership_signature, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (user_id, network, address) WHERE removed_at IS NULL DO NOTHING RETURNING *`,
-    [a.userId, a.network, a.address, a.label, a.ownershipSignature],
+    [a.userId, a.network, a.address, a.label, a.ownershipSignature, at],
   );
   return rows[0] ? toAddress(rows[0]) : null;
 }
 
-export async function removeAddress(db: Queryable, userId: number, id: number): Promise<boolean> {
+export async function removeAddress(db: Queryable, userId: number, id: number, at: string): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE wallet_addresses SET removed_at = now() WHERE id = $1 AND user_id = $2 AND removed_at IS NULL
+    `UPDATE wallet_addresses SET removed_at = $3 WHERE id = $1 AND user_id = $2 AND removed_at IS NULL
      RETURNING id`,
-    [id, userId],
+    [id, userId, at],
   );
   return rows.length > 0;
 }
@@ -161,11 +162,12 @@ export async function insertWithdrawal(
     receive: bigint;
     holdId: number;
   },
+  at: string,
 ): Promise<number> {
   const rows = await db.query<{ id: string }>(
     `INSERT INTO wallet_withdrawals (user_id, request_id, network, asset, address_id, address, amount, fee,
-       receive, state, hold_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending_review', $10) RETURNING id`,
+       receive, state, hold_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending_review', $10, $11, $11) RETURNING id`,
     [
       w.userId,
       w.requestId,
@@ -177,6 +179,7 @@ export async function insertWithdrawal(
       w.fee.toString(),
       w.receive.toString(),
       w.holdId,
+      at,
     ],
   );
   const id = rows[0]?.id;
@@ -238,6 +241,8 @@ export async function moveWithdrawal(
   id: number,
   from: WithdrawalState[],
   to: WithdrawalState,
+  /** The time of the move, on the service's clock (and of the completion, when `completed`). */
+  at: string,
   set: {
     nonce?: number;
     rawTx?: string;
@@ -249,11 +254,11 @@ export async function moveWithdrawal(
   } = {},
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE wallet_withdrawals SET state = $3, updated_at = now(),
+    `UPDATE wallet_withdrawals SET state = $3, updated_at = $11,
        nonce = coalesce($4, nonce), raw_tx = coalesce($5, raw_tx), tx_hash = coalesce($6, tx_hash),
        sent_block = coalesce($7::bigint, sent_block), post_entry_id = coalesce($8, post_entry_id),
        reason = coalesce($9, reason),
-       completed_at = CASE WHEN $10::boolean THEN now() ELSE completed_at END
+       completed_at = CASE WHEN $10::boolean THEN $11::timestamptz ELSE completed_at END
      WHERE id = $1 AND state = ANY($2::text[]) RETURNING id`,
     [
       id,
@@ -266,6 +271,7 @@ export async function moveWithdrawal(
       set.postEntryId ?? null,
       set.reason ?? null,
       set.completed ?? false,
+      at,
     ],
   );
   return rows.length > 0;

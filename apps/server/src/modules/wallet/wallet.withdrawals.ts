@@ -16,7 +16,7 @@ import { Quotes } from '../products/quotes.ts';
 import { addAddress, addresses, removeAddress } from './wallet.addresses.ts';
 import { withdrawalAttachments } from './wallet.attachments.ts';
 import { confirm, send } from './wallet.send.ts';
-import { WITHDRAWAL, type WithdrawalDeps, type WithdrawalsContext } from './wallet.shared.ts';
+import { nowIso, WITHDRAWAL, type WithdrawalDeps, type WithdrawalsContext } from './wallet.shared.ts';
 import { commit, limits, list, quote, sendCode, withdrawalWire } from './wallet.withdraw.ts';
 import {
   type AddressRow,
@@ -60,7 +60,7 @@ export class Withdrawals {
       now,
       logger: deps.logger,
       quotes: new Quotes(WITHDRAWAL, { keys: deps.quoteKeys, db: deps.db, now }),
-      attachments: withdrawalAttachments(deps),
+      attachments: withdrawalAttachments({ ...deps, now }),
     };
   }
 
@@ -132,12 +132,12 @@ export class Withdrawals {
   }
 
   async approveInTx(tx: Queryable, id: number): Promise<void> {
-    if (!(await moveWithdrawal(tx, id, ['pending_review'], 'approved')))
+    if (!(await moveWithdrawal(tx, id, ['pending_review'], 'approved', nowIso(this.ctx))))
       throw new ApiError(Code.WRONG_COLLECTION_STATUS);
   }
 
   async rejectInTx(tx: Queryable, id: number, reason: string): Promise<void> {
-    if (!(await moveWithdrawal(tx, id, ['pending_review'], 'rejected', { reason })))
+    if (!(await moveWithdrawal(tx, id, ['pending_review'], 'rejected', nowIso(this.ctx), { reason })))
       throw new ApiError(Code.WRONG_COLLECTION_STATUS);
   }
 
