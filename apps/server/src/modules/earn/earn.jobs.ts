@@ -1,4 +1,4 @@
-import { ASSET_SCALES, formatMinor } from '@swx/contract';
+import { ASSET_SCALES, type Asset, EARN_ASSETS, formatMinor } from '@swx/contract';
 import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Book } from '../ledger/ledger.service.ts';
 import { addDays } from '../products/figures.ts';
@@ -66,20 +66,14 @@ function paidNow(
 /**
  * What this run paid, said to customers: the days owed since a product's reserve was short, one
  * notice per customer and product (`earn_resumed`); every other day's income in one digest per
- * customer, book and asset (`earn_income`), however many investments paid it.
+ * customer and book (`earn_income`), however many investments, products and assets paid it, naming
+ * each asset's income in the catalogue's order (`amounts`: exact decimals, which the notices
+ * module shows as a list in the reader's language).
  */
 async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void> {
   const digest = new Map<
     string,
-    {
-      userId: number;
-      book: Book;
-      asset: ProductRow['asset'];
-      amount: bigint;
-      n: number;
-      from: string;
-      to: string;
-    }
+    { userId: number; book: Book; amounts: Map<Asset, bigint>; n: number; from: string; to: string }
   >();
   for (const run of paid) {
     const rows = await incomesBetween(ctx.db, run.product.id, run.book, run.from, run.to);
@@ -95,14 +89,20 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
         });
         continue;
       }
-      const key = `${row.userId}:${run.book}:${row.asset}`;
-      const d = digest.get(key);
-      if (d) {
-        d.amount += row.amount;
-        d.n += row.investments;
-        if (run.from < d.from) d.from = run.from;
-        if (run.to > d.to) d.to = run.to;
-      } else digest.set(key, { ...row, book: run.book, n: row.investments, from: run.from, to: run.to });
+      const key = `${row.userId}:${run.book}`;
+      const d = digest.get(key) ?? {
+        userId: row.userId,
+        book: run.book,
+        amounts: new Map<Asset, bigint>(),
+        n: 0,
+        from: run.from,
+        to: run.to,
+      };
+      digest.set(key, d);
+      d.amounts.set(row.asset, (d.amounts.get(row.asset) ?? 0n) + row.amount);
+      d.n += row.investments;
+      if (run.from < d.from) d.from = run.from;
+      if (run.to > d.to) d.to = run.to;
     }
   }
   for (const d of digest.values())
@@ -110,8 +110,9 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
       day: d.from === d.to ? d.from : `${d.from} – ${d.to}`,
       book: d.book,
       count: String(d.n),
-      amount: formatMinor(d.amount, ASSET_SCALES[d.asset]),
-      asset: d.asset,
+      amounts: EARN_ASSETS.filter((asset) => d.amounts.has(asset))
+        .map((asset) => `${formatMinor(d.amounts.get(asset) ?? 0n, ASSET_SCALES[asset])} ${asset}`)
+        .join('; '),
     });
 }
 

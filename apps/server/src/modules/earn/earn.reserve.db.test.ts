@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { ApiError } from '../../platform/http.ts';
-import { createTestContext, type TestContext } from '../../test/context.ts';
+import { createTestContext, deposit, type TestContext } from '../../test/context.ts';
 import { productBody, testEarn } from '../../test/earn.ts';
+import { renderNotice } from '../notices/notices.service.ts';
 import { addDays, utcDay } from '../products/figures.ts';
 
 /**
@@ -199,5 +200,67 @@ describe(`earn reserve, limits, notices and clock on ${TEST_DB}`, () => {
     // A dynamic product publishes its days from the day it was made on the clock.
     await earn.runDaily(runner);
     expect((await earn.price(basket.id)).days[0]?.day).toBe('2027-06-10');
+  });
+
+  it("one income notice per customer and book a day, naming each asset's income exactly", async () => {
+    const { earn, runner } = e;
+    clock.now = Date.parse('2027-06-20T00:05:00Z');
+    const flexible = { termDays: null, penaltyRate: '0' } as const;
+    const usdt = (
+      await earn.createProduct(
+        'staff:1',
+        productBody({ name: 'Daily USDT', annualRate: '0.08', ...flexible }),
+      )
+    ).product;
+    const btc = (
+      await earn.createProduct(
+        'staff:1',
+        productBody({
+          name: 'Daily BTC',
+          asset: 'BTC',
+          annualRate: '0.0365',
+          minAmount: '0.1',
+          maxAmount: '10',
+          capacity: '100',
+          ...flexible,
+        }),
+      )
+    ).product;
+    for (const [x, amount] of [
+      [usdt, '100'],
+      [btc, '1'],
+    ] as const)
+      await earn.fundReserve(
+        'staff:1',
+        { productId: x.id, book: 'demo', amount, reason: 't' },
+        `digest-${x.id}`,
+      );
+    const fay = await ctx.customer();
+    await deposit(ctx.ledger, fay.id, 200_000_000n, { book: 'demo', asset: 'BTC' });
+    await buy(fay.id, usdt.id, '10000');
+    await buy(fay.id, usdt.id, '5000');
+    await buy(fay.id, btc.id, '1');
+    const day = addDays(utcDay(clock.now), 1);
+
+    clock.now += 2 * DAY;
+    // Both products paid the day (the earlier tests' products may be short: not this test's subject).
+    const short = await earn.runDaily(runner);
+    expect(short.filter((u) => [usdt.id, btc.id].some((id) => u.product === `earn.${id}`))).toEqual([]);
+    // One notice for the day: 2.191780 + 1.095890 USDT and 1 × 0.0365 / 365 BTC, the exact decimals stored.
+    const notices = await t.db.query<{ params: Record<string, string> }>(
+      "SELECT params FROM notices WHERE user_id = $1 AND kind = 'earn_income'",
+      [fay.id],
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.params.amounts).toBe('3.287670 USDT; 0.00010000 BTC');
+    const [en] = await ctx.notices.list(fay.id, 'en');
+    expect(en?.noticeContent).toContain(day);
+    expect(en?.noticeContent).toContain('3.28767 USDT and 0.0001 BTC');
+    expect(en?.noticeContent).toContain('(3)');
+    // Read in another language, the amounts and the list are that language's.
+    expect((await ctx.notices.list(fay.id, 'de'))[0]?.noticeContent).toContain('3,28767 USDT und 0,0001 BTC');
+    // A digest stored before it named `amounts` (one `amount` and `asset`) still reads whole.
+    const before = { day, book: 'demo', count: '2', amount: '3.287670', asset: 'USDT' };
+    expect(renderNotice('earn_income', 'en', before)).toContain(': 3.28767 USDT from your investments (2)');
   });
 });

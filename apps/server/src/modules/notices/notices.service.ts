@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Code, formatDisplay, interpolate, LANGUAGES, type Language } from '@swx/contract';
+import { Code, formatDisplay, interpolate, LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
 import { getAddress } from 'viem';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
@@ -61,6 +61,21 @@ const AMOUNTS = new Set([
 ]);
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * `amounts`: amounts of several assets, stored as `<decimal> <ASSET>` items joined by `; `
+ * ("3.287670 USDT; 0.00010000 BTC"); read as each amount shown like `amount` with its asset, joined
+ * as the reader's language joins a list ("3.28767 USDT and 0.0001 BTC").
+ */
+const AMOUNT_ITEM = /^(-?\d+(?:\.\d+)?) ([A-Z0-9]+)$/;
+
+function shownAmounts(language: Language, value: string): string | null {
+  const items = value.split('; ').map((item) => AMOUNT_ITEM.exec(item));
+  if (!items.every((m) => m !== null)) return null;
+  const shown = items.map(
+    ([, decimal = '', asset = '']) => `${formatDisplay(language, decimal, asset)} ${asset}`,
+  );
+  return new Intl.ListFormat(LANGUAGE_TAGS[language], { type: 'conjunction' }).format(shown);
+}
 
 /**
  * A parameter as the reader sees it: an amount as every screen shows it (`formatDisplay`: the
@@ -69,6 +84,7 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  */
 function shownParam(language: Language, key: string, value: string, asset: string): string {
   if (AMOUNTS.has(key) && DECIMAL.test(value)) return formatDisplay(language, value, asset);
+  if (key === 'amounts') return shownAmounts(language, value) ?? value;
   if (key === 'address' && EVM_ADDRESS.test(value)) return getAddress(value.toLowerCase());
   return value;
 }
@@ -82,8 +98,13 @@ export function renderNotice(kind: NoticeKind, language: Language, params: Recor
     return names && Object.hasOwn(names, token) ? names[token] : undefined;
   };
   const asset = params.asset ?? 'USDT';
+  // A notice stored with one `amount` and `asset` before its text named `amounts` reads as a list of one.
+  const given =
+    params.amounts === undefined && params.amount !== undefined && params.asset !== undefined
+      ? { ...params, amounts: `${params.amount} ${params.asset}` }
+      : params;
   const values = Object.fromEntries(
-    Object.entries(params).map(([key, value]) => [
+    Object.entries(given).map(([key, value]) => [
       key,
       word(key, value) ?? shownParam(language, key, value, asset),
     ]),
