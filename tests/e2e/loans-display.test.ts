@@ -6,10 +6,11 @@ import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../suppo
 import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { type Opened, openInLiveBook, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
+import { verifyIdentityByApi } from '../support/kyc.ts';
 import { LoanBorrowPage, LoanBrowsePage, LoanDetailPage } from '../support/pages/index.ts';
 import { advanceClock } from '../support/server.ts';
 import { enrolStaffByApi } from '../support/staff.ts';
-import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
+import { uploadedId } from '../support/uploads.ts';
 
 /**
  * What the loan screens show (issue 41, items 5, 6, 8 and 9), on a sandbox whose clock moves
@@ -62,9 +63,8 @@ function watchRefusedCalls(page: Page): { refused: string[]; settled: () => Prom
   return { refused, settled: () => Promise.all(reading) };
 }
 
-async function verify(session: Session): Promise<void> {
-  const photos = await uploadKycPhotos(app.server.baseUrl, session.token);
-  await live(session).ok('identification', {
+const verify = (session: Session) =>
+  verifyIdentityByApi(app.server, session, compliance, {
     firstName: 'Mira',
     lastName: 'Display',
     birthdate: '1988-04-05',
@@ -74,12 +74,7 @@ async function verify(session: Session): Promise<void> {
     phoneCode: '+49',
     phone: '4012345679',
     documentType: 'idCard',
-    photos,
   });
-  const queued = (await compliance.ok('kycQueue', {})).find((q) => q.userId === session.userInfo.id);
-  await compliance.ok('claimKyc', { id: queued?.id ?? 0 });
-  await compliance.ok('approveKyc', { id: queued?.id ?? 0 });
-}
 
 /** An application over the API at the sheet of `amount` for `termDays`, signed. */
 async function applyByApi(amount: string, termDays: number, requestId: string): Promise<number> {

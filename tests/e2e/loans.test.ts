@@ -9,9 +9,10 @@ import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type Opened, openInLiveBook, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
+import { verifyIdentityByApi } from '../support/kyc.ts';
 import { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from '../support/pages/index.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
-import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
+import { uploadedId } from '../support/uploads.ts';
 
 /**
  * The loan screens on a real server (issue 16, "How we will know"): a verified customer borrows,
@@ -72,9 +73,8 @@ const inLive = (layout: 'desktop' | 'mobile', session: Session, language = 'en')
   openInLiveBook(app, layout, session, language);
 
 /** Identity verification as a customer does it, approved by a compliance officer. */
-async function verify(session: Session): Promise<void> {
-  const photos = await uploadKycPhotos(app.server.baseUrl, session.token);
-  await live(session).ok('identification', {
+const verify = (session: Session) =>
+  verifyIdentityByApi(app.server, session, compliance, {
     firstName: 'Lena',
     lastName: 'Borrower',
     birthdate: '1990-02-03',
@@ -84,12 +84,7 @@ async function verify(session: Session): Promise<void> {
     phoneCode: '+49',
     phone: '4012345678',
     documentType: 'idCard',
-    photos,
   });
-  const queued = (await compliance.ok('kycQueue', {})).find((q) => q.userId === session.userInfo.id);
-  await compliance.ok('claimKyc', { id: queued?.id ?? 0 });
-  await compliance.ok('approveKyc', { id: queued?.id ?? 0 });
-}
 
 /** Staff approve a loan application: claimed, then approved (one approval below the four-eyes amount). */
 async function approve(loanId: number, owner: Session): Promise<void> {

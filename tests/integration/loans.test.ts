@@ -4,11 +4,12 @@ import { registerByApi, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi, type StaffApi, staffApi } from '../support/api.ts';
 import { pngImage } from '../support/images.ts';
 import { useServer } from '../support/integration.ts';
+import { verifyIdentityByApi } from '../support/kyc.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
 import { enrolStaffByApi } from '../support/staff.ts';
-import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
+import { uploadedId } from '../support/uploads.ts';
 
 describe('loans over HTTP: KYC first, the sheet, the signed agreement, approval, repayment, who may see what', () => {
   let server: RunningServer;
@@ -40,9 +41,8 @@ describe('loans over HTTP: KYC first, the sheet, the signed agreement, approval,
 
   const asStaff = (role: (typeof roles)[number]) => staff[role] as StaffApi & { token: string };
 
-  async function verify(session: Session): Promise<void> {
-    const photos = await uploadKycPhotos(server.baseUrl, session.token);
-    await as(session).ok('identification', {
+  const verify = (session: Session) =>
+    verifyIdentityByApi(server, session, asStaff('compliance'), {
       firstName: 'Alice',
       lastName: 'Liddell',
       birthdate: '1992-05-04',
@@ -52,14 +52,7 @@ describe('loans over HTTP: KYC first, the sheet, the signed agreement, approval,
       phoneCode: '+44',
       phone: '1865000000',
       documentType: 'idCard',
-      photos,
     });
-    const queued = (await asStaff('compliance').ok('kycQueue', {})).find(
-      (q) => q.userId === session.userInfo.id,
-    );
-    await asStaff('compliance').ok('claimKyc', { id: queued?.id ?? 0 });
-    await asStaff('compliance').ok('approveKyc', { id: queued?.id ?? 0 });
-  }
 
   const download = (path: string, token?: string) =>
     fetch(`${server.baseUrl}${path}`, { headers: token ? { authorization: token } : {} });
