@@ -8,21 +8,13 @@ import { useServer } from '../support/integration.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue 41: the record states the fee of every swap (in the asset it was paid in), notices say
  * amounts as the screens do ("150.50 USDT", never "150.500000 USDT"), and EVM addresses reach the
  * customer in their EIP-55 checksummed form: deposit address, deposits, address book, notices.
  */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A swap at a fresh quote, committed at once. */
 async function swap(api: CustomerApi, from: 'USDT' | 'BTC', to: 'USDT' | 'BTC', amount: string) {

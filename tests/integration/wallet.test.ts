@@ -10,19 +10,10 @@ import { expectLedgerSound } from '../support/ledger-sound.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { enrolStaffByApi } from '../support/staff.ts';
+import { until } from '../support/until.ts';
 import { uploadedId } from '../support/uploads.ts';
 
 const USDT = (n: number) => BigInt(n) * 1_000_000n;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('deposits and withdrawals over HTTP, on a development chain', () => {
   let chain: TestChain;
