@@ -3,6 +3,7 @@ import { contentCalls } from './calls/content.ts';
 import type { CallDefinition } from './calls/define.ts';
 import { financeCalls } from './calls/finance.ts';
 import { identityCalls } from './calls/identity.ts';
+import { invitesCalls } from './calls/invites.ts';
 import { kycCalls } from './calls/kyc.ts';
 import { ledgerCalls } from './calls/ledger.ts';
 import { loansCalls } from './calls/loans.ts';
@@ -43,6 +44,7 @@ export const callDomains = {
   ledger: ledgerCalls,
   finance: financeCalls,
   uploads: uploadCalls,
+  invites: invitesCalls,
 } as const satisfies Record<string, Record<string, CallDefinition>>;
 
 export type CallDomain = keyof typeof callDomains;

@@ -10,6 +10,10 @@ export const userNameField = z.string().check(z.trim(), z.minLength(1), z.maxLen
 export const passwordField = z.string().check(z.minLength(8), z.maxLength(128));
 export const emailField = z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL));
 export const codeField = z.string().check(z.trim(), z.regex(/^\d{6}$/));
+/** An invite code: 8 characters of INVITE_CODE_ALPHABET (`invites.ts`), read case-blind. */
+export const inviteCode = z
+  .string()
+  .check(z.trim(), z.toUpperCase(), z.regex(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/));
 
 /**
  * Phone numbers (spec §3 area codes): the area code from the list and the national number in
@@ -92,6 +96,8 @@ export const registerBody = z
     password: passwordField,
     password2: z.string(),
     code: codeField,
+    /** The invite code of the customer who invited me (the link's `invite`); links me to them for good. */
+    inviteCode: z.optional(inviteCode),
   })
   .check(...phoneChecks, phoneOr('userName'));
 

@@ -11,6 +11,7 @@ export * from './fourEyes.ts';
 export * from './i18n.ts';
 export * from './identity.ts';
 export * from './ids.ts';
+export * from './invites.ts';
 export * from './kyc.ts';
 export * from './languages.ts';
 export * from './layout.ts';

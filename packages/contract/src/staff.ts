@@ -4,6 +4,7 @@ import { earnAdminCalls } from './earn.ts';
 import { fourEyesAdminCalls } from './fourEyes.ts';
 import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
+import { inviteAdminCalls } from './invites.ts';
 import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
 import { loanAdminCalls } from './loans.ts';
@@ -396,6 +397,7 @@ export const adminCalls = {
   ...loanAdminCalls,
   ...smartAdminCalls,
   ...swapAdminCalls,
+  ...inviteAdminCalls,
   ...fourEyesAdminCalls,
   ...alertAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;

@@ -4,8 +4,10 @@ import { expect } from 'vitest';
 /** The blocking dialog an unread notice opens in; closing it marks the notice read. */
 export class NoticeDialog {
   readonly dialog: Locator;
+  private readonly page: Page;
 
   constructor(page: Page) {
+    this.page = page;
     this.dialog = page.locator('dialog.notice-dialog[open]');
   }
 
@@ -17,9 +19,14 @@ export class NoticeDialog {
     return this.dialog.innerText();
   }
 
-  /** Closes the open notice (its button named `label` in the page's language) and waits until none is open. */
+  /**
+   * Closes the open notice (its button named `label` in the page's language), waits until the server
+   * has marked it read (a page left before that shows it again) and until none is open.
+   */
   async close(label = 'Close'): Promise<void> {
+    const marked = this.page.waitForResponse((r) => r.url().includes('/user/readNotice') && r.ok());
     await this.dialog.getByRole('button', { name: label }).click();
+    await marked;
     await expect.poll(() => this.dialog.count()).toBe(0);
   }
 

@@ -25,4 +25,5 @@ export const loadCallDomain: {
   ledger: () => import('./ledger.ts').then((m) => m.ledgerCalls),
   finance: () => import('./finance.ts').then((m) => m.financeCalls),
   uploads: () => import('./uploads.ts').then((m) => m.uploadCalls),
+  invites: () => import('./invites.ts').then((m) => m.invitesCalls),
 };
