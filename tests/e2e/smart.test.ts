@@ -239,8 +239,12 @@ describe('smart trading', () => {
       'backtestMaxDrawdown',
       'startTime',
       'endTime',
+      'marketOpen',
     ])
       expect(confirm.figures[name]?.value, name).toBe(quoted[name]?.value);
+    // A crypto market never closes: all 30 days' minutes can trade, and nothing warns.
+    expect(confirm.figures.marketOpen?.value).toBe(String(30 * 1440));
+    expect(await product.confirm.getByTestId('partly-closed').count()).toBe(0);
     expect(confirm.risk.drawdownStop?.value).toBe(trend.strategy.risk.drawdownStop);
     expect(await product.confirm.getByTestId('book-badge').getAttribute('data-book')).toBe('live');
     await expectAccessible(page, 'desktop confirm a plan');

@@ -207,6 +207,12 @@ export const smartQuote = z.object({
   startTime: z.string(),
   endTime: z.string(),
   firstIncomeTime: z.string(),
+  /**
+   * Minutes of the window (startTime to endTime) its instrument's market is open: the plan trades
+   * only then. Fewer than the window's minutes (a forex plan over a weekend) is warned of before
+   * the customer confirms.
+   */
+  marketOpenMinutes: z.int(),
   /** The backtest's worst drawdown and return (past figures), when computed. */
   backtestMaxDrawdown: z.nullable(smartRatio),
   backtestReturn: z.nullable(smartRatio),

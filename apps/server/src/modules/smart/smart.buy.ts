@@ -71,6 +71,14 @@ function tradableWithin(ctx: SmartContext, code: string, from: number, to: numbe
   });
 }
 
+/** Minutes in [from, to) at which the market of `code` is open (the minutes the plan can trade). */
+function openMinutesWithin(ctx: SmartContext, code: string, from: number, to: number): number {
+  const instrument = instrumentOf(ctx, code);
+  let open = 0;
+  for (let t = from; t < to; t += MINUTE) if (isOpen(instrument.class, t)) open++;
+  return open;
+}
+
 /** The terms, times, risk limits and the backtest's worst drawdown, signed for the commit; nothing moves. */
 export async function quote(
   ctx: SmartContext,
@@ -100,6 +108,7 @@ export async function quote(
     startTime: iso(start),
     endTime: iso(start + figures.timeframeDays * DAY),
     firstIncomeTime: iso((Math.floor(start / DAY) + 1) * DAY),
+    marketOpenMinutes: openMinutesWithin(ctx, p.instrument, start, start + figures.timeframeDays * DAY),
     backtestMaxDrawdown: report?.maxDrawdown ?? null,
     backtestReturn: report?.totalReturn ?? null,
     available: money(available),

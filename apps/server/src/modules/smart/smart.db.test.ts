@@ -274,6 +274,8 @@ describe(`smart plans on ${TEST_DB}`, () => {
     expect(quote.startTime).toBe('2026-11-19T00:00:00.000Z');
     expect(quote.endTime).toBe('2026-11-22T00:00:00.000Z');
     expect(quote.firstIncomeTime).toBe('2026-11-20T00:00:00.000Z');
+    // A crypto market never closes: every minute of the window can trade.
+    expect(quote.marketOpenMinutes).toBe(3 * 24 * 60);
     // Committed 55 s later, within the quote's minute, in the next minute (and day).
     clock.now += 55_000;
     const plan = await smart.buy('live', id, 'en', { quoteId: quote.quoteId, requestId: 'minute-plan-1' });
@@ -385,10 +387,11 @@ describe(`smart plans on ${TEST_DB}`, () => {
         opensAt: '2026-11-22T22:00:00.000Z',
       },
     });
-    // Three days reach Monday's market: quoted.
-    expect(
-      (await smart.quote('live', id, { productId: euro.id, amount: '2000', timeframeDays: 3 })).timeframeDays,
-    ).toBe(3);
+    // Three days reach Monday's market: quoted, with the minutes it is open in the window stated
+    // (Sunday 22:00 to Tuesday 10:01: 36 h 1 min of the 72 h), for the confirm step to warn of.
+    const threeDays = await smart.quote('live', id, { productId: euro.id, amount: '2000', timeframeDays: 3 });
+    expect(threeDays.timeframeDays).toBe(3);
+    expect(threeDays.marketOpenMinutes).toBe(36 * 60 + 1);
     // A flat price: the averages never cross, the plan makes no trade.
     path = () => 100_000;
     const flat = await smart.createProduct('staff:1', smartProductBody({ name: 'Flat' }));

@@ -59,6 +59,15 @@ function useQuoteFigures(quote: SmartQuote): Fact[] {
       shown: f.date(quote.firstIncomeTime),
     },
     {
+      name: 'marketOpen',
+      label: t('smart.fact.marketOpen'),
+      value: String(quote.marketOpenMinutes),
+      shown: t('smart.quote.openOf', {
+        open: f.hoursMinutes(quote.marketOpenMinutes),
+        window: f.hoursMinutes(quote.timeframeDays * 1440),
+      }),
+    },
+    {
       name: 'backtestMaxDrawdown',
       label: t('smart.quote.worstDrawdown'),
       value: quote.backtestMaxDrawdown ?? '',
@@ -77,6 +86,23 @@ function useQuoteFigures(quote: SmartQuote): Fact[] {
 
 function QuoteFigures({ quote, testId }: { quote: SmartQuote; testId: string }) {
   return <Facts facts={useQuoteFigures(quote)} testId={testId} quoteId={quote.quoteId} />;
+}
+
+/** Said before the figures when the plan's market is closed for part of its window (a weekend). */
+function PartlyClosed({ quote }: { quote: SmartQuote }) {
+  const { t } = useTranslation();
+  const f = useSmartFormat();
+  const window = quote.timeframeDays * 1440;
+  if (quote.marketOpenMinutes >= window) return null;
+  return (
+    <p className="product-caution" role="note" data-testid="partly-closed">
+      {t('smart.quote.partlyClosed', {
+        instrument: quote.instruments.join(', '),
+        open: f.hoursMinutes(quote.marketOpenMinutes),
+        window: f.hoursMinutes(window),
+      })}
+    </p>
+  );
 }
 
 /**
@@ -140,6 +166,7 @@ function ConfirmPlan({
         {quote.productName} · {t(`smart.strategy.${quote.strategy}.name`)} ·{' '}
         <bdi>{quote.instruments.join(', ')}</bdi>
       </p>
+      <PartlyClosed quote={quote} />
       <QuoteFigures quote={quote} testId="confirm-figures" />
       <h3>{t('smart.risk.title')}</h3>
       <RiskFacts risk={quote.risk} testId="confirm-risk" />

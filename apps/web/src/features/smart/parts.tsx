@@ -71,6 +71,12 @@ export function useSmartFormat() {
     days: (count: number) => t('smart.days', { count }),
     /** A duration in days from the server's decimal ("1", "0.458333"), to two decimals. */
     span: (days: string) => t('smart.days', { count: Math.round(Number(days) * 100) / 100 }),
+    /** A number of minutes as hours and minutes ("36 h 1 min"). */
+    hoursMinutes: (minutes: number) =>
+      t('smart.hoursMinutes', {
+        hours: formatNumber(language, Math.floor(minutes / 60)),
+        minutes: formatNumber(language, minutes % 60),
+      }),
     /** Running time: whole days, then hours and minutes. */
     running: (seconds: number) =>
       t('smart.runningTime', {
