@@ -274,4 +274,141 @@ describe('back office as an app', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+  it('the invite programme: terms in per cent checked per field and saved, a link searched and frozen with a reason in a dialog, payouts; phone and Arabic', async () => {
+    adminSession ??= await app.staff.session();
+    const signedIn = adminSession;
+    // A friend registers with the inviter's code: one link, inviter → friend.
+    const inviter = await app.customer('ines.inviter@example.com');
+    const { code } = await customerApi(app.server, inviter).ok('getMyInvite');
+    const anonymous = customerApi(app.server);
+    await anonymous.ok('sendCode', { email: 'fred.friend@example.com', purpose: 'register' });
+    await anonymous.ok('register', {
+      userName: 'fred.friend@example.com',
+      password: 'long enough pw',
+      password2: 'long enough pw',
+      code: await app.inbox.codeFor('fred.friend@example.com'),
+      inviteCode: code,
+    });
+
+    const { page: p, errors, context } = await app.open('desktop', { staff: signedIn, width: 1280 });
+    const office = new CustomersPage(p);
+    await p.goto('/admin/customers');
+    await office.openScreen('Invites');
+    await office.heading('Invite programme settings', 2).waitFor();
+    const terms = p.getByTestId('invite-terms');
+    await expect.poll(() => terms.innerText()).toMatch(/20 % \(2,000 basis points\)/);
+    expect(await terms.innerText()).toMatch(/100\.00 USDT[\s\S]*On: rewards accrue/);
+    await expectAccessible(p, 'desktop /admin/invites');
+    await screenshotTo(p, 'admin-invites-settings-1280-en');
+    // Checked per field before anything is sent; the first field to fix takes the focus.
+    const form = p.getByRole('form', { name: 'Change the terms' });
+    const share = form.getByLabel("Inviter's share (%)");
+    const cap = form.getByLabel('Daily cap per inviter (USDT)');
+    await share.fill('120');
+    await cap.fill('-5');
+    await form.getByRole('button', { name: 'Save the terms' }).click();
+    await form.getByText('Enter a percentage from 0 to 100 with at most two decimals.').waitFor();
+    await form.getByText('Enter an amount of USDT above zero with at most 6 decimals.').waitFor();
+    await expect.poll(() => share.evaluate((e) => e === document.activeElement)).toBe(true);
+    await screenshotTo(p, 'admin-invites-settings-errors-1280-en');
+    await share.fill('15.5');
+    await form.getByText('That is 1,550 basis points.').waitFor();
+    await cap.fill('250');
+    await form.getByRole('button', { name: 'Save the terms' }).click();
+    await p.getByText('Terms saved. They apply from the next day and are shown above.').waitFor();
+    await expect.poll(() => terms.innerText()).toMatch(/15\.5 % \(1,550 basis points\)[\s\S]*250\.00 USDT/);
+    const staff = staffApi(app.server, signedIn);
+    const audited = await staff.ok('auditLog', { action: 'invites.settings.updated' });
+    expect(audited.rows[0]?.data).toContain('"shareBps":1550');
+
+    // Links: found by the inviter's email; a freeze needs a reason, asked in a dialog.
+    await p
+      .getByRole('navigation', { name: 'Invite programme' })
+      .getByRole('link', { name: 'Links' })
+      .click();
+    await office.heading('Invite links', 2).waitFor();
+    await p.getByLabel('Inviter or friend: id, username or email').fill('ines.inviter@example.com');
+    await p.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect
+      .poll(async () => (await office.rows('invite-links')).join('\n'))
+      .toMatch(
+        /ines\.inviter@example\.com[\s\S]*fred\.friend@example\.com[\s\S]*Registered[\s\S]*None[\s\S]*Nothing yet[\s\S]*No/,
+      );
+    expect(new URL(p.url()).search).toBe('?q=ines.inviter%40example.com');
+    await expectAccessible(p, 'desktop /admin/invites/links');
+    await screenshotTo(p, 'admin-invites-links-1280-en');
+    await p.getByRole('button', { name: /^Freeze link \d+: ines\.inviter@example\.com/ }).click();
+    const dialog = p.getByRole('dialog', { name: /^Freeze link \d+\?$/ });
+    await dialog.getByRole('button', { name: 'Freeze the link' }).click();
+    await dialog.getByText('Give a reason of at least 3 characters.').waitFor();
+    await expectAccessible(p, 'desktop /admin/invites/links freeze dialog');
+    await screenshotTo(p, 'admin-invites-freeze-1280-en');
+    await dialog.getByLabel('Reason (kept in the audit log)').fill('Same household, checked by phone');
+    await dialog.getByRole('button', { name: 'Freeze the link' }).click();
+    await p.getByText(/^Link \d+ frozen\.$/).waitFor();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect
+      .poll(async () => (await office.rows('invite-links')).join('\n'))
+      .toContain('Frozen: Same household, checked by phone');
+    // The focus is back on the row's button, which now unfreezes.
+    await expect
+      .poll(() => p.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+      .toMatch(/^Unfreeze link \d+: ines\.inviter@example\.com/);
+    expect((await staff.ok('auditLog', { action: 'invites.link.frozen' })).rows).toHaveLength(1);
+
+    // Payouts: none before any reward was paid.
+    await p
+      .getByRole('navigation', { name: 'Invite programme' })
+      .getByRole('link', { name: 'Payouts' })
+      .click();
+    await office.heading('Invite payouts', 2).waitFor();
+    await p.getByText('No payout yet.').waitFor();
+    await screenshotTo(p, 'admin-invites-payouts-1280-en');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // On a phone, in English then Arabic: the same screens, nothing scrolls sideways.
+    const phone = await app.open('mobile', { staff: signedIn });
+    const small = new CustomersPage(phone.page);
+    await phone.page.goto('/admin/invites/links?q=fred.friend%40example.com');
+    await expect
+      .poll(async () => (await small.rows('invite-links')).join('\n'))
+      .toContain('fred.friend@example.com');
+    await expectAccessible(phone.page, 'mobile /admin/invites/links');
+    await screenshotTo(phone.page, 'admin-invites-links-390-en');
+    await phone.page.goto('/admin/invites');
+    await small.heading('Invite programme settings', 2).waitFor();
+    await expectAccessible(phone.page, 'mobile /admin/invites');
+    await screenshotTo(phone.page, 'admin-invites-settings-390-en');
+    await small.chooseLanguage('ar');
+    await expect.poll(() => small.dir()).toBe('rtl');
+    await small.heading('إعدادات برنامج الدعوات', 2).waitFor();
+    await expectAccessible(phone.page, 'mobile /admin/invites, Arabic');
+    await screenshotTo(phone.page, 'admin-invites-settings-390-ar');
+    await phone.page.goto('/admin/invites/links');
+    await expect.poll(async () => (await small.rows('invite-links')).join('\n')).toContain('مجمّد');
+    await expectAccessible(phone.page, 'mobile /admin/invites/links, Arabic');
+    await screenshotTo(phone.page, 'admin-invites-links-390-ar');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+
+    // Finance reads the terms and the links; only admins change or freeze them.
+    const created = await staff.ok('createStaff', { email: 'finance.invites@swx.test', role: 'finance' });
+    const finance = await enrolStaffByApi(
+      app.server.baseUrl,
+      'finance.invites@swx.test',
+      created.oneTimePassword,
+    );
+    const reader = await app.open('desktop', { staff: finance, width: 1280 });
+    await reader.page.goto('/admin/invites');
+    await reader.page.getByText('Only admins change these terms; you can read them.').waitFor();
+    await expect.poll(() => reader.page.getByTestId('invite-terms').innerText()).toContain('15.5 %');
+    expect(await reader.page.getByRole('form', { name: 'Change the terms' }).count()).toBe(0);
+    await reader.page.goto('/admin/invites/links');
+    await reader.page.getByText('Only admins freeze or unfreeze a link.').waitFor();
+    await reader.page.getByTestId('invite-links').locator('tbody tr').first().waitFor();
+    expect(await reader.page.getByRole('button', { name: /freeze link/i }).count()).toBe(0);
+    expect(reader.errors).toEqual([]);
+    await reader.context.close();
+  }, 180_000);
 });

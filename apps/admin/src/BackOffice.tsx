@@ -7,6 +7,7 @@ import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSessi
 import { Ctx, useBackOffice } from './context.ts';
 import { earnSections } from './earn/sections.ts';
 import { fourEyesSections } from './fourEyes/sections.ts';
+import { invitesSections } from './invites/sections.ts';
 import { loansSections } from './loans/sections.ts';
 import { operatorSections } from './operator/sections.ts';
 import { queryClient } from './query.ts';
@@ -25,6 +26,7 @@ const SECTIONS: readonly Section[] = [
   ...swapSections,
   ...loansSections,
   ...smartSections,
+  ...invitesSections,
   ...coreSections.slice(2),
   ...alertsSections,
   ...operatorSections,

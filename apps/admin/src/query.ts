@@ -49,6 +49,10 @@ export const keys = {
     ['smart', language, 'plans', filters] as const,
   auditLog: (language: Language, filters: Record<string, string>) =>
     ['audit', language, 'log', filters] as const,
+  invites: ['invites'] as const,
+  inviteSettings: (language: Language) => ['invites', language, 'settings'] as const,
+  inviteLinks: (language: Language, search: string) => ['invites', language, 'links', search] as const,
+  invitePayouts: (language: Language) => ['invites', language, 'payouts'] as const,
   fourEyes: ['fourEyes'] as const,
   fourEyesSettings: (language: Language) => ['fourEyes', language, 'settings'] as const,
 };
