@@ -6,10 +6,9 @@ import type { Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
-import { pngImage } from '../support/images.ts';
+import { fundLive } from '../support/funding.ts';
 import { SmartPlansPage, SmartProductsPage } from '../support/pages/index.ts';
 import { enrolStaffByApi } from '../support/staff.ts';
-import { uploadedId } from '../support/uploads.ts';
 
 /**
  * The smart-plan back office (issue 17, part 8): an admin creates a product through the form (an
@@ -63,23 +62,6 @@ async function inLanguage(page: Page, language: 'en' | 'ar'): Promise<void> {
 
 /** The customer, acting in the live book over the API. */
 const live = () => customerApi(app.server, customer, { book: 'live' });
-
-/** Live USDT for the customer as the product books it: a deposit declared with a proof, approved by finance. */
-async function fundLive(amount: string): Promise<void> {
-  const { address } = await live().ok('getDepositAddress', { network: 'USDT-EVM' });
-  const proof = await uploadedId(app.server.baseUrl, customer.token, 'deposit_proof', await pngImage());
-  const declared = await live().ok('recharge', {
-    network: 'USDT-EVM',
-    amount,
-    txHash: `0x${'5d'.repeat(32)}`,
-    lastSix: '123456',
-    proof,
-    address,
-  });
-  const finance = staffApi(app.server, financeSession);
-  await finance.ok('claimDeposit', { id: declared.id });
-  await finance.ok('approveDeposit', { id: declared.id });
-}
 
 describe('smart plans in the back office', () => {
   it('an admin creates and changes a product; a bought plan shows in the monitor', async () => {
@@ -185,7 +167,7 @@ describe('smart plans in the back office', () => {
     // The customer, funded in the live book, buys a 1,000 USDT plan for 7 days over the API.
     await p.goto('/admin/smart/plans');
     await p.getByText('No smart plan.').waitFor();
-    await fundLive('1500');
+    await fundLive(app.server, customer, financeSession.token, '1500', '5d');
     const quote = await live().ok('smartQuote', { productId, amount: '1000', timeframeDays: 7 });
     expect(quote.feeShare).toBe('0.15');
     const bought = await live().call('buySmart', { quoteId: quote.quoteId, requestId: 'smart-admin-e2e-1' });

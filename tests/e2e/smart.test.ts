@@ -7,11 +7,10 @@ import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
 import { expectAccessible, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
-import { pngImage } from '../support/images.ts';
+import { fundLive } from '../support/funding.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
 import { MySmartPlansPage, SmartListPage, SmartPlanPage, SmartProductPage } from '../support/pages/index.ts';
 import { advanceClock } from '../support/server.ts';
-import { uploadedId } from '../support/uploads.ts';
 
 /**
  * The smart trading screens on a real server: staff create the products over the staff API; a
@@ -61,24 +60,6 @@ async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
-/** Live USDT for the customer, as the platform books it: a deposit declared with a proof, approved by staff. */
-async function fundLive(session: Session, amount: string): Promise<void> {
-  const me = customerApi(app.server, session, { book: 'live' });
-  const admin = staffApi(app.server, (await app.staff.session()).token);
-  const { address } = await me.ok('getDepositAddress', { network: 'USDT-EVM' });
-  const proof = await uploadedId(app.server.baseUrl, session.token, 'deposit_proof', await pngImage());
-  const declared = await me.ok('recharge', {
-    network: 'USDT-EVM',
-    amount,
-    txHash: 'cd'.repeat(32),
-    lastSix: '654321',
-    proof,
-    address,
-  });
-  await admin.ok('claimDeposit', { id: declared.id });
-  await admin.ok('approveDeposit', { id: declared.id });
-}
-
 /** The page opened in the live book (the choice the book switch keeps). */
 async function live(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => localStorage.setItem('virtual', '0'));
@@ -93,7 +74,7 @@ const liveBalance = async () =>
 
 beforeAll(async () => {
   buyer = await app.customer('smart.buyer@example.com');
-  await fundLive(buyer, '2000');
+  await fundLive(app.server, buyer, (await app.staff.session()).token, '2000');
   // The deposit's notice (and the welcome) would open over the screens.
   await readAllNotices(app.server, buyer.token);
 }, 240_000);
