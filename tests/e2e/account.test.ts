@@ -5,6 +5,7 @@ import { seriousViolations, settled } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import {
   BalancePage,
+  InvitePage,
   LoginPage,
   MobileShell,
   NoticeDialog,
@@ -116,6 +117,60 @@ describe('account, desktop', () => {
     await login.close();
   });
 
+  it('invites a friend: the rules first, the link fills in the code, the friend shows masked', async () => {
+    const inviter = await app.signedIn('desktop', 'inviter@example.com');
+    await inviter.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const invite = new InvitePage(inviter.page);
+    await invite.goto();
+    await invite.rules.waitFor();
+    expect(await invite.rules.innerText()).toContain(
+      'You earn 20% of the trading and swap fees we actually collect from each friend',
+    );
+    const code = await invite.code.innerText();
+    const link = await invite.link.innerText();
+    expect(link).toBe(`${app.server.baseUrl}/register?invite=${code}`);
+    expect(await invite.qr.getAttribute('data-text')).toBe(link);
+    await invite.copyLink();
+    await expect.poll(() => invite.announced(), { timeout: 15_000 }).toBe('Copied.');
+    expect(await inviter.page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await invite.friends.getByText('No friend has registered with your code yet.').waitFor();
+    await invite.chooseRebate('5% to your friend, 15% to you');
+    await expect
+      .poll(() => invite.announced(), { timeout: 15_000 })
+      .toBe('Saved. From tomorrow you give back 5% of each fee.');
+
+    // The friend opens the link: the code is filled in, read-only, and registering links them.
+    const friend = await app.open('desktop');
+    await friend.page.goto(link);
+    const register = new RegisterPage(friend.page);
+    expect(await register.inviteCode.inputValue()).toBe(code);
+    expect(await register.inviteCode.getAttribute('readonly')).not.toBeNull();
+    await register.completeByEmail('nora.friend@example.com', 'friend passphrase', (to) =>
+      app.inbox.codeFor(to),
+    );
+
+    await invite.page.reload();
+    await expect.poll(() => invite.friend('no***@example.com').innerText()).toContain('Registered');
+    expect(await invite.count('registered').innerText()).toBe('1');
+    expect([...inviter.errors, ...friend.errors]).toEqual([]);
+    await friend.context.close();
+    await invite.close();
+  });
+
+  it('says under the invite code when no customer has it', async () => {
+    const { page: p } = await app.open('desktop');
+    await p.goto('/pass/register?invite=zzzz2222');
+    const register = new RegisterPage(p);
+    expect(await register.inviteCode.inputValue()).toBe('ZZZZ2222');
+    await register.userName.fill('nobody.invited@example.com');
+    await register.sendCode('nobody.invited@example.com');
+    await register.create(await app.inbox.codeFor('nobody.invited@example.com'), 'a passphrase 123');
+    await p.getByText('This invite code does not exist.').waitFor();
+    await expect.poll(() => register.inviteCode.getAttribute('aria-invalid')).toBe('true');
+    expect(register.pathname()).toBe('/pass/register');
+    await register.close();
+  });
+
   it('asks for a login on account pages when logged out', async () => {
     const { page: p } = await app.open('desktop');
     await new BalancePage(p).goto();
@@ -159,6 +214,18 @@ describe('account, mobile', () => {
     expect(await shell.stored('isLogin')).toBe('true');
     await context.close();
     await fresh.context.close();
+  });
+
+  it('shows the invite page in Arabic, right to left, without serious accessibility problems', async () => {
+    const { page: p } = await app.signedIn('mobile', 'invite.mobile@example.com', { language: 'ar' });
+    const invite = new InvitePage(p);
+    await invite.goto();
+    await invite.rules.waitFor();
+    await settled(p);
+    expect(await invite.dir()).toBe('rtl');
+    expect(await seriousViolations(p)).toEqual([]);
+    expect(await invite.overflow()).toBeLessThanOrEqual(0);
+    await invite.close();
   });
 
   it('has no serious accessibility problems on login and register', async () => {

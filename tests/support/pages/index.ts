@@ -30,6 +30,7 @@ export { DepositPage, type Proof } from './deposit-page.ts';
 export { EarnListPage, EarnProductPage, MyInvestPage } from './earn-pages.ts';
 export { figure, figureValue } from './figures.ts';
 export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
+export { InvitePage } from './invite-page.ts';
 export { LanguagePage } from './language-page.ts';
 export { LoanBorrowPage, LoanBrowsePage, LoanDetailPage, LoanRecordsPage } from './loan-pages.ts';
 export { LoginPage } from './login-page.ts';

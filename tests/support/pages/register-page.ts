@@ -8,6 +8,7 @@ export class RegisterPage extends PageModel {
   readonly code = this.page.getByLabel('Verification code');
   readonly password = this.page.getByLabel('Password', { exact: true });
   readonly repeatPassword = this.page.getByLabel('Repeat password');
+  readonly inviteCode = this.page.getByLabel('Invite code (optional)');
   readonly sendCodeButton = this.page.getByRole('button', { name: 'Send code' });
   readonly createButton = this.page.getByRole('button', { name: 'Create account' });
 
@@ -32,6 +33,11 @@ export class RegisterPage extends PageModel {
   /** The whole registration by email, the code read from the mail (`codeFor`); ends on /profile. */
   async registerByEmail(email: string, password: string, codeFor: (email: string) => Promise<string>) {
     await this.goto();
+    await this.completeByEmail(email, password, codeFor);
+  }
+
+  /** The registration by email on the form as it is open (an invite link's, say); ends on /profile. */
+  async completeByEmail(email: string, password: string, codeFor: (email: string) => Promise<string>) {
     await this.userName.fill(email);
     await this.sendCode(email);
     await this.create(await codeFor(email), password);

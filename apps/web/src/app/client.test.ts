@@ -79,6 +79,7 @@ describe('routes', () => {
     expect(TABS.map((tab) => tab.key)).toEqual(['home', 'market', 'trading', 'loan', 'nfts', 'profile']);
     expect(routeMeta('/no/such/page').view).toEqual({ redirect: '/' });
     expect(routeMeta('/financial/elsewhere').view).toEqual({ redirect: '/financial/cryptoInvest' });
-    expect(routeMeta('/profile/invite').view).toBe('upcoming');
+    expect(routeMeta('/profile/invite').view).toMatchObject({ load: expect.any(Function) });
+    expect(routeMeta('/register').chrome).toBe('pass');
   });
 });

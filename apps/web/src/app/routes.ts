@@ -4,6 +4,7 @@ import { contentRoutes } from '../features/content/routes.ts';
 import { custodyRoutes } from '../features/custody/routes.ts';
 import { earnRoutes } from '../features/earn/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
+import { invitesRoutes } from '../features/invites/routes.ts';
 import { kycRoutes } from '../features/kyc/routes.ts';
 import { ledgerRoutes } from '../features/ledger/routes.ts';
 import { loansRoutes } from '../features/loans/routes.ts';
@@ -44,7 +45,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...kycRoutes,
   ...walletRoutes,
   ...custodyRoutes,
-  { path: '/profile/invite', account: { order: 210 }, title: 'invite', tab: 'profile', view: upcoming },
+  ...invitesRoutes,
   ...contentRoutes,
   { path: '/help', account: { order: 220 }, title: 'help', view: upcoming },
   { path: '/help/faq', title: 'faq', view: upcoming },

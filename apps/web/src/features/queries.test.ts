@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentQueries } from './content/queries.ts';
 import { identityQueries } from './identity/queries.ts';
+import { inviteQueries } from './invites/queries.ts';
 import { kycQueries } from './kyc/queries.ts';
 import { ledgerQueries } from './ledger/queries.ts';
 import { marketQueries } from './market/queries.ts';
@@ -19,6 +20,7 @@ const domains = {
     identityQueries,
     [identityQueries.socialProviders(), identityQueries.totp(1), identityQueries.sessions(1)],
   ],
+  invites: [inviteQueries, [inviteQueries.summary(1), inviteQueries.friends(1), inviteQueries.rewards(1)]],
   kyc: [kycQueries, [kycQueries.status(1, 'de'), kycQueries.creditScore(1, 'de')]],
   ledger: [ledgerQueries, [ledgerQueries.balances(1, 'demo'), ledgerQueries.transactions(1, 'live', {})]],
   market: [

@@ -1,6 +1,8 @@
-import { EMAIL, registerBody, USERNAME } from '@swx/contract';
+import { Code, EMAIL, registerBody, USERNAME } from '@swx/contract';
+import type { TFunction } from 'i18next';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { callApi } from '../../app/api.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
 import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
@@ -13,13 +15,19 @@ import {
   repeatedPasswordError,
   useSignedIn,
 } from './fields.tsx';
+import { inviteCodeFrom } from './inviteCode.ts';
 import { PassLayout } from './PassLayout.tsx';
 
 /** A username that is an email address needs no second address for the code. */
 const isEmail = (userName: string) => EMAIL.test(userName.trim());
 
+/** The invite code's error of the schema: not a code at all (that no customer has it is the server's 10050). */
+function inviteCodeMessage(t: TFunction, issue: string): string | undefined {
+  return issue === 'invalid_format' ? t('auth.error.inviteCodeFormat') : undefined;
+}
+
 /** The registration form: the body the server takes, the name's format and the repeated password checked here. */
-function useRegisterForm() {
+function useRegisterForm(inviteCode: string) {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
   return useContractForm({
@@ -33,6 +41,7 @@ function useRegisterForm() {
       password: '',
       password2: '',
       code: '',
+      inviteCode,
     },
     toBody: (values) => ({
       ...(values.mode === 'phone'
@@ -41,8 +50,10 @@ function useRegisterForm() {
       password: values.password,
       password2: values.password2,
       code: values.code,
+      ...(values.inviteCode.trim() ? { inviteCode: values.inviteCode } : {}),
     }),
-    message: (field, issue, values) => identityMessage(t, field, issue, values),
+    message: (field, issue, values) =>
+      field === 'inviteCode' ? inviteCodeMessage(t, issue) : identityMessage(t, field, issue, values),
     check: (values) => {
       const name = values.userName.trim();
       const nameError =
@@ -51,14 +62,54 @@ function useRegisterForm() {
           : {};
       return { ...nameError, ...repeatedPasswordError(t, values) };
     },
+    // An unknown invite code: the server's words, in the reader's language, under the code.
+    codeFields: { [Code.INVITE_CODE_UNKNOWN]: 'inviteCode' },
     submit: async (body) => signedIn(await callApi('register', { body })),
   });
+}
+
+/**
+ * The invite code (optional): typed by hand, or from the invite link (`?invite=CODE`), then shown
+ * read-only with whose code it is until the customer chooses to change it.
+ */
+function InviteCodeField({ form, fromLink }: { form: ReturnType<typeof useRegisterForm>; fromLink: string }) {
+  const { t } = useTranslation();
+  const [locked, setLocked] = useState(fromLink !== '');
+  const field = form.field('inviteCode');
+  const hint = locked ? t('auth.invitedWith', { code: `\u2066${fromLink}\u2069` }) : t('auth.inviteCodeHint');
+  return (
+    <Field
+      label={t('auth.inviteCode')}
+      hint={hint}
+      autoComplete="off"
+      autoCapitalize="characters"
+      spellCheck={false}
+      dir="ltr"
+      readOnly={locked}
+      {...field}
+    >
+      {locked ? (
+        <button
+          type="button"
+          className="button ghost small"
+          onClick={(event) => {
+            // To the code itself (the button goes once it is editable).
+            event.currentTarget.closest('.field')?.querySelector('input')?.focus();
+            setLocked(false);
+          }}
+        >
+          {t('auth.changeInviteCode')}
+        </button>
+      ) : null}
+    </Field>
+  );
 }
 
 /** Registration with a username or email (a mailed code) or a phone (an SMS code), then signed in. */
 export default function Register() {
   const { t } = useTranslation();
-  const form = useRegisterForm();
+  const fromLink = inviteCodeFrom(useLocation().search);
+  const form = useRegisterForm(fromLink);
   const { values } = form;
 
   return (
@@ -86,6 +137,7 @@ export default function Register() {
           }
           passwordLabel={t('auth.password')}
         />
+        <InviteCodeField form={form} fromLink={fromLink} />
         <FormError message={form.failure} />
         <SubmitButton busy={form.busy}>
           {form.busy ? t('auth.registering') : t('auth.submitRegister')}
