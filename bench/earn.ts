@@ -7,97 +7,22 @@
 // projected to N at its measured rate.
 // Usage: node bench/earn.ts [investments, default 100000] [loop entries, default 20000]
 import pg from 'pg';
-import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
-import { EARN, LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
-import { NoticesService } from '../apps/server/src/modules/notices/notices.service.ts';
-import { openPostgres } from '../apps/server/src/platform/db.ts';
-import { migrate } from '../apps/server/src/platform/migrate.ts';
-import { productBody, testEarn } from '../apps/server/src/test/earn.ts';
+import { benchDatabase, earnSettlementDay } from './earn-day.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const LOOP = Number(process.argv[3] ?? 20_000);
-const AMOUNT = 1_000_000_000n; // 1,000 USDT each
-const DAY = '2027-06-01';
 
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `swx_bench_earn_${process.pid}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const db = await openPostgres(url.toString());
+const { db, url, drop } = await benchDatabase('earn');
 try {
-  await migrate(db);
-  const audit = new AuditService(db);
-  const ledger = new LedgerService(db, audit);
-  await ledger.ensureSystemAccounts();
-  const clock = { now: Date.parse(`${DAY}T00:05:00Z`) };
-  const { earn, runner } = testEarn(
-    { db, ledger, audit, notices: new NoticesService(db) },
-    { now: () => clock.now },
-  );
-  const product = (
-    await earn.createProduct('bench', productBody({ name: 'Bench 30', capacity: '1000000000' }))
-  ).product;
-
-  // Setup (not timed): N customers with their wallet and earn accounts, N investments in progress
-  // that started on DAY, their principal in their earn accounts and their promised interest in
-  // the product's owed account, moved by ledger entries like a purchase's.
-  const t0 = performance.now();
-  await db.query(
-    `INSERT INTO users (user_name, password_hash) SELECT 'bench' || g, '$argon2id$bench' FROM generate_series(1, $1) g`,
-    [N],
-  );
-  await db.query(
-    `INSERT INTO ledger_accounts (book, owner_id, asset, kind, allow_negative)
-     SELECT 'demo', u.id, 'USDT', k, false FROM users u CROSS JOIN (VALUES ('wallet'), ('${EARN}')) v(k)
-     WHERE u.user_name LIKE 'bench%'`,
-  );
-  const interest = (AMOUNT * 120_000n * 30n) / (365n * 1_000_000n);
-  await db.query(
-    `INSERT INTO earn_investments (product_id, user_id, book, asset, amount_minor, income, term_days, annual_rate_ppm,
-       penalty_ppm, total_interest, one_per_customer, pay_with, status, request_key, accrual_start, end_day)
-     SELECT $1, u.id, 'demo', 'USDT', $2, 'static', 30, 120000, 20000, $3, false, 'balance', 'in_progress',
-       'bench:' || u.id, $4::date, $4::date + 29
-     FROM users u WHERE u.user_name LIKE 'bench%' ORDER BY u.id`,
-    [product.id, AMOUNT.toString(), interest.toString(), DAY],
-  );
-  const owed = await earn.owedAccount('demo', { id: product.id, asset: 'USDT' });
-  const issuance = await ledger.systemAccount('demo', 'USDT', 'demo_issuance');
-  await ledger.transfer({
-    book: 'demo',
-    kind: 'earn_reserve',
-    idempotencyKey: 'bench-owed-funding',
-    actor: 'bench',
-    postings: [
-      { accountId: issuance, amount: -(interest * BigInt(N)) },
-      { accountId: owed, amount: interest * BigInt(N) },
-    ],
-  });
-  console.log(`setup: ${N.toLocaleString('en')} investments in ${Math.round(performance.now() - t0)} ms`);
-  await db.query('ANALYZE');
-
-  // The day after DAY: the runner settles DAY.
-  clock.now = Date.parse(`${DAY}T00:05:00Z`) + 86_400_000;
-  const s0 = performance.now();
-  const unfunded = await earn.runDaily(runner);
-  const settleMs = performance.now() - s0;
-  if (unfunded.length > 0) throw new Error(`unfunded: ${JSON.stringify(unfunded)}`);
-  const paid = await db.query<{ n: string; sum: string }>(
-    `SELECT count(*)::text AS n, coalesce(sum(amount_minor), 0)::text AS sum FROM earn_incomes WHERE day = $1`,
-    [DAY],
-  );
-  const expected = (AMOUNT * 120_000n * 1n) / (365n * 1_000_000n);
-  if (paid[0]?.n !== String(N) || BigInt(paid[0]?.sum ?? 0) !== expected * BigInt(N))
-    throw new Error(`paid ${paid[0]?.n} incomes totalling ${paid[0]?.sum}, expected ${N} × ${expected}`);
+  const { setupMs, settleMs, owed, expected } = await earnSettlementDay(db, N);
+  console.log(`setup: ${N.toLocaleString('en')} investments in ${Math.round(setupMs)} ms`);
 
   // The peer: one entry per transaction, the conventional way, into the same tables.
   const wallets = await db.query<{ id: string }>(
     `SELECT id FROM ledger_accounts WHERE kind = 'wallet' AND book = 'demo' AND owner_id IS NOT NULL ORDER BY id LIMIT $1`,
     [LOOP],
   );
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   const l0 = performance.now();
   for (let i = 0; i < LOOP; i++) {
@@ -139,7 +64,5 @@ try {
   );
   console.log(`  ratio: ${(settleRate / loopRate).toFixed(1)}×`);
 } finally {
-  await db.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await drop();
 }

@@ -4,6 +4,7 @@ import { contentModule } from './modules/content/content.module.ts';
 import { deskModule } from './modules/desk/desk.module.ts';
 import { earnModule } from './modules/earn/earn.module.ts';
 import { identityModule } from './modules/identity/identity.module.ts';
+import { invitesModule } from './modules/invites/invites.module.ts';
 import { kycModule } from './modules/kyc/kyc.module.ts';
 import { ledgerModule } from './modules/ledger/ledger.module.ts';
 import { loansModule } from './modules/loans/loans.module.ts';
@@ -48,6 +49,7 @@ export const MODULES = [
   loansModule,
   swapModule,
   smartModule,
+  invitesModule,
   deskModule,
   statsModule,
 ] as const;

@@ -5,7 +5,7 @@
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
  * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only;
- * 10048-10049 a setting's change that waits for a second admin.
+ * 10048-10049 a setting's change that waits for a second admin; 10050 an unknown invite code.
  */
 export const Code = {
   OK: 200,
@@ -72,6 +72,8 @@ export const Code = {
   CHANGE_AWAITS_SECOND_ADMIN: 10048,
   /** The admin who proposed a change cannot approve it: another admin must. */
   OWN_PROPOSAL: 10049,
+  /** An invite code named at registration that no customer has: nothing is consumed or created. */
+  INVITE_CODE_UNKNOWN: 10050,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

@@ -23,7 +23,7 @@ import type { AdminCallDefinition } from './staffBase.ts';
  *
  * A day's reward is **on hold** for INVITE_HOLD_DAYS days (a reversed deposit or a fraud flag
  * cancels it), then **paid** by the settlement runner: one ledger entry per inviter and day
- * (kind `invite_reward`), idempotent. A reward the rules refuse is **refused** with its reason
+ * (kind `referral`), idempotent. A reward the rules refuse is **refused** with its reason
  * and paid to nobody.
  */
 
@@ -72,7 +72,10 @@ export const inviteTerms = z.object({
 });
 export type InviteTerms = z.infer<typeof inviteTerms>;
 
-/** Per asset: accrued today (not yet settled), on hold, paid. */
+/**
+ * Per asset: what today's daily run accrued (the fees of the last day closed, yesterday UTC; the day
+ * in progress is never shown, so no friend's activity can be timed), on hold, paid.
+ */
 export const rewardTotals = z.object({
   asset: z.string(),
   today: decimalString,

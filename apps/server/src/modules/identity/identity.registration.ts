@@ -2,6 +2,7 @@ import { hash as argonHash } from '@node-rs/argon2';
 import { Code, type CodeValue, EMAIL, phoneFromLogin, USERNAME } from '@swx/contract';
 import { ApiError } from '../../platform/http.ts';
 import { consumeCode } from './identity.codes.ts';
+import { readDeviceToken } from './identity.devices.ts';
 import { countUsers, insertUser, phoneTaken, userNameOrEmailTaken } from './identity.repository.ts';
 import { startSession } from './identity.sessions.ts';
 import {
@@ -45,6 +46,8 @@ export async function register(
     password: string;
     password2: string;
     code: string;
+    /** The invite code of who invited them: checked before the code is consumed, linked once the account exists. */
+    inviteCode?: string | undefined;
   },
   client: Client,
 ): Promise<LoginResult> {
@@ -59,9 +62,10 @@ export async function register(
   const taken = await userNameOrEmailTaken(ctx.db, userName, email);
   if (taken.userName) throw new ApiError(isEmail ? Code.EMAIL_EXISTS : Code.USERNAME_EXISTS);
   if (taken.email) throw new ApiError(Code.EMAIL_EXISTS);
+  await checkInvite(ctx, input.inviteCode);
   await consumeCode(ctx, 'email', email, 'register', input.code);
   const takenCode = isEmail ? Code.EMAIL_EXISTS : Code.USERNAME_EXISTS;
-  return openWithPassword(ctx, { userName, email }, input.password, takenCode, client);
+  return openWithPassword(ctx, { userName, email }, input, takenCode, client);
 }
 
 /**
@@ -70,31 +74,38 @@ export async function register(
  */
 async function registerByPhone(
   ctx: IdentityContext,
-  input: { areaCode: string; phone: string; password: string; password2: string; code: string },
+  input: {
+    areaCode: string;
+    phone: string;
+    password: string;
+    password2: string;
+    code: string;
+    inviteCode?: string | undefined;
+  },
   client: Client,
 ): Promise<LoginResult> {
   const phone = phoneOf(input.areaCode, input.phone);
   requireSamePasswords(input);
   if (await phoneTaken(ctx.db, phone)) throw new ApiError(Code.EMAIL_EXISTS);
+  await checkInvite(ctx, input.inviteCode);
   await consumeCode(ctx, 'sms', phone, 'register', input.code);
-  return openWithPassword(
-    ctx,
-    { userName: phone, email: null, phone },
-    input.password,
-    Code.EMAIL_EXISTS,
-    client,
-  );
+  return openWithPassword(ctx, { userName: phone, email: null, phone }, input, Code.EMAIL_EXISTS, client);
 }
 
-/** The account of a registration, with its password, and its first session. */
+/** An invite code named at registration is checked before anything is consumed or created. */
+async function checkInvite(ctx: IdentityContext, inviteCode: string | undefined): Promise<void> {
+  if (inviteCode !== undefined) await ctx.hooks.registration?.check(inviteCode);
+}
+
+/** The account of a registration, with its password, linked to its inviter, and its first session. */
 async function openWithPassword(
   ctx: IdentityContext,
   user: { userName: string; email: string | null; phone?: string },
-  password: string,
+  input: { password: string; inviteCode?: string | undefined },
   takenCode: CodeValue,
   client: Client,
 ): Promise<LoginResult> {
-  const passwordHash = await argonHash(password, ARGON2);
+  const passwordHash = await argonHash(input.password, ARGON2);
   let userId: number;
   try {
     userId = await openAccount(ctx, { ...user, passwordHash }, client);
@@ -103,6 +114,11 @@ async function openWithPassword(
     if ((error as { code?: string }).code === '23505') throw new ApiError(takenCode);
     throw error;
   }
+  const hook = ctx.hooks.registration;
+  if (hook && input.inviteCode !== undefined)
+    await hook.registered(userId, input.inviteCode, {
+      deviceOwner: readDeviceToken(ctx.deviceKeys, client.device)?.userId ?? null,
+    });
   return startSession(ctx, { id: userId, userName: user.userName }, client);
 }
 

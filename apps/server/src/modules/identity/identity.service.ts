@@ -30,7 +30,13 @@ import {
   type SessionInfo,
   sessionsWithToken,
 } from './identity.sessions.ts';
-import type { Client, IdentityContext, LoginChallenge, LoginResult } from './identity.shared.ts';
+import type {
+  Client,
+  IdentityContext,
+  LoginChallenge,
+  LoginResult,
+  RegistrationHook,
+} from './identity.shared.ts';
 import { type SocialProvider, SocialSignIn } from './identity.social.ts';
 import { finishSocialLogin, socialProviders, startSocialLogin } from './identity.social-login.ts';
 import type { ResealReport } from './identity.totp.ts';
@@ -46,7 +52,13 @@ import {
 export type { SecurityDetails } from './identity.alerts.ts';
 export type { SecurityEvent, WithdrawalFacts } from './identity.mail.ts';
 export type { SessionInfo } from './identity.sessions.ts';
-export { ARGON2, type Client, type LoginChallenge, type LoginResult } from './identity.shared.ts';
+export {
+  ARGON2,
+  type Client,
+  type LoginChallenge,
+  type LoginResult,
+  type RegistrationHook,
+} from './identity.shared.ts';
 
 /**
  * Customer identity, the module's public API: a thin front over its use cases, one file each —
@@ -89,7 +101,13 @@ export class IdentityService {
       now: deps.now ?? Date.now,
       social: new SocialSignIn({ db: deps.db, providers: deps.social?.providers ?? [], logger: deps.logger }),
       publicUrl: deps.social?.publicUrl,
+      hooks: { registration: null },
     };
+  }
+
+  /** The invites module links a registration that names an invite code (a product: installed once built). */
+  useRegistrationHook(hook: RegistrationHook): void {
+    this.ctx.hooks.registration = hook;
   }
 
   // Registration

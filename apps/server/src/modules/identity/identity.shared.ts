@@ -82,6 +82,17 @@ export type LoginResult = { token: string; userInfo: { id: number; userName: str
 /** The password was right and the account has two-step verification: the code comes next. */
 export type LoginChallenge = { twoFactor: true; challenge: string };
 
+/**
+ * What a module that links registrations does (invites, a product: identity may not import it):
+ * `check` an invite code before anything is consumed (throws its catalogue error when the code is
+ * unknown), then, once the account is opened, `registered` links the new customer. `deviceOwner`:
+ * the account the request's device cookie was issued to (a valid one), or null.
+ */
+export type RegistrationHook = {
+  check(inviteCode: string): Promise<void>;
+  registered(userId: number, inviteCode: string, client: { deviceOwner: number | null }): Promise<void>;
+};
+
 /** The parts every use case works with; `IdentityService` builds it once. */
 export type IdentityContext = {
   readonly db: Database;
@@ -102,6 +113,8 @@ export type IdentityContext = {
   readonly social: SocialSignIn;
   /** PUBLIC_URL, the origin of social sign-in callbacks; else the request's. */
   readonly publicUrl: string | undefined;
+  /** The registration hook another module installs (`IdentityService.useRegistrationHook`). */
+  readonly hooks: { registration: RegistrationHook | null };
 };
 
 /** A phone's E.164 form; the contract checked it already, so null is bad input (10026). */

@@ -1,6 +1,7 @@
 import { type Base, defineModule } from '../../platform/module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { MarketService } from '../market/market.service.ts';
+import { LedgerFacts } from './ledger.facts.ts';
 import { reconciliationJob } from './ledger.jobs.ts';
 import { ledgerRoutes } from './ledger.routes.ts';
 import { LedgerService } from './ledger.service.ts';
@@ -13,6 +14,7 @@ export const ledgerModule = defineModule({
       maxQueued: platform.config.ledgerMaxQueued,
       now: clock.now,
     }),
+    ledgerFacts: new LedgerFacts(platform.db),
   }),
   routes: (server, { ledger, market }) => ledgerRoutes(server, ledger, market),
   jobs: ({ ledger, audit }) => [reconciliationJob(ledger, audit)],

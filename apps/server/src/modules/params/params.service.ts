@@ -1,7 +1,13 @@
 import { Code, type SystemParam } from '@swx/contract';
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
-import { findParam, findPublicParam, insertMissingParams } from './params.repository.ts';
+import {
+  findParam,
+  findPublicParam,
+  insertMissingParams,
+  paramsWithPrefix,
+  writeParam,
+} from './params.repository.ts';
 
 /**
  * System parameters: values staff can change without a release (rates, limits; contact details
@@ -58,5 +64,18 @@ export class ParamsService {
 
   async get(key: string): Promise<string | null> {
     return findParam(this.db, key);
+  }
+
+  /** The parameters whose key starts with `prefix` (a module's settings), key → value. */
+  withPrefix(prefix: string): Promise<Map<string, string>> {
+    return paramsWithPrefix(this.db, prefix);
+  }
+
+  /**
+   * Writes a setting a module changes directly (not under four eyes), in the caller's transaction,
+   * so the change and its audit row exist together.
+   */
+  setInTx(tx: Queryable, key: string, value: string, description: string): Promise<void> {
+    return writeParam(tx, key, value, description);
   }
 }

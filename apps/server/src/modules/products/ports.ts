@@ -88,6 +88,12 @@ export type PositionDesk = {
 export type PayInAddress = (userId: number) => Promise<{ network: string; address: string } | null>;
 
 /**
+ * The withdrawal addresses customers named (removed ones too), as `network:address` in lowercase:
+ * the wallet module gives it; invites compares a friend's with their inviter's.
+ */
+export type WithdrawalAddresses = (userIds: readonly number[]) => Promise<Map<number, string[]>>;
+
+/**
  * What a money product takes from the base, by service name (its `<m>.module.ts` needs): the clock,
  * audit, ledger, notices, identity checks, uploads, settings, the staff review queues and staff.
  */

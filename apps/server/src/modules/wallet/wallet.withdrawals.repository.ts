@@ -46,6 +46,26 @@ export async function addressesOf(db: Queryable, userId: number): Promise<Addres
   return rows.map(toAddress);
 }
 
+/** Every address each customer named (removed ones too): user id → `network:address` (lowercase). */
+export async function addressesOfOwners(
+  db: Queryable,
+  userIds: readonly number[],
+): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (userIds.length === 0) return out;
+  const rows = await db.query<{ user_id: string; named: string }>(
+    `SELECT DISTINCT user_id, network || ':' || lower(address) AS named FROM wallet_addresses
+     WHERE user_id = ANY($1::bigint[])`,
+    [userIds],
+  );
+  for (const r of rows) {
+    const list = out.get(Number(r.user_id)) ?? [];
+    list.push(r.named);
+    out.set(Number(r.user_id), list);
+  }
+  return out;
+}
+
 export async function addressById(db: Queryable, id: number): Promise<AddressRow | null> {
   const rows = await db.query<RawAddress>('SELECT * FROM wallet_addresses WHERE id = $1', [id]);
   return rows[0] ? toAddress(rows[0]) : null;

@@ -21,6 +21,7 @@ import { commit, limits, list, quote, sendCode, withdrawalWire } from './wallet.
 import {
   type AddressRow,
   addressById,
+  addressesOfOwners,
   moveWithdrawal,
   type WithdrawalRow,
   withdrawalById,
@@ -129,6 +130,11 @@ export class Withdrawals {
 
   address(id: number): Promise<AddressRow | null> {
     return addressById(this.ctx.db, id);
+  }
+
+  /** Every withdrawal address each of these customers named (removed ones too), as `network:address`. */
+  addressesOfOwners(userIds: readonly number[]): Promise<Map<number, string[]>> {
+    return addressesOfOwners(this.ctx.db, userIds);
   }
 
   async approveInTx(tx: Queryable, id: number): Promise<void> {

@@ -1,0 +1,80 @@
+import type { Book } from '@swx/contract';
+import type { Queryable } from '../../platform/db.ts';
+
+/*
+ * SQL of the ledger's facts about customers' activity, for programmes that reward it (invites):
+ * the fees collected from each customer per day, the first entry of some kinds, the reversals of
+ * some kinds in a time window. Entries are found by time through the BRIN index on created_at.
+ */
+
+export type FeeDay = { ownerId: number; day: string; asset: string; fee: bigint };
+
+/**
+ * Per customer, UTC day and asset: what the `fees` system accounts of `book` were credited (net)
+ * in entries of `kinds` created in [from, to) that debited exactly one customer, that customer's.
+ */
+export async function feesByOwnerDay(
+  db: Queryable,
+  q: { book: Book; from: string; to: string; kinds: readonly string[]; ownerIds: readonly number[] | null },
+): Promise<FeeDay[]> {
+  const rows = await db.query<{ owner_id: string; day: string; asset: string; fee: string }>(
+    `WITH e AS (
+       SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM ledger_entries
+       WHERE book = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz AND kind = ANY($4::text[])
+     ), payer AS (
+       SELECT p.entry_id, min(a.owner_id) AS owner_id
+       FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+       WHERE p.entry_id IN (SELECT id FROM e) AND p.amount < 0 AND a.owner_id IS NOT NULL
+       GROUP BY p.entry_id HAVING count(DISTINCT a.owner_id) = 1
+     )
+     SELECT payer.owner_id, e.day, f.asset, sum(f.amount)::text AS fee
+     FROM e JOIN payer ON payer.entry_id = e.id
+     JOIN ledger_postings f ON f.entry_id = e.id
+     JOIN ledger_accounts fa ON fa.id = f.account_id AND fa.owner_id IS NULL AND fa.kind = 'fees'
+     WHERE $5::bigint[] IS NULL OR payer.owner_id = ANY($5::bigint[])
+     GROUP BY 1, 2, 3`,
+    [q.book, q.from, q.to, q.kinds, q.ownerIds],
+  );
+  return rows.map((r) => ({ ownerId: Number(r.owner_id), day: r.day, asset: r.asset, fee: BigInt(r.fee) }));
+}
+
+/**
+ * Per customer: when their first entry of `kinds` in `book` that credited (`credit`) or debited
+ * one of their accounts was made, leaving out entries since reversed.
+ */
+export async function firstEntryAt(
+  db: Queryable,
+  q: { book: Book; ownerIds: readonly number[]; kinds: readonly string[]; credit: boolean },
+): Promise<Map<number, string>> {
+  if (q.ownerIds.length === 0) return new Map();
+  const rows = await db.query<{ owner_id: string; at: Date | string }>(
+    `SELECT a.owner_id, min(e.created_at) AS at
+     FROM ledger_accounts a
+     JOIN ledger_postings p ON p.account_id = a.id
+     JOIN ledger_entries e ON e.id = p.entry_id
+     WHERE a.book = $1 AND a.owner_id = ANY($2::bigint[]) AND e.kind = ANY($3::text[])
+       AND CASE WHEN $4::boolean THEN p.amount > 0 ELSE p.amount < 0 END
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id = e.id)
+     GROUP BY a.owner_id`,
+    [q.book, q.ownerIds, q.kinds, q.credit],
+  );
+  return new Map(rows.map((r) => [Number(r.owner_id), new Date(r.at).toISOString()]));
+}
+
+/** The customers whose entries of `kind` in `book` (that credited them) were reversed in [from, to), and when. */
+export async function reversalsOfCredits(
+  db: Queryable,
+  q: { book: Book; kind: string; from: string; to: string },
+): Promise<{ ownerId: number; at: string }[]> {
+  const rows = await db.query<{ owner_id: string; at: Date | string }>(
+    `SELECT a.owner_id, max(r.created_at) AS at
+     FROM ledger_entries r
+     JOIN ledger_entries o ON o.id = r.reverses_entry_id AND o.kind = $2
+     JOIN ledger_postings p ON p.entry_id = o.id AND p.amount > 0
+     JOIN ledger_accounts a ON a.id = p.account_id AND a.owner_id IS NOT NULL
+     WHERE r.book = $1 AND r.kind = 'reversal' AND r.created_at >= $3::timestamptz AND r.created_at < $4::timestamptz
+     GROUP BY a.owner_id`,
+    [q.book, q.kind, q.from, q.to],
+  );
+  return rows.map((r) => ({ ownerId: Number(r.owner_id), at: new Date(r.at).toISOString() }));
+}
