@@ -221,7 +221,8 @@ export const inviteAdminCalls = {
     path: '/invites/payouts',
     summary: 'Reward payouts by inviter and day, newest first',
     roles: STAFF_DUTIES.money.roles,
-    query: z.object({ before: z.optional(z.string()) }),
+    /** Keyset: rows after `day:inviterId` of the last row shown (day newest first, then inviter id). */
+    query: z.object({ before: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}:\d{1,12}$/))) }),
     data: z.array(invitePayoutAdmin),
   },
 } as const satisfies Record<string, AdminCallDefinition>;

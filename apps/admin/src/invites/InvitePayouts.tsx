@@ -50,7 +50,8 @@ function payoutColumns(p: InviteText['payouts'], language: Language): Column<Pay
 
 /**
  * Invite payouts (/admin/invites/payouts): one ledger entry per inviter and day, newest day first;
- * the next page starts before the last day shown.
+ * the next page starts after the last row shown (its day and inviter), so a day split across two
+ * pages loses none of its payouts.
  */
 export function InvitePayouts() {
   const { language } = useBackOffice();
@@ -59,7 +60,10 @@ export function InvitePayouts() {
     queryKey: keys.invitePayouts(language),
     queryFn: ({ pageParam }) => fetchPayouts(pageParam),
     initialPageParam: '',
-    getNextPageParam: (last) => (last.length === PAGE ? last.at(-1)?.day : undefined),
+    getNextPageParam: (last) => {
+      const end = last.at(-1);
+      return last.length === PAGE && end ? `${end.day}:${end.inviterId}` : undefined;
+    },
   });
   const state = useQueryState(query);
   return (

@@ -3,6 +3,7 @@ import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tes
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { deposit } from '../../test/context.ts';
 import { addDays } from '../products/figures.ts';
+import { payoutsForStaff } from './invites.rewards.repository.ts';
 import { type TestInvites, testInvites } from './invites.testing.ts';
 
 /**
@@ -216,6 +217,31 @@ describe(`400 days of invite rewards, ${TEST_DB}`, () => {
     );
     expect(told[0]?.n).toBe(String(paid.length));
     await expectLedgerSound(s.ctx);
+  });
+
+  it("lists staff every payout once, whatever the page size, a day's payouts split across pages included", async () => {
+    // Beside Ada's, three more inviters paid on one day and two on the next (their entries real).
+    for (const [i, day] of ['2028-06-02', '2028-06-02', '2028-06-02', '2028-06-01', '2028-06-01'].entries()) {
+      const { entryId } = await deposit(s.ctx.ledger, hal.id, 1_000n, { key: `test-deposit:page:${i}` });
+      await t.db.query(
+        'INSERT INTO invite_payouts (inviter_id, day, entry_id, paid_at) VALUES ($1, $2, $3, now())',
+        [900_000 + i, day, entryId],
+      );
+    }
+    const all = await payoutsForStaff(t.db, null, 10_000);
+    expect(all.filter((p) => p.day === '2028-06-02')).toHaveLength(3);
+    for (const size of [1, 2, 3]) {
+      const seen: typeof all = [];
+      let after: { day: string; inviterId: number } | null = null;
+      for (;;) {
+        const page = await payoutsForStaff(t.db, after, size);
+        seen.push(...page);
+        const end = page.at(-1);
+        if (page.length < size || !end) break;
+        after = { day: end.day, inviterId: end.inviterId };
+      }
+      expect(seen).toEqual(all);
+    }
   });
 
   it('changes nothing when a day is run again', async () => {

@@ -304,7 +304,7 @@ export async function paidOfLinks(
 /** Payouts for staff, newest day first, days before `beforeDay`: what each entry paid per asset (inviter and rebates). */
 export async function payoutsForStaff(
   db: Queryable,
-  beforeDay: string | null,
+  after: { day: string; inviterId: number } | null,
   limit: number,
 ): Promise<
   {
@@ -326,9 +326,10 @@ export async function payoutsForStaff(
        (SELECT json_agg(json_build_object('asset', a.asset, 'amount', a.total::text) ORDER BY a.asset)
         FROM (SELECT asset, sum(amount + rebate) AS total FROM invite_rewards r WHERE r.entry_id = p.entry_id
               GROUP BY asset) a) AS amounts
-     FROM invite_payouts p WHERE ($1::date IS NULL OR p.day < $1::date)
+     FROM invite_payouts p
+     WHERE ($1::date IS NULL OR p.day < $1::date OR (p.day = $1::date AND p.inviter_id > $3))
      ORDER BY p.day DESC, p.inviter_id LIMIT $2`,
-    [beforeDay, limit],
+    [after?.day ?? null, limit, after?.inviterId ?? 0],
   );
   return rows.map((r) => ({
     inviterId: Number(r.inviter_id),

@@ -259,8 +259,11 @@ export class InvitesService {
     return wire;
   }
 
+  /** Payouts newest day first, then by inviter; `before` is the last row shown (`day:inviterId`). */
   async payouts(before: string | undefined) {
-    const rows = await payoutsForStaff(this.ctx.db, before ?? null, PAGE);
+    const [day, inviter] = before?.split(':') ?? [];
+    const after = day && inviter ? { day, inviterId: Number(inviter) } : null;
+    const rows = await payoutsForStaff(this.ctx.db, after, PAGE);
     const names = await this.ctx.customers.namesOf(rows.map((r) => r.inviterId));
     return rows.map((r) => ({
       inviterId: r.inviterId,
