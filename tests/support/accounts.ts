@@ -26,6 +26,7 @@ export async function registerByApi(
   inbox: Inbox,
   email: string,
   password = 'long enough pw',
+  inviteCode?: string,
 ): Promise<Session> {
   const anonymous = customerApi(server);
   await anonymous.ok('sendCode', { email, purpose: 'register' });
@@ -34,6 +35,7 @@ export async function registerByApi(
     password,
     password2: password,
     code: await inbox.codeFor(email),
+    ...(inviteCode ? { inviteCode } : {}),
   });
   return registered;
 }
