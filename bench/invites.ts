@@ -15,6 +15,7 @@ import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.
 import { NoticesService } from '../apps/server/src/modules/notices/notices.service.ts';
 import { ParamsService } from '../apps/server/src/modules/params/params.service.ts';
 import { UploadsService } from '../apps/server/src/modules/uploads/uploads.service.ts';
+import { depositAddressesOfOwners } from '../apps/server/src/modules/wallet/wallet.deposits.repository.ts';
 import { addressesOfOwners } from '../apps/server/src/modules/wallet/wallet.withdrawals.repository.ts';
 import type { Database } from '../apps/server/src/platform/db.ts';
 import { FileStorage } from '../apps/server/src/platform/storage.ts';
@@ -119,7 +120,23 @@ function invitesOn(db: Database, ledger: LedgerService, audit: AuditService, clo
     audit,
     notices: new NoticesService(db, () => clock.now),
     customers,
-    addresses: (ids) => addressesOfOwners(db, ids),
+    // The wallet's port as the module wires it: withdrawal addresses, deposit senders, deposit addresses.
+    addresses: async (ids) => {
+      const [named, deposited] = await Promise.all([
+        addressesOfOwners(db, ids),
+        depositAddressesOfOwners(db, ids),
+      ]);
+      return new Map(
+        ids.map((id) => [
+          id,
+          {
+            withdrawal: named.get(id) ?? [],
+            depositSources: deposited.get(id)?.sources ?? [],
+            deposit: deposited.get(id)?.own ?? [],
+          },
+        ]),
+      );
+    },
     usdtPrice: (asset) => (asset === 'USDT' ? '1' : null),
     now: () => clock.now,
   });

@@ -93,7 +93,11 @@ export const myInvite = z.object({
   rebateBps: z.int(),
   /** Who invited me (masked), or null. */
   invitedBy: z.nullable(z.string()),
-  /** True while staff hold my link frozen (nothing accrues). */
+  /**
+   * True while staff hold at least one of my links as inviter frozen: a link is one friend's, and
+   * nothing accrues from that friend while it is frozen (my other friends' rewards go on). The link
+   * to whoever invited me does not count here.
+   */
   frozen: z.boolean(),
   friends: z.object({ registered: z.int(), verified: z.int(), qualified: z.int() }),
   totals: z.array(rewardTotals),

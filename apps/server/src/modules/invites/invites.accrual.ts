@@ -1,4 +1,5 @@
 import { type Asset, INVITE_HOLD_DAYS, INVITE_REWARD_DAYS } from '@swx/contract';
+import type { FeeDay, FeeReversal } from '../ledger/ledger.facts.ts';
 import { addDays, utcDay } from '../products/figures.ts';
 import {
   type CodeRow,
@@ -8,6 +9,7 @@ import {
   linksForDay,
   setQualified,
 } from './invites.repository.ts';
+import { applyFeeReversals, withholdCarries } from './invites.reversals.ts';
 import {
   cancelOnHold,
   dayAccrued,
@@ -22,6 +24,7 @@ import {
   type InvitesContext,
   identityFingerprint,
   nowIso,
+  shareAnAddress,
   TRADE_KINDS,
 } from './invites.shared.ts';
 
@@ -49,15 +52,9 @@ export async function accrueDay(ctx: InvitesContext, day: string): Promise<numbe
   await qualify(ctx, links);
   const sameIdentity = await compareIdentities(ctx, links);
   const counted = links.filter((l) => l.qualifiedOn !== null && l.qualifiedOn <= day);
-  const fees = terms.enabled
-    ? await ctx.facts.feesCollected({
-        book: 'live',
-        from: day,
-        to: day,
-        kinds: FEE_KINDS,
-        ownerIds: counted.map((l) => l.friendId),
-      })
-    : [];
+  // Fees reversed today: of today's entries, netted in today's fee; of earlier days', their rewards recomputed.
+  const reversals = await ctx.facts.feesReversed({ book: 'live', from: day, to: day, kinds: FEE_KINDS });
+  const fees = terms.enabled ? await dayFees(ctx, day, counted, reversals) : [];
   const byFriend = new Map(counted.map((l) => [l.friendId, l]));
   const paying = [...new Set(fees.map((f) => f.ownerId))].flatMap((id) => byFriend.get(id) ?? []);
   const sameAddress = await compareAddresses(ctx, paying);
@@ -65,10 +62,11 @@ export async function accrueDay(ctx: InvitesContext, day: string): Promise<numbe
   const rows: NewReward[] = [];
   for (const f of fees.sort((a, b) => a.ownerId - b.ownerId || a.asset.localeCompare(b.asset))) {
     const link = byFriend.get(f.ownerId);
-    if (!link || f.fee <= 0n) continue;
+    const net = f.fee - f.reversed;
+    if (!link || net <= 0n) continue;
     const rebateBps = Math.min(rebateOn(codes.get(link.inviterId), day), terms.shareBps);
-    const share = (f.fee * BigInt(terms.shareBps)) / 10_000n;
-    const rebate = (f.fee * BigInt(rebateBps)) / 10_000n;
+    const share = (net * BigInt(terms.shareBps)) / 10_000n;
+    const rebate = (net * BigInt(rebateBps)) / 10_000n;
     if (share === 0n) continue;
     const reason = link.flags[0] ?? (link.frozenAt !== null ? 'frozen' : null);
     rows.push({
@@ -79,8 +77,10 @@ export async function accrueDay(ctx: InvitesContext, day: string): Promise<numbe
       asset: f.asset,
       capped: false,
       fee: f.fee,
+      feeReversed: f.reversed,
       amount: share - rebate,
       rebate,
+      withheld: 0n,
       shareBps: terms.shareBps,
       rebateBps,
       state: reason ? 'refused' : 'on_hold',
@@ -88,12 +88,17 @@ export async function accrueDay(ctx: InvitesContext, day: string): Promise<numbe
       payableOn: addDays(day, INVITE_HOLD_DAYS),
     });
   }
-  const capped = applyCaps(ctx, terms, rows);
   const at = nowIso(ctx);
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     // A rule found today also cancels what the link still holds.
     await cancelOnHold(tx, { linkIds: sameIdentity }, 'same_identity', at);
     await cancelOnHold(tx, { linkIds: sameAddress }, 'same_address', at);
+    await applyFeeReversals(
+      ctx,
+      tx,
+      reversals.filter((r) => r.day < day),
+    );
+    const capped = applyCaps(ctx, terms, await withholdCarries(tx, rows));
     await insertRewards(tx, capped);
     await insertDay(tx, {
       day,
@@ -103,8 +108,40 @@ export async function accrueDay(ctx: InvitesContext, day: string): Promise<numbe
       rewards: capped.length,
       at,
     });
+    return capped.length;
   });
-  return capped.length;
+}
+
+/**
+ * The day's fees per counted friend and asset (`reversed`: what reversals made the same day gave
+ * back of them), of friends whose live deposit still stands at the day's end: a friend whose live
+ * deposits were all reversed earns nothing until a new one is credited.
+ */
+async function dayFees(
+  ctx: InvitesContext,
+  day: string,
+  counted: readonly LinkRow[],
+  reversals: readonly FeeReversal[],
+): Promise<(FeeDay & { reversed: bigint })[]> {
+  const fees = await ctx.facts.feesCollected({
+    book: 'live',
+    from: day,
+    to: day,
+    kinds: FEE_KINDS,
+    ownerIds: counted.map((l) => l.friendId),
+  });
+  const standing = await ctx.facts.standingCredits({
+    book: 'live',
+    ownerIds: [...new Set(fees.map((f) => f.ownerId))],
+    kinds: DEPOSIT_KINDS,
+    day,
+  });
+  const sameDay = new Map<string, bigint>();
+  for (const r of reversals.filter((x) => x.day === day))
+    sameDay.set(`${r.ownerId}:${r.asset}`, (sameDay.get(`${r.ownerId}:${r.asset}`) ?? 0n) + r.fee);
+  return fees
+    .filter((f) => standing.has(f.ownerId))
+    .map((f) => ({ ...f, reversed: sameDay.get(`${f.ownerId}:${f.asset}`) ?? 0n }));
 }
 
 /**
@@ -133,6 +170,7 @@ function applyCaps(ctx: InvitesContext, terms: Terms, rows: readonly NewReward[]
     if (room > 0n) out.push({ ...row, amount: amountIn, rebate: rebateIn });
     out.push({
       ...row,
+      withheld: 0n,
       capped: true,
       amount: row.amount - amountIn,
       rebate: row.rebate - rebateIn,
@@ -205,14 +243,15 @@ async function compareIdentities(ctx: InvitesContext, links: LinkRow[]): Promise
   return same;
 }
 
-/** Links whose friend named a withdrawal address their inviter named too: flagged `same_address` (answered). */
+/**
+ * Links whose friend and inviter share an address (a withdrawal address both named, or a deposit
+ * of one sent from an address of the other): flagged `same_address` (answered).
+ */
 async function compareAddresses(ctx: InvitesContext, links: LinkRow[]): Promise<number[]> {
   const open = links.filter((l) => !l.flags.includes('same_address'));
+  if (open.length === 0) return [];
   const addresses = await ctx.addresses([...new Set(open.flatMap((l) => [l.friendId, l.inviterId]))]);
-  const flagged = open.filter((l) => {
-    const inviter = new Set(addresses.get(l.inviterId) ?? []);
-    return (addresses.get(l.friendId) ?? []).some((a) => inviter.has(a));
-  });
+  const flagged = open.filter((l) => shareAnAddress(addresses.get(l.friendId), addresses.get(l.inviterId)));
   for (const link of flagged) link.flags = [...link.flags, 'same_address'];
   await flagLinks(
     ctx.db,

@@ -2,7 +2,7 @@ import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
 import type { LedgerFacts } from '../ledger/ledger.facts.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { WithdrawalAddresses } from '../products/ports.ts';
+import type { CustomerAddresses } from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { invitesRoutes } from './invites.routes.ts';
 import { InvitesService } from './invites.service.ts';
@@ -20,7 +20,7 @@ export const invitesModule = defineProduct({
       customers: CustomerDirectory;
       market: MarketService;
       ledgerFacts: LedgerFacts;
-      withdrawalAddresses: WithdrawalAddresses;
+      customerAddresses: CustomerAddresses;
     }>,
   ) => {
     const invites = new InvitesService({
@@ -32,7 +32,7 @@ export const invitesModule = defineProduct({
       audit: deps.audit,
       notices: deps.notices,
       customers: deps.customers,
-      addresses: deps.withdrawalAddresses,
+      addresses: deps.customerAddresses,
       // The cap's USDT value of an asset: its <ASSET>USDT mid price now.
       usdtPrice: (asset) => (asset === 'USDT' ? '1' : deps.market.midPrice(`${asset}USDT`)),
       now: deps.clock.now,

@@ -3,6 +3,7 @@ import type { Queryable } from '../../platform/db.ts';
 import { type EntryAttachment, type LedgerService, WALLET } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import { utcDay } from '../products/figures.ts';
+import { clearQualified } from './invites.repository.ts';
 import {
   cancelOnHold,
   insertPayouts,
@@ -10,6 +11,7 @@ import {
   type PayableReward,
   payableRewards,
   payableTotals,
+  settleEmptyRewards,
   setUnfundedAlert,
   unfundedAlertOf,
 } from './invites.rewards.repository.ts';
@@ -52,7 +54,11 @@ export function payoutAttachment(
   });
 }
 
-/** Cancels what is on hold of friends whose live deposit was reversed on the days from..to. */
+/**
+ * Cancels what is on hold of friends whose live deposit was reversed on the days from..to; those
+ * left with no live deposit standing are no longer qualified (the run qualifies them again from
+ * the day a new one is credited).
+ */
 export async function cancelReversed(ctx: InvitesContext, from: string, to: string): Promise<number> {
   const reversed = await ctx.facts.reversedCredits({
     book: 'live',
@@ -61,6 +67,13 @@ export async function cancelReversed(ctx: InvitesContext, from: string, to: stri
     to,
   });
   if (reversed.length === 0) return 0;
+  const friendIds = reversed.map((r) => r.ownerId);
+  const standing = await ctx.facts.standingCredits({
+    book: 'live',
+    ownerIds: friendIds,
+    kinds: DEPOSIT_KINDS,
+    day: utcDay(ctx.now()),
+  });
   return ctx.db.transaction(async (tx) => {
     let n = 0;
     for (const r of reversed)
@@ -70,16 +83,22 @@ export async function cancelReversed(ctx: InvitesContext, from: string, to: stri
         'deposit_reversed',
         nowIso(ctx),
       );
+    await clearQualified(
+      tx,
+      friendIds.filter((id) => !standing.has(id)),
+    );
     return n;
   });
 }
 
 /**
- * Pays every reward payable by `today`. When the live fees account cannot cover them all, nothing
- * is paid, staff are alerted once for the day, and the day is answered (the run fails and is tried
- * again): a reward is paid from fees collected, never from anywhere else.
+ * Pays every reward payable by `today` (one with nothing left to pay is settled without an entry).
+ * When the live fees account cannot cover them all, nothing is paid, staff are alerted once for the
+ * day, and the day is answered (the run fails and is tried again): a reward is paid from fees
+ * collected, never from anywhere else.
  */
 export async function payDue(ctx: InvitesContext, today: string, runDay: string): Promise<string[]> {
+  await settleEmptyRewards(ctx.db, today, nowIso(ctx));
   const totals = await payableTotals(ctx.db, today);
   for (const [asset, needed] of totals) {
     const fees = await ctx.ledger.account(await ctx.ledger.systemAccount('live', asset as Asset, 'fees'));

@@ -182,6 +182,14 @@ export async function setQualified(
   );
 }
 
+/** The friends are no longer qualified (their live deposits reversed): qualified again by the daily run. */
+export async function clearQualified(db: Queryable, friendIds: readonly number[]): Promise<void> {
+  if (friendIds.length === 0) return;
+  await db.query('UPDATE invite_links SET qualified_on = NULL WHERE friend_id = ANY($1::bigint[])', [
+    friendIds,
+  ]);
+}
+
 /** Adds a rule's flag to links (sticky); `checked` also marks their identities compared. */
 export async function flagLinks(
   db: Queryable,

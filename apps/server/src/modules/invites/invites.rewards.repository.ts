@@ -20,6 +20,10 @@ export type NewReward = {
   state: 'on_hold' | 'refused';
   reason: RewardReason | null;
   payableOn: string;
+  /** The part of `fee` reversals gave back the same day. */
+  feeReversed: bigint;
+  /** The part of the share kept back to settle the link's carry (a reversed fee already paid for). */
+  withheld: bigint;
 };
 
 const CHUNK = 5000;
@@ -29,12 +33,14 @@ export async function insertRewards(tx: Queryable, rows: readonly NewReward[]): 
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
     const col = <K extends keyof NewReward>(k: K) => part.map((r) => r[k]);
-    const big = (k: 'fee' | 'amount' | 'rebate') => part.map((r) => r[k].toString());
+    const big = (k: 'fee' | 'amount' | 'rebate' | 'feeReversed' | 'withheld') =>
+      part.map((r) => r[k].toString());
     await tx.query(
       `INSERT INTO invite_rewards (link_id, inviter_id, friend_id, day, asset, capped, fee, amount, rebate,
-         share_bps, rebate_bps, state, reason, payable_on)
+         share_bps, rebate_bps, state, reason, payable_on, fee_reversed, withheld)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::date[], $5::text[], $6::boolean[],
-         $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::int[], $12::text[], $13::text[], $14::date[])
+         $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::int[], $12::text[], $13::text[], $14::date[],
+         $15::numeric[], $16::numeric[])
        ON CONFLICT (link_id, day, asset, capped) DO NOTHING`,
       [
         col('linkId'),
@@ -51,6 +57,8 @@ export async function insertRewards(tx: Queryable, rows: readonly NewReward[]): 
         col('state'),
         col('reason'),
         col('payableOn'),
+        big('feeReversed'),
+        big('withheld'),
       ],
     );
   }
@@ -70,6 +78,91 @@ export async function cancelOnHold(
        AND ($3::date IS NULL OR day <= $3::date)
      RETURNING id`,
     [of.friendIds ?? [], of.linkIds ?? [], of.uptoDay ?? null, reason, at],
+  );
+  return rows.length;
+}
+
+/** A day's reward of a friend in an asset as a reversal of its fee recomputes it. */
+export type DayReward = {
+  id: number;
+  inviterId: number;
+  capped: boolean;
+  fee: bigint;
+  feeReversed: bigint;
+  amount: bigint;
+  rebate: bigint;
+  withheld: bigint;
+  clawback: bigint;
+  shareBps: number;
+  rebateBps: number;
+  state: RewardState;
+};
+
+/** The rows (the part within the cap, and above it) of a friend's day in an asset, locked. */
+export async function dayRewardsOf(
+  tx: Queryable,
+  q: { friendId: number; day: string; asset: string },
+): Promise<DayReward[]> {
+  const rows = await tx.query<Record<string, string | boolean | number>>(
+    `SELECT id, inviter_id, capped, fee::text, fee_reversed::text, amount::text, rebate::text, withheld::text,
+       clawback::text, share_bps, rebate_bps, state
+     FROM invite_rewards WHERE friend_id = $1 AND day = $2 AND asset = $3 ORDER BY capped FOR UPDATE`,
+    [q.friendId, q.day, q.asset],
+  );
+  const big = (v: unknown) => BigInt(String(v));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    inviterId: Number(r.inviter_id),
+    capped: r.capped === true,
+    fee: big(r.fee),
+    feeReversed: big(r.fee_reversed),
+    amount: big(r.amount),
+    rebate: big(r.rebate),
+    withheld: big(r.withheld),
+    clawback: big(r.clawback),
+    shareBps: Number(r.share_bps),
+    rebateBps: Number(r.rebate_bps),
+    state: r.state as RewardState,
+  }));
+}
+
+/** A reward's figures after a reversal of its fee (a paid one keeps its amount and rebate, and states its clawback). */
+export async function setRewardFigures(
+  tx: Queryable,
+  id: number,
+  f: { feeReversed: bigint; amount: bigint; rebate: bigint; withheld: bigint; clawback: bigint },
+): Promise<void> {
+  await tx.query(
+    `UPDATE invite_rewards SET fee_reversed = $2, amount = $3, rebate = $4, withheld = $5, clawback = $6 WHERE id = $1`,
+    [id, ...[f.feeReversed, f.amount, f.rebate, f.withheld, f.clawback].map(String)],
+  );
+}
+
+/**
+ * What each link still owes per asset (`link:asset` → minor units, positive only): what its paid
+ * rewards paid for fees reversed since (clawback), less what its rewards on hold or paid kept back.
+ */
+export async function carriesOf(tx: Queryable, linkIds: readonly number[]): Promise<Map<string, bigint>> {
+  if (linkIds.length === 0) return new Map();
+  const rows = await tx.query<{ link_id: string; asset: string; carry: string }>(
+    `SELECT link_id, asset, carry::text FROM (
+       SELECT link_id, asset,
+         coalesce(sum(clawback) FILTER (WHERE state = 'paid'), 0)
+           - coalesce(sum(withheld) FILTER (WHERE state IN ('on_hold', 'paid')), 0) AS carry
+       FROM invite_rewards WHERE link_id = ANY($1::bigint[]) AND (clawback > 0 OR withheld > 0)
+       GROUP BY link_id, asset) c
+     WHERE carry > 0`,
+    [linkIds],
+  );
+  return new Map(rows.map((r) => [`${r.link_id}:${r.asset}`, BigInt(r.carry)]));
+}
+
+/** Rewards payable by `today` with nothing left to pay (all kept back, or their fee reversed): paid without an entry. */
+export async function settleEmptyRewards(db: Queryable, today: string, at: string): Promise<number> {
+  const rows = await db.query(
+    `UPDATE invite_rewards SET state = 'paid', paid_at = $2
+     WHERE state = 'on_hold' AND payable_on <= $1::date AND amount = 0 AND rebate = 0 RETURNING id`,
+    [today, at],
   );
   return rows.length;
 }

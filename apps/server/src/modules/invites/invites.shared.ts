@@ -9,7 +9,7 @@ import type { LedgerFacts } from '../ledger/ledger.facts.ts';
 import type { EntryAttachment, LedgerService } from '../ledger/ledger.service.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { ParamsService } from '../params/params.service.ts';
-import type { WithdrawalAddresses } from '../products/ports.ts';
+import type { CustomerAddresses, KnownAddresses } from '../products/ports.ts';
 
 /*
  * What the invite programme's parts share: the services it reads, the entry kinds it counts, the
@@ -43,7 +43,8 @@ export type InvitesContext = {
   readonly audit: AuditService;
   readonly notices: Pick<NoticesService, 'notifyInTx'>;
   readonly customers: Pick<CustomerDirectory, 'namesOf' | 'search'>;
-  readonly addresses: WithdrawalAddresses;
+  /** Per customer: withdrawal addresses, deposit senders, deposit addresses (the wallet's port). */
+  readonly addresses: CustomerAddresses;
   /** The USDT price of one unit of an asset (a decimal string), or null when there is none now. */
   readonly usdtPrice: (asset: Asset) => string | null;
   readonly now: () => number;
@@ -85,6 +86,22 @@ export function identityFingerprint(d: {
   return createHash('sha256')
     .update(JSON.stringify([norm(d.lastName), norm(d.firstName), d.birthdate, d.country]))
     .digest('hex');
+}
+
+/**
+ * Do their addresses tie two customers together: a withdrawal address both named, or a deposit of
+ * one sent from an address of the other (a withdrawal address, a deposit's sender or their own
+ * deposit address)?
+ */
+export function shareAnAddress(a: KnownAddresses | undefined, b: KnownAddresses | undefined): boolean {
+  if (!a || !b) return false;
+  const all = (k: KnownAddresses) => new Set([...k.withdrawal, ...k.depositSources, ...k.deposit]);
+  const [ofA, ofB] = [all(a), all(b)];
+  return (
+    a.withdrawal.some((x) => b.withdrawal.includes(x)) ||
+    a.depositSources.some((x) => ofB.has(x)) ||
+    b.depositSources.some((x) => ofA.has(x))
+  );
 }
 
 export const nowIso = (ctx: Pick<InvitesContext, 'now'>) => new Date(ctx.now()).toISOString();

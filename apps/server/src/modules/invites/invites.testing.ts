@@ -1,4 +1,5 @@
 import type { Book } from '@swx/contract';
+import type { Chain } from '../../platform/chain.ts';
 import type { Database } from '../../platform/db.ts';
 import { createTestContext, deposit, type TestContext } from '../../test/context.ts';
 import { testLoans } from '../../test/loans.ts';
@@ -11,15 +12,15 @@ import { InvitesService } from './invites.service.ts';
 /**
  * The invites module on a test context's real services, as the module builds it, on an injected
  * clock: identity's registration hook installed, KYC with its compliance review (`verify`), the
- * wallet's withdrawal addresses as the port, the ledger's facts. `register` signs a customer up
+ * wallet's known addresses as the port (on `chain` when given), the ledger's facts. `register` signs a customer up
  * with an invite code as the web form does; `trade` books a live or demo position's opening and
  * closing as trading posts them (the fee to the `fees` account at the opening).
  */
-export async function testInvites(db: Database, clock: { now: number }) {
+export async function testInvites(db: Database, clock: { now: number }, chain: Chain | null = null) {
   const now = () => clock.now;
   const ctx = await createTestContext(db, { now });
   const loans = await testLoans(ctx);
-  const wallet = testWallet(ctx, { now });
+  const wallet = testWallet(ctx, { now, chain });
   const customers = new CustomerDirectory(db);
   const invites = new InvitesService({
     db,
@@ -30,7 +31,7 @@ export async function testInvites(db: Database, clock: { now: number }) {
     audit: ctx.audit,
     notices: ctx.notices,
     customers,
-    addresses: (ids) => wallet.wallet.withdrawals.addressesOfOwners(ids),
+    addresses: (ids) => wallet.wallet.knownAddresses(ids),
     usdtPrice: (asset) => (asset === 'BTC' ? '50000' : asset === 'USDT' ? '1' : null),
     now,
   });
@@ -80,7 +81,7 @@ export async function testInvites(db: Database, clock: { now: number }) {
 
 /**
  * A position opened with `fee` (minor units of USDT) and, unless `close` is false, closed at its
- * price, as trading books them.
+ * price, as trading books them; answers the opening entry.
  */
 export async function trade(
   ledger: LedgerService,
@@ -89,11 +90,11 @@ export async function trade(
   key: string,
   book: Book = 'live',
   close = true,
-): Promise<void> {
+): Promise<number> {
   const margin = 10_000_000n;
   const wallet = await ledger.walletAccount(book, userId, 'USDT');
   const held = await ledger.accountId(book, userId, 'USDT', MARGIN);
-  await ledger.transfer({
+  const opened = await ledger.transfer({
     book,
     kind: 'trade_margin',
     idempotencyKey: `test-open:${key}`,
@@ -104,7 +105,7 @@ export async function trade(
       ...(fee > 0n ? [{ accountId: await ledger.systemAccount(book, 'USDT', 'fees'), amount: fee }] : []),
     ],
   });
-  if (!close) return;
+  if (!close) return opened.entryId;
   await ledger.transfer({
     book,
     kind: 'trade_pnl',
@@ -115,19 +116,20 @@ export async function trade(
       { accountId: wallet, amount: margin },
     ],
   });
+  return opened.entryId;
 }
 
-/** A swap of USDT for BTC as swap posts it: the fee (satoshis) to the BTC `fees` account. */
+/** A swap of USDT for BTC as swap posts it: the fee (satoshis) to the BTC `fees` account; answers its entry. */
 export async function swap(
   ledger: LedgerService,
   userId: number,
   fee: bigint,
   key: string,
   book: Book = 'live',
-): Promise<void> {
+): Promise<number> {
   const paid = 5_000_000n;
   const gross = 10_000n;
-  await ledger.transfer({
+  const made = await ledger.transfer({
     book,
     kind: 'swap',
     idempotencyKey: `test-swap:${key}`,
@@ -140,6 +142,7 @@ export async function swap(
       { accountId: await ledger.systemAccount(book, 'BTC', 'fees'), amount: fee },
     ],
   });
+  return made.entryId;
 }
 
 export type TestInvites = Awaited<ReturnType<typeof testInvites>>;

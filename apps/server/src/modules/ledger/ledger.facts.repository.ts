@@ -78,3 +78,58 @@ export async function reversalsOfCredits(
   );
   return rows.map((r) => ({ ownerId: Number(r.owner_id), at: new Date(r.at).toISOString() }));
 }
+
+/**
+ * Of these customers, those with an entry of `kinds` in `book` crediting them made before `before`
+ * and not reversed before `before` (e.g. a live deposit that still stands at a day's end).
+ */
+export async function ownersWithStandingCredit(
+  db: Queryable,
+  q: { book: Book; ownerIds: readonly number[]; kinds: readonly string[]; before: string },
+): Promise<Set<number>> {
+  if (q.ownerIds.length === 0) return new Set();
+  const rows = await db.query<{ owner_id: string }>(
+    `SELECT DISTINCT a.owner_id
+     FROM ledger_accounts a
+     JOIN ledger_postings p ON p.account_id = a.id AND p.amount > 0
+     JOIN ledger_entries e ON e.id = p.entry_id
+     WHERE a.book = $1 AND a.owner_id = ANY($2::bigint[]) AND e.kind = ANY($3::text[]) AND e.created_at < $4::timestamptz
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id = e.id AND r.created_at < $4::timestamptz)`,
+    [q.book, q.ownerIds, q.kinds, q.before],
+  );
+  return new Set(rows.map((r) => Number(r.owner_id)));
+}
+
+/** A fee given back: the reversal of an entry that collected `fee` from one customer on `day`. */
+export type FeeReversal = { ownerId: number; day: string; asset: string; fee: bigint };
+
+/**
+ * The reversals made in [from, to) of entries of `kinds` in `book` that debited exactly one
+ * customer: per customer, the original entry's UTC day and asset, what the `fees` accounts were
+ * credited (net) by the entries reversed (the fee the reversal gave back).
+ */
+export async function feeReversals(
+  db: Queryable,
+  q: { book: Book; from: string; to: string; kinds: readonly string[] },
+): Promise<FeeReversal[]> {
+  const rows = await db.query<{ owner_id: string; day: string; asset: string; fee: string }>(
+    `WITH o AS (
+       SELECT e.id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+       FROM ledger_entries r JOIN ledger_entries e ON e.id = r.reverses_entry_id
+       WHERE r.book = $1 AND r.kind = 'reversal' AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz
+         AND e.kind = ANY($4::text[])
+     ), payer AS (
+       SELECT p.entry_id, min(a.owner_id) AS owner_id
+       FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+       WHERE p.entry_id IN (SELECT id FROM o) AND p.amount < 0 AND a.owner_id IS NOT NULL
+       GROUP BY p.entry_id HAVING count(DISTINCT a.owner_id) = 1
+     )
+     SELECT payer.owner_id, o.day, f.asset, sum(f.amount)::text AS fee
+     FROM o JOIN payer ON payer.entry_id = o.id
+     JOIN ledger_postings f ON f.entry_id = o.id
+     JOIN ledger_accounts fa ON fa.id = f.account_id AND fa.owner_id IS NULL AND fa.kind = 'fees'
+     GROUP BY 1, 2, 3`,
+    [q.book, q.from, q.to, q.kinds],
+  );
+  return rows.map((r) => ({ ownerId: Number(r.owner_id), day: r.day, asset: r.asset, fee: BigInt(r.fee) }));
+}

@@ -1,8 +1,16 @@
 import type { Book, EntryKind } from '@swx/contract';
 import type { Database } from '../../platform/db.ts';
-import { type FeeDay, feesByOwnerDay, firstEntryAt, reversalsOfCredits } from './ledger.facts.repository.ts';
+import {
+  type FeeDay,
+  type FeeReversal,
+  feeReversals,
+  feesByOwnerDay,
+  firstEntryAt,
+  ownersWithStandingCredit,
+  reversalsOfCredits,
+} from './ledger.facts.repository.ts';
 
-export type { FeeDay };
+export type { FeeDay, FeeReversal };
 
 const DAY_MS = 86_400_000;
 const dayStart = (day: string) => `${day}T00:00:00.000Z`;
@@ -48,5 +56,23 @@ export class LedgerFacts {
   /** Customers whose credits of `kind` (e.g. a deposit) were reversed on the days from..to, with the last reversal's time. */
   reversedCredits(q: { book: Book; kind: EntryKind; from: string; to: string }) {
     return reversalsOfCredits(this.db, { ...q, from: dayStart(q.from), to: nextDayStart(q.to) });
+  }
+
+  /** Of these customers, those with a credit of `kinds` made by the end of `day` and not reversed by then. */
+  standingCredits(q: { book: Book; ownerIds: readonly number[]; kinds: readonly EntryKind[]; day: string }) {
+    return ownersWithStandingCredit(this.db, { ...q, before: nextDayStart(q.day) });
+  }
+
+  /**
+   * The fees given back by reversals made on the days from..to: per customer, the day the reversed
+   * entry (of `kinds`, debiting that customer alone) was made, and asset.
+   */
+  feesReversed(q: {
+    book: Book;
+    from: string;
+    to: string;
+    kinds: readonly EntryKind[];
+  }): Promise<FeeReversal[]> {
+    return feeReversals(this.db, { ...q, from: dayStart(q.from), to: nextDayStart(q.to) });
   }
 }

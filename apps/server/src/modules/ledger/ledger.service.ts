@@ -41,6 +41,7 @@ import {
   nonZeroAccountsOfKind,
   reconcileAccounts,
 } from './ledger.repository.ts';
+import { customerSnapshot, type SnapshotAccount } from './ledger.snapshot.repository.ts';
 import {
   type AttachmentWriter,
   type EntryAttachment,
@@ -352,6 +353,14 @@ export class LedgerService {
   /** What customers hold in a book per asset (the treasury screen sets it beside the hot wallet). */
   customerTotals(book: Book): Promise<Map<string, bigint>> {
     return customerTotals(this.db, book);
+  }
+
+  /**
+   * Every customer account of a book that is not zero, by owner, asset and kind, read in one
+   * REPEATABLE READ snapshot (proof of liabilities): equal to the ledger at that instant.
+   */
+  customerSnapshot(book: Book): Promise<{ at: string; accounts: SnapshotAccount[] }> {
+    return customerSnapshot(this.db, book);
   }
 
   async account(id: number): Promise<AccountRow | null> {

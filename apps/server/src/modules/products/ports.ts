@@ -88,10 +88,13 @@ export type PositionDesk = {
 export type PayInAddress = (userId: number) => Promise<{ network: string; address: string } | null>;
 
 /**
- * The withdrawal addresses customers named (removed ones too), as `network:address` in lowercase:
- * the wallet module gives it; invites compares a friend's with their inviter's.
+ * The addresses that tie customers to one another, in lowercase (an EVM address is one on every
+ * EVM network): the withdrawal addresses each named (removed ones too), the senders of their
+ * deposits seen on chain (a declared deposit has none), and their own deposit addresses. The
+ * wallet module gives it; invites compares a friend's with their inviter's (same address).
  */
-export type WithdrawalAddresses = (userIds: readonly number[]) => Promise<Map<number, string[]>>;
+export type KnownAddresses = { withdrawal: string[]; depositSources: string[]; deposit: string[] };
+export type CustomerAddresses = (userIds: readonly number[]) => Promise<Map<number, KnownAddresses>>;
 
 /**
  * What a money product takes from the base, by service name (its `<m>.module.ts` needs): the clock,

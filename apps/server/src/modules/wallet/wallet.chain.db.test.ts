@@ -3,6 +3,7 @@ import { startTestChain, type TestChain } from '../../../../../tests/support/cha
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { pngImage } from '../../../../../tests/support/images.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
+import { DEV_ACCOUNTS } from '../../platform/chain/accounts.ts';
 import type { Hex } from '../../platform/chain.ts';
 import { ApiError } from '../../platform/http.ts';
 import { createTestContext, type TestContext, type TestCustomer } from '../../test/context.ts';
@@ -66,6 +67,12 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
     });
     // 11 confirmations left at the network's 12 seconds a block.
     expect(seen?.etaSeconds).toBe(11 * 12);
+    // Its sender is kept (the faucet sends the tests' deposits), beside the customer's deposit address.
+    expect((await w.wallet.knownAddresses([a.id])).get(a.id)).toEqual({
+      withdrawal: [],
+      depositSources: [DEV_ACCOUNTS.faucet.address],
+      deposit: [(await addressOf(a.id)).toLowerCase()],
+    });
 
     await chain.dev.mine(11);
     // Two nodes watch the same chain at once: one credit, one lock.

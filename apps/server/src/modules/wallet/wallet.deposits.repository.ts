@@ -152,6 +152,8 @@ export type SeenDeposit = {
   minimum: bigint;
   blockNumber: bigint;
   blockHash: string;
+  /** The transfer's sender (lowercase). */
+  sender: string;
 };
 
 /**
@@ -173,11 +175,11 @@ export async function insertSeenDeposits(
   );
   const rows = await tx.query<RawDeposit>(
     `INSERT INTO wallet_deposits (user_id, network, asset, amount, source, state, tx_hash, log_index, address,
-       minimum, block_number, block_hash, created_at)
-     SELECT u, n, a, amt::numeric, 'chain', s, h, li, ad, m::numeric, bn::bigint, bh, $12::timestamptz
+       minimum, block_number, block_hash, sender, created_at)
+     SELECT u, n, a, amt::numeric, 'chain', s, h, li, ad, m::numeric, bn::bigint, bh, fr, $12::timestamptz
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
-                   $8::text[], $9::text[], $10::text[], $11::text[])
-         AS t(u, n, a, amt, s, h, li, ad, m, bn, bh)
+                   $8::text[], $9::text[], $10::text[], $11::text[], $13::text[])
+         AS t(u, n, a, amt, s, h, li, ad, m, bn, bh, fr)
        WHERE NOT EXISTS (SELECT 1 FROM wallet_deposits p WHERE p.tx_hash = t.h AND p.source = 'proof'
                            AND p.state IN ('confirming', 'credited', 'available'))
      ON CONFLICT (tx_hash, log_index) WHERE source = 'chain' DO NOTHING
@@ -195,6 +197,7 @@ export async function insertSeenDeposits(
       seen.map((d) => d.blockNumber.toString()),
       seen.map((d) => d.blockHash),
       at,
+      seen.map((d) => d.sender.toLowerCase()),
     ],
   );
   return rows.map(toDeposit);
@@ -387,6 +390,31 @@ export async function moveDepositBlock(
     blockNumber.toString(),
     blockHash,
   ]);
+}
+
+/**
+ * Per customer: the senders of their deposits seen on chain (any state) and their own deposit
+ * addresses, in lowercase (invites' same-address rule).
+ */
+export async function depositAddressesOfOwners(
+  db: Queryable,
+  userIds: readonly number[],
+): Promise<Map<number, { sources: string[]; own: string[] }>> {
+  const out = new Map<number, { sources: string[]; own: string[] }>();
+  if (userIds.length === 0) return out;
+  const rows = await db.query<{ user_id: string; sender: boolean; address: string }>(
+    `SELECT DISTINCT user_id, true AS sender, sender AS address FROM wallet_deposits
+       WHERE user_id = ANY($1::bigint[]) AND sender IS NOT NULL
+     UNION
+     SELECT user_id, false, lower(address) FROM wallet_deposit_addresses WHERE user_id = ANY($1::bigint[])`,
+    [userIds],
+  );
+  for (const r of rows) {
+    const of = out.get(Number(r.user_id)) ?? { sources: [], own: [] };
+    (r.sender ? of.sources : of.own).push(r.address);
+    out.set(Number(r.user_id), of);
+  }
+  return out;
 }
 
 // The watcher's cursor

@@ -5,6 +5,7 @@ import { declare } from './wallet.declare.ts';
 import { address, list, one } from './wallet.deposit-reads.ts';
 import {
   type DepositRow,
+  depositAddressesOfOwners,
   depositAddressOf,
   depositById,
   pendingProofs,
@@ -131,6 +132,11 @@ export class Deposits {
   /** The customer's address on the network's chain, if they have one. */
   addressOf(userId: number, chain: ChainName): Promise<string | null> {
     return depositAddressOf(this.ctx.db, userId, chain);
+  }
+
+  /** Per customer: the senders of their deposits seen on chain and their own deposit addresses (lowercase). */
+  addressesOfOwners(userIds: readonly number[]): Promise<Map<number, { sources: string[]; own: string[] }>> {
+    return depositAddressesOfOwners(this.ctx.db, userIds);
   }
 
   /** In the approval's transaction: the hash claimed, the deposit available or on the watcher's path. */

@@ -1,7 +1,7 @@
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from '../../platform/chain/derive.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
-import type { PayInAddress, WithdrawalAddresses } from '../products/ports.ts';
+import type { CustomerAddresses, PayInAddress } from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { depositReview, withdrawalReview } from './wallet.review.ts';
 import { walletRoutes } from './wallet.routes.ts';
@@ -38,13 +38,12 @@ export const walletModule = defineProduct({
     // The customer's pay-in address for a purchase by proof: their USDT deposit address.
     const payIn: PayInAddress = (userId) =>
       wallet.deposits.address('live', userId, 'USDT-EVM').catch(() => null);
-    // The addresses customers named for withdrawals, for invites' same-person rule.
-    const withdrawalAddresses: WithdrawalAddresses = (userIds) =>
-      wallet.withdrawals.addressesOfOwners(userIds);
+    // The addresses that tie customers together (withdrawal, deposit senders, deposit), for invites' same-person rule.
+    const customerAddresses: CustomerAddresses = (userIds) => wallet.knownAddresses(userIds);
     return {
       wallet,
       payIn,
-      withdrawalAddresses,
+      customerAddresses,
       walletWatcher: new WalletJob(wallet, platform.config.walletPollMs, platform.logger),
     };
   },

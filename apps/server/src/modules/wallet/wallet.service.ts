@@ -2,6 +2,7 @@ import { type ChainBalance, Code, NETWORK_ASSETS, type TreasuryRow } from '@swx/
 import type { Chain, ChainAsset, Hex, WithdrawalSigner } from '../../platform/chain.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { KnownAddresses } from '../products/ports.ts';
 import { fundedDepositAddresses } from './wallet.deposits.repository.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
@@ -105,6 +106,27 @@ export class WalletService {
           outgoing: decimal({ asset }, outgoing.get(asset) ?? 0n),
         };
       }),
+    );
+  }
+
+  /**
+   * Per customer, in lowercase: the withdrawal addresses they named (removed ones too), the senders
+   * of their deposits seen on chain and their own deposit addresses (the port `CustomerAddresses`).
+   */
+  async knownAddresses(userIds: readonly number[]): Promise<Map<number, KnownAddresses>> {
+    const [named, deposited] = await Promise.all([
+      this.withdrawals.addressesOfOwners(userIds),
+      this.deposits.addressesOfOwners(userIds),
+    ]);
+    return new Map(
+      userIds.map((id) => [
+        id,
+        {
+          withdrawal: named.get(id) ?? [],
+          depositSources: deposited.get(id)?.sources ?? [],
+          deposit: deposited.get(id)?.own ?? [],
+        },
+      ]),
     );
   }
 }

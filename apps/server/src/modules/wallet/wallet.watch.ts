@@ -93,6 +93,7 @@ async function record(
       minimum: network.depositMinimum,
       blockNumber: t.blockNumber,
       blockHash: t.blockHash,
+      sender: t.from,
     });
   }
   const added =

@@ -46,7 +46,7 @@ export async function addressesOf(db: Queryable, userId: number): Promise<Addres
   return rows.map(toAddress);
 }
 
-/** Every address each customer named (removed ones too): user id → `network:address` (lowercase). */
+/** Every address each customer named (removed ones too): user id → address (lowercase; an EVM address is one on every EVM network). */
 export async function addressesOfOwners(
   db: Queryable,
   userIds: readonly number[],
@@ -54,7 +54,7 @@ export async function addressesOfOwners(
   const out = new Map<number, string[]>();
   if (userIds.length === 0) return out;
   const rows = await db.query<{ user_id: string; named: string }>(
-    `SELECT DISTINCT user_id, network || ':' || lower(address) AS named FROM wallet_addresses
+    `SELECT DISTINCT user_id, lower(address) AS named FROM wallet_addresses
      WHERE user_id = ANY($1::bigint[])`,
     [userIds],
   );

@@ -132,7 +132,7 @@ export class Withdrawals {
     return addressById(this.ctx.db, id);
   }
 
-  /** Every withdrawal address each of these customers named (removed ones too), as `network:address`. */
+  /** Every withdrawal address each of these customers named (removed ones too), in lowercase. */
   addressesOfOwners(userIds: readonly number[]): Promise<Map<number, string[]>> {
     return addressesOfOwners(this.ctx.db, userIds);
   }
