@@ -1,18 +1,18 @@
 import { ASSET_SCALES, formatMinor, parseMinor } from '@swx/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readAllNotices, registerByApi, type Session } from '../support/accounts.ts';
+import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, type StaffApi, staffApi } from '../support/api.ts';
 import { expectAccessible } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { fundLive } from '../support/funding.ts';
 import { verifyIdentityByApi } from '../support/kyc.ts';
-import { InvitePage } from '../support/pages/index.ts';
+import { InvitePage, RegisterPage } from '../support/pages/index.ts';
 import { advanceClock } from '../support/server.ts';
 import { enrolStaffByApi } from '../support/staff.ts';
 
 /**
- * Invite friends on a real server with a movable clock: a friend registers with the inviter's
- * code, is verified, deposits and swaps in the live book; the next day's run puts the inviter's
+ * Invite friends on a real server with a movable clock: a friend registers through the inviter's
+ * link, is verified, deposits and swaps in the live book; the next day's run puts the inviter's
  * share of the fee the ledger collected on hold, and seven days later it is paid into the
  * inviter's live balance. The inviter watches it on /profile/invite, on a phone.
  */
@@ -58,14 +58,22 @@ async function qualify(friend: Session): Promise<bigint> {
 describe('invite rewards, from a friend’s first trade to the payout', () => {
   it('puts the share of the fee collected on hold the next day, and pays it seven days later', async () => {
     const { page, session: inviter } = await app.signedIn('mobile', 'ines.rewards@example.com');
-    const { code } = await customerApi(app.server, inviter).ok('getMyInvite');
-    const friend = await registerByApi(
-      app.server,
-      app.inbox,
-      'fred.rewards@example.com',
-      'long enough pw',
-      code,
+    const { code, linkPath } = await customerApi(app.server, inviter).ok('getMyInvite');
+    // The friend registers through the invite link in a browser of their own.
+    const visitor = await app.open('desktop');
+    await visitor.page.goto(linkPath);
+    const register = new RegisterPage(visitor.page);
+    expect(await register.inviteCode.inputValue()).toBe(code);
+    await register.completeByEmail('fred.rewards@example.com', 'friend passphrase', (to) =>
+      app.inbox.codeFor(to),
     );
+    await visitor.context.close();
+    const signedIn = await customerApi(app.server).ok('login', {
+      userName: 'fred.rewards@example.com',
+      password: 'friend passphrase',
+    });
+    if (!('token' in signedIn)) throw new Error('the friend has no second step');
+    const friend: Session = signedIn;
     const fee = await qualify(friend);
     expect(fee).toBeGreaterThan(0n);
     const { terms } = await customerApi(app.server, inviter).ok('getMyInvite');
