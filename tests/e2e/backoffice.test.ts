@@ -7,6 +7,8 @@ import {
   AdminSignInPage,
   AuditPage,
   CustomersPage,
+  HelpCentrePage,
+  HelpEditorPage,
   KycReviewPage,
   StaffPage,
 } from '../support/pages/index.ts';
@@ -411,4 +413,71 @@ describe('back office as an app', () => {
     expect(reader.errors).toEqual([]);
     await reader.context.close();
   }, 180_000);
+
+  it('the help centre: staff publish an FAQ article in English and German, customers find it by search in each language', async () => {
+    adminSession ??= await app.staff.session();
+    const { page: p, errors, context } = await app.open('desktop', { staff: adminSession, width: 1280 });
+    const editor = new HelpEditorPage(p);
+    await p.goto('/admin/help');
+    await editor.heading('Help centre', 2).waitFor();
+    await editor.create({
+      slug: 'book-badge',
+      title: 'Which book am I looking at?',
+      body: '## The badge\n\nEvery money screen carries a **badge** naming its book: lighthouse.',
+    });
+    await p
+      .getByTestId('help-missing')
+      .getByText(/Missing languages: .*Deutsch/)
+      .waitFor();
+    await editor.saveDraft(
+      'Deutsch',
+      'Welches Buch sehe ich?',
+      'Jede Geldseite trägt ein **Abzeichen**: Leuchtturm.',
+    );
+    await editor.publish();
+    await expect.poll(() => p.getByTestId('help-status').innerText()).toMatch(/Published/);
+    expect((await editor.rows('help-revisions')).join('\n')).toMatch(
+      /Published · Deutsch[\s\S]*Draft saved · Deutsch/,
+    );
+    await editor.saveDraft('English', 'Which book am I looking at?', '**Preview** of a [link](/help).');
+    await p.getByTestId('help-preview').getByRole('link', { name: 'link' }).waitFor();
+    await expectAccessible(p, 'desktop /admin/help/:id');
+    await screenshotTo(p, 'help-admin-editor-1280-en');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Customers find it in their language: German words in German, English words in English.
+    const german = await app.open('desktop', { language: 'de', width: 1280, quiet: true });
+    const deHelp = new HelpCentrePage(german.page);
+    await deHelp.goto();
+    await deHelp.find('Leuchtturm', 'Welches Buch sehe ich?');
+    expect(await deHelp.results.innerText()).not.toContain('Auf Englisch angezeigt');
+    await german.context.close();
+    const english = await app.open('desktop', { width: 1280, quiet: true });
+    const enHelp = new HelpCentrePage(english.page);
+    await enHelp.goto();
+    await enHelp.find('lighthouse', 'Which book am I looking at?');
+    await expectAccessible(english.page, 'desktop /help, search');
+    await screenshotTo(english.page, 'help-home-1280-en');
+    await english.page.getByRole('link', { name: 'Which book am I looking at?' }).click();
+    await english.page.getByText(/Last updated/).waitFor();
+    await screenshotTo(english.page, 'help-article-1280-en');
+    expect(english.errors).toEqual([]);
+    await english.context.close();
+
+    // In Arabic, on a phone: no Arabic text yet, so the English one, marked as shown in English.
+    const arabic = await app.open('mobile', { language: 'ar', quiet: true });
+    const arHelp = new HelpCentrePage(arabic.page);
+    await arHelp.goto();
+    const hit = await arHelp.find('lighthouse', 'Which book am I looking at?');
+    await hit.getByText('معروض بالإنجليزية').waitFor();
+    await expectAccessible(arabic.page, 'mobile /help, Arabic');
+    await screenshotTo(arabic.page, 'help-home-390-ar');
+    // Opened by its address: the page the server draws with the article, then the app takes it over.
+    await arabic.page.goto((await hit.getByRole('link').getAttribute('href')) ?? '');
+    await arabic.page.getByText('هذا النص غير مكتوب بلغتك بعد؛ وهو معروض بالإنجليزية.').waitFor();
+    await screenshotTo(arabic.page, 'help-article-390-ar');
+    expect(arabic.errors).toEqual([]);
+    await arabic.context.close();
+  }, 240_000);
 });

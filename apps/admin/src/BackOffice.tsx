@@ -7,6 +7,7 @@ import { callAdmin, setApiLanguage, setExpiredHandler, storedSession, storeSessi
 import { Ctx, useBackOffice } from './context.ts';
 import { earnSections } from './earn/sections.ts';
 import { fourEyesSections } from './fourEyes/sections.ts';
+import { helpSections } from './help/sections.ts';
 import { invitesSections } from './invites/sections.ts';
 import { loansSections } from './loans/sections.ts';
 import { operatorSections } from './operator/sections.ts';
@@ -14,6 +15,7 @@ import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
 import { coreSections, type Section } from './sections.ts';
 import { smartSections } from './smart/sections.ts';
+import { supportSections } from './support/sections.ts';
 import { swapSections } from './swap/sections.ts';
 import { applyDocumentLanguage, fill, LANGUAGES, staffLanguage, textFor } from './text.ts';
 import { walletSections } from './wallet/sections.ts';
@@ -29,7 +31,9 @@ const SECTIONS: readonly Section[] = [
   ...invitesSections,
   ...coreSections.slice(2),
   ...alertsSections,
+  ...supportSections,
   ...operatorSections,
+  ...helpSections,
   ...fourEyesSections,
 ];
 

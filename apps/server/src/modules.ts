@@ -14,10 +14,12 @@ import { operatorModule } from './modules/operator/operator.module.ts';
 import { paramsModule } from './modules/params/params.module.ts';
 import { positionsModule } from './modules/positions/positions.module.ts';
 import { productsModule } from './modules/products/products.module.ts';
+import { proofsModule } from './modules/proofs/proofs.module.ts';
 import { reviewModule } from './modules/review/review.module.ts';
 import { smartModule } from './modules/smart/smart.module.ts';
 import { staffModule } from './modules/staff/staff.module.ts';
 import { statsModule } from './modules/stats/stats.module.ts';
+import { supportModule } from './modules/support/support.module.ts';
 import { swapModule } from './modules/swap/swap.module.ts';
 import { uploadsModule } from './modules/uploads/uploads.module.ts';
 import { walletModule } from './modules/wallet/wallet.module.ts';
@@ -42,6 +44,7 @@ export const MODULES = [
   operatorModule,
   contentModule,
   alertsModule,
+  supportModule,
   productsModule,
   positionsModule,
   walletModule,
@@ -51,6 +54,7 @@ export const MODULES = [
   smartModule,
   invitesModule,
   deskModule,
+  proofsModule,
   statsModule,
 ] as const;
 
@@ -76,9 +80,10 @@ export const FLOORS = {
     'operator',
     'content',
     'alerts',
+    'support',
   ],
   kit: ['products'],
-  composition: ['desk', 'stats'],
+  composition: ['desk', 'stats', 'proofs'],
 } as const;
 
 /** A compile error names the module whose needs come later in the list, and what it lacks. */

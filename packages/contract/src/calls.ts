@@ -12,8 +12,10 @@ import { nftCalls } from './calls/nft.ts';
 import { noticesCalls } from './calls/notices.ts';
 import { operatorCalls } from './calls/operator.ts';
 import { paramsCalls } from './calls/params.ts';
+import { proofsCalls } from './calls/proofs.ts';
 import { smartCalls } from './calls/smart.ts';
 import { statsCalls } from './calls/stats.ts';
+import { supportCalls } from './calls/support.ts';
 import { tradingCalls } from './calls/trading.ts';
 import { uploadCalls } from './calls/uploads.ts';
 import { walletCalls } from './calls/wallet.ts';
@@ -45,6 +47,8 @@ export const callDomains = {
   finance: financeCalls,
   uploads: uploadCalls,
   invites: invitesCalls,
+  proofs: proofsCalls,
+  support: supportCalls,
 } as const satisfies Record<string, Record<string, CallDefinition>>;
 
 export type CallDomain = keyof typeof callDomains;

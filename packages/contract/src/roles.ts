@@ -66,6 +66,18 @@ export const STAFF_DUTIES = {
     does: 'Read the audit log and check its hash chain',
     roles: ['admin', 'compliance'],
   },
+  readContent: {
+    does: 'Read help-centre articles and notices, their drafts and revisions',
+    roles: ['admin', 'compliance', 'finance', 'support'],
+  },
+  editContent: {
+    does: 'Write, publish and unpublish help-centre articles and notices (every revision kept; audited)',
+    roles: ['admin', 'support'],
+  },
+  supportChat: {
+    does: 'Answer the customer-service chat: the inbox, replies, private notes, transfer, resolve and reopen',
+    roles: ['admin', 'support'],
+  },
   staffAlerts: {
     does: 'Read staff alerts (reserve shortfalls, reconciliation differences, failed jobs), acknowledge and resolve them (audited); each is mailed to the roles that act on it',
     roles: ['admin', 'compliance', 'finance'],

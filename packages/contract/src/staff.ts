@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { alertAdminCalls } from './alerts.ts';
 import { earnAdminCalls } from './earn.ts';
 import { fourEyesAdminCalls } from './fourEyes.ts';
+import { helpAdminCalls } from './help.ts';
 import { sessionItem } from './identity.ts';
 import { wireId } from './ids.ts';
 import { inviteAdminCalls } from './invites.ts';
@@ -13,6 +14,7 @@ import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import { smartAdminCalls } from './smart.ts';
 import { type AdminCallDefinition, STAFF_ROLES } from './staffBase.ts';
+import { supportAdminCalls } from './support.ts';
 import { swapAdminCalls } from './swap.ts';
 import { walletAdminCalls } from './wallet.ts';
 
@@ -400,6 +402,8 @@ export const adminCalls = {
   ...inviteAdminCalls,
   ...fourEyesAdminCalls,
   ...alertAdminCalls,
+  ...helpAdminCalls,
+  ...supportAdminCalls,
 } as const satisfies Record<string, AdminCallDefinition>;
 
 export type AdminCallName = keyof typeof adminCalls;

@@ -26,6 +26,8 @@ const KYC_ROLES: readonly StaffRole[] = STAFF_DUTIES.readKyc.roles;
 const PAYMENT_ROLES: readonly StaffRole[] = STAFF_DUTIES.money.roles;
 /** Who reads loan applications: credit decisions and their compliance check. */
 const LOAN_ROLES: readonly StaffRole[] = ['admin', 'finance', 'compliance'];
+/** Who reads the chat's attachments: its agents. */
+const CHAT_ROLES: readonly StaffRole[] = STAFF_DUTIES.supportChat.roles;
 
 /**
  * Every purpose with its limit and readers. Identity photos take the spec's 2 MB, the fund payment
@@ -42,6 +44,8 @@ export const UPLOAD_PURPOSES = {
   loan_repayment_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
   /** A loan agreement's signature, drawn on the screen (PNG); read by the staff who read applications. */
   loan_signature: { maxBytes: 2 * MB, staffRoles: LOAN_ROLES },
+  /** A picture a customer sends in the service chat; read by the chat's agents. */
+  support_attachment: { maxBytes: 5 * MB, staffRoles: CHAT_ROLES },
 } as const satisfies Record<string, UploadPurposeRule>;
 
 export type UploadPurpose = keyof typeof UPLOAD_PURPOSES;

@@ -29,6 +29,7 @@ export { CustodyPage } from './custody-page.ts';
 export { DepositPage, type Proof } from './deposit-page.ts';
 export { EarnListPage, EarnProductPage, MyInvestPage } from './earn-pages.ts';
 export { figure, figureValue } from './figures.ts';
+export { HelpCentrePage, HelpEditorPage } from './help-pages.ts';
 export { InstrumentPage, type QuoteReading } from './instrument-page.ts';
 export { InvitePage } from './invite-page.ts';
 export { LanguagePage } from './language-page.ts';

@@ -3,6 +3,7 @@ import { accountRoutes } from '../features/account/routes.ts';
 import { contentRoutes } from '../features/content/routes.ts';
 import { custodyRoutes } from '../features/custody/routes.ts';
 import { earnRoutes } from '../features/earn/routes.ts';
+import { helpRoutes } from '../features/help/routes.ts';
 import { identityRoutes } from '../features/identity/routes.ts';
 import { invitesRoutes } from '../features/invites/routes.ts';
 import { kycRoutes } from '../features/kyc/routes.ts';
@@ -11,6 +12,7 @@ import { loansRoutes } from '../features/loans/routes.ts';
 import { marketRoutes } from '../features/market/routes.ts';
 import { noticesRoutes } from '../features/notices/routes.ts';
 import { positionsRoutes } from '../features/positions/routes.ts';
+import { proofsRoutes } from '../features/proofs/routes.ts';
 import { smartRoutes } from '../features/smart/routes.ts';
 import { swapRoutes } from '../features/swap/routes.ts';
 import { walletRoutes } from '../features/wallet/routes.ts';
@@ -47,11 +49,10 @@ export const ROUTES: readonly RouteEntry[] = [
   ...custodyRoutes,
   ...invitesRoutes,
   ...contentRoutes,
-  { path: '/help', account: { order: 220 }, title: 'help', view: upcoming },
-  { path: '/help/faq', title: 'faq', view: upcoming },
-  { path: '/help/notice', title: 'helpNotice', view: upcoming },
+  ...helpRoutes,
   ...swapRoutes,
   ...earnRoutes,
+  ...proofsRoutes,
   { path: '*', title: 'home', tab: 'home', view: { redirect: '/' } },
 ];
 

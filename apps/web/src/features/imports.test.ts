@@ -33,7 +33,9 @@ const FEATURES: Record<string, Kind> = {
   'web:ledger': 'base',
   'web:market': 'base',
   'web:notices': 'base',
+  'web:help': 'base',
   'web:transfers': 'base',
+  'web:proofs': 'base',
   'web:home': 'composition',
   'web:stats': 'composition',
   'web:content': 'composition',
@@ -46,8 +48,10 @@ const FEATURES: Record<string, Kind> = {
   'admin:wallet': 'product',
   'admin:alerts': 'base',
   'admin:fourEyes': 'base',
+  'admin:help': 'base',
   'admin:operator': 'base',
   'admin:review': 'base',
+  'admin:support': 'base',
 };
 
 /** Where each app keeps its features (a folder right under it), and its folders that are none. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentQueries } from './content/queries.ts';
+import { helpQueries } from './help/queries.ts';
 import { identityQueries } from './identity/queries.ts';
 import { inviteQueries } from './invites/queries.ts';
 import { kycQueries } from './kyc/queries.ts';
@@ -15,6 +16,10 @@ const domains = {
   content: [
     contentQueries,
     [contentQueries.footer('de'), contentQueries.byType('de', 1), contentQueries.detail('de', 3)],
+  ],
+  help: [
+    helpQueries,
+    [helpQueries.list('de', 5, 0), helpQueries.article('de', 3), helpQueries.search('de', 'Demo')],
   ],
   identity: [
     identityQueries,

@@ -5,6 +5,8 @@ import {
   contentItem,
   contentListParams,
   contentTypeParams,
+  helpSearchHit,
+  helpSearchQuery,
 } from '../content.ts';
 import { type CallDefinition, call } from './define.ts';
 
@@ -37,5 +39,15 @@ export const contentCalls = {
     status: 'live',
     params: contentIdParams,
     data: contentDetail,
+  }),
+  searchHelp: call({
+    method: 'GET',
+    path: '/index/searchHelp',
+    summary:
+      "Published FAQ articles and notices matching q, in the request language (English where a text is missing: the hit's language says so)",
+    auth: false,
+    status: 'live',
+    query: helpSearchQuery,
+    data: z.array(helpSearchHit),
   }),
 } as const satisfies Record<string, CallDefinition>;

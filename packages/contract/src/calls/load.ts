@@ -26,4 +26,6 @@ export const loadCallDomain: {
   finance: () => import('./finance.ts').then((m) => m.financeCalls),
   uploads: () => import('./uploads.ts').then((m) => m.uploadCalls),
   invites: () => import('./invites.ts').then((m) => m.invitesCalls),
+  proofs: () => import('./proofs.ts').then((m) => m.proofsCalls),
+  support: () => import('./support.ts').then((m) => m.supportCalls),
 };

@@ -1,8 +1,16 @@
 import type { Language } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 
-export type ContentRow = { id: number; slug: string; type: number; title: string };
-export type ContentDetailRow = ContentRow & { body: string; language: string; updated_at: Date };
+export type ContentRow = {
+  id: number;
+  slug: string;
+  type: number;
+  title: string;
+  category: number;
+  language: string;
+  updated_at: Date;
+};
+export type ContentDetailRow = ContentRow & { body: string };
 
 // Each item in the reader's language, falling back to English where a translation is missing.
 const LOCALIZED = `
@@ -16,7 +24,9 @@ export async function listContents(
   filter: { types: readonly number[]; category?: number },
 ): Promise<ContentRow[]> {
   return db.query<ContentRow>(
-    `SELECT c.id, c.slug, c.type, coalesce(t.title, f.title) AS title ${LOCALIZED}
+    `SELECT c.id, c.slug, c.type, c.category, coalesce(t.title, f.title) AS title,
+            coalesce(t.language, f.language) AS language, coalesce(t.updated_at, f.updated_at) AS updated_at
+     ${LOCALIZED}
      WHERE c.published AND c.type = ANY($2::smallint[]) AND ($3::integer IS NULL OR c.category = $3)
      ORDER BY c.type, c.sort, c.id
      LIMIT 500`,
@@ -30,7 +40,7 @@ export async function findContent(
   id: number,
 ): Promise<ContentDetailRow | null> {
   const rows = await db.query<ContentDetailRow>(
-    `SELECT c.id, c.slug, c.type, coalesce(t.title, f.title) AS title, coalesce(t.body, f.body) AS body,
+    `SELECT c.id, c.slug, c.type, c.category, coalesce(t.title, f.title) AS title, coalesce(t.body, f.body) AS body,
             coalesce(t.language, f.language) AS language, coalesce(t.updated_at, f.updated_at) AS updated_at
      ${LOCALIZED}
      WHERE c.published AND c.id = $2`,

@@ -1,9 +1,15 @@
-import { calls } from '@swx/contract';
+import { adminCalls, calls } from '@swx/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountCall } from '../../platform/http.ts';
+import { mountStaffCall } from '../staff/staff.http.ts';
+import type { StaffService } from '../staff/staff.service.ts';
+import type { HelpService } from './content.help.ts';
 import type { ContentService } from './content.service.ts';
 
-export function contentRoutes(app: FastifyInstance, content: ContentService): void {
+export function contentRoutes(
+  app: FastifyInstance,
+  { content, help, staff }: { content: ContentService; help: HelpService; staff: StaffService },
+): void {
   mountCall(app, calls.listContents, ({ params, request }) => content.list(request.language, params.type));
   mountCall(app, calls.listContentsByList, ({ params, request }) =>
     content.listNumbered(
@@ -14,4 +20,30 @@ export function contentRoutes(app: FastifyInstance, content: ContentService): vo
     ),
   );
   mountCall(app, calls.getContentsById, ({ params, request }) => content.get(request.language, params.id));
+  mountCall(app, calls.searchHelp, ({ query, request }) => help.search(request.language, query.q));
+  helpStaffRoutes(app, help, staff);
+}
+
+/** The back office's help-centre editor: every change audited by the service. */
+function helpStaffRoutes(app: FastifyInstance, help: HelpService, staff: StaffService): void {
+  mountStaffCall(app, staff, adminCalls.listHelpArticles, ({ query }) =>
+    help.list(query.type === '5' ? 5 : 6),
+  );
+  mountStaffCall(app, staff, adminCalls.getHelpArticle, ({ params }) => help.article(params.id));
+  mountStaffCall(app, staff, adminCalls.createHelpArticle, ({ staff: session, body: { lines, ...rest } }) =>
+    help.create(session, { ...rest, body: lines.join('\n') }),
+  );
+  mountStaffCall(
+    app,
+    staff,
+    adminCalls.saveHelpDraft,
+    ({ staff: session, params, body: { lines, ...rest } }) =>
+      help.saveDraft(session, params.id, { ...rest, body: lines.join('\n') }),
+  );
+  mountStaffCall(app, staff, adminCalls.publishHelpArticle, ({ staff: session, params }) =>
+    help.publish(session, params.id),
+  );
+  mountStaffCall(app, staff, adminCalls.unpublishHelpArticle, ({ staff: session, params }) =>
+    help.unpublish(session, params.id),
+  );
 }

@@ -6,15 +6,18 @@ import {
   type ContentDetail,
   type ContentItem,
   ContentType,
+  helpCategoryNumber,
   isLanguage,
   LANGUAGES,
   type Language,
+  markupIssues,
 } from '@swx/contract';
 import { z } from 'zod';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { OperatorService } from '../operator/operator.service.ts';
 import {
+  type ContentRow,
   findContent,
   insertMissingTranslation,
   listContents,
@@ -24,6 +27,21 @@ import { operatorValues, renderTemplate, sentenceJoiner } from './content.templa
 
 const SEED_DIR = join(dirname(fileURLToPath(import.meta.url)), 'seed');
 
+/** The help centre's first articles: each in English at least; other languages fall back to it. */
+const helpSeedFile = z.object({
+  items: z.array(
+    z.object({
+      slug: z.string(),
+      type: z.union([z.literal(5), z.literal(6)]),
+      category: z.string(),
+      texts: z.partialRecord(
+        z.enum(LANGUAGES),
+        z.object({ title: z.string().min(1), body: z.string().min(1) }),
+      ),
+    }),
+  ),
+});
+
 const seedFile = z.object({
   items: z.array(
     z.object({ slug: z.string(), type: z.number().int(), title: z.string().min(1), body: z.string().min(1) }),
@@ -32,6 +50,16 @@ const seedFile = z.object({
 
 /** The footer list (type 4) holds company, policy and other items together. */
 const FOOTER_TYPES = [ContentType.COMPANY, ContentType.POLICY, ContentType.OTHER];
+
+const itemOf = (row: ContentRow): ContentItem => ({
+  id: row.id,
+  slug: row.slug,
+  type: row.type,
+  title: row.title,
+});
+
+/** Help-centre text (FAQ, notices) is markup staff wrote, shown as it is; other pages are templates. */
+const HELP_TYPES: readonly number[] = [ContentType.FAQ, ContentType.ANNOUNCEMENT];
 
 /**
  * Content items: company, policy and footer pages, FAQ and announcements, each in ten languages.
@@ -71,10 +99,31 @@ export class ContentService {
         }
       }
     });
+    await this.seedHelp();
+  }
+
+  /** The help centre's seeded articles (seed/help.json), published; staff's changes are kept. */
+  private async seedHelp(): Promise<void> {
+    const { items } = helpSeedFile.parse(JSON.parse(readFileSync(join(SEED_DIR, 'help.json'), 'utf8')));
+    await this.db.transaction(async (tx) => {
+      for (const [sort, item] of items.entries()) {
+        const category = helpCategoryNumber(item.type, item.category);
+        if (category === 0 || !item.texts.en)
+          throw new Error(`help seed ${item.slug}: category or English text`);
+        const contentId = await upsertContentItem(tx, { slug: item.slug, type: item.type, sort, category });
+        for (const [language, text] of Object.entries(item.texts)) {
+          if (!isLanguage(language) || !text) continue;
+          // Seeds obey the markup rules staff's text is held to.
+          if (markupIssues(text.body).length > 0)
+            throw new Error(`help seed ${item.slug} (${language}): markup`);
+          await insertMissingTranslation(tx, { contentId, language, ...text });
+        }
+      }
+    });
   }
 
   async list(language: Language, type: number): Promise<ContentItem[]> {
-    return listContents(this.db, language, { types: [type] });
+    return (await listContents(this.db, language, { types: [type] })).map(itemOf);
   }
 
   /**
@@ -90,14 +139,22 @@ export class ContentService {
   ): Promise<ContentItem[]> {
     if (type === 4) {
       const listLanguage: Language = languageNamed ? language : x === 1 ? 'zh' : 'en';
-      return listContents(this.db, listLanguage, { types: FOOTER_TYPES });
+      return (await listContents(this.db, listLanguage, { types: FOOTER_TYPES })).map(itemOf);
     }
     const contentType = type === 5 ? ContentType.FAQ : ContentType.ANNOUNCEMENT;
-    return listContents(
+    const rows = await listContents(
       this.db,
       language,
       x === 0 ? { types: [contentType] } : { types: [contentType], category: x },
     );
+    // Help items say their topic, the language their text is in (English where the reader's is
+    // missing) and when they last changed.
+    return rows.map((row) => ({
+      ...itemOf(row),
+      category: row.category,
+      language: row.language,
+      updatedAt: new Date(row.updated_at).toISOString(),
+    }));
   }
 
   async get(language: Language, id: number): Promise<ContentDetail> {
@@ -107,12 +164,15 @@ export class ContentService {
       id: row.id,
       slug: row.slug,
       type: row.type,
+      ...(HELP_TYPES.includes(row.type) ? { category: row.category } : {}),
       title: row.title,
-      body: renderTemplate(
-        row.body,
-        operatorValues(await this.operator.info(), language),
-        sentenceJoiner(isLanguage(row.language) ? row.language : language),
-      ),
+      body: HELP_TYPES.includes(row.type)
+        ? row.body
+        : renderTemplate(
+            row.body,
+            operatorValues(await this.operator.info(), language),
+            sentenceJoiner(isLanguage(row.language) ? row.language : language),
+          ),
       language: row.language,
       updatedAt: new Date(row.updated_at).toISOString(),
     };

@@ -1,0 +1,33 @@
+// The bare `ws` harness of bench/chat.ts: the chat's shape with nothing behind it. Customers say
+// hello and join a conversation; the one agent says hello. A customer's `send` goes to the agent,
+// the agent's `send` to that conversation's customer, as the same JSON frames, in memory: no
+// database, no checks. Usage: node bench/chat-harness.mjs ; prints "port <n>", runs until killed.
+import { WebSocketServer } from 'ws';
+
+const server = new WebSocketServer({
+  port: 0,
+  host: '127.0.0.1',
+  perMessageDeflate: false,
+  maxPayload: 4096,
+});
+const rooms = new Map();
+let agent = null;
+let nextId = 1;
+
+server.on('connection', (socket) => {
+  socket.on('message', (data) => {
+    const frame = JSON.parse(data.toString());
+    if (frame.t === 'hello') {
+      if (frame.as === 'agent') agent = socket;
+      socket.send(JSON.stringify({ t: 'ready', as: frame.as, agentsOnline: true }));
+    } else if (frame.t === 'join') rooms.set(frame.conversationId, socket);
+    else if (frame.t === 'send') {
+      const author = socket === agent ? 'agent' : 'customer';
+      const message = { id: nextId++, conversationId: frame.conversationId, author, body: frame.body };
+      const out = JSON.stringify({ t: 'message', message, clientId: frame.clientId });
+      const target = author === 'agent' ? rooms.get(frame.conversationId) : agent;
+      if (target?.readyState === 1) target.send(out);
+    }
+  });
+});
+server.on('listening', () => process.stdout.write(`port ${server.address().port}\n`));
