@@ -49,7 +49,8 @@ export interface Chain {
   block(number: bigint): Promise<ChainBlock | null>;
   /** Every transfer of a known token and every native transfer in blocks `from`..`to` inclusive. */
   transfers(from: bigint, to: bigint): Promise<ChainTransfer[]>;
-  balanceOf(address: Hex, asset: ChainAsset): Promise<bigint>;
+  /** The balance at the head, or at block `block` (proof of assets reads every address at one block). */
+  balanceOf(address: Hex, asset: ChainAsset, block?: bigint): Promise<bigint>;
   /** Sends a signed raw transaction; answers its hash (a transaction already known is not an error). */
   broadcast(raw: Hex): Promise<Hex>;
   /** The receipt of a mined transaction on the canonical chain, or null while it is not mined. */

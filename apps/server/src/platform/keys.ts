@@ -21,7 +21,11 @@ export type KeyPurpose =
   /** Customers' two-step (TOTP) secrets sealed at rest. */
   | 'totp-seal'
   /** Staff members' two-step secrets sealed at rest. */
-  | 'staff-totp-seal';
+  | 'staff-totp-seal'
+  /** Proof of liabilities: each customer's leaf secret (HMAC of the tree and the customer). */
+  | 'proof-leaves'
+  /** Proof of liabilities: the Ed25519 seed that signs the published roots. */
+  | 'proof-signing';
 
 /** A key id: 8 base64url characters. */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{8}$/;

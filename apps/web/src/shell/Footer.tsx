@@ -17,6 +17,7 @@ const PRODUCT_LINKS = [
   { to: '/loan', key: 'nav.loan' },
   { to: '/nfts', key: 'nav.nfts' },
   { to: '/trading', key: 'nav.trading' },
+  { to: '/proof', key: 'title.proof' },
 ] as const;
 
 export function detailHref(item: Pick<ContentItem, 'id' | 'title'>): string {

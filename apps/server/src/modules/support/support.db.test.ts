@@ -85,7 +85,7 @@ describe(`support chat on ${TEST_DB}`, () => {
       publicUrl: 'https://swx.test',
       now: () => clock.now,
     });
-    desk = new SupportDesk(support, ctx.staff);
+    desk = new SupportDesk(support, ctx.staff, ctx.audit);
     // One after the other: A's id is below B's, so A is first in the round robin.
     agentA = await ctx.staffMember('support');
     agentB = await ctx.staffMember('support');
@@ -221,6 +221,12 @@ describe(`support chat on ${TEST_DB}`, () => {
     const me = party(ada.customer);
     expect(await codeOf(support.rate(me, ada.id, 5))).toBe(Code.WRONG_USER_STATUS);
     await desk.resolve(agentA.session, ada.id);
+    // A staff decision: audited with its agent and conversation.
+    const audited = await t.db.query<{ actor: string }>(
+      "SELECT actor FROM audit_log WHERE action = 'support.resolved' AND subject = $1",
+      [`conversation:${ada.id}`],
+    );
+    expect(audited.map((a) => a.actor)).toEqual([`staff:${agentA.session.staffId}`]);
     expect((await support.rate(me, ada.id, 4)).rating).toBe(4);
     expect(await codeOf(support.rate(me, ada.id, 5))).toBe(Code.WRONG_USER_STATUS);
     const bad = await app.inject({

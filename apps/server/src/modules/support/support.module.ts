@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
 import type { StaffService } from '../staff/staff.service.ts';
@@ -9,6 +10,7 @@ import { SupportService } from './support.service.ts';
 import { SupportDesk } from './support.staff.ts';
 
 type Needs = {
+  audit: AuditService;
   identity: IdentityService;
   customers: CustomerDirectory;
   staff: StaffService;
@@ -18,7 +20,7 @@ type Needs = {
 /** The customer-service chat: conversations, the agents' inbox, the `/support/ws` websocket. */
 export const supportModule = defineModule({
   name: 'support',
-  create: (platform, { identity, customers, staff, uploads }: Needs) => {
+  create: (platform, { audit, identity, customers, staff, uploads }: Needs) => {
     const support = new SupportService({
       db: platform.db,
       bus: platform.bus,
@@ -30,7 +32,7 @@ export const supportModule = defineModule({
       publicUrl: platform.config.publicUrl,
       logger: platform.logger,
     });
-    const desk = new SupportDesk(support, staff);
+    const desk = new SupportDesk(support, staff, audit);
     const supportHub = new SupportHub({
       support,
       desk,

@@ -10,6 +10,7 @@ import {
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { limit } from '../../platform/ratelimit.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { StaffService, StaffSession } from '../staff/staff.service.ts';
 import type { ConversationRow, InboxRow } from './support.repository.ts';
 import * as repo from './support.repository.ts';
@@ -25,10 +26,16 @@ type Agent = Pick<StaffSession, 'staffId' | 'email' | 'role'>;
 export class SupportDesk {
   private readonly support: SupportService;
   private readonly staff: Pick<StaffService, 'refsOf'>;
+  private readonly audit: Pick<AuditService, 'appendInTx'>;
 
-  constructor(support: SupportService, staff: Pick<StaffService, 'refsOf'>) {
+  constructor(
+    support: SupportService,
+    staff: Pick<StaffService, 'refsOf'>,
+    audit: Pick<AuditService, 'appendInTx'>,
+  ) {
     this.support = support;
     this.staff = staff;
+    this.audit = audit;
   }
 
   private get db() {
@@ -148,6 +155,15 @@ export class SupportDesk {
       if (agent.role !== 'admin' && conversation.agentId !== agent.staffId)
         throw new ApiError(Code.FORBIDDEN);
       const staffId = await apply(conversation, tx);
+      // Transfer, resolve and reopen are staff decisions: audited beside the transcript's line.
+      await this.audit.appendInTx(tx, [
+        {
+          actor: `staff:${agent.staffId}`,
+          action: `support.${event}`,
+          subject: `conversation:${id}`,
+          data: staffId === null ? {} : { agent: staffId },
+        },
+      ]);
       return repo.insertMessage(tx, { ...SYSTEM, staffId, conversationId: id, event, at: this.at() });
     });
     const [message] = (await this.support.wire([line])) as [SupportMessage];

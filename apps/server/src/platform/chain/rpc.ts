@@ -164,13 +164,15 @@ export class RpcChain implements Chain {
     return found.map(({ order: _, ...transfer }) => transfer);
   }
 
-  balanceOf(address: Hex, asset: ChainAsset): Promise<bigint> {
-    if (asset === 'ETH') return this.client.getBalance({ address });
+  balanceOf(address: Hex, asset: ChainAsset, block?: bigint): Promise<bigint> {
+    const at = block === undefined ? {} : { blockNumber: block };
+    if (asset === 'ETH') return this.client.getBalance({ address, ...at });
     return this.client.readContract({
       address: this.tokens.USDT,
       abi: ERC20_ABI,
       functionName: 'balanceOf',
       args: [address],
+      ...at,
     });
   }
 
