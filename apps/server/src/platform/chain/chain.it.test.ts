@@ -28,6 +28,20 @@ const config = loadConfig({ DATA_DIR: dataDir, CHAIN_BLOCK_SECONDS: '0', LOG_LEV
 const logger = createLogger(config);
 let opened: OpenedChain;
 
+/**
+ * A faucet transfer once it is in a block: anvil answers the send when the transaction is in its
+ * pool, and mines it a moment later (on a busy machine, after the next read).
+ */
+async function mined(send: Promise<Hex> | undefined): Promise<Hex> {
+  const hash = await send;
+  if (!hash) throw new Error('no development chain');
+  for (let tries = 0; !(await opened.chain.receipt(hash)); tries++) {
+    if (tries > 200) throw new Error(`${hash} was not mined`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  return hash;
+}
+
 async function open(): Promise<OpenedChain> {
   const result = await openChain(config, logger);
   if (!result?.dev || !result.signer) throw new Error('the embedded chain opened without its parts');
@@ -57,8 +71,8 @@ describe('the embedded chain', () => {
   it('a test deposit of USDT and of ETH is seen in `transfers`, in the block that carries it', async () => {
     const { chain, dev } = opened;
     const before = await chain.head();
-    const usdt = await dev?.send({ to: customer, asset: 'USDT', amount: USDT(150n) });
-    const eth = await dev?.send({ to: customer, asset: 'ETH', amount: ETHER(1n) / 5n });
+    const usdt = await mined(dev?.send({ to: customer, asset: 'USDT', amount: USDT(150n) }));
+    const eth = await mined(dev?.send({ to: customer, asset: 'ETH', amount: ETHER(1n) / 5n }));
     const head = await chain.head();
     const transfers = await chain.transfers(before + 1n, head);
     const mine = transfers.filter((t) => t.to === customer);
@@ -83,7 +97,7 @@ describe('the embedded chain', () => {
     await dev?.mine(3);
     const base = await chain.head();
     const snapshot = (await dev?.snapshot()) ?? '';
-    const deposit = await dev?.send({ to: other, asset: 'USDT', amount: USDT(42n) });
+    const deposit = await mined(dev?.send({ to: other, asset: 'USDT', amount: USDT(42n) }));
     const height = base + 1n;
     const replaced = await chain.block(height);
     expect((await chain.transfers(height, height)).map((t) => t.txHash)).toEqual([deposit]);
@@ -96,7 +110,7 @@ describe('the embedded chain', () => {
     expect(replacement?.parentHash).toBe(replaced?.parentHash);
     expect(replacement?.hash).not.toBe(replaced?.hash);
     expect(await chain.transfers(height, height)).toEqual([]);
-    expect(await chain.receipt(deposit ?? '0x')).toBeNull();
+    expect(await chain.receipt(deposit)).toBeNull();
     expect(await chain.balanceOf(other, 'USDT')).toBe(0n);
     await expect(dev?.revert(snapshot)).rejects.toThrow(/no snapshot/);
   });
