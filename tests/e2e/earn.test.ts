@@ -273,7 +273,7 @@ describe('earn', () => {
     const api = customerApi(app.server, buyer);
     const q = await api.ok('earnQuote', { productId: made.product.id, amount: '10000' });
     const bought = await api.ok('fundApply', { quoteId: q.quoteId, requestId: 'short-reserve-buy' });
-    for (let day = 0; day < 3; day++) advanceClock(app.server, '1d');
+    for (let day = 0; day < 3; day++) await advanceClock(app.server, '1d');
     const [paused] = (await api.ok('fundUserProjects', { itemType: 'fund' })).filter(
       (i) => i.id === bought.id,
     );

@@ -81,7 +81,7 @@ describe('invite rewards, from a friend’s first trade to the payout', () => {
     expect(share).toBeGreaterThan(0n);
 
     // The next day's run counts the day closed: the share is on hold, payable in seven days.
-    advanceClock(app.server, '1d');
+    await advanceClock(app.server, '1d');
     const invite = new InvitePage(page);
     await invite.goto();
     const btc = invite.totals.locator('tr[data-asset="BTC"]');
@@ -95,7 +95,7 @@ describe('invite rewards, from a friend’s first trade to the payout', () => {
     await expectAccessible(page, 'invite page with a reward on hold, 390 px');
 
     // Seven days on: paid into the inviter's live balance from the fees account, and told.
-    advanceClock(app.server, '7d');
+    await advanceClock(app.server, '7d');
     await invite.page.reload();
     await expect
       .poll(() => btc.locator('td').nth(2).getAttribute('data-value'))

@@ -243,7 +243,7 @@ describe('what the loan screens show', () => {
     const loanId = await applyByApi('2000', 30, 'display-second');
     await approve(loanId);
     // Two days later: the settlement has posted the first day; the second is today's.
-    advanceClock(app.server, '2d');
+    await advanceClock(app.server, '2d');
     for (const [layout, language, days] of [
       ['desktop', 'en', 2],
       ['mobile', 'en', 2],
@@ -251,7 +251,7 @@ describe('what the loan screens show', () => {
       ['mobile', 'ar', 2],
       ['desktop', 'en', 3],
     ] as const) {
-      if (layout === 'desktop' && days === 3) advanceClock(app.server, '1d');
+      if (layout === 'desktop' && days === 3) await advanceClock(app.server, '1d');
       const { page, errors, context } = await inLive(layout, borrower, language);
       const detail = new LoanDetailPage(page);
       await detail.goto(loanId);

@@ -29,7 +29,7 @@ beforeAll(async () => {
   customer = await app.customer('proof.customer@swx.test');
   await fundLive(app.server, customer, (await app.staff.session()).token, '250', 'e7');
   await readAllNotices(app.server, customer.token);
-  advanceClock(app.server, '1d');
+  await advanceClock(app.server, '1d');
 }, 180_000);
 
 describe('proof of liabilities', () => {

@@ -220,7 +220,7 @@ describe('notices of activity', () => {
     const away = await app.customer('away.trader@example.com');
     const awayApi = customerApi(app.server, away);
     const expiring = await openLong(3600, awayApi);
-    advanceClock(app.server, '2h');
+    await advanceClock(app.server, '2h');
     const unread = async () =>
       (await awayApi.ok('getNoticeList', { readState: '0' })).map((n) => n.noticeContent);
     await expect

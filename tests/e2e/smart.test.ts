@@ -271,7 +271,7 @@ describe('smart trading', () => {
     // Time passes (the sandbox's clock, moved by the operator command): the plan trades on the
     // platform's prices, each trade listed on its page as the server lists it.
     for (let hours = 0; detail.trades.length === 0 && hours < 72; hours += 3) {
-      advanceClock(app.server, '3h');
+      await advanceClock(app.server, '3h');
       detail = await me.ok('smartPlan', { id: planId });
     }
     expect(detail.state).toBe('in_progress');
@@ -295,7 +295,7 @@ describe('smart trading', () => {
     const closedOn = (d: string) => detail.trades.filter((t) => t.closedAt && closeDay(t.closedAt) === d);
     const traded = () => detail.incomes.find((income) => closedOn(income.day).length > 0);
     for (let hours = 0; !traded() && hours < 7 * 24; hours += 3) {
-      advanceClock(app.server, '3h');
+      await advanceClock(app.server, '3h');
       detail = await me.ok('smartPlan', { id: planId });
     }
     expect(detail.state).toBe('in_progress');
@@ -409,7 +409,7 @@ describe('smart trading', () => {
     const saturday = new Date(now);
     saturday.setUTCDate(saturday.getUTCDate() + ((6 - saturday.getUTCDay() + 7) % 7 || 7));
     saturday.setUTCHours(10, 0, 0, 0);
-    advanceClock(app.server, `${Math.ceil((saturday.getTime() - now) / 60_000)}m`);
+    await advanceClock(app.server, `${Math.ceil((saturday.getTime() - now) / 60_000)}m`);
     for (const [layout, language] of [
       ['desktop', 'en'],
       ['mobile', 'ar'],

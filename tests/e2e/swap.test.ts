@@ -121,7 +121,7 @@ describe('swap', () => {
     const reads = new ShellReads(page);
     /** The page's clock and the server's, moved on together. */
     const pass = async (seconds: number) => {
-      advanceClock(app.server, `${seconds}s`);
+      await advanceClock(app.server, `${seconds}s`);
       await page.clock.fastForward(seconds * 1000);
     };
     await page.clock.install();
@@ -192,7 +192,7 @@ describe('swap', () => {
     const expiring = await swap.quoteId(swap.confirmFigures);
     await page.clock.pauseAt(Date.now() + 1_000);
     const before = holdings((await api.ok('getBalances')).balances);
-    advanceClock(app.server, '121s');
+    await advanceClock(app.server, '121s');
     await swap.accept();
     await swap.refusal.waitFor();
     expect(await swap.refusal.getAttribute('data-code')).toBe('10032');

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -179,10 +179,20 @@ export function runCli(
 /**
  * Moves a sandbox server's clock forward (`npm run clock:advance -- --by <by>`; the server started
  * with `SWX_CLOCK=movable`) and runs its jobs at the new time: what that time brings is done when
- * this returns. Answers the server's new time (epoch ms).
+ * this resolves. Answers the server's new time (epoch ms). The command runs beside the test, never
+ * blocking it: a job may mail the test's own SMTP receiver (a failed job's staff alert), which must
+ * answer meanwhile.
  */
-export function advanceClock(server: RunningServer, by: string): number {
-  const ran = runCli(server.dataDir, 'clock:advance', '--by', by);
+export async function advanceClock(server: RunningServer, by: string): Promise<number> {
+  const ran = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'clock:advance', '--by', by],
+      { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+      (error, stdout, stderr) =>
+        done({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
   if (ran.status !== 0) throw new Error(`clock:advance --by ${by} failed (${ran.status}): ${ran.stderr}`);
   const at = /The clock reads (\S+)\./.exec(ran.stdout)?.[1];
   if (!at) throw new Error(`clock:advance said: ${ran.stdout}`);
