@@ -37,7 +37,9 @@ export class NoticeDialog {
   async closeNext(timeout: number): Promise<string> {
     await this.dialog.waitFor({ timeout });
     const shown = await this.dialog.innerText();
+    const marked = this.page.waitForResponse((r) => r.url().includes('/user/readNotice') && r.ok());
     await this.dialog.getByRole('button', { name: 'Close' }).click();
+    await marked;
     await expect
       .poll(async () => ((await this.dialog.count()) === 0 ? '' : await this.dialog.innerText()))
       .not.toBe(shown);
