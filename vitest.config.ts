@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { callRoutesModule, featureTitles } from './apps/web/vite.config.ts';
 
@@ -14,6 +16,9 @@ import { callRoutesModule, featureTitles } from './apps/web/vite.config.ts';
  * two-core machine, where a file mostly waits for its server, its database or its browser).
  */
 const WORKERS = Number(process.env.TEST_WORKERS) || 2;
+// The test servers and operator commands the workers start keep V8's compiled code on disk (as
+// scripts/test.mjs sets it): a server start spends about a second less.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'swx-node-compile-cache');
 
 export default defineConfig({
   test: {

@@ -3,8 +3,10 @@
 // ways (customers → agent, agent → customers, round-robin over the conversations), each carrying
 // its send time. Delivery latency is read where the frame arrives. The same clients, frames and
 // rate then run against a bare `ws` relay (bench/chat-harness.mjs, no database, no checks) in the
-// same run; the p99s are printed side by side. The real server runs as its own process on
-// PostgreSQL (the memory bus: one node), as does the harness.
+// same run, and against the same relay committing each message to PostgreSQL before it sends it
+// (the durable peer: what keeping every line costs at least); the p99s are printed side by side.
+// The real server runs as its own process on PostgreSQL (the memory bus: one node), as do the
+// harnesses.
 // Usage: node bench/chat.ts [conversations, default 1000] [messages per second, default 100] [seconds, default 20]
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -127,8 +129,9 @@ function figures(m: Measured) {
   };
 }
 
-async function harness(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'chat-harness.mjs')], {
+async function harness(databaseUrl?: string): Promise<{ url: string; stop: () => void }> {
+  const args = [join(import.meta.dirname, 'chat-harness.mjs'), ...(databaseUrl ? [databaseUrl] : [])];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) => {
@@ -158,16 +161,21 @@ try {
   const bare = await harness();
   const relay = figures(await run({ url: bare.url, agentToken: 'bare', customers }));
   bare.stop();
+  const durable = await harness(database.url);
+  const committed = figures(await run({ url: durable.url, agentToken: 'bare', customers }));
+  durable.stop();
   console.log(`chat bench: ${N} open conversations, ${RATE} messages/s for ${SECONDS} s, half each way`);
   console.log('                      sent  delivered  lost   p50 ms   p99 ms   max ms');
   for (const [name, f] of [
     ['/support/ws (server)', chat],
     ['bare ws relay', relay],
+    ['relay + commit', committed],
   ] as const)
     console.log(
       `${name.padEnd(21)}${String(f.sent).padStart(5)}${String(f.delivered).padStart(11)}${String(f.lost).padStart(6)}${String(f.p50).padStart(9)}${String(f.p99).padStart(9)}${String(f.max).padStart(9)}`,
     );
   console.log(`p99 ratio (server / bare): ${(chat.p99 / relay.p99).toFixed(2)}× (aim: within 1.5×)`);
+  console.log(`p99 ratio (server / relay + commit): ${(chat.p99 / committed.p99).toFixed(2)}×`);
 } finally {
   await server.stop();
   await database.drop();

@@ -1,5 +1,7 @@
 // The trigger engine's part of bench/trading.ts: its time to process one tick that crosses 100,000
-// of 1,000,000 open stop levels (PGlite in memory; only the engine's index is measured).
+// of 1,000,000 open stop levels (PGlite in memory; only the engine's index is measured), first with
+// stop losses alone, then in the same run with a fifth of the positions on trailing stops (which
+// follow the price, so each tick scans them: a quiet tick costs what they are, not what fires).
 import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
 import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
 import type { Instrument } from '../apps/server/src/modules/market/feed.ts';
@@ -19,29 +21,90 @@ const N = 1_000_000 + WARM_TICKS * WARM_EACH;
 /** The price the engine's positions see; the ticks move it. */
 type Price = { bid: bigint };
 
-/** 1,000,000 open longs on one instrument with stops spread below the price; a tick crosses 100,000. */
+/** Rising ticks before the measured one (each moves every open trailing level). */
+const RISES = 20;
+/** Every this many positions has a trailing stop in the mixed run (a fifth of them). */
+const TRAILING_EVERY = 5;
+
+/**
+ * 1,000,000 open longs on one instrument with stops spread below the price; a tick crosses 100,000.
+ * Twice in one run: stop losses alone (today's figure), then the mix with trailing stops.
+ */
 export async function tick(): Promise<void> {
   const db = await openPglite(undefined);
   await migrate(db);
-  const price: Price = { bid: 10_000_000n };
-  const { engine, btc } = await triggerEngine(db, price);
-  const loaded = loadPositions(engine, btc);
-  const ticks = crossTicks(engine, price);
+  const stopsOnly = await measure(db, false);
+  const mixed = await measure(db, true);
   console.log(
     `\nTrigger engine, ${N.toLocaleString('en')} open positions (${(N * 3).toLocaleString('en')} levels: stop loss, take profit, stop-out):`,
   );
-  console.log(`  index built in ${loaded.loadMs.toFixed(0)} ms; heap ${loaded.memory.toFixed(0)} MB`);
-  console.log(`  quiet tick (nothing crosses): ${ticks.quietMs.toFixed(3)} ms, ${ticks.none} closing`);
+  report('stops only', stopsOnly);
   console.log(
-    `  warm-up ticks (as a running server has had) closed ${ticks.warm.toLocaleString('en')} positions`,
+    `\nThe same with every ${ordinal(TRAILING_EVERY)} position on a trailing stop (${(N / TRAILING_EVERY).toLocaleString('en')} trailing stops, tighter than their stop losses):`,
+  );
+  report('mixed', mixed);
+  console.log(
+    `  a rising tick (after ${RISES} others) that moves every open trailing level: ${mixed.risingMs.toFixed(3)} ms (${mixed.moved.toLocaleString('en')} levels marked to write; the stops-only engine: ${stopsOnly.risingMs.toFixed(3)} ms)`,
   );
   console.log(
-    `  tick crossing ${ticks.fired.toLocaleString('en')} of ${ticks.open.toLocaleString('en')} open positions' stop levels: ${ticks.crossMs.toFixed(1)} ms (target < 10 ms)`,
-  );
-  console.log(
-    `  next tick: ${ticks.nextMs.toFixed(3)} ms, ${ticks.after} closing; ${engine.openCount.toLocaleString('en')} still open`,
+    `\n  side by side: crossing tick ${stopsOnly.crossMs.toFixed(1)} ms stops only, ${mixed.crossMs.toFixed(1)} ms with trailing stops; quiet tick ${stopsOnly.quietMs.toFixed(3)} ms vs ${mixed.quietMs.toFixed(3)} ms`,
   );
   await db.close();
+}
+
+function ordinal(n: number): string {
+  return n === 5 ? 'fifth' : `1-in-${n}`;
+}
+
+type Measured = ReturnType<typeof crossTicks> & {
+  loadMs: number;
+  memory: number;
+  trailing: number;
+  risingMs: number;
+  moved: number;
+  fired: number;
+  trailingFired: number;
+};
+
+function report(name: string, m: Measured): void {
+  console.log(`  [${name}] index built in ${m.loadMs.toFixed(0)} ms; heap ${m.memory.toFixed(0)} MB`);
+  console.log(`  [${name}] quiet tick (nothing crosses): ${m.quietMs.toFixed(3)} ms, ${m.none} closing`);
+  console.log(
+    `  [${name}] warm-up ticks (as a running server has had) closed ${m.warm.toLocaleString('en')} positions`,
+  );
+  console.log(
+    `  [${name}] tick crossing ${m.fired.toLocaleString('en')} of ${m.open.toLocaleString('en')} open positions' stop levels${m.trailingFired ? ` (${m.trailingFired.toLocaleString('en')} of them trailing stops)` : ''}: ${m.crossMs.toFixed(1)} ms (target < 10 ms)`,
+  );
+  console.log(
+    `  [${name}] next tick: ${m.nextMs.toFixed(3)} ms, ${m.after} closing; ${m.stillOpen.toLocaleString('en')} still open`,
+  );
+}
+
+/** One engine over N positions (with or without trailing stops): load, ticks, and a rising tick. */
+async function measure(db: Database, trailing: boolean): Promise<Measured> {
+  const price: Price = { bid: 10_000_000n };
+  const { engine, btc } = await triggerEngine(db, price);
+  const loaded = loadPositions(engine, btc, trailing);
+  const ticks = crossTicks(engine, price);
+  // Back above the first tick's bid, a cent higher each tick (new highs): every open trailing level
+  // follows each one. Warm-up rises first, as a running server has had; the last one is measured.
+  for (let i = 1; i <= RISES; i++) {
+    price.bid = 10_000_000n + BigInt(i);
+    engine.detect(1_101 + i);
+  }
+  price.bid = 10_000_001n + BigInt(RISES);
+  const t0 = performance.now();
+  engine.detect(1_102 + RISES);
+  const risingMs = performance.now() - t0;
+  const moved = engine.trails.unsaved;
+  return {
+    ...loaded,
+    ...ticks,
+    fired: ticks.firedCount,
+    trailing: trailing ? Math.floor(N / TRAILING_EVERY) : 0,
+    risingMs,
+    moved,
+  };
 }
 
 /** The engine over a trading service whose quotes are `price`, and the instrument of the positions. */
@@ -62,8 +125,16 @@ async function triggerEngine(
   return { engine: new TriggerEngine({ trading, db, bus: createMemoryBus() }), btc };
 }
 
-/** Loads the N positions into the engine: the time its index took, and the heap after (MB). */
-function loadPositions(engine: TriggerEngine, btc: Instrument): { loadMs: number; memory: number } {
+/**
+ * Loads the N positions into the engine: the time its index took, and the heap after (MB). With
+ * `trailing`, every TRAILING_EVERY-th position has its stop loss far below (50,000.01) and a trailing
+ * stop at the level its stop loss would have had, so the same ticks cross the same levels.
+ */
+function loadPositions(
+  engine: TriggerEngine,
+  btc: Instrument,
+  trailing: boolean,
+): { loadMs: number; memory: number } {
   const base = {
     userId: 1,
     book: 'demo',
@@ -99,13 +170,27 @@ function loadPositions(engine: TriggerEngine, btc: Instrument): { loadMs: number
     closeEntryId: null,
     closedAt: null,
     planId: null,
+    trailingDistanceTicks: null,
+    trailingLevelTicks: null,
   } satisfies Omit<PositionRow, 'id' | 'stopLossTicks'>;
   const loadStart = performance.now();
   // Stop losses at distinct levels one cent apart from 99,999.99 down: the first 2,000 fire in the
   // warm-up ticks, the next 100,000 (10 % of the 1,000,000 then open) at the measured tick.
   engine.bulkLoad(
     (function* () {
-      for (let i = 0; i < N; i++) yield { ...base, id: i + 1, stopLossTicks: 9_999_999n - BigInt(i) };
+      for (let i = 0; i < N; i++) {
+        const level = 9_999_999n - BigInt(i);
+        if (trailing && i % TRAILING_EVERY === 0)
+          yield {
+            ...base,
+            id: i + 1,
+            stopLossTicks: 5_000_001n,
+            trailingLevelTicks: level,
+            // At the starting bid the level is where it would move to: it moves on the first rise.
+            trailingDistanceTicks: 10_000_000n - level,
+          };
+        else yield { ...base, id: i + 1, stopLossTicks: level };
+      }
     })(),
   );
   const loadMs = performance.now() - loadStart;
@@ -132,6 +217,8 @@ function crossTicks(engine: TriggerEngine, price: Price) {
   t0 = performance.now();
   const fired = engine.detect(1_100);
   const crossMs = performance.now() - t0;
+  let trailingFired = 0;
+  for (let i = 0; i < fired.length; i++) if (fired.reason(i) === 'trailing_stop') trailingFired++;
   t0 = performance.now();
   const after = engine.detect(1_101);
   const nextMs = performance.now() - t0;
@@ -140,9 +227,11 @@ function crossTicks(engine: TriggerEngine, price: Price) {
     none: none.length,
     warm,
     open,
-    fired: fired.length,
+    firedCount: fired.length,
+    trailingFired,
     crossMs,
     after: after.length,
     nextMs,
+    stillOpen: engine.openCount,
   };
 }

@@ -5,8 +5,10 @@
 // PostgreSQL backends (Linux /proc: a figure the other load of a shared machine does not change
 // the way it changes rates and latencies). And the trigger engine's time to
 // process one tick that crosses 100,000 of 1,000,000 open stop levels.
-// Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement]   (PostgreSQL: TEST_DATABASE_URL or
-// postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own database)
+// Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement] [--rate=N]   (PostgreSQL:
+// TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own
+// database). The open loop runs at the stated rate (--rate, default 500 orders/s: the target is p99 under
+// 100 ms there) and at half the platform's median closed-loop rate, each beside the floor at that rate.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,7 +31,12 @@ import {
 import { type Servers, startServers } from './trading-servers.ts';
 import { tick } from './trading-tick.ts';
 
-const SECONDS = Number(process.argv[2] ?? 5);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const SECONDS = Number(positional[0] ?? 5);
+/** The stated offered rate of the open loop (orders a second). */
+const STATED_RATE = Number(process.argv.find((a) => a.startsWith('--rate='))?.slice('--rate='.length) ?? 500);
+if (!Number.isFinite(STATED_RATE) || STATED_RATE <= 0)
+  throw new Error('--rate takes orders a second, e.g. --rate=500');
 const RUNS = 3;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -236,9 +243,8 @@ type Cases = ReturnType<typeof placementCases>;
 type Measured = {
   runs: { platform: Figures[]; same: Figures[]; floor: Figures[] };
   loads: number[];
-  rate: number;
-  platformAtRate: AtRate;
-  floorAtRate: AtRate;
+  /** The open loop at each offered rate: the stated one, then half the platform's median rate. */
+  atRates: { rate: number; why: string; platform: AtRate; floor: AtRate }[];
 };
 
 /**
@@ -261,15 +267,21 @@ async function measurePlacement(cases: Cases, quotes: Quotes, samePort: number):
     runs.floor.push(await floorRun());
     loads.push(loadavg()[0] ?? 0);
   }
-  // The latency of an order when the server is not saturated: half the platform's median rate,
-  // offered at a fixed pace to the platform and to the floor (the same clients and quotes).
-  const rate = Math.max(50, Math.round(medianRun(runs.platform).perSecond / 2 / 10) * 10);
-  quotes.renew(true);
-  await quotes.refresh();
-  const platformAtRate = await measureAtRate(order, rate, SECONDS);
-  quotes.renew(false);
-  const floorAtRate = await measureAtRate(floor, rate, SECONDS);
-  return { runs, loads, rate, platformAtRate, floorAtRate };
+  // The latency of an order at a fixed offered pace (open loop), to the platform and to the floor
+  // (the same clients and quotes): at the stated rate, and at half the platform's median rate.
+  const half = Math.max(50, Math.round(medianRun(runs.platform).perSecond / 2 / 10) * 10);
+  const atRates: Measured['atRates'] = [];
+  for (const [rate, why] of [
+    [STATED_RATE, 'the stated rate'],
+    [half, "half the platform's median rate"],
+  ] as const) {
+    quotes.renew(true);
+    await quotes.refresh();
+    const platform = await measureAtRate(order, rate, SECONDS);
+    quotes.renew(false);
+    atRates.push({ rate, why, platform, floor: await measureAtRate(floor, rate, SECONDS) });
+  }
+  return { runs, loads, atRates };
 }
 
 /** Prints the figures of the placement cases, and what the platform wrote. */
@@ -278,7 +290,7 @@ async function reportPlacement(
   measured: Measured,
   refusedBy: Map<number, number>,
 ): Promise<void> {
-  const { runs, loads, rate, platformAtRate, floorAtRate } = measured;
+  const { runs, loads, atRates } = measured;
   const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM positions');
   const [chain] = await db.query<{ n: string; events: string }>(
     'SELECT count(*) AS n, (SELECT seq FROM audit_head) AS events FROM audit_log',
@@ -296,11 +308,13 @@ async function reportPlacement(
   );
   const open = (f: AtRate) =>
     `p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms (${f.count} sent, ${f.errors} refused)`;
-  console.log(
-    `  at a fixed ${rate} orders/s (open loop, ${SECONDS} s; latency from each order's scheduled time):`,
-  );
-  console.log(`  openPosition (the platform)                          ${open(platformAtRate)}`);
-  console.log(`  bare Fastify, one INSERT (the floor)               ${open(floorAtRate)}`);
+  for (const at of atRates) {
+    console.log(
+      `  at a fixed ${at.rate} orders/s, ${at.why} (open loop, ${SECONDS} s; latency from each order's scheduled time${at.rate === STATED_RATE ? '; target p99 < 100 ms' : ''}):`,
+    );
+    console.log(`  openPosition (the platform)                          ${open(at.platform)}`);
+    console.log(`  bare Fastify, one INSERT (the floor)               ${open(at.floor)}`);
+  }
   console.log(
     `  the platform's refusals by code: ${[...refusedBy].map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`,
   );
@@ -319,7 +333,7 @@ async function reportPlacement(
   );
 }
 
-const only = process.argv[3];
+const only = positional[1];
 if (only !== 'placement') await tick();
 if (only !== 'tick') await placement();
 process.exit(0);

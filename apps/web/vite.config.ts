@@ -285,8 +285,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       // object built from others' properties (the contract's staff calls, which spread each
       // review kind's calls) is dropped when unused instead of shipping every staff schema.
       treeshake: { propertyReadSideEffects: false },
-      // The contract's money helpers and its code catalogue in chunks of their own: the first
-      // screens format prices and read answers' codes with them, and left to itself the bundler
+      // The contract's money helpers, its code catalogue and the products' plain facts in chunks of
+      // their own: the first screens format prices and read answers' codes with them, the loan and
+      // earn screens their states, and left to itself the bundler
       // puts them in the chunk of a domain's calls (the finance calls', the review calls' that
       // name their refusals), whose schemas would then be built as the app starts
       // (scripts/budget.mjs refuses that).
@@ -295,6 +296,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           groups: [
             { name: 'money', test: /packages[\\/]contract[\\/]src[\\/]money\.ts$/ },
             { name: 'codes', test: /packages[\\/]contract[\\/]src[\\/]codes\.ts$/ },
+            { name: 'facts', test: /packages[\\/]contract[\\/]src[\\/](loan|earn|support)Facts\.ts$/ },
           ],
         },
       },

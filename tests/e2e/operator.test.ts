@@ -24,7 +24,7 @@ const seedStatement = (language: Language): string => {
       'utf8',
     ),
   ) as { items: { body: string }[] };
-  return seed.items[0]?.body.split('\n')[1] ?? '';
+  return seed.items[0]?.body.split('\n')[2] ?? '';
 };
 const footerStatement = (language: Language): string =>
   (

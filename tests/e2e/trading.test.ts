@@ -2,7 +2,7 @@ import type { Position } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import { readAllNotices } from '../support/accounts.ts';
 import { customerApi } from '../support/api.ts';
-import { type Layout, seriousViolations } from '../support/browser.ts';
+import { type Layout, screenshotTo, seriousViolations } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import {
   figure,
@@ -77,14 +77,18 @@ describe('trading, desktop', () => {
     expect(await ticket.lots.inputValue()).toBe('0.06');
     await ticket.leverage.selectOption('2');
     await ticket.autoClose.selectOption({ label: '1 day' });
+    // A trailing stop 500.00 behind the price: the figures say where it starts.
+    await ticket.trailingDistance.fill('500');
     figures = await ticket.liveFigures();
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+    await expect.poll(() => figureValue(figures, 'trailingLevel')).not.toBeNull();
 
     let confirm = await ticket.review();
     const dialog = confirm.root;
     expect(await dialog.getByRole('heading').first().innerText()).toBe('Confirm your order');
     expect(await figureValue(dialog, 'lots')).toBe('0.06');
     expect(await figureValue(dialog, 'leverage')).toBe('2');
+    expect(await figureValue(dialog, 'trailingDistance')).toBe('500.00');
     expect(await seriousViolations(page), 'confirm').toEqual([]);
     // Escape closes the confirm step; nothing is opened.
     await page.keyboard.press('Escape');
@@ -104,6 +108,8 @@ describe('trading, desktop', () => {
     expect(await detail.figure('direction').innerText()).toContain('Buy long');
     expect(await detail.value('autoCloseAt')).not.toBe('');
     expect(await detail.figure('orderNo').locator('dd').innerText()).not.toBe('');
+    expect(await detail.value('trailingDistance')).toBe('500.00');
+    expect(Number(await detail.value('trailingLevel'))).toBeLessThan(Number(shown.price));
     expect(await seriousViolations(page), 'detail').toEqual([]);
 
     // Open positions: live figures, and edits refused with the spec's messages.
@@ -114,6 +120,15 @@ describe('trading, desktop', () => {
     expect(await row.innerText()).toContain('Buy long');
     await expect.poll(() => row.locator('.profit').first().innerText()).toMatch(/USDT$/);
     expect(await seriousViolations(page), 'orders').toEqual([]);
+    // In Arabic, whose action words are the longest, the open positions still fit a desktop page.
+    await orders.setLanguage('ar');
+    await page.reload();
+    await row.waitFor();
+    await screenshotTo(page, 'orders-desktop-ar');
+    expect(await orders.tableOverflow(), 'orders table, ar').toBeLessThanOrEqual(0);
+    await orders.setLanguage('en');
+    await page.reload();
+    await row.waitFor();
     const edit = await orders.editStops(row);
     await edit.getByLabel('Stop loss price').fill('9999999');
     await edit.getByRole('button', { name: 'Save' }).click();
@@ -122,6 +137,14 @@ describe('trading, desktop', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.getByText('Neither the stop loss price nor the take profit price is reasonable.').waitFor();
     await edit.getByRole('button', { name: 'Cancel' }).click();
+    // The trailing stop: shown on the row with its level; a distance past the price is refused.
+    expect(await row.locator('[data-figure="trailingLevel"]').getAttribute('data-value')).not.toBeNull();
+    const trailingEdit = await orders.editStops(row);
+    expect(await trailingEdit.getByLabel('Trailing stop distance (optional)').inputValue()).toBe('500.00');
+    await trailingEdit.getByLabel('Trailing stop distance (optional)').fill('99999999');
+    await trailingEdit.getByRole('button', { name: 'Save' }).click();
+    await trailingEdit.getByText('The trailing distance is not reasonable', { exact: false }).waitFor();
+    await trailingEdit.getByRole('button', { name: 'Cancel' }).click();
 
     await orders.closeNow(row);
     await page.getByRole('status').filter({ hasText: 'BTCUSDT closed at' }).waitFor();

@@ -1,62 +1,14 @@
-import { Code, SUPPORT_WS_PATH, type SupportServerFrame } from '@swx/contract';
+import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
+import { type ChatClient, chatSocket as chat } from '../support/chat.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { type Inbox, startInbox } from '../support/smtp.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** A chat socket that keeps every frame it was sent, and waits for the one a test expects. */
-type ChatClient = {
-  frames: SupportServerFrame[];
-  send(frame: unknown): void;
-  next(match: (f: SupportServerFrame) => boolean, what: string): Promise<SupportServerFrame>;
-  close(): void;
-};
-
-async function chat(node: RunningServer, hello: Record<string, unknown>): Promise<ChatClient> {
-  const socket = new WebSocket(`${node.baseUrl.replace('http', 'ws')}${SUPPORT_WS_PATH}`, {
-    perMessageDeflate: false,
-  });
-  const frames: SupportServerFrame[] = [];
-  const waiters = new Set<() => void>();
-  socket.on('message', (data) => {
-    frames.push(JSON.parse(String(data)) as SupportServerFrame);
-    for (const wake of waiters) wake();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const client: ChatClient = {
-    frames,
-    send: (frame) => socket.send(JSON.stringify(frame)),
-    next: (match, what) =>
-      new Promise((resolve, reject) => {
-        const look = () => {
-          const found = frames.find(match);
-          if (!found) return;
-          waiters.delete(look);
-          clearTimeout(timer);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(look);
-          reject(new Error(`no ${what}; frames: ${JSON.stringify(frames)}`));
-        }, 20_000);
-        waiters.add(look);
-        look();
-      }),
-    close: () => socket.close(),
-  };
-  client.send({ t: 'hello', ...hello });
-  await client.next((f) => f.t === 'ready' || f.t === 'error', 'ready');
-  return client;
-}
 
 describe('the support chat on two nodes sharing PostgreSQL and Redis', () => {
   let database: TestDatabase;

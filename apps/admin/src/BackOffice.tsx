@@ -10,6 +10,7 @@ import { fourEyesSections } from './fourEyes/sections.ts';
 import { helpSections } from './help/sections.ts';
 import { invitesSections } from './invites/sections.ts';
 import { loansSections } from './loans/sections.ts';
+import { nftSections } from './nft/sections.ts';
 import { operatorSections } from './operator/sections.ts';
 import { queryClient } from './query.ts';
 import { SignIn } from './SignIn.tsx';
@@ -29,6 +30,7 @@ const SECTIONS: readonly Section[] = [
   ...loansSections,
   ...smartSections,
   ...invitesSections,
+  ...nftSections,
   ...coreSections.slice(2),
   ...alertsSections,
   ...supportSections,

@@ -7,6 +7,9 @@ import {
   type Language,
   LOAN_AGREEMENT_ADMIN_PATH,
   type StaffInfo,
+  supportFileUrl,
+  UPLOAD_FIELD,
+  type UploadedFile,
   uploadFileUrl,
 } from '@swx/contract';
 
@@ -92,6 +95,38 @@ export async function fetchUpload(uploadId: string): Promise<string> {
     throw new ApiFailure(response.status, '');
   return URL.createObjectURL(await response.blob());
 }
+
+/** A chat attachment (picture or PDF) as an object URL, for the agents of the chat (the read is audited). */
+export async function fetchSupportFile(uploadId: string): Promise<{ url: string; pdf: boolean }> {
+  const response = await fetch(supportFileUrl(uploadId), { headers: client.headers() });
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || !(type.startsWith('image/') || type === 'application/pdf'))
+    throw new ApiFailure(response.status, '');
+  return { url: URL.createObjectURL(await response.blob()), pdf: type === 'application/pdf' };
+}
+
+/** A file sent as multipart to a staff upload call (checked and re-encoded by the server). */
+async function uploadAsStaff(path: string, file: File): Promise<UploadedFile> {
+  const form = new FormData();
+  form.append(UPLOAD_FIELD, file);
+  const response = await fetch(`${ADMIN_API_BASE}${path}`, {
+    method: 'POST',
+    headers: client.headers(),
+    body: form,
+  });
+  const envelope = (await response.json()) as { code: number; msg?: string; data: unknown };
+  if (envelope.code !== 200) throw new ApiFailure(envelope.code, envelope.msg ?? '', envelope.data);
+  return envelope.data as UploadedFile;
+}
+
+/** An agent's chat attachment, uploaded as multipart (checked and re-encoded by the server). */
+export const uploadSupportFile = (file: File) => uploadAsStaff(adminCalls.uploadSupportAttachment.path, file);
+
+/** An image for a help article or page, from the editor. */
+export const uploadContentImage = (file: File) => uploadAsStaff(adminCalls.uploadContentImage.path, file);
+
+/** A charity NFT's artwork, from the new-drop form (purpose `nft_artwork`, public once its drop is minted). */
+export const uploadNftArtwork = (file: File) => uploadAsStaff(adminCalls.uploadNftArtwork.path, file);
 
 /** The server's localized message of a refusal, or the fallback for anything else. */
 export function failureMessage(error: unknown, fallback: string): string {

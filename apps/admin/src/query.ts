@@ -54,7 +54,7 @@ export const keys = {
   inviteLinks: (language: Language, search: string) => ['invites', language, 'links', search] as const,
   invitePayouts: (language: Language) => ['invites', language, 'payouts'] as const,
   help: ['help'] as const,
-  helpArticles: (language: Language, type: 5 | 6) => ['help', language, 'list', type] as const,
+  helpArticles: (language: Language, type: 5 | 6 | 'pages') => ['help', language, 'list', type] as const,
   helpArticle: (language: Language, id: number) => ['help', language, 'article', id] as const,
   support: ['support'] as const,
   supportInbox: (language: Language, view: string) => ['support', language, 'inbox', view] as const,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
-import fastifyStatic from '@fastify/static';
+import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import {
   API_VERSION,
@@ -137,31 +137,30 @@ function mountProbes(
   });
 }
 
+/**
+ * A built app's files: a route per file, not a wildcard (which would take the API's malformed
+ * paths too), but none for the compressed copies (preCompressed finds them beside their file) or
+ * what the handler sends itself (`ignore`): about 700 routes, not 8,000, at each start.
+ */
+function builtFiles(root: string, prefix: string, ignore: string[] = []): FastifyStaticOptions {
+  return {
+    root,
+    prefix,
+    wildcard: false,
+    globIgnore: [...ignore, '**/*.br', '**/*.gz'],
+    index: false,
+    preCompressed: true,
+    setHeaders: cacheHeaders,
+  };
+}
+
 /** The built customer app at /, the back office at /admin, each with its index for client routes. */
 async function serveApps(server: FastifyInstance): Promise<void> {
   const hasWeb = existsSync(join(WEB_DIST, 'index.html'));
   const hasAdmin = existsSync(join(ADMIN_DIST, 'index.html'));
-  if (hasWeb) {
-    await server.register(fastifyStatic, {
-      root: WEB_DIST,
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      setHeaders: cacheHeaders,
-    });
-  }
-  if (hasAdmin) {
-    await server.register(fastifyStatic, {
-      root: ADMIN_DIST,
-      prefix: '/admin/',
-      decorateReply: !hasWeb,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      setHeaders: cacheHeaders,
-    });
-  }
+  if (hasWeb) await server.register(fastifyStatic, builtFiles(WEB_DIST, '/', ['first/**']));
+  if (hasAdmin)
+    await server.register(fastifyStatic, { ...builtFiles(ADMIN_DIST, '/admin/'), decorateReply: !hasWeb });
   const firstScreens = hasWeb ? readFirstScreens() : new Map<string, string>();
   // Loaded beside the server's start, not before it: the first page that needs it waits for it.
   const drawer = hasWeb

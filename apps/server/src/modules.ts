@@ -9,8 +9,10 @@ import { kycModule } from './modules/kyc/kyc.module.ts';
 import { ledgerModule } from './modules/ledger/ledger.module.ts';
 import { loansModule } from './modules/loans/loans.module.ts';
 import { marketModule } from './modules/market/market.module.ts';
+import { nftModule } from './modules/nft/nft.module.ts';
 import { noticesModule } from './modules/notices/notices.module.ts';
 import { operatorModule } from './modules/operator/operator.module.ts';
+import { papersModule } from './modules/papers/papers.module.ts';
 import { paramsModule } from './modules/params/params.module.ts';
 import { positionsModule } from './modules/positions/positions.module.ts';
 import { productsModule } from './modules/products/products.module.ts';
@@ -53,8 +55,10 @@ export const MODULES = [
   swapModule,
   smartModule,
   invitesModule,
+  nftModule,
   deskModule,
   proofsModule,
+  papersModule,
   statsModule,
 ] as const;
 
@@ -83,7 +87,7 @@ export const FLOORS = {
     'support',
   ],
   kit: ['products'],
-  composition: ['desk', 'stats', 'proofs'],
+  composition: ['desk', 'stats', 'proofs', 'papers'],
 } as const;
 
 /** A compile error names the module whose needs come later in the list, and what it lacks. */

@@ -11,6 +11,7 @@ import { marketCalls } from './calls/market.ts';
 import { nftCalls } from './calls/nft.ts';
 import { noticesCalls } from './calls/notices.ts';
 import { operatorCalls } from './calls/operator.ts';
+import { papersCalls } from './calls/papers.ts';
 import { paramsCalls } from './calls/params.ts';
 import { proofsCalls } from './calls/proofs.ts';
 import { smartCalls } from './calls/smart.ts';
@@ -48,6 +49,7 @@ export const callDomains = {
   uploads: uploadCalls,
   invites: invitesCalls,
   proofs: proofsCalls,
+  papers: papersCalls,
   support: supportCalls,
 } as const satisfies Record<string, Record<string, CallDefinition>>;
 

@@ -5,7 +5,8 @@
  * objects, internal faults, a price that moved before an order was confirmed, a demo reset
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
  * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only;
- * 10048-10049 a setting's change that waits for a second admin; 10050 an unknown invite code.
+ * 10048-10049 a setting's change that waits for a second admin; 10050 an unknown invite code;
+ * 10060-10067 charity NFTs (bids, sales, sending, payouts).
  */
 export const Code = {
   OK: 200,
@@ -74,6 +75,22 @@ export const Code = {
   OWN_PROPOSAL: 10049,
   /** An invite code named at registration that no customer has: nothing is consumed or created. */
   INVITE_CODE_UNKNOWN: 10050,
+  /** A bid below the minimum next bid (the current one plus the minimum increment, or the start price): data `{minBid}`. */
+  NFT_BID_TOO_LOW: 10060,
+  /** The NFT's sale is not open: not started, ended, sold or unsold (data `{state}`). */
+  NFT_SALE_CLOSED: 10061,
+  /** The customer's own bid already leads: outbidding oneself is refused. */
+  NFT_ALREADY_LEADING: 10062,
+  /** The NFT is not the customer's to send, or is being sent already. */
+  NFT_NOT_SENDABLE: 10063,
+  /** The address is still in its lock after being added or after a security change (data `{usableFrom}`). */
+  NFT_ADDRESS_LOCKED: 10064,
+  /** The chain did not take an NFT's transfer: the NFT stays the customer's (try again later). */
+  NFT_SEND_FAILED: 10065,
+  /** A drop asked to change state that it is not in (mint a drop that is not a draft). */
+  NFT_DROP_STATE: 10066,
+  /** A charity payout over what the charity account holds. */
+  NFT_PAYOUT_OVER_BALANCE: 10067,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

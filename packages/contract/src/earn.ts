@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
+import { SOLD_OUT_REASONS } from './earnFacts.ts';
 import { wireId } from './ids.ts';
 import { bookSchema, decimalString } from './ledger.ts';
-import { ASSET_SCALES } from './money.ts';
+import { TX_HASH } from './money.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
@@ -30,17 +31,10 @@ export type EarnType = (typeof EARN_TYPES)[number];
 /** static: a fixed rate for the term; dynamic: the realised daily return of a basket (past figures only). */
 export const EARN_INCOMES = ['static', 'dynamic'] as const;
 export type EarnIncome = (typeof EARN_INCOMES)[number];
-export const EARN_ASSETS = Object.keys(ASSET_SCALES) as (keyof typeof ASSET_SCALES)[];
 const earnAsset = z.enum(['USDT', 'USDC', 'BTC', 'ETH']);
 
 /** A ratio with at most 6 decimals (e.g. "0.12"; a dynamic day's rate may be negative). */
 export const rateRatio = z.string().check(z.regex(/^-?\d{1,4}(\.\d{1,6})?$/));
-
-/**
- * Why a product cannot be bought now; reserve_short: its reserve could not pay a day's interest to
- * current investors, and it is off sale until staff fund it.
- */
-export const SOLD_OUT_REASONS = ['capacity', 'reserve', 'disabled', 'reserve_short'] as const;
 
 /** One day of a dynamic product's published rate (the basket's realised return) and its unit price. */
 export const earnRateDay = z.object({
@@ -155,7 +149,7 @@ export const earnApplyBody = z.object({ quoteId, requestId });
 export const earnProofBody = z.object({
   quoteId,
   proof: uploadId,
-  txHash: z.string().check(z.trim(), z.regex(/^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64})$/)),
+  txHash: z.string().check(z.trim(), z.regex(TX_HASH)),
 });
 
 /** pending: a payment proof waits for staff; rejected: staff refused it (nothing was moved). */

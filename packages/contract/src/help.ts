@@ -5,6 +5,7 @@ import { LANGUAGES } from './languages.ts';
 import { MARKUP_MAX_LENGTH } from './markup.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staffBase.ts';
+import { uploadedFile } from './uploads.ts';
 
 /**
  * The help centre (`modules/content`): FAQ articles (type 5) by topic and notices (type 6,
@@ -88,9 +89,10 @@ export const helpAdminCalls = {
   listHelpArticles: {
     method: 'GET',
     path: '/content/help',
-    summary: 'FAQ articles (type 5) or notices (type 6), drafts and published, with their languages',
+    summary:
+      'FAQ articles (type 5), notices (type 6) or the company and policy pages (types 1-3), drafts and published, with their languages',
     roles: STAFF_DUTIES.readContent.roles,
-    query: z.object({ type: z.pipe(z.string(), z.enum(['5', '6'])) }),
+    query: z.object({ type: z.pipe(z.string(), z.enum(['5', '6', 'pages'])) }),
     data: z.array(helpArticleSummary),
   },
   getHelpArticle: {
@@ -129,7 +131,10 @@ export const helpAdminCalls = {
       lines: markupLines,
     }),
     data: helpArticle,
-    refusals: { 10026: 'markup that is not allowed: an HTML tag, a link or an image it does not take' },
+    refusals: {
+      10026:
+        'markup that is not allowed: an HTML tag, a link, or an image that is not a content image staff uploaded',
+    },
   },
   publishHelpArticle: {
     method: 'POST',
@@ -139,6 +144,24 @@ export const helpAdminCalls = {
     params: articleParams,
     data: helpArticle,
     refusals: { 10026: 'no English text' },
+  },
+  previewContentText: {
+    method: 'POST',
+    path: '/content/preview',
+    summary:
+      "A text as customers will read it: a page's settings filled in (what is not set left out), an article as it is",
+    roles: STAFF_DUTIES.readContent.roles,
+    body: z.object({ type: z.int().check(z.minimum(1), z.maximum(6)), language, lines: markupLines }),
+    data: z.object({ body: z.string() }),
+  },
+  uploadContentImage: {
+    method: 'POST',
+    path: '/content/images',
+    summary:
+      'Upload an image for an article or page (multipart, one part named "file", 2 MB): checked by its bytes and re-encoded like every upload; a draft that shows it takes it',
+    roles: STAFF_DUTIES.editContent.roles,
+    data: uploadedFile,
+    refusals: { 10026: 'not a JPG, JPEG 2000 or PNG by its bytes', 10034: 'over 2 MB' },
   },
   unpublishHelpArticle: {
     method: 'POST',

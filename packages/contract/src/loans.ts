@@ -2,7 +2,9 @@ import { z } from 'zod/mini';
 import { wireId } from './ids.ts';
 import { KYC_STATES } from './kyc.ts';
 import { decimalString } from './ledger.ts';
+import { LOAN_AGREEMENT_PATH, LOAN_STATES } from './loanFacts.ts';
 import { loanLimitAdminCalls, loanLimitRule, loanShare } from './loanLimit.ts';
+import { TX_HASH } from './money.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
@@ -39,15 +41,6 @@ export const loanRate = z.string().check(z.regex(/^0(\.\d{1,6})?$/));
 export const LOAN_WITHDRAWAL_DAYS = 14;
 /** The longest term a product may offer, in days. */
 export const LOAN_MAX_TERM_DAYS = 365;
-
-/**
- * pending: waiting for staff review; repaying: paid out, not yet repaid; repaid: nothing owed;
- * expired: the due date passed with money owed (overdue; only the stated late cost accrues);
- * rejected: staff refused the application (nothing was paid out); withdrawn: repaid within the
- * 14-day right of withdrawal.
- */
-export const LOAN_STATES = ['pending', 'repaying', 'repaid', 'expired', 'rejected', 'withdrawn'] as const;
-export type LoanState = (typeof LOAN_STATES)[number];
 
 export const loanProduct = z.object({
   id: z.int(),
@@ -294,12 +287,11 @@ export const loanRepayProofBody = z.object({
   loanId: z.int().check(z.minimum(1)),
   amount: amountInput,
   proof: uploadId,
-  txHash: z.string().check(z.trim(), z.regex(/^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64})$/)),
+  txHash: z.string().check(z.trim(), z.regex(TX_HASH)),
   address: z.string().check(z.trim(), z.minLength(10), z.maxLength(120)),
 });
 
-/** The owner's signed agreement: GET answers the PDF (another customer: 10028). */
-export const LOAN_AGREEMENT_PATH = '/user/loan/:id/agreement.pdf';
+/** The owner's signed agreement (loanFacts.ts LOAN_AGREEMENT_PATH). */
 export const loanAgreementUrl = (id: number) =>
   `/swx/customer${LOAN_AGREEMENT_PATH.replace(':id', String(id))}`;
 /** Staff's copy of the signed agreement (admin, finance, compliance), audited. */

@@ -12,6 +12,15 @@ export const MAX_MINOR = 10n ** 60n;
 
 const DECIMAL = /^(\d{1,60})(?:\.(\d{1,36}))?$/;
 
+/**
+ * An amount the customer types, trimmed (wallet.ts `amountInput`): a positive decimal. This and
+ * TX_HASH are here, beside the money helpers the first screens load, so that a form checks them
+ * without building the wallet's or a product's schemas.
+ */
+export const AMOUNT_INPUT = /^\d{1,20}(\.\d{1,18})?$/;
+/** A transaction hash the customer types as a payment's proof (trimmed): 64 hex digits, 0x or not. */
+export const TX_HASH = /^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64})$/;
+
 export class MoneyFormatError extends Error {}
 
 /**

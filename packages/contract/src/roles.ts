@@ -67,16 +67,20 @@ export const STAFF_DUTIES = {
     roles: ['admin', 'compliance'],
   },
   readContent: {
-    does: 'Read help-centre articles and notices, their drafts and revisions',
+    does: 'Read help-centre articles, notices and the company and policy pages, their drafts and revisions',
     roles: ['admin', 'compliance', 'finance', 'support'],
   },
   editContent: {
-    does: 'Write, publish and unpublish help-centre articles and notices (every revision kept; audited)',
+    does: 'Write, publish and unpublish help-centre articles, notices and the company and policy pages, with their images (every revision kept; audited)',
     roles: ['admin', 'support'],
   },
   supportChat: {
     does: 'Answer the customer-service chat: the inbox, replies, private notes, transfer, resolve and reopen',
     roles: ['admin', 'support'],
+  },
+  supportLimits: {
+    does: "Set each chat agent's limit of conversations open at once (audited)",
+    roles: ['admin'],
   },
   staffAlerts: {
     does: 'Read staff alerts (reserve shortfalls, reconciliation differences, failed jobs), acknowledge and resolve them (audited); each is mailed to the roles that act on it',

@@ -9,6 +9,7 @@ import { inviteAdminCalls } from './invites.ts';
 import { kycDetails } from './kyc.ts';
 import { bookSchema } from './ledger.ts';
 import { loanAdminCalls } from './loans.ts';
+import { nftAdminCalls } from './nft.ts';
 import { operatorAdminCalls } from './operator.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
@@ -400,6 +401,7 @@ export const adminCalls = {
   ...smartAdminCalls,
   ...swapAdminCalls,
   ...inviteAdminCalls,
+  ...nftAdminCalls,
   ...fourEyesAdminCalls,
   ...alertAdminCalls,
   ...helpAdminCalls,

@@ -3,7 +3,7 @@ import { wireId } from './ids.ts';
 import { LANGUAGES } from './languages.ts';
 import { STAFF_DUTIES } from './roles.ts';
 import type { AdminCallDefinition } from './staffBase.ts';
-import { uploadId } from './uploads.ts';
+import { uploadedFile, uploadId } from './uploads.ts';
 
 /**
  * The customer-service chat (issue 36; anchor: Chatwoot's conversations, assignment and inbox).
@@ -17,10 +17,12 @@ import { uploadId } from './uploads.ts';
  * Private notes never reach the customer. Text is text: clients render it with textContent.
  */
 
-/** The websocket of the chat, on the server's own origin. */
-export const SUPPORT_WS_PATH = '/support/ws';
-/** The header that carries a visitor's token on the chat's HTTP calls. */
-export const SUPPORT_VISITOR_HEADER = 'x-support-visitor';
+export {
+  SUPPORT_FILE_PATH,
+  SUPPORT_VISITOR_HEADER,
+  SUPPORT_WS_PATH,
+  supportFileUrl,
+} from './supportFacts.ts';
 
 export const SUPPORT_LIMITS = {
   /** The longest message, in characters (a frame of it stays under the websocket's 4 KB). */
@@ -29,6 +31,8 @@ export const SUPPORT_LIMITS = {
   messages: { limit: 30, windowMs: 60_000 },
   /** Conversations an agent takes at once unless staff set another limit. */
   agentLimit: 5,
+  /** The range staff may set an agent's limit in. */
+  agentLimitRange: { min: 1, max: 50 },
   /** An agent counts as online this long after their inbox last said so. */
   presenceSeconds: 60,
   /** How often an open inbox says so. */
@@ -124,6 +128,9 @@ export const supportAgent = z.object({
   online: z.boolean(),
   open: z.int(),
   limit: z.int(),
+  /** Who set the limit last and when; null while it is the default. */
+  limitSetBy: z.nullable(z.string()),
+  limitSetAt: z.nullable(z.string()),
 });
 export type SupportAgent = z.infer<typeof supportAgent>;
 
@@ -172,6 +179,9 @@ export type SupportServerFrame =
   | { t: 'error'; code: number; clientId?: string };
 
 const SUPPORT_STAFF = STAFF_DUTIES.supportChat.roles;
+export const supportAgentLimit = z
+  .int()
+  .check(z.gte(SUPPORT_LIMITS.agentLimitRange.min), z.lte(SUPPORT_LIMITS.agentLimitRange.max));
 const idParams = z.object({ id: wireId() });
 
 function supportCall<const D extends AdminCallDefinition>(definition: D): D {
@@ -200,7 +210,7 @@ export const supportAdminCalls = {
   supportAgents: supportCall({
     method: 'GET',
     path: '/support/agents',
-    summary: 'Agents: online or not, conversations open, their limit',
+    summary: 'Agents (active staff of the chat duty): online or not, conversations open, their limit',
     roles: SUPPORT_STAFF,
     data: z.array(supportAgent),
   }),
@@ -228,6 +238,23 @@ export const supportAdminCalls = {
     roles: SUPPORT_STAFF,
     params: idParams,
     data: supportInboxItem,
+  }),
+  uploadSupportAttachment: supportCall({
+    method: 'POST',
+    path: '/support/attachment',
+    summary:
+      'An agent\'s attachment (multipart/form-data, one part named "file"): a picture or a PDF, checked by its bytes and re-encoded like every upload; then sent with a reply or a note over the websocket',
+    roles: SUPPORT_STAFF,
+    data: uploadedFile,
+  }),
+  setSupportAgentLimit: supportCall({
+    method: 'POST',
+    path: '/support/agents/:id/limit',
+    summary: "Set an agent's limit of conversations open at once (1-50; audited); assignment follows it",
+    roles: STAFF_DUTIES.supportLimits.roles,
+    params: idParams,
+    body: z.object({ limit: supportAgentLimit }),
+    data: supportAgent,
   }),
   supportCannedReplies: supportCall({
     method: 'GET',

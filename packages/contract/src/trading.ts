@@ -17,6 +17,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 /**
  * Why a position closed. `signal` and `drawdown` close only smart-plan positions: the plan's
  * strategy gave the opposite or an exit signal, or the plan's drawdown stop fired.
+ * `trailing_stop`: the price came back to the position's trailing stop.
  */
 export const CLOSE_REASONS = [
   'manual',
@@ -26,6 +27,7 @@ export const CLOSE_REASONS = [
   'expiry',
   'signal',
   'drawdown',
+  'trailing_stop',
 ] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];
 
@@ -73,6 +75,11 @@ export const ticketBody = z.object({
   takeProfit: priceString,
   /** Seconds after opening at which the position closes by itself; one of AUTO_CLOSE_CHOICES. */
   autoCloseAfter: z.optional(z.nullable(z.int())),
+  /**
+   * A trailing stop: its distance in price terms (at the instrument's price decimals, above zero).
+   * It starts that far from the closing price and follows every favourable move, never moving back.
+   */
+  trailingDistance: z.optional(z.nullable(priceString)),
 });
 export type TicketBody = z.infer<typeof ticketBody>;
 
@@ -113,6 +120,8 @@ export const ticketFigures = z.object({
   liquidationPrice: priceString,
   /** Which of the stops would be refused at this tick (the ticket says so before submitting). */
   unreasonable: z.array(z.enum(['stopLoss', 'takeProfit'])),
+  /** Where the trailing stop starts (the closing price less, for a short plus, its distance). */
+  trailingLevel: z.optional(z.nullable(priceString)),
 });
 export type TicketFigures = z.infer<typeof ticketFigures>;
 
@@ -131,6 +140,9 @@ export const positionView = z.object({
   closeTime: z.nullable(z.string()),
   stopLoss: priceString,
   takeProfit: priceString,
+  /** The trailing stop's distance, and its level now (it only ever tightens); null without one. */
+  trailingDistance: z.optional(z.nullable(priceString)),
+  trailingLevel: z.optional(z.nullable(priceString)),
   autoCloseAt: z.nullable(z.string()),
   notional: decimalString,
   margin: decimalString,
@@ -159,6 +171,11 @@ export const updateOrderBody = z.object({
   id: z.int().check(z.minimum(1)),
   stopLoss: priceString,
   takeProfit: priceString,
+  /**
+   * The trailing stop's distance: absent keeps it as it is, null removes it; a new distance starts
+   * it again from the current closing price (the same distance keeps its level).
+   */
+  trailingDistance: z.optional(z.nullable(priceString)),
 });
 export const orderListQuery = z.object({
   status: z.optional(z.enum(['open', 'closed'])),
@@ -330,4 +347,34 @@ export function parseCentilots(text: string): bigint | null {
   const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return null;
   return BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0') || '0');
+}
+
+/**
+ * A trailing stop's level after a closing price: it follows a favourable move at its distance and
+ * never moves back (a long: max(level, bid − distance); a short: min(level, ask + distance)). A
+ * new trailing stop starts from `null`.
+ */
+export function trailedLevel(
+  direction: Direction,
+  level: bigint | null,
+  closeTicks: bigint,
+  distanceTicks: bigint,
+): bigint {
+  const follow = direction === 'long' ? closeTicks - distanceTicks : closeTicks + distanceTicks;
+  if (level === null) return follow;
+  return direction === 'long' ? (follow > level ? follow : level) : follow < level ? follow : level;
+}
+
+/** Has the closing price come back to a trailing stop's level (a long's bid at or below it, a short's ask at or above)? */
+export function trailingCrossed(direction: Direction, level: bigint, closeTicks: bigint): boolean {
+  return direction === 'long' ? closeTicks <= level : closeTicks >= level;
+}
+
+/** Is a trailing distance usable at this closing price: above zero, and leaving a level above zero? */
+export function trailingDistanceValid(
+  direction: Direction,
+  closeTicks: bigint,
+  distanceTicks: bigint,
+): boolean {
+  return distanceTicks > 0n && (direction === 'short' || distanceTicks < closeTicks);
 }

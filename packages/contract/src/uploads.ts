@@ -17,6 +17,12 @@ export type UploadPurposeRule = {
   maxBytes: number;
   /** The staff roles that may see files of this purpose (the owner always may). */
   staffRoles: readonly StaffRole[];
+  /** PDF documents are accepted beside pictures (rebuilt page by page, without active content). */
+  documents?: boolean;
+  /** Only staff upload files of this purpose (the customers' upload call refuses it). */
+  staffOnly?: boolean;
+  /** Unused files kept per owner before the oldest goes (default 3). */
+  unusedKept?: number;
 };
 
 const MB = 1024 * 1024;
@@ -44,8 +50,29 @@ export const UPLOAD_PURPOSES = {
   loan_repayment_proof: { maxBytes: 50 * MB, staffRoles: PAYMENT_ROLES },
   /** A loan agreement's signature, drawn on the screen (PNG); read by the staff who read applications. */
   loan_signature: { maxBytes: 2 * MB, staffRoles: LOAN_ROLES },
-  /** A picture a customer sends in the service chat; read by the chat's agents. */
-  support_attachment: { maxBytes: 5 * MB, staffRoles: CHAT_ROLES },
+  /** A picture or a PDF sent in the service chat; read by the chat's agents and the conversation's owner. */
+  support_attachment: { maxBytes: 5 * MB, staffRoles: CHAT_ROLES, documents: true },
+  /**
+   * A picture in a help article or a content page, uploaded by staff in the editor; served to
+   * anyone once the text that shows it is published (modules/content), else to the staff who read content.
+   */
+  // An editor may add several images to a text before saving its draft: 20 wait unused.
+  content_image: {
+    maxBytes: 2 * MB,
+    staffRoles: STAFF_DUTIES.readContent.roles,
+    staffOnly: true,
+    unusedKept: 20,
+  },
+  /**
+   * A charity NFT's artwork, uploaded by staff making a drop; served to anyone once the drop is
+   * minted (modules/nft), else to the staff who read drops.
+   */
+  nft_artwork: {
+    maxBytes: 5 * MB,
+    staffRoles: PAYMENT_ROLES,
+    staffOnly: true,
+    unusedKept: 20,
+  },
 } as const satisfies Record<string, UploadPurposeRule>;
 
 export type UploadPurpose = keyof typeof UPLOAD_PURPOSES;
@@ -57,6 +84,16 @@ export function isUploadPurpose(value: string): value is UploadPurpose {
 
 /** The image types accepted, by their bytes; a browser's file picker is offered these. */
 export const UPLOAD_ACCEPT = 'image/jpeg,image/png,image/jp2,.jpg,.jpeg,.png,.jp2,.j2k,.jpf';
+/** What a purpose with `documents` also accepts. */
+export const UPLOAD_ACCEPT_DOCUMENTS = `${UPLOAD_ACCEPT},application/pdf,.pdf`;
+
+/** Does this purpose accept PDF documents beside pictures? */
+export const acceptsDocuments = (purpose: UploadPurpose): boolean =>
+  (UPLOAD_PURPOSES[purpose] as UploadPurposeRule).documents === true;
+
+/** Is this purpose staff's only (no customer or visitor uploads it)? */
+export const staffOnlyPurpose = (purpose: UploadPurpose): boolean =>
+  (UPLOAD_PURPOSES[purpose] as UploadPurposeRule).staffOnly === true;
 
 /**
  * Why a file's content was refused (10026 with `[{path: 'file', issue}]`): type: not JPG, JPEG
@@ -79,10 +116,11 @@ export const uploadPurposeParams = z.object({ purpose: z.enum(UPLOAD_PURPOSE_NAM
 export const uploadedFile = z.object({
   id: uploadId,
   purpose: z.enum(UPLOAD_PURPOSE_NAMES),
-  /** After re-encoding: JPEG stays JPEG, PNG stays PNG, JPEG 2000 becomes PNG. */
-  contentType: z.enum(['image/jpeg', 'image/png']),
+  /** After re-encoding: JPEG stays JPEG, PNG stays PNG, JPEG 2000 becomes PNG; a PDF is rebuilt. */
+  contentType: z.enum(['image/jpeg', 'image/png', 'application/pdf']),
   /** The stored (re-encoded) file's bytes. */
   size: z.int(),
+  /** In pixels; a PDF's first page in points. */
   width: z.int(),
   height: z.int(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { decimalString } from './ledger.ts';
+import { AMOUNT_INPUT } from './money.ts';
 import { quoteFields, quoteId } from './quotes.ts';
 import { reviewCalls } from './review.ts';
 import { STAFF_DUTIES } from './roles.ts';
@@ -22,7 +23,7 @@ export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
 export const networkId = z.string().check(z.regex(/^[A-Z0-9]{2,10}-[A-Z0-9]{2,10}$/));
 
 /** An amount the customer types: a positive decimal (the asset's scale is checked by the server). */
-export const amountInput = z.string().check(z.trim(), z.regex(/^\d{1,20}(\.\d{1,18})?$/));
+export const amountInput = z.string().check(z.trim(), z.regex(AMOUNT_INPUT));
 
 /** A fee rate as a ratio (e.g. "0.005" is 0.5 %): at most 6 decimals, below 1. */
 export const feeRate = z.string().check(z.regex(/^0(\.\d{1,6})?$/));

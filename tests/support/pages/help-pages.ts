@@ -49,6 +49,81 @@ export class HelpEditorPage extends BackOffice {
     await this.page.getByText('Draft saved. Customers see it once it is published.').waitFor();
   }
 
+  /** Opens a company or policy page's editor from the list of pages, by its English title. */
+  async openPage(title: string): Promise<void> {
+    await this.page.goto('/admin/help?type=pages');
+    await this.page.getByRole('link', { name: title, exact: true }).click();
+    await this.heading(title, 2).waitFor();
+  }
+
+  /** Chooses a language's text, writes it (an image described and uploaded at its end), saves it. */
+  async writeWithImage(
+    language: string,
+    text: { title: string; body: string },
+    image: { description: string; png: Buffer },
+  ): Promise<void> {
+    await this.page.getByRole('button', { name: new RegExp(`^${language} `) }).click();
+    await this.page.getByRole('group', { name: language }).waitFor();
+    await this.writeText(text.title, text.body);
+    await this.page.getByRole('textbox', { name: 'Image description' }).fill(image.description);
+    await this.page
+      .getByLabel(/^Image file/)
+      .setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: image.png });
+    await this.page.getByText('Image added at the end of the text. Save the draft to keep it.').waitFor();
+    await this.page.getByRole('button', { name: 'Save draft' }).click();
+    await this.page.getByText('Draft saved. Customers see it once it is published.').waitFor();
+  }
+
+  /**
+   * The same by keyboard alone after the text is written: Tab to the image's description, Tab to
+   * its file (Space opens the picker), Tab to "Save draft", Enter. Answers the names focus met.
+   */
+  async writeWithImageByKeyboard(
+    language: string,
+    text: { title: string; body: string },
+    image: { description: string; png: Buffer },
+  ): Promise<string[]> {
+    await this.page.getByRole('button', { name: new RegExp(`^${language} `) }).click();
+    await this.page.getByRole('group', { name: language }).waitFor();
+    await this.writeText(text.title, text.body);
+    const met: string[] = [];
+    const focused = async () =>
+      met.push(
+        await this.page.evaluate(() => {
+          const element = document.activeElement as HTMLInputElement | null;
+          return (element?.labels?.[0]?.textContent ?? element?.textContent ?? '').trim();
+        }),
+      );
+    await this.page.keyboard.press('Tab');
+    await focused();
+    await this.page.keyboard.type(image.description);
+    // The file input is disabled until the description is in: Tab only once it is enabled, or
+    // focus skips it (on a busy machine the re-render can come after the keystroke).
+    await this.page.waitForFunction(() => {
+      const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+      return input !== null && !input.disabled;
+    });
+    await this.page.keyboard.press('Tab');
+    await focused();
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.page.keyboard.press('Space');
+    await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: image.png });
+    await this.page.getByText('Image added at the end of the text. Save the draft to keep it.').waitFor();
+    await this.page.keyboard.press('Tab');
+    await focused();
+    await this.page.keyboard.press('Enter');
+    await this.page.getByText('Draft saved. Customers see it once it is published.').waitFor();
+    return met;
+  }
+
+  /** The preview's image of that description, once it has loaded. */
+  async previewImage(description: string): Promise<Locator> {
+    const image = this.page.getByTestId('help-preview').getByRole('img', { name: description });
+    await image.waitFor();
+    await image.evaluate((node) => (node as HTMLImageElement).decode());
+    return image;
+  }
+
   async publish(): Promise<void> {
     await this.page.getByRole('button', { name: 'Publish', exact: true }).click();
     await this.page.getByText('Published: customers see it now.').waitFor();

@@ -12,6 +12,8 @@ export class OrderTicket extends PageModel {
   readonly lots = this.page.getByLabel('Lots', { exact: true });
   readonly leverage = this.page.getByLabel('Leverage');
   readonly autoClose = this.page.getByLabel('Auto-close');
+  /** The trailing stop's distance (optional). */
+  readonly trailingDistance = this.page.getByLabel('Trailing stop distance (optional)');
   readonly reviewButton = this.page.getByRole('button', { name: 'Review order' });
   /** The time of the quote the figures are priced at. */
   readonly quoteTime = this.page.locator('.ticket-figures time');

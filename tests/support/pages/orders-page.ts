@@ -8,6 +8,11 @@ export class OrdersPage extends PageModel {
     await this.page.goto('/profile/orders');
   }
 
+  /** How far the orders table is wider than its scroll frame, in px (0 or less: it fits). */
+  tableOverflow(): Promise<number> {
+    return this.page.locator('.orders-scroll').evaluate((frame) => frame.scrollWidth - frame.clientWidth);
+  }
+
   row(orderId: number): Locator {
     return this.page.locator(`tr[data-order="${orderId}"]`);
   }

@@ -8,8 +8,8 @@ import {
   type Language,
   markupToLines,
 } from '@swx/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { allowed, callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
@@ -79,10 +79,48 @@ function Languages({
   );
 }
 
+/** The value once it has stopped changing for a while (the preview asks the server at most then). */
+function useSettled<T>(value: T, ms = 400): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * A page's text as customers will read it: the server fills in the operator's settings and leaves
+ * out what is not set. An article's text is shown as it is.
+ */
+function useShownText(type: number, language: Language, body: string): string {
+  const settled = useSettled(body);
+  const page = type <= 3 && settled.trim() !== '';
+  const rendered = useQuery({
+    queryKey: ['help', 'preview', type, language, settled],
+    queryFn: () =>
+      callAdmin('previewContentText', { body: { type, language, lines: markupToLines(settled) } }),
+    enabled: page,
+    placeholderData: keepPreviousData,
+  });
+  return page ? (rendered.data?.body ?? '') : body;
+}
+
 /** The text as customers will see it, at the desktop layout's width or a phone's. */
-function Preview({ title, body, language }: { title: string; body: string; language: Language }) {
+function Preview({
+  type,
+  title,
+  body: typed,
+  language,
+}: {
+  type: number;
+  title: string;
+  body: string;
+  language: Language;
+}) {
   const t = useHelpText();
   const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
+  const body = useShownText(type, language, typed);
   return (
     <section aria-labelledby="help-preview" className="help-preview-area">
       <h3 id="help-preview">{t.preview}</h3>
@@ -155,12 +193,19 @@ function DraftForm({
       >
         <fieldset disabled={!canEdit}>
           <legend>{LANGUAGE_NAMES[language]}</legend>
-          <TextFields title={title} body={body} language={language} onTitle={setTitle} onBody={setBody} />
+          <TextFields
+            title={title}
+            body={body}
+            language={language}
+            onTitle={setTitle}
+            onBody={setBody}
+            page={article.type <= 3}
+          />
           {canEdit ? <SubmitRow failure={failure} busy={save.isPending} label={t.saveDraft} /> : null}
           <Done message={save.isSuccess ? t.saved : ''} />
         </fieldset>
       </form>
-      <Preview title={title} body={body} language={language} />
+      <Preview type={article.type} title={title} body={body} language={language} />
     </div>
   );
 }
@@ -226,7 +271,8 @@ export function HelpEditor() {
       ) : (
         <>
           <p className="help-status" data-testid="help-status">
-            {data.type === 5 ? t.faq : t.notices} · {categoryName(t, data.type, data.category)} ·{' '}
+            {data.type === 5 ? t.faq : data.type === 6 ? t.notices : t.pages} ·{' '}
+            {categoryName(t, data.type, data.category)} ·{' '}
             <strong>{data.published ? t.published : t.unpublished}</strong>
           </p>
           {canEdit ? <PublishBar article={data} /> : <p className="muted">{t.readOnly}</p>}

@@ -11,6 +11,7 @@ import './help.css';
 
 /** The topic (FAQ) or category (notices) of an article, in the staff member's words. */
 export function categoryName(t: HelpText, type: number, category: number): string {
+  if (type >= 1 && type <= 3) return (t.pageKinds as Record<string, string>)[String(type)] ?? String(type);
   const names = type === 5 ? ['start', 'trading', 'funds', 'security'] : ['news', 'maintenance'];
   const key = names[category - 1];
   return key ? ((t.categories as Record<string, string>)[key] ?? String(category)) : String(category);
@@ -22,7 +23,13 @@ export function useHelpType(): 5 | 6 {
   return search.get('type') === '6' ? 6 : 5;
 }
 
-function Kinds({ type }: { type: 5 | 6 }) {
+/** The list shown: FAQ articles (5), notices (`?type=6`) or the company and policy pages (`?type=pages`). */
+export function useListKind(): 5 | 6 | 'pages' {
+  const [search] = useSearchParams();
+  return search.get('type') === 'pages' ? 'pages' : search.get('type') === '6' ? 6 : 5;
+}
+
+function Kinds({ type }: { type: 5 | 6 | 'pages' }) {
   const t = useHelpText();
   return (
     <nav className="help-kinds" aria-label={t.kinds}>
@@ -35,6 +42,11 @@ function Kinds({ type }: { type: 5 | 6 }) {
         <li>
           <NavLink to="/help?type=6" aria-current={type === 6 ? 'page' : undefined}>
             {t.notices}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to="/help?type=pages" aria-current={type === 'pages' ? 'page' : undefined}>
+            {t.pages}
           </NavLink>
         </li>
       </ul>
@@ -62,7 +74,7 @@ function columns(t: HelpText, language: Parameters<typeof timeColumn>[2]): Colum
 export function HelpList() {
   const t = useHelpText();
   const { language, staff } = useBackOffice();
-  const type = useHelpType();
+  const type = useListKind();
   const list = useQuery({
     queryKey: keys.helpArticles(language, type),
     queryFn: () => callAdmin('listHelpArticles', { query: { type: String(type) } }),
@@ -70,7 +82,7 @@ export function HelpList() {
   return (
     <Screen heading={t.heading}>
       <Kinds type={type} />
-      {allowed(staff, adminCalls.createHelpArticle) ? (
+      {type !== 'pages' && allowed(staff, adminCalls.createHelpArticle) ? (
         <p>
           <Link className="button-link" to={`/help/new?type=${type}`}>
             {t.newArticle}
@@ -78,7 +90,7 @@ export function HelpList() {
         </p>
       ) : null}
       <DataTable
-        caption={type === 5 ? t.faq : t.notices}
+        caption={type === 5 ? t.faq : type === 6 ? t.notices : t.pages}
         columns={columns(t, language)}
         rows={list.data}
         rowKey={(row) => row.id}

@@ -7,10 +7,19 @@ import { useBackOffice } from '../context.ts';
 import { Field, SelectField, SubmitRow } from '../Field.tsx';
 import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
+import { fill } from '../text.ts';
 import { issuesOf } from '../useDraftForm.ts';
 import { categoryName, useHelpType } from './HelpList.tsx';
 import { issueText, useHelpText } from './help.text.ts';
+import { ImageInsert } from './ImageInsert.tsx';
 import './help.css';
+
+/** The template syntax a page's hint shows, as typed (never translated). */
+const PAGE_HINT_VALUES = {
+  settings: '{company}, {country}, {address}, {regulator}, {licence}, {supportEmail}…',
+  shown: '{?name}',
+  hidden: '{?!name}',
+};
 
 /** The text of an article: its title and its markup, with the markup's rules beside it. */
 export function TextFields({
@@ -19,12 +28,15 @@ export function TextFields({
   onTitle,
   onBody,
   language,
+  page = false,
 }: {
   title: string;
   body: string;
   onTitle: (title: string) => void;
   onBody: (body: string) => void;
   language: Language;
+  /** A company or policy page: its text may name the operator's settings. */
+  page?: boolean;
 }) {
   const t = useHelpText();
   const id = useId();
@@ -55,9 +67,10 @@ export function TextFields({
           onChange={(event) => onBody(event.target.value)}
         />
         <p id={`${id}-hint`} className="hint">
-          {t.bodyHint}
+          {t.bodyHint} {page ? fill(t.pageHint, PAGE_HINT_VALUES) : null}
         </p>
       </div>
+      <ImageInsert onInsert={(markup) => onBody(body.trim() ? `${body.trimEnd()}\n\n${markup}` : markup)} />
     </>
   );
 }
@@ -77,7 +90,9 @@ export function BackToList({ type }: { type: number | undefined }) {
   const t = useHelpText();
   return (
     <p>
-      <Link to={type === 6 ? '/help?type=6' : '/help'}>{t.allArticles}</Link>
+      <Link to={type === 6 ? '/help?type=6' : type !== undefined && type <= 3 ? '/help?type=pages' : '/help'}>
+        {t.allArticles}
+      </Link>
     </p>
   );
 }

@@ -4,13 +4,14 @@ import { useBackOffice } from '../context.ts';
 import { Alert } from '../Field.tsx';
 import { Screen } from '../KitScreen.tsx';
 import { useInviteText } from './invites.text.ts';
+import '../kit.css';
 import './invites.css';
 
 /** The programme's three parts, each its own URL under the one menu entry. */
 function Parts() {
   const t = useInviteText();
   return (
-    <nav className="invite-parts" aria-label={t.parts.label}>
+    <nav className="parts-nav" aria-label={t.parts.label}>
       <ul>
         <li>
           <NavLink to="/invites" end>

@@ -9,14 +9,16 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { callAdmin, failureMessage, fetchUpload } from '../api.ts';
+import { callAdmin, failureMessage } from '../api.ts';
 import { useBackOffice } from '../context.ts';
 import { Alert } from '../Field.tsx';
 import { Screen } from '../KitScreen.tsx';
 import { keys } from '../query.ts';
 import { fill, formatTime } from '../text.ts';
+import { AttachInput, AttachmentView } from './Attachment.tsx';
 import { SUPPORT_TEXT, type SupportText } from './support.text.ts';
 import { useAgentSocket } from './useAgentSocket.ts';
+import '../../../web/src/styles/chat.css';
 import './support.css';
 
 type View = (typeof SUPPORT_VIEWS)[number];
@@ -102,10 +104,6 @@ function ConversationList({ t, view, selected }: { t: SupportText; view: View; s
 /** One line of the transcript, its text as text; notes marked, system lines in words. */
 function Line({ t, m, item }: { t: SupportText; m: SupportMessage; item: SupportInboxItem }) {
   const { language } = useBackOffice();
-  const [picture, setPicture] = useState<string | null>(null);
-  useEffect(() => {
-    if (m.attachment) fetchUpload(m.attachment).then(setPicture, () => setPicture(null));
-  }, [m.attachment]);
   if (m.author === 'system') {
     const words = m.event ? t.system[m.event] : '';
     return <li className="line line-system">{fill(words, { name: m.agentName ?? '', rating: m.body })}</li>;
@@ -119,7 +117,9 @@ function Line({ t, m, item }: { t: SupportText; m: SupportMessage; item: Support
           : t.marks.sent
       : null;
   return (
-    <li className={`line line-${m.author}${m.private ? ' line-note' : ''}`}>
+    <li
+      className={`line line-${m.author}${m.author === 'agent' ? ' line-own' : ''}${m.private ? ' line-note' : ''}`}
+    >
       <p className="hint">
         {m.author === 'customer' ? whoOf(t, item) : (m.agentName ?? '')}
         {m.private ? ` · ${t.noteBadge}` : ''} · {formatTime(language, m.at)}
@@ -127,7 +127,7 @@ function Line({ t, m, item }: { t: SupportText; m: SupportMessage; item: Support
       <p className="body" dir="auto">
         {m.body}
       </p>
-      {m.attachment && picture ? <img className="picture" src={picture} alt={t.attachment} /> : null}
+      {m.attachment ? <AttachmentView t={t} id={m.attachment} /> : null}
       {mark ? <p className="hint mark">{mark}</p> : null}
     </li>
   );
@@ -246,11 +246,11 @@ function CannedPicker({
   );
 }
 
-function Composer({ t, item, socket }: { t: SupportText; item: SupportInboxItem; socket: Socket }) {
+/** The reply being written: its text, note or not, its attachment, and sending it over the socket. */
+function useReply(item: SupportInboxItem, socket: Socket) {
   const [body, setBody] = useState('');
   const [note, setNote] = useState(false);
-  const ids = { reply: useId(), canned: useId(), note: useId() };
-  const [lastTyping, setLastTyping] = useState(0);
+  const [attachment, setAttachment] = useState<string | null>(null);
   const submit = () => {
     const text = body.trim();
     if (!text) return;
@@ -260,9 +260,20 @@ function Composer({ t, item, socket }: { t: SupportText; item: SupportInboxItem;
       clientId: crypto.randomUUID(),
       body: text,
       private: note,
+      ...(attachment ? { attachment } : {}),
     });
-    if (sent) setBody('');
+    if (sent) {
+      setBody('');
+      setAttachment(null);
+    }
   };
+  return { body, setBody, note, setNote, attachment, setAttachment, submit };
+}
+
+function Composer({ t, item, socket }: { t: SupportText; item: SupportInboxItem; socket: Socket }) {
+  const { body, setBody, note, setNote, attachment, setAttachment, submit } = useReply(item, socket);
+  const ids = { reply: useId(), canned: useId(), note: useId() };
+  const [lastTyping, setLastTyping] = useState(0);
   return (
     <form
       className="support-composer"
@@ -297,6 +308,15 @@ function Composer({ t, item, socket }: { t: SupportText; item: SupportInboxItem;
           }
         }}
       />
+      <AttachInput
+        t={t}
+        attached={attachment}
+        onChange={(id, name) => {
+          setAttachment(id);
+          // With no words yet, the file's name is the message.
+          if (id) setBody((now) => now || name.slice(0, 200));
+        }}
+      />
       <div className="actions">
         <label htmlFor={ids.note} className="support-note-toggle">
           <input id={ids.note} type="checkbox" checked={note} onChange={(e) => setNote(e.target.checked)} />{' '}
@@ -328,13 +348,13 @@ function ConversationPane({ t, id, socket }: { t: SupportText; id: number; socke
         {item.rating !== null ? ` · ${fill(t.rating, { rating: item.rating })}` : ''}
       </p>
       <div
-        className="support-log"
+        className="support-log chat-log"
         role="log"
         aria-live="polite"
         aria-relevant="additions"
         aria-label={t.transcript}
       >
-        <ol className="support-lines">
+        <ol className="chat-lines">
           {messages.map((m) => (
             <Line key={m.id} t={t} m={m} item={item} />
           ))}

@@ -1,9 +1,10 @@
 import { adminCalls } from '@swx/contract';
 import type { Section } from '../sections.ts';
+import { AgentLimits } from './AgentLimits.tsx';
 import { Inbox } from './Inbox.tsx';
 import { SUPPORT_TEXT } from './support.text.ts';
 
-/** The customer-service chat's inbox (admin and support). */
+/** The customer-service chat's inbox (admin and support), and the agents' limits (supportLimits). */
 export const supportSections: readonly Section[] = [
   {
     label: (language) => SUPPORT_TEXT[language].nav,
@@ -13,5 +14,11 @@ export const supportSections: readonly Section[] = [
       { path: '/support', Screen: Inbox },
       { path: '/support/:id', Screen: Inbox },
     ],
+  },
+  {
+    label: (language) => SUPPORT_TEXT[language].limits.nav,
+    path: '/support-agents',
+    roles: adminCalls.setSupportAgentLimit.roles,
+    screens: [{ path: '/support-agents', Screen: AgentLimits }],
   },
 ];

@@ -57,6 +57,8 @@ export interface Chain {
   receipt(txHash: Hex): Promise<ChainReceipt | null>;
   /** The next nonce of an address counting pending transactions. */
   nonce(address: Hex): Promise<number>;
+  /** A read-only call (eth_call) at the head: the answer's bytes ('0x' from an address without code); a revert throws. */
+  call(to: Hex, data: Hex): Promise<Hex>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,18 @@ export interface WithdrawalSigner {
   readonly address: Hex;
   /** A signed raw transaction and its hash: the same input signs to the same transaction. */
   sign(transfer: TransferToSign): Promise<{ raw: Hex; hash: Hex }>;
+}
+
+/** A contract call to be signed (a mint, an NFT transfer): no value; the caller picks gas limit and nonce. */
+export type CallToSign = { to: Hex; data: Hex; gas: bigint; nonce: number };
+
+/**
+ * Signs contract calls as one account (the NFT custody account): the same call signs to the same
+ * transaction. Development chains: a development account; a real chain has none configured yet.
+ */
+export interface CallSigner {
+  readonly address: Hex;
+  signCall(call: CallToSign): Promise<{ raw: Hex; hash: Hex }>;
 }
 
 /** What only a development chain can do: the operator's test deposit and the tests' reorgs. */

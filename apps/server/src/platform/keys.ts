@@ -25,7 +25,9 @@ export type KeyPurpose =
   /** Proof of liabilities: each customer's leaf secret (HMAC of the tree and the customer). */
   | 'proof-leaves'
   /** Proof of liabilities: the Ed25519 seed that signs the published roots. */
-  | 'proof-signing';
+  | 'proof-signing'
+  /** The charity donation log (modules/nft/log): the Ed25519 seed that signs its tree heads. */
+  | 'donation-log-signing';
 
 /** A key id: 8 base64url characters. */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{8}$/;

@@ -10,7 +10,9 @@ import { kycRoutes } from '../features/kyc/routes.ts';
 import { ledgerRoutes } from '../features/ledger/routes.ts';
 import { loansRoutes } from '../features/loans/routes.ts';
 import { marketRoutes } from '../features/market/routes.ts';
+import { nftRoutes } from '../features/nft/routes.ts';
 import { noticesRoutes } from '../features/notices/routes.ts';
+import { papersRoutes } from '../features/papers/routes.ts';
 import { positionsRoutes } from '../features/positions/routes.ts';
 import { proofsRoutes } from '../features/proofs/routes.ts';
 import { smartRoutes } from '../features/smart/routes.ts';
@@ -19,8 +21,6 @@ import { walletRoutes } from '../features/wallet/routes.ts';
 import type { RouteEntry, TabKey } from './routeTypes.ts';
 
 export type { Loader, RouteEntry, RouteView, TabKey } from './routeTypes.ts';
-
-const upcoming = 'upcoming';
 
 /** The shell of the `pass` pages (login, register, reset): a chunk of its own, loaded with them. */
 export const loadPassShell = () => import('../shell/PassShell.tsx');
@@ -38,7 +38,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...marketRoutes,
   ...smartRoutes,
   ...loansRoutes,
-  { path: '/nfts', title: 'nfts', tab: 'nfts', tabRoot: true, view: upcoming },
+  ...nftRoutes,
   ...accountRoutes,
   ...positionsRoutes,
   ...ledgerRoutes,
@@ -53,6 +53,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...swapRoutes,
   ...earnRoutes,
   ...proofsRoutes,
+  ...papersRoutes,
   { path: '*', title: 'home', tab: 'home', view: { redirect: '/' } },
 ];
 

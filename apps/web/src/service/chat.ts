@@ -1,9 +1,11 @@
-import type {
-  SupportClientFrame,
-  SupportConversation,
-  SupportHistory,
-  SupportMessage,
-  SupportServerFrame,
+import {
+  SUPPORT_VISITOR_HEADER,
+  type SupportClientFrame,
+  type SupportConversation,
+  type SupportHistory,
+  type SupportMessage,
+  type SupportServerFrame,
+  supportFileUrl,
 } from '@swx/contract';
 
 /**
@@ -44,9 +46,7 @@ export async function call<T>(
   path: string,
   body?: unknown,
 ): Promise<T> {
-  const headers: Record<string, string> = { 'accept-language': language };
-  if (who.token) headers.authorization = `Bearer ${who.token}`;
-  else if (who.visitor) headers['x-support-visitor'] = who.visitor;
+  const headers: Record<string, string> = { 'accept-language': language, ...whoHeaders(who) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(API + path, {
     method,
@@ -74,12 +74,19 @@ export async function startVisitor(email: string, language: string): Promise<Who
   return { token: null, visitor: visitorToken };
 }
 
-export async function uploadPicture(who: Who, file: File): Promise<string> {
+/** The headers that say who is here: the session's token, else the visitor's. */
+function whoHeaders(who: Who): Record<string, string> {
+  if (who.token) return { authorization: `Bearer ${who.token}` };
+  return who.visitor ? { [SUPPORT_VISITOR_HEADER]: who.visitor } : {};
+}
+
+/** A picture or a PDF for the next message: checked by the server, which answers its id. */
+export async function uploadAttachment(who: Who, file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  const response = await fetch(`${API}/upload/support_attachment`, {
+  const response = await fetch(`${API}/support/attachment`, {
     method: 'POST',
-    headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+    headers: whoHeaders(who),
     body: form,
   });
   const envelope = (await response.json()) as { code: number; data: { id: string } };
@@ -87,13 +94,12 @@ export async function uploadPicture(who: Who, file: File): Promise<string> {
   return envelope.data.id;
 }
 
-/** A picture of the customer's own, fetched with the token, as an object URL. */
-export async function pictureUrl(who: Who, id: string): Promise<string> {
-  const response = await fetch(`/swx/files/${encodeURIComponent(id)}`, {
-    headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
-  });
+/** An attachment of this conversation, fetched with who is here, as an object URL and its type. */
+export async function attachmentUrl(who: Who, id: string): Promise<{ url: string; pdf: boolean }> {
+  const response = await fetch(supportFileUrl(id), { headers: whoHeaders(who) });
   if (!response.ok) throw new ApiCallError(response.status);
-  return URL.createObjectURL(await response.blob());
+  const blob = await response.blob();
+  return { url: URL.createObjectURL(blob), pdf: blob.type === 'application/pdf' };
 }
 
 export type ChatEvents = {

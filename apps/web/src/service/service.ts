@@ -2,18 +2,19 @@
 // (service.html, a second entry of the build), on the app's design tokens. Every text of a
 // message is set with textContent: what a customer or an agent writes is shown as text.
 import '../styles/tokens.css';
+import '../styles/chat.css';
 import './service.css';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
 import {
   ApiCallError,
+  attachmentUrl,
   ChatSocket,
   call,
-  pictureUrl,
   type SupportConversation,
   type SupportHistory,
   type SupportMessage,
   startVisitor,
-  uploadPicture,
+  uploadAttachment,
   type Who,
   whoIsHere,
 } from './chat.ts';
@@ -130,7 +131,7 @@ const time = (iso: string) =>
 
 /** A line's words: who and when, the text as text, a picture, and for the customer's own lines how far they got. */
 function fillLine(item: HTMLLIElement, m: SupportMessage): void {
-  item.className = `line line-${m.author}`;
+  item.className = `line line-${m.author}${m.author === 'customer' ? ' line-own' : ''}`;
   if (m.author === 'system') {
     const values = { name: state.conversation?.agentName ?? text.agent, rating: m.body };
     const key = (
@@ -157,7 +158,7 @@ function fillLine(item: HTMLLIElement, m: SupportMessage): void {
   body.dir = 'auto';
   body.textContent = m.body;
   item.replaceChildren(who, body);
-  if (m.attachment) item.append(picture(m.attachment));
+  if (m.attachment) item.append(attachment(m.attachment));
   if (m.author === 'customer') {
     const seen = state.conversation?.seen ?? { delivered: 0, read: 0 };
     const mark = document.createElement('p');
@@ -167,16 +168,28 @@ function fillLine(item: HTMLLIElement, m: SupportMessage): void {
   }
 }
 
-function picture(id: string): HTMLElement {
-  const image = document.createElement('img');
-  image.alt = text.picture;
-  image.className = 'picture';
-  pictureUrl(state.who, id)
-    .then((url) => {
+/** A picture shown, a PDF offered as a download (never opened in this page). */
+function attachment(id: string): HTMLElement {
+  const holder = document.createElement('div');
+  holder.className = 'attachment';
+  attachmentUrl(state.who, id)
+    .then(({ url, pdf }) => {
+      if (pdf) {
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = `${id}.pdf`;
+        link.textContent = text.document;
+        holder.replaceChildren(link);
+        return;
+      }
+      const image = document.createElement('img');
+      image.alt = text.picture;
+      image.className = 'picture';
       image.src = url;
+      holder.replaceChildren(image);
     })
     .catch(() => undefined);
-  return image;
+  return holder;
 }
 
 function addLine(m: SupportMessage): void {
@@ -208,7 +221,6 @@ function renderState(): void {
     words = c.rating === null ? text.resolved : fill(text.rated, { rating: c.rating });
   el.status.textContent = words;
   el.rate.hidden = !(c?.state === 'resolved' && c.rating === null);
-  el.attach.hidden = state.who.token === null;
   if (c && el.log.childElementCount === 0) {
     const empty = document.createElement('li');
     empty.className = 'line line-empty';
@@ -249,6 +261,8 @@ async function refresh(): Promise<void> {
 }
 
 function failure(code: number): string {
+  if (code === 10034) return text.tooLarge;
+  if (code === 10026) return text.fileRefused;
   return code === 10027 ? text.tooMany : text.error;
 }
 
@@ -357,6 +371,27 @@ async function send(): Promise<void> {
   el.file.value = '';
 }
 
+/** The file chosen goes up at once (checked by the server); its id goes with the next message. */
+function attachChosen(): void {
+  const file = el.file.files?.[0];
+  if (!file) return;
+  state.attachment = null;
+  el.error.textContent = '';
+  el.attached.textContent = text.uploading;
+  uploadAttachment(state.who, file)
+    .then((id) => {
+      state.attachment = id;
+      el.attached.textContent = fill(text.attached, { name: file.name });
+      // With no words yet, the file's name is the message.
+      if (!el.message.value.trim()) el.message.value = file.name.slice(0, 200);
+    })
+    .catch((error: unknown) => {
+      el.attached.textContent = '';
+      el.file.value = '';
+      el.error.textContent = failure(error instanceof ApiCallError ? error.code : 0);
+    });
+}
+
 function wire(): void {
   el.composer.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -376,18 +411,7 @@ function wire(): void {
     state.lastTyping = Date.now();
     state.socket?.send({ t: 'typing', conversationId: c.id });
   });
-  el.file.addEventListener('change', () => {
-    const file = el.file.files?.[0];
-    if (!file) return;
-    uploadPicture(state.who, file)
-      .then((id) => {
-        state.attachment = id;
-        el.attached.textContent = fill(text.attached, { name: file.name });
-      })
-      .catch((error: unknown) => {
-        el.error.textContent = failure(error instanceof ApiCallError ? error.code : 0);
-      });
-  });
+  el.file.addEventListener('change', attachChosen);
   el.rate.addEventListener('submit', (event) => {
     event.preventDefault();
     const chosen = el.rate.querySelector<HTMLInputElement>('input[name=rating]:checked');

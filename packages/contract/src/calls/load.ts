@@ -27,5 +27,6 @@ export const loadCallDomain: {
   uploads: () => import('./uploads.ts').then((m) => m.uploadCalls),
   invites: () => import('./invites.ts').then((m) => m.invitesCalls),
   proofs: () => import('./proofs.ts').then((m) => m.proofsCalls),
+  papers: () => import('./papers.ts').then((m) => m.papersCalls),
   support: () => import('./support.ts').then((m) => m.supportCalls),
 };

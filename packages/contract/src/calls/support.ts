@@ -7,6 +7,7 @@ import {
   supportOpenBody,
   supportRating,
 } from '../support.ts';
+import { uploadedFile } from '../uploads.ts';
 import { type CallDefinition, call } from './define.ts';
 
 /**
@@ -66,5 +67,14 @@ export const supportCalls = {
     params: z.object({ id: wireId() }),
     body: z.object({ rating: supportRating }),
     data: supportConversation,
+  }),
+  uploadSupportAttachment: call({
+    method: 'POST',
+    path: '/support/attachment',
+    summary:
+      'Attach a picture or a PDF to the chat, as a customer or a visitor (multipart/form-data, one part named "file"): checked by its bytes and re-encoded like every upload (over 5 MB: 10034); answers its id, sent with the next message. Served at GET /swx/support/files/{id} to the conversation\'s participants only',
+    auth: false,
+    status: 'live',
+    data: uploadedFile,
   }),
 } as const satisfies Record<string, CallDefinition>;

@@ -55,7 +55,7 @@ export const tradingCalls = {
   updateOptions: call({
     method: 'POST',
     path: '/order/updateOptions',
-    summary: 'Change the stop loss and take profit of one of my open positions',
+    summary: 'Change the stop loss, take profit and trailing stop of one of my open positions',
     auth: true,
     status: 'live',
     body: updateOrderBody,

@@ -1,11 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { KeyRing } from '../../platform/keys.ts';
 import { createMemoryRateLimiter } from '../../platform/ratelimit.ts';
+import { FileStorage } from '../../platform/storage.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { OperatorService } from '../operator/operator.service.ts';
 import { StaffService, type StaffSession } from '../staff/staff.service.ts';
+import { UploadsService } from '../uploads/uploads.service.ts';
 import { HelpService } from './content.help.ts';
 import { ContentService } from './content.service.ts';
 
@@ -31,7 +36,8 @@ describe(`help centre on ${TEST_DB}`, () => {
     t = await openTestDatabase();
     audit = new AuditService(t.db);
     content = new ContentService(t.db, new OperatorService({ db: t.db, audit, production: false }));
-    help = new HelpService(t.db, audit);
+    const storage = new FileStorage(mkdtempSync(join(tmpdir(), 'swx-help-')));
+    help = new HelpService(t.db, audit, new UploadsService({ db: t.db, storage }));
     await content.seed();
     const staff = new StaffService({
       db: t.db,

@@ -55,25 +55,30 @@ const SUMMARY = `
               WHERE d.content_id = c.id), '{}') AS drafts
   FROM contents c`;
 
-export async function listHelpSummaries(db: Queryable, type: number): Promise<HelpSummaryRow[]> {
+/** The items staff edit: the company, policy and other pages (1-3), FAQ articles (5) and notices (6). */
+const EDITED_TYPES = '(1, 2, 3, 5, 6)';
+
+export async function listHelpSummaries(db: Queryable, types: readonly number[]): Promise<HelpSummaryRow[]> {
   return db.query<HelpSummaryRow>(
-    `${SUMMARY} WHERE c.type = $1 ORDER BY c.category, c.sort, c.id LIMIT 1000`,
-    [type],
+    `${SUMMARY} WHERE c.type = ANY($1::smallint[]) ORDER BY c.type, c.category, c.sort, c.id LIMIT 1000`,
+    [types],
   );
 }
 
 export async function findHelpSummary(db: Queryable, id: number): Promise<HelpSummaryRow | null> {
-  const rows = await db.query<HelpSummaryRow>(`${SUMMARY} WHERE c.id = $1 AND c.type IN (5, 6)`, [id]);
+  const rows = await db.query<HelpSummaryRow>(`${SUMMARY} WHERE c.id = $1 AND c.type IN ${EDITED_TYPES}`, [
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
-/** Locks an article of the help centre for a change; null when there is none. */
+/** Locks an article of the help centre, or a page, for a change; null when there is none. */
 export async function lockHelpArticle(
   tx: Queryable,
   id: number,
 ): Promise<{ id: number; published: boolean } | null> {
   const rows = await tx.query<{ id: number; published: boolean }>(
-    'SELECT id, published FROM contents WHERE id = $1 AND type IN (5, 6) FOR UPDATE',
+    `SELECT id, published FROM contents WHERE id = $1 AND type IN ${EDITED_TYPES} FOR UPDATE`,
     [id],
   );
   return rows[0] ?? null;
@@ -216,4 +221,39 @@ export async function searchHelp(
      LIMIT 20`,
     [language, words],
   );
+}
+
+/** The images an item's texts have taken (uploads of purpose content_image), and which item took each. */
+export async function contentImageOwners(tx: Queryable, uploadIds: string[]): Promise<Map<string, number>> {
+  const rows = await tx.query<{ upload_id: string; content_id: number }>(
+    'SELECT upload_id, content_id FROM content_images WHERE upload_id = ANY($1::text[])',
+    [uploadIds],
+  );
+  return new Map(rows.map((row) => [row.upload_id, row.content_id]));
+}
+
+export async function insertContentImages(
+  tx: Queryable,
+  contentId: number,
+  uploadIds: string[],
+  staffId: number,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO content_images (upload_id, content_id, staff_id)
+     SELECT unnest($1::text[]), $2, $3`,
+    [uploadIds, contentId, staffId],
+  );
+}
+
+/**
+ * Is the image shown by a published text of a published item? A draft's image (a draft not
+ * published, or an item unpublished) is not: `src` is the markup's `(/swx/files/<id>)`.
+ */
+export async function imageInPublishedText(db: Queryable, contentId: number, src: string): Promise<boolean> {
+  const rows = await db.query<{ one: number }>(
+    `SELECT 1 AS one FROM contents c JOIN content_translations t ON t.content_id = c.id
+     WHERE c.id = $1 AND c.published AND strpos(t.body, $2) > 0 LIMIT 1`,
+    [contentId, src],
+  );
+  return rows.length > 0;
 }

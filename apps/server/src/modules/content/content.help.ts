@@ -7,17 +7,22 @@ import {
   markupIssues,
   markupPlainText,
   normalizeMarkup,
+  parseMarkup,
 } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { StaffSession } from '../staff/staff.shared.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 import {
+  contentImageOwners,
   draftTexts,
   findHelpSummary,
   type HelpSummaryRow,
   hasEnglishText,
   helpRevisions,
+  imageInPublishedText,
+  insertContentImages,
   insertHelpArticle,
   insertRevision,
   listHelpSummaries,
@@ -65,6 +70,17 @@ function checkedText(text: Text): Text {
   return { language: text.language, title, body };
 }
 
+/** The upload ids of a text's images (the markup keeps only `/swx/files/<id>` images). */
+export function imageIds(body: string): string[] {
+  const ids = parseMarkup(body).flatMap((block) =>
+    block.t === 'img' ? [block.src.slice(block.src.lastIndexOf('/') + 1)] : [],
+  );
+  return [...new Set(ids)];
+}
+
+/** The pages staff edit beside the help centre: company (1), policy (2) and other (3). */
+export const PAGE_TYPES = [1, 2, 3] as const;
+
 /** Up to five words of a search, each as an ILIKE pattern (its % and _ taken literally). */
 export function searchPatterns(q: string): string[] {
   return q
@@ -96,10 +112,16 @@ export function excerptOf(body: string, q: string): string {
 export class HelpService {
   private readonly db: Database;
   private readonly audit: Pick<AuditService, 'appendInTx'>;
+  private readonly uploads: Pick<UploadsService, 'takeInTx'>;
 
-  constructor(db: Database, audit: Pick<AuditService, 'appendInTx'>) {
+  constructor(
+    db: Database,
+    audit: Pick<AuditService, 'appendInTx'>,
+    uploads: Pick<UploadsService, 'takeInTx'>,
+  ) {
     this.db = db;
     this.audit = audit;
+    this.uploads = uploads;
   }
 
   async search(language: Language, q: string): Promise<HelpSearchHit[]> {
@@ -116,8 +138,9 @@ export class HelpService {
     }));
   }
 
-  async list(type: 5 | 6): Promise<HelpArticleSummary[]> {
-    return (await listHelpSummaries(this.db, type)).map(summary);
+  /** FAQ articles (5), notices (6), or the company and policy pages. */
+  async list(type: 5 | 6 | 'pages'): Promise<HelpArticleSummary[]> {
+    return (await listHelpSummaries(this.db, type === 'pages' ? PAGE_TYPES : [type])).map(summary);
   }
 
   async article(id: number, db: Queryable = this.db): Promise<HelpArticle> {
@@ -161,6 +184,7 @@ export class HelpService {
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'slug', issue: 'taken' }]);
     const id = await this.db.transaction(async (tx) => {
       const created = await insertHelpArticle(tx, input);
+      await this.takeImages(tx, staff, created, text.body);
       await upsertDraft(tx, { id: created, ...text, staffId: staff.staffId });
       await insertRevision(tx, { id: created, ...text, action: 'created', staff });
       await this.audited(tx, staff, 'content.help.created', created, {
@@ -178,6 +202,7 @@ export class HelpService {
     const text = checkedText(input);
     await this.db.transaction(async (tx) => {
       if (!(await lockHelpArticle(tx, id))) throw new ApiError(Code.NOT_FOUND);
+      await this.takeImages(tx, staff, id, text.body);
       await upsertDraft(tx, { id, ...text, staffId: staff.staffId });
       await insertRevision(tx, { id, ...text, action: 'draft', staff });
       await this.audited(tx, staff, 'content.help.draft_saved', id, { language: text.language });
@@ -207,6 +232,42 @@ export class HelpService {
       await this.audited(tx, staff, 'content.help.unpublished', id, {});
     });
     return this.article(id);
+  }
+
+  /**
+   * The text's images, each this item's already or a content image the staff member uploaded and
+   * no text took yet (taken now, for this item). Anything else (a customer's upload, another
+   * item's image, an id that is no upload): 10026 `[{path: 'body', issue: 'image'}]`.
+   */
+  private async takeImages(tx: Queryable, staff: Staff, id: number, body: string): Promise<void> {
+    const ids = imageIds(body);
+    if (ids.length === 0) return;
+    const owners = await contentImageOwners(tx, ids);
+    if (ids.some((upload) => owners.has(upload) && owners.get(upload) !== id))
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'body', issue: 'image' }]);
+    const fresh = ids.filter((upload) => !owners.has(upload));
+    if (fresh.length === 0) return;
+    try {
+      await this.uploads.takeInTx(
+        tx,
+        `staff:${staff.staffId}`,
+        fresh.map((upload) => ({ path: 'body', id: upload, purpose: 'content_image' as const })),
+        `content:${id}`,
+      );
+    } catch (error) {
+      // Not this staff member's upload, not a content image, or taken already: all one refusal.
+      if (error instanceof ApiError)
+        throw new ApiError(Code.INVALID_INPUT, [{ path: 'body', issue: 'image' }]);
+      throw error;
+    }
+    await insertContentImages(tx, id, fresh, staff.staffId);
+  }
+
+  /** Customers and visitors see an image only while a published text of a published item shows it. */
+  async imageIsPublic(upload: { id: string; usedFor: string | null }): Promise<boolean> {
+    const taker = /^content:(\d+)$/.exec(upload.usedFor ?? '');
+    if (!taker) return false;
+    return imageInPublishedText(this.db, Number(taker[1]), `(/swx/files/${upload.id})`);
   }
 
   private audited(tx: Queryable, staff: Staff, action: string, id: number, data: Record<string, unknown>) {

@@ -11,6 +11,7 @@ import {
   LANGUAGES,
   type Language,
   markupIssues,
+  normalizeMarkup,
 } from '@swx/contract';
 import { z } from 'zod';
 import type { Database } from '../../platform/db.ts';
@@ -157,6 +158,21 @@ export class ContentService {
     }));
   }
 
+  /** A text as customers will read it: a page's settings filled in, a help article's as it is. */
+  async preview(language: Language, type: number, body: string): Promise<{ body: string }> {
+    const text = normalizeMarkup(body);
+    return { body: HELP_TYPES.includes(type) ? text : await this.renderPage(language, text) };
+  }
+
+  /** A page's text with the operator settings filled in: the markup customers read. */
+  private async renderPage(language: Language, body: string): Promise<string> {
+    return renderTemplate(
+      body,
+      operatorValues(await this.operator.info(), language),
+      sentenceJoiner(language),
+    );
+  }
+
   async get(language: Language, id: number): Promise<ContentDetail> {
     const row = await findContent(this.db, language, id);
     if (!row) throw new ApiError(Code.NOT_FOUND);
@@ -168,11 +184,7 @@ export class ContentService {
       title: row.title,
       body: HELP_TYPES.includes(row.type)
         ? row.body
-        : renderTemplate(
-            row.body,
-            operatorValues(await this.operator.info(), language),
-            sentenceJoiner(isLanguage(row.language) ? row.language : language),
-          ),
+        : await this.renderPage(isLanguage(row.language) ? row.language : language, row.body),
       language: row.language,
       updatedAt: new Date(row.updated_at).toISOString(),
     };

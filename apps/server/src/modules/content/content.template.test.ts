@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EMPTY_OPERATOR_SETTINGS, LANGUAGES, type OperatorSettings } from '@swx/contract';
+import { EMPTY_OPERATOR_SETTINGS, LANGUAGES, markupIssues, type OperatorSettings } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
 import { HARBOUR_IDENTITY } from '../../../../../tests/support/operator.ts';
 import { operatorValues, renderTemplate, sentenceJoiner } from './content.template.ts';
@@ -24,16 +24,22 @@ const seed = (language: string) =>
 describe('content templates', () => {
   it('keeps a line only when its settings and conditions hold, and drops an emptied block with its heading', () => {
     const body = [
-      '{?sandbox}Sandbox\nNo firm runs this.',
-      'Who we are\n{?company}Run by {company}.\nCompany number: {registrationNumber}.\nWe trade.',
-      'Contact\nEmail: {supportEmail}.\nPhone: {supportPhone}.',
+      '{?sandbox}## Sandbox',
+      'No firm runs this.',
+      '## Who we are',
+      '{?company}Run by {company}.\nCompany number: {registrationNumber}.\nWe trade.',
+      '- Email: {supportEmail}\n- Phone: {supportPhone}',
+      '## Contact',
+      'Email: {supportEmail}.\nPhone: {supportPhone}.',
     ].join('\n\n');
     expect(renderTemplate(body, { sandbox: 'yes' })).toBe(
-      'Sandbox\nNo firm runs this.\n\nWho we are\nWe trade.',
+      '## Sandbox\n\nNo firm runs this.\n\n## Who we are\n\nWe trade.',
     );
     expect(renderTemplate(body, { company: 'Acme Ltd', supportEmail: 'a@acme.com' })).toBe(
-      'Who we are\nRun by Acme Ltd. We trade.\n\nContact\nEmail: a@acme.com.',
+      '## Who we are\n\nRun by Acme Ltd. We trade.\n\n- Email: a@acme.com\n\n## Contact\n\nEmail: a@acme.com.',
     );
+    // What comes out is markup the help centre's rules accept.
+    expect(markupIssues(renderTemplate(body, { company: 'Acme Ltd' }))).toEqual([]);
   });
 
   it('formats the risk figure, its date and the country in the reader language', () => {
@@ -65,9 +71,10 @@ describe('content templates', () => {
         );
         for (const text of [sandbox, operated, unnamed]) {
           expect(text, `${language} ${item.slug}`).not.toMatch(/[[\]{}]/);
+          expect(markupIssues(text), `${language} ${item.slug}`).toEqual([]);
           expect(text).not.toContain('.localhost');
         }
-        const statement = seed(language)[0]?.body.split('\n')[1] ?? '';
+        const statement = seed(language)[0]?.body.split('\n')[2] ?? '';
         expect(statement.length).toBeGreaterThan(20);
         expect(sandbox, `${language} ${item.slug}`).toContain(statement);
         expect(operated).not.toContain(statement);

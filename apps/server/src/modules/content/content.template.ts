@@ -1,14 +1,14 @@
 import { isRtl, LANGUAGE_TAGS, type Language, localizedFor, type OperatorSettings } from '@swx/contract';
 
 /**
- * The content pages' text is a template filled from the operator settings (DESIGN §2 rule 9), so
- * what is not set is not shown:
+ * The content pages' text is the help centre's markup (the contract's `markup.ts`) and a template
+ * filled from the operator settings (DESIGN §2 rule 9), so what is not set is not shown:
  *
  * - `{name}` is replaced by a setting; a line naming a setting that is not set is left out;
- * - a line (or a block's heading) starting with `{?name}` is kept only when the setting is set,
+ * - a line (a heading's included) starting with `{?name}` is kept only when the setting is set,
  *   `{?!name}` only when it is not (`{?sandbox}`: a sandbox run with no operator named);
- * - blocks are separated by blank lines and a block's first line is its heading when more lines
- *   follow; a block with no line left is left out with its heading.
+ * - blocks are separated by blank lines; a `## heading` block opens a section, and a section with
+ *   no line left (or whose heading's condition fails) is left out with its heading.
  */
 export type TemplateValues = Readonly<Record<string, string | undefined>>;
 
@@ -77,22 +77,31 @@ function renderLine(line: string, values: TemplateValues): string | null {
   return text.replace(TOKEN, (_, name: string) => values[name] ?? '');
 }
 
+const LIST_LINE = /^(?:[-*]|\d{1,3}\.)\s+/;
+
 /**
- * Renders a body. The lines kept in a block are joined into one paragraph with `joiner` (a space,
- * or nothing for Chinese and Japanese), as the pages show a block's text as one paragraph.
+ * Renders a body into markup. The lines kept in a paragraph are joined into one line with
+ * `joiner` (a space, or nothing for Chinese and Japanese); a list keeps its lines.
  */
 export function renderTemplate(body: string, values: TemplateValues, joiner = ' '): string {
   const blocks: string[] = [];
+  let sectionShown = true;
+  let heading: string | null = null;
   for (const block of body.split(/\n{2,}/)) {
     const lines = block.split('\n');
-    const hasHeading = lines.length > 1;
-    const heading = hasHeading ? renderLine(lines[0] ?? '', values) : null;
-    if (hasHeading && heading === null) continue;
-    const kept = (hasHeading ? lines.slice(1) : lines)
+    if (lines.length === 1 && /^#{2,3}\s/.test((lines[0] ?? '').replace(CONDITIONS, ''))) {
+      heading = renderLine(lines[0] ?? '', values);
+      sectionShown = heading !== null;
+      continue;
+    }
+    if (!sectionShown) continue;
+    const kept = lines
       .map((line) => renderLine(line, values))
       .filter((line): line is string => line !== null && line.trim() !== '');
     if (kept.length === 0) continue;
-    blocks.push([...(heading === null ? [] : [heading]), kept.join(joiner)].join('\n'));
+    if (heading !== null) blocks.push(heading);
+    heading = null;
+    blocks.push(kept.join(kept.every((line) => LIST_LINE.test(line)) ? '\n' : joiner));
   }
   return blocks.join('\n\n');
 }

@@ -105,16 +105,31 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
       if (run.to > d.to) d.to = run.to;
     }
   }
-  for (const d of digest.values())
-    await tell(ctx, d.userId, 'earn_income', {
+  // The digests in statements of DIGESTS_AT_ONCE notices (a day of 100,000 customers is 100 statements).
+  const notices = [...digest.values()].map((d) => ({
+    userId: d.userId,
+    language: 'en' as const,
+    kind: 'earn_income' as const,
+    params: {
       day: d.from === d.to ? d.from : `${d.from} – ${d.to}`,
       book: d.book,
       count: String(d.n),
       amounts: EARN_ASSETS.filter((asset) => d.amounts.has(asset))
         .map((asset) => `${formatMinor(d.amounts.get(asset) ?? 0n, ASSET_SCALES[asset])} ${asset}`)
         .join('; '),
-    });
+    },
+  }));
+  for (let i = 0; i < notices.length; i += DIGESTS_AT_ONCE) {
+    const chunk = notices.slice(i, i + DIGESTS_AT_ONCE);
+    try {
+      await ctx.notices.notifyManyInTx(ctx.db, chunk);
+    } catch (error) {
+      ctx.logger?.warn({ err: error, customers: chunk.length }, 'earn: income notices failed');
+    }
+  }
 }
+
+const DIGESTS_AT_ONCE = 1000;
 
 /** A notice after the money moved: a failure is logged, never undoes a payment. */
 async function tell(ctx: EarnContext, userId: number, kind: string, params: Record<string, string>) {

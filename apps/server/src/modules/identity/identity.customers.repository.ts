@@ -54,6 +54,15 @@ export async function findCustomer(db: Queryable, id: number): Promise<CustomerR
   return rows[0] ? toCustomer(rows[0]) : null;
 }
 
+/** The languages of some customers by id (one read for a block of deposits' notices). */
+export async function languagesOf(db: Queryable, ids: number[]): Promise<Map<number, string>> {
+  const rows = await db.query<{ id: string; language: string }>(
+    'SELECT id, language FROM users WHERE id = ANY($1::bigint[])',
+    [ids],
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.language]));
+}
+
 /** Usernames of some customers by id. */
 export async function userNamesOf(db: Queryable, ids: number[]): Promise<Map<number, string>> {
   const rows = await db.query<{ id: string; user_name: string }>(

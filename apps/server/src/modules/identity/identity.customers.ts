@@ -3,6 +3,7 @@ import {
   type CustomerRow,
   countLiveSessions,
   findCustomer,
+  languagesOf,
   searchCustomers,
   setCustomerStatus,
   userNamesOf,
@@ -47,6 +48,11 @@ export class CustomerDirectory {
 
   get(userId: number): Promise<CustomerRow | null> {
     return findCustomer(this.db, userId);
+  }
+
+  /** The languages of some customers by id, in one read. */
+  async languagesOf(ids: number[]): Promise<Map<number, string>> {
+    return ids.length === 0 ? new Map() : languagesOf(this.db, [...new Set(ids)]);
   }
 
   async namesOf(ids: number[]): Promise<Map<number, string>> {

@@ -144,7 +144,8 @@ export async function writeBatch(
      ), balances AS (
        UPDATE ledger_accounts a SET balance = a.balance + d.balance, held = a.held + d.held
        FROM unnest($25::bigint[], $26::numeric[], $27::numeric[]) AS d(account_id, balance, held)
-       WHERE a.id = d.account_id
+       -- = ANY gives the planner the primary key's index: without it, it may hash every account.
+       WHERE a.id = d.account_id AND a.id = ANY($25::bigint[])
      )
      SELECT 'entry' AS what, id, idempotency_key AS key, created_at FROM new_entries
      UNION ALL

@@ -5,6 +5,7 @@ import { type HoldRow, holdsByKeys, holdsByResolutionKeys, lockHolds } from './l
 import {
   DEFAULT_MAX_QUEUED,
   entryResult,
+  holdKeyOf,
   isEntry,
   keyOf,
   type Locked,
@@ -105,18 +106,59 @@ export class LedgerBatcher {
   }
 
   transfer<R>(request: TransferRequest<R>): Promise<EntryResult<R>> {
-    const attach = request.attach;
-    if (attach && (attach.kind !== request.kind || this.channels.get(attach.kind) !== attach.channel))
-      return Promise.reject(
-        new LedgerError('invalid_request', `no attachment of ${attach.kind} registered for ${request.kind}`),
-      );
+    const strange = this.strangeAttachment(request);
+    if (strange) return Promise.reject(strange);
     return new Promise((resolve, reject) => {
-      this.enqueue({ type: 'transfer', request }, reject, (written) => {
-        if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a transfer'));
-        const attached = written.replayed ? undefined : (written.attached as R | undefined);
-        resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
+      this.enqueue({ type: 'transfer', request }, reject, this.answerTransfer(resolve, reject));
+    });
+  }
+
+  /**
+   * Many transfers queued together: they go into ONE batch (one transaction, one set-based write),
+   * never split between two, each still accepted or refused on its own. Answers each, in order.
+   * Refused at once as a whole (`unavailable`) when the queue cannot take them all.
+   */
+  transfers<R>(requests: readonly TransferRequest<R>[]): Promise<PromiseSettledResult<EntryResult<R>>[]> {
+    if (this.queue.length + requests.length > this.maxQueued) {
+      this.stats.refusedFull += 1;
+      const full = new LedgerError('unavailable', `the ledger queue is full (${this.maxQueued} operations)`);
+      return Promise.resolve(requests.map(() => ({ status: 'rejected' as const, reason: full })));
+    }
+    const group = Symbol('transfers');
+    const answers = requests.map((request) => {
+      const strange = this.strangeAttachment(request);
+      if (strange) return Promise.reject(strange);
+      return new Promise<EntryResult<R>>((resolve, reject) => {
+        const op: Operation = { type: 'transfer', request };
+        this.queue.push({
+          op,
+          hash: requestHash(op),
+          group,
+          resolve: this.answerTransfer(resolve, reject),
+          reject,
+        });
       });
     });
+    if (!this.running) void this.drain();
+    return Promise.allSettled(answers);
+  }
+
+  private strangeAttachment(request: TransferRequest<unknown>): LedgerError | null {
+    const attach = request.attach;
+    return attach && (attach.kind !== request.kind || this.channels.get(attach.kind) !== attach.channel)
+      ? new LedgerError('invalid_request', `no attachment of ${attach.kind} registered for ${request.kind}`)
+      : null;
+  }
+
+  private answerTransfer<R>(
+    resolve: (result: EntryResult<R>) => void,
+    reject: (error: unknown) => void,
+  ): (written: Written) => void {
+    return (written) => {
+      if (!isEntry(written)) return reject(new Error('the ledger answered a hold for a transfer'));
+      const attached = written.replayed ? undefined : (written.attached as R | undefined);
+      resolve(attached === undefined ? entryResult(written) : { ...entryResult(written), attached });
+    };
   }
 
   postHold<R>(request: PostHoldRequest<R>): Promise<EntryResult<R>> {
@@ -170,13 +212,18 @@ export class LedgerBatcher {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        await this.runBatch(batch);
-      }
+      while (this.queue.length > 0) await this.runBatch(this.nextBatch());
     } finally {
       this.running = false;
     }
+  }
+
+  /** The next batch: up to MAX_BATCH operations, and the rest of a group (`transfers`) it took a part of. */
+  private nextBatch(): Pending[] {
+    let end = Math.min(MAX_BATCH, this.queue.length);
+    const group = this.queue[end - 1]?.group;
+    if (group !== undefined) while (this.queue[end]?.group === group) end += 1;
+    return this.queue.splice(0, end);
   }
 
   private async runBatch(batch: Pending[], retried = false): Promise<void> {
@@ -260,7 +307,10 @@ async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locke
     [...accountIds].sort((a, b) => a - b),
     keysOf(['transfer', 'post']),
   );
-  const heldKeys = await holdsByKeys(tx, keysOf(['hold']));
+  const heldKeys = await holdsByKeys(
+    tx,
+    batch.flatMap((p) => holdKeyOf(p.op) ?? []),
+  );
   const resolutions = await holdsByResolutionKeys(tx, keysOf(['post', 'void']));
   return {
     locked: { holds, accounts: new Map(accounts.map((a) => [a.id, a])) },

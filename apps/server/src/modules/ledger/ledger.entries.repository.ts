@@ -77,8 +77,10 @@ const ownerEntryOf = (r: EntryRow): OwnerEntry => ({
 
 /** Entries that touched an owner's accounts in a book, newest first, with filters. */
 export async function entryLinesOfOwner(db: Queryable, filter: OwnerEntryFilter): Promise<EntryLine[]> {
-  const rows = await db.query<EntryRow & { asset: string; amount: string; account_kind: string }>(
-    `SELECT ${ENTRY_COLUMNS}, p.asset, p.amount, a.kind AS account_kind
+  const rows = await db.query<
+    EntryRow & { asset: string; amount: string; account_kind: string; line_reference: string | null }
+  >(
+    `SELECT ${ENTRY_COLUMNS}, p.asset, p.amount, a.kind AS account_kind, p.reference AS line_reference
      FROM ledger_postings p
      JOIN ledger_accounts a ON a.id = p.account_id
      JOIN ledger_entries e ON e.id = p.entry_id
@@ -87,8 +89,10 @@ export async function entryLinesOfOwner(db: Queryable, filter: OwnerEntryFilter)
        ${ENTRY_PAGE}`,
     ownerEntryParams(filter),
   );
+  // A compound entry's line carries its holding's reference: the customer's line shows it.
   return rows.map((r) => ({
     ...ownerEntryOf(r),
+    reference: r.line_reference ?? r.reference,
     asset: r.asset,
     amount: BigInt(r.amount),
     accountKind: r.account_kind,
@@ -120,6 +124,9 @@ export type EntryPosting = {
   accountKind: string;
   asset: string;
   amount: bigint;
+  /** A compound entry's line (ledger.bulk.ts): its own key and reference; null on other postings. */
+  lineKey: string | null;
+  lineReference: string | null;
 };
 
 /** Every posting of the given entries with its account's owner and kind, by entry then account. */
@@ -132,8 +139,10 @@ export async function postingsOfEntries(db: Queryable, entryIds: readonly number
     kind: string;
     asset: string;
     amount: string;
+    idempotency_key: string | null;
+    reference: string | null;
   }>(
-    `SELECT p.entry_id, p.account_id, a.owner_id, a.kind, p.asset, p.amount
+    `SELECT p.entry_id, p.account_id, a.owner_id, a.kind, p.asset, p.amount, p.idempotency_key, p.reference
      FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
      WHERE p.entry_id = ANY($1::bigint[])
      ORDER BY p.entry_id DESC, p.account_id`,
@@ -146,6 +155,8 @@ export async function postingsOfEntries(db: Queryable, entryIds: readonly number
     accountKind: r.kind,
     asset: r.asset,
     amount: BigInt(r.amount),
+    lineKey: r.idempotency_key,
+    lineReference: r.reference,
   }));
 }
 

@@ -10,32 +10,46 @@ import type { Queryable } from '../../platform/db.ts';
 export type FeeDay = { ownerId: number; day: string; asset: string; fee: bigint };
 
 /**
+ * The tail of a query whose first CTE `src` (id, day) names entries: per customer, day and asset,
+ * what the `fees` system accounts were credited (net) by those entries that debited exactly one
+ * customer, that customer (`$5`: only these customers, or null for all). One pass over the entries'
+ * postings, the payer found by a window over each entry: no join of an aggregate per row, whose
+ * estimate (one fees account, few postings) once led the planner into a loop over every entry.
+ */
+const FEES_BY_PAYER = `, x AS (
+       SELECT src.day, p.asset, p.amount, a.owner_id, a.kind,
+         min(a.owner_id) FILTER (WHERE p.amount < 0) OVER w AS payer,
+         max(a.owner_id) FILTER (WHERE p.amount < 0) OVER w AS payer_max
+       FROM src JOIN ledger_postings p ON p.entry_id = src.id JOIN ledger_accounts a ON a.id = p.account_id
+       WINDOW w AS (PARTITION BY p.entry_id)
+     )
+     SELECT payer AS owner_id, day, asset, sum(amount)::text AS fee FROM x
+     WHERE owner_id IS NULL AND kind = 'fees' AND payer = payer_max
+       AND ($5::bigint[] IS NULL OR payer = ANY($5::bigint[]))
+     GROUP BY 1, 2, 3`;
+
+async function feesByPayer(db: Queryable, src: string, params: unknown[]): Promise<FeeDay[]> {
+  const rows = await db.query<{ owner_id: string; day: string; asset: string; fee: string }>(
+    `WITH src AS (${src})${FEES_BY_PAYER}`,
+    params,
+  );
+  return rows.map((r) => ({ ownerId: Number(r.owner_id), day: r.day, asset: r.asset, fee: BigInt(r.fee) }));
+}
+
+/**
  * Per customer, UTC day and asset: what the `fees` system accounts of `book` were credited (net)
  * in entries of `kinds` created in [from, to) that debited exactly one customer, that customer's.
  */
-export async function feesByOwnerDay(
+export function feesByOwnerDay(
   db: Queryable,
   q: { book: Book; from: string; to: string; kinds: readonly string[]; ownerIds: readonly number[] | null },
 ): Promise<FeeDay[]> {
-  const rows = await db.query<{ owner_id: string; day: string; asset: string; fee: string }>(
-    `WITH e AS (
-       SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM ledger_entries
-       WHERE book = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz AND kind = ANY($4::text[])
-     ), payer AS (
-       SELECT p.entry_id, min(a.owner_id) AS owner_id
-       FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
-       WHERE p.entry_id IN (SELECT id FROM e) AND p.amount < 0 AND a.owner_id IS NOT NULL
-       GROUP BY p.entry_id HAVING count(DISTINCT a.owner_id) = 1
-     )
-     SELECT payer.owner_id, e.day, f.asset, sum(f.amount)::text AS fee
-     FROM e JOIN payer ON payer.entry_id = e.id
-     JOIN ledger_postings f ON f.entry_id = e.id
-     JOIN ledger_accounts fa ON fa.id = f.account_id AND fa.owner_id IS NULL AND fa.kind = 'fees'
-     WHERE $5::bigint[] IS NULL OR payer.owner_id = ANY($5::bigint[])
-     GROUP BY 1, 2, 3`,
+  return feesByPayer(
+    db,
+    `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM ledger_entries
+     WHERE book = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz AND kind = ANY($4::text[])`,
     [q.book, q.from, q.to, q.kinds, q.ownerIds],
   );
-  return rows.map((r) => ({ ownerId: Number(r.owner_id), day: r.day, asset: r.asset, fee: BigInt(r.fee) }));
 }
 
 /**
@@ -108,28 +122,16 @@ export type FeeReversal = { ownerId: number; day: string; asset: string; fee: bi
  * customer: per customer, the original entry's UTC day and asset, what the `fees` accounts were
  * credited (net) by the entries reversed (the fee the reversal gave back).
  */
-export async function feeReversals(
+export function feeReversals(
   db: Queryable,
   q: { book: Book; from: string; to: string; kinds: readonly string[] },
 ): Promise<FeeReversal[]> {
-  const rows = await db.query<{ owner_id: string; day: string; asset: string; fee: string }>(
-    `WITH o AS (
-       SELECT e.id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
-       FROM ledger_entries r JOIN ledger_entries e ON e.id = r.reverses_entry_id
-       WHERE r.book = $1 AND r.kind = 'reversal' AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz
-         AND e.kind = ANY($4::text[])
-     ), payer AS (
-       SELECT p.entry_id, min(a.owner_id) AS owner_id
-       FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
-       WHERE p.entry_id IN (SELECT id FROM o) AND p.amount < 0 AND a.owner_id IS NOT NULL
-       GROUP BY p.entry_id HAVING count(DISTINCT a.owner_id) = 1
-     )
-     SELECT payer.owner_id, o.day, f.asset, sum(f.amount)::text AS fee
-     FROM o JOIN payer ON payer.entry_id = o.id
-     JOIN ledger_postings f ON f.entry_id = o.id
-     JOIN ledger_accounts fa ON fa.id = f.account_id AND fa.owner_id IS NULL AND fa.kind = 'fees'
-     GROUP BY 1, 2, 3`,
-    [q.book, q.from, q.to, q.kinds],
+  return feesByPayer(
+    db,
+    `SELECT e.id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+     FROM ledger_entries r JOIN ledger_entries e ON e.id = r.reverses_entry_id
+     WHERE r.book = $1 AND r.kind = 'reversal' AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz
+       AND e.kind = ANY($4::text[])`,
+    [q.book, q.from, q.to, q.kinds, null],
   );
-  return rows.map((r) => ({ ownerId: Number(r.owner_id), day: r.day, asset: r.asset, fee: BigInt(r.fee) }));
 }

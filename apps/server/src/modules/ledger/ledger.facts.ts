@@ -9,8 +9,9 @@ import {
   ownersWithStandingCredit,
   reversalsOfCredits,
 } from './ledger.facts.repository.ts';
+import { type KindBalance, ownerBalancesAt, ownersActiveIn } from './ledger.history.repository.ts';
 
-export type { FeeDay, FeeReversal };
+export type { FeeDay, FeeReversal, KindBalance };
 
 const DAY_MS = 86_400_000;
 const dayStart = (day: string) => `${day}T00:00:00.000Z`;
@@ -18,7 +19,8 @@ const nextDayStart = (day: string) => new Date(Date.parse(dayStart(day)) + DAY_M
 
 /**
  * What the journal says of customers' activity, read for programmes that reward it (invites):
- * fees collected from a customer per day, a customer's first deposit or trade, deposits reversed.
+ * fees collected from a customer per day, a customer's first deposit or trade, deposits reversed;
+ * and, for statements (papers), an owner's balances at an instant and who was active in a window.
  * Read only; balances stay the ledger service's.
  */
 export class LedgerFacts {
@@ -74,5 +76,15 @@ export class LedgerFacts {
     kinds: readonly EntryKind[];
   }): Promise<FeeReversal[]> {
     return feeReversals(this.db, { ...q, from: dayStart(q.from), to: nextDayStart(q.to) });
+  }
+
+  /** An owner's balances per asset and account kind at an instant (postings of entries made before it). */
+  balancesAt(q: { book: Book; ownerId: number; at: string }): Promise<KindBalance[]> {
+    return ownerBalancesAt(this.db, q);
+  }
+
+  /** The customers and assets with a posting in entries made in [from, to) (instants). */
+  activeOwners(q: { book: Book; from: string; to: string }): Promise<{ ownerId: number; asset: string }[]> {
+    return ownersActiveIn(this.db, q);
   }
 }

@@ -24,13 +24,22 @@ export type Operation =
   | { type: 'void'; request: VoidHoldRequest<unknown> };
 
 /** What a batch answers for one operation: the entry it wrote (or replayed), or the hold. */
-export type WrittenEntry = { entryId: number; createdAt: string; replayed: boolean; attached?: unknown };
+export type WrittenEntry = {
+  entryId: number;
+  createdAt: string;
+  replayed: boolean;
+  attached?: unknown;
+  /** The hold a `holdCredit` transfer placed. */
+  holdId?: number;
+};
 export type WrittenHold = { holdId: number; replayed: boolean; attached?: unknown };
 export type Written = WrittenEntry | WrittenHold;
 
 export type Pending = {
   op: Operation;
   hash: string;
+  /** Operations queued together (`LedgerBatcher.transfers`) share one batch: never split between two. */
+  group?: symbol;
   resolve: (written: Written) => void;
   reject: (error: unknown) => void;
 };
@@ -72,6 +81,13 @@ export function keySlot(op: Operation): string {
   return `${op.type === 'void' ? 'post' : op.type}:${keyOf(op)}`;
 }
 
+/** The key of the hold an operation places: a hold's own, or a `holdCredit` transfer's. */
+export function holdKeyOf(op: Operation): string | null {
+  if (op.type === 'hold') return op.request.idempotencyKey;
+  if (op.type === 'transfer') return op.request.holdCredit?.idempotencyKey ?? null;
+  return null;
+}
+
 export function isEntry(written: Written): written is WrittenEntry {
   return 'entryId' in written;
 }
@@ -80,8 +96,10 @@ export function entryResult(written: WrittenEntry): {
   entryId: number;
   createdAt: string;
   replayed: boolean;
+  holdId?: number;
 } {
-  return { entryId: written.entryId, createdAt: written.createdAt, replayed: written.replayed };
+  const result = { entryId: written.entryId, createdAt: written.createdAt, replayed: written.replayed };
+  return written.holdId === undefined ? result : { ...result, holdId: written.holdId };
 }
 
 /** What an operation does to each account: balance and held deltas, and the posting lines. */

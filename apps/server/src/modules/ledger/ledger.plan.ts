@@ -1,8 +1,9 @@
-import type { HoldRow, NewPosting } from './ledger.batch.repository.ts';
+import type { HoldRow, NewHold, NewPosting } from './ledger.batch.repository.ts';
 import {
   type Accepted,
   conflict,
   type Effect,
+  holdKeyOf,
   keyOf,
   keySlot,
   type Locked,
@@ -12,8 +13,9 @@ import {
   type Stored,
   type Written,
 } from './ledger.operations.ts';
-import type { AccountRow } from './ledger.repository.ts';
+import { type AccountRow, COMPOUND_LINE } from './ledger.repository.ts';
 import {
+  type CreditHold,
   type HoldRequest,
   LedgerError,
   type PostHoldRequest,
@@ -59,6 +61,12 @@ export function applyBatch(
       outcomes.set(item, replay);
       continue;
     }
+    // A transfer's hold (`holdCredit`) takes its key among the holds' as a hold does.
+    const holdSlot = item.op.type === 'transfer' ? holdKeyOf(item.op) : null;
+    if (holdSlot !== null && keyHashes.has(`hold:${holdSlot}`)) {
+      outcomes.set(item, conflict(holdSlot));
+      continue;
+    }
     const effect = plan(item.op, item.hash, locked);
     if (effect instanceof LedgerError) {
       outcomes.set(item, effect);
@@ -77,6 +85,7 @@ export function applyBatch(
       continue;
     }
     keyHashes.set(slot, item.hash);
+    if (holdSlot !== null) keyHashes.set(`hold:${holdSlot}`, item.hash);
     live.add(effect);
     if (effect.resolution) {
       const hold = locked.holds.get(effect.resolution.holdId);
@@ -141,10 +150,17 @@ function replayOfStored(item: Pending, stored: Stored): Written | Error | null {
   const key = keyOf(item.op);
   if (item.op.type === 'transfer' || item.op.type === 'post') {
     const entry = stored.entries.get(key);
-    if (entry)
-      return entry.requestHash === item.hash
-        ? { entryId: entry.id, createdAt: entry.createdAt, replayed: true }
-        : conflict(key);
+    const holdKey = holdKeyOf(item.op);
+    const hold = holdKey === null ? undefined : stored.holds.get(holdKey);
+    if (entry) {
+      // A compound entry's line under this key (a bulk run paid it): the transfer is that payment.
+      if (entry.requestHash !== item.hash && entry.requestHash !== COMPOUND_LINE) return conflict(key);
+      return hold
+        ? { entryId: entry.id, createdAt: entry.createdAt, replayed: true, holdId: hold.id }
+        : { entryId: entry.id, createdAt: entry.createdAt, replayed: true };
+    }
+    // The hold's key names a hold that no entry of this request placed.
+    if (holdKey !== null && hold) return conflict(holdKey);
   }
   if (item.op.type === 'hold') {
     const hold = stored.holds.get(key);
@@ -200,9 +216,12 @@ function planTransfer(
   if (postings.length < 2) return new LedgerError('invalid_request', 'an entry needs at least two postings');
   if ([...sums.values()].some((s) => s !== 0n))
     return new LedgerError('invalid_request', 'postings must net to zero per asset');
+  const hold = r.holdCredit ? creditHold(r, r.holdCredit, hash, accounts, deltas) : undefined;
+  if (hold instanceof LedgerError) return hold;
   return {
     deltas,
     postings,
+    ...(hold ? { hold } : {}),
     entry: {
       book: r.book,
       kind: r.kind,
@@ -222,8 +241,42 @@ function planTransfer(
         postings: postings.map((p) => ({ account: p.accountId, asset: p.asset, amount: p.amount })),
         reference: r.reference ?? null,
         reason: r.reason ?? null,
+        ...(hold
+          ? { hold: { account: hold.accountId, amount: hold.amount, reference: hold.reference } }
+          : {}),
       },
     },
+  };
+}
+
+/**
+ * The hold a transfer places on the account it credits (`holdCredit`): the credited amount, held
+ * in the same effect (held grows with the balance), so the account's available amount is never
+ * changed by the entry.
+ */
+function creditHold(
+  r: TransferRequest<unknown>,
+  h: CreditHold,
+  hash: string,
+  accounts: Map<number, AccountRow>,
+  deltas: Map<number, { balance: bigint; held: bigint }>,
+): NewHold | LedgerError {
+  const delta = deltas.get(h.accountId);
+  const account = accounts.get(h.accountId);
+  if (!delta || !account || delta.balance <= 0n)
+    return new LedgerError('invalid_request', 'a transfer holds only what it credits to one of its accounts');
+  if (h.idempotencyKey.length < 8 || h.idempotencyKey.length > 200)
+    return new LedgerError('invalid_request', 'an idempotency key has 8 to 200 characters');
+  delta.held = delta.balance;
+  return {
+    accountId: h.accountId,
+    book: r.book,
+    asset: account.asset,
+    amount: delta.balance,
+    idempotencyKey: h.idempotencyKey,
+    requestHash: hash,
+    reference: h.reference ?? null,
+    actor: r.actor,
   };
 }
 

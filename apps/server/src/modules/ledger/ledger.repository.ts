@@ -100,11 +100,18 @@ export async function lockAccounts(tx: Queryable, ids: readonly number[]): Promi
 }
 
 /**
+ * The request hash read back for a key that names a compound entry's posting (a bulk run's
+ * line, ledger.bulk.ts): a transfer under that key replays that entry (ledger.plan.ts).
+ */
+export const COMPOUND_LINE = 'compound-line';
+
+/**
  * Locks accounts in id order (as `lockAccounts`) and reads which of `entryKeys` already name an
- * entry, in ONE statement: a batch's first step in one round trip. Both read the statement's
- * snapshot: after waiting for a lock another node's batch held, an entry that batch committed
- * under one of the keys is not seen here, and inserting it again fails on the key's unique index
- * (the batcher then retries each operation alone, and the retry replays it).
+ * entry (its own key, or a compound entry's posting key: `COMPOUND_LINE`), in ONE statement: a
+ * batch's first step in one round trip. Both read the statement's snapshot: after waiting for a
+ * lock another node's batch held, an entry that batch committed under one of the keys is not seen
+ * here, and inserting it again fails on the key's unique index or the keys' trigger (0053; the
+ * batcher then retries each operation alone, and the retry replays it).
  */
 export async function lockAccountsReadingKeys(
   tx: Queryable,
@@ -129,7 +136,11 @@ export async function lockAccountsReadingKeys(
      FROM locked
      UNION ALL
      SELECT 'entry', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, idempotency_key, request_hash, created_at
-     FROM ledger_entries WHERE idempotency_key = ANY($2::text[])`,
+     FROM ledger_entries WHERE idempotency_key = ANY($2::text[])
+     UNION ALL
+     SELECT 'entry', e.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, p.idempotency_key, '${COMPOUND_LINE}', e.created_at
+     FROM ledger_postings p JOIN ledger_entries e ON e.id = p.entry_id
+     WHERE p.idempotency_key IS NOT NULL AND p.idempotency_key = ANY($2::text[])`,
     [ids, entryKeys],
   );
   const accounts: AccountRow[] = [];
@@ -230,7 +241,11 @@ export async function accountWithUsedKeys(
 ): Promise<{ account: AccountRow; usedKeys: Set<string> } | null> {
   const rows = await db.query<RawAccount & { used_keys: string[] | null }>(
     `SELECT id, book, owner_id, asset, kind, allow_negative, balance, held,
-       (SELECT array_agg(idempotency_key) FROM ledger_entries WHERE idempotency_key = ANY($2::text[])) AS used_keys
+       (SELECT array_agg(k) FROM (
+          SELECT idempotency_key AS k FROM ledger_entries WHERE idempotency_key = ANY($2::text[])
+          UNION ALL
+          SELECT idempotency_key FROM ledger_postings
+          WHERE idempotency_key IS NOT NULL AND idempotency_key = ANY($2::text[])) used) AS used_keys
      FROM ledger_accounts WHERE id = $1`,
     [accountId, keys],
   );

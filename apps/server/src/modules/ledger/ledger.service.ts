@@ -20,6 +20,7 @@ import {
   WALLET,
 } from './ledger.balances.ts';
 import { LedgerBatcher, type LedgerOptions } from './ledger.batch.ts';
+import { type BulkRequest, type BulkResult, LedgerBulk } from './ledger.bulk.ts';
 import {
   type EntryLine,
   entriesOfOwner,
@@ -28,6 +29,7 @@ import {
   postingsOfEntries,
   postingsOfEntry,
 } from './ledger.entries.repository.ts';
+import { eventOf } from './ledger.events.ts';
 import {
   type AccountRow,
   accountById,
@@ -140,6 +142,7 @@ export type ValuedBalance = HeldBalance & { valueUsdtMinor: bigint | null };
 export class LedgerService {
   private readonly db: Database;
   private readonly batcher: LedgerBatcher;
+  private readonly bulk: LedgerBulk;
   private readonly accountIds = new Map<string, number>();
   private readonly describers = new Map<string, EntryDescriber>();
 
@@ -147,6 +150,7 @@ export class LedgerService {
   constructor(db: Database, audit: AuditService, logger?: Logger, limits: LedgerOptions = {}) {
     this.db = db;
     this.batcher = new LedgerBatcher(db, audit, logger, limits);
+    this.bulk = new LedgerBulk(db, audit, limits.now ?? Date.now);
   }
 
   get stats() {
@@ -260,6 +264,17 @@ export class LedgerService {
   async transfer<R = never>(request: TransferRequest<R>): Promise<EntryResult<R>> {
     validateKey(request.idempotencyKey);
     return this.batcher.transfer(request);
+  }
+
+  /** Many transfers in ONE batch (one transaction), each accepted or refused on its own, in order. */
+  async transfers<R = never>(requests: readonly TransferRequest<R>[]) {
+    for (const request of requests) validateKey(request.idempotencyKey);
+    return this.batcher.transfers(requests);
+  }
+
+  /** A page of payments from one source as one compound entry, in one transaction (`ledger.bulk.ts`). */
+  postCompound(request: BulkRequest): Promise<BulkResult> {
+    return this.bulk.post(request);
   }
 
   async hold<R = never>(request: HoldRequest<R>): Promise<HoldResult<R>> {
@@ -403,49 +418,14 @@ export class LedgerService {
       const ids = entries.filter((e) => e.kind === kind).map((e) => e.entryId);
       if (ids.length > 0) for (const [id, detail] of await describe(ids)) details.set(id, detail);
     }
-    return entries.map((entry) => {
-      const mine = postings.filter((p) => p.entryId === entry.entryId);
-      const own = mine.filter((p) => p.ownerId === ownerId);
-      const changes: { asset: string; amount: bigint }[] = [];
-      for (const p of own) {
-        const change = changes.find((c) => c.asset === p.asset);
-        if (change) change.amount += p.amount;
-        else changes.push({ asset: p.asset, amount: p.amount });
-      }
-      // A swap changes two assets and pays its fee in the one received: the fee's asset is the line's.
-      const feeAsset = mine.find(
-        (p) => p.ownerId === null && p.accountKind === 'fees' && changes.some((c) => c.asset === p.asset),
-      )?.asset;
-      const asset = feeAsset ?? changes[0]?.asset ?? mine[0]?.asset ?? 'USDT';
-      const sum = (list: typeof mine) =>
-        list.length === 0 ? null : list.reduce((total, p) => total + p.amount, 0n);
-      const margin = sum(own.filter((p) => p.asset === asset && p.accountKind === MARGIN));
-      const fee = sum(
-        mine.filter((p) => p.asset === asset && p.ownerId === null && p.accountKind === 'fees'),
-      );
-      const result =
-        margin !== null && margin < 0n ? (changes.find((c) => c.asset === asset)?.amount ?? 0n) : null;
-      return {
-        entryId: entry.entryId,
-        kind: entry.kind,
-        createdAt: entry.createdAt,
-        reversedBy: entry.reversedBy,
-        reversesEntryId: entry.reversesEntryId,
-        reference: entry.reference,
-        detail: details.get(entry.entryId) ?? null,
-        asset,
-        changes,
-        margin,
-        fee,
-        result,
-        postings: mine.map((p) => ({
-          account: p.ownerId === ownerId || p.ownerId === null ? p.accountKind : 'counterparty',
-          own: p.ownerId === ownerId,
-          asset: p.asset,
-          amount: p.amount,
-        })),
-      };
-    });
+    return entries.map((entry) =>
+      eventOf(
+        entry,
+        postings.filter((p) => p.entryId === entry.entryId),
+        ownerId,
+        details.get(entry.entryId) ?? null,
+      ),
+    );
   }
 
   /**

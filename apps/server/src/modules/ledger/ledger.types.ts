@@ -23,10 +23,20 @@ export type TransferRequest<R = never> = {
    * the request: a replay with different data is an idempotency conflict.
    */
   attach?: Attachment<R>;
+  /**
+   * Holds what the entry credits to one of its accounts, in the entry itself (a chain deposit's
+   * lock): the credit and the hold are one operation, so the credited amount is never available
+   * in between. The hold is an ordinary pending hold (voided or posted later by its id), keyed by
+   * its own idempotency key; part of the request.
+   */
+  holdCredit?: CreditHold;
 };
 
-/** What an entry attachment is written for: the entry a transfer wrote. */
-export type EntryTarget = { entryId: number };
+/** The hold a transfer places on the account it credits: the whole credited amount, on that account. */
+export type CreditHold = { accountId: number; idempotencyKey: string; reference?: string | null };
+
+/** What an entry attachment is written for: the entry a transfer wrote, and the hold it placed (`holdCredit`). */
+export type EntryTarget = { entryId: number; holdId?: number };
 /** What a hold attachment is written for: the hold placed, posted or voided, and the entry a post wrote. */
 export type HoldTarget = { holdId: number; entryId: number | null };
 
@@ -134,8 +144,17 @@ export type VoidHoldRequest<R = never> = {
   attach?: HoldAttached<R>;
 };
 
-/** `attached`: what the attachment's writer returned for this entry (absent on a replay). */
-export type EntryResult<R = never> = { entryId: number; createdAt: string; replayed: boolean; attached?: R };
+/**
+ * `attached`: what the attachment's writer returned for this entry (absent on a replay); `holdId`:
+ * the hold a `holdCredit` transfer placed (on a replay too).
+ */
+export type EntryResult<R = never> = {
+  entryId: number;
+  createdAt: string;
+  replayed: boolean;
+  attached?: R;
+  holdId?: number;
+};
 export type HoldResult<R = never> = { holdId: number; replayed: boolean; attached?: R };
 
 export type LedgerErrorCode =

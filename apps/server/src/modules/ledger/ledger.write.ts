@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { writeBatch } from './ledger.batch.repository.ts';
-import { type Accepted, keyOf, type Pending, type Written } from './ledger.operations.ts';
+import { type Accepted, holdKeyOf, keyOf, type Pending, type Written } from './ledger.operations.ts';
 import type { AttachmentChannel, HoldTarget } from './ledger.types.ts';
 
 /*
@@ -19,7 +19,10 @@ export async function writeAccepted(
   const written = await writeBatch(tx, { ...batchWrite(accepted), at });
   const entryOf = (item: Pending) =>
     item.op.type === 'transfer' || item.op.type === 'post' ? written.entries.get(keyOf(item.op)) : undefined;
-  const holdOf = (item: Pending) => (item.op.type === 'hold' ? written.holds.get(keyOf(item.op)) : undefined);
+  const holdOf = (item: Pending) => {
+    const key = holdKeyOf(item.op);
+    return key === null ? undefined : written.holds.get(key);
+  };
   const attached = await writeAttachments(tx, accepted, entryOf, holdOf);
   await audit.appendBatchInTx(
     tx,
@@ -31,15 +34,25 @@ export async function writeAccepted(
         : holdId
           ? `ledger_hold:${holdId}`
           : effect.audit.subject;
-      return { ...effect.audit, subject };
+      // A transfer that held what it credited names its hold beside the entry.
+      const data =
+        entry && holdId !== undefined ? { ...(effect.audit.data as object), holdId } : effect.audit.data;
+      return { ...effect.audit, subject, data };
     }),
   );
   const results = new Map<Pending, Written>();
   for (const { item } of accepted) {
     const entry = entryOf(item);
     const answer = attached.has(item) ? { attached: attached.get(item) } : {};
+    const holdId = holdOf(item);
     if (entry)
-      results.set(item, { entryId: entry.id, createdAt: entry.createdAt, replayed: false, ...answer });
+      results.set(item, {
+        entryId: entry.id,
+        createdAt: entry.createdAt,
+        replayed: false,
+        ...(holdId === undefined ? {} : { holdId }),
+        ...answer,
+      });
     else if (item.op.type === 'hold')
       results.set(item, { holdId: holdOf(item) ?? 0, replayed: false, ...answer });
     else if (item.op.type === 'void')
@@ -103,12 +116,17 @@ async function writeAttachments(
     if (op.type === 'transfer') {
       const entry = entryOf(item);
       const attach = op.request.attach;
+      const holdId = holdOf(item);
       if (entry && attach)
-        stage(attach.channel, attach.row({ entryId: entry.id }), {
-          item,
-          id: entry.id,
-          answer: (answers) => attach.result(answers, entry.id),
-        });
+        stage(
+          attach.channel,
+          attach.row(holdId === undefined ? { entryId: entry.id } : { entryId: entry.id, holdId }),
+          {
+            item,
+            id: entry.id,
+            answer: (answers) => attach.result(answers, entry.id),
+          },
+        );
       continue;
     }
     const attach = op.request.attach;

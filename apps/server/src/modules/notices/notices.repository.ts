@@ -21,6 +21,26 @@ export async function insertNotice(
   return Number(rows[0]?.id);
 }
 
+/** Many notices in one statement (a block of deposits credited in one transaction). */
+export async function insertNotices(
+  db: Queryable,
+  notices: readonly { userId: number; kind: string; params: Record<string, string>; content: string }[],
+  at: string,
+): Promise<void> {
+  if (notices.length === 0) return;
+  await db.query(
+    `INSERT INTO notices (user_id, kind, params, notice_content, created_at)
+     SELECT u, k, p::jsonb, c, $5::timestamptz FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS n(u, k, p, c)`,
+    [
+      notices.map((n) => n.userId),
+      notices.map((n) => n.kind),
+      notices.map((n) => JSON.stringify(n.params)),
+      notices.map((n) => n.content),
+      at,
+    ],
+  );
+}
+
 export async function noticesOf(
   db: Queryable,
   userId: number,

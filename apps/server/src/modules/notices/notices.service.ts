@@ -5,7 +5,7 @@ import { getAddress } from 'viem';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
-import { insertNotice, markRead, type NoticeRow, noticesOf } from './notices.repository.ts';
+import { insertNotice, insertNotices, markRead, type NoticeRow, noticesOf } from './notices.repository.ts';
 
 /**
  * Notice texts live beside the module that sends them: the `notices` group of
@@ -195,6 +195,28 @@ export class NoticesService {
   ): Promise<number> {
     const content = renderNotice(kind, language, params);
     return insertNotice(tx, { userId, kind, params, content, at: new Date(this.now()).toISOString() });
+  }
+
+  /** Many notices written in the caller's transaction, in one statement (each as `notifyInTx` writes it). */
+  async notifyManyInTx(
+    tx: Queryable,
+    notices: readonly {
+      userId: number;
+      language: Language;
+      kind: NoticeKind;
+      params: Record<string, string>;
+    }[],
+  ): Promise<void> {
+    await insertNotices(
+      tx,
+      notices.map((n) => ({
+        userId: n.userId,
+        kind: n.kind,
+        params: n.params,
+        content: renderNotice(n.kind, n.language, n.params),
+      })),
+      new Date(this.now()).toISOString(),
+    );
   }
 
   async list(userId: number, language: Language, readState?: 0 | 1): Promise<NoticeView[]> {

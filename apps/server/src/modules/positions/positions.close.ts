@@ -94,6 +94,7 @@ export async function settle(
     closeTick: t,
     profitMinor: profit,
     absorbedMinor,
+    trailingLevelTicks: row.trailingLevelTicks ?? null,
   };
   try {
     const result = await ctx.ledger.transfer({

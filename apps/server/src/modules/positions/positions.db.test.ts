@@ -10,13 +10,12 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { TickQuote } from '../market/pricing.ts';
-import { NoticesService } from '../notices/notices.service.ts';
+import type { NoticesService } from '../notices/notices.service.ts';
 import type { QuoteHolder } from '../products/quotes.ts';
 import { TriggerEngine } from './positions.engine.ts';
 import { reconcileMargins } from './positions.jobs.ts';
 import { PositionsService } from './positions.service.ts';
-import { longTicket, placeOrder, positionsParts, refusal } from './positions.testing.ts';
+import { longTicket, placeOrder, refusal, scriptedBtc, scriptedPositions } from './positions.testing.ts';
 
 /**
  * Positions against the real ledger and database. Prices come from a scripted path per test
@@ -41,31 +40,15 @@ let clock = START;
 let path = new Map<number, bigint>();
 const SPREAD = 200n;
 
-function scripted(instrument: Instrument, second: number): TickQuote {
-  if (instrument.code !== 'BTCUSDT') throw new Error(`no scripted price for ${instrument.code}`);
-  let mid = path.get(second);
-  // Before a path starts (the engine catching up between tests): the flat 100,000.00.
-  for (let back = second; mid === undefined && back > second - 2000; back--) mid = path.get(back);
-  mid ??= 10_000_000n;
-  return { mid, bid: mid - SPREAD, ask: mid + SPREAD };
-}
+const scripted = scriptedBtc(() => path);
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  ({ audit, ledger, market, ctx } = await positionsParts(t.db, () => clock * 1000));
-  notices = new NoticesService(t.db);
-  bus = createMemoryBus();
-  trading = new PositionsService({
-    db: t.db,
-    ledger,
-    market,
-    bus,
-    notices,
-    now: () => clock * 1000,
-    quote: scripted,
-  });
-  engine = new TriggerEngine({ trading, db: t.db, bus });
-  await engine.start();
+  ({ audit, ledger, market, ctx, notices, bus, trading, engine } = await scriptedPositions(
+    t.db,
+    () => clock * 1000,
+    scripted,
+  ));
   btc = market.instrument('BTCUSDT') as Instrument;
   aapl = market.instrument('AAPL') as Instrument;
 });

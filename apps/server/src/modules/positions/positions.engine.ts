@@ -12,6 +12,7 @@ import {
   saveLastTick,
 } from './positions.repository.ts';
 import { POSITIONS_TOPIC, type PositionEvent, type PositionsService } from './positions.service.ts';
+import { TrailingStops } from './trailing-stops.ts';
 import {
   Crossed,
   ExpiryHeap,
@@ -34,14 +35,15 @@ const REINDEX_CROSS_EVERY_SECONDS = 60;
 
 type Tracked = { row: PositionRow; instrument: Instrument };
 
+type Kind = TriggerKind | 'expiry' | 'trailing_stop';
 /** What fires first when several levels of one position are crossed by the same tick. */
-const PRIORITY: readonly (TriggerKind | 'expiry')[] = ['take_profit', 'stop_loss', 'stop_out', 'expiry'];
+const PRIORITY: readonly Kind[] = ['take_profit', 'trailing_stop', 'stop_loss', 'stop_out', 'expiry'];
 
 export type Closing = { row: PositionRow; reason: CloseReason; closeTicks: bigint };
 
-/** Reason codes of a closing: the trigger kinds' codes, then auto-close. */
+/** Reason codes of a closing: the trigger kinds' codes, then auto-close, then a trailing stop. */
 const EXPIRY = TRIGGER_KINDS.length;
-const REASONS: readonly CloseReason[] = [...TRIGGER_KINDS, 'expiry'];
+const REASONS: readonly CloseReason[] = [...TRIGGER_KINDS, 'expiry', 'trailing_stop'];
 
 /**
  * The positions one tick closes, as parallel typed arrays of slot, reason and price in ticks (no
@@ -100,6 +102,8 @@ export class TriggerEngine {
   private readonly logger: Logger | undefined;
   private readonly slots = new Slots<Tracked>();
   private readonly levels = new Map<number, InstrumentLevels>();
+  /** Trailing stops (trailing-stops.ts): scanned per tick, their moves written every few seconds. */
+  readonly trails = new TrailingStops(this.slots as Slots<unknown>);
   private readonly expiries = new ExpiryHeap();
   private bulk = false;
   /** Scratch lists of the levels a tick crossed (reused). */
@@ -173,11 +177,13 @@ export class TriggerEngine {
       if (page.length < 10_000) break;
       after = page.at(-1)?.id ?? after;
     }
+    this.trails.reset(); // keeps this node's levels: a reload never loosens one
     this.slots.clear();
     this.closed = [];
     this.levels.clear();
     this.maxId = 0;
     this.bulkLoad(rows);
+    this.trails.loaded();
   }
 
   /** Tracks many positions at once: levels are sorted once at the end rather than merged as they come. */
@@ -201,6 +207,7 @@ export class TriggerEngine {
     }
     const instrument = this.trading.market.instrumentById(row.instrumentId);
     if (!instrument) return;
+    const kept = this.trails.kept(row.id);
     const { slot, generation } = this.slots.put(
       row.id,
       { row, instrument },
@@ -220,6 +227,7 @@ export class TriggerEngine {
     if (row.direction === 'long') levels.addLong(slot, generation, sl, tp, out);
     else levels.addShort(slot, generation, sl, tp, out);
     if (row.expiresTick !== null) this.expiries.push(row.expiresTick, slot, generation);
+    this.trails.track(row, slot, generation, kept);
   }
 
   untrack(id: number): void {
@@ -255,23 +263,19 @@ export class TriggerEngine {
     const { row } = entry;
     const price = closeSide(row.direction, this.trading.quote(entry.instrument, t));
     const long = row.direction === 'long';
-    const kinds: (TriggerKind | 'expiry')[] = [];
+    const kinds: Kind[] = [];
     if (long ? price >= row.takeProfitTicks : price <= row.takeProfitTicks) kinds.push('take_profit');
+    if (this.trails.checkOne(slot, price)) kinds.push('trailing_stop');
     if (long ? price <= row.stopLossTicks : price >= row.stopLossTicks) kinds.push('stop_loss');
     if (long ? price <= row.liquidationTicks : price >= row.liquidationTicks) kinds.push('stop_out');
     if (row.expiresTick !== null && row.expiresTick <= t) kinds.push('expiry');
-    const decided = this.decide(entry, kinds, t, price);
+    const decided = this.decide({ ...entry, row: this.trails.withLevel(row, slot) }, kinds, t, price);
     // Settled at once by the caller, which re-tracks the row if settlement fails.
     if (decided) this.slots.release(id);
     return decided;
   }
 
-  private decide(
-    entry: Tracked,
-    kinds: (TriggerKind | 'expiry')[],
-    t: number,
-    price: bigint,
-  ): Closing | null {
+  private decide(entry: Tracked, kinds: Kind[], t: number, price: bigint): Closing | null {
     for (const kind of PRIORITY) {
       if (!kinds.includes(kind)) continue;
       if (kind === 'stop_out' && !this.trading.stoppedOutAt(entry.row, t, price)) {
@@ -310,13 +314,15 @@ export class TriggerEngine {
     const later: number[] = [];
     const { longs, shorts } = this;
     for (const [instrumentId, levels] of this.levels) {
-      if (levels.length === 0) continue;
+      if (levels.length === 0 && !this.trails.has(instrumentId)) continue;
       const instrument = this.trading.market.instrumentById(instrumentId);
       if (!instrument || !this.trading.market.isOpen(instrument, t)) continue;
       const quote = this.trading.quote(instrument, t);
       longs.reset();
       shorts.reset();
       levels.crossed(Number(quote.bid), Number(quote.ask), longs, shorts);
+      // Trailing stops first: one tighter than its stop loss fires before it (PRIORITY).
+      this.trails.scan(instrumentId, Number(quote.bid), Number(quote.ask), t, closing, EXPIRY + 1);
       this.fire(longs, quote.bid, t, closing, later);
       this.fire(shorts, quote.ask, t, closing, later);
     }
@@ -400,7 +406,7 @@ export class TriggerEngine {
   /** The closings of a tick with their rows (read before their slots are released). */
   private closingsOf(closing: TickClosings): Closing[] {
     return Array.from({ length: closing.length }, (_, i) => ({
-      row: (this.slots.values[closing.slot(i)] as Tracked).row,
+      row: this.trails.withLevel((this.slots.values[closing.slot(i)] as Tracked).row, closing.slot(i)),
       reason: closing.reason(i),
       closeTicks: closing.closeTicks(i),
     }));
@@ -451,6 +457,7 @@ export class TriggerEngine {
       // Not continuous (start, or another node led meanwhile): resume from what was recorded.
       const recorded = await lastTick(this.db);
       from = Math.max(from ?? 0, recorded ?? target - 1);
+      await this.trails.catchUp(this.db); // the levels the node that led wrote
     }
     from = Math.max(from, target - MAX_CATCH_UP_SECONDS);
     for (let t = from + 1; t <= target; t++) {
@@ -466,7 +473,11 @@ export class TriggerEngine {
     await this.housekeeping(target);
   }
 
+  /** Writes the trailing levels moved since the last write (also done on a cadence, and before a reload). */
+  saveTrails = (): Promise<number> => this.trails.save(this.db, this.logger);
+
   private async housekeeping(t: number): Promise<void> {
+    await this.trails.saveDue(t, t - this.lastReload >= RELOAD_EVERY_SECONDS, this.db, this.logger);
     if (t - this.lastReload >= RELOAD_EVERY_SECONDS) {
       this.lastReload = t;
       this.lastSync = t;

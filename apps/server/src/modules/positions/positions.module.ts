@@ -33,7 +33,13 @@ export const positionsModule = defineProduct({
     return { positions, triggers };
   },
   quotes: [OPENING],
-  notices: ['position_take_profit', 'position_stop_loss', 'position_stop_out', 'position_expiry'],
+  notices: [
+    'position_take_profit',
+    'position_stop_loss',
+    'position_stop_out',
+    'position_expiry',
+    'position_trailing_stop',
+  ],
   routes: (server, { positions }) => positionsRoutes(server, positions),
   // Every customer's margin account against the margins of their open positions.
   subLedgers: ({ positions }) => [marginSubLedger(positions)],

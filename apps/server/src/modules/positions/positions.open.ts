@@ -12,6 +12,8 @@ import {
   type Size,
   type TicketBody,
   type TicketFigures,
+  trailedLevel,
+  trailingDistanceValid,
   unreasonableStops,
 } from '@swx/contract';
 import { ApiError, type Book } from '../../platform/http.ts';
@@ -71,9 +73,10 @@ function opening(ctx: PositionsContext, body: TicketBody, t: number): OpeningQuo
   const openTicks = openSide(body.direction, quote);
   const figures = openingFigures(body.direction, openTicks, size, rate, BigInt(body.leverage), terms.feePpm);
   if (figures.marginMinor <= 0n) throw new ApiError(Code.INCORRECT_PURCHASE_AMOUNT);
+  const closeTicks = closeSide(body.direction, quote);
   const check = unreasonableStops(
     body.direction,
-    closeSide(body.direction, quote),
+    closeTicks,
     figures.liquidationTicks,
     stopLossTicks,
     takeProfitTicks,
@@ -103,6 +106,29 @@ function opening(ctx: PositionsContext, body: TicketBody, t: number): OpeningQuo
       ...(check.stopLoss ? ['stopLoss' as const] : []),
       ...(check.takeProfit ? ['takeProfit' as const] : []),
     ],
+    ...trailingStart(body, market.decimals, closeTicks),
+  };
+}
+
+/**
+ * A ticket's trailing stop: its distance and where it starts at this closing price (both null
+ * without one); 10026 for a distance with too many decimals, or not above zero, or (a long's) not
+ * below the price.
+ */
+export function trailingStart(
+  body: Pick<TicketBody, 'direction' | 'trailingDistance'>,
+  decimals: number,
+  closeTicks: bigint,
+): { trailingDistanceTicks: bigint | null; trailingLevelTicks: bigint | null } {
+  if (!body.trailingDistance) return { trailingDistanceTicks: null, trailingLevelTicks: null };
+  const distance = priceTicks(body.trailingDistance, decimals);
+  if (distance === null)
+    throw new ApiError(Code.INVALID_INPUT, [{ path: 'trailingDistance', issue: 'too_many_decimals' }]);
+  if (!trailingDistanceValid(body.direction, closeTicks, distance))
+    throw new ApiError(Code.INVALID_INPUT, [{ path: 'trailingDistance', issue: 'unreasonable' }]);
+  return {
+    trailingDistanceTicks: distance,
+    trailingLevelTicks: trailedLevel(body.direction, null, closeTicks, distance),
   };
 }
 
@@ -252,6 +278,8 @@ function newPosition(ctx: PositionsContext, order: Order, q: OpeningQuote, opts:
     language: order.language,
     requestId: order.requestId,
     planId: opts.planId,
+    trailingDistanceTicks: q.trailingDistanceTicks ?? null,
+    trailingLevelTicks: q.trailingLevelTicks ?? null,
   };
 }
 

@@ -43,6 +43,9 @@ export const openingQuote = z.object({
   quoteTime: z.int(),
   /** Stops that would be refused at this tick. */
   unreasonable: z.array(z.enum(['stopLoss', 'takeProfit'])),
+  /** A trailing stop's distance and where it starts (the closing price of the quote's tick ∓ it). */
+  trailingDistanceTicks: z.optional(z.nullable(bigintText)),
+  trailingLevelTicks: z.optional(z.nullable(bigintText)),
 });
 export type OpeningQuote = z.output<typeof openingQuote>;
 
@@ -78,6 +81,7 @@ export function ticketFiguresOf(q: OpeningQuote): Omit<TicketFigures, 'quoteId' 
     lossAtStopLoss: money(profitMinor(q.direction, q.openTicks, q.stopLossTicks, sizeOf(q), conversion)),
     liquidationPrice: formatMinor(q.liquidationTicks, d),
     unreasonable: q.unreasonable,
+    trailingLevel: q.trailingLevelTicks == null ? null : formatMinor(q.trailingLevelTicks, d),
   };
 }
 
@@ -93,6 +97,8 @@ export function sameTicket(q: OpeningQuote, body: TicketBody): boolean {
     (body.autoCloseAfter ?? null) === q.autoCloseAfter &&
     parseCentilots(body.lots) === q.centilots &&
     priceTicks(body.stopLoss, q.decimals) === q.stopLossTicks &&
-    priceTicks(body.takeProfit, q.decimals) === q.takeProfitTicks
+    priceTicks(body.takeProfit, q.decimals) === q.takeProfitTicks &&
+    (body.trailingDistance ? priceTicks(body.trailingDistance, q.decimals) : null) ===
+      (q.trailingDistanceTicks ?? null)
   );
 }

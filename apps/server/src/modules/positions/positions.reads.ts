@@ -15,7 +15,7 @@ import {
 import { ApiError, type Book } from '../../platform/http.ts';
 import { closeSide } from '../market/pricing.ts';
 import { termsView } from '../market/terms.ts';
-import { type PositionRow, positionsOf } from './positions.repository.ts';
+import { type PositionRow, positionsOf, positionsOpenAtTick } from './positions.repository.ts';
 import {
   conversion,
   instrument,
@@ -56,6 +56,17 @@ export async function list(
   return { items: rows.map((r) => view(ctx, r)), total, page, size };
 }
 
+/** The customer's own positions (not a plan's) open at an instant, by the market seconds they opened and closed at. */
+export async function openAt(
+  ctx: PositionsContext,
+  userId: number,
+  book: Book,
+  at: string,
+): Promise<Position[]> {
+  const tick = Math.floor(Date.parse(at) / 1000);
+  return (await positionsOpenAtTick(ctx.db, { userId, book, tick })).map((r) => view(ctx, r));
+}
+
 /** An open position's mark price, live profit and margin level now; none without a fresh price. */
 function markOf(ctx: PositionsContext, row: PositionRow, size: Size) {
   const market = ctx.market.instrumentById(row.instrumentId);
@@ -93,6 +104,8 @@ export function view(ctx: PositionsContext, row: PositionRow): Position {
     closeTime: row.closedAt,
     stopLoss: formatMinor(row.stopLossTicks, d),
     takeProfit: formatMinor(row.takeProfitTicks, d),
+    trailingDistance: row.trailingDistanceTicks === null ? null : formatMinor(row.trailingDistanceTicks, d),
+    trailingLevel: row.trailingLevelTicks === null ? null : formatMinor(row.trailingLevelTicks, d),
     autoCloseAt: row.expiresTick === null ? null : new Date(row.expiresTick * 1000).toISOString(),
     notional: money(row.notionalMinor),
     margin: money(row.marginMinor),

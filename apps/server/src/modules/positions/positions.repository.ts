@@ -1,10 +1,19 @@
 import type { CloseReason, Direction } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import type { Book } from '../ledger/ledger.service.ts';
-import type { PositionRow } from '../products/ports.ts';
+import type { PositionRow as DeskRow } from '../products/ports.ts';
 
 /** SQL of positions. Ticks and amounts cross this boundary as bigint; the database holds numeric. */
-export type { PositionRow };
+
+/**
+ * A position as the positions module reads it: the row the products' desk knows, and its trailing
+ * stop (distance and level in ticks; both null without one). The level is the one last written:
+ * the trigger engine moves it on ticks and writes it on a cadence and at the close.
+ */
+export type PositionRow = DeskRow & {
+  trailingDistanceTicks: bigint | null;
+  trailingLevelTicks: bigint | null;
+};
 
 /** A position as the open entry's attachment carries it (everything but what the database assigns). */
 export type NewPosition = Omit<
@@ -29,13 +38,16 @@ export type PositionClose = {
   closeTick: number;
   profitMinor: bigint;
   absorbedMinor: bigint;
+  /** The trailing stop's level at the close (the engine's, which may be ahead of the one written). */
+  trailingLevelTicks: bigint | null;
 };
 
 const COLUMNS = `id, user_id, book, instrument_id, code, direction, centilots, lot_size, leverage,
   price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num,
   conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick,
   language, request_id, open_entry_id, opened_at, status, close_reason, close_ticks, close_tick,
-  profit_minor, absorbed_minor, close_entry_id, closed_at, plan_id`;
+  profit_minor, absorbed_minor, close_entry_id, closed_at, plan_id, trailing_distance_ticks,
+  trailing_level_ticks`;
 
 type Raw = Record<string, string | number | Date | null>;
 
@@ -81,6 +93,8 @@ function fromRow(r: Raw): PositionRow {
     closeEntryId: r.close_entry_id === null ? null : num(r.close_entry_id),
     closedAt: r.closed_at === null ? null : iso(r.closed_at),
     planId: r.plan_id === null || r.plan_id === undefined ? null : num(r.plan_id),
+    trailingDistanceTicks: r.trailing_distance_ticks == null ? null : big(r.trailing_distance_ticks),
+    trailingLevelTicks: r.trailing_level_ticks == null ? null : big(r.trailing_level_ticks),
   };
 }
 
@@ -94,11 +108,12 @@ export async function insertPositions(
     `INSERT INTO positions (user_id, book, instrument_id, code, direction, centilots, lot_size, leverage,
        price_decimals, open_ticks, stop_loss_ticks, take_profit_ticks, liquidation_ticks, conversion_num,
        conversion_den, notional_minor, margin_minor, fee_minor, fee_ppm, open_tick, live_tick, expires_tick,
-       language, request_id, open_entry_id, plan_id)
+       language, request_id, open_entry_id, plan_id, trailing_distance_ticks, trailing_level_ticks)
      SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[],
        $7::numeric[], $8::int[], $9::smallint[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
        $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[], $19::int[], $20::bigint[],
-       $21::bigint[], $22::bigint[], $23::text[], $24::text[], $25::bigint[], $26::bigint[])
+       $21::bigint[], $22::bigint[], $23::text[], $24::text[], $25::bigint[], $26::bigint[], $27::numeric[],
+       $28::numeric[])
      RETURNING id, open_entry_id, opened_at`,
     [
       col((p) => p.userId),
@@ -127,6 +142,8 @@ export async function insertPositions(
       col((p) => p.requestId),
       rows.map((r) => r.entryId),
       col((p) => p.planId),
+      col((p) => p.trailingDistanceTicks?.toString() ?? null),
+      col((p) => p.trailingLevelTicks?.toString() ?? null),
     ],
   );
   return new Map(
@@ -168,9 +185,14 @@ export async function closePositions(
   const updated = await tx.query<{ id: string }>(
     `UPDATE positions p SET status = 'closed', close_reason = c.reason, close_ticks = c.close_ticks,
        close_tick = c.close_tick, profit_minor = c.profit, absorbed_minor = c.absorbed,
-       close_entry_id = c.entry_id, closed_at = now()
-     FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::bigint[], $5::numeric[], $6::numeric[], $7::bigint[])
-       AS c(id, reason, close_ticks, close_tick, profit, absorbed, entry_id)
+       close_entry_id = c.entry_id, closed_at = now(),
+       trailing_level_ticks = CASE WHEN p.trailing_distance_ticks IS NULL OR c.trail_level IS NULL
+         THEN p.trailing_level_ticks
+         WHEN p.direction = 'long' THEN greatest(p.trailing_level_ticks, c.trail_level)
+         ELSE least(p.trailing_level_ticks, c.trail_level) END
+     FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::bigint[], $5::numeric[], $6::numeric[], $7::bigint[],
+       $8::numeric[])
+       AS c(id, reason, close_ticks, close_tick, profit, absorbed, entry_id, trail_level)
      WHERE p.id = c.id AND p.status = 'open'
      RETURNING p.id`,
     [
@@ -181,6 +203,7 @@ export async function closePositions(
       rows.map((r) => r.close.profitMinor.toString()),
       rows.map((r) => r.close.absorbedMinor.toString()),
       rows.map((r) => r.entryId),
+      rows.map((r) => r.close.trailingLevelTicks?.toString() ?? null),
     ],
   );
   if (updated.length !== rows.length) throw new Error('a position to close is not open');
@@ -251,6 +274,24 @@ export async function positionsOf(
   return { rows: rows.map(fromRow), total: Number(count?.n ?? 0) };
 }
 
+/**
+ * A customer's own positions (not a trading plan's) open at the market second `tick`: opened
+ * before it, and not closed or closed at or after it; in id order (a statement's end, papers).
+ */
+export async function positionsOpenAtTick(
+  db: Queryable,
+  q: { userId: number; book: Book; tick: number },
+): Promise<PositionRow[]> {
+  const rows = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM positions
+     WHERE user_id = $1 AND book = $2 AND plan_id IS NULL AND open_tick < $3
+       AND (close_tick IS NULL OR close_tick >= $3)
+     ORDER BY id`,
+    [q.userId, q.book, q.tick],
+  );
+  return rows.map(fromRow);
+}
+
 /** Open positions with an id above `afterId`, in id order (the trigger engine's load and sync). */
 export async function openPositionsAfter(
   db: Queryable,
@@ -264,18 +305,79 @@ export async function openPositionsAfter(
   return rows.map(fromRow);
 }
 
+/**
+ * Changes the stops of an open position. `trailing`: undefined keeps the trailing stop; null
+ * removes it; a distance equal to the present one keeps its level (the engine's moves stand), any
+ * other distance starts it at `startTicks`.
+ */
 export async function updateStops(
   db: Queryable,
   key: { id: number; userId: number; book: Book },
   stopLossTicks: bigint,
   takeProfitTicks: bigint,
+  trailing?: { distanceTicks: bigint; startTicks: bigint } | null,
 ): Promise<boolean> {
+  const keep = trailing === undefined;
   const rows = await db.query(
-    `UPDATE positions SET stop_loss_ticks = $4, take_profit_ticks = $5
+    `UPDATE positions SET stop_loss_ticks = $4, take_profit_ticks = $5,
+       trailing_distance_ticks = CASE WHEN $6::boolean THEN trailing_distance_ticks ELSE $7::numeric END,
+       trailing_level_ticks = CASE WHEN $6::boolean THEN trailing_level_ticks
+         WHEN $7::numeric IS NULL THEN NULL
+         WHEN trailing_distance_ticks = $7::numeric THEN trailing_level_ticks
+         ELSE $8::numeric END
      WHERE id = $1 AND user_id = $2 AND book = $3 AND status = 'open' RETURNING id`,
-    [key.id, key.userId, key.book, stopLossTicks.toString(), takeProfitTicks.toString()],
+    [
+      key.id,
+      key.userId,
+      key.book,
+      stopLossTicks.toString(),
+      takeProfitTicks.toString(),
+      keep,
+      trailing ? trailing.distanceTicks.toString() : null,
+      trailing ? trailing.startTicks.toString() : null,
+    ],
   );
   return rows.length === 1;
+}
+
+/**
+ * Writes trailing levels the engine moved, in one statement. A level only tightens (GREATEST for a
+ * long, LEAST for a short), and only while the position still has the distance the engine moved
+ * it with (a customer who changed the distance meanwhile started a new trail).
+ */
+export async function saveTrailingLevels(
+  db: Queryable,
+  moves: readonly { id: number; distanceTicks: bigint; levelTicks: bigint }[],
+): Promise<number> {
+  if (moves.length === 0) return 0;
+  const rows = await db.query(
+    `UPDATE positions p SET trailing_level_ticks = CASE WHEN p.direction = 'long'
+         THEN greatest(p.trailing_level_ticks, m.level) ELSE least(p.trailing_level_ticks, m.level) END
+     FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS m(id, distance, level)
+     WHERE p.id = m.id AND p.status = 'open' AND p.trailing_distance_ticks = m.distance
+     RETURNING p.id`,
+    [
+      moves.map((m) => m.id),
+      moves.map((m) => m.distanceTicks.toString()),
+      moves.map((m) => m.levelTicks.toString()),
+    ],
+  );
+  return rows.length;
+}
+
+/** The trailing stops of open positions as written (a node that starts leading the ticks catches up). */
+export async function openTrailingLevels(
+  db: Queryable,
+): Promise<{ id: number; distanceTicks: bigint; levelTicks: bigint }[]> {
+  const rows = await db.query<{ id: string; distance: string; level: string }>(
+    `SELECT id, trailing_distance_ticks AS distance, trailing_level_ticks AS level FROM positions
+     WHERE status = 'open' AND trailing_distance_ticks IS NOT NULL`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    distanceTicks: BigInt(r.distance),
+    levelTicks: BigInt(r.level),
+  }));
 }
 
 /** Sum of open margins per (book, user): must equal each margin account's balance. */

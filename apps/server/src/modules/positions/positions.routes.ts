@@ -21,7 +21,14 @@ export function positionsRoutes(app: FastifyInstance, trading: PositionsService)
   );
 
   mountCall(app, calls.updateOptions, ({ body, customer, request }) =>
-    trading.updateStops(customer.userId, request.book, body.id, body.stopLoss, body.takeProfit),
+    trading.updateStops(
+      customer.userId,
+      request.book,
+      body.id,
+      body.stopLoss,
+      body.takeProfit,
+      body.trailingDistance,
+    ),
   );
 
   mountCall(app, calls.getPosition, ({ params, customer, request }) =>

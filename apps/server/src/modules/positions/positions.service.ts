@@ -27,7 +27,7 @@ import { positionAttachments } from './positions.attachments.ts';
 import { close, settle } from './positions.close.ts';
 import { open, openForPlan, type PlanTicket, preview } from './positions.open.ts';
 import { OPENING } from './positions.quote.ts';
-import { get, liquidationAt, list, stoppedOutAt, terms, view } from './positions.reads.ts';
+import { get, liquidationAt, list, openAt, stoppedOutAt, terms, view } from './positions.reads.ts';
 import {
   liveTradedVolume,
   openMarginByOwner,
@@ -158,20 +158,29 @@ export class PositionsService implements PositionDesk {
     return list(this.ctx, userId, book, query);
   }
 
+  /** The customer's own positions (not a plan's) open at an instant (a statement's end: papers). */
+  openAt(userId: number, book: Book, at: string): Promise<Position[]> {
+    return openAt(this.ctx, userId, book, at);
+  }
+
   /** Closes one of the customer's positions at the current tick's price. */
   close(userId: number, book: Book, id: number): Promise<Position> {
     return close(this.ctx, userId, book, id);
   }
 
-  /** Changes the stops of an open position, checked against the current price and its stop-out price. */
+  /**
+   * Changes the stops of an open position, checked against the current price and its stop-out
+   * price; the trailing stop: undefined keeps it, null removes it, a distance sets it.
+   */
   updateStops(
     userId: number,
     book: Book,
     id: number,
     stopLoss: string,
     takeProfit: string,
+    trailingDistance?: string | null,
   ): Promise<Position> {
-    return updateStops(this.ctx, userId, book, id, stopLoss, takeProfit);
+    return updateStops(this.ctx, userId, book, id, stopLoss, takeProfit, trailingDistance);
   }
 
   /** Settles a position at tick t and price `closeTicks` (key `trade-close:<id>`); false when someone else closed it first. */

@@ -1,11 +1,16 @@
 import type { Book, Language, Position, TicketBody } from '@swx/contract';
+import { createMemoryBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
 import { createTestContext, openPosition, type TestContext } from '../../test/context.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { Instrument } from '../market/feed.ts';
 import { MarketService } from '../market/market.service.ts';
-import type { PositionsService } from './positions.service.ts';
+import type { TickQuote } from '../market/pricing.ts';
+import { NoticesService } from '../notices/notices.service.ts';
+import { TriggerEngine } from './positions.engine.ts';
+import { PositionsService } from './positions.service.ts';
 
 /**
  * What the trading database tests build on: the test context (audit log, ledger with its system
@@ -19,6 +24,44 @@ export async function positionsParts(
   const market = new MarketService(db, now);
   await market.load();
   return { audit: ctx.audit, ledger: ctx.ledger, market, ctx };
+}
+
+/**
+ * A scripted BTCUSDT path: the mid of each second (ticks of 0.01) from `path()`, else the last one
+ * set in the 2,000 seconds before (before a path starts: the flat 100,000.00); 2.00 each side.
+ */
+export function scriptedBtc(path: () => Map<number, bigint>, spread = 200n) {
+  return (instrument: Instrument, second: number): TickQuote => {
+    if (instrument.code !== 'BTCUSDT') throw new Error(`no scripted price for ${instrument.code}`);
+    const mids = path();
+    let mid = mids.get(second);
+    for (let back = second; mid === undefined && back > second - 2000; back--) mid = mids.get(back);
+    mid ??= 10_000_000n;
+    return { mid, bid: mid - spread, ask: mid + spread };
+  };
+}
+
+/** `positionsParts` with trading on a scripted quote and its trigger engine started, ticks driven by hand. */
+export async function scriptedPositions(
+  db: Database,
+  now: () => number,
+  quote: (instrument: Instrument, second: number) => TickQuote,
+) {
+  const parts = await positionsParts(db, now);
+  const notices = new NoticesService(db);
+  const bus = createMemoryBus();
+  const trading = new PositionsService({
+    db,
+    ledger: parts.ledger,
+    market: parts.market,
+    bus,
+    notices,
+    now,
+    quote,
+  });
+  const engine = new TriggerEngine({ trading, db, bus });
+  await engine.start();
+  return { ...parts, notices, bus, trading, engine };
 }
 
 /** A long of 0.10 lot at 2× with stops at 90,000.00 and 120,000.00 (BTCUSDT trades around 100,000). */

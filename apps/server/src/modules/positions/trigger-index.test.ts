@@ -1,5 +1,14 @@
+import { trailedLevel, trailingCrossed, trailingDistanceValid } from '@swx/contract';
 import { describe, expect, it } from 'vitest';
-import { Crossed, LevelList, Slots, STOP_LOSS, STOP_OUT, TAKE_PROFIT } from './trigger-index.ts';
+import {
+  Crossed,
+  LevelList,
+  Slots,
+  STOP_LOSS,
+  STOP_OUT,
+  TAKE_PROFIT,
+  TrailingList,
+} from './trigger-index.ts';
 
 function popped(out: Crossed): { slot: number; kind: number; gen: number }[] {
   return Array.from({ length: out.length }, (_, i) => ({
@@ -81,5 +90,36 @@ describe('Slots', () => {
       expect(slots.live[slot]).toBe(id);
       expect(slots.long[slot]).toBe(id % 2 === 0 ? 1 : 0);
     }
+  });
+});
+
+describe('TrailingList and the trailing arithmetic', () => {
+  it('keeps its pairs through growth, and a dropped pair is replaced by the last', () => {
+    const list = new TrailingList();
+    for (let i = 0; i < 200; i++) list.add(i, i + 1);
+    expect(list.length).toBe(200);
+    list.drop(10);
+    expect(list.length).toBe(199);
+    expect([list.slots[10], list.gens[10]]).toEqual([199, 200]);
+    const slots = new Set(Array.from(list.slots.subarray(0, list.length)));
+    expect(slots.has(10)).toBe(false);
+    expect(slots.size).toBe(199);
+  });
+
+  it('a long follows the bid up and never down; a short follows the ask down and never up', () => {
+    expect(trailedLevel('long', null, 10_000n, 300n)).toBe(9_700n);
+    expect(trailedLevel('long', 9_700n, 10_100n, 300n)).toBe(9_800n);
+    expect(trailedLevel('long', 9_800n, 9_900n, 300n)).toBe(9_800n);
+    expect(trailedLevel('short', null, 10_000n, 300n)).toBe(10_300n);
+    expect(trailedLevel('short', 10_300n, 9_900n, 300n)).toBe(10_200n);
+    expect(trailedLevel('short', 10_200n, 10_100n, 300n)).toBe(10_200n);
+    expect(trailingCrossed('long', 9_800n, 9_800n)).toBe(true);
+    expect(trailingCrossed('long', 9_800n, 9_801n)).toBe(false);
+    expect(trailingCrossed('short', 10_200n, 10_200n)).toBe(true);
+    expect(trailingCrossed('short', 10_200n, 10_199n)).toBe(false);
+    expect(trailingDistanceValid('long', 10_000n, 0n)).toBe(false);
+    expect(trailingDistanceValid('long', 10_000n, 10_000n)).toBe(false);
+    expect(trailingDistanceValid('long', 10_000n, 9_999n)).toBe(true);
+    expect(trailingDistanceValid('short', 10_000n, 50_000n)).toBe(true);
   });
 });

@@ -210,6 +210,76 @@ export class InstrumentLevels {
   }
 }
 
+/**
+ * The trailing stops of one instrument: (slot, generation) pairs in dense arrays, scanned on every
+ * tick (a trailing level moves with the price, so it cannot sit in a sorted list). A stale pair (its
+ * position closed or was re-indexed) is dropped when the scan meets it (`drop`: the last pair takes
+ * its place). The levels themselves are per slot, in the engine.
+ */
+export class TrailingList {
+  slots = new Int32Array(64);
+  gens = new Uint32Array(64);
+  length = 0;
+  /**
+   * Bounds over the pairs as of the last scan (and those added since): the highest long level and
+   * lowest long peak (level + distance), the lowest short level and highest short trough (level −
+   * distance). A tick whose bid is above every long level and not above any peak, and whose ask is
+   * below every short level and not below any trough, can neither fire nor move one: no scan.
+   * `dirty` forces the next scan (a level moved outside a scan).
+   */
+  longLevelMax = Number.NEGATIVE_INFINITY;
+  longPeakMin = Number.POSITIVE_INFINITY;
+  shortLevelMin = Number.POSITIVE_INFINITY;
+  shortTroughMax = Number.NEGATIVE_INFINITY;
+  dirty = false;
+
+  /** Can a tick at this bid and ask fire or move any of the pairs? */
+  quiet(bid: number, ask: number): boolean {
+    return (
+      !this.dirty &&
+      bid > this.longLevelMax &&
+      bid <= this.longPeakMin &&
+      ask < this.shortLevelMin &&
+      ask >= this.shortTroughMax
+    );
+  }
+
+  /** Widens the bounds by one trailing stop (added, or kept by a scan). */
+  include(long: boolean, level: number, distance: number): void {
+    if (long) {
+      if (level > this.longLevelMax) this.longLevelMax = level;
+      if (level + distance < this.longPeakMin) this.longPeakMin = level + distance;
+    } else {
+      if (level < this.shortLevelMin) this.shortLevelMin = level;
+      if (level - distance > this.shortTroughMax) this.shortTroughMax = level - distance;
+    }
+  }
+
+  /** Empties the bounds before a scan recomputes them. */
+  resetBounds(): void {
+    this.longLevelMax = Number.NEGATIVE_INFINITY;
+    this.longPeakMin = Number.POSITIVE_INFINITY;
+    this.shortLevelMin = Number.POSITIVE_INFINITY;
+    this.shortTroughMax = Number.NEGATIVE_INFINITY;
+    this.dirty = false;
+  }
+
+  add(slot: number, generation: number): void {
+    this.slots = grown(this.slots, this.length + 1, this.length);
+    this.gens = grown(this.gens, this.length + 1, this.length);
+    this.slots[this.length] = slot;
+    this.gens[this.length] = generation;
+    this.length += 1;
+  }
+
+  /** Removes pair i (the last pair moves into its place). */
+  drop(i: number): void {
+    this.length -= 1;
+    this.slots[i] = this.slots[this.length] as number;
+    this.gens[i] = this.gens[this.length] as number;
+  }
+}
+
 /** A binary min-heap of (tick, slot, generation) for auto-close times. */
 export class ExpiryHeap {
   private readonly items: { tick: number; slot: number; gen: number }[] = [];

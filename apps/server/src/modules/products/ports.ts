@@ -1,4 +1,4 @@
-import type { CloseReason, Direction, Language, TradingTerms } from '@swx/contract';
+import type { CloseReason, Direction, Language, TradingTerms, WithdrawalAddress } from '@swx/contract';
 import type { Clock } from '../../platform/clock.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -95,6 +95,36 @@ export type PayInAddress = (userId: number) => Promise<{ network: string; addres
  */
 export type KnownAddresses = { withdrawal: string[]; depositSources: string[]; deposit: string[] };
 export type CustomerAddresses = (userIds: readonly number[]) => Promise<Map<number, KnownAddresses>>;
+
+/**
+ * The customer's withdrawal addresses (the wallet's book, live), each with `usableFrom`, the end of
+ * its 24-hour lock after it was added or after a security change: the wallet gives it; NFTs are
+ * sent only to these, under the same lock as a withdrawal.
+ */
+export type WithdrawalAddressBook = (userId: number) => Promise<WithdrawalAddress[]>;
+
+/** What a product asks the hot wallet to send: `amount` minor units of `asset` to `to` (an EVM address). */
+export type ChainPayoutOrder = { asset: string; to: string; amount: bigint };
+
+/**
+ * Where a send of the hot wallet stands: `refused` (no chain or no signer: `no_chain`; an asset the
+ * chain does not carry: `asset`), nothing signed; `pending` (signed, stored and broadcast, not yet
+ * at the network's confirmations); `confirmed` (mined and confirmed); `reverted` (mined and failed:
+ * nothing moved but gas).
+ */
+export type ChainPayoutState =
+  | { state: 'refused'; reason: 'no_chain' | 'asset' }
+  | { state: 'pending' | 'confirmed' | 'reverted'; txHash: string };
+
+/**
+ * The hot wallet's sends for another product (the NFT charity payouts): the wallet module owns the
+ * hot wallet and its nonces and gives it. `send` is idempotent by `key`: the first call signs with
+ * the hot wallet's next nonce and stores the signed transaction before it is broadcast; every
+ * later call with the key (after a crash, on another node) broadcasts that same transaction again
+ * while it is unmined and answers where it stands, so an order is never sent twice. A key reused
+ * for another order is an error. Throws when the node cannot be reached (call again with the key).
+ */
+export type ChainPayout = (key: string, order: ChainPayoutOrder) => Promise<ChainPayoutState>;
 
 /**
  * What a money product takes from the base, by service name (its `<m>.module.ts` needs): the clock,

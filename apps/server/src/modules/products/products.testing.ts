@@ -75,13 +75,24 @@ function savingsProduct(
   };
 }
 
-/** Payments of one product (on one day): entries, distinct holdings paid, and their total. */
+/**
+ * Payments of one product (on one day): `entries` counts payments (one per holding and day: an
+ * entry of its own under the settlement key, or a compound entry's posting under it), distinct
+ * holdings paid, and their total.
+ */
 async function paidOf(db: Database, product: string, day?: string) {
   const [row] = await db.query<{ entries: string; holdings: string; total: string | null }>(
-    `SELECT count(DISTINCT e.id) AS entries, count(DISTINCT split_part(e.idempotency_key, ':', 3)) AS holdings,
-       sum(p.amount) AS total
-     FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id AND p.amount > 0
-     WHERE e.idempotency_key LIKE $1`,
+    `WITH payments AS (
+       SELECT e.idempotency_key AS key, p.amount
+       FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id AND p.amount > 0
+       WHERE e.idempotency_key LIKE $1
+       UNION ALL
+       SELECT p.idempotency_key, p.amount FROM ledger_postings p
+       WHERE p.idempotency_key IS NOT NULL AND p.idempotency_key LIKE $1
+     )
+     SELECT count(DISTINCT key) AS entries, count(DISTINCT split_part(key, ':', 3)) AS holdings,
+       sum(amount) AS total
+     FROM payments`,
     [`settle:${product}:%${day ?? ''}`],
   );
   return {

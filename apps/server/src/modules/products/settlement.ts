@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import type { Job } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { BulkLine } from '../ledger/ledger.bulk.ts';
 import { type Book, type LedgerService, type SystemKind, WALLET } from '../ledger/ledger.service.ts';
 import type { Attachment } from '../ledger/ledger.types.ts';
 import {
@@ -20,9 +21,11 @@ import {
  * funds, smart-plan income, loan accrual). The product owns its holdings and its arithmetic; the
  * runner owns the money rules:
  *
- * - one ledger entry per (holding, day), under the key `settle:<product>:<holdingId>:<day>`, paid
- *   from the product's source (a system account of the book and asset, e.g. `yield_reserve`) to
- *   the holder, through the ledger's `transfer` (the only writer of balances);
+ * - one payment per (holding, day), under the key `settle:<product>:<holdingId>:<day>`, paid from
+ *   the product's source (a system account of the book and asset, e.g. `yield_reserve`, or a
+ *   guarded product account) to the holder; a page's payments are ONE compound ledger entry
+ *   (`ledger.postCompound`: the source debited once, each holding credited by its own posting
+ *   carrying its key and reference, its record written with it, in one transaction);
  * - holdings are read a page at a time by id (keyset), and each page is first *reserved* on the
  *   source: a ledger hold of the page's total (the same key on every run of that page). The page
  *   is paid only when the source's balance, less every other reservation on it, covers what the
@@ -32,11 +35,12 @@ import {
  *   may all wait, each alerted, until it is funded). A source is a system account and may go
  *   negative in the ledger: the reservation is what keeps settlements from driving it below zero,
  *   also when several products (or nodes) pay from one source at once;
- * - the hold is released only once every payment of its page exists, so a run that overlaps
- *   another on the same page (a node taking over an expired job lease) only replays its payments;
- * - a run that dies leaves its page's hold and part of its payments: the next run replays the
- *   payments made (idempotency keys), discounts them from what the page still needs, pays the
- *   rest and releases the hold; a settled day is recorded (`settlement_days`) and never paid again.
+ * - the hold is posted by the page's entry (or released) in the same transaction, once every
+ *   payment of its page exists: a run that overlaps another on the same page (a node taking over an
+ *   expired job lease) waits for its locks and then finds the page paid;
+ * - a payment already made under its key (by an earlier run, another node, or a loan's catch-up,
+ *   as an entry of its own or a compound entry's posting) is never paid again; a settled day is
+ *   recorded (`settlement_days`) and never paid again.
  *
  * The day comes from an injected clock (`now`): the runner never reads the system time itself.
  */
@@ -144,7 +148,7 @@ export class SettlementRunner {
     /** The clock, in epoch milliseconds. */
     now: () => number;
     logger?: Logger;
-    /** Holdings per page: one reservation and one ledger batch each (the batcher takes 512). */
+    /** Holdings per page: one reservation and one compound entry (one transaction) each. */
     pageSize?: number;
     /** Missed days a run catches up at most, oldest first (the rest in the next day's run). */
     catchUpDays?: number;
@@ -238,7 +242,10 @@ export class SettlementRunner {
     return { ...key, status: 'settled', payments, paidMinor, ...(recorded ? { late: true as const } : {}) };
   }
 
-  /** Reserves, checks and pays one page; answers the shortfall when the source cannot cover it. */
+  /**
+   * Reserves (a system source), checks and pays one page as one compound ledger entry; answers the
+   * shortfall when the source cannot cover what the page still owes.
+   */
   private async settlePage<H extends Holding>(
     product: SettledProduct<H>,
     book: Book,
@@ -249,93 +256,62 @@ export class SettlementRunner {
   ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
     const total = sum(owed);
     if (total === 0n) return null;
-    if (typeof product.source !== 'string') return this.payGuarded(product, book, day, source, owed);
-    const reservation = await this.ledger.hold({
-      book,
-      accountId: source,
-      amount: total,
-      idempotencyKey: reservationKey(product.name, book, day, firstHoldingId),
-      actor: ACTOR,
-      reference: `settlement:${product.name}:${day}`,
-    });
-    // The source and what is already paid (by an earlier or a concurrent run) in one snapshot.
-    const view = await this.ledger.accountWithUsedKeys(
-      source,
-      owed.map((o) => o.key),
-    );
-    if (!view) throw new Error(`source account ${source} does not exist`);
-    const unpaid = owed.filter((o) => !view.usedKeys.has(o.key));
-    if (unpaid.length > 0) {
-      // While a payment of the page is missing its reservation is pending (released only once all
-      // exist), so the page may use the balance less every other claim: all held but its own hold.
-      const availableMinor = view.account.balance - (view.account.held - total);
-      const neededMinor = sum(unpaid);
-      if (availableMinor < neededMinor) return { neededMinor, availableMinor };
-      await this.pay(product, book, day, source, unpaid);
-    }
-    await this.ledger.voidHold({
-      holdId: reservation.holdId,
-      idempotencyKey: releaseKey(product.name, book, day, firstHoldingId),
-      actor: ACTOR,
-    });
-    return null;
-  }
-
-  /** Pays a page from a guarded source: what is not paid yet, when its available balance covers it. */
-  private async payGuarded<H extends Holding>(
-    product: SettledProduct<H>,
-    book: Book,
-    day: string,
-    source: number,
-    owed: readonly Owed<H>[],
-  ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
-    const view = await this.ledger.accountWithUsedKeys(
-      source,
-      owed.map((o) => o.key),
-    );
-    if (!view) throw new Error(`source account ${source} does not exist`);
-    const unpaid = owed.filter((o) => !view.usedKeys.has(o.key));
-    const availableMinor = view.account.balance - view.account.held;
-    const neededMinor = sum(unpaid);
-    if (unpaid.length === 0) return null;
-    if (availableMinor < neededMinor) return { neededMinor, availableMinor };
-    await this.pay(product, book, day, source, unpaid);
-    return null;
-  }
-
-  private async pay<H extends Holding>(
-    product: SettledProduct<H>,
-    book: Book,
-    day: string,
-    source: number,
-    unpaid: readonly Owed<H>[],
-  ): Promise<void> {
+    const reservation =
+      typeof product.source === 'string'
+        ? await this.ledger.hold({
+            book,
+            accountId: source,
+            amount: total,
+            idempotencyKey: reservationKey(product.name, book, day, firstHoldingId),
+            actor: ACTOR,
+            reference: `settlement:${product.name}:${day}`,
+          })
+        : null;
     // The holders' accounts of the page in one statement (a first payment creates them).
     const accounts = await this.ledger.customerAccounts(
       book,
-      unpaid.map((o) => o.holding.ownerId),
+      owed.map((o) => o.holding.ownerId),
       product.asset,
       product.creditKind ?? WALLET,
     );
-    const results = await Promise.allSettled(
-      unpaid.map(async ({ holding, amount, key }) =>
-        this.ledger.transfer({
-          book,
-          kind: product.entryKind,
-          idempotencyKey: key,
-          actor: ACTOR,
+    // A payment the product cannot describe (its reference or record throws) waits for the next
+    // run; the rest are paid, and the reservation stays until every payment of the page exists.
+    const lines: BulkLine[] = [];
+    let failure: { error: unknown } | null = null;
+    for (const { holding, amount, key } of owed) {
+      try {
+        lines.push({
+          key,
+          accountId: accounts.get(holding.ownerId) ?? -1,
+          amount,
           reference: product.reference?.(holding, day) ?? `${product.name}:${holding.id}`,
           ...(product.attach ? { attach: product.attach(holding, day, amount) } : {}),
-          postings: [
-            { accountId: source, amount: -amount },
-            { accountId: accounts.get(holding.ownerId) ?? -1, amount },
-          ],
-        }),
-      ),
-    );
-    const refused = results.find((r) => r.status === 'rejected');
-    // A reservation (when there is one) stays: the next run finds what was paid and pays the rest.
-    if (refused) throw refused.reason;
+        });
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    const result = await this.ledger.postCompound({
+      book,
+      kind: product.entryKind,
+      sourceAccountId: source,
+      actor: ACTOR,
+      reference: `settlement:${product.name}:${day}`,
+      lines,
+      ...(reservation
+        ? {
+            reservation: {
+              holdId: reservation.holdId,
+              releaseKey: releaseKey(product.name, book, day, firstHoldingId),
+              ...(failure ? { keep: true } : {}),
+            },
+          }
+        : {}),
+    });
+    if (result.status === 'short')
+      return { neededMinor: result.neededMinor, availableMinor: result.availableMinor };
+    if (failure) throw failure.error;
+    return null;
   }
 
   /** Records an unfunded day and alerts staff, both once per day (in one transaction). */

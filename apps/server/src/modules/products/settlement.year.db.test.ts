@@ -46,15 +46,15 @@ describe(`${DAYS} days of daily settlement on ${TEST_DB}`, () => {
       holdings: HOLDINGS,
       total: yearTotal,
     });
-    // Exactly one entry per (holding, day): one a day per holding, 1,000 per day.
+    // Exactly one payment (a compound entry's posting) per (holding, day): one a day per holding, 1,000 per day.
     const perHolding = await f.db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ledger_entries WHERE idempotency_key LIKE 'settle:test.savings:%'
+      `SELECT count(*) AS n FROM ledger_postings WHERE idempotency_key LIKE 'settle:test.savings:%'
        GROUP BY split_part(idempotency_key, ':', 3) HAVING count(*) <> $1`,
       [DAYS],
     );
     expect(perHolding).toEqual([]);
     const perDay = await f.db.query<{ day: string; n: string }>(
-      `SELECT split_part(idempotency_key, ':', 4) AS day, count(*) AS n FROM ledger_entries
+      `SELECT split_part(idempotency_key, ':', 4) AS day, count(*) AS n FROM ledger_postings
        WHERE idempotency_key LIKE 'settle:test.savings:%' GROUP BY 1 HAVING count(*) <> 1000`,
     );
     expect(perDay).toEqual([]);

@@ -24,9 +24,10 @@ import {
   rootsOf,
 } from './proofs.repository.ts';
 import { rootSigner } from './proofs.sign.ts';
+import { buildTreeParallel } from './proofs.tree.parallel.ts';
 import {
   branchOf,
-  buildTree,
+  type buildTree,
   type Leaf,
   leafAt,
   leafLevel,
@@ -168,7 +169,7 @@ export class ProofsService {
     leaves: readonly Leaf[],
   ): Promise<ReturnType<typeof buildTree>> {
     try {
-      return buildTree(treeIdOf(day, asset), this.deps.leafKeys.current.key, leaves);
+      return await buildTreeParallel(treeIdOf(day, asset), this.deps.leafKeys.current.key, leaves);
     } catch (error) {
       if (error instanceof NegativeSumError)
         await this.deps.audit.alertStaff(

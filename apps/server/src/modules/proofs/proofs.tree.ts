@@ -22,8 +22,8 @@ export type Sums = readonly [bigint, bigint, bigint, bigint];
 export const LEAF_PREFIX = 0x00;
 export const NODE_PREFIX = 0x01;
 export const PAD_PREFIX = 0x02;
-const HASH = 32;
-const SUMS = 64;
+export const HASH = 32;
+export const SUMS = 64;
 const LIMIT = 1n << 128n;
 const MASK64 = (1n << 64n) - 1n;
 
@@ -76,7 +76,8 @@ export const leafSecret = (key: Buffer, treeId: string, customerId: number): Buf
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function writeSums(target: Buffer, offset: number, sums: Sums, customerId: number | null): void {
+/** Writes a leaf's four figures as 4 × u128 big-endian at `offset`; a figure outside 0 ≤ x < 2^128 refuses. */
+export function writeSums(target: Buffer, offset: number, sums: Sums, customerId: number | null): void {
   for (let i = 0; i < 4; i++) {
     const value = sums[i] as bigint;
     const at = offset + i * 16;
@@ -105,16 +106,32 @@ export function readSums(source: Buffer, offset: number): Sums {
   return [line(0), line(1), line(2), line(3)];
 }
 
-/** The leaves of one tree: the prefix and the tree's id written once into the input, reused for each leaf. */
-export function leafHasher(treeId: string): (customerId: number, secret: Buffer, sums: Sums) => Buffer {
+/**
+ * The leaves of one tree: the prefix and the tree's id written once into the input, reused for each
+ * leaf; the figures given already encoded (64 bytes at `at` of `sums`, see `writeSums`).
+ */
+export function encodedLeafHasher(
+  treeId: string,
+): (customerId: number, secret: Uint8Array, sums: Uint8Array, sumsAt: number) => Buffer {
   const head = Buffer.from(`\u0000${treeId}\n`);
   const input = Buffer.alloc(head.length + 20 + HASH + SUMS);
   head.copy(input);
-  return (customerId, secret, sums) => {
+  return (customerId, secret, sums, sumsAt) => {
     let at = head.length + input.write(`${customerId}\n`, head.length);
-    at += secret.copy(input, at);
-    writeSums(input, at, sums, customerId);
+    input.set(secret.subarray(0, HASH), at);
+    at += HASH;
+    input.set(sums.subarray(sumsAt, sumsAt + SUMS), at);
     return sha256(input.subarray(0, at + SUMS));
+  };
+}
+
+/** The leaves of one tree, from their figures (see `encodedLeafHasher`). */
+export function leafHasher(treeId: string): (customerId: number, secret: Buffer, sums: Sums) => Buffer {
+  const hashOf = encodedLeafHasher(treeId);
+  const encoded = Buffer.alloc(SUMS);
+  return (customerId, secret, sums) => {
+    writeSums(encoded, 0, sums, customerId);
+    return hashOf(customerId, secret, encoded, 0);
   };
 }
 
@@ -135,14 +152,20 @@ function addSums(a: Buffer, aAt: number, b: Buffer, bAt: number, out: Buffer, ou
 
 const ZERO_SUMS = Buffer.alloc(SUMS);
 
-/** The next level up: each pair hashed with their sums (an odd last node paired with the padding node). */
-function parentLevel(level: Level): Level {
-  const count = Math.ceil(level.count / 2);
-  const hashes = Buffer.alloc(count * HASH);
-  const sums = Buffer.alloc(count * SUMS);
+/** An empty level of `count` nodes, on `memory` (e.g. shared with worker threads) when given. */
+export function emptyLevel(count: number, memory?: (bytes: number) => ArrayBufferLike): Level {
+  const bytes = (n: number) => (memory ? Buffer.from(memory(n)) : Buffer.alloc(n));
+  return { hashes: bytes(count * HASH), sums: bytes(count * SUMS), count };
+}
+
+/**
+ * Nodes `from`..`to` (exclusive) of the level above `level`, written into `out`: each pair hashed
+ * with their sums (an odd last node paired with the padding node).
+ */
+export function parentRange(level: Level, out: Level, from: number, to: number): void {
   const input = Buffer.alloc(1 + 2 * (HASH + SUMS));
   input[0] = NODE_PREFIX;
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < to; i++) {
     const left = 2 * i;
     const right = left + 1;
     const hasRight = right < level.count;
@@ -155,11 +178,17 @@ function parentLevel(level: Level): Level {
       PAD_HASH.copy(input, 1 + HASH + SUMS);
       ZERO_SUMS.copy(input, 1 + 2 * HASH + SUMS);
     }
-    sha256(input).copy(hashes, i * HASH);
-    if (hasRight) addSums(level.sums, left * SUMS, level.sums, right * SUMS, sums, i * SUMS);
-    else level.sums.copy(sums, i * SUMS, left * SUMS, left * SUMS + SUMS);
+    sha256(input).copy(out.hashes, i * HASH);
+    if (hasRight) addSums(level.sums, left * SUMS, level.sums, right * SUMS, out.sums, i * SUMS);
+    else level.sums.copy(out.sums, i * SUMS, left * SUMS, left * SUMS + SUMS);
   }
-  return { hashes, sums, count };
+}
+
+/** The next level up (see `parentRange`). */
+export function parentLevel(level: Level): Level {
+  const out = emptyLevel(Math.ceil(level.count / 2));
+  parentRange(level, out, 0, out.count);
+  return out;
 }
 
 /** The bottom level from leaves already hashed (stored leaves), in their order. */
@@ -181,29 +210,34 @@ export function treeOf(treeId: string, bottom: Level): Tree {
     top = parentLevel(top);
     levels.push(top);
   }
+  return treeOfLevels(treeId, levels);
+}
+
+/** The tree of levels already folded (the last one the root's, or an empty bottom level). */
+export function treeOfLevels(treeId: string, levels: Level[]): Tree {
+  const top = levels[levels.length - 1] as Level;
   const root =
     top.count === 0
       ? { hash: PAD_HASH, sums: [0n, 0n, 0n, 0n] as const }
       : { hash: top.hashes.subarray(0, HASH), sums: readSums(top.sums, 0) };
-  return { treeId, levels, root, leafCount: bottom.count };
+  return { treeId, levels, root, leafCount: (levels[0] as Level).count };
 }
 
 /**
  * The leaves in tree order: ordered by their secret (so a position says nothing of the customer);
  * by its first 32 bits packed with the leaf's index into one number (ties, about one pair in
- * 2^32, by index) when there are at most 2^21 leaves, else by the whole secret.
+ * 2^32, by index) when there are at most 2^21 leaves, else by the whole secret. `secrets`: `n`
+ * secrets of 32 bytes, one after the other.
  */
-function secretOrder(secrets: readonly Buffer[]): number[] {
-  const n = secrets.length;
+export function secretOrder(secrets: Buffer, n: number): number[] {
   if (n <= 1 << 21) {
     const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = (secrets[i] as Buffer).readUInt32BE(0) * 2 ** 21 + i;
+    for (let i = 0; i < n; i++) keys[i] = secrets.readUInt32BE(i * HASH) * 2 ** 21 + i;
     keys.sort();
     return Array.from(keys, (key) => key % 2 ** 21);
   }
-  return Array.from(secrets.keys()).sort((a, b) =>
-    Buffer.compare(secrets[a] as Buffer, secrets[b] as Buffer),
-  );
+  const at = (i: number) => secrets.subarray(i * HASH, i * HASH + HASH);
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => Buffer.compare(at(a), at(b)));
 }
 
 /**
@@ -217,17 +251,19 @@ export function buildTree(
   leaves: readonly Leaf[],
 ): { tree: Tree; order: number[] } {
   const secretOf = leafSecrets(key, treeId);
-  const secrets = leaves.map((leaf) => secretOf(leaf.customerId));
-  const order = secretOrder(secrets);
+  const secrets = Buffer.alloc(leaves.length * HASH);
+  leaves.forEach((leaf, i) => {
+    secretOf(leaf.customerId).copy(secrets, i * HASH);
+  });
+  const order = secretOrder(secrets, leaves.length);
   const hashOf = leafHasher(treeId);
-  const bottom: Level = {
-    hashes: Buffer.alloc(leaves.length * HASH),
-    sums: Buffer.alloc(leaves.length * SUMS),
-    count: leaves.length,
-  };
+  const bottom = emptyLevel(leaves.length);
   order.forEach((at, position) => {
     const leaf = leaves[at] as Leaf;
-    hashOf(leaf.customerId, secrets[at] as Buffer, leaf.sums).copy(bottom.hashes, position * HASH);
+    hashOf(leaf.customerId, secrets.subarray(at * HASH, at * HASH + HASH), leaf.sums).copy(
+      bottom.hashes,
+      position * HASH,
+    );
     writeSums(bottom.sums, position * SUMS, leaf.sums, leaf.customerId);
   });
   return { tree: treeOf(treeId, bottom), order };

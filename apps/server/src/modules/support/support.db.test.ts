@@ -118,8 +118,8 @@ describe(`support chat on ${TEST_DB}`, () => {
   it('assigns round-robin to the agents online, the oldest waiting first, within each limit, and says the queue place', async () => {
     await support.agentOnline(agentA.id);
     await support.agentOnline(agentB.id);
-    await support.setAgentLimit(agentA.id, 2);
-    await support.setAgentLimit(agentB.id, 1);
+    await desk.setLimit(admin.session, agentA.id, 2);
+    await desk.setLimit(admin.session, agentB.id, 1);
     const first = await writes();
     const second = await writes();
     const third = await writes();
@@ -247,6 +247,64 @@ describe(`support chat on ${TEST_DB}`, () => {
       'reopened',
       'assigned',
     ]);
+  });
+
+  it("writes a joined customer's line in one statement only while it is theirs and not resolved", async () => {
+    await support.agentOnline(agentA.id);
+    const ada = await writes('first');
+    const joined = (c: TestCustomer, id: number, body: string) =>
+      support.sendAsCustomer(party(c), id, { body }, undefined, true);
+    expect((await joined(ada.customer, ada.id, 'second')).body).toBe('second');
+    // Someone else's id, even claimed as joined, finds nothing (the checked path says so).
+    const bob = await ctx.customer();
+    expect(await codeOf(joined(bob, ada.id, 'let me in'))).toBe(Code.NOT_FOUND);
+    // Resolved: the line reopens the conversation into the queue, as the checked path does.
+    await desk.resolve(agentA.session, ada.id);
+    tick();
+    await joined(ada.customer, ada.id, 'again');
+    const lines = (await support.history(party(ada.customer), ada.id)).messages;
+    expect(lines.map((m) => m.event ?? m.body)).toEqual([
+      'assigned',
+      'first',
+      'second',
+      'resolved',
+      'again',
+      'reopened',
+      'assigned',
+    ]);
+  });
+
+  it('commits the lines of one turn together, in order, each answered with its own line or refused alone', async () => {
+    await support.agentOnline(agentA.id);
+    const a = await writes('a0');
+    const b = await writes('b0');
+    const bob = await ctx.customer();
+    const customerLine = (owner: number, conversationId: number, body: string) =>
+      support.lines.append({ author: 'customer', owner: { userId: owner }, conversationId, body });
+    const [first, second, other, intruder, notTheirs] = await Promise.all([
+      customerLine(a.customer.id, a.id, 'same'),
+      customerLine(a.customer.id, a.id, 'same'),
+      customerLine(b.customer.id, b.id, 'b1'),
+      customerLine(bob.id, a.id, 'let me in'),
+      support.lines.append({
+        author: 'agent',
+        staffId: agentB.id,
+        anyAgent: false,
+        private: true,
+        conversationId: a.id,
+        body: 'not my conversation',
+      }),
+    ]);
+    expect([intruder, notTheirs]).toEqual([null, null]);
+    expect(first?.id).toBeLessThan(second?.id ?? 0);
+    expect([first?.conversationId, second?.conversationId, other?.conversationId]).toEqual([
+      a.id,
+      a.id,
+      b.id,
+    ]);
+    expect(other).toMatchObject({ author: 'customer', body: 'b1', byMail: false, language: 'en' });
+    const lines = (await desk.detail(a.id)).messages.filter((m) => m.author !== 'system').map((m) => m.body);
+    expect(lines).toEqual(['a0', 'same', 'same']);
   });
 
   it('keeps the transcript append-only', async () => {

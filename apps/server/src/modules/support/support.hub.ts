@@ -23,8 +23,13 @@ type Client = {
   agent: StaffSession | null;
   rooms: Set<number>;
   lastTyping: number;
-  /** The frames of one socket are handled one after the other, in the order they came. */
-  queue: Promise<void>;
+  /**
+   * The frames of one socket about one conversation are handled one after the other, in the order
+   * they came, after its hello; frames about different conversations (an agent's many) go on
+   * side by side, so one conversation's write never waits for another's.
+   */
+  hello: Promise<void>;
+  queues: Map<number, Promise<void>>;
 };
 
 export type SupportHubDeps = {
@@ -76,7 +81,8 @@ export class SupportHub {
       agent: null,
       rooms: new Set(),
       lastTyping: 0,
-      queue: Promise.resolve(),
+      hello: Promise.resolve(),
+      queues: new Map(),
     };
     socket.on('message', (data: Buffer, binary: boolean) => {
       if (binary) return;
@@ -88,19 +94,27 @@ export class SupportHub {
       }
       const frame = supportClientFrame.safeParse(value);
       if (!frame.success) return send(client, { t: 'error', code: Code.INVALID_INPUT });
-      client.queue = client.queue
-        .then(() => this.handle(client, frame.data))
-        .catch((error: unknown) => {
-          const code =
-            error instanceof CodedError && error.apiCode !== null ? error.apiCode : Code.UNKNOWN_ERROR;
-          send(client, {
-            t: 'error',
-            code,
-            ...('clientId' in frame.data ? { clientId: frame.data.clientId } : {}),
-          });
-        });
+      this.enqueue(client, frame.data);
     });
     socket.on('close', () => this.remove(client));
+  }
+
+  /** A frame in its turn: after the hello, and after the earlier frames about the same conversation. */
+  private enqueue(client: Client, frame: SupportClientFrame): void {
+    const failed = (error: unknown) => {
+      const code = error instanceof CodedError && error.apiCode !== null ? error.apiCode : Code.UNKNOWN_ERROR;
+      send(client, { t: 'error', code, ...('clientId' in frame ? { clientId: frame.clientId } : {}) });
+    };
+    if (frame.t === 'hello') {
+      client.hello = client.hello.then(() => this.handle(client, frame)).catch(failed);
+      return;
+    }
+    const id = frame.conversationId;
+    const turn = (client.queues.get(id) ?? client.hello).then(() => this.handle(client, frame)).catch(failed);
+    client.queues.set(id, turn);
+    void turn.then(() => {
+      if (client.queues.get(id) === turn) client.queues.delete(id);
+    });
   }
 
   private async handle(client: Client, frame: SupportClientFrame): Promise<void> {
@@ -118,12 +132,18 @@ export class SupportHub {
           await desk.send(
             client.agent,
             frame.conversationId,
-            { body: frame.body, private: frame.private },
+            {
+              body: frame.body,
+              private: frame.private,
+              ...(frame.attachment ? { attachment: frame.attachment } : {}),
+            },
             frame.clientId,
           );
         else if (client.party) {
           const input = { body: frame.body, ...(frame.attachment ? { attachment: frame.attachment } : {}) };
-          await support.sendAsCustomer(client.party, frame.conversationId, input, frame.clientId);
+          // A joined room is known to be the sender's: the common line takes one statement.
+          const joined = client.rooms.has(frame.conversationId);
+          await support.sendAsCustomer(client.party, frame.conversationId, input, frame.clientId, joined);
         }
         return;
       case 'typing':

@@ -154,6 +154,76 @@ export async function insertMessage(
   return toMessage(rows[0] as Raw);
 }
 
+/** What a line appended in one statement also answers of its conversation (for the mail of an answer). */
+export type AppendedLine = MessageRow & Pick<ConversationRow, 'byMail' | 'email' | 'language'>;
+
+/** A line for `appendLines`: a customer's (with its owner) or an agent's (reply or note). */
+export type LineRequest = { conversationId: number; body: string } & (
+  | { author: 'customer'; owner: Owner }
+  | { author: 'agent'; staffId: number; anyAgent: boolean; private: boolean }
+);
+
+/**
+ * The common lines in one statement, its own transaction, however many came at once (one round
+ * trip and one commit for them all): a customer's while the conversation is theirs and not
+ * resolved; an agent's reply or note while it is open and theirs (any open one for an admin).
+ * The conversations are locked as the checked path locks them, so a resolution that commits first
+ * is seen; lines are numbered in the order given. Answers each request's line, or null where the
+ * condition failed: the caller then takes the checked path, which says why or reopens it.
+ */
+export async function appendLines(
+  db: Queryable,
+  lines: LineRequest[],
+  at: Date,
+): Promise<(AppendedLine | null)[]> {
+  const column = <T>(pick: (line: LineRequest) => T) => lines.map(pick);
+  const rows = await db.query<Raw>(
+    `WITH req AS (
+       SELECT * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::boolean[], $6::text[], $7::bigint[],
+         $8::bigint[], $9::boolean[]) WITH ORDINALITY
+         AS r(conversation_id, author, staff_id, private, body, user_id, visitor_id, any_agent, ord)
+     ), c AS (
+       SELECT id, state, user_id, visitor_id, agent_id, by_mail, email, language FROM support_conversations
+       WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR UPDATE
+     ), ok AS (
+       SELECT r.*, c.by_mail, c.email, c.language FROM req r JOIN c ON c.id = r.conversation_id
+       WHERE CASE WHEN r.author = 'customer'
+         THEN c.state <> 'resolved' AND (c.user_id = r.user_id OR c.visitor_id = r.visitor_id)
+         ELSE c.state = 'open' AND (c.agent_id = r.staff_id OR r.any_agent) END
+     ), line AS (
+       INSERT INTO support_messages (conversation_id, author, staff_id, private, body, attachment, event, created_at)
+       SELECT conversation_id, author, staff_id, private, body, NULL, NULL, $1 FROM ok ORDER BY ord
+       RETURNING ${MESSAGE}
+     ), touched AS (
+       UPDATE support_conversations s SET updated_at = $1 WHERE s.id IN (SELECT conversation_id FROM line)
+     )
+     SELECT l.*, o.ord, o.by_mail, o.email, o.language
+     FROM (SELECT line.*, row_number() OVER (ORDER BY id) AS k FROM line) l
+     JOIN (SELECT ok.*, row_number() OVER (ORDER BY ord) AS k FROM ok) o ON o.k = l.k`,
+    [
+      at,
+      column((l) => l.conversationId),
+      column((l) => l.author),
+      column((l) => (l.author === 'agent' ? l.staffId : null)),
+      column((l) => (l.author === 'agent' ? l.private : false)),
+      column((l) => l.body),
+      column((l) => (l.author === 'customer' && 'userId' in l.owner ? l.owner.userId : null)),
+      column((l) => (l.author === 'customer' && 'visitorId' in l.owner ? l.owner.visitorId : null)),
+      column((l) => (l.author === 'agent' ? l.anyAgent : false)),
+    ],
+  );
+  // The ids were drawn in the order of the requests, so the k-th line is the k-th request kept.
+  const answers: (AppendedLine | null)[] = lines.map(() => null);
+  for (const row of rows)
+    answers[Number(row.ord) - 1] = {
+      ...toMessage(row),
+      byMail: Boolean(row.by_mail),
+      email: (row.email as string | null) ?? null,
+      language: row.language as string,
+    };
+  return answers;
+}
+
 export async function messagesOf(
   db: Queryable,
   conversationId: number,
@@ -165,6 +235,18 @@ export async function messagesOf(
     [conversationId],
   );
   return rows.map(toMessage);
+}
+
+/** The line that carries an attachment (an upload is taken once, so there is one): its conversation, and whether it is a note. */
+export async function attachmentLine(
+  db: Queryable,
+  upload: string,
+): Promise<{ conversationId: number; private: boolean } | null> {
+  const [row] = await db.query<{ conversation_id: string; private: boolean }>(
+    'SELECT conversation_id, private FROM support_messages WHERE attachment = $1 ORDER BY id LIMIT 1',
+    [upload],
+  );
+  return row ? { conversationId: Number(row.conversation_id), private: row.private === true } : null;
 }
 
 /** Back in the queue (a customer wrote after resolution): no agent, waiting from now, unrated. */
@@ -269,11 +351,18 @@ export async function setPresence(db: Queryable, staffId: number, until: Date): 
   );
 }
 
-export async function setAgentLimit(db: Queryable, staffId: number, limit: number): Promise<void> {
+export async function setAgentLimit(
+  db: Queryable,
+  staffId: number,
+  limit: number,
+  by: number,
+  at: Date,
+): Promise<void> {
   await db.query(
-    `INSERT INTO support_agents (staff_id, max_open) VALUES ($1, $2)
-     ON CONFLICT (staff_id) DO UPDATE SET max_open = EXCLUDED.max_open`,
-    [staffId, limit],
+    `INSERT INTO support_agents (staff_id, max_open, limit_set_by, limit_set_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (staff_id) DO UPDATE SET max_open = EXCLUDED.max_open, limit_set_by = EXCLUDED.limit_set_by,
+       limit_set_at = EXCLUDED.limit_set_at`,
+    [staffId, limit, by, at],
   );
 }
 
@@ -282,11 +371,18 @@ export async function anyOnline(db: Queryable, now: Date): Promise<boolean> {
   return rows.length > 0;
 }
 
-export type AgentRow = { staffId: number; online: boolean; open: number; limit: number };
+export type AgentRow = {
+  staffId: number;
+  online: boolean;
+  open: number;
+  limit: number;
+  limitSetBy: number | null;
+  limitSetAt: string | null;
+};
 
 export async function agents(db: Queryable, now: Date): Promise<AgentRow[]> {
   const rows = await db.query<Raw>(
-    `SELECT a.staff_id, a.online_until > $1 AS online, a.max_open,
+    `SELECT a.staff_id, a.online_until > $1 AS online, a.max_open, a.limit_set_by, a.limit_set_at,
        (SELECT count(*) FROM support_conversations c WHERE c.agent_id = a.staff_id AND c.state = 'open') AS open
      FROM support_agents a ORDER BY a.staff_id`,
     [now],
@@ -296,6 +392,8 @@ export async function agents(db: Queryable, now: Date): Promise<AgentRow[]> {
     online: r.online === true,
     open: Number(r.open),
     limit: Number(r.max_open),
+    limitSetBy: num(r.limit_set_by),
+    limitSetAt: r.limit_set_at ? iso(r.limit_set_at) : null,
   }));
 }
 

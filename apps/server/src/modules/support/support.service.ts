@@ -19,7 +19,8 @@ import { limit, type RateLimiter } from '../../platform/ratelimit.ts';
 import { localeTexts } from '../../platform/texts.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { StaffService } from '../staff/staff.service.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { UploadOwner, UploadsService } from '../uploads/uploads.service.ts';
+import { LineWriter } from './support.lines.ts';
 import type { ConversationRow, MessageRow } from './support.repository.ts';
 import * as repo from './support.repository.ts';
 
@@ -47,7 +48,7 @@ export type SupportDeps = {
   limiter: RateLimiter;
   customers: Pick<CustomerDirectory, 'get'>;
   staff: Pick<StaffService, 'refsOf'>;
-  uploads: Pick<UploadsService, 'takeInTx'>;
+  uploads: Pick<UploadsService, 'takeInTx' | 'store' | 'fileTakenBy'>;
   /** Where the mailed answers send the reader back to (the public URL), if known. */
   publicUrl?: string | undefined;
   now?: () => number;
@@ -59,6 +60,11 @@ const ownerOf = (party: SupportParty): repo.Owner =>
   party.kind === 'customer' ? { userId: party.userId } : { visitorId: party.visitorId };
 const owns = (party: SupportParty, c: ConversationRow) =>
   party.kind === 'customer' ? c.userId === party.userId : c.visitorId === party.visitorId;
+/** Whose an upload is: a customer's own, or a visitor's by reference (they are not customers). */
+export const uploadOwnerOf = (party: SupportParty): UploadOwner =>
+  party.kind === 'customer' ? party.userId : `support_visitor:${party.visitorId}`;
+/** What takes a conversation's attachments (`uploads.used_for`). */
+export const attachmentsOf = (conversationId: number) => `support:${conversationId}`;
 /** An agent's name as customers see it: their e-mail's local part. */
 export const agentNameOf = (email: string) => email.split('@')[0] ?? email;
 
@@ -70,10 +76,13 @@ export const agentNameOf = (email: string) => email.split('@')[0] ?? email;
 export class SupportService {
   readonly now: () => number;
   readonly deps: SupportDeps;
+  /** The common lines of both sides, committed together when they come in the same turn. */
+  readonly lines: LineWriter;
 
   constructor(deps: SupportDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
+    this.lines = new LineWriter(deps.db, () => this.at());
   }
 
   private at(): Date {
@@ -202,29 +211,53 @@ export class SupportService {
   /**
    * A customer's message. Limited per conversation and side (only its owner writes on this side,
    * so nobody else can use up the owner's allowance). A message after resolution puts the
-   * conversation back in the queue. An attachment is an upload of the customer's own, taken here.
+   * conversation back in the queue. An attachment is an upload of the sender's own, taken here.
+   * `joined`: the socket has joined the conversation, so it is known to be the sender's; the
+   * common line (no attachment, not resolved) then goes to the group commit (`lines`).
    */
   async sendAsCustomer(
     party: SupportParty,
     id: number,
     input: { body: string; attachment?: string | undefined },
     clientId?: string,
+    joined = false,
   ): Promise<SupportMessage> {
-    if (input.attachment && party.kind !== 'customer')
-      throw new ApiError(Code.INVALID_INPUT, [{ path: 'attachment', issue: 'sign_in' }]);
+    if (joined && !input.attachment) {
+      await limit({ limiter: this.deps.limiter }, `support:msg:${id}:customer`, SUPPORT_LIMITS.messages);
+      const line = await this.lines.append({
+        author: 'customer',
+        owner: ownerOf(party),
+        conversationId: id,
+        body: input.body,
+      });
+      if (line) return this.announce(line, clientId);
+    }
+    return this.sendChecked(party, id, input, clientId, joined && !input.attachment);
+  }
+
+  /** A line committed: to every node's sockets, as the wire carries it. */
+  async announce(row: MessageRow, clientId?: string): Promise<SupportMessage> {
+    const [message] = (await this.wire([row])) as [SupportMessage];
+    this.publish({ kind: 'message', message, ...(clientId ? { clientId } : {}) });
+    return message;
+  }
+
+  /** The checked path: the conversation locked and read, then the line (and a reopening) in one transaction. */
+  private async sendChecked(
+    party: SupportParty,
+    id: number,
+    input: { body: string; attachment?: string | undefined },
+    clientId: string | undefined,
+    counted: boolean,
+  ): Promise<SupportMessage> {
     const { row, requeued } = await this.deps.db.transaction(async (tx) => {
       const conversation = await this.mine(party, id, tx, true);
       // Counted only once the conversation is known to be the sender's.
-      await limit({ limiter: this.deps.limiter }, `support:msg:${id}:customer`, SUPPORT_LIMITS.messages);
+      if (!counted)
+        await limit({ limiter: this.deps.limiter }, `support:msg:${id}:customer`, SUPPORT_LIMITS.messages);
       const requeued = conversation.state === 'resolved';
       if (requeued) await repo.markWaiting(tx, id, this.at());
-      if (input.attachment && party.kind === 'customer')
-        await this.deps.uploads.takeInTx(
-          tx,
-          party.userId,
-          [{ path: 'attachment', id: input.attachment, purpose: 'support_attachment' }],
-          `support:${id}`,
-        );
+      if (input.attachment) await this.takeAttachment(tx, uploadOwnerOf(party), input.attachment, id);
       const row = await repo.insertMessage(tx, {
         conversationId: id,
         author: 'customer',
@@ -239,13 +272,46 @@ export class SupportService {
         await repo.insertMessage(tx, { ...SYSTEM, conversationId: id, event: 'reopened', at: this.at() });
       return { row, requeued };
     });
-    const [message] = (await this.wire([row])) as [SupportMessage];
-    this.publish({ kind: 'message', message, ...(clientId ? { clientId } : {}) });
+    const message = await this.announce(row, clientId);
     if (requeued) {
       this.publish({ kind: 'conversation', conversationId: id });
       await this.assign();
     }
     return message;
+  }
+
+  /**
+   * An attachment of the sender's own (10028 otherwise, whoever else's it is), unused, of the
+   * chat's purpose, taken by the conversation in the message's transaction.
+   */
+  async takeAttachment(tx: Queryable, owner: UploadOwner, upload: string, id: number): Promise<void> {
+    await this.deps.uploads.takeInTx(
+      tx,
+      owner,
+      [{ path: 'attachment', id: upload, purpose: 'support_attachment' }],
+      attachmentsOf(id),
+    );
+  }
+
+  /** A picture or a PDF of a customer, visitor or agent, checked and re-encoded by the uploads service. */
+  upload(owner: UploadOwner, read: (maxBytes: number) => Promise<Uint8Array>) {
+    return this.deps.uploads.store(owner, 'support_attachment', read);
+  }
+
+  /**
+   * An attachment for a participant of its conversation: its customer or visitor (never from an
+   * agent's private note), or any agent of the duty. Anything else, null: someone else's, unknown,
+   * or not sent yet.
+   */
+  async attachment(viewer: SupportParty | 'agent', upload: string) {
+    const line = await repo.attachmentLine(this.deps.db, upload);
+    if (!line) return null;
+    if (viewer !== 'agent') {
+      if (line.private) return null;
+      const conversation = await repo.conversationById(this.deps.db, line.conversationId);
+      if (!conversation || !owns(viewer, conversation)) return null;
+    }
+    return this.deps.uploads.fileTakenBy(attachmentsOf(line.conversationId), upload);
   }
 
   /** How far one side has received and read the other's messages; moves forward only. */
@@ -292,10 +358,6 @@ export class SupportService {
       this.publish({ kind: 'presence', agentsOnline: false });
   }
 
-  async setAgentLimit(staffId: number, limitOpen: number): Promise<void> {
-    await repo.setAgentLimit(this.deps.db, staffId, limitOpen);
-  }
-
   /** Assigns waiting conversations, oldest first, round-robin, while an online agent has room. */
   async assign(): Promise<number> {
     let count = 0;
@@ -321,7 +383,11 @@ export class SupportService {
   }
 
   /** Mails an agent's answer when the conversation was opened with nobody online. */
-  async mailAnswer(c: ConversationRow, agentEmail: string, text: string): Promise<void> {
+  async mailAnswer(
+    c: Pick<ConversationRow, 'id' | 'byMail' | 'email' | 'language'>,
+    agentEmail: string,
+    text: string,
+  ): Promise<void> {
     if (!c.byMail || !c.email) return;
     const language: Language = isLanguage(c.language) ? c.language : 'en';
     const words = TEXT[language].mail;

@@ -2,6 +2,7 @@ import {
   Code,
   isLanguage,
   type Language,
+  STAFF_DUTIES,
   SUPPORT_LIMITS,
   type SupportAgent,
   type SupportInboxItem,
@@ -17,6 +18,8 @@ import * as repo from './support.repository.ts';
 import { type SupportService, SYSTEM } from './support.service.ts';
 
 type Agent = Pick<StaffSession, 'staffId' | 'email' | 'role'>;
+/** An agent's uploads are theirs by reference (staff are not customers). */
+export const agentUploads = (staffId: number) => `staff:${staffId}`;
 
 /**
  * The agents' side of the chat: the inbox, replies and private notes, transfer, resolve, reopen.
@@ -25,12 +28,12 @@ type Agent = Pick<StaffSession, 'staffId' | 'email' | 'role'>;
  */
 export class SupportDesk {
   private readonly support: SupportService;
-  private readonly staff: Pick<StaffService, 'refsOf'>;
+  private readonly staff: Pick<StaffService, 'refsOf' | 'activeOfRoles'>;
   private readonly audit: Pick<AuditService, 'appendInTx'>;
 
   constructor(
     support: SupportService,
-    staff: Pick<StaffService, 'refsOf'>,
+    staff: Pick<StaffService, 'refsOf' | 'activeOfRoles'>,
     audit: Pick<AuditService, 'appendInTx'>,
   ) {
     this.support = support;
@@ -89,16 +92,56 @@ export class SupportDesk {
     }));
   }
 
+  /** The agents: active staff of the chat duty, and anyone still holding open conversations. */
   async agents(): Promise<SupportAgent[]> {
-    const rows = await repo.agents(this.db, this.at());
-    const refs = rows.length ? await this.staff.refsOf(rows.map((r) => r.staffId)) : new Map();
-    return rows.map((r) => ({
-      id: r.staffId,
-      email: refs.get(r.staffId)?.email ?? '',
-      online: r.online,
-      open: r.open,
-      limit: r.limit,
-    }));
+    const [rows, active] = await Promise.all([
+      repo.agents(this.db, this.at()),
+      this.staff.activeOfRoles(STAFF_DUTIES.supportChat.roles),
+    ]);
+    const byId = new Map(rows.map((r) => [r.staffId, r]));
+    const ids = [
+      ...new Set([...active.map((a) => a.id), ...rows.filter((r) => r.open > 0).map((r) => r.staffId)]),
+    ];
+    const setters = rows.flatMap((r) => (r.limitSetBy ? [r.limitSetBy] : []));
+    const refs = await this.staff.refsOf([...new Set([...ids, ...setters])]);
+    return ids
+      .map((id) => {
+        const r = byId.get(id);
+        return {
+          id,
+          email: refs.get(id)?.email ?? '',
+          online: r?.online ?? false,
+          open: r?.open ?? 0,
+          limit: r?.limit ?? SUPPORT_LIMITS.agentLimit,
+          limitSetBy: r?.limitSetBy ? (refs.get(r.limitSetBy)?.email ?? '') : null,
+          limitSetAt: r?.limitSetAt ?? null,
+        };
+      })
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Staff of the `supportLimits` duty set an agent's limit of conversations open at once; audited
+   * beside the change. A higher limit lets the waiting in at once; a lower one takes nothing away
+   * (the agent gets no more until they are under it).
+   */
+  async setLimit(by: Agent, staffId: number, limit: number): Promise<SupportAgent> {
+    const agents = await this.agents();
+    const before = agents.find((a) => a.id === staffId);
+    if (!before) throw new ApiError(Code.INVALID_INPUT, [{ path: 'id', issue: 'not_an_agent' }]);
+    await this.db.transaction(async (tx) => {
+      await repo.setAgentLimit(tx, staffId, limit, by.staffId, this.at());
+      await this.audit.appendInTx(tx, [
+        {
+          actor: `staff:${by.staffId}`,
+          action: 'support.agent_limit',
+          subject: `staff:${staffId}`,
+          data: { limit, previous: before.limit },
+        },
+      ]);
+    });
+    await this.support.assign();
+    return (await this.agents()).find((a) => a.id === staffId) as SupportAgent;
   }
 
   /** May this agent write in it: its agent, an admin, or anyone in a waiting one (answering takes it). */
@@ -106,36 +149,73 @@ export class SupportDesk {
     return agent.role === 'admin' || c.agentId === agent.staffId || c.state === 'waiting';
   }
 
-  /** A reply (sent to the customer, and mailed when the conversation is by mail) or a private note. */
+  /**
+   * A reply (sent to the customer, and mailed when the conversation is by mail) or a private note.
+   * The common line (no attachment, in an open conversation the agent may write in) goes to the
+   * group commit; anything else takes the checked path, which says why or takes a waiting one.
+   */
   async send(
     agent: Agent,
     id: number,
-    input: { body: string; private?: boolean | undefined },
+    input: { body: string; private?: boolean | undefined; attachment?: string | undefined },
     clientId?: string,
+  ): Promise<SupportMessage> {
+    const note = input.private === true;
+    if (!input.attachment) {
+      await limit({ limiter: this.support.deps.limiter }, `support:msg:${id}:agent`, SUPPORT_LIMITS.messages);
+      const line = await this.support.lines.append({
+        author: 'agent',
+        staffId: agent.staffId,
+        anyAgent: agent.role === 'admin',
+        private: note,
+        conversationId: id,
+        body: input.body,
+      });
+      if (line) {
+        const message = await this.support.announce(line, clientId);
+        if (!note) await this.support.mailAnswer({ ...line, id }, agent.email, input.body);
+        return message;
+      }
+    }
+    return this.sendChecked(agent, id, input, clientId, !input.attachment);
+  }
+
+  private async sendChecked(
+    agent: Agent,
+    id: number,
+    input: { body: string; private?: boolean | undefined; attachment?: string | undefined },
+    clientId: string | undefined,
+    counted: boolean,
   ): Promise<SupportMessage> {
     const note = input.private === true;
     const { row, conversation, taken } = await this.db.transaction(async (tx) => {
       const conversation = await repo.conversationById(tx, id, true);
       if (!conversation) throw new ApiError(Code.NOT_FOUND);
       if (!this.mayWrite(agent, conversation)) throw new ApiError(Code.FORBIDDEN);
-      await limit({ limiter: this.support.deps.limiter }, `support:msg:${id}:agent`, SUPPORT_LIMITS.messages);
+      if (!counted)
+        await limit(
+          { limiter: this.support.deps.limiter },
+          `support:msg:${id}:agent`,
+          SUPPORT_LIMITS.messages,
+        );
       if (conversation.state === 'resolved' && !note) throw new ApiError(Code.WRONG_USER_STATUS);
       const taken = conversation.state === 'waiting' && !note;
       if (taken) await repo.setAgent(tx, id, agent.staffId, this.at());
+      if (input.attachment)
+        await this.support.takeAttachment(tx, agentUploads(agent.staffId), input.attachment, id);
       const row = await repo.insertMessage(tx, {
         conversationId: id,
         author: 'agent',
         staffId: agent.staffId,
         private: note,
         body: input.body,
-        attachment: null,
+        attachment: input.attachment ?? null,
         event: null,
         at: this.at(),
       });
       return { row, conversation, taken };
     });
-    const [message] = (await this.support.wire([row])) as [SupportMessage];
-    this.support.publish({ kind: 'message', message, ...(clientId ? { clientId } : {}) });
+    const message = await this.support.announce(row, clientId);
     if (taken) this.support.publish({ kind: 'conversation', conversationId: id });
     if (!note) await this.support.mailAnswer(conversation, agent.email, input.body);
     return message;

@@ -22,7 +22,7 @@ function declaredLength(request: FastifyRequest): number | null {
   return request.headers['content-length'] !== undefined && Number.isFinite(declared) ? declared : null;
 }
 
-async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+export async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
   const declared = declaredLength(request);
   if (declared !== null && declared > maxBytes + FRAMING_BYTES)
     throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
@@ -43,17 +43,24 @@ async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<
   return Buffer.concat(chunks, total);
 }
 
-/** A private file: never cached, never sniffed (the platform's nosniff), shown inline only. */
+/**
+ * A private file: never cached, never sniffed (the platform's nosniff); a picture shown inline, a
+ * PDF downloaded, never opened in the site's origin.
+ */
 export function sendPrivateFile(reply: FastifyReply, file: StoredFile) {
+  const pdf = file.contentType === 'application/pdf';
   return reply
     .header('content-type', file.contentType)
     .header('cache-control', 'private, no-store')
-    .header('content-disposition', 'inline')
+    .header('content-disposition', pdf ? 'attachment; filename="document.pdf"' : 'inline')
     .send(file.bytes);
 }
 
-export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, staff: StaffService): void {
-  // Multipart is parsed only here: every other route keeps refusing it as a body it cannot read.
+/**
+ * Routes that take one uploaded file: multipart is parsed only in this scope (every other route
+ * keeps refusing it as a body it cannot read); read the file with `readFilePart`.
+ */
+export function withUploadScope(app: FastifyInstance, routes: (scope: FastifyInstance) => void): void {
   void app.register(async (scope) => {
     await scope.register(fastifyMultipart);
     // A refusal sent before the body was read (no session, a wrong part, a declared size over the
@@ -66,10 +73,16 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, sta
       if (declared !== null && declared <= DRAIN_BYTES) request.raw.resume();
       else reply.header('connection', 'close');
     });
+    routes(scope);
+  });
+}
+
+export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, staff: StaffService): void {
+  withUploadScope(app, (scope) =>
     mountCall(scope, calls.upload, ({ customer, params, request }) =>
       uploads.store(customer.userId, params.purpose, (maxBytes) => readFilePart(request, maxBytes)),
-    );
-  });
+    ),
+  );
 
   /**
    * The one guarded file route: a customer's token reads only their own uploads; a staff token
@@ -80,6 +93,9 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, sta
   app.get(UPLOAD_FILE_PATH, async (request, reply) => {
     const parsed = uploadIdParams.safeParse(request.params);
     const id = parsed.success ? parsed.data.id : null;
+    // A file its module made public (an image of a published help article or page): anyone reads it.
+    const open = id ? await uploads.filePublic(id) : null;
+    if (open) return sendPrivateFile(reply, open);
     if (request.customer) {
       const file = id ? await uploads.fileForOwner(request.customer.userId, id) : null;
       if (!file) return sendCode(reply, request, Code.NOT_FOUND);
@@ -93,6 +109,7 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, sta
     await staff.record(session, 'upload.viewed', `upload:${file.upload.id}`, {
       purpose: file.upload.purpose,
       ownerId: file.upload.ownerId,
+      ...(file.upload.ownerRef ? { ownerRef: file.upload.ownerRef } : {}),
     });
     return sendPrivateFile(reply, file);
   });

@@ -1,25 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import {
+  acceptsDocuments,
   Code,
   isUploadPurpose,
   type StaffRole,
+  staffOnlyPurpose,
   UPLOAD_PURPOSES,
   type UploadedFile,
   type UploadPurpose,
+  type UploadPurposeRule,
 } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { FileStorage, StoredFile } from '../../platform/storage.ts';
 import { type CheckedImage, checkImage, ImageRefusal } from './uploads.images.ts';
+import { type CheckedPdf, checkPdf, isPdf } from './uploads.pdf.ts';
 import {
   deleteUnusedBeyond,
   findUpload,
   findUploads,
   insertUpload,
+  ownedBy,
   takeUploads,
+  type UploadOwner,
   type UploadRow,
 } from './uploads.repository.ts';
+
+export type { UploadOwner };
 
 /** Decoding and re-encoding costs CPU: a customer may upload 30 files an hour. */
 export const UPLOAD_LIMIT = { limit: 30, windowMs: 3600_000 };
@@ -45,6 +53,7 @@ export class UploadsService {
   private readonly db: Database;
   private readonly storage: FileStorage;
   private readonly limiter: RateLimiter | undefined;
+  private readonly publicReaders = new Map<UploadPurpose, (upload: UploadRow) => Promise<boolean>>();
 
   constructor(deps: { db: Database; storage: FileStorage; rateLimiter?: RateLimiter }) {
     this.db = deps.db;
@@ -59,21 +68,27 @@ export class UploadsService {
    * `[{path: 'file', issue}]`; too many uploads: 10027. Nothing is stored then.
    */
   async store(
-    ownerId: number,
+    owner: UploadOwner,
     purpose: UploadPurpose,
     read: (maxBytes: number) => Promise<Uint8Array>,
   ): Promise<UploadedFile> {
     const { maxBytes } = UPLOAD_PURPOSES[purpose];
-    const verdict = await this.limiter?.hit(`upload:${ownerId}`, UPLOAD_LIMIT.limit, UPLOAD_LIMIT.windowMs);
+    // A purpose only staff upload (content images) is refused to anyone else, before a byte is read.
+    if (staffOnlyPurpose(purpose) && !(typeof owner === 'string' && owner.startsWith('staff:')))
+      throw new ApiError(Code.INVALID_INPUT, [{ path: 'purpose', issue: 'purpose' }]);
+    const verdict = await this.limiter?.hit(`upload:${owner}`, UPLOAD_LIMIT.limit, UPLOAD_LIMIT.windowMs);
     if (verdict && !verdict.allowed)
       throw new ApiError(Code.TOO_MANY_REQUESTS, {
         retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
       });
     const bytes = await read(maxBytes);
     if (bytes.byteLength > maxBytes) throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
-    let image: CheckedImage;
+    let image: CheckedImage | CheckedPdf;
     try {
-      image = await checkImage(bytes, maxBytes);
+      image =
+        acceptsDocuments(purpose) && isPdf(bytes)
+          ? await checkPdf(bytes, maxBytes)
+          : await checkImage(bytes, maxBytes);
     } catch (error) {
       if (!(error instanceof ImageRefusal)) throw error;
       if (error.issue === 'size') throw new ApiError(Code.FILE_TOO_LARGE, { maxBytes });
@@ -81,7 +96,7 @@ export class UploadsService {
     }
     const row = {
       id: randomBytes(12).toString('hex'),
-      ownerId,
+      owner,
       purpose,
       contentType: image.contentType,
       size: image.bytes.length,
@@ -93,7 +108,8 @@ export class UploadsService {
     try {
       dropped = await this.db.transaction(async (tx) => {
         await insertUpload(tx, row);
-        return deleteUnusedBeyond(tx, ownerId, purpose, UNUSED_KEPT);
+        const kept = (UPLOAD_PURPOSES[purpose] as UploadPurposeRule).unusedKept ?? UNUSED_KEPT;
+        return deleteUnusedBeyond(tx, owner, purpose, kept);
       });
     } catch (error) {
       await this.storage.delete(row.storageKey);
@@ -117,7 +133,7 @@ export class UploadsService {
    */
   async takeInTx(
     tx: Queryable,
-    ownerId: number,
+    owner: UploadOwner,
     references: UploadReference[],
     usedFor: string,
   ): Promise<UploadRow[]> {
@@ -129,7 +145,7 @@ export class UploadsService {
         )
       ).map((r) => [r.id, r]),
     );
-    if (references.some((r) => rows.get(r.id)?.ownerId !== ownerId)) throw new ApiError(Code.NOT_FOUND);
+    if (references.some((r) => !ownedBy(rows.get(r.id), owner))) throw new ApiError(Code.NOT_FOUND);
     const issues: { path: string; issue: 'purpose' | 'used' }[] = [];
     for (const reference of references) {
       const row = rows.get(reference.id) as UploadRow;
@@ -137,7 +153,7 @@ export class UploadsService {
       else if (row.usedFor !== null) issues.push({ path: reference.path, issue: 'used' });
     }
     if (issues.length > 0) throw new ApiError(Code.INVALID_INPUT, issues);
-    const taken = new Set(await takeUploads(tx, ownerId, references, usedFor));
+    const taken = new Set(await takeUploads(tx, owner, references, usedFor));
     // Another request took one between the read and the update.
     const lost = references.filter((r) => !taken.has(r.id));
     if (lost.length > 0)
@@ -149,9 +165,37 @@ export class UploadsService {
   }
 
   /** A file for its owner only: any other id finds nothing. */
-  async fileForOwner(ownerId: number, id: string): Promise<StoredFile | null> {
+  async fileForOwner(owner: UploadOwner, id: string): Promise<StoredFile | null> {
+    const row = (await findUpload(this.db, id)) ?? undefined;
+    if (!row || !ownedBy(row, owner)) return null;
+    return this.storage.get(row.storageKey);
+  }
+
+  /**
+   * A file taken by `usedFor` (e.g. `support:12`), for a module that has checked who may read
+   * what it took (the chat: the conversation's participants); any other id finds nothing.
+   */
+  async fileTakenBy(usedFor: string, id: string): Promise<(StoredFile & { upload: UploadRow }) | null> {
     const row = await findUpload(this.db, id);
-    if (!row || row.ownerId !== ownerId) return null;
+    if (!row || row.usedFor !== usedFor) return null;
+    const file = await this.storage.get(row.storageKey);
+    return file ? { ...file, upload: row } : null;
+  }
+
+  /**
+   * Lets the module that takes a purpose's files serve one to anyone, when it says the file is
+   * public (content: an image of a published text). Registered once per purpose, at start.
+   */
+  servePublicly(purpose: UploadPurpose, isPublic: (upload: UploadRow) => Promise<boolean>): void {
+    if (this.publicReaders.has(purpose)) throw new Error(`uploads: ${purpose} is served publicly already`);
+    this.publicReaders.set(purpose, isPublic);
+  }
+
+  /** A file its purpose's module calls public, for anyone; any other id finds nothing. */
+  async filePublic(id: string): Promise<StoredFile | null> {
+    const row = await findUpload(this.db, id);
+    const isPublic = row ? this.publicReaders.get(row.purpose) : undefined;
+    if (!row || !isPublic || !(await isPublic(row))) return null;
     return this.storage.get(row.storageKey);
   }
 

@@ -2,6 +2,7 @@ import { Code, PROOF_CLOSED_BY_CHAIN } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import {
+  creditDeposits,
   insertProofDeposit,
   lockTransactionHash,
   moveDeposit,
@@ -43,21 +44,31 @@ export function depositAttachments(
 ): DepositAttachments {
   const { ledger, notices } = deps;
   return {
+    // A batch's credits (a whole block's) move their rows in one statement, with the lock each
+    // entry placed (`holdCredit`); a row no longer confirming fails the batch, which the ledger
+    // retries one by one, so only that credit is refused.
     credited: ledger.attachment<CreditData, boolean>('deposit', async (tx, rows) => {
-      const done = new Map<number, boolean>();
-      for (const { entryId, data } of rows) {
-        const moved = await moveDeposit(tx, data.depositId, ['confirming'], 'credited', {
+      const moved = await creditDeposits(
+        tx,
+        rows.map(({ entryId, holdId, data }) => ({
+          id: data.depositId,
           creditEntryId: entryId,
-          creditedAt: nowIso(deps),
-        });
-        if (!moved) throw new Error(`deposit ${data.depositId} is no longer confirming`);
-        await notices.notifyInTx(tx, data.userId, data.language, 'deposit_credited', {
-          amount: data.amount,
-          asset: data.asset,
-        });
-        done.set(entryId, true);
-      }
-      return done;
+          lockHoldId: holdId ?? null,
+        })),
+        nowIso(deps),
+      );
+      for (const { data } of rows)
+        if (!moved.has(data.depositId)) throw new Error(`deposit ${data.depositId} is no longer confirming`);
+      await notices.notifyManyInTx(
+        tx,
+        rows.map(({ data }) => ({
+          userId: data.userId,
+          language: data.language,
+          kind: 'deposit_credited' as const,
+          params: { amount: data.amount, asset: data.asset },
+        })),
+      );
+      return new Map(rows.map(({ entryId }) => [entryId, true]));
     }),
     locked: ledger.holdAttachment<{ depositId: number }, boolean>('deposit_lock', async (tx, rows) => {
       const done = new Map<number, boolean>();

@@ -370,6 +370,26 @@ export async function moveDeposit(
   return rows.length > 0;
 }
 
+/**
+ * Confirming deposits credited, in one statement: each with its credit entry and the lock its entry
+ * placed (null: locked later), at the service's time. Answers the ids moved.
+ */
+export async function creditDeposits(
+  tx: Queryable,
+  rows: readonly { id: number; creditEntryId: number; lockHoldId: number | null }[],
+  at: string,
+): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const moved = await tx.query<{ id: string }>(
+    `UPDATE wallet_deposits d SET state = 'credited', credit_entry_id = c.entry_id,
+       lock_hold_id = coalesce(c.hold_id, d.lock_hold_id), credited_at = $4::timestamptz
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS c(id, entry_id, hold_id)
+     WHERE d.id = c.id AND d.state = 'confirming' RETURNING d.id`,
+    [rows.map((r) => r.id), rows.map((r) => r.creditEntryId), rows.map((r) => r.lockHoldId), at],
+  );
+  return new Set(moved.map((r) => Number(r.id)));
+}
+
 /** The hold that locks a credited deposit until the unlock depth (whatever its state: the credit may follow in the same batch). */
 export async function setDepositLock(db: Queryable, id: number, holdId: number): Promise<void> {
   await db.query('UPDATE wallet_deposits SET lock_hold_id = $2 WHERE id = $1 AND lock_hold_id IS NULL', [

@@ -1,7 +1,12 @@
 import { deriveBtcAddress, deriveEvmAddress, parseExtendedPublicKey } from '../../platform/chain/derive.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
-import type { CustomerAddresses, PayInAddress } from '../products/ports.ts';
+import type {
+  ChainPayout,
+  CustomerAddresses,
+  PayInAddress,
+  WithdrawalAddressBook,
+} from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { depositReview, withdrawalReview } from './wallet.review.ts';
 import { walletRoutes } from './wallet.routes.ts';
@@ -40,10 +45,17 @@ export const walletModule = defineProduct({
       wallet.deposits.address('live', userId, 'USDT-EVM').catch(() => null);
     // The addresses that tie customers together (withdrawal, deposit senders, deposit), for invites' same-person rule.
     const customerAddresses: CustomerAddresses = (userIds) => wallet.knownAddresses(userIds);
+    // The address book with each address's lock, for sending NFTs under the withdrawal rules.
+    const withdrawalAddressBook: WithdrawalAddressBook = (userId) =>
+      wallet.withdrawals.addresses('live', userId);
+    // The hot wallet's sends for another product (the NFT charity payouts), once per key.
+    const chainPayout: ChainPayout = (key, order) => wallet.payouts.send(key, order);
     return {
       wallet,
       payIn,
       customerAddresses,
+      withdrawalAddressBook,
+      chainPayout,
       walletWatcher: new WalletJob(wallet, platform.config.walletPollMs, platform.logger),
     };
   },

@@ -19,8 +19,8 @@ import {
 
 /** Minutes an approved withdrawal may keep failing to reach the node before it is given up (hold released). */
 const SEND_GIVE_UP_MS = 30 * 60_000;
-/** Blocks a sent transaction may stay unmined before it is broadcast again. */
-const REBROADCAST_BLOCKS = 20n;
+/** Blocks a sent transaction of the hot wallet may stay unmined before it is broadcast again. */
+export const REBROADCAST_BLOCKS = 20n;
 
 type Signed = { raw: Hex; hash: Hex };
 

@@ -6,6 +6,7 @@ import type { KnownAddresses } from '../products/ports.ts';
 import { fundedDepositAddresses } from './wallet.deposits.repository.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
+import { HotPayouts } from './wallet.payouts.ts';
 import { outgoingByAsset } from './wallet.withdrawals.repository.ts';
 import { type WithdrawalDeps, Withdrawals } from './wallet.withdrawals.ts';
 
@@ -23,6 +24,8 @@ export class WalletService {
   readonly networks: Networks;
   readonly deposits: Deposits;
   readonly withdrawals: Withdrawals;
+  /** The hot wallet's sends for other products (port `ChainPayout`). */
+  readonly payouts: HotPayouts;
   private readonly deps: WalletDeps;
 
   constructor(deps: WalletDeps) {
@@ -31,6 +34,7 @@ export class WalletService {
     this.networks = new Networks(deps.db, deps.audit, deps.signer !== null, deps.now ?? Date.now);
     this.deposits = new Deposits({ ...deps, networks: this.networks });
     this.withdrawals = new Withdrawals({ ...deps, networks: this.networks });
+    this.payouts = new HotPayouts({ ...deps, networks: this.networks, now: deps.now ?? Date.now });
   }
 
   get chain(): Chain | null {

@@ -54,7 +54,7 @@ export type DepositDeps = {
   audit: AuditService;
   notices: NoticesService;
   uploads: UploadsService;
-  customers: Pick<CustomerDirectory, 'get'>;
+  customers: Pick<CustomerDirectory, 'get' | 'languagesOf'>;
   networks: Networks;
   derive: AddressDeriver;
   chain: Chain | null;
@@ -119,7 +119,7 @@ export type DepositsContext = {
   readonly audit: AuditService;
   readonly notices: NoticesService;
   readonly uploads: UploadsService;
-  readonly customers: Pick<CustomerDirectory, 'get'>;
+  readonly customers: Pick<CustomerDirectory, 'get' | 'languagesOf'>;
   readonly networks: Networks;
   readonly derive: AddressDeriver;
   readonly chain: Chain | null;

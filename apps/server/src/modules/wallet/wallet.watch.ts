@@ -2,7 +2,7 @@ import { Code } from '@swx/contract';
 import type { Chain, ChainTransfer } from '../../platform/chain.ts';
 import { ApiError } from '../../platform/http.ts';
 import { LedgerError } from '../ledger/ledger.service.ts';
-import { step } from './wallet.credit.ts';
+import { stepAll } from './wallet.credit.ts';
 import {
   cursorOf,
   insertSeenDeposits,
@@ -19,8 +19,6 @@ import { type DepositsContext, languageOf, normalHash, nowIso } from './wallet.s
 /** Blocks the watcher reads per pass, and deposits it advances per pass. */
 const SCAN_BLOCKS = 1000n;
 const OPEN_PAGE = 1000;
-/** Deposits moved on at once in a pass (their ledger requests share batches). */
-const STEPS_AT_ONCE = 256;
 /** Where a watcher with no cursor starts: this many blocks below the head. */
 const FIRST_LOOKBACK = 256n;
 
@@ -124,11 +122,12 @@ async function advance(
     if (!blocks.has(n)) blocks.set(n, (await chain.block(n))?.hash ?? null);
     return blocks.get(n) ?? null;
   };
-  // Deposits move on side by side, so their ledger requests share batches (group commit).
-  await eachAtMost(STEPS_AT_ONCE, await openChainDeposits(ctx.db, OPEN_PAGE), async (row) => {
+  // The page moves on together: its credits in one ledger batch, its unlocks side by side.
+  const open = (await openChainDeposits(ctx.db, OPEN_PAGE)).flatMap((row) => {
     const network = byId.get(row.network);
-    if (network) await step(ctx, chain, head, network, row, hashAt);
+    return network ? [{ row, network }] : [];
   });
+  await stepAll(ctx, chain, head, open, hashAt);
 }
 
 /**
@@ -161,18 +160,6 @@ async function closeCreditedProofs(ctx: DepositsContext): Promise<void> {
         ctx.logger?.error({ err: error, deposit: proof.id }, 'closing a proof failed; tried again next pass');
     }
   }
-}
-
-/** Runs `run` on every item, at most `limit` at a time. */
-async function eachAtMost<T>(limit: number, items: T[], run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await run(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**

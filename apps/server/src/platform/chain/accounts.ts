@@ -36,5 +36,14 @@ export const DEV_ACCOUNTS = {
     address: '0x2b382887d362ccae885a421c978c7e998d3c95a6',
     privateKey: '0x729d91ef8a9b770a6e74cb88ef82596d11633c9e6d304c4f1cb3d53b609ced4f',
   },
+  /**
+   * Holds the charity NFTs and is their contract's owner (mints, sends to buyers): a custody
+   * account of its own, so its nonces never race the hot wallet's withdrawals.
+   */
+  nftCustody: {
+    index: 3,
+    address: '0x9bf4bee5bfbebb3a4b7060dae40ca6fd49305d60',
+    privateKey: '0xf54902bb21ffd37f70ec26442a2b037e204455aefda6cdd0b6391110ca1eabfb',
+  },
 } as const satisfies Record<string, { index: number; address: `0x${string}`; privateKey: `0x${string}` }>;
 export type DevRole = keyof typeof DEV_ACCOUNTS;

@@ -4,7 +4,7 @@ import { DEV_CHAIN_ID } from './accounts.ts';
 import { AnvilDevelopment, devSigner, ensureDevToken } from './development.ts';
 import type { OpenedChain } from './open.ts';
 import { RpcChain, rpcClient } from './rpc.ts';
-import { localSigner, remoteSigner } from './signer.ts';
+import { localCallSigner, localSigner, remoteSigner } from './signer.ts';
 
 /** The viem side of openChain (open.ts loads it on demand). */
 
@@ -43,6 +43,7 @@ export async function connectDevelopment(
   return {
     chain,
     signer: localSigner(devSigner('hotWallet'), chainId, token),
+    custody: localCallSigner(devSigner('nftCustody'), chainId),
     dev: new AnvilDevelopment(client, chainId, devSigner('faucet'), token),
     rpcUrl: config.rpcUrl,
     close,
@@ -71,6 +72,7 @@ export async function connectExternal(
       close,
     }),
     signer: config.signer ? remoteSigner({ ...config.signer, chainId, tokenUsdt: config.tokenUsdt }) : null,
+    custody: null,
     dev: null,
     rpcUrl: null,
     close,

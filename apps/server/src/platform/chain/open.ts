@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Chain, DevelopmentChain, WithdrawalSigner } from '../chain.ts';
+import type { CallSigner, Chain, DevelopmentChain, WithdrawalSigner } from '../chain.ts';
 import type { Config } from '../config.ts';
 import { acquireDataLock, DataDirBusyError } from '../datalock.ts';
 import type { Logger } from '../logger.ts';
@@ -11,6 +11,8 @@ export type OpenedChain = {
   chain: Chain;
   /** The hot wallet's signer; null on a real chain without SIGNER_URL (withdrawals cannot be sent). */
   signer: WithdrawalSigner | null;
+  /** The NFT custody account's contract-call signer (modules/nft/chain); null on a real chain (none configured yet). */
+  custody: CallSigner | null;
   /** Test deposits, mining and reorganisations: development chains only (embedded, CHAIN_DEV_RPC_URL). */
   dev: DevelopmentChain | null;
   /** A development chain's JSON-RPC address (for wallets and tools); null for a real chain's (it may hold a key). */

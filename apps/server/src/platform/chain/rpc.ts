@@ -194,6 +194,10 @@ export class RpcChain implements Chain {
     return this.client.getTransactionCount({ address, blockTag: 'pending' });
   }
 
+  async call(to: Hex, data: Hex): Promise<Hex> {
+    return (await this.client.call({ to, data })).data ?? '0x';
+  }
+
   close(): Promise<void> {
     return this.onClose();
   }

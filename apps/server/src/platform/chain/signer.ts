@@ -5,7 +5,7 @@ import {
   recoverTransactionAddress,
   type TransactionSerializableEIP1559,
 } from 'viem';
-import type { ChainAsset, Hex, TransferToSign, WithdrawalSigner } from '../chain.ts';
+import type { CallSigner, CallToSign, ChainAsset, Hex, TransferToSign, WithdrawalSigner } from '../chain.ts';
 import type { TxSigner } from './development.ts';
 import { ERC20_ABI } from './rpc.ts';
 
@@ -55,6 +55,34 @@ export function localSigner(account: TxSigner, chainId: number, token: Hex): Wit
         ...transferCall(transfer.asset, token, transfer.to, transfer.amount),
       };
       const raw = await account.signTransaction(tx);
+      return { raw, hash: keccak256(raw) };
+    },
+  };
+}
+
+function checkCall(call: CallToSign): void {
+  if (!/^0x[0-9a-f]{40}$/.test(call.to)) throw new Error('the contract must be a lowercase address');
+  if (!/^0x([0-9a-f]{2})+$/.test(call.data)) throw new Error('the call data must be lowercase hex bytes');
+  if (call.gas <= 0n || call.gas > 10_000_000n) throw new Error('bad gas limit');
+  if (!Number.isSafeInteger(call.nonce) || call.nonce < 0) throw new Error('bad nonce');
+}
+
+/** Signs contract calls (no value) with a key held in this process: development chains only. */
+export function localCallSigner(account: TxSigner, chainId: number): CallSigner {
+  return {
+    address: account.address.toLowerCase() as Hex,
+    async signCall(call) {
+      checkCall(call);
+      const raw = await account.signTransaction({
+        type: 'eip1559',
+        chainId,
+        nonce: call.nonce,
+        gas: call.gas,
+        ...DEV_FEES,
+        to: call.to,
+        value: 0n,
+        data: call.data,
+      });
       return { raw, hash: keccak256(raw) };
     },
   };

@@ -5,38 +5,14 @@ import { ApiFailure } from '../../app/api.ts';
 import { formatDate } from '../../app/i18n.ts';
 import { useClientState } from '../../app/state.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
+import { Markup } from '../help/Markup.tsx';
 import { contentQueries } from './queries.ts';
 import './content.css';
 
-/** Body text is plain: blank lines split paragraphs, a paragraph's first line may be its heading. */
-export function ContentBody({ body }: { body: string }) {
-  const seen = new Map<string, number>();
-  const blocks = body.split(/\n{2,}/).map((block) => {
-    const n = (seen.get(block) ?? 0) + 1;
-    seen.set(block, n);
-    const [first = '', ...rest] = block.split('\n');
-    return {
-      key: `${n}:${block}`,
-      heading: rest.length > 0 ? first : null,
-      text: rest.length > 0 ? rest.join(' ') : first,
-    };
-  });
-  return (
-    <div className="prose">
-      {blocks.map((block) =>
-        block.heading === null ? (
-          <p key={block.key}>{block.text}</p>
-        ) : (
-          <section key={block.key}>
-            <h2>{block.heading}</h2>
-            <p>{block.text}</p>
-          </section>
-        ),
-      )}
-    </div>
-  );
-}
-
+/**
+ * A company or policy page: the markup staff wrote, the operator's settings filled in by the server,
+ * rendered by the help centre's safe markup (elements from a parsed tree, never HTML).
+ */
 export function ContentArticle({ id, fallbackTitle }: { id: number; fallbackTitle?: string }) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
@@ -57,7 +33,7 @@ export function ContentArticle({ id, fallbackTitle }: { id: number; fallbackTitl
       {query.isError ? <Failed message={query.error.message} onRetry={() => void query.refetch()} /> : null}
       {query.data ? (
         <>
-          <ContentBody body={query.data.body} />
+          <Markup text={query.data.body} />
           <p className="muted">
             <time dateTime={query.data.updatedAt}>{formatDate(language, query.data.updatedAt)}</time>
           </p>

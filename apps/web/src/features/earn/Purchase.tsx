@@ -1,4 +1,4 @@
-import { type EarnProduct, type EarnQuote, earnProofBody } from '@swx/contract';
+import { type EarnProduct, type EarnQuote, TX_HASH } from '@swx/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -99,7 +99,7 @@ function usePayment(tried: boolean) {
   const [proof, setProof] = useState('');
   const [txHash, setTxHash] = useState('');
   const [uploading, setUploading] = useState(false);
-  const txOk = earnProofBody.shape.txHash.safeParse(txHash).success;
+  const txOk = TX_HASH.test(txHash.trim());
   const errors =
     payWith === 'proof' && tried
       ? {

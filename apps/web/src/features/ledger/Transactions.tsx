@@ -9,6 +9,7 @@ import { formatMoney, signOf } from '../../app/money.ts';
 import { useClientState } from '../../app/state.ts';
 import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
+import { StatementDownload } from '../papers/Statements.tsx';
 import { ledgerQueries, type TransactionFilter } from './queries.ts';
 import './ledger.css';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
@@ -272,6 +273,7 @@ export default function Transactions() {
       <section className="card">
         <BookSwitch />
       </section>
+      {user ? <StatementDownload more /> : null}
       {user ? <Records userId={user.id} /> : null}
     </AccountPage>
   );

@@ -1,4 +1,4 @@
-import { Code, type LoanPayoff, loanRepayProofBody } from '@swx/contract';
+import { Code, type LoanPayoff, TX_HASH } from '@swx/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -165,7 +165,7 @@ function useProof(payoff: LoanPayoff, address: string) {
   const [round, setRound] = useState(0);
   const check = checkAmount(typed, payoff.asset);
   const { amount, minor } = check;
-  const hashOk = loanRepayProofBody.shape.txHash.safeParse(txHash).success;
+  const hashOk = TX_HASH.test(txHash.trim());
   const invalid = t('loan.amount.invalid', { asset: payoff.asset });
   const errors = {
     amount: tried ? amountMessage(check, { required: invalid, invalid }) : undefined,

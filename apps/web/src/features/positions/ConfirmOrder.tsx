@@ -224,6 +224,12 @@ function OrderTerms({ body, terms }: { body: TicketBody; terms: TradingTerms }) 
         <dt>{t('trade.takeProfit')}</dt>
         <dd>{f.price(body.takeProfit)}</dd>
       </div>
+      {body.trailingDistance ? (
+        <div data-figure="trailingDistance" data-value={body.trailingDistance}>
+          <dt>{t('trade.trailingDistance')}</dt>
+          <dd>{f.price(body.trailingDistance)}</dd>
+        </div>
+      ) : null}
       <div>
         <dt>{t('trade.autoClose')}</dt>
         <dd>{autoClose}</dd>

@@ -10,7 +10,8 @@ import { Modal } from '../../ui/Modal.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
 import { DirectionLabel, Profit, StopField, Term, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
-import { parsePrice, stopIssues, stopMessage } from './ticket.ts';
+import { TrailingField } from './TicketFields.tsx';
+import { parsePrice, readTrailing, stopIssues, stopMessage, trailingIssue } from './ticket.ts';
 
 /** Price decimals of a position, read from its open price (the server writes it at the instrument's). */
 function decimalsOf(order: Position): number {
@@ -90,7 +91,14 @@ export function ClosePosition({ order, onDone }: { order: Position; onDone: (mes
   );
 }
 
-type StopErrors = { stopLoss?: string; takeProfit?: string; both?: string; form?: string };
+type StopErrors = {
+  stopLoss?: string;
+  takeProfit?: string;
+  trailingDistance?: string;
+  both?: string;
+  form?: string;
+};
+type StopsBody = { stopLoss: string; takeProfit: string; trailingDistance: string | null };
 
 /**
  * The stops typed, read as prices of the position's decimals: the errors of those that are not,
@@ -98,9 +106,9 @@ type StopErrors = { stopLoss?: string; takeProfit?: string; both?: string; form?
  */
 function readStops(
   t: TFunction,
-  typed: { stopLoss: string; takeProfit: string },
+  typed: { stopLoss: string; takeProfit: string; trailingDistance: string },
   decimals: number,
-): { errors: StopErrors; stops: { stopLoss: string; takeProfit: string } | null } {
+): { errors: StopErrors; stops: StopsBody | null } {
   const sl = typed.stopLoss.trim() === '' ? null : parsePrice(typed.stopLoss, decimals);
   const tp = typed.takeProfit.trim() === '' ? null : parsePrice(typed.takeProfit, decimals);
   const errors: StopErrors = {};
@@ -108,8 +116,18 @@ function readStops(
   else if (sl === null) errors.stopLoss = t('trade.error.priceFormat', { count: decimals });
   if (typed.takeProfit.trim() === '') errors.takeProfit = t('trade.error.enterTakeProfit');
   else if (tp === null) errors.takeProfit = t('trade.error.priceFormat', { count: decimals });
-  if (sl === null || tp === null) return { errors, stops: null };
-  return { errors, stops: { stopLoss: formatMinor(sl, decimals), takeProfit: formatMinor(tp, decimals) } };
+  // The trailing stop: empty removes it.
+  const trailing = readTrailing(typed.trailingDistance, decimals);
+  if (trailing === null) errors.trailingDistance = t('trade.error.priceFormat', { count: decimals });
+  if (sl === null || tp === null || trailing === null) return { errors, stops: null };
+  return {
+    errors,
+    stops: {
+      stopLoss: formatMinor(sl, decimals),
+      takeProfit: formatMinor(tp, decimals),
+      trailingDistance: trailing === '' ? null : trailing,
+    },
+  };
 }
 
 /** Saves a position's stops; the server's refusal is worded on the stop it is about (or both). */
@@ -122,8 +140,7 @@ function useSaveStops(
   const [errors, setErrors] = useState<StopErrors>({});
   const afterChange = useAfterChange();
   const update = useMutation({
-    mutationFn: (body: { id: number; stopLoss: string; takeProfit: string }) =>
-      callApi('updateOptions', { body }),
+    mutationFn: (body: { id: number } & StopsBody) => callApi('updateOptions', { body }),
     onSuccess: () => {
       afterChange();
       dialog.current?.close();
@@ -136,25 +153,62 @@ function useSaveStops(
         error instanceof ApiFailure && error.code === Code.INVALID_INPUT
           ? stopMessage(stopIssues(error.data))
           : null;
+      const trailing =
+        error instanceof ApiFailure && error.code === Code.INVALID_INPUT && trailingIssue(error.data);
       if (key === 'both') setErrors({ both: t('trade.error.both') });
       else if (key) setErrors({ [key]: t(`trade.error.${key}`) });
+      else if (trailing) setErrors({ trailingDistance: t('trade.error.trailingDistance') });
       else setErrors({ form: error instanceof ApiFailure ? error.message : t('state.error') });
     },
   });
   return { errors, setErrors, update };
 }
 
-/** Change the stop loss and take profit of an open position; the server judges them at the current price. */
+/** The trailing stop's distance in the stops dialog (empty removes it), and the level it has reached. */
+function TrailingEditor({
+  order,
+  typed: [value, onChange],
+  error,
+}: {
+  order: Position;
+  typed: [string, (value: string) => void];
+  error: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  return (
+    <>
+      <TrailingField
+        direction={order.direction}
+        placeholder=""
+        value={value}
+        error={error}
+        onChange={onChange}
+      />
+      {order.trailingLevel ? (
+        <p className="field-hint" data-testid="trailing-level-now">
+          {t('trade.trailingNote', { level: f.price(order.trailingLevel) })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Change the stop loss, take profit and trailing stop of an open position (an empty trailing
+ * distance removes it); the server judges them at the current price.
+ */
 export function EditStops({ order, onDone }: { order: Position; onDone: (message: string) => void }) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [stopLoss, setStopLoss] = useState(order.stopLoss);
   const [takeProfit, setTakeProfit] = useState(order.takeProfit);
+  const [trailing, setTrailing] = useState(order.trailingDistance ?? '');
   const { errors, setErrors, update } = useSaveStops(order, dialog, onDone);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const read = readStops(t, { stopLoss, takeProfit }, decimalsOf(order));
+    const read = readStops(t, { stopLoss, takeProfit, trailingDistance: trailing }, decimalsOf(order));
     setErrors(read.errors);
     if (read.stops) update.mutate({ id: order.id, ...read.stops });
   };
@@ -166,6 +220,7 @@ export function EditStops({ order, onDone }: { order: Position; onDone: (message
         onClick={() => {
           setStopLoss(order.stopLoss);
           setTakeProfit(order.takeProfit);
+          setTrailing(order.trailingDistance ?? '');
           setErrors({});
           dialog.current?.showModal();
         }}
@@ -192,6 +247,7 @@ export function EditStops({ order, onDone }: { order: Position; onDone: (message
             joint={Boolean(errors.both)}
             onValue={setTakeProfit}
           />
+          <TrailingEditor order={order} typed={[trailing, setTrailing]} error={errors.trailingDistance} />
           {errors.both || errors.form ? (
             <p className="form-error" role="alert">
               {errors.both ?? errors.form}

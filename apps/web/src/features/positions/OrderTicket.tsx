@@ -20,6 +20,7 @@ import {
   LotsField,
   StopFields,
   Terms,
+  TrailingField,
 } from './TicketFields.tsx';
 import { tradeTexts } from './texts.ts';
 import { checkTicket, defaultStops, type Stops, type TicketCheck, type TicketError } from './ticket.ts';
@@ -71,6 +72,7 @@ function useTicketInputs(item: MarketItem, terms: TradingTerms) {
   const [leverage, setLeverage] = useState(terms.leverages[0] ?? 1);
   const [stops, setStops] = useState<Stops>({ stopLoss: '', takeProfit: '' });
   const [autoClose, setAutoClose] = useState<number | null>(null);
+  const [trailing, setTrailing] = useState('');
   /** The (direction, leverage) the current stops were defaulted for; null once the user typed them. */
   const [defaultedFor, setDefaultedFor] = useState<string | null>('');
 
@@ -82,15 +84,20 @@ function useTicketInputs(item: MarketItem, terms: TradingTerms) {
     setDefaultedFor(key);
   }, [direction, leverage, defaultedFor, item.bid, item.ask, terms]);
 
-  const check = checkTicket({ direction, lots, leverage, ...stops, autoCloseAfter: autoClose }, terms);
+  const check = checkTicket(
+    { direction, lots, leverage, ...stops, autoCloseAfter: autoClose, trailingDistance: trailing },
+    terms,
+  );
   return {
     direction,
     lots,
     leverage,
     stops,
     autoClose,
+    trailing,
     check,
     setLots,
+    setTrailing,
     setLeverage,
     setAutoClose,
     chooseDirection: (value: Direction) => {
@@ -110,7 +117,12 @@ function useTicketInputs(item: MarketItem, terms: TradingTerms) {
  * The errors of the ticket's fields, each once the field was left or the customer tried to go on;
  * a stop the server or the figures refuse, under that stop.
  */
-function useTicketErrors(check: TicketCheck, terms: TradingTerms, stopKey: TicketPreview['stopKey']) {
+function useTicketErrors(
+  check: TicketCheck,
+  terms: TradingTerms,
+  stopKey: TicketPreview['stopKey'],
+  serverTrailing: boolean,
+) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
@@ -131,6 +143,8 @@ function useTicketErrors(check: TicketCheck, terms: TradingTerms, stopKey: Ticke
     lots: errorOf('lots'),
     stopLoss: errorOf('stopLoss') ?? (stopKey === 'stopLoss' ? t('trade.error.stopLoss') : undefined),
     takeProfit: errorOf('takeProfit') ?? (stopKey === 'takeProfit' ? t('trade.error.takeProfit') : undefined),
+    trailingDistance:
+      errorOf('trailingDistance') ?? (serverTrailing ? t('trade.error.trailingDistance') : undefined),
     touch: (field: string) => setTouched((s) => new Set(s).add(field)),
     attempt: () => setAttempted(true),
   };
@@ -159,7 +173,8 @@ function useTicketRows(shown: TicketFigures | null, direction: Direction, availa
  */
 function ReviewButton({ formId, preview }: { formId: string; preview: TicketPreview }) {
   const { t } = useTranslation();
-  const { closedNow, insufficient, stopKey, shown, failure, serverStops, canReview } = preview;
+  const { closedNow, insufficient, stopKey, shown, failure, serverStops, serverTrailing, canReview } =
+    preview;
   return (
     <button
       type="submit"
@@ -174,7 +189,7 @@ function ReviewButton({ formId, preview }: { formId: string; preview: TicketPrev
             ? `${formId}-insufficient`
             : stopKey === 'both'
               ? `${formId}-both`
-              : !shown && !(failure && !serverStops)
+              : !shown && !(failure && !serverStops && !serverTrailing)
                 ? `${formId}-status`
                 : undefined
       }
@@ -203,7 +218,7 @@ function TicketFigurePanel({
   const { t } = useTranslation();
   const f = useTradeFormat();
   const isLogin = useClientState((s) => s.isLogin);
-  const { closedNow, shown, fresh, failure, serverStops } = preview;
+  const { closedNow, shown, fresh, failure, serverStops, serverTrailing } = preview;
   return (
     <section className="ticket-figures card-inset" aria-labelledby={`${formId}-figures`}>
       <h3 id={`${formId}-figures`}>{t('trade.figures')}</h3>
@@ -218,7 +233,7 @@ function TicketFigurePanel({
           </p>
           <FigureList rows={rows} className={fresh ? 'live' : 'stale'} />
         </>
-      ) : failure && !serverStops ? (
+      ) : failure && !serverStops && !serverTrailing ? (
         <Failed message={failure.message} onRetry={() => void preview.query.refetch()} />
       ) : (
         <p id={`${formId}-status`} className="muted">
@@ -244,6 +259,28 @@ function TicketFigurePanel({
         </div>
       )}
     </section>
+  );
+}
+
+/** The ticket's trailing stop distance (optional). */
+function TicketTrailing({
+  input,
+  errors,
+  placeholder,
+}: {
+  input: ReturnType<typeof useTicketInputs>;
+  errors: ReturnType<typeof useTicketErrors>;
+  placeholder: string;
+}) {
+  return (
+    <TrailingField
+      direction={input.direction}
+      placeholder={placeholder}
+      value={input.trailing}
+      error={errors.trailingDistance}
+      onChange={input.setTrailing}
+      onBlur={() => errors.touch('trailingDistance')}
+    />
   );
 }
 
@@ -305,6 +342,7 @@ function TicketForm({
         onChange={input.typeStop}
         onBlur={errors.touch}
       />
+      <TicketTrailing input={input} errors={errors} placeholder={pricePlaceholder} />
       <AutoCloseField
         id={`${formId}-auto`}
         choices={terms.autoCloseChoices}
@@ -332,7 +370,7 @@ function Ticket({
   const preview = useTicketPreview(input.check, terms, available);
   useQuoteReport(onQuote, preview);
   const announcement = useTicketAnnouncement(preview, input.direction);
-  const errors = useTicketErrors(input.check, terms, preview.stopKey);
+  const errors = useTicketErrors(input.check, terms, preview.stopKey, preview.serverTrailing);
   const rows = useTicketRows(preview.shown, input.direction, available);
   const review = () => {
     const body = input.check.body;

@@ -10,7 +10,7 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { ClosePosition, EditStops } from './OrderActions.tsx';
-import { closeReasonText, DirectionLabel, Profit, Term, useTradeFormat } from './parts.tsx';
+import { closeReasonText, DirectionLabel, Profit, Term, TrailingNote, useTradeFormat } from './parts.tsx';
 import { OPEN_REFRESH_MS, ORDERS_PAGE_SIZE, tradeQueries } from './queries.ts';
 import { tradeTexts } from './texts.ts';
 
@@ -106,6 +106,7 @@ function OpenTable({ items, onDone }: { items: Position[]; onDone: (m: string) =
           <td className="num stops-cell">
             <span>{f.price(order.stopLoss)}</span>
             <span>{f.price(order.takeProfit)}</span>
+            <TrailingNote order={order} />
           </td>
           <td>
             <div className="row">
@@ -181,6 +182,7 @@ function OrderCards({ items, tab, onDone }: { items: Position[]; tab: Tab; onDon
                 </Term>
                 <Term label={t('trade.stopsShort')}>
                   {f.price(order.stopLoss)} / {f.price(order.takeProfit)}
+                  <TrailingNote order={order} />
                 </Term>
                 <Term label={t('trade.liveProfit')}>
                   <Profit value={order.profit} />

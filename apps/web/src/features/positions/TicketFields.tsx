@@ -173,6 +173,42 @@ export function StopFields({
   );
 }
 
+/**
+ * A trailing stop's distance (optional): the stop follows a favourable move at this distance and
+ * never moves back. Empty: none.
+ */
+export function TrailingField({
+  direction,
+  placeholder,
+  value,
+  error,
+  onChange,
+  onBlur,
+}: {
+  direction: Direction;
+  placeholder: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field
+      label={t('trade.trailingDistanceField')}
+      name="trailingDistance"
+      inputMode="decimal"
+      autoComplete="off"
+      placeholder={placeholder}
+      hint={direction === 'long' ? t('trade.trailingHintLong') : t('trade.trailingHintShort')}
+      error={error}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      {...(onBlur ? { onBlur } : {})}
+    />
+  );
+}
+
 /** Close by itself after a while, or not: the instrument's choices. */
 export function AutoCloseField({
   id,

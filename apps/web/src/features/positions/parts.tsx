@@ -106,6 +106,18 @@ export function StopField({
   );
 }
 
+/** An open position's trailing stop in a list: the level it has reached (nothing without one). */
+export function TrailingNote({ order }: { order: Position }) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  if (!order.trailingLevel) return null;
+  return (
+    <span className="trailing-note" data-figure="trailingLevel" data-value={order.trailingLevel}>
+      {t('trade.trailingNote', { level: f.price(order.trailingLevel) })}
+    </span>
+  );
+}
+
 export function closeReasonText(t: (key: string) => string, reason: CloseReason | null): string {
   return reason ? t(`closeReason.${reason}`) : '—';
 }
@@ -148,6 +160,16 @@ export function useFigureRows(figures: TicketFigures, direction: Direction): Fig
       value: f.price(figures.liquidationPrice),
       raw: figures.liquidationPrice,
     },
+    ...(figures.trailingLevel
+      ? [
+          {
+            key: 'trailingLevel',
+            label: t('trade.trailingStart'),
+            value: f.price(figures.trailingLevel),
+            raw: figures.trailingLevel,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -235,6 +257,25 @@ function stateRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
       ];
 }
 
+/** A position's trailing stop, when it has one: its distance and the level it has reached. */
+function trailingRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
+  if (!order.trailingDistance || !order.trailingLevel) return [];
+  return [
+    {
+      key: 'trailingDistance',
+      label: t('trade.trailingDistance'),
+      value: f.price(order.trailingDistance),
+      raw: order.trailingDistance,
+    },
+    {
+      key: 'trailingLevel',
+      label: t('trade.trailingLevel'),
+      value: f.price(order.trailingLevel),
+      raw: order.trailingLevel,
+    },
+  ];
+}
+
 /** A position's money and risk: profit, what it holds and cost, its stops and what they give, its auto close. */
 function moneyRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
   return [
@@ -254,6 +295,7 @@ function moneyRows(order: Position, t: TFunction, f: TradeFormat): FigureRow[] {
       value: f.price(order.takeProfit),
       raw: order.takeProfit,
     },
+    ...trailingRows(order, t, f),
     {
       key: 'expectedReturn',
       label: t('trade.expectedReturn'),

@@ -11,6 +11,7 @@ import {
   stopMessage,
   stopsOfFigures,
   ticksOf,
+  trailingIssue,
 } from './ticket.ts';
 
 const BTC: TradingTerms = {
@@ -155,6 +156,19 @@ describe('the ticket check', () => {
     expect(checkTicket({ ...input, stopLoss: '1.234' }, BTC).errors).toEqual([
       { field: 'stopLoss', key: 'priceFormat' },
     ]);
+  });
+
+  it('sends a trailing distance when one is typed, in canonical form, and refuses one it cannot read', () => {
+    expect(checkTicket({ ...input, trailingDistance: '250,5' }, BTC).body?.trailingDistance).toBe('250.50');
+    expect(checkTicket({ ...input, trailingDistance: ' ' }, BTC).body).not.toHaveProperty('trailingDistance');
+    const bad = checkTicket({ ...input, trailingDistance: '1.234' }, BTC);
+    expect(bad.body).toBeNull();
+    expect(bad.errors).toEqual([{ field: 'trailingDistance', key: 'priceFormat' }]);
+    expect(checkTicket({ ...input, trailingDistance: '0' }, BTC).errors).toEqual([
+      { field: 'trailingDistance', key: 'priceFormat' },
+    ]);
+    expect(trailingIssue([{ path: 'trailingDistance', issue: 'unreasonable' }])).toBe(true);
+    expect(trailingIssue([{ path: 'stopLoss', issue: 'unreasonable' }])).toBe(false);
   });
 
   it('sends nothing for a leverage or auto-close the terms do not offer', () => {

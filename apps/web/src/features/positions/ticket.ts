@@ -77,12 +77,26 @@ export type TicketInput = {
   stopLoss: string;
   takeProfit: string;
   autoCloseAfter: number | null;
+  /** A trailing stop's distance in price terms; empty for none. */
+  trailingDistance?: string;
 };
 
 export type TicketError =
   | { field: 'lots'; key: 'enterLots' | 'lotsRange' }
   | { field: 'stopLoss'; key: 'enterStopLoss' | 'priceFormat' }
-  | { field: 'takeProfit'; key: 'enterTakeProfit' | 'priceFormat' };
+  | { field: 'takeProfit'; key: 'enterTakeProfit' | 'priceFormat' }
+  | { field: 'trailingDistance'; key: 'priceFormat' };
+
+/**
+ * A typed trailing distance: '' for none (empty), the distance at the decimals, or null when it
+ * is not a positive price with at most `decimals` places.
+ */
+export function readTrailing(text: string | undefined, decimals: number): string | null {
+  const typed = (text ?? '').trim();
+  if (typed === '') return '';
+  const ticks = parsePrice(typed, decimals);
+  return ticks === null ? null : formatMinor(ticks, decimals);
+}
 
 export type TicketCheck = { body: TicketBody | null; errors: TicketError[] };
 
@@ -112,9 +126,17 @@ export function checkTicket(input: TicketInput, terms: TradingTerms): TicketChec
   const takeProfit = input.takeProfit.trim() === '' ? null : parsePrice(input.takeProfit, decimals);
   if (input.takeProfit.trim() === '') errors.push({ field: 'takeProfit', key: 'enterTakeProfit' });
   else if (takeProfit === null) errors.push({ field: 'takeProfit', key: 'priceFormat' });
+  const trailing = readTrailing(input.trailingDistance, decimals);
+  if (trailing === null) errors.push({ field: 'trailingDistance', key: 'priceFormat' });
   const leverageOk = terms.leverages.includes(input.leverage);
   const autoCloseOk = input.autoCloseAfter === null || terms.autoCloseChoices.includes(input.autoCloseAfter);
-  if (errors.length > 0 || centilots === null || stopLoss === null || takeProfit === null) {
+  if (
+    errors.length > 0 ||
+    centilots === null ||
+    stopLoss === null ||
+    takeProfit === null ||
+    trailing === null
+  ) {
     return { body: null, errors };
   }
   if (!leverageOk || !autoCloseOk) return { body: null, errors };
@@ -127,6 +149,7 @@ export function checkTicket(input: TicketInput, terms: TradingTerms): TicketChec
       stopLoss: formatMinor(stopLoss, decimals),
       takeProfit: formatMinor(takeProfit, decimals),
       autoCloseAfter: input.autoCloseAfter,
+      ...(trailing ? { trailingDistance: trailing } : {}),
     },
     errors,
   };
@@ -156,6 +179,13 @@ export function stepLots(
 /** The preview's verdict on the stops (`unreasonable: ['stopLoss']`) as a check. */
 export function stopsOfFigures(unreasonable: readonly string[]): StopCheck {
   return { stopLoss: unreasonable.includes('stopLoss'), takeProfit: unreasonable.includes('takeProfit') };
+}
+
+/** Does a refusal's data (`[{path: 'trailingDistance', issue}]`) say the trailing distance is refused? */
+export function trailingIssue(data: unknown): boolean {
+  const issues = Array.isArray(data) ? data : (data as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues)) return false;
+  return issues.some((item) => (item as { path?: unknown } | null)?.path === 'trailingDistance');
 }
 
 /**

@@ -15,7 +15,7 @@ import { ledgerQueries } from '../ledger/queries.ts';
 import { type Quote, quoteOf } from '../market/live.ts';
 import { useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
-import { stopIssues, stopMessage, stopsOfFigures, type TicketCheck } from './ticket.ts';
+import { stopIssues, stopMessage, stopsOfFigures, type TicketCheck, trailingIssue } from './ticket.ts';
 
 /** The preview follows the market once a second while the ticket is valid. */
 const PREVIEW_EVERY_MS = 1_000;
@@ -80,6 +80,9 @@ export function useTicketPreview(check: TicketCheck, terms: TradingTerms, availa
   const serverStops =
     failure instanceof ApiFailure && failure.code === Code.INVALID_INPUT ? stopIssues(failure.data) : null;
   const stopKey = stopMessage(serverStops ?? (fresh ? stopsOfFigures(fresh.unreasonable) : null));
+  /** The server refused the trailing distance (said under its field, not as a failure). */
+  const serverTrailing =
+    failure instanceof ApiFailure && failure.code === Code.INVALID_INPUT && trailingIssue(failure.data);
   const insufficient =
     fresh !== null && available !== null
       ? parseMinor(fresh.cost, SETTLEMENT_SCALE) > parseMinor(available, SETTLEMENT_SCALE)
@@ -94,6 +97,7 @@ export function useTicketPreview(check: TicketCheck, terms: TradingTerms, availa
     failure,
     closedNow,
     serverStops,
+    serverTrailing,
     stopKey,
     insufficient,
     canReview,

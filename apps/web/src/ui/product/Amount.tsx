@@ -1,4 +1,4 @@
-import { amountInput } from '@swx/contract';
+import { AMOUNT_INPUT } from '@swx/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { minorOf } from '../../app/money.ts';
@@ -39,7 +39,7 @@ export function checkAmount(
   range: { min?: string | null | undefined; max?: string | null | undefined } = {},
 ): AmountCheck {
   const amount = normalizeDecimal(typed);
-  const minor = amountInput.safeParse(amount).success ? minorOf(amount, asset) : null;
+  const minor = AMOUNT_INPUT.test(amount.trim()) ? minorOf(amount, asset) : null;
   const low = range.min == null ? null : minorOf(range.min, asset);
   const high = range.max == null ? null : minorOf(range.max, asset);
   const problem: AmountProblem | null =
