@@ -128,12 +128,24 @@ export function formatDisplay(
 ): string {
   const shown = displayDecimal(decimal, asset);
   const digits = shown.split('.')[1]?.length ?? 2;
-  const format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    signDisplay: options.sign ? 'exceptZero' : 'auto',
-  });
-  return format.format(shown as unknown as number);
+  return displayFormat(language, digits, options.sign === true).format(shown as unknown as number);
+}
+
+/** The number formats `formatDisplay` has made, by language, digits and sign: making one costs far more than using it. */
+const displayFormats = new Map<string, Intl.NumberFormat>();
+
+function displayFormat(language: Language, digits: number, sign: boolean): Intl.NumberFormat {
+  const key = `${language}:${digits}:${sign}`;
+  let format = displayFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LANGUAGE_TAGS[language], {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: sign ? 'exceptZero' : 'auto',
+    });
+    displayFormats.set(key, format);
+  }
+  return format;
 }
 
 function assertScale(scale: number): void {

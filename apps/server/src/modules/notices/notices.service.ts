@@ -74,7 +74,19 @@ function shownAmounts(language: Language, value: string): string | null {
   const shown = items.map(
     ([, decimal = '', asset = '']) => `${formatDisplay(language, decimal, asset)} ${asset}`,
   );
-  return new Intl.ListFormat(LANGUAGE_TAGS[language], { type: 'conjunction' }).format(shown);
+  return listFormat(language).format(shown);
+}
+
+/** A list format per language, made once (making one costs far more than using it). */
+const listFormats = new Map<Language, Intl.ListFormat>();
+
+function listFormat(language: Language): Intl.ListFormat {
+  let format = listFormats.get(language);
+  if (!format) {
+    format = new Intl.ListFormat(LANGUAGE_TAGS[language], { type: 'conjunction' });
+    listFormats.set(language, format);
+  }
+  return format;
 }
 
 /**
