@@ -17,11 +17,14 @@ import {
   messageFor,
 } from '@swx/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { QUOTES_TOPIC } from './modules/market/quote-hub.ts';
 import { MODULES, type Services } from './modules.ts';
 import { movableClock, systemClock } from './platform/clock.ts';
 import { installApiConventions, sendCode } from './platform/http.ts';
+import { installMetrics } from './platform/metrics.ts';
 import { pendingMigrations } from './platform/migrate.ts';
 import { createModuleServices, type Platform } from './platform/module.ts';
+import { installRequestIds, requestIdOf } from './platform/requestid.ts';
 import { ScreenDrawer } from './platform/screens.ts';
 import {
   handleClientError,
@@ -56,6 +59,8 @@ export async function buildApp(platform: Platform, services = createServices(pla
 
   installApiConventions(server, services.identity.resolveSession);
   installSecurityHeaders(server, { publicUrl: config.publicUrl });
+  installRequestIds(server);
+  observe(server, platform, services);
 
   server.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/swx/')) return;
@@ -92,6 +97,8 @@ function createServer(platform: Platform): FastifyInstance {
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A safe x-request-id from a load balancer or another node, else a new one (platform/requestid.ts).
+    genReqId: requestIdOf,
     requestTimeout: 90_000,
     // The framework's own refusals answer like any call: the envelope and the security headers.
     clientErrorHandler: handleClientError,
@@ -104,6 +111,28 @@ function createServer(platform: Platform): FastifyInstance {
         msg: messageFor(Code.INVALID_INPUT, language),
         data: { reason: error.code },
       });
+    },
+  });
+}
+
+/**
+ * /metrics and the request counters (platform/metrics.ts); the scrape reads the websocket server,
+ * the quote batches this node hears on the bus, and PostgreSQL's pool.
+ */
+function observe(server: FastifyInstance, platform: Platform, services: Services): void {
+  let lastBatchAt: number | null = null;
+  platform.bus.subscribe(QUOTES_TOPIC, () => {
+    lastBatchAt = Date.now();
+  });
+  installMetrics(server, {
+    token: platform.config.metricsToken,
+    rateLimiter: platform.rateLimiter,
+    perMinute: platform.config.apiRateLimit,
+    sources: {
+      // Registered below with the websocket plugin; until then there is none.
+      websocketClients: () => (server.websocketServer ? server.websocketServer.clients.size : 0),
+      feed: { source: services.market.source.name, lastBatchAt: () => lastBatchAt, since: Date.now() },
+      pool: platform.db.poolUse ?? null,
     },
   });
 }
@@ -127,6 +156,7 @@ function mountProbes(
         bus: platform.bus.kind,
         mail: platform.mailer.kind,
         sms: platform.sms.kind,
+        files: platform.storage.kind,
         // The sandbox (no real money) or production, and where prices come from.
         sandbox: !platform.config.production,
         marketSource: services.market.source.name,

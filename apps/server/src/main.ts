@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       bus: platform.bus.kind,
       mail: platform.mailer.kind,
       sms: platform.sms.kind,
+      files: platform.storage.kind,
       chain: platform.chain?.chain.kind ?? 'off',
       startMs: ms,
     },

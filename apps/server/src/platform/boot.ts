@@ -12,7 +12,7 @@ import { migrate } from './migrate.ts';
 import type { Platform } from './module.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './ratelimit.ts';
 import { createSmsSender } from './sms.ts';
-import { FileStorage } from './storage.ts';
+import { openFileStore } from './storage.open.ts';
 
 /**
  * Opens every platform part the configuration names and applies pending migrations. The server
@@ -65,7 +65,7 @@ export async function openPlatform(
     dataDir: config.dataDir,
     logger,
   });
-  const storage = new FileStorage(config.dataDir);
+  const storage = openFileStore(config.fileStore, db, config.dataDir);
   return {
     config,
     logger,

@@ -35,7 +35,13 @@ export type ChainTransfer = {
   blockHash: Hex;
 };
 
-export type ChainReceipt = { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: Hex };
+/** A mined transaction: `fee` is what its sender paid for gas (gas used × effective price, wei). */
+export type ChainReceipt = {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  blockHash: Hex;
+  fee: bigint;
+};
 
 export interface Chain {
   readonly kind: 'embedded' | 'development' | 'external';
@@ -57,13 +63,21 @@ export interface Chain {
   receipt(txHash: Hex): Promise<ChainReceipt | null>;
   /** The next nonce of an address counting pending transactions. */
   nonce(address: Hex): Promise<number>;
+  /** How many transactions of an address are mined up to block `block` (its next nonce there). */
+  minedNonce(address: Hex, block: bigint): Promise<number>;
   /** A read-only call (eth_call) at the head: the answer's bytes ('0x' from an address without code); a revert throws. */
   call(to: Hex, data: Hex): Promise<Hex>;
   close(): Promise<void>;
 }
 
-/** A transfer to be signed: the hot wallet's nonce is chosen by the caller (kept in the database). */
-export type TransferToSign = { asset: ChainAsset; to: Hex; amount: bigint; nonce: number };
+/** The EIP-1559 fee fields of a transaction (wei per gas). */
+export type TxFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/**
+ * A transfer to be signed: the hot wallet's nonce is chosen by the caller (kept in the database);
+ * `fees` only when it replaces an unmined one of that nonce at a higher fee (else the signer's).
+ */
+export type TransferToSign = { asset: ChainAsset; to: Hex; amount: bigint; nonce: number; fees?: TxFees };
 
 /**
  * Signs withdrawals. Embedded and development chains: the hot wallet is a development account;

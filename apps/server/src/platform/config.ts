@@ -2,27 +2,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEV_DEPOSIT_XPUB_BTC, DEV_DEPOSIT_XPUB_EVM, parseExtendedPublicKey } from './chain/derive.ts';
 import type { Hex } from './chain.ts';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** https, or http on the loopback address only. */
-function httpUrl(name: string) {
-  return z
-    .string()
-    .url()
-    .refine((text) => {
-      const url = new URL(text);
-      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-    }, `${name} must be an https URL (http only on the loopback address)`);
-}
-
-/** A variable set to blanks is unset (a blank line in an env file). */
-function optional<T extends z.ZodType>(inner: T) {
-  return z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    inner.optional(),
-  );
-}
+import { httpUrl, LOOPBACK_HOSTS, optional } from './config.fields.ts';
+import { FILE_STORE_ENV, type FileStoreConfig, fileStoreConfig } from './config.storage.ts';
 
 const evmAddress = z
   .string()
@@ -104,6 +85,25 @@ const schema = z.object({
    * refused at once with 10031 (unavailable) instead of waiting behind an ever longer queue.
    */
   LEDGER_MAX_QUEUED: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  ...FILE_STORE_ENV,
+  /**
+   * The bearer token of /metrics (Prometheus). Unset, /metrics answers 404 like any unknown path.
+   */
+  METRICS_TOKEN: optional(
+    z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters'),
+  ),
+  /**
+   * Web Push of price alerts (modules/pricealerts): the VAPID key pair (base64url, as web-push's
+   * generateVAPIDKeys gives it) and the subject (mailto: or https:). No default: unset, price
+   * alerts are not pushed; all three or none.
+   */
+  VAPID_PUBLIC_KEY: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a P-256 public key, base64url'),
+  ),
+  VAPID_PRIVATE_KEY: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a P-256 private key, base64url'),
+  ),
+  VAPID_SUBJECT: optional(z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https: URL')),
   /** Requests per minute per client address on the API, before any stricter per-call limit. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -290,6 +290,12 @@ export type Config = {
   chain: ChainConfig;
   /** The deposit addresses' extended public keys; `development`: the published sandbox keys. */
   depositXpubs: { evm: string; btc: string; development: boolean };
+  /** FILE_STORE and S3_* (config.storage.ts). */
+  fileStore: FileStoreConfig;
+  /** METRICS_TOKEN: /metrics answers only with it; unset, not at all. */
+  metricsToken: string | undefined;
+  /** VAPID_* as given (modules/pricealerts checks them: all three or none). */
+  vapid?: { publicKey?: string | undefined; privateKey?: string | undefined; subject?: string | undefined };
 };
 
 /** Binance's public combined-stream endpoint (market data only). */
@@ -312,13 +318,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = e.SWX_MODE === 'production' || (env.EVM_RPC_URL ?? '').trim() !== '';
   const issues = marketIssues(e, production);
   const chain = chainConfig(e, issues);
+  const fileStore = fileStoreConfig(e, issues);
   issues.push(...productionIssues(e, production, chain), ...keyIssues(e, production));
   if (production && e.SWX_CLOCK === 'movable')
     issues.push(
       `  SWX_CLOCK: this is a production run (${whyProduction(e)}): its clock is the system's; a movable clock is for the sandbox only.`,
     );
   if (issues.length > 0) throw new ConfigError(`invalid environment:\n${issues.join('\n')}`);
-  return configOf(e, { production, chain, socialProviders: social });
+  return configOf(e, { production, chain, socialProviders: social, fileStore });
 }
 
 /** Why this run is a production run (real money). */
@@ -383,7 +390,12 @@ function keyIssues(e: Env, production: boolean): string[] {
 /** The configuration of a checked environment. */
 function configOf(
   e: Env,
-  derived: { production: boolean; chain: ChainConfig; socialProviders: SocialProviderConfig[] },
+  derived: {
+    production: boolean;
+    chain: ChainConfig;
+    socialProviders: SocialProviderConfig[];
+    fileStore: FileStoreConfig;
+  },
 ): Config {
   return {
     port: e.PORT,
@@ -411,13 +423,16 @@ function configOf(
       previous: e.MASTER_KEY_PREVIOUS ? Buffer.from(e.MASTER_KEY_PREVIOUS, 'hex') : null,
     },
     leverageCaps: e.LEVERAGE_CAPS,
+    metricsToken: e.METRICS_TOKEN,
     socialProviders: derived.socialProviders,
     production: derived.production,
     marketSource: e.MARKET_SOURCE,
     marketSourceUrl:
       e.MARKET_SOURCE === 'simulated' ? undefined : (e.MARKET_SOURCE_URL ?? BINANCE_STREAM_URL),
     marketStaleSeconds: e.MARKET_STALE_SECONDS,
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     chain: derived.chain,
+    fileStore: derived.fileStore,
     depositXpubs: {
       evm: e.DEPOSIT_XPUB_EVM ?? DEV_DEPOSIT_XPUB_EVM,
       btc: e.DEPOSIT_XPUB_BTC ?? DEV_DEPOSIT_XPUB_BTC,

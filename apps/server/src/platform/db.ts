@@ -17,6 +17,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** PostgreSQL's pool: connections open, idle, and requests waiting for one (metrics). */
+  poolUse?: () => { total: number; idle: number; waiting: number };
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -113,6 +115,7 @@ export async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     ...wrap(pool),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction(work) {
       const client = await pool.connect();
       try {

@@ -1,6 +1,7 @@
 import type { Database } from './db.ts';
 import { claimRun, finishRun, stalledRuns } from './jobs.repository.ts';
 import type { Logger } from './logger.ts';
+import { jobFailures, jobRuns } from './metrics.ts';
 
 /**
  * A job runs once per run key (a day for a daily job, a minute for a minutely one) across every
@@ -81,8 +82,11 @@ export class JobRunner {
       try {
         await job.run({ runKey, attempt, logger });
         await finishRun(this.db, { job: job.name, runKey, node: this.node, error: null });
+        jobRuns.inc({ job: job.name, outcome: 'done' });
         logger.info('job run done');
       } catch (error) {
+        jobRuns.inc({ job: job.name, outcome: 'failed' });
+        jobFailures.inc({ job: job.name });
         logger.error({ err: error }, 'job run failed');
         await finishRun(this.db, {
           job: job.name,

@@ -11,7 +11,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from './mail.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { SmsSender } from './sms.ts';
-import type { FileStorage } from './storage.ts';
+import type { FileStore } from './storage.ts';
 
 /** The parts every module stands on, opened by platform/boot.ts. */
 export type Platform = {
@@ -21,7 +21,8 @@ export type Platform = {
   bus: EventBus;
   mailer: Mailer;
   sms: SmsSender;
-  storage: FileStorage;
+  /** Private files (platform/storage.ts): a folder, the database or an S3 bucket, by FILE_STORE. */
+  storage: FileStore;
   rateLimiter: RateLimiter;
   /** The shared Redis connection when REDIS_URL is set (rate limits, feed leadership). */
   redis: Redis | null;

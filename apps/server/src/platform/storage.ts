@@ -3,15 +3,37 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Private file storage under the data folder, outside anything served statically. Keys are random
- * (128 bits) and checked before they touch a path, so a key from a request can never escape the
- * folder. Callers decide who may read a file; storage only keeps it.
+ * Private file storage: uploads and generated documents, never served statically. Keys are random
+ * (128 bits, 32 hex digits) and checked before they touch a path, a row or an object name, so a key
+ * from a request can never reach anything else. Callers decide who may read a file; a store only
+ * keeps it, with its content type. Three stores (storage.open.ts picks one from the configuration):
+ * this folder (the PGlite default), the database's `stored_files` table (storage.postgres.ts,
+ * the default with DATABASE_URL: every node reaches it) and an S3-compatible bucket (storage.s3.ts).
  */
 export type StoredFile = { bytes: Buffer; contentType: string };
 
+export interface FileStore {
+  /** Which store this is (`/readyz` and the `listening` log line name it). */
+  readonly kind: 'folder' | 'postgres' | 's3';
+  /** Keeps the bytes under a new random key and returns the key. */
+  put(bytes: Uint8Array, contentType: string): Promise<string>;
+  /** The file under the key; null for an unknown or malformed key. */
+  get(key: string): Promise<StoredFile | null>;
+  /** Forgets the file; an unknown or malformed key is nothing to do. */
+  delete(key: string): Promise<void>;
+}
+
 const KEY = /^[a-f0-9]{32}$/;
 
-export class FileStorage {
+/** A new random key (128 bits). */
+export const newStorageKey = (): string => randomBytes(16).toString('hex');
+
+/** Whether a text is a key a store could have made: the check before any lookup. */
+export const isStorageKey = (key: string): boolean => KEY.test(key);
+
+/** The folder store: DATA_DIR/files/<first two digits>/<key>, its content type beside it. */
+export class FileStorage implements FileStore {
+  readonly kind = 'folder';
   readonly root: string;
 
   constructor(dataDir: string) {
@@ -24,7 +46,7 @@ export class FileStorage {
   }
 
   async put(bytes: Uint8Array, contentType: string): Promise<string> {
-    const key = randomBytes(16).toString('hex');
+    const key = newStorageKey();
     const path = this.pathOf(key);
     await mkdir(join(this.root, key.slice(0, 2)), { recursive: true, mode: 0o700 });
     await writeFile(path, bytes, { mode: 0o600, flag: 'wx' });

@@ -21,7 +21,7 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import type { PurposeKeys } from '../../platform/keys.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
-import type { FileStorage } from '../../platform/storage.ts';
+import type { FileStore } from '../../platform/storage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -95,7 +95,7 @@ export class LoansService {
     kyc: Pick<KycService, 'stateOf' | 'status'>;
     operator: Pick<OperatorService, 'info'>;
     uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
-    storage: FileStorage;
+    storage: FileStore;
     params: Pick<ParamsService, 'get'>;
     quoteKeys: PurposeKeys;
     now?: () => number;

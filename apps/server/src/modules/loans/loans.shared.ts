@@ -12,7 +12,7 @@ import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail.ts';
-import type { FileStorage } from '../../platform/storage.ts';
+import type { FileStore } from '../../platform/storage.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { KycService } from '../kyc/kyc.service.ts';
@@ -133,7 +133,7 @@ export type LoansContext = {
   /** Who lends: the operator's identity, which the agreement names. */
   readonly operator: Pick<OperatorService, 'info'>;
   readonly uploads: Pick<UploadsService, 'takeInTx' | 'fileForOwner'>;
-  readonly storage: FileStorage;
+  readonly storage: FileStore;
   readonly params: Pick<ParamsService, 'get'>;
   /** The clock of the loans' days (tests move it). */
   readonly now: () => number;

@@ -13,7 +13,7 @@ import {
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
-import type { FileStorage, StoredFile } from '../../platform/storage.ts';
+import type { FileStore, StoredFile } from '../../platform/storage.ts';
 import { type CheckedImage, checkImage, ImageRefusal } from './uploads.images.ts';
 import { type CheckedPdf, checkPdf, isPdf } from './uploads.pdf.ts';
 import {
@@ -51,11 +51,11 @@ export type UploadReference = { path: string; id: string; purpose: UploadPurpose
  */
 export class UploadsService {
   private readonly db: Database;
-  private readonly storage: FileStorage;
+  private readonly storage: FileStore;
   private readonly limiter: RateLimiter | undefined;
   private readonly publicReaders = new Map<UploadPurpose, (upload: UploadRow) => Promise<boolean>>();
 
-  constructor(deps: { db: Database; storage: FileStorage; rateLimiter?: RateLimiter }) {
+  constructor(deps: { db: Database; storage: FileStore; rateLimiter?: RateLimiter }) {
     this.db = deps.db;
     this.storage = deps.storage;
     this.limiter = deps.rateLimiter;

@@ -183,7 +183,12 @@ export class RpcChain implements Chain {
   async receipt(txHash: Hex): Promise<ChainReceipt | null> {
     try {
       const receipt = await this.client.getTransactionReceipt({ hash: txHash });
-      return { status: receipt.status, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+      return {
+        status: receipt.status,
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash,
+        fee: receipt.gasUsed * receipt.effectiveGasPrice,
+      };
     } catch (error) {
       if (error instanceof TransactionReceiptNotFoundError) return null;
       throw error;
@@ -192,6 +197,10 @@ export class RpcChain implements Chain {
 
   nonce(address: Hex): Promise<number> {
     return this.client.getTransactionCount({ address, blockTag: 'pending' });
+  }
+
+  minedNonce(address: Hex, block: bigint): Promise<number> {
+    return this.client.getTransactionCount({ address, blockNumber: block });
   }
 
   async call(to: Hex, data: Hex): Promise<Hex> {

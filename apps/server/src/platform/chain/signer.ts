@@ -5,7 +5,15 @@ import {
   recoverTransactionAddress,
   type TransactionSerializableEIP1559,
 } from 'viem';
-import type { CallSigner, CallToSign, ChainAsset, Hex, TransferToSign, WithdrawalSigner } from '../chain.ts';
+import type {
+  CallSigner,
+  CallToSign,
+  ChainAsset,
+  Hex,
+  TransferToSign,
+  TxFees,
+  WithdrawalSigner,
+} from '../chain.ts';
 import type { TxSigner } from './development.ts';
 import { ERC20_ABI } from './rpc.ts';
 
@@ -17,6 +25,13 @@ import { ERC20_ABI } from './rpc.ts';
 export const DEV_FEES = { maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n } as const;
 /** Gas limits: an ERC-20 transfer (a new holder's slot included), a native send (room for a receive()). */
 export const GAS = { USDT: 100_000n, ETH: 50_000n } as const;
+
+/** The fee fields of a signed EIP-1559 transaction (a legacy one: its gas price as both). */
+export function feesOf(raw: Hex): TxFees {
+  const tx = parseTransaction(raw);
+  const cap = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
+  return { maxFeePerGas: cap, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? cap };
+}
 
 function checkTransfer(transfer: TransferToSign): void {
   if (!/^0x[0-9a-f]{40}$/.test(transfer.to)) throw new Error('the recipient must be a lowercase address');
@@ -51,7 +66,7 @@ export function localSigner(account: TxSigner, chainId: number, token: Hex): Wit
         chainId,
         nonce: transfer.nonce,
         gas: GAS[transfer.asset],
-        ...DEV_FEES,
+        ...(transfer.fees ?? DEV_FEES),
         ...transferCall(transfer.asset, token, transfer.to, transfer.amount),
       };
       const raw = await account.signTransaction(tx);
@@ -95,7 +110,9 @@ export function localCallSigner(account: TxSigner, chainId: number): CallSigner 
  * {raw: 0x… signed transaction} with fee fields of its choosing. The answer is not trusted: it
  * must be a transaction of this chain with that nonce, making exactly the transfer asked, signed
  * by the configured hot wallet address. The same input should sign to the same transaction (the
- * service's duty: a retried withdrawal must not become a second transfer).
+ * service's duty: a retried withdrawal must not become a second transfer). A replacement of an
+ * unmined transaction at a higher fee (same nonce) adds maxFeePerGas and maxPriorityFeePerGas
+ * (decimal strings, wei): the answer must pay at least those.
  */
 export function remoteSigner(options: {
   url: string;
@@ -122,6 +139,12 @@ export function remoteSigner(options: {
             to: transfer.to,
             amount: transfer.amount.toString(),
             nonce: transfer.nonce,
+            ...(transfer.fees
+              ? {
+                  maxFeePerGas: transfer.fees.maxFeePerGas.toString(),
+                  maxPriorityFeePerGas: transfer.fees.maxPriorityFeePerGas.toString(),
+                }
+              : {}),
           }),
           signal: AbortSignal.timeout(30_000),
         },
@@ -141,6 +164,10 @@ export function remoteSigner(options: {
         (tx.value ?? 0n) !== expected.value && 'value',
         (tx.data && tx.data !== '0x' ? tx.data.toLowerCase() : undefined) !== expected.data && 'call data',
         signer !== options.address && 'signing address',
+        transfer.fees &&
+          (feesOf(raw).maxFeePerGas < transfer.fees.maxFeePerGas ||
+            feesOf(raw).maxPriorityFeePerGas < transfer.fees.maxPriorityFeePerGas) &&
+          'fees',
       ].filter(Boolean);
       if (problems.length > 0)
         throw new Error(`the withdrawal signer signed another transaction (${problems.join(', ')} differ)`);
