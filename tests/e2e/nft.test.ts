@@ -46,7 +46,7 @@ const DROP = 'Harbour at dawn';
 const CHARITY = 'Children of the Harbour';
 const BEN = 'ben.bidder@example.com';
 const CHARITY_ADDRESS = `0x${'c4'.repeat(20)}`;
-let charityId = 0;
+let charityId = '';
 let admin: StaffApi;
 let staffToken = '';
 /** The one staff session of the file: an authenticator code is good once, and the clock moves later. */
@@ -97,7 +97,7 @@ async function addSelfCustody(customer: Session): Promise<string> {
 }
 
 describe('a charity NFT from mint to a verified donation', () => {
-  let dropId = 0;
+  let dropId = '';
   let winner: Session | undefined;
 
   it('staff make a drop with its artwork and mint it on the chain', async () => {
@@ -119,7 +119,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     const [drop] = await admin.ok('listNftDrops', {});
     expect(drop).toMatchObject({ name: DROP, state: 'live', book: 'live' });
     expect(drop?.contractAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    dropId = drop?.id ?? 0;
+    dropId = drop?.id ?? '';
     await p.context().close();
   });
 
@@ -291,6 +291,14 @@ describe('a charity NFT from mint to a verified donation', () => {
     const opened = chain;
     if (!opened) throw new Error('no chain');
     const before = await opened.chain.balanceOf(CHARITY_ADDRESS as `0x${string}`, 'USDT');
+    // Only what the hot wallet sends can be paid out: USDC is refused when proposed, not later.
+    expect((await admin.ok('listNftCharities')).payoutAssets).toEqual(['USDT']);
+    const usdc = await admin.call('proposeNftPayout', {
+      charityId: String(charityId),
+      asset: 'USDC',
+      amount: '1',
+    });
+    expect([usdc.code, usdc.data]).toEqual([10068, { sendable: ['USDT'] }]);
     const proposed = await admin.ok('proposeNftPayout', {
       charityId: String(charityId),
       asset: 'USDT',
@@ -300,6 +308,11 @@ describe('a charity NFT from mint to a verified donation', () => {
     const second = await app.staffAccount('nft.second@swx.test').session();
     const { page: p } = await app.open('desktop', { staff: second });
     await p.goto('/admin/nft/charity');
+    // The form offers USDT only and says why USDC is not offered.
+    await p
+      .getByTestId('nft-propose-payout')
+      .getByText('Not sent on the chain, so not offered: USDC.')
+      .waitFor();
     await p.getByRole('button', { name: `Approve payout ${proposed.id}` }).click();
     const row = p.getByTestId('nft-payouts').locator(`[data-state]`).first();
     await expect.poll(() => row.getAttribute('data-state')).not.toBe('proposed');

@@ -35,7 +35,7 @@ describe('charity NFTs over HTTP', () => {
   let alice: CustomerApi;
   let bob: CustomerApi;
   let aliceToken: string;
-  let dropId: number;
+  let dropId: string;
 
   useServer(
     { env: { CHAIN: 'embedded' }, staff: [{ email: 'admin@swx.test', role: 'admin' }] },
@@ -88,6 +88,9 @@ describe('charity NFTs over HTTP', () => {
     );
     const order = await alice.ok('buyNft', { quoteId: quote.quoteId, requestId: 'nft-alice-1' });
     expect(order).toMatchObject({ dropId, kind: 'bid', amount: '100.000000', state: 'leading' });
+    // Database ids are strings on the wire (digits only), never JSON numbers.
+    expect([typeof order.dropId, typeof order.bidId]).toEqual(['string', 'string']);
+    expect(order.bidId).toMatch(/^[1-9][0-9]*$/);
     // Accepted once: the same quote again is no second bid.
     const again = await alice.call('buyNft', { quoteId: quote.quoteId, requestId: 'nft-alice-2' });
     expect(again.code).not.toBe(200);

@@ -124,7 +124,7 @@ function banner(ms: number, base: string, config: Config, platform: Opened, serv
   ].join('\n');
 }
 
-/** A graceful stop on SIGTERM or SIGINT: readiness goes false, then control, jobs, modules, server and platform close. */
+/** A graceful stop on SIGTERM or SIGINT: readiness goes false, the server drains, then control, jobs, modules and platform close. */
 function stopOnSignals(running: {
   config: Config;
   platform: Opened;
@@ -142,10 +142,12 @@ function stopOnSignals(running: {
     app.state.shuttingDown = true;
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
+    // The listener closes first and the requests in flight finish on everything they use; a load
+    // balancer's next connection is refused, so it sends the request to another node.
+    await app.server.close();
     if (control) await closeControl(control, config.dataDir);
     await jobs.stop();
     for (const module of [...MODULES].reverse()) await module.stop?.(services);
-    await app.server.close();
     await platform.bus.close();
     platform.mailer.close();
     platform.sms.close();

@@ -15,6 +15,7 @@ import { operatorModule } from './modules/operator/operator.module.ts';
 import { papersModule } from './modules/papers/papers.module.ts';
 import { paramsModule } from './modules/params/params.module.ts';
 import { positionsModule } from './modules/positions/positions.module.ts';
+import { priceAlertsModule } from './modules/pricealerts/pricealerts.module.ts';
 import { productsModule } from './modules/products/products.module.ts';
 import { proofsModule } from './modules/proofs/proofs.module.ts';
 import { reviewModule } from './modules/review/review.module.ts';
@@ -56,6 +57,7 @@ export const MODULES = [
   smartModule,
   invitesModule,
   nftModule,
+  priceAlertsModule,
   deskModule,
   proofsModule,
   papersModule,

@@ -48,3 +48,35 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(caches.match(url.pathname).then((cached) => cached ?? fetch(request)));
   }
 });
+
+// Price alerts pushed by the server (Web Push, modules/pricealerts): the payload is JSON
+// {title, body, url, tag}; a click opens (or focuses) the app on the alert's instrument page.
+self.addEventListener('push', (event) => {
+  let alert = {};
+  try {
+    alert = event.data ? event.data.json() : {};
+  } catch {
+    alert = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(
+    self.registration.showNotification(alert.title || 'SWX', {
+      body: alert.body || '',
+      tag: alert.tag,
+      icon: '/icon-192.png',
+      data: { url: typeof alert.url === 'string' && alert.url.startsWith('/') ? alert.url : '/' },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url || '/', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find(
+        (client) => client.url.startsWith(self.location.origin) && 'navigate' in client,
+      );
+      return open ? open.navigate(url).then((client) => client?.focus()) : self.clients.openWindow(url);
+    }),
+  );
+});

@@ -13,6 +13,7 @@ import { noticesCalls } from './calls/notices.ts';
 import { operatorCalls } from './calls/operator.ts';
 import { papersCalls } from './calls/papers.ts';
 import { paramsCalls } from './calls/params.ts';
+import { priceAlertsCalls } from './calls/priceAlerts.ts';
 import { proofsCalls } from './calls/proofs.ts';
 import { smartCalls } from './calls/smart.ts';
 import { statsCalls } from './calls/stats.ts';
@@ -51,6 +52,7 @@ export const callDomains = {
   proofs: proofsCalls,
   papers: papersCalls,
   support: supportCalls,
+  priceAlerts: priceAlertsCalls,
 } as const satisfies Record<string, Record<string, CallDefinition>>;
 
 export type CallDomain = keyof typeof callDomains;

@@ -6,7 +6,8 @@
  * refused while positions are open, an upload over its purpose's size limit, and the staff review
  * queue's claims and four eyes, the limits of deposits and withdrawals, and an earn product sold out or open to verified customers only;
  * 10048-10049 a setting's change that waits for a second admin; 10050 an unknown invite code;
- * 10060-10067 charity NFTs (bids, sales, sending, payouts).
+ * 10060-10068 charity NFTs (bids, sales, sending, payouts); 10070 an invalid pending entry order;
+ * 10071 the price alerts' limit.
  */
 export const Code = {
   OK: 200,
@@ -91,6 +92,12 @@ export const Code = {
   NFT_DROP_STATE: 10066,
   /** A charity payout over what the charity account holds. */
   NFT_PAYOUT_OVER_BALANCE: 10067,
+  /** A charity payout in an asset the hot wallet cannot send on the chain (data `{sendable}`). */
+  NFT_PAYOUT_ASSET: 10068,
+  /** A pending entry order's level on the wrong side of the market (it would fill at once), or an order not open to change. */
+  PENDING_ORDER_INVALID: 10070,
+  /** A customer's 100 active price alerts: another is refused until one fires or is cancelled (data `{limit}`). */
+  PRICE_ALERT_LIMIT: 10071,
   VERIFICATION_CODE_WRONG: 10091,
   SUBMITTED_FOR_REVIEW: 20001,
   RECHARGE_SUBMITTED: 20002,

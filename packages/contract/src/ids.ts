@@ -16,3 +16,6 @@ export const wireInt = (min: number, max: number) =>
 
 /** An id in a path or a query string: 1 to 2^53 − 1, decimal digits only. */
 export const wireId = () => wireInt(1, Number.MAX_SAFE_INTEGER);
+
+/** A database id in a response body: decimal digits as a string (a bigint never loses a digit in JSON). */
+export const dbId = /* @__PURE__ */ z.string().check(z.regex(/^[1-9][0-9]{0,18}$/));

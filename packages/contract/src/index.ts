@@ -28,6 +28,8 @@ export * from './nft.ts';
 export * from './openapi.ts';
 export * from './operator.ts';
 export * from './papers.ts';
+export * from './pendingOrders.ts';
+export * from './priceAlerts.ts';
 export * from './proofs.ts';
 export * from './proposals.ts';
 export * from './quotes.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { wireId, wireInt } from './ids.ts';
+import { dbId, wireId, wireInt } from './ids.ts';
 import { basisPoints } from './invites.ts';
 import { bookSchema, decimalString } from './ledger.ts';
 import { quoteFields, quoteId } from './quotes.ts';
@@ -36,8 +36,8 @@ import { amountInput, CONFIRMATION_METHODS } from './wallet.ts';
  * 10063 the NFT is not the customer's to send or is being sent, 10064 the address is still locked
  * (data `{usableFrom}`), 10065 the chain did not take the transfer (the NFT stays the customer's;
  * a wrong confirmation code is 10091, as for a withdrawal), 10066 a drop that cannot be minted
- * or changed in its state, 10067 a charity payout over the charity account's balance; and the kit's
- * 10032 / 10011 / 10028 / 10026 of quote then commit.
+ * or changed in its state, 10067 a charity payout over the charity account's balance, 10068 in an
+ * asset the hot wallet cannot send; and the kit's 10032 / 10011 / 10028 / 10026 of quote then commit.
  */
 
 /** The default minimum increment of a bid over the current one: 5 %, in basis points. */
@@ -64,7 +64,7 @@ export const nftDropState = z.enum(NFT_DROP_STATES);
 
 /** The charity a drop gives to, with its share of the sale. */
 export const nftCharity = z.object({
-  id: z.int(),
+  id: dbId,
   name: z.string(),
   /** The charity's own address payouts are sent to (on the platform's chain). */
   address: z.string(),
@@ -91,7 +91,7 @@ export type NftSaleRules = z.infer<typeof nftSaleRules>;
 
 /** An NFT as the market shows it (list and detail). */
 export const nftView = z.object({
-  id: z.int(),
+  id: dbId,
   book: bookSchema,
   name: z.string(),
   description: z.string(),
@@ -139,7 +139,7 @@ export const nftIdQuery = z.object({ id: wireId() });
 /** A bid of the history: the bidder masked, never named; `mine` for the signed-in customer's. */
 export const NFT_BID_STATES = ['leading', 'outbid', 'won', 'lost'] as const;
 export const nftBid = z.object({
-  id: z.int(),
+  id: dbId,
   bidder: z.string(),
   amount: decimalString,
   state: z.enum(NFT_BID_STATES),
@@ -166,7 +166,7 @@ export type NftQuoteBody = z.infer<typeof nftQuoteBody>;
 /** Every figure a bid or buy posts (or holds), stated before the customer accepts it. */
 export const nftQuote = z.object({
   ...quoteFields,
-  dropId: z.int(),
+  dropId: dbId,
   book: bookSchema,
   kind: z.enum(['bid', 'buy']),
   asset: nftAsset,
@@ -190,16 +190,16 @@ export const nftCommitBody = z.object({ quoteId, requestId });
 
 /** What a committed bid or purchase did. */
 export const nftOrder = z.object({
-  dropId: z.int(),
+  dropId: dbId,
   kind: z.enum(['bid', 'buy']),
   amount: decimalString,
   /** The bid's id (a bid, or a buy-now bid); null for a fixed-price purchase. */
-  bidId: z.nullable(z.int()),
+  bidId: z.nullable(dbId),
   /** leading: held, waiting for the end; bought: the NFT is the customer's. */
   state: z.enum(['leading', 'bought']),
   endsAt: z.nullable(z.string()),
   /** The ledger entry of a purchase; null while a bid is only held. */
-  entryId: z.nullable(z.int()),
+  entryId: z.nullable(dbId),
 });
 export type NftOrder = z.infer<typeof nftOrder>;
 
@@ -207,8 +207,8 @@ export type NftOrder = z.infer<typeof nftOrder>;
 export const NFT_HOLDING_STATES = ['held', 'sending', 'sent'] as const;
 export const myNft = z.object({
   /** The holding's id (what `sendNft` names). */
-  id: z.int(),
-  dropId: z.int(),
+  id: dbId,
+  dropId: dbId,
   book: bookSchema,
   name: z.string(),
   creator: z.string(),
@@ -242,8 +242,8 @@ export type MyNftBid = z.infer<typeof myNftBid>;
 export const nftSendQuoteBody = z.object({ nftId: wireId(), addressId: wireId() });
 export const nftSendQuote = z.object({
   ...quoteFields,
-  nftId: z.int(),
-  addressId: z.int(),
+  nftId: dbId,
+  addressId: dbId,
   address: z.string(),
   chain: z.string(),
   contractAddress: z.string(),
@@ -320,9 +320,9 @@ export const nftDropAdmin = z.object({
   mintTxHash: z.nullable(z.string()),
   /** Settled: the entry that posted the sale. */
   settledAt: z.nullable(z.string()),
-  entryId: z.nullable(z.int()),
+  entryId: z.nullable(dbId),
   /** The winner's or buyer's customer id. */
-  buyerId: z.nullable(z.int()),
+  buyerId: z.nullable(dbId),
 });
 export type NftDropAdmin = z.infer<typeof nftDropAdmin>;
 
@@ -338,8 +338,8 @@ export const nftDropCreateBody = z.object({
   charityId: wireId(),
   /** Default NFT_CHARITY_SHARE_BPS. */
   charityShareBps: z.optional(basisPoints),
-  /** Default 0; share + fee = 10,000. Above 0: 10026 `not_supported` for now (nft.settle.ts). */
-  platformFeeBps: z.optional(basisPoints),
+  /** Default 0, at most 2,000 (20 %); share + fee = 10,000 (the sale's one entry posts both). */
+  platformFeeBps: z.optional(z.int().check(z.gte(0), z.lte(2_000))),
   asset: nftAsset,
   saleType: nftSaleType,
   startPrice: money,
@@ -371,14 +371,16 @@ export const nftCharityAccount = z.object({
   balances: z.array(z.object({ book: bookSchema, asset: z.string(), balance: decimalString })),
   /** From the log: given (sales) and paid out, per asset (live book). */
   donated: z.array(z.object({ asset: z.string(), given: decimalString, paidOut: decimalString })),
+  payoutAssets: z.array(nftAsset), // what a payout can be proposed in: what the hot wallet sends (none without one)
 });
 export type NftCharityAccount = z.infer<typeof nftCharityAccount>;
 
-export const NFT_PAYOUT_STATES = ['proposed', 'approved', 'sending', 'sent', 'failed', 'rejected'] as const;
+const NFT_PAYOUTS_OPEN = ['proposed', 'approved', 'sending', 'stuck'] as const; // stuck: unmined after fee bumps
+export const NFT_PAYOUT_STATES = [...NFT_PAYOUTS_OPEN, 'sent', 'failed', 'rejected'] as const;
 /** A payout from the charity account to a charity's address: one staff proposes, another approves. */
 export const nftPayout = z.object({
-  id: z.int(),
-  charityId: z.int(),
+  id: dbId,
+  charityId: dbId,
   charityName: z.string(),
   address: z.string(),
   asset: nftAsset,
@@ -386,7 +388,7 @@ export const nftPayout = z.object({
   state: z.enum(NFT_PAYOUT_STATES),
   proposedBy: z.string(),
   decidedBy: z.nullable(z.string()),
-  reason: z.nullable(z.string()), // rejected: the staff's words; failed: no_chain, asset, reverted
+  reason: z.nullable(z.string()), // rejected: the staff's words; failed: no_chain, asset, reverted, dropped
   txHash: z.nullable(z.string()),
   logIndex: z.nullable(z.int()), // its leaf in the donation log, once sent
   createdAt: z.string(),
@@ -395,11 +397,8 @@ export const nftPayout = z.object({
 export type NftPayout = z.infer<typeof nftPayout>;
 
 export const nftPayoutProposeBody = z.object({ charityId: wireId(), asset: nftAsset, amount: money });
-export const nftPayoutDecideBody = z.object({
-  payoutId: wireId(),
-  approve: z.boolean(),
-  reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
-});
+const note = z.optional(z.string().check(z.trim(), z.maxLength(500)));
+export const nftPayoutDecideBody = z.object({ payoutId: wireId(), approve: z.boolean(), reason: note });
 
 const READERS = STAFF_DUTIES.money.roles;
 const MAKERS = STAFF_DUTIES.customerTerms.roles;
@@ -478,7 +477,7 @@ export const nftAdminCalls = {
     roles: READERS,
     body: nftPayoutProposeBody,
     data: nftPayout,
-    refusals: { 10067: 'over the charity account balance' },
+    refusals: { 10067: 'over the charity account balance', 10068: 'an asset the hot wallet cannot send' },
   },
   decideNftPayout: {
     method: 'POST',

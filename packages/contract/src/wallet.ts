@@ -304,7 +304,7 @@ export const treasuryRow = /* @__PURE__ */ z.object({
   depositAddressCount: z.int(),
   /** What customers hold in the live book (balances, held included). */
   liabilities: decimalString,
-  /** Approved withdrawals not yet confirmed on chain. */
+  /** Approved withdrawals and the hot wallet's sends for other products (charity payouts) not yet confirmed on chain. */
   outgoing: decimalString,
 });
 

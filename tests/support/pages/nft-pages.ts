@@ -9,7 +9,7 @@ export class NftPage extends PageModel {
   readonly confirm: Locator = this.page.locator('dialog[data-testid="nft-confirm"][open]');
   readonly countdown: Locator = this.page.getByTestId('nft-facts').getByTestId('nft-countdown');
 
-  async goto(id: number): Promise<void> {
+  async goto(id: number | string): Promise<void> {
     await this.page.goto(`/nfts/${id}`);
     const shown = this.facts.or(this.page.locator('main .page-state.error'));
     await shown.first().waitFor();
@@ -77,7 +77,7 @@ export class MyNftsPage extends PageModel {
     await this.page.locator('main h1').waitFor();
   }
 
-  holding(dropId: number): Locator {
+  holding(dropId: number | string): Locator {
     return this.owned
       .locator('li.nft-holding')
       .filter({ has: this.page.locator(`a[href="/nfts/${dropId}"]`) });
@@ -88,7 +88,7 @@ export class MyNftsPage extends PageModel {
    * mailed; `review` sees the confirm step filled in, before the send.
    */
   async send(
-    dropId: number,
+    dropId: number | string,
     address: string,
     code: () => Promise<string>,
     review?: () => Promise<void>,
@@ -120,7 +120,7 @@ export class DonationLogPage extends PageModel {
   readonly inclusion: Locator = this.page.getByTestId('nft-inclusion');
   readonly consistency: Locator = this.page.getByTestId('nft-consistency');
 
-  async goto(dropId?: number): Promise<void> {
+  async goto(dropId?: number | string): Promise<void> {
     await this.page.goto(dropId ? `/nfts/log?drop=${dropId}` : '/nfts/log');
     await this.heads.waitFor();
   }
@@ -133,7 +133,7 @@ export class DonationLogPage extends PageModel {
   }
 
   /** Filters the leaves by a drop with the page's own form (by its position: the words are the reader's). */
-  async filterByDrop(dropId: number): Promise<void> {
+  async filterByDrop(dropId: number | string): Promise<void> {
     const form = this.page.getByTestId('nft-leaves-filter');
     await form.locator('input').fill(String(dropId));
     await form.locator('button[type="submit"]').click();

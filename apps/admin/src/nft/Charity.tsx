@@ -67,12 +67,27 @@ function AddCharity({ t }: { t: NftText }) {
   );
 }
 
-/** Propose a payout of the live charity account to a charity's address: another staff member decides. */
-function ProposePayout({ t, charities }: { t: NftText; charities: { id: number; name: string }[] }) {
+/**
+ * Propose a payout of the live charity account to a charity's address: another staff member
+ * decides. Only the assets the hot wallet sends on the chain are offered (the others are named,
+ * and the server refuses them too: 10068).
+ */
+function ProposePayout({
+  t,
+  charities,
+  sendable,
+}: {
+  t: NftText;
+  charities: { id: string; name: string }[];
+  sendable: NftCharityAccount['payoutAssets'];
+}) {
   const { text } = useBackOffice();
   const client = useQueryClient();
   const [charityId, setCharityId] = useState('');
-  const [asset, setAsset] = useState<(typeof NFT_ASSETS)[number]>('USDT');
+  const [picked, setAsset] = useState<(typeof NFT_ASSETS)[number] | null>(null);
+  const asset = picked ?? sendable[0] ?? 'USDT';
+  const unsendable = NFT_ASSETS.filter((a) => !sendable.includes(a));
+  const notSent = unsendable.length > 0 ? fill(t.payouts.unsendable, { assets: unsendable.join(', ') }) : '';
   const [amount, setAmount] = useState('');
   const propose = useMutation({
     mutationFn: () => callAdmin('proposeNftPayout', { body: { charityId, asset, amount: amount.trim() } }),
@@ -104,7 +119,8 @@ function ProposePayout({ t, charities }: { t: NftText; charities: { id: number; 
         label={t.create.asset}
         value={asset}
         onChange={(e) => setAsset(e.target.value as typeof asset)}
-        options={NFT_ASSETS.map((a) => ({ value: a, label: a }))}
+        options={sendable.map((a) => ({ value: a, label: a }))}
+        hint={notSent || undefined}
       />
       <Field
         label={t.payouts.amount}
@@ -115,7 +131,7 @@ function ProposePayout({ t, charities }: { t: NftText; charities: { id: number; 
       />
       <SubmitRow
         failure={propose.isError ? failureMessage(propose.error, text.error.generic) : ''}
-        busy={propose.isPending || charityId === ''}
+        busy={propose.isPending || charityId === '' || sendable.length === 0}
         label={t.payouts.propose}
       />
     </form>
@@ -157,10 +173,15 @@ function Decide({ payout, t }: { payout: NftPayout; t: NftText }) {
   );
 }
 
-/** A payout's state, and why it failed on the chain or was rejected (the staff member's words). */
+/** A payout's state, and why it failed on the chain or was rejected (the staff member's words), or is stuck. */
 function PayoutState({ payout, t }: { payout: NftPayout; t: NftText }) {
   const reasons: Record<string, string> = t.payouts.reasons;
-  const why = payout.reason === null ? null : (reasons[payout.reason] ?? payout.reason);
+  const why =
+    payout.state === 'stuck'
+      ? t.payouts.stuckHelp
+      : payout.reason === null
+        ? null
+        : (reasons[payout.reason] ?? payout.reason);
   return (
     <span data-state={payout.state}>
       {t.payouts.states[payout.state]}
@@ -175,7 +196,12 @@ function payoutColumns(
   canDecide: boolean,
 ): Column<NftPayout>[] {
   return [
-    { key: 'id', header: t.payouts.id, cell: (p) => <span dir="ltr">#{p.id}</span>, sortValue: (p) => p.id },
+    {
+      key: 'id',
+      header: t.payouts.id,
+      cell: (p) => <span dir="ltr">#{p.id}</span>,
+      sortValue: (p) => Number(p.id),
+    },
     { key: 'charity', header: t.charity.name, cell: (p) => p.charityName },
     { key: 'amount', header: t.payouts.amount, cell: (p) => <Money value={p.amount} asset={p.asset} /> },
     {
@@ -296,7 +322,7 @@ function Balances({ account, state, t }: { account: Account; state: AccountState
 }
 
 const inFlight = (payouts: NftPayout[] | undefined) =>
-  payouts?.some((p) => p.state === 'approved' || p.state === 'sending') ?? false;
+  payouts?.some((p) => p.state === 'approved' || p.state === 'sending' || p.state === 'stuck') ?? false;
 
 /** /admin/nft/charity: the charities, the charity account and what the log says, and its payouts (four eyes). */
 export function Charity() {
@@ -305,7 +331,7 @@ export function Charity() {
   const payouts = useQuery({
     queryKey: nftKeys.payouts(language),
     queryFn: () => callAdmin('listNftPayouts'),
-    // While a payout is on its way (approved, sending), its state and transaction are read again.
+    // While a payout is on its way (approved, sending, stuck), its state and transaction are read again.
     refetchInterval: (query) => (inFlight(query.state.data) ? 5_000 : false),
   });
   // The account and the log's sums move when a payout is sent or fails: read again meanwhile.
@@ -331,7 +357,7 @@ export function Charity() {
       <KitSection id="nft-payouts" heading={t.payouts.heading}>
         <p className="muted">{t.payouts.intro}</p>
         {allowed(staff, adminCalls.proposeNftPayout) && charities.length > 0 ? (
-          <ProposePayout t={t} charities={charities} />
+          <ProposePayout t={t} charities={charities} sendable={account.data?.payoutAssets ?? []} />
         ) : null}
         <DataTable
           caption={t.payouts.heading}

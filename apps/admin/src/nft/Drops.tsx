@@ -24,7 +24,12 @@ export function Token({ drop, t }: { drop: Pick<NftDropAdmin, 'contractAddress' 
 /** The columns every drop table shares: name, book, sale, state, price or bid, end. */
 export function dropColumns(t: NftText, language: Language): Column<NftDropAdmin>[] {
   return [
-    { key: 'id', header: t.drops.id, cell: (d) => <span dir="ltr">#{d.id}</span>, sortValue: (d) => d.id },
+    {
+      key: 'id',
+      header: t.drops.id,
+      cell: (d) => <span dir="ltr">#{d.id}</span>,
+      sortValue: (d) => Number(d.id),
+    },
     { key: 'name', header: t.drops.name, cell: (d) => `${d.name} · ${d.creator}`, sortValue: (d) => d.name },
     { key: 'book', header: t.drops.book, cell: (d) => t.book[d.book], sortValue: (d) => d.book },
     { key: 'sale', header: t.drops.sale, cell: (d) => t.saleType[d.rules.saleType] },

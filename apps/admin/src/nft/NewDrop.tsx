@@ -78,6 +78,8 @@ export function dropBody(d: Draft, artworkUploadId: string) {
     artworkUploadId,
     charityId: d.charityId,
     charityShareBps: bpsOf(d.sharePercent),
+    // The platform's fee is the rest of the sale (the server bounds it: at most 20 %).
+    platformFeeBps: 10_000 - bpsOf(d.sharePercent),
     asset: d.asset,
     saleType: d.saleType,
     startPrice: d.startPrice.trim(),
@@ -200,7 +202,7 @@ function CharityFields({
   d: Draft;
   set: (patch: Partial<Draft>) => void;
   t: NftText;
-  charities: { id: number; name: string }[] | undefined;
+  charities: { id: string; name: string }[] | undefined;
 }) {
   return (
     <fieldset>
@@ -235,7 +237,7 @@ function DropFields({
   d: Draft;
   set: (patch: Partial<Draft>) => void;
   t: NftText;
-  charities: { id: number; name: string }[] | undefined;
+  charities: { id: string; name: string }[] | undefined;
   onArtwork: (id: string | null) => void;
 }) {
   const description = useId();

@@ -70,7 +70,14 @@ export async function createRedisBus(url: string, logger?: Logger, prefix = 'swx
     kind: 'redis',
     async publish(topic, message) {
       checkTopic(topic);
-      await publisher.publish(prefix + topic, JSON.stringify(message));
+      // Redis unreachable: this node's own subscribers still hear it (events stay on the node).
+      if (publisher.status !== 'ready') return local.publish(topic, message);
+      try {
+        await publisher.publish(prefix + topic, JSON.stringify(message));
+      } catch (error) {
+        logger?.warn({ err: error, topic }, 'Redis publish failed; delivered on this node only');
+        await local.publish(topic, message);
+      }
     },
     subscribe(topic, handler) {
       checkTopic(topic);

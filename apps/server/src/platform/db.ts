@@ -88,11 +88,34 @@ export async function openPglite(
   };
 }
 
+/** How long a request waits for a PostgreSQL connection before it is answered 10031. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** PostgreSQL's codes of a server that is down, restarting or gone (classes 08 and 57P). */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3])/;
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+/**
+ * Whether an error says the database cannot be reached (refused, restarting, a connection cut or
+ * refused with FATAL, or no connection within CONNECT_TIMEOUT_MS), rather than that a query was wrong: the request is then
+ * answered 10031 (try again), and the pool reconnects by itself once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET.has(code)))
+    return true;
+  // FATAL ends the session: the server refused or dropped this connection (e.g. not accepting connections).
+  if ((error as { severity?: unknown }).severity === 'FATAL') return true;
+  return /^(Connection terminated|timeout exceeded when trying to connect)/.test(error.message);
+}
+
 export async function openPostgres(url: string): Promise<Database> {
   const asText = (value: string) => value;
   const pool = new pg.Pool({
     connectionString: url,
     max: 16,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8 || oid === NUMERIC
@@ -118,16 +141,26 @@ export async function openPostgres(url: string): Promise<Database> {
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction(work) {
       const client = await pool.connect();
+      // A connection lost mid-transaction fails the query in progress; its client's own 'error'
+      // event must not end the process (the pool listens only to idle clients). Such a client is
+      // then discarded, not returned to the pool.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        if (isDatabaseUnavailable(error)) lost ??= error as Error;
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(lost);
       }
     },
     async close() {

@@ -11,6 +11,7 @@ import {
 } from '@swx/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod/mini';
+import { isDatabaseUnavailable } from './db.ts';
 
 /** Which book a request acts on: the `virtually` header, NO = demo, YES = live, missing = demo (spec §7). */
 export type { Book };
@@ -235,6 +236,10 @@ export function installApiConventions(app: FastifyInstance, resolveSession: Sess
       return sendCode(reply, request, error.apiCode, error.apiData);
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status === 429) return sendCode(reply, request, Code.TOO_MANY_REQUESTS);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendCode(reply, request, Code.SERVICE_UNAVAILABLE);
+    }
     if (status >= 400 && status < 500) {
       // Malformed JSON, wrong content type, oversized body: bad input, never a 500.
       return sendCode(reply, request, Code.INVALID_INPUT, {

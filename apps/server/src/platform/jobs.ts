@@ -58,7 +58,15 @@ export class JobRunner {
 
   start(): void {
     for (const job of this.jobs.values()) {
-      const timer = setInterval(() => void this.tick(job.name), job.everyMs);
+      // A tick that cannot reach the database (claiming or finishing its run) is logged and tried
+      // again at the next one; it never ends the process.
+      const timer = setInterval(
+        () =>
+          void this.tick(job.name).catch((error: unknown) =>
+            this.logger.warn({ err: error, job: job.name }, 'job tick failed; tried again at the next'),
+          ),
+        job.everyMs,
+      );
       timer.unref();
       this.timers.push(timer);
     }
@@ -100,8 +108,11 @@ export class JobRunner {
       }
     })();
     this.running.add(work);
-    await work;
-    this.running.delete(work);
+    try {
+      await work;
+    } finally {
+      this.running.delete(work);
+    }
     return true;
   }
 

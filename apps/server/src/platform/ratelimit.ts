@@ -31,12 +31,20 @@ export function createMemoryRateLimiter(maxKeys = 100_000): RateLimiter {
   };
 }
 
+/** Counts in Redis, shared by every node; while Redis is unreachable, each node counts alone in memory. */
 export function createRedisRateLimiter(redis: Redis, prefix = 'swx:rl:'): RateLimiter {
+  const alone = createMemoryRateLimiter();
   return {
     async hit(key, limit, windowMs) {
+      if (redis.status !== 'ready') return alone.hit(key, limit, windowMs);
       const slot = Math.floor(Date.now() / windowMs);
       const redisKey = `${prefix}${key}:${slot}`;
-      const results = await redis.multi().incr(redisKey).pexpire(redisKey, windowMs).exec();
+      let results: [Error | null, unknown][] | null;
+      try {
+        results = await redis.multi().incr(redisKey).pexpire(redisKey, windowMs).exec();
+      } catch {
+        return alone.hit(key, limit, windowMs);
+      }
       const count = Number(results?.[0]?.[1] ?? 0);
       const retryAfterMs = (slot + 1) * windowMs - Date.now();
       return { allowed: count <= limit, retryAfterMs: Math.max(0, retryAfterMs) };

@@ -14,6 +14,7 @@ import { nftRoutes } from '../features/nft/routes.ts';
 import { noticesRoutes } from '../features/notices/routes.ts';
 import { papersRoutes } from '../features/papers/routes.ts';
 import { positionsRoutes } from '../features/positions/routes.ts';
+import { priceAlertsRoutes } from '../features/pricealerts/routes.ts';
 import { proofsRoutes } from '../features/proofs/routes.ts';
 import { smartRoutes } from '../features/smart/routes.ts';
 import { swapRoutes } from '../features/swap/routes.ts';
@@ -43,6 +44,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...positionsRoutes,
   ...ledgerRoutes,
   ...noticesRoutes,
+  ...priceAlertsRoutes,
   ...identityRoutes,
   ...kycRoutes,
   ...walletRoutes,

@@ -34,6 +34,7 @@ const FEATURES: Record<string, Kind> = {
   'web:ledger': 'base',
   'web:market': 'base',
   'web:notices': 'base',
+  'web:pricealerts': 'base',
   'web:help': 'base',
   'web:transfers': 'base',
   'web:proofs': 'base',

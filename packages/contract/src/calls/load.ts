@@ -29,4 +29,5 @@ export const loadCallDomain: {
   proofs: () => import('./proofs.ts').then((m) => m.proofsCalls),
   papers: () => import('./papers.ts').then((m) => m.papersCalls),
   support: () => import('./support.ts').then((m) => m.supportCalls),
+  priceAlerts: () => import('./priceAlerts.ts').then((m) => m.priceAlertsCalls),
 };

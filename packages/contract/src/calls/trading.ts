@@ -1,5 +1,14 @@
 import { marketIdParams } from '../market.ts';
 import {
+  editPendingBody,
+  pendingFigures,
+  pendingListQuery,
+  pendingOrderView,
+  pendingPage,
+  pendingTicketBody,
+  placePendingBody,
+} from '../pendingOrders.ts';
+import {
   openBody,
   orderIdBody,
   orderIdParams,
@@ -78,5 +87,61 @@ export const tradingCalls = {
     status: 'live',
     query: orderListQuery,
     data: orderPage,
+  }),
+  previewPendingOrder: call({
+    method: 'POST',
+    path: '/order/previewPendingOrder',
+    summary:
+      'What a limit or stop entry order would hold (margin and fee at its level), and the quote that places it',
+    auth: true,
+    status: 'live',
+    body: pendingTicketBody,
+    data: pendingFigures,
+  }),
+  placePendingOrder: call({
+    method: 'POST',
+    path: '/order/placePendingOrder',
+    summary:
+      'Place a limit or stop entry order at the figures of its quote; what it holds leaves the available balance',
+    auth: true,
+    status: 'live',
+    body: placePendingBody,
+    data: pendingOrderView,
+  }),
+  editPendingOrder: call({
+    method: 'POST',
+    path: '/order/editPendingOrder',
+    summary: 'Change the level, stops or expiry of one of my open entry orders',
+    auth: true,
+    status: 'live',
+    body: editPendingBody,
+    data: pendingOrderView,
+  }),
+  cancelPendingOrder: call({
+    method: 'POST',
+    path: '/order/cancelPendingOrder',
+    summary: 'Cancel one of my open entry orders; what it held is released',
+    auth: true,
+    status: 'live',
+    body: orderIdBody,
+    data: pendingOrderView,
+  }),
+  getPendingOrder: call({
+    method: 'GET',
+    path: '/order/getPendingOrder/:id',
+    summary: 'One of my entry orders',
+    auth: true,
+    status: 'live',
+    params: orderIdParams,
+    data: pendingOrderView,
+  }),
+  listPendingOrders: call({
+    method: 'GET',
+    path: '/order/listPendingOrders',
+    summary: 'My entry orders, open or ended (history), newest first, a page at a time',
+    auth: true,
+    status: 'live',
+    query: pendingListQuery,
+    data: pendingPage,
   }),
 } as const satisfies Record<string, CallDefinition>;

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { ledgerBatchSize, ledgerQueueDepth } from '../../platform/metrics.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { type HoldRow, holdsByKeys, holdsByResolutionKeys, lockHolds } from './ledger.batch.repository.ts';
 import {
@@ -137,6 +138,7 @@ export class LedgerBatcher {
           resolve: this.answerTransfer(resolve, reject),
           reject,
         });
+        ledgerQueueDepth.inc();
       });
     });
     if (!this.running) void this.drain();
@@ -206,6 +208,7 @@ export class LedgerBatcher {
       return;
     }
     this.queue.push({ op, hash: requestHash(op), resolve, reject });
+    ledgerQueueDepth.inc();
     if (!this.running) void this.drain();
   }
 
@@ -223,12 +226,14 @@ export class LedgerBatcher {
     let end = Math.min(MAX_BATCH, this.queue.length);
     const group = this.queue[end - 1]?.group;
     if (group !== undefined) while (this.queue[end]?.group === group) end += 1;
+    ledgerQueueDepth.dec(end);
     return this.queue.splice(0, end);
   }
 
   private async runBatch(batch: Pending[], retried = false): Promise<void> {
     this.stats.batches += 1;
     this.stats.operations += batch.length;
+    ledgerBatchSize.observe(batch.length);
     let outcomes: Outcomes;
     try {
       outcomes = await this.db.transaction((tx) => this.execute(tx, batch));
@@ -295,6 +300,7 @@ async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locke
     if (op.type === 'transfer') for (const p of op.request.postings) accountIds.add(p.accountId);
     if (op.type === 'hold') accountIds.add(op.request.accountId);
     if (op.type === 'post') accountIds.add(op.request.toAccountId);
+    if (op.type === 'post' && op.request.also) accountIds.add(op.request.also.accountId);
     if (op.type === 'post' || op.type === 'void') {
       const hold = holds.get(op.request.holdId);
       if (hold) accountIds.add(hold.accountId);

@@ -179,4 +179,37 @@ describe(`held money by what holds it, on ${TEST_DB}`, () => {
       { numRuns: 15 },
     );
   });
+
+  it('posts a hold to two accounts in ONE entry (a sale and its platform fee), at most the hold, once', async () => {
+    const { wallet } = await funded('USDT', USDT(100));
+    const held = await hold(wallet, USDT(100), 'nft:test');
+    const charity = await ledger.systemAccount('live', 'USDT', 'charity');
+    const fees = await ledger.systemAccount('live', 'USDT', 'fees');
+    const balance = async (id: number) => (await ledger.account(id))?.balance ?? 0n;
+    const [c0, f0] = [await balance(charity), await balance(fees)];
+    const post = (charityPart: bigint, fee: bigint, idempotencyKey: string) =>
+      ledger.postHold({
+        holdId: held.holdId,
+        toAccountId: charity,
+        amount: charityPart,
+        also: { accountId: fees, amount: fee },
+        kind: 'nft',
+        idempotencyKey,
+        actor: 'test',
+      });
+    await expect(post(USDT(90), USDT(11), key('post'))).rejects.toThrow(/at most its amount/);
+    const saleKey = key('post');
+    const posted = await post(USDT(90), USDT(10), saleKey);
+    expect((await post(USDT(90), USDT(10), saleKey)).entryId).toBe(posted.entryId);
+    expect([await balance(charity), await balance(fees), await balance(wallet)]).toEqual([
+      c0 + USDT(90),
+      f0 + USDT(10),
+      0n,
+    ]);
+    const postings = await t.db.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM ledger_postings WHERE entry_id = $1',
+      [posted.entryId],
+    );
+    expect(postings[0]?.n).toBe('3');
+  });
 });

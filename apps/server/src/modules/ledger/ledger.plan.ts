@@ -346,19 +346,31 @@ function planPost(
 ): Effect | LedgerError {
   const to = accounts.get(r.toAccountId);
   if (!to) return new LedgerError('unknown_account', `account ${r.toAccountId} does not exist`);
-  if (to.book !== hold.book || to.asset !== hold.asset)
+  const also = r.also ? accounts.get(r.also.accountId) : null;
+  if (r.also && !also)
+    return new LedgerError('unknown_account', `account ${r.also.accountId} does not exist`);
+  const targets = also && r.also ? [to, also] : [to];
+  if (targets.some((a) => a.book !== hold.book || a.asset !== hold.asset))
     return new LedgerError('invalid_request', 'a hold posts within its book and asset');
-  if (r.amount <= 0n || r.amount > hold.amount)
+  const extra = r.also?.amount ?? 0n;
+  if (r.amount <= 0n || (r.also && extra <= 0n) || r.amount + extra > hold.amount)
     return new LedgerError('invalid_request', 'a hold posts at most its amount');
-  if (to.id === hold.accountId) return new LedgerError('invalid_request', 'a hold posts to another account');
+  if (targets.some((a) => a.id === hold.accountId) || also?.id === to.id)
+    return new LedgerError('invalid_request', 'a hold posts to another account');
+  const credits = also
+    ? [
+        { id: to.id, amount: r.amount },
+        { id: also.id, amount: extra },
+      ]
+    : [{ id: to.id, amount: r.amount }];
   return {
     deltas: new Map([
-      [hold.accountId, { balance: -r.amount, held: -hold.amount }],
-      [to.id, { balance: r.amount, held: 0n }],
+      [hold.accountId, { balance: -(r.amount + extra), held: -hold.amount }],
+      ...credits.map((c) => [c.id, { balance: c.amount, held: 0n }] as const),
     ]),
     postings: [
-      { accountId: hold.accountId, book: hold.book, asset: hold.asset, amount: -r.amount },
-      { accountId: to.id, book: hold.book, asset: hold.asset, amount: r.amount },
+      { accountId: hold.accountId, book: hold.book, asset: hold.asset, amount: -(r.amount + extra) },
+      ...credits.map((c) => ({ accountId: c.id, book: hold.book, asset: hold.asset, amount: c.amount })),
     ],
     entry: {
       book: hold.book,
@@ -375,7 +387,14 @@ function planPost(
       actor: r.actor,
       action: `ledger.${r.kind}`,
       subject: '',
-      data: { hold: hold.id, from: hold.accountId, to: to.id, asset: hold.asset, amount: r.amount },
+      data: {
+        hold: hold.id,
+        from: hold.accountId,
+        to: to.id,
+        asset: hold.asset,
+        amount: r.amount,
+        ...(also ? { also: also.id, alsoAmount: extra } : {}),
+      },
     },
   };
 }

@@ -129,6 +129,11 @@ export type PostHoldRequest<R = never> = {
   holdId: number;
   toAccountId: number;
   amount: bigint;
+  /**
+   * A second destination of the same post, in the same ONE entry (a sale's platform fee beside the
+   * charity's share): `amount` + `also.amount` at most the hold's, to another account of its book and asset.
+   */
+  also?: { accountId: number; amount: bigint };
   kind: EntryKind;
   idempotencyKey: string;
   actor: string;

@@ -11,7 +11,8 @@ const LEASE_MS = 3000;
 /**
  * Publishes a quote batch on the bus once a second, on the second. Every node could compute the
  * same batch (the feed is a function of time), but exactly one publishes so clients get each tick
- * once: with Redis, the node holding a short lease in Redis; without, this node.
+ * once: with Redis, the node holding a short lease in Redis; without, this node. While Redis is
+ * unreachable every node leads and its batches reach its own clients only (the bus delivers locally).
  */
 export class QuoteFeed {
   private timer: NodeJS.Timeout | null = null;
@@ -67,8 +68,9 @@ export class QuoteFeed {
     this.timer = null;
   }
 
+  /** The lease in Redis; Redis unreachable: every node leads alone (its own clients' quotes, its own ticks). */
   private async lead(): Promise<boolean> {
-    if (!this.redis) return true;
+    if (this.redis?.status !== 'ready') return true;
     try {
       const won = await this.redis.set(LEADER_KEY, this.nodeId, 'PX', LEASE_MS, 'NX');
       if (won === 'OK') return true;
@@ -78,8 +80,8 @@ export class QuoteFeed {
       }
       return false;
     } catch (error) {
-      this.logger?.warn({ err: error }, 'quote feed: leader lease check failed');
-      return false;
+      this.logger?.warn({ err: error }, 'quote feed: leader lease check failed; leading alone');
+      return true;
     }
   }
 

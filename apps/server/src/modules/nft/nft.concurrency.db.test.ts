@@ -63,7 +63,7 @@ describe(`a hot auction on ${TEST_DB}`, () => {
     const quotes = await Promise.all(
       asks.map((a) =>
         s.nft.quote('live', a.bidder.id, {
-          dropId: drop.id,
+          dropId: Number(drop.id),
           kind: 'bid',
           amount: `${a.cents / 100n}.${(a.cents % 100n).toString().padStart(2, '0')}`,
         }),
@@ -108,7 +108,7 @@ describe(`a hot auction on ${TEST_DB}`, () => {
     const top = leading[0] as (typeof bids)[number];
     expect(top).toEqual(accepted.at(-1));
     // The end moved to 10 minutes after the burst's second.
-    const view = (await s.nft.detail('live', drop.id, null)).nft;
+    const view = (await s.nft.detail('live', Number(drop.id), null)).nft;
     expect(Date.parse(view.endsAt as string)).toBe(clock.now + 600_000);
     const charity = await s.ctx.ledger.systemAccount('live', 'USDT', 'charity');
     const before = (await s.ctx.ledger.account(charity))?.balance ?? 0n;

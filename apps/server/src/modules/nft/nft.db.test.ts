@@ -71,7 +71,7 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     expect(
       notices.some((n) => n.noticeContent.includes('outbid') && n.noticeContent.includes(drop.name)),
     ).toBe(true);
-    const detail = await s.nft.detail('live', drop.id, bo.id);
+    const detail = await s.nft.detail('live', Number(drop.id), bo.id);
     expect(detail.nft.reserveMet).toBe(false);
     expect(detail.bids.map((b) => [b.amount, b.state, b.mine])).toEqual([
       ['126.000000', 'leading', true],
@@ -81,7 +81,7 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     const end = Date.parse(detail.nft.endsAt as string);
     clock.now = end - 5 * 60_000;
     await s.bid(cy.id, drop.id, '160');
-    const extended = (await s.nft.detail('live', drop.id, null)).nft;
+    const extended = (await s.nft.detail('live', Number(drop.id), null)).nft;
     expect(Date.parse(extended.endsAt as string)).toBe(clock.now + 10 * 60_000);
     expect(extended.reserveMet).toBe(true);
     expect(await s.nft.settleDue()).toBe(0);
@@ -101,12 +101,12 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     const [leaf] = await s.log.leaves(null, 1);
     expect(leaf && [leaf.kind, leaf.dropId, leaf.tokenId, leaf.asset, leaf.amount]).toEqual([
       'sale',
-      drop.id,
+      Number(drop.id),
       String(drop.id),
       'USDT',
       String(160n * USDT),
     ]);
-    expect((await s.nft.detail('live', drop.id, null)).nft.cumulativeDonation).toBe('160.000000');
+    expect((await s.nft.detail('live', Number(drop.id), null)).nft.cumulativeDonation).toBe('160.000000');
     expect(await pending(cy.id)).toBe('0');
     expect(await refusal(s.bid(ada.id, drop.id, '500'))).toBe(Code.NFT_SALE_CLOSED);
   });
@@ -117,7 +117,7 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     clock.now += 61 * 60_000;
     expect(await s.nft.settleDue()).toBe(1);
     expect(await s.nft.settleDue()).toBe(0);
-    const view = (await s.nft.detail('live', drop.id, ada.id)).nft;
+    const view = (await s.nft.detail('live', Number(drop.id), ada.id)).nft;
     expect([view.state, view.reserveMet, view.currentBid]).toEqual(['unsold', false, '500.000000']);
     expect(await pending(ada.id)).toBe('0');
     expect(await s.nft.myNfts('live', ada.id)).toHaveLength(0);
@@ -138,7 +138,7 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     expect(outcomes.sort()).toEqual(['bought', 'refused']);
     expect(await pending(bo.id)).toBe('0');
     expect(await pending(cy.id)).toBe('0');
-    expect((await s.nft.detail('live', fixed.id, null)).nft.state).toBe('sold');
+    expect((await s.nft.detail('live', Number(fixed.id), null)).nft.state).toBe('sold');
   });
 
   it('refuses an artwork another drop took', async () => {
@@ -150,7 +150,7 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
         description: '',
         creator: 'Mia, 9',
         artworkUploadId: made.artworkUploadId,
-        charityId: s.charity.id,
+        charityId: Number(s.charity.id),
         asset: 'USDT',
         saleType: 'fixed',
         startPrice: '10',
@@ -172,36 +172,40 @@ describe(`charity NFT sales on ${TEST_DB}`, () => {
     const held = (await s.ctx.ledger.account(charity))?.balance ?? 0n;
     expect(held > 0n).toBe(true);
     const over = await payouts
-      .propose(s.admin.session, { charityId: s.charity.id, asset: 'USDT', amount: String(held / USDT + 1n) })
+      .propose(s.admin.session, {
+        charityId: Number(s.charity.id),
+        asset: 'USDT',
+        amount: String(held / USDT + 1n),
+      })
       .catch((e) => e.code);
     expect(over).toBe(Code.NFT_PAYOUT_OVER_BALANCE);
     const proposed = await payouts.propose(s.admin.session, {
-      charityId: s.charity.id,
+      charityId: Number(s.charity.id),
       asset: 'USDT',
       amount: '100',
     });
     expect(proposed.state).toBe('proposed');
-    expect(await refusal(payouts.decide(s.admin.session, { payoutId: proposed.id, approve: true }))).toBe(
-      Code.OWN_PROPOSAL,
-    );
-    const approved = await payouts.decide(second.session, { payoutId: proposed.id, approve: true });
+    expect(
+      await refusal(payouts.decide(s.admin.session, { payoutId: Number(proposed.id), approve: true })),
+    ).toBe(Code.OWN_PROPOSAL);
+    const approved = await payouts.decide(second.session, { payoutId: Number(proposed.id), approve: true });
     expect([approved.state, approved.decidedBy]).toEqual(['approved', second.email]);
     expect((await s.ctx.ledger.account(charity))?.balance).toBe(held - 100n * USDT);
-    expect(await refusal(payouts.decide(second.session, { payoutId: proposed.id, approve: true }))).toBe(
-      Code.NFT_DROP_STATE,
-    );
+    expect(
+      await refusal(payouts.decide(second.session, { payoutId: Number(proposed.id), approve: true })),
+    ).toBe(Code.NFT_DROP_STATE);
   });
 
   it('gives a customer nothing of another customer or of the other book', async () => {
     const drop = await s.drop({ saleType: 'auction' });
-    const quote = await s.nft.quote('live', ada.id, { dropId: drop.id, kind: 'bid', amount: '300' });
+    const quote = await s.nft.quote('live', ada.id, { dropId: Number(drop.id), kind: 'bid', amount: '300' });
     expect(
       await refusal(s.nft.commit('live', bo.id, { quoteId: quote.quoteId, requestId: 'steal-quote-1' })),
     ).toBe(Code.NOT_FOUND);
     expect(
       await refusal(s.nft.commit('demo', ada.id, { quoteId: quote.quoteId, requestId: 'other-book-1' })),
     ).toBe(Code.NOT_FOUND);
-    expect(await refusal(s.nft.detail('demo', drop.id, ada.id))).toBe(Code.NOT_FOUND);
+    expect(await refusal(s.nft.detail('demo', Number(drop.id), ada.id))).toBe(Code.NOT_FOUND);
     expect(await s.nft.market('demo', {}, ada.id)).toEqual([]);
     // The market's filters: the drop is live, an auction, not upcoming nor ended.
     const ids = async (q: Parameters<typeof s.nft.market>[1]) =>

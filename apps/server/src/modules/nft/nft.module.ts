@@ -1,6 +1,6 @@
 import { dailyKey } from '../../platform/jobs.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
-import type { ChainPayout, WithdrawalAddressBook } from '../products/ports.ts';
+import type { ChainPayout, ChainPayoutAssets, WithdrawalAddressBook } from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { DonationLog } from './log/log.service.ts';
 import { nftChainParts } from './nft.chainport.ts';
@@ -27,6 +27,7 @@ export const nftModule = defineProduct({
       identity: IdentityService;
       withdrawalAddressBook: WithdrawalAddressBook;
       chainPayout: ChainPayout;
+      chainPayoutAssets: ChainPayoutAssets;
     }>,
   ) => {
     const quoteKeys = platform.keys.purpose('quotes');
@@ -59,6 +60,7 @@ export const nftModule = defineProduct({
     // Payouts are sent from the hot wallet through the wallet's port; their leaves go to the log.
     const nftPayouts = new NftPayouts(nft, deps.staff, {
       send: deps.chainPayout,
+      assets: deps.chainPayoutAssets,
       appendLeaf: (tx, leaf) => log.append(tx, leaf),
       onError: (payoutId, err) =>
         platform.logger.warn({ err, payoutId }, 'nft payout not moved on; tried again'),

@@ -13,7 +13,7 @@ export type PayoutRow = {
   address: string;
   asset: 'USDT' | 'USDC';
   amount: bigint;
-  state: 'proposed' | 'approved' | 'sending' | 'sent' | 'failed' | 'rejected';
+  state: 'proposed' | 'approved' | 'sending' | 'stuck' | 'sent' | 'failed' | 'rejected';
   /** Why it was rejected, or why it failed on the chain (`no_chain`, `asset`, `reverted`). */
   reason: string | null;
   proposedById: number;
@@ -94,7 +94,7 @@ export async function decidePayout(
 /** Approved and sending payouts, oldest first: what the payout job moves on. */
 export async function openPayouts(db: Queryable, limit: number): Promise<PayoutRow[]> {
   const rows = await db.query<Raw>(
-    `SELECT ${COLUMNS} WHERE p.state IN ('approved', 'sending') ORDER BY p.id LIMIT $1`,
+    `SELECT ${COLUMNS} WHERE p.state IN ('approved', 'sending', 'stuck') ORDER BY p.id LIMIT $1`,
     [limit],
   );
   return rows.map(payoutOf);
@@ -109,11 +109,15 @@ export async function markPayoutSending(db: Queryable, id: number): Promise<bool
   return rows.length === 1;
 }
 
-/** The transaction hash of a sending payout, kept once known (lowercase). */
-export async function setPayoutTx(db: Queryable, id: number, txHash: string): Promise<void> {
+/**
+ * A sending payout's newest transaction hash (lowercase; a replacement at a higher fee changes it),
+ * and `stuck` when the hot wallet says so (back to sending when it is no longer).
+ */
+export async function setPayoutTx(db: Queryable, id: number, txHash: string, stuck: boolean): Promise<void> {
   await db.query(
-    `UPDATE nft_payouts SET tx_hash = $2 WHERE id = $1 AND state = 'sending' AND tx_hash IS NULL`,
-    [id, txHash.toLowerCase()],
+    `UPDATE nft_payouts SET tx_hash = $2, state = CASE WHEN $3::boolean THEN 'stuck' ELSE 'sending' END
+     WHERE id = $1 AND state IN ('sending', 'stuck')`,
+    [id, txHash.toLowerCase(), stuck],
   );
 }
 
@@ -132,12 +136,12 @@ export async function finishPayout(
     d.state === 'sent'
       ? await tx.query(
           `UPDATE nft_payouts SET state = 'sent', done_entry_id = $2, done_at = $3, tx_hash = $4, log_index = $5
-           WHERE id = $1 AND state = 'sending' RETURNING id`,
+           WHERE id = $1 AND state IN ('sending', 'stuck') RETURNING id`,
           [id, d.entryId, d.at, d.txHash.toLowerCase(), d.logIndex],
         )
       : await tx.query(
           `UPDATE nft_payouts SET state = 'failed', done_entry_id = $2, done_at = $3, reason = $4
-           WHERE id = $1 AND state = 'sending' RETURNING id`,
+           WHERE id = $1 AND state IN ('sending', 'stuck') RETURNING id`,
           [id, d.entryId, d.at, d.reason],
         );
   return rows.length === 1;

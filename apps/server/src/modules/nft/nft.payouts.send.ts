@@ -17,8 +17,10 @@ import type { NftService } from './nft.service.ts';
  * crash or a second node never sends twice) until the transaction is confirmed or fails. Sent:
  * ONE entry pending_withdrawals → external_clearing whose attachment marks the payout sent and
  * appends its leaf (with the transaction hash) to the donation log. Failed (no chain, an asset the
- * chain does not carry, a reverted transaction): ONE entry pending_withdrawals → charity, the money
- * back on the charity account, with the reason.
+ * chain does not carry, a reverted transaction, its nonce taken by another transaction: `dropped`):
+ * ONE entry pending_withdrawals → charity, the money back on the charity account, with the reason.
+ * Unmined long after the hot wallet's replacements at a higher fee, its nonce unused: `stuck`, left
+ * for staff and still followed (never failed while it may yet be mined: never paid twice).
  */
 
 /** What the `nft` entries of a payout carry to their attachment (one writer per entry kind). */
@@ -65,9 +67,10 @@ async function stepPayout(ctx: PayoutChainContext, row: PayoutRow): Promise<Payo
     amount: row.amount,
   });
   if (answer.state === 'refused') return fail(ctx, row, answer.reason);
-  await setPayoutTx(ctx.nft.db, row.id, answer.txHash);
-  if (answer.state === 'reverted') return fail(ctx, row, 'reverted');
-  if (answer.state === 'pending') return 'pending';
+  await setPayoutTx(ctx.nft.db, row.id, answer.txHash, answer.state === 'stuck');
+  // Reverted, or its nonce taken by another transaction (never mined): nothing left, the money returns.
+  if (answer.state === 'reverted' || answer.state === 'dropped') return fail(ctx, row, answer.state);
+  if (answer.state === 'pending' || answer.state === 'stuck') return 'pending';
   await finish(ctx, row, 'external_clearing', `nft-payout:${row.id}:sent`, {
     step: 'sent',
     payoutId: row.id,

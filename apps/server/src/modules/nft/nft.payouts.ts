@@ -1,8 +1,16 @@
-import { ASSET_SCALES, Code, formatMinor, MoneyFormatError, type NftPayout, parseMinor } from '@swx/contract';
+import {
+  ASSET_SCALES,
+  Code,
+  formatMinor,
+  MoneyFormatError,
+  NFT_ASSETS,
+  type NftPayout,
+  parseMinor,
+} from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { EntryAttachment } from '../ledger/ledger.service.ts';
-import type { ChainPayout } from '../products/ports.ts';
+import type { ChainPayout, ChainPayoutAssets } from '../products/ports.ts';
 import type { StaffService } from '../staff/staff.service.ts';
 import type { StaffSession } from '../staff/staff.shared.ts';
 import {
@@ -61,16 +69,20 @@ export class NftPayouts {
   private readonly staff: StaffService;
   private readonly entries: EntryAttachment<PayoutStep, true>;
   private readonly chain: { send: ChainPayout | null; onError?: PayoutChainContext['onError'] };
+  private readonly assets: ChainPayoutAssets | null;
 
   /**
    * `chain.send`: the wallet's hot-wallet sender (null: no chain, an approved payout fails and its
-   * money returns to the charity account); `appendLeaf`: the donation log's append.
+   * money returns to the charity account); `chain.assets`: what it can send (a payout in another
+   * asset is refused when proposed, 10068; absent: what `send` may send is not known beforehand);
+   * `appendLeaf`: the donation log's append.
    */
   constructor(
     nft: NftService,
     staff: StaffService,
     chain: {
       send: ChainPayout | null;
+      assets?: ChainPayoutAssets | null;
       appendLeaf: PayoutLeafAppend | null;
       onError?: PayoutChainContext['onError'];
     },
@@ -78,7 +90,14 @@ export class NftPayouts {
     this.nft = nft;
     this.staff = staff;
     this.entries = nft.ledger.attachment('nft', payoutWriter(chain.appendLeaf));
-    this.chain = chain;
+    this.chain = { send: chain.send, ...(chain.onError ? { onError: chain.onError } : {}) };
+    this.assets = chain.assets ?? null;
+  }
+
+  /** The charity account's assets a payout can be sent in now (all of them when the sender does not say). */
+  sendable(): ('USDT' | 'USDC')[] {
+    const assets = this.assets?.() ?? NFT_ASSETS;
+    return NFT_ASSETS.filter((a) => assets.includes(a));
   }
 
   /** One pass of the payout job: approved payouts sent on the chain, sending ones followed to the end. */
@@ -88,8 +107,8 @@ export class NftPayouts {
 
   private wire(p: PayoutRow): NftPayout {
     return {
-      id: p.id,
-      charityId: p.charityId,
+      id: String(p.id),
+      charityId: String(p.charityId),
       charityName: p.charityName,
       address: shownAddress(p.address),
       asset: p.asset,
@@ -128,6 +147,9 @@ export class NftPayouts {
     }
     if (!(await listCharities(this.nft.db)).some((c) => c.id === body.charityId))
       throw new ApiError(Code.INVALID_INPUT, [{ path: 'charityId', issue: 'unknown' }]);
+    // Refused now rather than approved and then failed on the chain.
+    const sendable = this.sendable();
+    if (!sendable.includes(body.asset)) throw new ApiError(Code.NFT_PAYOUT_ASSET, { sendable });
     if (amount > (await this.charityBalance(body.asset))) throw new ApiError(Code.NFT_PAYOUT_OVER_BALANCE);
     const at = new Date(this.nft.now()).toISOString();
     const id = await this.nft.transaction(async (tx) => {

@@ -87,7 +87,10 @@ function nftStaffRoutes(app: FastifyInstance, { desk, payouts, log, staff }: Par
   mountStaffCall(app, staff, adminCalls.addNftCharity, ({ staff: session, body }) =>
     desk.addCharity(session, body),
   );
-  mountStaffCall(app, staff, adminCalls.listNftCharities, () => desk.account());
+  mountStaffCall(app, staff, adminCalls.listNftCharities, async () => ({
+    ...(await desk.account()),
+    payoutAssets: payouts.sendable(),
+  }));
   mountStaffCall(app, staff, adminCalls.listNftPayouts, () => payouts.list());
   mountStaffCall(app, staff, adminCalls.proposeNftPayout, ({ staff: session, body }) =>
     payouts.propose(session, body),

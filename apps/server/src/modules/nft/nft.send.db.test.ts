@@ -63,19 +63,19 @@ describe(`sending an NFT on ${TEST_DB}`, () => {
     const [mine] = await s.nft.myNfts('live', ada.id);
     expect(mine?.state).toBe('held');
     const address = addressId;
-    expect(await refusal(sends.quote('live', ada.id, { nftId: mine?.id as number, addressId }))).toBe(
+    expect(await refusal(sends.quote('live', ada.id, { nftId: Number(mine?.id), addressId }))).toBe(
       Code.NFT_ADDRESS_LOCKED,
     );
     // Another customer's NFT, or the demo book: nothing.
     expect(
-      await refusal(sends.quote('live', bo.id, { nftId: mine?.id as number, addressId: address as number })),
+      await refusal(sends.quote('live', bo.id, { nftId: Number(mine?.id), addressId: address as number })),
     ).toBe(Code.NOT_FOUND);
     expect(
-      await refusal(sends.quote('demo', ada.id, { nftId: mine?.id as number, addressId: address as number })),
+      await refusal(sends.quote('demo', ada.id, { nftId: Number(mine?.id), addressId: address as number })),
     ).toBe(Code.LIVE_BOOK_ONLY);
     clock.now += 24 * 3_600_000 + 1000;
     const quote = await sends.quote('live', ada.id, {
-      nftId: mine?.id as number,
+      nftId: Number(mine?.id),
       addressId: address as number,
     });
     expect([quote.address, quote.tokenId, quote.confirmation]).toEqual([shown, String(drop.id), 'mail']);
@@ -99,7 +99,7 @@ describe(`sending an NFT on ${TEST_DB}`, () => {
     expect(sent.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await ownerOf(chain, drop.contractAddress as `0x${string}`, BigInt(drop.id))).toBe(selfCustody);
     const again = await sends
-      .quote('live', ada.id, { nftId: mine?.id as number, addressId: address as number })
+      .quote('live', ada.id, { nftId: Number(mine?.id), addressId: address as number })
       .catch((e) => e.code);
     expect(again).toBe(Code.NFT_NOT_SENDABLE);
     await expectLedgerSound({ db: t.db, ledger: s.ctx.ledger, audit: s.ctx.audit });

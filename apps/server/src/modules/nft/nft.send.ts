@@ -82,6 +82,8 @@ export class NftSends {
     return {
       ...this.quotes.issue({ customerId: userId, book }, second, figures),
       ...figures,
+      nftId: String(body.nftId),
+      addressId: String(body.addressId),
       address: shownAddress(address),
       chain: 'ETH',
       contractAddress: shownAddress(drop.contractAddress as string),

@@ -46,7 +46,7 @@ import {
   voidBid,
   voidWriter,
 } from './nft.settle.ts';
-import { myNftOf, nftBidOf, nftViewOf } from './nft.views.ts';
+import { idOrNull, myNftOf, nftBidOf, nftViewOf } from './nft.views.ts';
 
 /** The donation log as this module uses it (nft/log: `DonationLog`). */
 export type DonationLedger = {
@@ -199,7 +199,7 @@ export class NftService {
     const scale = ASSET_SCALES[drop.asset];
     return {
       ...this.quotes.issue({ customerId: userId, book }, second, f),
-      dropId: drop.id,
+      dropId: String(drop.id),
       book,
       kind: f.kind,
       asset: drop.asset,
@@ -272,14 +272,14 @@ export class NftService {
     const holding = await holdingOfDrop(this.db, drop.id);
     const bought = holding !== null && holding.userId === bid.userId && bid.state === 'won';
     return {
-      dropId: drop.id,
+      dropId: String(drop.id),
       kind: bid.kind,
       amount: formatMinor(bid.amount, ASSET_SCALES[drop.asset]),
-      bidId: bid.id,
+      bidId: String(bid.id),
       state: bought ? 'bought' : 'leading',
       endsAt:
         drop.saleType === 'auction' && drop.endsAt !== null ? new Date(drop.endsAt).toISOString() : null,
-      entryId: bought ? holding.entryId : null,
+      entryId: bought ? idOrNull(holding.entryId) : null,
     };
   }
 

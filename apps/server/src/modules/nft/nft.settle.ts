@@ -19,8 +19,8 @@ import {
 /**
  * Settlement: each sale closes exactly once. An auction past its end (or a purchase, whose end is
  * the second it was bought) is closed by posting the leading bid's hold in ONE ledger entry
- * (kind `nft`: buyer's wallet → the book's `charity` account; the platform fee, when a drop
- * states one, is refused at creation until the ledger can post a hold to two accounts at once) with
+ * (kind `nft`: buyer's wallet → the book's `charity` account its share, and → `fees` the platform
+ * fee the drop states, when above 0: one post of the hold to two accounts, `PostHoldRequest.also`) with
  * the `nft_sale` attachment, which, under the drop's row lock, checks that the bid still leads and
  * the end has passed, marks the drop sold, writes the buyer's holding and appends the donation to
  * the public log, all in the entry's transaction. The entry's key is `nft-sale:<drop>`, and a
@@ -220,7 +220,16 @@ async function postSale(ctx: SettleContext, drop: DropRow): Promise<'sold' | 'cl
     const posted = await ctx.ledger.postHold({
       holdId: bid.holdId,
       toAccountId: await ctx.ledger.systemAccount(drop.book, drop.asset, 'charity'),
-      amount: bid.amount,
+      amount: split.charity,
+      // The platform's fee, stated on the drop before any bid, in the same ONE entry.
+      ...(split.fee > 0n
+        ? {
+            also: {
+              accountId: await ctx.ledger.systemAccount(drop.book, drop.asset, 'fees'),
+              amount: split.fee,
+            },
+          }
+        : {}),
       kind: 'nft',
       idempotencyKey: `nft-sale:${drop.id}`,
       actor: 'system:nft',

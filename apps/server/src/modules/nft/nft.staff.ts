@@ -87,6 +87,7 @@ export class NftStaff {
   async charities(): Promise<NftCharity[]> {
     return (await listCharities(this.nft.db)).map((c) => ({
       ...c,
+      id: String(c.id),
       address: shownAddress(c.address),
       shareBps: NFT_CHARITY_SHARE_BPS,
     }));
@@ -107,18 +108,22 @@ export class NftStaff {
       await this.staff.record(session, 'nft.charity.added', `nft_charity:${charity.id}`, body, tx);
       return charity;
     });
-    return { ...row, address: shownAddress(row.address), shareBps: NFT_CHARITY_SHARE_BPS };
+    return {
+      ...row,
+      id: String(row.id),
+      address: shownAddress(row.address),
+      shareBps: NFT_CHARITY_SHARE_BPS,
+    };
   }
 
   /**
    * A draft drop. Refused (10026): a reserve or buy-now below the start price, an auction without a
-   * duration, a fixed price with auction terms, and a platform fee (the sale's one entry cannot yet
-   * post a hold to two accounts: nft.settle.ts).
+   * duration, a fixed price with auction terms, a charity share and platform fee that are not the
+   * whole (the fee, 0 to 20 % by the contract, is stated on the drop before any bid).
    */
   async createDrop(session: StaffSession, body: NftDropCreateBody): Promise<NftDropAdmin> {
     const fee = body.platformFeeBps ?? 0;
     const share = body.charityShareBps ?? NFT_CHARITY_SHARE_BPS - fee;
-    if (fee !== 0) throw bad('platformFeeBps', 'not_supported');
     if (share + fee !== 10_000) throw bad('charityShareBps', 'sum');
     const startPrice = amountOf(body.startPrice, body.asset, 'startPrice') as bigint;
     const reserve = amountOf(body.reserve, body.asset, 'reserve');
@@ -214,7 +219,8 @@ export class NftStaff {
   }
 
   /** The charity account (the ledger's `charity` account) per book and asset, and what was given. */
-  async account(): Promise<NftCharityAccount> {
+  /** The charity account (the assets a payout can be sent in are the payouts' to add: `NftPayouts.sendable`). */
+  async account(): Promise<Omit<NftCharityAccount, 'payoutAssets'>> {
     const balances: NftCharityAccount['balances'] = [];
     const donated: NftCharityAccount['donated'] = [];
     for (const asset of NFT_ASSETS) {

@@ -58,23 +58,25 @@ export async function testNft(db: Database, clock: { now: number }, chain: Opene
       description: 'A drawing by a child of the programme.',
       creator: 'Mia, 9',
       artworkUploadId: artwork.id,
-      charityId: charity.id,
+      charityId: Number(charity.id),
       asset: 'USDT',
       startPrice: '100',
       ...(terms.saleType === 'auction' ? { durationMinutes: 60 } : {}),
       ...terms,
     });
-    return desk.mint(admin.session, made.id);
+    return desk.mint(admin.session, Number(made.id));
   }
 
   async function bid(
     userId: number,
-    dropId: number,
+    /** A drop's id as the wire gives it (a string) or as a number. */
+    drop: number | string,
     amount: string,
     options: { book?: Book; requestId?: string; kind?: 'bid' | 'buy' } = {},
   ): Promise<NftOrder> {
     const book = options.book ?? 'live';
     const kind = options.kind ?? 'bid';
+    const dropId = Number(drop);
     const quote = await nft.quote(book, userId, { dropId, kind, ...(kind === 'bid' ? { amount } : {}) });
     return nft.commit(book, userId, {
       quoteId: quote.quoteId,

@@ -39,10 +39,13 @@ function stateOf(d: DropRow, now: number): NftView['state'] {
   return d.endsAt !== null && now >= d.endsAt ? 'ended' : 'live';
 }
 
+/** A database id on the wire: a decimal string (the contract's `dbId`). */
+export const idOrNull = (id: number | null): string | null => (id === null ? null : String(id));
+
 export function nftViewOf(d: DropRow, now: number, cumulative: bigint, viewer: number | null): NftView {
   const open = isOpen(d, now);
   return {
-    id: d.id,
+    id: String(d.id),
     book: d.book,
     name: d.name,
     description: d.description,
@@ -61,7 +64,12 @@ export function nftViewOf(d: DropRow, now: number, cumulative: bigint, viewer: n
       extensionSeconds: NFT_EXTENSION_SECONDS,
       platformFeeBps: d.platformFeeBps,
     },
-    charity: { ...d.charity, address: shownAddress(d.charity.address), shareBps: d.charityShareBps },
+    charity: {
+      id: String(d.charity.id),
+      name: d.charity.name,
+      address: shownAddress(d.charity.address),
+      shareBps: d.charityShareBps,
+    },
     state: stateOf(d, now),
     currentBid: money(d.currentBid, d.asset),
     bidCount: d.bidCount,
@@ -81,7 +89,7 @@ const maskBidder = (userId: number) => `bidder-${((userId * 2_654_435_761) >>> 0
 
 export function nftBidOf(b: BidRow, asset: DropRow['asset'], viewer: number | null): NftBid {
   return {
-    id: b.id,
+    id: String(b.id),
     bidder: maskBidder(b.userId),
     amount: money(b.amount, asset) as string,
     state: b.state === 'refused' ? 'lost' : b.state,
@@ -93,8 +101,8 @@ export function nftBidOf(b: BidRow, asset: DropRow['asset'], viewer: number | nu
 
 export function myNftOf(h: HoldingRow, d: DropRow): MyNft {
   return {
-    id: h.id,
-    dropId: d.id,
+    id: String(h.id),
+    dropId: String(d.id),
     book: h.book,
     name: d.name,
     creator: d.creator,
@@ -122,7 +130,7 @@ export function dropAdminOf(d: DropRow, now: number, cumulative: bigint): NftDro
     mintedAt: d.mintedAt,
     mintTxHash: d.mintTxHash,
     settledAt: d.settledAt,
-    entryId: d.entryId,
-    buyerId: d.buyerId,
+    entryId: idOrNull(d.entryId),
+    buyerId: idOrNull(d.buyerId),
   };
 }

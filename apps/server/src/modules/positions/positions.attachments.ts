@@ -1,5 +1,6 @@
 import type { Database } from '../../platform/db.ts';
 import type { EntryDetail, LedgerService } from '../ledger/ledger.service.ts';
+import { insertPending, type NewPending } from './pending.repository.ts';
 import {
   closePositions,
   insertPositions,
@@ -29,6 +30,9 @@ export function positionAttachments(deps: { db: Database; ledger: LedgerService 
     );
     return new Map<number, never>();
   });
+  const places = ledger.holdAttachment<NewPending, number>('pending_order', (tx, rows) =>
+    insertPending(tx, rows),
+  );
   const describe = async (entryIds: readonly number[]) => {
     const found = new Map<number, EntryDetail>();
     for (const p of await positionsOfEntries(deps.db, entryIds)) {
@@ -41,5 +45,5 @@ export function positionAttachments(deps: { db: Database; ledger: LedgerService 
   };
   ledger.registerDescriber('trade_margin', describe);
   ledger.registerDescriber('trade_pnl', describe);
-  return { opens, closes };
+  return { opens, closes, places };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Instrument } from '../market/feed.ts';
 import { closeSide } from '../market/pricing.ts';
+import { PendingTriggers } from './pending-triggers.ts';
 import {
   lastTick,
   openPositionsAfter,
@@ -12,11 +13,11 @@ import {
   saveLastTick,
 } from './positions.repository.ts';
 import { POSITIONS_TOPIC, type PositionEvent, type PositionsService } from './positions.service.ts';
+import { TickClosings } from './tick-closings.ts';
 import { TrailingStops } from './trailing-stops.ts';
 import {
   Crossed,
   ExpiryHeap,
-  grown,
   InstrumentLevels,
   Slots,
   STOP_OUT,
@@ -41,48 +42,8 @@ const PRIORITY: readonly Kind[] = ['take_profit', 'trailing_stop', 'stop_loss', 
 
 export type Closing = { row: PositionRow; reason: CloseReason; closeTicks: bigint };
 
-/** Reason codes of a closing: the trigger kinds' codes, then auto-close, then a trailing stop. */
+/** Reason codes of a closing (tick-closings.ts): the trigger kinds' codes, then auto-close, then a trailing stop. */
 const EXPIRY = TRIGGER_KINDS.length;
-const REASONS: readonly CloseReason[] = [...TRIGGER_KINDS, 'expiry', 'trailing_stop'];
-
-/**
- * The positions one tick closes, as parallel typed arrays of slot, reason and price in ticks (no
- * object per position on the hot path; prices are integers below 2^53, as the level keys are).
- */
-export class TickClosings {
-  slots = new Int32Array(256);
-  reasons = new Uint8Array(256);
-  prices = new Float64Array(256);
-  length = 0;
-
-  /** Makes room for `more` closings, so that a caller may write them straight into the arrays. */
-  reserve(more: number): void {
-    const need = this.length + more;
-    this.slots = grown(this.slots, need, this.length);
-    this.reasons = grown(this.reasons, need, this.length);
-    this.prices = grown(this.prices, need, this.length);
-  }
-
-  add(slot: number, reason: number, price: number): void {
-    this.reserve(1);
-    this.slots[this.length] = slot;
-    this.reasons[this.length] = reason;
-    this.prices[this.length] = price;
-    this.length += 1;
-  }
-
-  slot(i: number): number {
-    return this.slots[i] as number;
-  }
-
-  reason(i: number): CloseReason {
-    return REASONS[this.reasons[i] as number] as CloseReason;
-  }
-
-  closeTicks(i: number): bigint {
-    return BigInt(this.prices[i] as number);
-  }
-}
 
 /**
  * The trigger engine: stop loss, take profit, stop-out (margin level at or below 50 %) and
@@ -105,6 +66,8 @@ export class TriggerEngine {
   /** Trailing stops (trailing-stops.ts): scanned per tick, their moves written every few seconds. */
   readonly trails = new TrailingStops(this.slots as Slots<unknown>);
   private readonly expiries = new ExpiryHeap();
+  /** Pending entry orders (pending-triggers.ts): filled at the first tick that crosses their level. */
+  readonly pendings: PendingTriggers;
   private bulk = false;
   /** Scratch lists of the levels a tick crossed (reused). */
   private readonly longs = new Crossed();
@@ -127,6 +90,7 @@ export class TriggerEngine {
     this.db = deps.db;
     this.bus = deps.bus;
     this.logger = deps.logger;
+    this.pendings = new PendingTriggers(deps);
   }
 
   get openCount(): number {
@@ -144,6 +108,7 @@ export class TriggerEngine {
       if (event.origin !== this.trading.origin) this.handle(event);
     });
     await this.reload();
+    await this.pendings.start();
     const now = Math.floor(this.trading.now() / 1000);
     this.lastReload = now;
     this.lastSync = now;
@@ -160,12 +125,14 @@ export class TriggerEngine {
   /** Resolves when the position events received so far are indexed (tests, orderly shutdown). */
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.all(this.pending);
+    await this.pendings.idle();
     if (this.running) await this.running;
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.pendings.stop();
   }
 
   /** Loads every open position from the database, replacing the index. */
@@ -463,6 +430,7 @@ export class TriggerEngine {
     for (let t = from + 1; t <= target; t++) {
       const closing = this.detect(t);
       if (closing.length > 0) await this.settle(this.closingsOf(closing), t);
+      await this.pendings.tick(t);
       this.lastProcessed = t;
       this.stats.ticks += 1;
       // Long catch-ups yield to requests now and then.

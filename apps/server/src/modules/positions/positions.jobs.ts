@@ -1,3 +1,4 @@
+import { type Job, minuteKey } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { type LedgerService, MARGIN } from '../ledger/ledger.service.ts';
@@ -37,4 +38,21 @@ export async function reconcileMargins(
     ledger: d.ledger.toString(),
     positions: d.holdings.toString(),
   }));
+}
+
+/**
+ * Every minute: pending orders past their expiry end `expired` (their holds voided, a notice sent),
+ * fills a stopped node left claimed are completed, and holds whose release failed are voided.
+ */
+export function pendingOrdersJob(trading: PositionsService): Job {
+  return {
+    name: 'trading.pending',
+    everyMs: 60_000,
+    runKey: minuteKey,
+    run: async ({ logger }) => {
+      const done = await trading.sweepPending();
+      if (done.expired + done.completed + done.released > 0)
+        logger.info(done, 'trading: pending orders swept');
+    },
+  };
 }

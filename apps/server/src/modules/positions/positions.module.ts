@@ -1,8 +1,9 @@
 import type { MarketService } from '../market/market.service.ts';
 import type { QuoteFeed } from '../market/quote-feed.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
+import { PENDING } from './pending.quote.ts';
 import { TriggerEngine } from './positions.engine.ts';
-import { marginSubLedger } from './positions.jobs.ts';
+import { marginSubLedger, pendingOrdersJob } from './positions.jobs.ts';
 import { OPENING } from './positions.quote.ts';
 import { positionsRoutes } from './positions.routes.ts';
 import { PositionsService } from './positions.service.ts';
@@ -32,17 +33,25 @@ export const positionsModule = defineProduct({
     deps.feed.onLeaderTick((t) => triggers.tick(t));
     return { positions, triggers };
   },
-  quotes: [OPENING],
+  quotes: [OPENING, PENDING],
   notices: [
     'position_take_profit',
     'position_stop_loss',
     'position_stop_out',
     'position_expiry',
     'position_trailing_stop',
+    'pending_filled',
+    'pending_filled_gapped',
+    'pending_expired',
+    'pending_rejected_insufficient_funds',
+    'pending_rejected_unreasonable_stops',
+    'pending_rejected_market_closed',
   ],
   routes: (server, { positions }) => positionsRoutes(server, positions),
   // Every customer's margin account against the margins of their open positions.
   subLedgers: ({ positions }) => [marginSubLedger(positions)],
+  // Every minute: pending orders expired, stalled fills completed, holds released.
+  jobs: ({ positions }) => [pendingOrdersJob(positions)],
   prepare: async ({ triggers }) => triggers.start(),
   stop: ({ triggers }) => triggers.stop(),
 });

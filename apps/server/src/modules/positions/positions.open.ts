@@ -46,7 +46,7 @@ import {
  * (codes of spec §8 for what cannot open). The preview shows these figures and signs them into
  * its quote; the order opens with exactly them.
  */
-function opening(ctx: PositionsContext, body: TicketBody, t: number): OpeningQuote {
+export function opening(ctx: PositionsContext, body: TicketBody, t: number): OpeningQuote {
   const market = instrument(ctx, body.marketId);
   const terms = termsOf(ctx, market);
   if (!terms.leverages.includes(body.leverage)) throw new ApiError(Code.OPTIONS_PRODUCT_INCORRECT);
@@ -245,7 +245,7 @@ export async function openForPlan(
 }
 
 /** Whose order it is: the customer, the book, their language (for notices) and the order's request id. */
-type Order = { userId: number; book: Book; language: Language; requestId: string };
+export type Order = { userId: number; book: Book; language: Language; requestId: string };
 /** Who opens it (a smart plan, or the customer: null) and the tick it goes live at. */
 type Opener = { planId: number | null; liveTick: number };
 
@@ -300,8 +300,11 @@ async function openingPostings(ctx: PositionsContext, order: Order, q: OpeningQu
   ];
 }
 
-/** The ledger entry of an opening, the position attached; the same order again answers the first. */
-async function postOpening(
+/**
+ * The ledger entry of an opening, the position attached; the same order again answers the first.
+ * A market order's commit, a smart plan's opening and a pending order's fill (positions.pending.ts) all open here.
+ */
+export async function postOpening(
   ctx: PositionsContext,
   order: Order,
   q: OpeningQuote,

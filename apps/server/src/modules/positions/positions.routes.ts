@@ -38,4 +38,24 @@ export function positionsRoutes(app: FastifyInstance, trading: PositionsService)
   mountCall(app, calls.listPositions, ({ query, customer, request }) =>
     trading.list(customer.userId, request.book, query),
   );
+
+  // Pending entry orders: every read and change scoped to the customer and the request's book.
+  mountCall(app, calls.previewPendingOrder, async ({ body, customer, request }) =>
+    trading.previewPending(body, { customerId: customer.userId, book: request.book }),
+  );
+  mountCall(app, calls.placePendingOrder, ({ body, customer, request }) =>
+    trading.placePending(customer.userId, request.book, request.language, body),
+  );
+  mountCall(app, calls.editPendingOrder, ({ body, customer, request }) =>
+    trading.editPending(customer.userId, request.book, body),
+  );
+  mountCall(app, calls.cancelPendingOrder, ({ body, customer, request }) =>
+    trading.cancelPending(customer.userId, request.book, body.id),
+  );
+  mountCall(app, calls.getPendingOrder, ({ params, customer, request }) =>
+    trading.getPending(customer.userId, request.book, params.id),
+  );
+  mountCall(app, calls.listPendingOrders, ({ query, customer, request }) =>
+    trading.listPending(customer.userId, request.book, query),
+  );
 }

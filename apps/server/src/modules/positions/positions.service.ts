@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type {
   CloseReason,
   Conversion,
+  EditPendingBody,
   Language,
   OpenBody,
   OrderPage,
+  PendingFigures,
+  PendingOrder,
+  PendingPage,
+  PendingTicketBody,
+  PlacePendingBody,
   Position,
   TicketBody,
   TicketFigures,
@@ -23,9 +29,21 @@ import type { InstrumentTerms } from '../market/terms.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { PositionDesk } from '../products/ports.ts';
 import { type QuoteHolder, Quotes } from '../products/quotes.ts';
+import { PENDING } from './pending.quote.ts';
+import type { PendingRow } from './pending.repository.ts';
 import { positionAttachments } from './positions.attachments.ts';
 import { close, settle } from './positions.close.ts';
 import { open, openForPlan, type PlanTicket, preview } from './positions.open.ts';
+import {
+  cancelPending,
+  editPending,
+  fillPending,
+  getPending,
+  listPending,
+  placePending,
+  previewPending,
+  sweepPending,
+} from './positions.pending.ts';
 import { OPENING } from './positions.quote.ts';
 import { get, liquidationAt, list, openAt, stoppedOutAt, terms, view } from './positions.reads.ts';
 import {
@@ -103,6 +121,14 @@ export class PositionsService implements PositionDesk {
         now: () => this.now(),
       }),
       attachments: positionAttachments(deps),
+      pending: {
+        quotes: new Quotes(PENDING, {
+          keys: deps.quoteKeys ?? KeyRing.random().purpose('quotes'),
+          db: deps.db,
+          now: () => this.now(),
+        }),
+        listeners: [],
+      },
     };
   }
 
@@ -139,6 +165,56 @@ export class PositionsService implements PositionDesk {
     requestId: string,
   ): Promise<PositionRow> {
     return openForPlan(this.ctx, plan, ticket, requestId);
+  }
+
+  /** What a pending entry order would hold, and the quote that places it (nothing is held yet). */
+  previewPending(body: PendingTicketBody, holder: QuoteHolder): PendingFigures {
+    return previewPending(this.ctx, body, holder);
+  }
+
+  /** Places a pending order at the quote the customer confirmed: its margin and fee at the level held. */
+  placePending(
+    userId: number,
+    book: Book,
+    language: Language,
+    body: PlacePendingBody,
+  ): Promise<PendingOrder> {
+    return placePending(this.ctx, userId, book, language, body);
+  }
+
+  editPending(userId: number, book: Book, body: EditPendingBody): Promise<PendingOrder> {
+    return editPending(this.ctx, userId, book, body);
+  }
+
+  cancelPending(userId: number, book: Book, id: number): Promise<PendingOrder> {
+    return cancelPending(this.ctx, userId, book, id);
+  }
+
+  getPending(userId: number, book: Book, id: number): Promise<PendingOrder> {
+    return getPending(this.ctx, userId, book, id);
+  }
+
+  listPending(
+    userId: number,
+    book: Book,
+    query: { status?: 'open' | 'history'; page?: number; size?: number },
+  ): Promise<PendingPage> {
+    return listPending(this.ctx, userId, book, query);
+  }
+
+  /** Fills a pending order the engine saw crossed at tick t (claimed once); null when another claimed or ended it. */
+  fillPending(id: number, t: number, ticks: bigint): Promise<PendingRow | null> {
+    return fillPending(this.ctx, id, t, ticks);
+  }
+
+  /** This node's engine hears of a pending order's change directly; other nodes through the bus. */
+  onPendingChange(listener: (id: number) => void): void {
+    this.ctx.pending.listeners.push(listener);
+  }
+
+  /** The job's sweep: expiries, fills a stopped node left, holds still to release. */
+  sweepPending(): Promise<{ expired: number; completed: number; released: number }> {
+    return sweepPending(this.ctx);
   }
 
   /** This node's trigger engine hears of a change directly; other nodes through the bus. */

@@ -3,13 +3,15 @@ import type { EventBus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db.ts';
 import { ApiError, type Book } from '../../platform/http.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { EntryAttachment, LedgerService } from '../ledger/ledger.service.ts';
+import type { EntryAttachment, HoldAttachment, LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import type { MarketService } from '../market/market.service.ts';
 import { conversionAt, type TickQuote } from '../market/pricing.ts';
 import { type InstrumentTerms, termsOf as instrumentTerms } from '../market/terms.ts';
 import type { NoticesService } from '../notices/notices.service.ts';
 import type { Quotes } from '../products/quotes.ts';
+import type { PENDING } from './pending.quote.ts';
+import type { NewPending } from './pending.repository.ts';
 import type { OPENING } from './positions.quote.ts';
 import {
   type NewPosition,
@@ -27,6 +29,9 @@ import {
 /** Bus topic of position changes, so every node's trigger engine sees positions opened anywhere. */
 export const POSITIONS_TOPIC = 'trading.positions';
 export type PositionEvent = { type: 'opened' | 'stops' | 'closed'; id: number; origin: string };
+/** Bus topic of pending orders placed, changed or ended, so every node's engine indexes them. */
+export const PENDING_TOPIC = 'trading.pending';
+export type PendingEvent = { id: number; origin: string };
 
 export function orderNo(id: number): string {
   return `SWX${id.toString().padStart(9, '0')}`;
@@ -38,6 +43,8 @@ export type PositionAttachments = {
   readonly opens: EntryAttachment<NewPosition, { id: number; openedAt: string }>;
   /** The close a closing entry writes, in the ledger's transaction. */
   readonly closes: EntryAttachment<PositionClose, never>;
+  /** The pending order a placing hold writes, in the ledger's transaction (its id by hold id). */
+  readonly places: HoldAttachment<NewPending, number>;
 };
 
 /** The parts every use case works with; `PositionsService` builds it once. */
@@ -59,6 +66,8 @@ export type PositionsContext = {
   /** Opening quotes: signed figures the preview answers and the order commits (products/quotes.ts). */
   readonly quotes: Quotes<typeof OPENING.figures>;
   readonly attachments: PositionAttachments;
+  /** Pending orders' quotes (what placing holds), and who hears of a pending order's change on this node. */
+  readonly pending: { quotes: Quotes<typeof PENDING.figures>; listeners: ((id: number) => void)[] };
 };
 
 export function second(ctx: PositionsContext): number {

@@ -41,6 +41,21 @@ export function scriptedBtc(path: () => Map<number, bigint>, spread = 200n) {
   };
 }
 
+/**
+ * A random price path for a property: the mid flat at 100,000.00 (ticks of 0.01) for the ten
+ * seconds up to t0, then one move a second from t0 + 1, never below `floor`.
+ */
+export function walkFrom(t0: number, moves: readonly number[], floor: bigint): Map<number, bigint> {
+  const walk = new Map<number, bigint>();
+  for (let at = t0 - 10; at <= t0; at++) walk.set(at, 10_000_000n);
+  let mid = 10_000_000n;
+  for (const [i, move] of moves.entries()) {
+    mid = mid + BigInt(move) > floor ? mid + BigInt(move) : floor;
+    walk.set(t0 + 1 + i, mid);
+  }
+  return walk;
+}
+
 /** `positionsParts` with trading on a scripted quote and its trigger engine started, ticks driven by hand. */
 export async function scriptedPositions(
   db: Database,

@@ -109,12 +109,18 @@ export type ChainPayoutOrder = { asset: string; to: string; amount: bigint };
 /**
  * Where a send of the hot wallet stands: `refused` (no chain or no signer: `no_chain`; an asset the
  * chain does not carry: `asset`), nothing signed; `pending` (signed, stored and broadcast, not yet
- * at the network's confirmations); `confirmed` (mined and confirmed); `reverted` (mined and failed:
- * nothing moved but gas).
+ * at the network's confirmations; `txHash` the newest, a replacement at a higher fee changes it);
+ * `stuck` (unmined long after its replacements, its nonce still unused: it may yet be mined, staff
+ * look at it); `confirmed` (mined and confirmed); `reverted` (mined and failed: nothing moved but
+ * gas); `dropped` (its nonce used at the confirmations by another transaction: never mined, nothing
+ * moved).
  */
 export type ChainPayoutState =
   | { state: 'refused'; reason: 'no_chain' | 'asset' }
-  | { state: 'pending' | 'confirmed' | 'reverted'; txHash: string };
+  | { state: 'pending' | 'stuck' | 'confirmed' | 'reverted' | 'dropped'; txHash: string };
+
+/** The assets the hot wallet can send now (none without a chain or signer): a payout in another is refused when proposed. */
+export type ChainPayoutAssets = () => readonly string[];
 
 /**
  * The hot wallet's sends for another product (the NFT charity payouts): the wallet module owns the

@@ -4,6 +4,7 @@ import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tes
 import { pngImage } from '../../../../../tests/support/images.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { DEV_ACCOUNTS } from '../../platform/chain/accounts.ts';
+import { rpcClient } from '../../platform/chain/rpc.ts';
 import type { Hex } from '../../platform/chain.ts';
 import { ApiError } from '../../platform/http.ts';
 import { createTestContext, type TestContext, type TestCustomer } from '../../test/context.ts';
@@ -11,6 +12,7 @@ import { type TestWallet, testWallet } from '../../test/wallet.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { base32Decode, totpCode } from '../identity/identity.totp.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
+import { BUMP_BLOCKS } from './wallet.hot.ts';
 
 const refusedWith = (code: number) => (e: unknown) => e instanceof ApiError && e.code === code;
 const USDT = (n: number) => BigInt(n) * 1_000_000n;
@@ -235,14 +237,39 @@ describe(`the wallet on a development chain, ${TEST_DB}`, () => {
 
     await w.withdrawals.claim(finance, requested.id);
     await w.withdrawals.approve(finance, requested.id);
-    await w.wallet.tick();
-    expect((await w.wallet.withdrawals.list('live', c.id))[0]?.state).toBe('sent');
+    // The node loses the transaction (never mined): after BUMP_BLOCKS it is replaced, same nonce, higher fee.
+    const rpc = (method: string, params: unknown[]) =>
+      rpcClient(chain.url).request({ method: method as never, params: params as never });
+    const ethFees = async () =>
+      (await ctx.ledger.account(await ctx.ledger.systemAccount('live', 'ETH', 'fees')))?.balance ?? 0n;
+    const gasBefore = await ethFees();
+    await rpc('evm_setAutomine', [false]);
+    try {
+      await w.wallet.tick();
+      const [sent] = await w.wallet.withdrawals.list('live', c.id);
+      expect(sent?.state).toBe('sent');
+      await rpc('anvil_dropTransaction', [sent?.txHash]);
+      await chain.dev.mine(Number(BUMP_BLOCKS) + 1);
+      await w.wallet.tick();
+      const [replaced] = await t.db.query<{ bumps: number; replaced: string[]; tx_hash: string }>(
+        'SELECT bumps, replaced, tx_hash FROM wallet_withdrawals WHERE id = $1',
+        [requested.id],
+      );
+      expect([replaced?.bumps, replaced?.replaced]).toEqual([1, [sent?.txHash]]);
+      expect(replaced?.tx_hash).not.toBe(sent?.txHash);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
     await chain.dev.mine(12);
     await w.wallet.tick();
     const [done] = await w.wallet.withdrawals.list('live', c.id);
     expect(done).toMatchObject({ state: 'completed' });
     expect(done?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.chain.balanceOf(destination, 'USDT')).toBe(USDT(199));
+    // Its gas booked once, as the chain says: the fees account (ETH) to external clearing.
+    const gas = (await chain.chain.receipt(done?.txHash as Hex))?.fee ?? 0n;
+    expect(gas > 0n).toBe(true);
+    expect(await ethFees()).toBe(gasBefore - gas);
     expect(await balanceOf(c.id, 'USDT')).toEqual({ balance: USDT(800), held: 0n, available: USDT(800) });
     const fees = await ctx.ledger.account(await ctx.ledger.systemAccount('live', 'USDT', 'fees'));
     expect(fees?.balance).toBeGreaterThanOrEqual(USDT(1));

@@ -3,6 +3,7 @@ import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { IdentityService } from '../identity/identity.service.ts';
 import type {
   ChainPayout,
+  ChainPayoutAssets,
   CustomerAddresses,
   PayInAddress,
   WithdrawalAddressBook,
@@ -50,12 +51,14 @@ export const walletModule = defineProduct({
       wallet.withdrawals.addresses('live', userId);
     // The hot wallet's sends for another product (the NFT charity payouts), once per key.
     const chainPayout: ChainPayout = (key, order) => wallet.payouts.send(key, order);
+    const chainPayoutAssets: ChainPayoutAssets = () => wallet.payouts.assets();
     return {
       wallet,
       payIn,
       customerAddresses,
       withdrawalAddressBook,
       chainPayout,
+      chainPayoutAssets,
       walletWatcher: new WalletJob(wallet, platform.config.walletPollMs, platform.logger),
     };
   },

@@ -6,16 +6,19 @@ import {
   type WithdrawalSigner,
 } from '../../platform/chain.ts';
 import type { Database } from '../../platform/db.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { ChainPayoutOrder, ChainPayoutState } from '../products/ports.ts';
+import { replaceHotTx } from './wallet.hot.repository.ts';
+import { bookGas, followHotTx } from './wallet.hot.ts';
 import { type Networks, normalAddress } from './wallet.networks.ts';
 import {
+  endHotSend,
   type HotSendRow,
   hotSendByKey,
   insertHotSend,
   lockHotSendKey,
   markBroadcast,
 } from './wallet.payouts.repository.ts';
-import { REBROADCAST_BLOCKS } from './wallet.send.ts';
 import { takeNonce } from './wallet.withdrawals.repository.ts';
 
 export type HotPayoutsDeps = {
@@ -23,6 +26,7 @@ export type HotPayoutsDeps = {
   chain: Chain | null;
   signer: WithdrawalSigner | null;
   networks: Networks;
+  ledger: LedgerService;
   now: () => number;
 };
 
@@ -30,14 +34,20 @@ export type HotPayoutsDeps = {
  * The hot wallet's sends for other products (the port `ChainPayout`, products/ports.ts): once per
  * key, the transfer signed with the hot wallet's next nonce (`wallet_hot_nonces`, shared with
  * withdrawals) and stored BEFORE it is broadcast; a later call with the key broadcasts that same
- * transaction again while it is unmined (never a second one) and answers where it stands, confirmed
- * at the confirmations of the asset's watched network.
+ * transaction again while it is unmined, or a replacement of the same nonce at a higher fee (never
+ * a second nonce), and answers where it stands: confirmed at the confirmations of the asset's
+ * watched network (its gas booked), stuck, or dropped (its nonce used by another transaction).
  */
 export class HotPayouts {
   private readonly deps: HotPayoutsDeps;
 
   constructor(deps: HotPayoutsDeps) {
     this.deps = deps;
+  }
+
+  /** The assets it can send now: the chain's (USDT, ETH) with a chain and a signer, else none (port `ChainPayoutAssets`). */
+  assets(): readonly string[] {
+    return this.deps.chain && this.deps.signer ? CHAIN_ASSETS : [];
   }
 
   async send(key: string, order: ChainPayoutOrder): Promise<ChainPayoutState> {
@@ -50,10 +60,10 @@ export class HotPayouts {
     const row = stored ?? (await this.sign(chain, signer, key, { asset, to, amount: order.amount }));
     if (row.to !== to || row.amount !== order.amount || row.asset !== asset)
       throw new Error(`hot wallet send ${key} was made for another order`);
-    return this.follow(chain, row);
+    return this.follow(chain, signer, row);
   }
 
-  /** The send of `key` signed with the next nonce and stored (or the one stored meanwhile), then broadcast. */
+  /** The send of `key` signed with the next nonce and stored (or the one stored meanwhile); broadcast by `follow`. */
   private async sign(
     chain: Chain,
     signer: WithdrawalSigner,
@@ -61,7 +71,7 @@ export class HotPayouts {
     order: { asset: ChainAsset; to: string; amount: bigint },
   ): Promise<HotSendRow> {
     const chainNext = await chain.nonce(signer.address);
-    const row = await this.deps.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await lockHotSendKey(tx, key);
       const already = await hotSendByKey(tx, key);
       if (already) return already;
@@ -72,7 +82,7 @@ export class HotPayouts {
         amount: order.amount,
         nonce,
       });
-      const made: HotSendRow = {
+      const made = {
         key,
         chainId: chain.chainId,
         ...order,
@@ -82,32 +92,37 @@ export class HotPayouts {
         sentBlock: null,
       };
       await insertHotSend(tx, made, new Date(this.deps.now()).toISOString());
-      return made;
+      return { ...made, replaced: [], bumps: 0, bumpedBlock: null, state: 'pending' as const };
     });
-    // Stored: a broadcast that fails here is made again by the next call with the key.
-    await this.broadcast(chain, row);
-    return { ...row, sentBlock: row.sentBlock ?? (await chain.head()) };
   }
 
-  private async broadcast(chain: Chain, row: HotSendRow): Promise<void> {
-    await chain.broadcast(row.rawTx as Hex);
-    await markBroadcast(this.deps.db, row.key, await chain.head());
-  }
-
-  /** Where a stored send stands; unmined, it is broadcast again (at once when never broadcast). */
-  private async follow(chain: Chain, row: HotSendRow): Promise<ChainPayoutState> {
-    const receipt = await chain.receipt(row.txHash as Hex);
-    if (!receipt) {
-      const head = await chain.head();
-      if (row.sentBlock === null) await this.broadcast(chain, row);
-      else if (head - row.sentBlock > REBROADCAST_BLOCKS)
-        await chain.broadcast(row.rawTx as Hex).catch(() => undefined);
-      return { state: 'pending', txHash: row.txHash };
-    }
-    if (receipt.status === 'reverted') return { state: 'reverted', txHash: row.txHash };
+  /**
+   * Where a stored send stands (the shared follower, wallet.hot.ts: broadcast, replaced at a higher
+   * fee, stuck, dropped); mined, its gas is booked once and, at the confirmations, it is confirmed.
+   */
+  private async follow(chain: Chain, signer: WithdrawalSigner, row: HotSendRow): Promise<ChainPayoutState> {
+    const { db, ledger } = this.deps;
     const confirmations = await this.confirmations(row.asset);
-    const depth = (await chain.head()) - receipt.blockNumber + 1n;
-    return { state: depth >= BigInt(confirmations) ? 'confirmed' : 'pending', txHash: row.txHash };
+    const seen = await followHotTx(
+      { chain, signer, from: signer.address, confirmations },
+      { ...row, asset: row.asset as ChainAsset },
+      {
+        broadcast: (block) => markBroadcast(db, row.key, block),
+        replace: (previous, next) => replaceHotTx(db, 'send', row.key, previous, next),
+      },
+    );
+    if (seen.state === 'dropped') {
+      await endHotSend(db, row.key, 'dropped', seen.txHash);
+      return { state: 'dropped', txHash: seen.txHash };
+    }
+    if (seen.state === 'unmined') return { state: seen.stuck ? 'stuck' : 'pending', txHash: seen.txHash };
+    const { receipt, txHash } = seen;
+    const reverted = receipt.status === 'reverted';
+    if (!reverted && (await chain.head()) - receipt.blockNumber + 1n < BigInt(confirmations))
+      return { state: 'pending', txHash };
+    await bookGas(ledger, `hot-send:${row.key}:gas`, `hot_send:${row.key}`, receipt);
+    await endHotSend(db, row.key, reverted ? 'reverted' : 'confirmed', txHash);
+    return { state: reverted ? 'reverted' : 'confirmed', txHash };
   }
 
   /** The credit confirmations of the asset's watched network (1 when none is configured). */

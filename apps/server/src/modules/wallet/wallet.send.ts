@@ -1,9 +1,12 @@
-import type { Chain, Hex, WithdrawalSigner } from '../../platform/chain.ts';
+import type { Chain, ChainAsset, Hex, WithdrawalSigner } from '../../platform/chain.ts';
+import { replaceHotTx } from './wallet.hot.repository.ts';
+import { bookGas, followHotTx } from './wallet.hot.ts';
 import { decimal, shownAddress } from './wallet.networks.ts';
 import { LIVE, languageOf, nowIso, type WithdrawalsContext } from './wallet.shared.ts';
 import {
   moveWithdrawal,
   saveSigned,
+  setMinedWithdrawalTx,
   takeNonce,
   unsettledWithdrawals,
   type WithdrawalRow,
@@ -19,9 +22,6 @@ import {
 
 /** Minutes an approved withdrawal may keep failing to reach the node before it is given up (hold released). */
 const SEND_GIVE_UP_MS = 30 * 60_000;
-/** Blocks a sent transaction of the hot wallet may stay unmined before it is broadcast again. */
-export const REBROADCAST_BLOCKS = 20n;
-
 type Signed = { raw: Hex; hash: Hex };
 
 /**
@@ -77,33 +77,58 @@ async function sign(
 }
 
 /**
- * Follows sent withdrawals: at the network's confirmations the hold is posted (the customer's
- * amount to pending_withdrawals, then split: what was received to external_clearing, the fee to
- * fees); a reverted transaction releases the hold with a notice; one that stays unmined is
- * broadcast again.
+ * Follows sent withdrawals (the shared follower, wallet.hot.ts): at the network's confirmations the
+ * hold is posted (the customer's amount to pending_withdrawals, then split: what was received to
+ * external_clearing, the fee to fees) and the gas booked; a reverted transaction books its gas and
+ * releases the hold with a notice, as does one whose nonce another transaction took (`dropped`);
+ * one that stays unmined is broadcast again, then replaced at a higher fee (same nonce).
  */
 export async function confirm(ctx: WithdrawalsContext): Promise<number> {
-  const { chain, db } = ctx;
+  const { chain, db, signer } = ctx;
   if (!chain) return 0;
-  const head = await chain.head();
   const networks = new Map((await ctx.networks.all()).map((n) => [n.id, n]));
   let completed = 0;
   for (const row of await withdrawalsIn(db, ['sent'], null, 200)) {
     const network = networks.get(row.network);
-    if (!network || !row.txHash) continue;
-    const receipt = await chain.receipt(row.txHash as Hex);
-    if (!receipt) {
-      if (row.rawTx && row.sentBlock !== null && head - row.sentBlock > REBROADCAST_BLOCKS)
-        await chain.broadcast(row.rawTx as Hex).catch(() => undefined);
+    if (!network || !row.txHash || !row.rawTx || row.nonce === null) continue;
+    const seen = await followHotTx(
+      {
+        chain,
+        signer,
+        from: signer?.address ?? null,
+        confirmations: network.creditConfirmations,
+      },
+      {
+        ...row,
+        asset: row.asset as ChainAsset,
+        to: row.address,
+        amount: row.receive,
+        rawTx: row.rawTx,
+        txHash: row.txHash,
+        nonce: row.nonce,
+      },
+      {
+        broadcast: async () => undefined,
+        replace: (previous, next) => replaceHotTx(db, 'withdrawal', row.id, previous, next),
+      },
+    );
+    if (seen.state === 'dropped') await fail(ctx, row, 'dropped');
+    if (seen.state === 'unmined' && seen.stuck)
+      ctx.logger?.warn({ withdrawal: row.id, txHash: seen.txHash }, 'withdrawal stuck unmined');
+    if (seen.state !== 'mined') continue;
+    const { receipt } = seen;
+    if (seen.txHash !== row.txHash) await setMinedWithdrawalTx(db, row.id, seen.txHash);
+    if (
+      receipt.status === 'success' &&
+      (await chain.head()) - receipt.blockNumber + 1n < BigInt(network.creditConfirmations)
+    )
       continue;
+    await bookGas(ctx.ledger, `withdrawal:${row.id}:gas`, `withdrawal:${row.id}`, receipt);
+    if (receipt.status === 'reverted') await fail(ctx, row, 'reverted');
+    else {
+      await post(ctx, row);
+      completed += 1;
     }
-    if (receipt.status === 'reverted') {
-      await fail(ctx, row, 'reverted');
-      continue;
-    }
-    if (head - receipt.blockNumber + 1n < BigInt(network.creditConfirmations)) continue;
-    await post(ctx, row);
-    completed += 1;
   }
   // Posted withdrawals whose split has not been written yet (a crash between the two entries).
   for (const row of await unsettledWithdrawals(db, 200)) await settle(ctx, row);

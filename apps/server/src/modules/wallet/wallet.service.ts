@@ -6,6 +6,7 @@ import type { KnownAddresses } from '../products/ports.ts';
 import { fundedDepositAddresses } from './wallet.deposits.repository.ts';
 import { type AddressDeriver, type DepositDeps, Deposits } from './wallet.deposits.ts';
 import { decimal, Networks } from './wallet.networks.ts';
+import { pendingHotSendsByAsset } from './wallet.payouts.repository.ts';
 import { HotPayouts } from './wallet.payouts.ts';
 import { outgoingByAsset } from './wallet.withdrawals.repository.ts';
 import { type WithdrawalDeps, Withdrawals } from './wallet.withdrawals.ts';
@@ -83,13 +84,15 @@ export class WalletService {
 
   /**
    * Staff: the hot wallet's balance on chain beside what sits at customers' deposit addresses (never
-   * swept), customers' live balances and outgoing withdrawals.
+   * swept), customers' live balances and what is on its way out: withdrawals approved or sent and
+   * the hot wallet's sends for other products (charity payouts) not yet confirmed.
    */
   async treasury(): Promise<TreasuryRow[]> {
     const { chain, signer, ledger, db } = this.deps;
-    const [liabilities, outgoing, addresses] = await Promise.all([
+    const [liabilities, withdrawing, sending, addresses] = await Promise.all([
       ledger.customerTotals('live'),
       outgoingByAsset(db),
+      pendingHotSendsByAsset(db),
       chain ? fundedDepositAddresses(db, 'evm') : Promise.resolve([]),
     ]);
     return Promise.all(
@@ -107,7 +110,7 @@ export class WalletService {
           depositAddresses: deposited === null ? null : decimal({ asset }, deposited),
           depositAddressCount: readable ? addresses.length : 0,
           liabilities: decimal({ asset }, liabilities.get(asset) ?? 0n),
-          outgoing: decimal({ asset }, outgoing.get(asset) ?? 0n),
+          outgoing: decimal({ asset }, (withdrawing.get(asset) ?? 0n) + (sending.get(asset) ?? 0n)),
         };
       }),
     );

@@ -114,6 +114,10 @@ export type WithdrawalRow = {
   rawTx: string | null;
   txHash: string | null;
   sentBlock: bigint | null;
+  /** Earlier hashes of its nonce, replaced at a higher fee (0058), their count and the head at the last. */
+  replaced: string[];
+  bumps: number;
+  bumpedBlock: bigint | null;
   reason: string | null;
   createdAt: string;
   completedAt: string | null;
@@ -135,12 +139,16 @@ type RawWithdrawal = {
   raw_tx: string | null;
   tx_hash: string | null;
   sent_block: string | null;
+  replaced: string[];
+  bumps: number;
+  bumped_block: string | null;
   reason: string | null;
   created_at: Date | string;
   completed_at: Date | string | null;
 };
 const WITHDRAWAL_COLUMNS = `id, user_id, request_id, network, asset, address_id, address, amount::text, fee::text,
-  receive::text, state, hold_id, nonce, raw_tx, tx_hash, sent_block::text, reason, created_at, completed_at`;
+  receive::text, state, hold_id, nonce, raw_tx, tx_hash, sent_block::text, replaced, bumps, bumped_block::text,
+  reason, created_at, completed_at`;
 const toWithdrawal = (r: RawWithdrawal): WithdrawalRow => ({
   id: Number(r.id),
   userId: Number(r.user_id),
@@ -158,6 +166,9 @@ const toWithdrawal = (r: RawWithdrawal): WithdrawalRow => ({
   rawTx: r.raw_tx,
   txHash: r.tx_hash,
   sentBlock: r.sent_block === null ? null : big(r.sent_block),
+  replaced: r.replaced,
+  bumps: Number(r.bumps),
+  bumpedBlock: r.bumped_block === null ? null : big(r.bumped_block),
   reason: r.reason,
   createdAt: iso(r.created_at),
   completedAt: isoOrNull(r.completed_at),
@@ -295,6 +306,15 @@ export async function moveWithdrawal(
     ],
   );
   return rows.length > 0;
+}
+
+/** The hash of its nonce that was mined, when an earlier one than the newest (the newest kept in `replaced`). */
+export async function setMinedWithdrawalTx(db: Queryable, id: number, txHash: string): Promise<void> {
+  await db.query(
+    `UPDATE wallet_withdrawals SET replaced = array_append(array_remove(replaced, $2), tx_hash), tx_hash = $2
+     WHERE id = $1 AND tx_hash <> $2 AND $2 = ANY(replaced)`,
+    [id, txHash],
+  );
 }
 
 /** Keeps a withdrawal's signed transaction before it is broadcast (the same one is sent again after a crash). */

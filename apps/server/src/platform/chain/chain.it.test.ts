@@ -15,7 +15,7 @@ import { DEV_DEPOSIT_XPUB_EVM, deriveEvmAddress } from './derive.ts';
 import { DEV_TOKEN_ADDRESS, ensureDevToken, FAUCET_SUPPLY, HOT_WALLET_SUPPLY } from './development.ts';
 import { type OpenedChain, openChain } from './open.ts';
 import { ERC20_ABI, rpcClient } from './rpc.ts';
-import { localSigner, remoteSigner } from './signer.ts';
+import { feesOf, localSigner, remoteSigner } from './signer.ts';
 
 const USDT = (units: bigint) => units * 1_000_000n;
 const ETHER = (wei: bigint) => wei * 10n ** 18n;
@@ -220,9 +220,30 @@ describe('a real chain’s signer service', () => {
           response.writeHead(401).end();
           return;
         }
-        const input = JSON.parse(body) as { asset: 'USDT'; to: Hex; amount: string; nonce: number };
+        const input = JSON.parse(body) as {
+          asset: 'USDT';
+          to: Hex;
+          amount: string;
+          nonce: number;
+          maxFeePerGas?: string;
+          maxPriorityFeePerGas?: string;
+        };
+        // A replacement asks for fees: the honest service pays them, the lying one its usual.
+        const fees =
+          input.maxFeePerGas && input.maxPriorityFeePerGas && !lie
+            ? {
+                maxFeePerGas: BigInt(input.maxFeePerGas),
+                maxPriorityFeePerGas: BigInt(input.maxPriorityFeePerGas),
+              }
+            : undefined;
         void sign
-          .sign({ ...input, amount: BigInt(input.amount) + (lie ? 1n : 0n) })
+          .sign({
+            asset: input.asset,
+            to: input.to,
+            nonce: input.nonce,
+            amount: BigInt(input.amount) + (lie && !input.maxFeePerGas ? 1n : 0n),
+            ...(fees ? { fees } : {}),
+          })
           .then(({ raw }) =>
             response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ raw })),
           );
@@ -251,5 +272,12 @@ describe('a real chain’s signer service', () => {
     await expect(remote('token-1', DEV_ACCOUNTS.faucet.address).sign(transfer)).rejects.toThrow(
       /signing address differ/,
     );
+    // A replacement at a higher fee: the fees asked are paid, or the answer is refused.
+    const fees = { maxFeePerGas: 60_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n };
+    const replacement = await remote().sign({ ...transfer, nonce: nonce + 1, fees });
+    expect(feesOf(replacement.raw)).toEqual(fees);
+    lie = true;
+    await expect(remote().sign({ ...transfer, nonce: nonce + 1, fees })).rejects.toThrow(/fees differ/);
+    lie = false;
   });
 });

@@ -50,7 +50,7 @@ type Outcome =
 /** What the buyer expects of their donation, from their own NFT (the page's record, not the log's). */
 function expectedOf(n: MyNft): ExpectedDonation {
   return {
-    dropId: n.dropId,
+    dropId: Number(n.dropId),
     asset: n.asset,
     amountMinor: parseMinor(n.donation, ASSET_SCALES[n.asset as Asset] ?? 6).toString(),
   };
@@ -135,7 +135,7 @@ export function InclusionCheck({
     if (!nft) return;
     setOutcome({ step: 'loading' });
     try {
-      const leaf = await findSaleLeaf(nft.dropId, leaves);
+      const leaf = await findSaleLeaf(Number(nft.dropId), leaves);
       if (!leaf) return setOutcome({ step: 'absent', reason: 'notFound' });
       if (leaf.index >= head.treeSize) return setOutcome({ step: 'absent', reason: 'notYet' });
       const proof = await inclusionProof(leaf.index, head.treeSize);

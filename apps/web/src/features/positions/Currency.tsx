@@ -22,6 +22,7 @@ import { direction, percent, price, type Quote, useQuote } from '../market/live.
 import { marketQueries } from '../market/queries.ts';
 import { WatchStar } from '../market/WatchStar.tsx';
 import { useWatchlist } from '../market/watch.ts';
+import { AlertBell } from '../pricealerts/AlertBell.tsx';
 import '../market/market.css';
 
 /** What the live parts of the page read of the instrument (getMarketInfo's answer). */
@@ -173,6 +174,7 @@ function InstrumentHead({
         {watch.enabled ? (
           <WatchStar item={item} watched={watch.ids.has(item.id)} onToggle={watch.toggle} />
         ) : null}
+        {watch.enabled ? <AlertBell item={item} /> : null}
       </header>
       <p className="currency-price">
         <strong data-testid="live-price" data-price={nowPrice}>

@@ -11,11 +11,11 @@ import { focusFirstInvalid } from '../../ui/focus.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import type { Quote } from '../market/live.ts';
 import { ConfirmOrder, type Snapshot } from './ConfirmOrder.tsx';
+import { PendingPanel, TicketKind, usePendingTicket } from './PendingTicket.tsx';
 import { FigureList, type FigureRow, useFigureRows, useTradeFormat } from './parts.tsx';
 import { tradeQueries } from './queries.ts';
 import {
   AutoCloseField,
-  DirectionChoice,
   LeverageField,
   LotsField,
   StopFields,
@@ -88,7 +88,10 @@ function useTicketInputs(item: MarketItem, terms: TradingTerms) {
     { direction, lots, leverage, ...stops, autoCloseAfter: autoClose, trailingDistance: trailing },
     terms,
   );
+  // The order type, and a pending order's level and expiry (PendingTicket.tsx).
+  const pending = usePendingTicket();
   return {
+    pending,
     direction,
     lots,
     leverage,
@@ -272,6 +275,8 @@ function TicketTrailing({
   errors: ReturnType<typeof useTicketErrors>;
   placeholder: string;
 }) {
+  // A pending order has no trailing stop.
+  if (input.pending.type !== 'market') return null;
   return (
     <TrailingField
       direction={input.direction}
@@ -318,7 +323,7 @@ function TicketForm({
         onReview();
       }}
     >
-      <DirectionChoice value={input.direction} onChange={input.chooseDirection} />
+      <TicketKind input={input} decimals={terms.priceDecimals} placeholder={pricePlaceholder} />
       <LotsField
         terms={terms}
         value={input.lots}
@@ -370,11 +375,15 @@ function Ticket({
   const preview = useTicketPreview(input.check, terms, available);
   useQuoteReport(onQuote, preview);
   const announcement = useTicketAnnouncement(preview, input.direction);
-  const errors = useTicketErrors(input.check, terms, preview.stopKey, preview.serverTrailing);
+  // A pending order's stops are judged at its level (by its own quote), not at the market now.
+  const market = input.pending.type === 'market';
+  const stopKey = market ? preview.stopKey : null;
+  const errors = useTicketErrors(input.check, terms, stopKey, market && preview.serverTrailing);
   const rows = useTicketRows(preview.shown, input.direction, available);
   const review = () => {
     const body = input.check.body;
-    if (preview.canReview && preview.fresh && body)
+    if (!market) input.pending.review(body, terms.priceDecimals);
+    else if (preview.canReview && preview.fresh && body)
       setSnapshot({ body, figures: preview.fresh, receivedAt: preview.query.dataUpdatedAt });
   };
   return (
@@ -385,10 +394,19 @@ function Ticket({
         terms={terms}
         input={input}
         errors={errors}
-        bothStops={preview.stopKey === 'both'}
+        bothStops={stopKey === 'both'}
         onReview={review}
       />
-      <TicketFigurePanel formId={formId} preview={preview} rows={rows} announcement={announcement} />
+      {market ? (
+        <TicketFigurePanel formId={formId} preview={preview} rows={rows} announcement={announcement} />
+      ) : (
+        <PendingPanel
+          formId={formId}
+          pending={input.pending}
+          body={input.check.body}
+          decimals={terms.priceDecimals}
+        />
+      )}
       <Terms terms={terms} />
       {snapshot ? (
         <ConfirmOrder

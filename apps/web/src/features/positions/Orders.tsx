@@ -10,12 +10,13 @@ import { BookSwitch } from '../../shell/BookSwitch.tsx';
 import { AccountPage } from '../../ui/AccountPage.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { ClosePosition, EditStops } from './OrderActions.tsx';
+import { PendingOrders } from './PendingOrders.tsx';
 import { closeReasonText, DirectionLabel, Profit, Term, TrailingNote, useTradeFormat } from './parts.tsx';
 import { OPEN_REFRESH_MS, ORDERS_PAGE_SIZE, tradeQueries } from './queries.ts';
 import { tradeTexts } from './texts.ts';
 
-type Tab = 'open' | 'closed';
-const TABS: readonly Tab[] = ['open', 'closed'];
+type Tab = 'open' | 'pending' | 'closed';
+const TABS: readonly Tab[] = ['open', 'pending', 'closed'];
 
 function OrderLink({ order }: { order: Position }) {
   return (
@@ -218,7 +219,15 @@ function OrderCards({ items, tab, onDone }: { items: Position[]; tab: Tab; onDon
   );
 }
 
-function OrderList({ userId, tab, onDone }: { userId: number; tab: Tab; onDone: (m: string) => void }) {
+function OrderList({
+  userId,
+  tab,
+  onDone,
+}: {
+  userId: number;
+  tab: 'open' | 'closed';
+  onDone: (m: string) => void;
+}) {
   const { t } = useTranslation();
   const language = useClientState((s) => s.language);
   const isDesktop = useClientState((s) => s.isDesktop);
@@ -285,12 +294,15 @@ export default function Orders() {
   const user = useClientState((s) => s.userInfo);
   const language = useClientState((s) => s.language);
   const [params, setParams] = useSearchParams();
-  const tab: Tab = params.get('tab') === 'history' ? 'closed' : 'open';
+  const tab: Tab =
+    params.get('tab') === 'history' ? 'closed' : params.get('tab') === 'pending' ? 'pending' : 'open';
   const [message, setMessage] = useState('');
   const id = useId();
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const choose = (next: Tab, focus = false) => {
-    setParams(next === 'closed' ? { tab: 'history' } : {}, { replace: true });
+    setParams(next === 'closed' ? { tab: 'history' } : next === 'pending' ? { tab: 'pending' } : {}, {
+      replace: true,
+    });
     if (focus) tabRefs.current[TABS.indexOf(next)]?.focus();
   };
   const onKey = (event: React.KeyboardEvent, index: number) => {
@@ -327,12 +339,20 @@ export default function Orders() {
             onClick={() => choose(key)}
             onKeyDown={(event) => onKey(event, index)}
           >
-            {key === 'open' ? t('trade.openTab') : t('trade.historyTab')}
+            {key === 'open'
+              ? t('trade.openTab')
+              : key === 'pending'
+                ? t('trade.pending.tab')
+                : t('trade.historyTab')}
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab === 'open' ? 'open' : 'closed'}`}>
-        {user ? <OrderList key={tab} userId={user.id} tab={tab} onDone={setMessage} /> : null}
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`}>
+        {!user ? null : tab === 'pending' ? (
+          <PendingOrders userId={user.id} onDone={setMessage} />
+        ) : (
+          <OrderList key={tab} userId={user.id} tab={tab} onDone={setMessage} />
+        )}
       </div>
     </AccountPage>
   );

@@ -30,6 +30,12 @@ export const tradeQueries = {
       queryKey: [...all, 'orders', userId, book, status, page, language],
       queryFn: () => callApi('listPositions', { query: { status, page, size: ORDERS_PAGE_SIZE } }),
     }),
+  /** Pending entry orders: the open ones, or the ended ones (history). */
+  pending: (userId: number, book: Book, status: 'open' | 'history', page: number, language: Language) =>
+    queryOptions({
+      queryKey: [...all, 'pending', userId, book, status, page, language],
+      queryFn: () => callApi('listPendingOrders', { query: { status, page, size: ORDERS_PAGE_SIZE } }),
+    }),
   order: (userId: number, book: Book, id: number, language: Language) =>
     queryOptions({
       queryKey: [...all, 'order', userId, book, id, language],
