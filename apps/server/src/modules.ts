@@ -49,6 +49,8 @@ export const MODULES = [
   alertsModule,
   supportModule,
   productsModule,
+  // Before positions: its trigger engine tells the price alerts each tick (a port, `TickWatcher`).
+  priceAlertsModule,
   positionsModule,
   walletModule,
   earnModule,
@@ -57,7 +59,6 @@ export const MODULES = [
   smartModule,
   invitesModule,
   nftModule,
-  priceAlertsModule,
   deskModule,
   proofsModule,
   papersModule,

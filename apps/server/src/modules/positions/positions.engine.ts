@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Instrument } from '../market/feed.ts';
 import { closeSide } from '../market/pricing.ts';
+import type { TickWatcher } from '../products/ports.ts';
 import { PendingTriggers } from './pending-triggers.ts';
 import {
   lastTick,
@@ -85,11 +86,21 @@ export class TriggerEngine {
   readonly stats = { ticks: 0, fired: 0, settled: 0, failed: 0 };
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(deps: { trading: PositionsService; db: Database; bus: EventBus; logger?: Logger }) {
+  /** The price alerts (products/ports.ts `TickWatcher`), told each tick after the triggers. */
+  private readonly watcher: TickWatcher | undefined;
+
+  constructor(deps: {
+    trading: PositionsService;
+    db: Database;
+    bus: EventBus;
+    logger?: Logger;
+    watcher?: TickWatcher;
+  }) {
     this.trading = deps.trading;
     this.db = deps.db;
     this.bus = deps.bus;
     this.logger = deps.logger;
+    this.watcher = deps.watcher;
     this.pendings = new PendingTriggers(deps);
   }
 
@@ -431,6 +442,7 @@ export class TriggerEngine {
       const closing = this.detect(t);
       if (closing.length > 0) await this.settle(this.closingsOf(closing), t);
       await this.pendings.tick(t);
+      this.watcher?.(t);
       this.lastProcessed = t;
       this.stats.ticks += 1;
       // Long catch-ups yield to requests now and then.

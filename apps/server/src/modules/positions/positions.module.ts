@@ -1,5 +1,6 @@
 import type { MarketService } from '../market/market.service.ts';
 import type { QuoteFeed } from '../market/quote-feed.ts';
+import type { TickWatcher } from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { PENDING } from './pending.quote.ts';
 import { TriggerEngine } from './positions.engine.ts';
@@ -11,7 +12,10 @@ import { PositionsService } from './positions.service.ts';
 /** Leveraged positions with stop loss and take profit; the trigger engine closes them on ticks. */
 export const positionsModule = defineProduct({
   name: 'positions',
-  create: (platform, deps: ProductNeeds<{ market: MarketService; feed: QuoteFeed }>) => {
+  create: (
+    platform,
+    deps: ProductNeeds<{ market: MarketService; feed: QuoteFeed; tickWatcher: TickWatcher }>,
+  ) => {
     const positions = new PositionsService({
       db: platform.db,
       ledger: deps.ledger,
@@ -28,6 +32,8 @@ export const positionsModule = defineProduct({
       db: platform.db,
       bus: platform.bus,
       logger: platform.logger,
+      // The price alerts are evaluated on the engine's ticks, after its triggers.
+      watcher: deps.tickWatcher,
     });
     // The node that leads the quote feed also runs the trigger engine, on the same ticks.
     deps.feed.onLeaderTick((t) => triggers.tick(t));

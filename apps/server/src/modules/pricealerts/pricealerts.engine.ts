@@ -22,15 +22,12 @@ const RELOAD_EVERY_SECONDS = 60;
 
 /**
  * Evaluates price alerts on the feed's ticks. Every node keeps the index of active alerts (loaded
- * from the database, kept current by bus events and a reload every minute); the node that leads
- * the quote feed evaluates each tick. A crossing is claimed in the database by a conditional
+ * from the database, kept current by bus events and a reload every minute); the positions'
+ * trigger engine, on the node that leads the quote feed, tells it each tick. A crossing is claimed in the database by a conditional
  * update that only a tick later than the alert's last change can make (repository
  * `claimFiring`/`claimRearm`), so two nodes evaluating the same ticks — or a node replaying ticks
  * another has evaluated — deliver each crossing once. A claim refused means another node moved the
  * alert first: it is placed again as the database has it.
- *
- * `evaluate(t, instrumentId, bid, ask, changeBp)` is the whole of a tick for one instrument, so the
- * positions engine's tick can drive it in place of `tick` (README).
  */
 export class PriceAlertEngine {
   readonly index = new PriceAlertIndex();
@@ -101,7 +98,7 @@ export class PriceAlertEngine {
     for (const row of fresh) this.track(row);
   }
 
-  /** Called once a second by the quote feed's leader: every instrument with alerts, at tick t (calls queue). */
+  /** Told each tick by the positions' trigger engine (the feed's leading node): every instrument with alerts, at tick t (calls queue). */
   tick(t: number): Promise<void> {
     this.running = this.running
       .then(() => this.run(t))

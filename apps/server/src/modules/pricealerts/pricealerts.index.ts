@@ -29,37 +29,90 @@ export type AlertWatch = {
 /** What a tick did to an alert: `fire` (armed, crossed) or re-arm; `price` (ticks): the bid, the ask, or for a move the mid. */
 export type AlertCrossing = { id: number; fire: boolean; price: number };
 
-/** Ascending keys; `pop(value)` takes every entry with key <= value. */
+/**
+ * Ascending keys; `pop(value)` takes every entry with key <= value. A sorted run read from `head`
+ * (popping moves it, the space is given back now and then) and a small unsorted buffer of new
+ * entries, merged in once it outgrows a thirty-second of the run: placing n alerts costs n log n,
+ * not n² (an insert into the middle of an array moves half of it), and a tick what it pops.
+ */
 class AscendingRun {
   private keys: number[] = [];
   private ids: number[] = [];
   private gens: number[] = [];
+  private head = 0;
+  private newKeys: number[] = [];
+  private newIds: number[] = [];
+  private newGens: number[] = [];
 
   get length(): number {
-    return this.keys.length;
+    return this.keys.length - this.head + this.newKeys.length;
   }
 
   insert(key: number, id: number, gen: number): void {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) <= key) lo = mid + 1;
-      else hi = mid;
-    }
-    this.keys.splice(lo, 0, key);
-    this.ids.splice(lo, 0, id);
-    this.gens.splice(lo, 0, gen);
+    this.newKeys.push(key);
+    this.newIds.push(id);
+    this.newGens.push(gen);
+    if (this.newKeys.length > Math.max(512, (this.keys.length - this.head) >> 5)) this.merge();
   }
 
   pop(value: number, visit: (id: number, gen: number) => void): void {
-    let n = 0;
-    while (n < this.keys.length && (this.keys[n] as number) <= value) n++;
-    if (n === 0) return;
-    const ids = this.ids.splice(0, n);
-    const gens = this.gens.splice(0, n);
-    this.keys.splice(0, n);
-    for (let i = 0; i < n; i++) visit(ids[i] as number, gens[i] as number);
+    // The buffer: what crossed is visited, the rest kept in place.
+    let kept = 0;
+    for (let i = 0; i < this.newKeys.length; i++) {
+      const key = this.newKeys[i] as number;
+      if (key <= value) visit(this.newIds[i] as number, this.newGens[i] as number);
+      else {
+        this.newKeys[kept] = key;
+        this.newIds[kept] = this.newIds[i] as number;
+        this.newGens[kept] = this.newGens[i] as number;
+        kept++;
+      }
+    }
+    this.newKeys.length = this.newIds.length = this.newGens.length = kept;
+    let n = this.head;
+    for (; n < this.keys.length && (this.keys[n] as number) <= value; n++)
+      visit(this.ids[n] as number, this.gens[n] as number);
+    this.head = n;
+    if (this.head > 4096 && this.head * 2 > this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.ids = this.ids.slice(this.head);
+      this.gens = this.gens.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The buffer sorted and merged into the run. */
+  private merge(): void {
+    const order = this.newKeys
+      .map((_, i) => i)
+      .sort((a, b) => (this.newKeys[a] as number) - (this.newKeys[b] as number));
+    const keys: number[] = [];
+    const ids: number[] = [];
+    const gens: number[] = [];
+    let i = this.head;
+    for (const j of order) {
+      const key = this.newKeys[j] as number;
+      for (; i < this.keys.length && (this.keys[i] as number) <= key; i++) {
+        keys.push(this.keys[i] as number);
+        ids.push(this.ids[i] as number);
+        gens.push(this.gens[i] as number);
+      }
+      keys.push(key);
+      ids.push(this.newIds[j] as number);
+      gens.push(this.newGens[j] as number);
+    }
+    for (; i < this.keys.length; i++) {
+      keys.push(this.keys[i] as number);
+      ids.push(this.ids[i] as number);
+      gens.push(this.gens[i] as number);
+    }
+    this.keys = keys;
+    this.ids = ids;
+    this.gens = gens;
+    this.head = 0;
+    this.newKeys = [];
+    this.newIds = [];
+    this.newGens = [];
   }
 }
 

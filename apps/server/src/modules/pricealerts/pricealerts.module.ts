@@ -1,6 +1,6 @@
 import type { CustomerDirectory } from '../identity/identity.customers.ts';
 import type { MarketService } from '../market/market.service.ts';
-import type { QuoteFeed } from '../market/quote-feed.ts';
+import type { TickWatcher } from '../products/ports.ts';
 import { defineProduct, type ProductNeeds } from '../products/product.ts';
 import { AlertDelivery } from './pricealerts.deliver.ts';
 import { PriceAlertEngine } from './pricealerts.engine.ts';
@@ -11,10 +11,7 @@ import { PriceAlertsService } from './pricealerts.service.ts';
 /** Price alerts: set by customers, evaluated on the feed's ticks, told by notice, mail and Web Push. */
 export const priceAlertsModule = defineProduct({
   name: 'pricealerts',
-  create: (
-    platform,
-    deps: ProductNeeds<{ market: MarketService; feed: QuoteFeed; customers: CustomerDirectory }>,
-  ) => {
+  create: (platform, deps: ProductNeeds<{ market: MarketService; customers: CustomerDirectory }>) => {
     const vapid = vapidOf(platform.config.vapid);
     const priceAlerts = new PriceAlertsService({
       db: platform.db,
@@ -38,15 +35,13 @@ export const priceAlertsModule = defineProduct({
       bus: platform.bus,
       logger: platform.logger,
     });
-    return { priceAlerts, alertEngine };
+    // Told each tick by the positions' trigger engine (products/ports.ts), after its own triggers.
+    const tickWatcher: TickWatcher = (t) => void alertEngine.tick(t);
+    return { priceAlerts, alertEngine, tickWatcher };
   },
   quotes: [],
   notices: ['price_alert_above', 'price_alert_below', 'price_alert_move'],
   routes: (server, { priceAlerts }) => priceAlertsRoutes(server, priceAlerts),
   prepare: async ({ alertEngine }) => alertEngine.start(),
-  // The node that leads the quote feed evaluates the alerts, on the same ticks as the positions' triggers.
-  start: ({ alertEngine, feed }) => {
-    feed.onLeaderTick((t) => alertEngine.tick(t));
-  },
   stop: ({ alertEngine }) => alertEngine.stop(),
 });

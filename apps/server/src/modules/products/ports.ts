@@ -103,6 +103,13 @@ export type CustomerAddresses = (userIds: readonly number[]) => Promise<Map<numb
  */
 export type WithdrawalAddressBook = (userId: number) => Promise<WithdrawalAddress[]>;
 
+/**
+ * What else acts on the price at each second the positions' trigger engine evaluates (the price
+ * alerts, which keep their own sorted levels): told each tick in order, after the engine's own
+ * triggers, the ticks it catches up included. It queues its own work and never holds the engine.
+ */
+export type TickWatcher = (t: number) => void;
+
 /** What a product asks the hot wallet to send: `amount` minor units of `asset` to `to` (an EVM address). */
 export type ChainPayoutOrder = { asset: string; to: string; amount: bigint };
 
