@@ -1,4 +1,6 @@
 import type { Locator } from 'playwright-core';
+import { expect } from 'vitest';
+import { settled } from '../browser.ts';
 import { BackOffice } from './admin/back-office.ts';
 import { PageModel } from './page-model.ts';
 
@@ -7,13 +9,22 @@ export class HelpCentrePage extends PageModel {
   readonly search = this.page.getByRole('searchbox');
   readonly results = this.page.getByTestId('help-results');
 
+  /** Opens a help page and waits until it has settled: a search typed into it earlier could be lost when its texts arrive. */
   async goto(path = '/help'): Promise<void> {
     await this.page.goto(path);
+    await settled(this.page);
   }
 
   /** Types a search and waits for the results to name `title`; answers the hit's line. */
   async find(words: string, title: string): Promise<Locator> {
     await this.search.fill(words);
+    // What the box holds is what the screen searches: typed again if a render replaced the box meanwhile.
+    await expect
+      .poll(async () => {
+        if ((await this.search.inputValue()) !== words) await this.search.fill(words);
+        return this.search.inputValue();
+      })
+      .toBe(words);
     const hit = this.results
       .getByRole('listitem')
       .filter({ has: this.page.getByRole('link', { name: title }) });
