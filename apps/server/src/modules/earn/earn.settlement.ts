@@ -27,13 +27,12 @@ type Owed = Awaited<ReturnType<typeof investmentsOwed>>[number];
 
 /** What an investment earns for `day`: static by its copied terms, dynamic by the day's published rate. */
 async function paymentOn(
-  ctx: EarnContext,
-  productId: number,
+  rateOn: (day: string) => ReturnType<typeof rateOf>,
   h: Pick<Owed, 'income' | 'amount' | 'termDays' | 'annualRatePpm' | 'penaltyPpm' | 'accrualStart'>,
   day: string,
 ): Promise<bigint> {
   if (h.income === 'static') return staticPaymentFor(termsOf(h, h.amount), h.accrualStart, day);
-  const rate = await rateOf(ctx.db, productId, day);
+  const rate = await rateOn(day);
   return rate === null ? 0n : dynamicPayment(h.amount, rate);
 }
 
@@ -45,6 +44,16 @@ export function settled(
   p: ProductRow,
 ): SettledProduct<Awaited<ReturnType<typeof investmentsOwed>>[number]> {
   const fromOwed = p.income === 'static' && p.termDays !== null;
+  // A day's published rate, read once per run (not once per holding): the runner's product lives
+  // for one run, after the run's rates were published.
+  const rates = new Map<string, ReturnType<typeof rateOf>>();
+  const rateOn = (day: string) => {
+    const known = rates.get(day);
+    if (known) return known;
+    const rate = rateOf(ctx.db, p.id, day);
+    rates.set(day, rate);
+    return rate;
+  };
   return {
     name: `earn.${p.id}`,
     books: ['demo', 'live'],
@@ -56,7 +65,7 @@ export function settled(
     },
     entryKind: 'earn_payout',
     pageHoldings: (book, afterId, limit, day) => investmentsOwed(ctx.db, p.id, book, afterId, limit, day),
-    paymentFor: (h, day) => paymentOn(ctx, p.id, h, day),
+    paymentFor: (h, day) => paymentOn(rateOn, h, day),
     reference: (h) => `earn:${p.id}:${h.id}`,
     attach: (h, day, amount) =>
       ctx.attachments.income.with({ investmentId: h.id, day, amount: amount.toString() }),
@@ -105,7 +114,8 @@ export async function pausedOf(
   let owed = 0n;
   let day = since > start ? since : start;
   for (let n = 0; day <= last && n < 400; n++, day = addDays(day, 1))
-    if (!paid.has(day)) owed += await paymentOn(ctx, row.productId, { ...row, accrualStart: start }, day);
+    if (!paid.has(day))
+      owed += await paymentOn((d) => rateOf(ctx.db, row.productId, d), { ...row, accrualStart: start }, day);
   if (row.status !== 'in_progress' && owed === 0n) return null;
   return { reason: 'reserve_short', since, owed: toDecimal(owed, ASSET_SCALES[row.asset]) };
 }

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { ledgerBatchSize, ledgerQueueDepth } from '../../platform/metrics.ts';
+import { ledgerBatchSeconds, ledgerBatchSize, ledgerQueueDepth } from '../../platform/metrics.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { type HoldRow, holdsByKeys, holdsByResolutionKeys, lockHolds } from './ledger.batch.repository.ts';
 import {
@@ -235,8 +235,10 @@ export class LedgerBatcher {
     this.stats.operations += batch.length;
     ledgerBatchSize.observe(batch.length);
     let outcomes: Outcomes;
+    const began = performance.now();
     try {
       outcomes = await this.db.transaction((tx) => this.execute(tx, batch));
+      ledgerBatchSeconds.observe((performance.now() - began) / 1000);
     } catch (error) {
       if (batch.length === 1) {
         // A key that another node committed between our read and our insert: run again to replay it.
@@ -283,6 +285,12 @@ export class LedgerBatcher {
   }
 }
 
+/** The hold an operation resolves: a post's or a void's, or the one a transfer releases (`releaseHold`). */
+function heldBy(op: Operation): number | null {
+  if (op.type === 'post' || op.type === 'void') return op.request.holdId;
+  return op.type === 'transfer' ? (op.request.releaseHold ?? null) : null;
+}
+
 /**
  * Steps 1 to 3: the holds named by post and void operations, then every account touched, locked in
  * id order, with the idempotency keys already used: the entries' read in the accounts' statement
@@ -291,9 +299,7 @@ export class LedgerBatcher {
  * snapshot: inserting it again fails on its unique index, and each operation is retried alone.
  */
 async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locked: Locked; stored: Stored }> {
-  const holdIds = batch.flatMap((p) =>
-    p.op.type === 'post' || p.op.type === 'void' ? [p.op.request.holdId] : [],
-  );
+  const holdIds = batch.flatMap((p) => heldBy(p.op) ?? []);
   const holds = new Map<number, HoldRow>((await lockHolds(tx, [...new Set(holdIds)])).map((h) => [h.id, h]));
   const accountIds = new Set<number>();
   for (const { op } of batch) {
@@ -301,10 +307,8 @@ async function lockAndReadKeys(tx: Queryable, batch: Pending[]): Promise<{ locke
     if (op.type === 'hold') accountIds.add(op.request.accountId);
     if (op.type === 'post') accountIds.add(op.request.toAccountId);
     if (op.type === 'post' && op.request.also) accountIds.add(op.request.also.accountId);
-    if (op.type === 'post' || op.type === 'void') {
-      const hold = holds.get(op.request.holdId);
-      if (hold) accountIds.add(hold.accountId);
-    }
+    const hold = holds.get(heldBy(op) ?? 0);
+    if (hold) accountIds.add(hold.accountId);
   }
   const keysOf = (types: Operation['type'][]) =>
     batch.filter((p) => types.includes(p.op.type)).map((p) => keyOf(p.op));

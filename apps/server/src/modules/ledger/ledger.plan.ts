@@ -180,7 +180,7 @@ function replayOfStored(item: Pending, stored: Stored): Written | Error | null {
 function plan(op: Operation, hash: string, locked: Locked): Effect | LedgerError {
   switch (op.type) {
     case 'transfer':
-      return planTransfer(op.request, hash, locked.accounts);
+      return planTransfer(op.request, hash, locked);
     case 'hold':
       return planHold(op.request, hash, locked.accounts);
     case 'void': {
@@ -194,11 +194,8 @@ function plan(op: Operation, hash: string, locked: Locked): Effect | LedgerError
   }
 }
 
-function planTransfer(
-  r: TransferRequest<unknown>,
-  hash: string,
-  accounts: Map<number, AccountRow>,
-): Effect | LedgerError {
+function planTransfer(r: TransferRequest<unknown>, hash: string, locked: Locked): Effect | LedgerError {
+  const { accounts } = locked;
   const deltas = new Map<number, { balance: bigint; held: bigint }>();
   const postings: Omit<NewPosting, 'entryKey'>[] = [];
   const sums = new Map<string, bigint>();
@@ -218,10 +215,13 @@ function planTransfer(
     return new LedgerError('invalid_request', 'postings must net to zero per asset');
   const hold = r.holdCredit ? creditHold(r, r.holdCredit, hash, accounts, deltas) : undefined;
   if (hold instanceof LedgerError) return hold;
+  const released = r.releaseHold === undefined ? undefined : release(r, r.releaseHold, locked.holds, deltas);
+  if (released instanceof LedgerError) return released;
   return {
     deltas,
     postings,
     ...(hold ? { hold } : {}),
+    ...(released ? { resolution: { holdId: released.id, status: 'voided' as const } } : {}),
     entry: {
       book: r.book,
       kind: r.kind,
@@ -244,9 +244,29 @@ function planTransfer(
         ...(hold
           ? { hold: { account: hold.accountId, amount: hold.amount, reference: hold.reference } }
           : {}),
+        ...(released ? { released: { hold: released.id, amount: released.amount } } : {}),
       },
     },
   };
+}
+
+/**
+ * The hold a transfer releases (`releaseHold`): its held amount leaves the account's held figure in
+ * the entry's own deltas, so the balance checks run on the account as the release leaves it.
+ */
+function release(
+  r: TransferRequest<unknown>,
+  holdId: number,
+  holds: Map<number, HoldRow>,
+  deltas: Map<number, { balance: bigint; held: bigint }>,
+): HoldRow | LedgerError {
+  const hold = pendingHold(holdId, holds);
+  if (hold instanceof LedgerError) return hold;
+  if (hold.book !== r.book) return new LedgerError('invalid_request', 'a hold is released within its book');
+  const delta = deltas.get(hold.accountId) ?? { balance: 0n, held: 0n };
+  delta.held -= hold.amount;
+  deltas.set(hold.accountId, delta);
+  return hold;
 }
 
 /**

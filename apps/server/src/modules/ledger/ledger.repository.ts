@@ -65,7 +65,11 @@ export async function ensureAccount(
   return Number(found[0].id);
 }
 
-/** Customer accounts of one kind for many owners, created where missing: owner id → account id. */
+/**
+ * Customer accounts of one kind for many owners, created where missing: owner id → account id.
+ * Read first and insert only the missing ones: an insert that finds its row (ON CONFLICT DO
+ * NOTHING) still costs a speculative insertion per owner, and most owners already have theirs.
+ */
 export async function ensureCustomerAccounts(
   db: Queryable,
   book: Book,
@@ -74,18 +78,23 @@ export async function ensureCustomerAccounts(
   kind: string,
 ): Promise<Map<number, number>> {
   if (ownerIds.length === 0) return new Map();
+  const read = async (owners: readonly number[]) =>
+    db.query<{ id: string; owner_id: string }>(
+      `SELECT id, owner_id FROM ledger_accounts
+       WHERE book = $1 AND owner_id = ANY($2::bigint[]) AND asset = $3 AND kind = $4`,
+      [book, owners, asset, kind],
+    );
+  const found = new Map((await read(ownerIds)).map((r) => [Number(r.owner_id), Number(r.id)]));
+  const missing = ownerIds.filter((o) => !found.has(o));
+  if (missing.length === 0) return found;
   await db.query(
     `INSERT INTO ledger_accounts (book, owner_id, asset, kind, allow_negative)
      SELECT $1, o, $3, $4, false FROM unnest($2::bigint[]) o
      ON CONFLICT (book, coalesce(owner_id, 0), asset, kind) DO NOTHING`,
-    [book, ownerIds, asset, kind],
+    [book, missing, asset, kind],
   );
-  const rows = await db.query<{ id: string; owner_id: string }>(
-    `SELECT id, owner_id FROM ledger_accounts
-     WHERE book = $1 AND owner_id = ANY($2::bigint[]) AND asset = $3 AND kind = $4`,
-    [book, ownerIds, asset, kind],
-  );
-  return new Map(rows.map((r) => [Number(r.owner_id), Number(r.id)]));
+  for (const r of await read(missing)) found.set(Number(r.owner_id), Number(r.id));
+  return found;
 }
 
 /** Locks accounts in id order (the same order everywhere, so batches never deadlock). */

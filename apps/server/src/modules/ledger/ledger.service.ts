@@ -266,6 +266,21 @@ export class LedgerService {
     return this.batcher.transfer(request);
   }
 
+  /**
+   * Releases (voids) a pending hold and writes an entry as ONE operation in one transaction: the
+   * balance checks are made after the release, both are written or neither, the audit row names
+   * both, and the same key and request again answer the first entry. What the entry does not take
+   * of the released amount is simply available again (a pending order's fill opens its position
+   * with the money its hold kept).
+   */
+  async releaseAndTransfer<R = never>(
+    holdId: number,
+    request: Omit<TransferRequest<R>, 'releaseHold'>,
+  ): Promise<EntryResult<R>> {
+    validateKey(request.idempotencyKey);
+    return this.batcher.transfer({ ...request, releaseHold: holdId });
+  }
+
   /** Many transfers in ONE batch (one transaction), each accepted or refused on its own, in order. */
   async transfers<R = never>(requests: readonly TransferRequest<R>[]) {
     for (const request of requests) validateKey(request.idempotencyKey);

@@ -30,6 +30,12 @@ export type TransferRequest<R = never> = {
    * its own idempotency key; part of the request.
    */
   holdCredit?: CreditHold;
+  /**
+   * Releases (voids) this pending hold in the entry's own operation, before its postings apply:
+   * the balance checks see the account after the release, and the release and the entry are written
+   * both or neither (`LedgerService.releaseAndTransfer`). The hold's book must be the entry's.
+   */
+  releaseHold?: number;
 };
 
 /** The hold a transfer places on the account it credits: the whole credited amount, on that account. */

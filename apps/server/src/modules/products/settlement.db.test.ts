@@ -51,6 +51,41 @@ describe(`daily settlement on ${TEST_DB}`, () => {
     expect(await f.reserveNow()).toEqual({ balance: 0n, held: 0n });
   });
 
+  it('the next page is read while a page is posted: a read that fails leaves that page paid, the run failed, and the rerun pays the rest once', async () => {
+    const base = f.savings('test.read-ahead');
+    let failed = false;
+    let described = 0;
+    let describedBeforeRead = -1;
+    const product = f.savings('test.read-ahead', {
+      pageHoldings: async (book, afterId, limit, day) => {
+        if (afterId === 500 && !failed) {
+          failed = true;
+          describedBeforeRead = described;
+          throw new Error('the read of page 2 failed');
+        }
+        return base.pageHoldings(book, afterId, limit, day);
+      },
+      reference: (holding) => {
+        described += 1;
+        return `test.read-ahead:${holding.id}`;
+      },
+    });
+    await f.fundReserve(DAY_TOTAL, 'read-ahead');
+    f.clock.now = runOn('2028-01-01');
+    await expect(f.runner().settleDay(product, 'live', '2027-12-31')).rejects.toThrow('page 2');
+    // Page 2 was asked for before page 1's payments were even described to the ledger.
+    expect(describedBeforeRead).toBe(0);
+    expect(await f.paid('test.read-ahead')).toEqual({ entries: 500, holdings: 500, total: PAGE_1_TOTAL });
+    expect(await f.reserveNow()).toEqual({ balance: DAY_TOTAL - PAGE_1_TOTAL, held: 0n });
+    expect(await f.runner().settleDay(product, 'live', '2027-12-31')).toMatchObject({
+      status: 'settled',
+      payments: 1000,
+      paidMinor: DAY_TOTAL,
+    });
+    expect(await f.paid('test.read-ahead')).toEqual({ entries: 1000, holdings: 1000, total: DAY_TOTAL });
+    expect(await f.reserveNow()).toEqual({ balance: 0n, held: 0n });
+  });
+
   it('a run that dies mid-page (after 499 of its 500 payments): the rerun pays the one left, on a reserve funded to the minor unit', async () => {
     let thrown = false;
     const product = f.savings('test.crash-mid', {

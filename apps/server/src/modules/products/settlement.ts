@@ -66,7 +66,9 @@ export type SettledProduct<H extends Holding = Holding> = {
   entryKind: EntryKind;
   /**
    * The holdings owed something for `day` in `book`, with id > `afterId`, in increasing id order,
-   * at most `limit`. Once the day is over, the same answer every time it is asked.
+   * at most `limit`. Once the day is over, the same answer every time it is asked. The runner asks
+   * for the next page while it posts the previous one: a page's answer must not depend on what
+   * paying the holdings before it writes.
    */
   pageHoldings: (book: Book, afterId: number, limit: number, day: string) => Promise<readonly H[]>;
   /** What the holding earns for `day`, in minor units of `asset` (0: nothing). The same every time. */
@@ -209,8 +211,12 @@ export class SettlementRunner {
     let payments = 0;
     let paidMinor = 0n;
     let afterId = 0;
-    for (;;) {
-      const page = await product.pageHoldings(book, afterId, this.pageSize, day);
+    // The next page is read while this one is posted: pages come in holding-id order and a page's
+    // payments change only its own holdings, so the read sees what it would see after the posting.
+    let next: Promise<readonly H[]> | null = product.pageHoldings(book, afterId, this.pageSize, day);
+    while (next) {
+      const page: readonly H[] = await next;
+      next = null;
       const first = page[0];
       if (!first) break;
       if (page.length > this.pageSize)
@@ -226,13 +232,17 @@ export class SettlementRunner {
         if (amount < 0n) throw new Error(`${product.name}: a negative payment for holding ${holding.id}`);
         if (amount > 0n) owed.push({ holding, amount, key: settlementKey(product.name, holding.id, day) });
       }
+      if (page.length === this.pageSize) {
+        next = product.pageHoldings(book, lastId, this.pageSize, day);
+        // Awaited below, or dropped when this page stops the day: never an unhandled rejection.
+        next.catch(() => undefined);
+      }
       const shortfall = await this.settlePage(product, book, day, source, first.id, owed);
       if (shortfall)
         return this.stop(product, key, { payments, paidMinor }, { ...shortfall, firstHoldingId: first.id });
       payments += owed.length;
       paidMinor += sum(owed);
       afterId = lastId;
-      if (page.length < this.pageSize) break;
     }
     await markDaySettled(this.db, { ...key, payments, paidMinor });
     this.logger?.info(
