@@ -59,6 +59,53 @@ describe('pending entry orders, desktop', () => {
     expect(await card.innerText()).toContain('BTCUSDT');
     expect(await seriousViolations(page), 'pending tab').toEqual([]);
     await screenshotTo(page, 'pending-tab-desktop-en');
+
+    // Change: a date instead of until cancelled, and a lower level, by keyboard. Review states the
+    // new held amount before anything is saved; Save commits that quote.
+    const heldBefore = await card.innerText();
+    await card.getByRole('button', { name: /Change/ }).click();
+    const edit = page.getByTestId('edit-pending-dialog');
+    expect(await edit.getByLabel('Good till').inputValue()).toBe('gtc');
+    await edit.getByLabel('Good till').selectOption('date');
+    const until = new Date(Date.now() + 3 * 86_400_000);
+    const local = new Date(until.getTime() - until.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await edit.getByLabel('Until', { exact: true }).fill(local);
+    await edit.getByLabel('Level').fill(percentOf(level, 95));
+    await edit.getByLabel('Level').press('Enter');
+    const preview = edit.getByTestId('pending-edit-preview');
+    await preview.waitFor();
+    expect(await preview.innerText()).toContain('Held after the change');
+    const heldAfter = await edit.getByTestId('pending-edit-held').innerText();
+    expect(heldAfter).toMatch(/USDT/);
+    expect(heldAfter).not.toBe(held);
+    // Nothing saved yet: the card still holds what it held.
+    expect(await card.innerText()).toBe(heldBefore);
+    expect(await seriousViolations(page), 'change preview').toEqual([]);
+    await screenshotTo(page, 'pending-edit-desktop-en');
+    // Typing again drops the preview: Review again before saving.
+    await edit.getByLabel('Level').fill(percentOf(level, 94));
+    await expect.poll(() => preview.count()).toBe(0);
+    await edit.getByLabel('Level').press('Enter');
+    await preview.waitFor();
+    const heldNew = await edit.getByTestId('pending-edit-held').innerText();
+    await edit.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => edit.isVisible()).toBe(false);
+    await expect.poll(() => card.innerText()).toContain(heldNew);
+    expect(await card.innerText()).not.toContain('Until cancelled');
+
+    // The same dialog right to left.
+    await instrument.setLanguage('ar');
+    await page.reload();
+    await card.getByRole('button', { name: /تعديل/ }).click();
+    await edit.getByRole('button', { name: 'مراجعة التغيير' }).click();
+    await edit.getByTestId('pending-edit-held').waitFor();
+    expect(await seriousViolations(page), 'change preview ar').toEqual([]);
+    await screenshotTo(page, 'pending-edit-desktop-ar');
+    await page.keyboard.press('Escape');
+    await instrument.setLanguage('en');
+    await page.reload();
+
     await card.getByRole('button', { name: /Cancel/ }).click();
     const cancel = page.getByTestId('cancel-pending-dialog');
     await cancel.getByRole('button', { name: 'Cancel order' }).click();
@@ -117,6 +164,17 @@ describe('pending entry orders, phone in Arabic', () => {
     expect(await seriousViolations(page), 'pending ar').toEqual([]);
     expect(await instrument.overflow(), 'pending ar').toBeLessThanOrEqual(0);
     await screenshotTo(page, 'pending-tab-mobile-ar');
+    // The change dialog on the phone, right to left: Review states the new held amount first.
+    const card = page.getByTestId('pending-open').locator('li[data-state="open"]').first();
+    await card.getByRole('button', { name: /تعديل/ }).click();
+    const edit = page.getByTestId('edit-pending-dialog');
+    await edit.getByLabel('المستوى').fill(percentOf(level, 95));
+    await edit.getByRole('button', { name: 'مراجعة التغيير' }).click();
+    await edit.getByTestId('pending-edit-held').waitFor();
+    expect(await seriousViolations(page), 'change ar').toEqual([]);
+    expect(await instrument.overflow(), 'change ar').toBeLessThanOrEqual(0);
+    await screenshotTo(page, 'pending-edit-mobile-ar');
+    await page.keyboard.press('Escape');
     await instrument.goto(await app.btcPage());
     await page.getByRole('button', { name: 'حدّي', exact: true }).click();
     await page.getByLabel('المستوى').waitFor();
@@ -127,6 +185,11 @@ describe('pending entry orders, phone in Arabic', () => {
     await page.goto('/profile/orders?tab=pending');
     await page.getByTestId('pending-open').locator('li[data-state="open"]').waitFor();
     await screenshotTo(page, 'pending-tab-mobile-en');
+    await card.getByRole('button', { name: /Change/ }).click();
+    await edit.getByRole('button', { name: 'Review the change' }).click();
+    await edit.getByTestId('pending-edit-held').waitFor();
+    expect(await instrument.overflow(), 'change en').toBeLessThanOrEqual(0);
+    await screenshotTo(page, 'pending-edit-mobile-en');
     expect(errors).toEqual([]);
     await instrument.close();
   });

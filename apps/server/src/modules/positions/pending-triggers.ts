@@ -52,8 +52,11 @@ export class PendingTriggers {
     this.logger = deps.logger;
   }
 
+  /** Orders indexed and not crossed (a crossed one keeps its slot until its fill is decided). */
   get openCount(): number {
-    return this.slots.size;
+    let open = 0;
+    for (const _ of this.slots.entries()) open += 1;
+    return open;
   }
 
   async start(): Promise<void> {
@@ -147,12 +150,13 @@ export class PendingTriggers {
 
   /**
    * The orders tick t crosses, at that tick's price (synchronous: the index only). An order placed
-   * at or after t waits for a later tick. Crossed orders leave the index; a fill that fails puts
-   * its order back (`fill`).
+   * at or after t waits for a later tick. A crossed order's slot is marked taken (generation 0, as
+   * the positions' closings do) and released once its fill is decided (`fill`): the hot loop reads
+   * typed arrays only. A fill that fails puts its order back.
    */
   detect(t: number): { id: number; t: number; ticks: bigint }[] {
     const out: { id: number; t: number; ticks: bigint }[] = [];
-    const later: PendingRow[] = [];
+    const later: number[] = [];
     for (const [instrumentId, levels] of this.levels) {
       if (levels.length === 0) continue;
       const instrument = this.trading.market.instrumentById(instrumentId);
@@ -164,7 +168,7 @@ export class PendingTriggers {
       this.take(this.sells, quote.bid, t, out, later);
       this.take(this.buys, quote.ask, t, out, later);
     }
-    for (const row of later) this.track(row);
+    for (const slot of later) this.track(this.slots.values[slot] as PendingRow);
     return out;
   }
 
@@ -173,20 +177,19 @@ export class PendingTriggers {
     price: bigint,
     t: number,
     out: { id: number; t: number; ticks: bigint }[],
-    later: PendingRow[],
+    later: number[],
   ): void {
-    const { gens, live, values } = this.slots;
-    for (let i = 0; i < crossed.length; i++) {
-      const slot = crossed.slots[i] as number;
-      if (gens[slot] !== crossed.gens[i]) continue;
-      const row = values[slot] as PendingRow;
+    const { gens, live } = this.slots;
+    const { slots, gens: levelGens, length } = crossed;
+    for (let i = 0; i < length; i++) {
+      const slot = slots[i] as number;
+      if (gens[slot] !== levelGens[i]) continue;
       if ((live[slot] as number) >= t) {
-        later.push(row);
+        later.push(slot);
         continue;
       }
       gens[slot] = 0;
-      this.slots.release(row.id);
-      out.push({ id: row.id, t, ticks: price });
+      out.push({ id: this.slots.idOf(slot), t, ticks: price });
     }
   }
 
@@ -209,6 +212,8 @@ export class PendingTriggers {
       crossed.map(async ({ id, t, ticks }) => {
         try {
           const ended = await this.trading.fillPending(id, t, ticks);
+          // Decided (filled, rejected, or another node's or a cancel's): its slot is free.
+          this.slots.release(id);
           if (!ended) this.stats.lost += 1;
           else if (ended.state === 'filled') this.stats.filled += 1;
           else this.stats.rejected += 1;
@@ -218,6 +223,7 @@ export class PendingTriggers {
           this.logger?.error({ err: error, id }, 'trading engine: pending order fill failed');
           const row = await pendingById(this.db, id).catch(() => null);
           if (row) this.track(row);
+          else this.slots.release(id);
         }
       }),
     );

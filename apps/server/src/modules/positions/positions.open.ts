@@ -246,8 +246,11 @@ export async function openForPlan(
 
 /** Whose order it is: the customer, the book, their language (for notices) and the order's request id. */
 export type Order = { userId: number; book: Book; language: Language; requestId: string };
-/** Who opens it (a smart plan, or the customer: null) and the tick it goes live at. */
-type Opener = { planId: number | null; liveTick: number };
+/**
+ * Who opens it (a smart plan, or the customer: null) and the tick it goes live at; `releaseHold`: a
+ * pending order's hold, released in the opening's own ledger operation (its money opens the position).
+ */
+type Opener = { planId: number | null; liveTick: number; releaseHold?: number };
 
 /** The position an opening writes: the quote's figures, with the order and its opener. */
 function newPosition(ctx: PositionsContext, order: Order, q: OpeningQuote, opts: Opener): NewPosition {
@@ -315,15 +318,19 @@ export async function postOpening(
   const postings = await openingPostings(ctx, order, q, opts.planId);
   let entry: EntryResult<{ id: number; openedAt: string }>;
   try {
-    entry = await ctx.ledger.transfer({
+    const request = {
       book,
-      kind: 'trade_margin',
+      kind: 'trade_margin' as const,
       idempotencyKey: `trade-open:${userId}:${requestId}`,
       actor: opts.planId === null ? `user:${userId}` : `system:smart:${opts.planId}`,
       reference: `order:${requestId}`,
       postings,
       attach: ctx.attachments.opens.with(position),
-    });
+    };
+    entry =
+      opts.releaseHold === undefined
+        ? await ctx.ledger.transfer(request)
+        : await ctx.ledger.releaseAndTransfer(opts.releaseHold, request);
   } catch (error) {
     // Insufficient balance reaches the caller as 10011 (ledgerErrorCode).
     if (error instanceof LedgerError && error.reason === 'idempotency_conflict') {

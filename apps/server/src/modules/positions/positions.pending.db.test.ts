@@ -6,6 +6,7 @@ import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts'
 import { LedgerService } from '../ledger/ledger.service.ts';
 import type { Instrument } from '../market/feed.ts';
 import { TriggerEngine } from './positions.engine.ts';
+import { expectClosedWithinMargin, expectEquity } from './positions.equity.testing.ts';
 import { reconcileMargins } from './positions.jobs.ts';
 import { PositionsService } from './positions.service.ts';
 import { longTicket, refusal, scriptedBtc, scriptedPositions, walkFrom } from './positions.testing.ts';
@@ -287,6 +288,60 @@ describe(`pending entry orders on ${TEST_DB}`, () => {
     }
   });
 
+  it('a withdrawal of everything free racing the fill never takes the held money: the fill opens', async () => {
+    clock = START + 5000;
+    flat(10_000_000n);
+    const user = await newCustomer();
+    const order = await place(user, pendingTicket('long', 'limit', 9_990_000n), 'pending-withdraw-race');
+    const walletId = await s.ledger.walletAccount('demo', user, 'USDT');
+    const out = await s.ledger.systemAccount('demo', 'USDT', 'pending_withdrawals');
+    const placed = await wallet(user);
+    let n = 0;
+    let withdrawn = 0n;
+    const withdrawAllFree = async () => {
+      const amount = (await wallet(user)).available;
+      if (amount <= 0n) return;
+      const postings = [
+        { accountId: walletId, amount: -amount },
+        { accountId: out, amount },
+      ];
+      const request = { book: 'demo' as const, kind: 'withdrawal' as const, actor: `user:${user}`, postings };
+      const taken = await s.ledger
+        .transfer({ ...request, idempotencyKey: `test-withdraw:${user}:${++n}` })
+        .then(
+          () => amount,
+          () => 0n,
+        );
+      withdrawn += taken;
+    };
+    // Whatever the fill does with the hold, a withdrawal of all that is free comes right after it.
+    const voidHold = s.ledger.voidHold.bind(s.ledger);
+    s.ledger.voidHold = async (request) => {
+      const done = await voidHold(request);
+      if (request.idempotencyKey.startsWith('pending-filling:')) await withdrawAllFree();
+      return done;
+    };
+    try {
+      await s.engine.idle();
+      await s.engine.tick(clock);
+      path.set(clock + 1, 9_980_000n);
+      await Promise.all([s.engine.tick(clock + 1), withdrawAllFree(), withdrawAllFree()]);
+      await s.engine.idle();
+    } finally {
+      s.ledger.voidHold = voidHold;
+    }
+    const filled = await s.trading.getPending(user, 'demo', order.id);
+    expect(filled.state).toBe('filled');
+    const opened = await s.trading.get(user, 'demo', filled.positionId as number);
+    const position = { id: opened.id, margin: minor(opened.margin), fee: minor(opened.fee) };
+    const w = await wallet(user);
+    const rest = minor(order.held) - position.margin - position.fee;
+    // All that was free went; the hold opened the position (what it did not take was free again).
+    expect(withdrawn >= placed.available && withdrawn <= placed.available + rest).toBe(true);
+    expect(w).toMatchObject({ balance: placed.balance - withdrawn - position.fee, held: position.margin });
+    await s.trading.close(user, 'demo', position.id);
+  });
+
   it('two nodes run the same tick: the order fills once', async () => {
     clock = START + 6000;
     flat(10_000_000n);
@@ -335,25 +390,35 @@ describe(`pending entry orders on ${TEST_DB}`, () => {
     for (const p of (await s.trading.list(user, 'demo', {})).items) await s.trading.close(user, 'demo', p.id);
   });
 
-  it('property: over random price paths every order fills at most once, at its first crossing, at that tick’s price (a limit no worse than its level)', async () => {
+  it('property: over random price paths every order fills at most once, at its first crossing, at that tick’s price (a limit no worse than its level); the equity rules hold', async () => {
     await fc.assert(
       fc.asyncProperty(
+        // Moves of up to 300.00 a second, gaps of up to 3,000.00 and 60,000.00 (through stops and margin).
         fc.array(
           fc.oneof(
             { weight: 20, arbitrary: fc.integer({ min: -30_000, max: 30_000 }) },
-            { weight: 1, arbitrary: fc.integer({ min: -300_000, max: 300_000 }) },
+            { weight: 2, arbitrary: fc.integer({ min: -300_000, max: 300_000 }) },
+            { weight: 2, arbitrary: fc.integer({ min: -6_000_000, max: 6_000_000 }) },
           ),
           { minLength: 5, maxLength: 30 },
         ),
         fc.array(
-          fc.record({ long: fc.boolean(), limit: fc.boolean(), offset: fc.integer({ min: 1, max: 300 }) }),
+          fc.record({
+            long: fc.boolean(),
+            limit: fc.boolean(),
+            offset: fc.integer({ min: 1, max: 100 }),
+            leverage: fc.constantFrom(1, 2),
+            sl: fc.integer({ min: 1, max: 200 }), // the stops 10.00 to 2,000.00 from the level
+            tp: fc.integer({ min: 1, max: 200 }),
+          }),
           { minLength: 1, maxLength: 3 },
         ),
         async (moves, specs) => {
           clock += 500;
           const t0 = clock;
-          path = walkFrom(t0, moves, 5_000_000n);
+          path = walkFrom(t0, moves, 1_000_000n);
           const user = await newCustomer();
+          const start = await wallet(user);
           const placed = [];
           for (const [i, spec] of specs.entries()) {
             const direction: Direction = spec.long ? 'long' : 'short';
@@ -362,12 +427,20 @@ describe(`pending entry orders on ${TEST_DB}`, () => {
             const away = BigInt(spec.offset) * 1000n;
             const below = spec.long === spec.limit;
             const level = below ? side - away : side + away;
-            const order = await place(user, pendingTicket(direction, type, level), `pending-prop-${t0}-${i}`);
+            const sign = spec.long ? 1n : -1n;
+            const stops = {
+              leverage: spec.leverage,
+              stopLoss: price(level - sign * BigInt(spec.sl) * 1000n),
+              takeProfit: price(level + sign * BigInt(spec.tp) * 1000n),
+            };
+            const ticket = pendingTicket(direction, type, level, stops);
+            const order = await place(user, ticket, `pending-prop-${t0}-${i}`);
             placed.push({ order, direction, type, level });
           }
           await s.engine.idle();
           for (let at = t0; at <= t0 + moves.length; at++) await s.engine.tick(at);
           await s.engine.idle();
+          await expectEquity(s, user);
           for (const { order, direction, type, level } of placed) {
             let first: { at: number; ticks: bigint } | null = null;
             for (let at = t0 + 1; at <= t0 + moves.length && !first; at++) {
@@ -385,9 +458,16 @@ describe(`pending entry orders on ${TEST_DB}`, () => {
               await s.trading.cancelPending(user, 'demo', order.id);
               continue;
             }
+            expect(now.fillPrice).toBe(price(first.ticks));
+            if (now.state === 'rejected') {
+              // Only away from its level (checked at placing): a gap past its stops or their stop-out.
+              expect(now.reason).toBe('unreasonable_stops');
+              expect(opens).toHaveLength(0);
+              expect(first.ticks).not.toBe(level);
+              continue;
+            }
             expect(now.state).toBe('filled');
             expect(opens).toHaveLength(1);
-            expect(now.fillPrice).toBe(price(first.ticks));
             if (type === 'limit') {
               const fill = first.ticks;
               expect(direction === 'long' ? fill <= level : fill >= level).toBe(true);
@@ -396,6 +476,22 @@ describe(`pending entry orders on ${TEST_DB}`, () => {
             expect(position.openPrice).toBe(price(first.ticks));
             expect(Date.parse(position.openTime)).toBeGreaterThan(0);
           }
+          // Every position closed (by its stops, or now): the wallet less fees plus results, no loss > margin.
+          let fees = 0n;
+          let realised = 0n;
+          for (const { order } of placed) {
+            const id = (await s.trading.getPending(user, 'demo', order.id)).positionId;
+            if (id === null) continue;
+            if ((await s.trading.get(user, 'demo', id)).status === 'open')
+              await s.trading.close(user, 'demo', id);
+            const closed = expectClosedWithinMargin(await s.trading.get(user, 'demo', id));
+            fees += minor(closed.fee);
+            realised += closed.result;
+          }
+          await expectEquity(s, user);
+          const end = await wallet(user);
+          expect(end.held).toBe(0n);
+          expect(end.balance).toBe(start.balance - fees + realised);
         },
       ),
       { numRuns: 20 },

@@ -325,9 +325,11 @@ export async function fillPending(
 
 /**
  * A claimed fill, from its recorded tick (idempotent: the job completes a fill a stopped node left).
- * The hold is voided, then the position opened through the market order's `opening` and
- * `postOpening` at the crossing tick; if the balance no longer covers the margin and fee at that
- * price (a gap, or money spent meanwhile), or the stops are unreasonable there, it is rejected.
+ * The position opens through the market order's `opening` and `postOpening` at the crossing tick,
+ * its hold released in the opening's own ledger operation: the held money opens it (what the
+ * opening does not take is free again), and nothing spent meanwhile can take it in between. If the
+ * held and free money no longer cover the margin and fee at that price (a gap), or the stops are
+ * unreasonable there, it is rejected and the hold voided.
  */
 async function completeFill(ctx: PositionsContext, o: PendingRow): Promise<PendingRow | null> {
   const t = o.fillTick as number;
@@ -340,17 +342,23 @@ async function completeFill(ctx: PositionsContext, o: PendingRow): Promise<Pendi
     if (!(error instanceof ApiError) || error.apiCode !== Code.NOT_AVAILABLE_FOR_TRADING) throw error;
     reason = 'market_closed';
   }
-  await ctx.ledger.voidHold({ holdId: o.holdId, idempotencyKey: `pending-filling:${o.id}`, actor: SYSTEM });
   let positionId: number | null = null;
   if (q && reason === null) {
     try {
       const order = { userId: o.userId, book: o.book, language: languageOf(o), requestId: `pending:${o.id}` };
-      positionId = (await postOpening(ctx, order, q, { planId: null, liveTick: t })).id;
+      const opener = { planId: null, liveTick: t, releaseHold: o.holdId };
+      positionId = (await postOpening(ctx, order, q, opener)).id;
     } catch (error) {
-      if (!(error instanceof LedgerError) || error.reason !== 'insufficient_funds') throw error;
+      // hold_not_pending: an earlier run of this fill released the hold without opening (a refusal).
+      if (
+        !(error instanceof LedgerError) ||
+        !['insufficient_funds', 'hold_not_pending'].includes(error.reason)
+      )
+        throw error;
       reason = 'insufficient_funds';
     }
   }
+  if (positionId === null) await voidIfPending(ctx, o);
   const at = new Date(t * 1000).toISOString();
   const ended = await endFill(
     ctx.db,
@@ -360,6 +368,15 @@ async function completeFill(ctx: PositionsContext, o: PendingRow): Promise<Pendi
   );
   if (ended) await notify(ctx, ended);
   return ended;
+}
+
+/** Voids the hold of a fill that opens nothing (once, by its key; a hold already released stays so). */
+async function voidIfPending(ctx: PositionsContext, o: PendingRow): Promise<void> {
+  try {
+    await ctx.ledger.voidHold({ holdId: o.holdId, idempotencyKey: `pending-filling:${o.id}`, actor: SYSTEM });
+  } catch (error) {
+    if (!(error instanceof LedgerError) || error.reason !== 'hold_not_pending') throw error;
+  }
 }
 
 /** pending_filled (pending_filled_gapped away from its level), pending_expired, pending_rejected_<reason>. */

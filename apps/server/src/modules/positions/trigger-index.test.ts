@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Crossed,
   LevelList,
+  PositionTable,
   Slots,
   STOP_LOSS,
   STOP_OUT,
@@ -90,6 +91,24 @@ describe('Slots', () => {
       expect(slots.live[slot]).toBe(id);
       expect(slots.long[slot]).toBe(id % 2 === 0 ? 1 : 0);
     }
+  });
+});
+
+describe('PositionTable', () => {
+  it('keeps what is set across pages through deletes in any order, and a page emptied and filled again', () => {
+    const table = new PositionTable<number>();
+    const ids = Array.from({ length: 10_000 }, (_, i) => i * 3 + 1); // over eight pages of 4,096 ids
+    for (const id of ids) table.set(id, id * 2);
+    table.set(ids[0] as number, 7); // a second set of one id counts once
+    expect(table.size).toBe(ids.length);
+    for (const id of ids.filter((_, i) => i % 2 === 0)) table.delete(id);
+    table.delete(2); // never set
+    expect(table.size).toBe(ids.length / 2);
+    for (const [i, id] of ids.entries()) expect(table.get(id)).toBe(i % 2 === 0 ? undefined : id * 2);
+    for (const id of ids.filter((_, i) => i % 2 === 1).reverse()) table.delete(id);
+    expect(table.size).toBe(0);
+    table.set(4, 40);
+    expect([table.get(4), table.size]).toEqual([40, 1]);
   });
 });
 

@@ -338,7 +338,8 @@ const PAGE_SIZE = 1 << PAGE_BITS;
  * entries is not (a tick that fires 100,000 positions looks each up once).
  */
 export class PositionTable<T> {
-  private readonly pages = new Map<number, (T | undefined)[]>();
+  /** Each page with how many of its entries are set (a delete never scans the page). */
+  private readonly pages = new Map<number, { items: (T | undefined)[]; used: number }>();
   private count = 0;
 
   get size(): number {
@@ -346,29 +347,33 @@ export class PositionTable<T> {
   }
 
   get(id: number): T | undefined {
-    return this.pages.get(id >>> PAGE_BITS)?.[id & (PAGE_SIZE - 1)];
+    return this.pages.get(id >>> PAGE_BITS)?.items[id & (PAGE_SIZE - 1)];
   }
 
   set(id: number, value: T): void {
     const key = id >>> PAGE_BITS;
     let page = this.pages.get(key);
     if (!page) {
-      page = new Array<T | undefined>(PAGE_SIZE).fill(undefined);
+      page = { items: new Array<T | undefined>(PAGE_SIZE).fill(undefined), used: 0 };
       this.pages.set(key, page);
     }
     const slot = id & (PAGE_SIZE - 1);
-    if (page[slot] === undefined) this.count += 1;
-    page[slot] = value;
+    if (page.items[slot] === undefined) {
+      this.count += 1;
+      page.used += 1;
+    }
+    page.items[slot] = value;
   }
 
   delete(id: number): void {
     const key = id >>> PAGE_BITS;
     const page = this.pages.get(key);
     const slot = id & (PAGE_SIZE - 1);
-    if (!page || page[slot] === undefined) return;
-    page[slot] = undefined;
+    if (!page || page.items[slot] === undefined) return;
+    page.items[slot] = undefined;
+    page.used -= 1;
     this.count -= 1;
-    if (this.count === 0 || page.every((v) => v === undefined)) this.pages.delete(key);
+    if (page.used === 0) this.pages.delete(key);
   }
 
   clear(): void {

@@ -31,6 +31,41 @@ export type Firing = {
   changeBp: number;
 };
 
+function paramsOf(f: Firing): Record<string, string> {
+  const { row } = f;
+  return {
+    code: f.code,
+    price: formatMinor(f.price, row.priceDecimals),
+    level: row.levelTicks === null ? '' : formatMinor(row.levelTicks, row.priceDecimals),
+    percent: row.pctBp === null ? '' : percentText(row.pctBp),
+    change: `${f.changeBp > 0 ? '+' : ''}${percentText(f.changeBp)}`,
+  };
+}
+
+/** A firing's mail subject and text (the notice's words) in `language`. */
+function alertTexts(f: Firing, language: Language): { subject: string; text: string } {
+  const t = TEXT[language];
+  const params = paramsOf(f);
+  return {
+    subject: interpolate(t.mail.subject, params),
+    text: interpolate(t.notices[KIND[f.row.kind] as keyof typeof t.notices], params),
+  };
+}
+
+/**
+ * The Web Push payload of a firing in `language`: the mail's subject and text, the instrument
+ * page to open on a click, and a tag per alert (a repeat replaces its earlier notification).
+ */
+export function alertPushPayload(f: Firing, language: Language): PushPayload {
+  const { subject, text } = alertTexts(f, language);
+  const query = new URLSearchParams({
+    code: f.code,
+    ...(f.type ? { type: String(f.type) } : {}),
+    id: String(f.row.instrumentId),
+  });
+  return { title: subject, body: text, url: `/instrument?${query}`, tag: `price-alert-${f.row.id}` };
+}
+
 /** The customer a firing is told to: their language (English when unknown) and email, if any. */
 export type Recipient = { language: Language; email: string | null };
 
@@ -67,32 +102,18 @@ export class AlertDelivery {
     };
   }
 
-  private params(f: Firing): Record<string, string> {
-    const { row } = f;
-    return {
-      code: f.code,
-      price: formatMinor(f.price, row.priceDecimals),
-      level: row.levelTicks === null ? '' : formatMinor(row.levelTicks, row.priceDecimals),
-      percent: row.pctBp === null ? '' : percentText(row.pctBp),
-      change: `${f.changeBp > 0 ? '+' : ''}${percentText(f.changeBp)}`,
-    };
-  }
-
   /** The notice, in the caller's transaction (the claim's). */
   async noticeInTx(tx: Queryable, f: Firing, to: Recipient): Promise<void> {
-    await this.deps.notices.notifyInTx(tx, f.row.userId, to.language, KIND[f.row.kind], this.params(f));
+    await this.deps.notices.notifyInTx(tx, f.row.userId, to.language, KIND[f.row.kind], paramsOf(f));
     this.sent.notices += 1;
   }
 
   /** The mail and the push notifications, after the claim is committed. */
   async outside(f: Firing, to: Recipient): Promise<void> {
-    const t = TEXT[to.language];
-    const params = this.params(f);
-    const subject = interpolate(t.mail.subject, params);
-    const text = interpolate(t.notices[KIND[f.row.kind] as keyof typeof t.notices], params);
+    const { subject, text } = alertTexts(f, to.language);
     if (to.email) {
       const link = `${(this.deps.publicUrl ?? '').replace(/\/+$/, '')}${ALERTS_PAGE_PATH}`;
-      const body = `${text}\n\n${interpolate(t.mail.footer, { link })}\n`;
+      const body = `${text}\n\n${interpolate(TEXT[to.language].mail.footer, { link })}\n`;
       await this.deps.mailer
         .send({ to: to.email, subject, text: body })
         .then(() => {
@@ -100,17 +121,7 @@ export class AlertDelivery {
         })
         .catch((error: unknown) => this.deps.logger?.warn({ err: error }, 'price alert: mail not sent'));
     }
-    const query = new URLSearchParams({
-      code: f.code,
-      ...(f.type ? { type: String(f.type) } : {}),
-      id: String(f.row.instrumentId),
-    });
-    await this.push(f.row.userId, {
-      title: subject,
-      body: text,
-      url: `/instrument?${query}`,
-      tag: `price-alert-${f.row.id}`,
-    });
+    await this.push(f.row.userId, alertPushPayload(f, to.language));
   }
 
   private async push(userId: number, payload: PushPayload): Promise<void> {

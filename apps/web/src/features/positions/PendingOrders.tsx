@@ -1,4 +1,4 @@
-import type { PendingOrder } from '@swx/contract';
+import type { PendingFigures, PendingOrder, PendingTicketBody } from '@swx/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { ledgerQueries } from '../ledger/queries.ts';
+import { expiresAtOf, PendingFields, type PendingInputs } from './PendingTicket.tsx';
 import { DirectionLabel, Term, useTradeFormat } from './parts.tsx';
 import { OPEN_REFRESH_MS, tradeQueries } from './queries.ts';
 
@@ -70,39 +71,119 @@ function CancelPending({ order, onDone }: { order: PendingOrder; onDone: (m: str
   );
 }
 
-/** An open order's ticket with the level and stops typed (a new quote prices what it will hold). */
-function editedTicket(order: PendingOrder, typed: { level: string; stopLoss: string; takeProfit: string }) {
-  const { marketId, type, direction, lots, leverage, autoCloseAfter, expiresAt } = order;
-  return { marketId, type, direction, lots, leverage, autoCloseAfter, expiresAt, ...typed };
+/** What the change dialog edits: the level, the stops and how long the order stands. */
+type EditInputs = PendingInputs & { stopLoss: string; takeProfit: string };
+
+/** An ISO instant as a `datetime-local` value in the browser's time zone. */
+function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-/** Change the level and stops of an open order: a new quote states what it will hold, then it is saved at that quote. */
+/** The open order as a ticket with what is typed (a new quote prices what it will hold); null: a date is missing. */
+function editedTicket(order: PendingOrder, typed: EditInputs): PendingTicketBody | null {
+  const { marketId, type, direction, lots, leverage, autoCloseAfter } = order;
+  const expiresAt = expiresAtOf(typed);
+  if (expiresAt === undefined) return null;
+  const { level, stopLoss, takeProfit } = typed;
+  return {
+    marketId,
+    type,
+    direction,
+    lots,
+    leverage,
+    autoCloseAfter,
+    expiresAt,
+    level,
+    stopLoss,
+    takeProfit,
+  };
+}
+
+/**
+ * The change of an open order: Review asks for a quote of the typed ticket (what it will hold),
+ * shown before anything is saved; Save commits that quote. Typing again drops the quote.
+ */
+function useEditPending(order: PendingOrder, onSaved: (edited: PendingOrder) => void) {
+  const [typed, setTyped] = useState<EditInputs>({
+    level: order.level,
+    stopLoss: order.stopLoss,
+    takeProfit: order.takeProfit,
+    expiry: order.expiresAt ? 'date' : 'gtc',
+    until: localInput(order.expiresAt),
+  });
+  const [attempted, setAttempted] = useState(false);
+  const ticket = editedTicket(order, typed);
+  const review = useMutation({
+    mutationFn: (body: PendingTicketBody) => callApi('previewPendingOrder', { body }),
+  });
+  const save = useMutation({
+    mutationFn: ({ body, quoteId }: { body: PendingTicketBody; quoteId: string }) => {
+      const { level, stopLoss, takeProfit, expiresAt } = body;
+      return callApi('editPendingOrder', {
+        body: { id: order.id, level, stopLoss, takeProfit, expiresAt, quoteId },
+      });
+    },
+    onSuccess: onSaved,
+  });
+  const { reset } = review;
+  const change = (next: EditInputs) => {
+    setTyped(next);
+    reset();
+  };
+  const figures = review.data;
+  return {
+    typed,
+    change,
+    figures,
+    missingDate: attempted && ticket === null,
+    busy: review.isPending || save.isPending,
+    error: review.error ?? save.error,
+    submit: () => {
+      setAttempted(true);
+      if (!ticket) return;
+      if (figures) save.mutate({ body: ticket, quoteId: figures.quoteId });
+      else review.mutate(ticket);
+    },
+  };
+}
+
+/** Before saving: what the order holds now and what it will hold after the change (the quote's figures). */
+function HeldPreview({ order, figures }: { order: PendingOrder; figures: PendingFigures }) {
+  const { t } = useTranslation();
+  const f = useTradeFormat();
+  return (
+    <div role="status" data-testid="pending-edit-preview">
+      <dl className="figures compact">
+        <Term label={t('trade.pending.held')}>{f.usdt(order.held)}</Term>
+        <Term label={t('trade.pending.heldAfter')}>
+          <strong data-testid="pending-edit-held">{f.usdt(figures.held)}</strong>
+        </Term>
+      </dl>
+    </div>
+  );
+}
+
+/** Change the level, stops and expiry of an open order: Review states what it will hold, then Save commits that quote. */
 function EditPending({ order, onDone }: { order: PendingOrder; onDone: (m: string) => void }) {
   const { t } = useTranslation();
   const f = useTradeFormat();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [typed, setTyped] = useState({
-    level: order.level,
-    stopLoss: order.stopLoss,
-    takeProfit: order.takeProfit,
-  });
   const afterChange = useAfterChange();
-  const save = useMutation({
-    mutationFn: async () => {
-      const { quoteId } = await callApi('previewPendingOrder', { body: editedTicket(order, typed) });
-      return callApi('editPendingOrder', {
-        body: { id: order.id, ...typed, expiresAt: order.expiresAt, quoteId },
-      });
-    },
-    onSuccess: (edited) => {
-      afterChange();
-      dialog.current?.close();
-      const message = t('trade.pending.edited', { order: edited.orderNo, held: f.usdt(edited.held) });
-      onDone(message);
-      announce(message);
-    },
+  const edit = useEditPending(order, (edited) => {
+    afterChange();
+    dialog.current?.close();
+    const message = t('trade.pending.edited', { order: edited.orderNo, held: f.usdt(edited.held) });
+    onDone(message);
+    announce(message);
   });
+  const { typed, figures } = edit;
+  const decimals = order.level.split('.')[1]?.length ?? 0;
+  // Stops the quote finds unreasonable at the level: said, and the change cannot be saved.
+  const [wrong, second] = figures?.unreasonable ?? [];
+  const stopsWrong = second ? t('trade.error.both') : wrong ? t(`trade.error.${wrong}`) : '';
   return (
     <>
       <button type="button" className="button ghost small" onClick={() => dialog.current?.showModal()}>
@@ -114,28 +195,39 @@ function EditPending({ order, onDone }: { order: PendingOrder; onDone: (m: strin
           className="modal-body"
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate();
+            edit.submit();
           }}
         >
           <h2 id={titleId}>{t('trade.pending.editTitle', { order: order.orderNo })}</h2>
           <p className="muted">{t('trade.pending.editNote')}</p>
-          {(['level', 'stopLoss', 'takeProfit'] as const).map((name) => (
+          <PendingFields
+            type={order.type}
+            direction={order.direction}
+            decimals={decimals}
+            placeholder={order.level}
+            inputs={typed}
+            error={undefined}
+            onChange={(inputs) => edit.change({ ...typed, ...inputs })}
+          />
+          {edit.missingDate ? <FormError message={t('trade.pending.enterDate')} /> : null}
+          {(['stopLoss', 'takeProfit'] as const).map((name) => (
             <Field
               key={name}
-              label={name === 'level' ? t('trade.pending.level') : t(`trade.${name}`)}
+              label={t(`trade.${name}`)}
               name={name}
               inputMode="decimal"
               autoComplete="off"
               value={typed[name]}
-              onChange={(event) => setTyped((s) => ({ ...s, [name]: event.target.value }))}
+              onChange={(event) => edit.change({ ...typed, [name]: event.target.value })}
             />
           ))}
-          <FormError message={save.error ? failureText(save.error, t('state.error')) : ''} />
+          {figures ? <HeldPreview order={order} figures={figures} /> : null}
+          <FormError message={edit.error ? failureText(edit.error, t('state.error')) : stopsWrong} />
           <DialogButtons
             dialog={dialog}
             cancel={t('trade.confirm.cancel')}
-            confirm={t('trade.pending.save')}
-            disabled={save.isPending}
+            confirm={figures ? t('trade.pending.save') : t('trade.pending.reviewChange')}
+            disabled={edit.busy || stopsWrong !== ''}
           />
         </form>
       </Modal>

@@ -128,15 +128,17 @@ export function pendingBody(
   decimals: number,
 ): PendingTicketBody | null {
   if (!body || parsePrice(inputs.level, decimals) === null) return null;
-  const until = inputs.expiry === 'date' ? Date.parse(inputs.until) : Number.NaN;
-  if (inputs.expiry === 'date' && !Number.isFinite(until)) return null;
+  const expiresAt = expiresAtOf(inputs);
+  if (expiresAt === undefined) return null;
   const { trailingDistance: _none, ...ticket } = body;
-  return {
-    ...ticket,
-    type,
-    level: inputs.level.trim(),
-    expiresAt: inputs.expiry === 'date' ? new Date(until).toISOString() : null,
-  };
+  return { ...ticket, type, level: inputs.level.trim(), expiresAt };
+}
+
+/** When a ticket's order lapses: null until cancelled, the typed date as an instant, undefined while no date is typed. */
+export function expiresAtOf(inputs: Pick<PendingInputs, 'expiry' | 'until'>): string | null | undefined {
+  if (inputs.expiry !== 'date') return null;
+  const until = Date.parse(inputs.until);
+  return Number.isFinite(until) ? new Date(until).toISOString() : undefined;
 }
 
 /** The ticket's order type, and a pending order's level and expiry (and the order being confirmed). */

@@ -1,5 +1,6 @@
 import { LANGUAGE_TAGS, type PriceAlertView } from '@swx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { use, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
@@ -10,7 +11,7 @@ import { announce } from '../../ui/announce.ts';
 import { FormError } from '../../ui/Field.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
 import { price } from '../market/live.ts';
-import { currentSubscription, disablePush, enablePush, pushSupported } from './push.ts';
+import { currentSubscription, disablePush, enablePush, PushUnavailable, pushSupported } from './push.ts';
 import { alertQueries } from './queries.ts';
 import { alertTexts } from './texts.ts';
 import './pricealerts.css';
@@ -121,6 +122,12 @@ function AlertList({ userId }: { userId: number }) {
 
 type PushState = 'loading' | 'unsupported' | 'off-service' | 'on' | 'off' | 'denied';
 
+/** Why the switch did not turn: the server's refusal, or the browser gave no subscription. */
+function failureText(error: Error, t: TFunction): string {
+  if (error instanceof ApiFailure) return error.message;
+  return error instanceof PushUnavailable ? t('priceAlerts.pushFailed') : t('state.error');
+}
+
 /** The switch for push notifications on this device (asks the browser's permission when turned on). */
 function PushSwitch() {
   const { t } = useTranslation();
@@ -155,7 +162,7 @@ function PushSwitch() {
             : t('priceAlerts.pushStopped'),
       );
     },
-    onError: (error) => setFailed(error instanceof ApiFailure ? error.message : t('state.error')),
+    onError: (error) => setFailed(failureText(error, t)),
   });
   const note =
     state === 'unsupported'
