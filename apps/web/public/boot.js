@@ -14,7 +14,7 @@
 //   a task of its own, not one long task for all. The preloads (low priority, so they never hold up
 //   the first paint) go into the head at once, every chunk fetched in parallel with the first paint,
 //   when the app has to draw the page; when the first paint is the welcome board or a first screen
-//   the build drew, which a visitor reads first, only once that paint is on screen. (A hidden tab
+//   the build drew, which a visitor reads first, only once that paint is on screen, a few a task. (A hidden tab
 //   draws nothing: the app starts when the page is parsed.) Without the template (vite's dev server) the page's own module script runs.
 //   The template comes before this script in the head, so it is there when this runs. When the
 //   page opens on a screen of its own chunk (a deep link, a reload), that screen's chunks and
@@ -151,18 +151,24 @@
   }
   if (firstScreen) root.classList.add('first-screen');
   let preloaded = false;
-  const preload = () => {
+  /** spread: a few hints a task (after the first paint: a route's every chunk, stylesheet and text at once was one task long enough to block a phone). */
+  const preload = (spread) => {
     if (preloaded) return;
     preloaded = true;
     sendFirstCall();
-    for (const tag of tags) if (tag.localName !== 'script') document.head.append(copy(tag));
+    const hints = tags.filter((tag) => tag.localName !== 'script');
+    const add = () => {
+      for (const tag of hints.splice(0, spread ? 3 : hints.length)) document.head.append(copy(tag));
+      if (hints.length) setTimeout(add, 0);
+    };
+    add();
   };
   // A page that draws itself before the app (the welcome board, a first screen the build drew)
   // fetches the app once that is on screen; otherwise at once, as the app draws the page.
   if (!board && !firstScreen) preload();
   const startApp = () => {
     if (!tags.length) return;
-    preload();
+    preload(true);
     const scripts = tags.filter((tag) => tag.localName === 'script');
     const next = () => {
       const tag = scripts.shift();

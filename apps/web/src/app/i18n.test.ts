@@ -79,3 +79,34 @@ describe('counts: plural forms and numbers in the language', () => {
     expect(formatDecimal('en', '12345678901234567.123456789')).toBe('12,345,678,901,234,567.123456789');
   });
 });
+
+describe('a feature whose chunk arrives while the language is being switched', () => {
+  it('gets the texts of the language switched to, not of the one still shown', async () => {
+    const { addFeatureTexts, i18n: appI18n, initI18n, switchLanguage } = await import('./i18n.ts');
+    await initI18n('en');
+    // A feature already registered, whose Arabic texts take a while: the switch is adding them.
+    let arabicAsked: () => void = () => undefined;
+    const switchAdding = new Promise<void>((resolve) => {
+      arabicAsked = resolve;
+    });
+    await addFeatureTexts(async (language) => {
+      if (language === 'ar') {
+        arabicAsked();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return { slowFeature: { word: language } };
+    });
+    const switching = switchLanguage('ar');
+    await switchAdding;
+    // Now a route's chunk evaluates (it loaded beside the app's start) and registers its texts.
+    const asked: string[] = [];
+    const ready = addFeatureTexts(async (language) => {
+      asked.push(language);
+      return { raceFeature: { word: language === 'ar' ? 'كلمة' : 'word' } };
+    });
+    await Promise.all([switching, ready]);
+    expect(appI18n.language).toBe('ar');
+    expect(asked).toEqual(['ar']);
+    expect(appI18n.t('raceFeature.word')).toBe('كلمة');
+  });
+});

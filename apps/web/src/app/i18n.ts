@@ -59,6 +59,12 @@ export async function initI18n(language: Language): Promise<void> {
  */
 type FeatureTexts = { load: (language: Language) => Promise<Texts>; added: Set<Language> };
 const featureTexts: FeatureTexts[] = [];
+/**
+ * The language the app is in or switching to: a feature whose chunk arrives while a switch is under
+ * way (its texts not yet in the switch's list) adds this one's texts, not those of the language
+ * i18next still shows until the switch ends.
+ */
+let wanted: Language = 'en';
 
 async function addFeature(feature: FeatureTexts, language: Language): Promise<void> {
   if (feature.added.has(language)) return;
@@ -75,12 +81,12 @@ async function addFeature(feature: FeatureTexts, language: Language): Promise<vo
 export async function addFeatureTexts(load: (language: Language) => Promise<Texts>): Promise<void> {
   const feature: FeatureTexts = { load, added: new Set() };
   featureTexts.push(feature);
-  const current = i18n.language;
-  await addFeature(feature, isLanguage(current) ? current : 'en');
+  await addFeature(feature, wanted);
 }
 
 /** Loads a language's file once, switches to it and sets `lang` and `dir` on the document. */
 export async function switchLanguage(language: Language): Promise<void> {
+  wanted = language;
   if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
     const module = await loaders[language]();
     i18n.addResourceBundle(language, 'translation', module.default);

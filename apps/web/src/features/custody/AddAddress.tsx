@@ -11,7 +11,6 @@ import { announce } from '../../ui/announce.ts';
 import { FormError } from '../../ui/Field.tsx';
 import { refusalIssues } from '../../ui/form/useContractForm.ts';
 import { walletQueries } from '../transfers/queries.ts';
-import { signPersonalMessage } from './keys.ts';
 import { BackToWallet, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
 import type { VaultRecord } from './vault.ts';
 
@@ -88,7 +87,9 @@ function useAddAddress(customerId: number, record: VaultRecord) {
   const submit = async (mnemonic: string) => {
     setFailure('');
     const address = record.addresses.evm;
-    // Signed here with the key of these words; only the address and the signature are sent.
+    // Signed here with the key of these words (its code loaded now); only the address and the
+    // signature are sent.
+    const { signPersonalMessage } = await import('./keys.ts');
     const signature = signPersonalMessage(mnemonic, ownershipMessage(address, customerId));
     try {
       const result = await callApi('addWithdrawalAddress', {

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { FormError } from '../../ui/Field.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
-import { ReplacesNotice, useSave } from './Create.tsx';
-import { mnemonicProblem, normalizeMnemonic } from './keys.ts';
 import { BackToWallet, CustodyPage, NewPassphraseForm, TextArea, useStepFocus } from './parts.tsx';
+import { ReplacesNotice, useSave } from './save.tsx';
+import { mnemonicProblem, normalizeMnemonic } from './words.ts';
 
 const body = z.object({ words: z.string().check(z.trim(), z.minLength(1)) });
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { privateKeysOf } from './keys.ts';
 import { BackToWallet, CustodyPage, UnlockForm, useStepFocus, WithVault } from './parts.tsx';
 import type { VaultRecord } from './vault.ts';
 
@@ -20,7 +19,7 @@ function RevealFlow({ record }: { record: VaultRecord }) {
         <UnlockForm
           record={record}
           submitLabel={t('custody.reveal.show')}
-          onOpen={(m) => setKeys(privateKeysOf(m))}
+          onOpen={async (m) => setKeys((await import('./keys.ts')).privateKeysOf(m))}
         >
           {warning}
         </UnlockForm>

@@ -9,7 +9,7 @@ import { Field, FormError } from '../../ui/Field.tsx';
 import { focusFirstInvalid } from '../../ui/focus.ts';
 import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
-import { challengeMismatches, challengePositions, normalizeMnemonic } from './keys.ts';
+import { challengeMismatches, challengePositions, normalizeMnemonic } from './words.ts';
 
 const body = z.object({
   first: z.string().check(z.trim(), z.minLength(1)),

@@ -4,18 +4,15 @@ import { ownershipMessage } from '@swx/contract';
 import { recoverMessageAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import vectors from './fixtures/bip39-english.json' with { type: 'json' };
+import { addressesOf, privateKeysOf, seedOf, signPersonalMessage } from './keys.ts';
 import {
-  addressesOf,
   challengeMismatches,
   challengePassed,
   challengePositions,
   mnemonicOf,
   mnemonicProblem,
   newMnemonic,
-  privateKeysOf,
-  seedOf,
-  signPersonalMessage,
-} from './keys.ts';
+} from './words.ts';
 
 const ABANDON =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

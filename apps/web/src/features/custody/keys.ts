@@ -5,52 +5,22 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58check, bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { entropyToMnemonic, generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { normalizeMnemonic } from './words.ts';
 
 /**
- * The self-custody wallet's keys (DESIGN §2 rule 1), computed in the browser only: BIP-39 words
- * (English list), the BIP-32 seed, the EVM account m/44'/60'/0'/0/0 and the Bitcoin P2WPKH account
+ * The self-custody wallet's keys (DESIGN §2 rule 1), computed in the browser only: the BIP-32 seed
+ * of the words (words.ts), the EVM account m/44'/60'/0'/0/0 and the Bitcoin P2WPKH account
  * m/84'/0'/0'/0/0. Nothing here talks to the network or stores anything; the words are kept only
- * encrypted (vault.ts), and only public addresses and signatures leave the device.
+ * encrypted (vault.ts), and only public addresses and signatures leave the device. The screens load
+ * this module (the elliptic curve and BIP-32 code) only when they derive or sign (`import()`), so
+ * none of them pays for it before.
  */
 
 export const EVM_PATH = "m/44'/60'/0'/0/0";
 export const BTC_PATH = "m/84'/0'/0'/0/0";
-/** The lengths a phrase may have when restored; a new one has 12 words (spec §5). */
-export const WORD_COUNTS = [12, 24] as const;
 
 export type Addresses = { evm: `0x${string}`; btc: string };
-
-/** 12 new words from 128 bits of the browser's cryptographic randomness (English list). */
-export function newMnemonic(): string {
-  return generateMnemonic(wordlist, 128);
-}
-
-/** The phrase of some entropy (the BIP-39 test vectors). */
-export function mnemonicOf(entropy: Uint8Array): string {
-  return entropyToMnemonic(entropy, wordlist);
-}
-
-/** Words as typed: lowercase, single spaces, no surrounding blanks. */
-export function normalizeMnemonic(text: string): string {
-  return text.normalize('NFKD').trim().toLowerCase().split(/\s+/).filter(Boolean).join(' ');
-}
-
-export type MnemonicProblem = 'count' | 'unknown_word' | 'checksum';
-
-/** Why typed words are not a phrase this wallet restores (12 or 24 English words, checksum), or null. */
-export function mnemonicProblem(text: string): MnemonicProblem | null {
-  const words = normalizeMnemonic(text).split(' ').filter(Boolean);
-  if (!(WORD_COUNTS as readonly number[]).includes(words.length)) return 'count';
-  if (words.some((w) => !wordlist.includes(w))) return 'unknown_word';
-  return validateMnemonic(words.join(' '), wordlist) ? null : 'checksum';
-}
-
-/** Is this word on the English list (to help the customer while typing)? */
-export function isListWord(word: string): boolean {
-  return wordlist.includes(word.trim().toLowerCase());
-}
 
 /** The BIP-39 seed of a phrase and an optional BIP-39 passphrase (the wallet itself uses none). */
 export function seedOf(mnemonic: string, passphrase = ''): Uint8Array {
@@ -118,36 +88,4 @@ export function signPersonalMessage(mnemonic: string, message: string): `0x${str
   const signed = secp256k1.sign(personalMessageHash(message), key, { prehash: false, format: 'recovered' });
   const v = 27 + (signed[0] as number);
   return `0x${bytesToHex(concatBytes(signed.subarray(1), Uint8Array.of(v)))}`;
-}
-
-/** `count` different positions (0-based, ascending) among `of` words, from cryptographic randomness. */
-export function challengePositions(of: number, count = 3): number[] {
-  const picked = new Set<number>();
-  const random = new Uint32Array(1);
-  while (picked.size < Math.min(count, of)) {
-    crypto.getRandomValues(random);
-    // Rejection sampling: no position is likelier than another.
-    const limit = 2 ** 32 - (2 ** 32 % of);
-    if ((random[0] as number) < limit) picked.add((random[0] as number) % of);
-  }
-  return [...picked].sort((a, b) => a - b);
-}
-
-/** Which of the words typed at these positions are not the phrase's: their indexes in `positions`. */
-export function challengeMismatches(
-  mnemonic: string,
-  positions: readonly number[],
-  typed: readonly string[],
-): number[] {
-  const words = normalizeMnemonic(mnemonic).split(' ');
-  return positions.flatMap((p, i) => (normalizeMnemonic(typed[i] ?? '') === words[p] ? [] : [i]));
-}
-
-/** Are the words typed at these positions those of the phrase? */
-export function challengePassed(
-  mnemonic: string,
-  positions: readonly number[],
-  typed: readonly string[],
-): boolean {
-  return challengeMismatches(mnemonic, positions, typed).length === 0;
 }

@@ -1,49 +1,46 @@
-import type { Loader } from '../../app/routeTypes.ts';
 import { featureRoutes } from '../../app/routeTypes.ts';
 
-/** A self-custody wallet screen: the six share one chunk, with the key libraries (never in the entry chunk). */
-const custody =
-  (screen: keyof typeof import('./screens.ts')): Loader =>
-  () =>
-    import('./screens.ts').then((m) => ({ default: m[screen] }));
-
-/** The custody feature's routes (app/routes.ts puts every feature's in the one list). */
+/**
+ * The custody feature's routes (app/routes.ts puts every feature's in the one list). Each screen is
+ * a chunk of its own (what they share is split out by the build), and none holds the key code:
+ * keys.ts (elliptic curve, BIP-32) is imported when a screen derives or signs.
+ */
 export const custodyRoutes = featureRoutes(import.meta.url, [
   {
     path: '/profile/wallet',
     account: { order: 60 },
     title: 'custody',
     tab: 'profile',
-    view: { load: custody('Overview') },
+    view: { load: () => import('./Overview.tsx') },
   },
   {
     path: '/profile/wallet/create',
     title: 'custodyCreate',
     tab: 'profile',
-    view: { load: custody('Create') },
+    view: { load: () => import('./Create.tsx') },
   },
   {
     path: '/profile/wallet/restore',
     title: 'custodyRestore',
     tab: 'profile',
-    view: { load: custody('Restore') },
+    view: { load: () => import('./Restore.tsx') },
   },
   {
     path: '/profile/wallet/verify',
     title: 'custodyVerify',
     tab: 'profile',
-    view: { load: custody('Verify') },
+    view: { load: () => import('./Verify.tsx') },
   },
   {
     path: '/profile/wallet/reveal',
     title: 'custodyReveal',
     tab: 'profile',
-    view: { load: custody('Reveal') },
+    view: { load: () => import('./Reveal.tsx') },
   },
   {
     path: '/profile/wallet/withdrawal',
     title: 'custodyAdd',
     tab: 'profile',
-    view: { load: custody('AddAddress') },
+    view: { load: () => import('./AddAddress.tsx') },
   },
 ]);

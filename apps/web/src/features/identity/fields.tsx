@@ -9,6 +9,7 @@ import { formatNumber } from '../../app/i18n.ts';
 import { safeReturnPath } from '../../app/returnTo.ts';
 import { logIn, type UserInfo, useClientState } from '../../app/state.ts';
 import { Field, useFieldNotes } from '../../ui/Field.tsx';
+import { FormNotice } from '../../ui/FormNotice.tsx';
 import type { FieldErrors, FormBinding, Values } from '../../ui/form/useContractForm.ts';
 import './identity.css';
 
@@ -317,10 +318,4 @@ function useCodeSender<K extends string>(
 }
 
 /** The form's notice (where a code went, a change done), read out when it appears. */
-export function FormNotice({ message }: { message: string }) {
-  return message ? (
-    <p className="form-notice" role="status">
-      {message}
-    </p>
-  ) : null;
-}
+export { FormNotice };

@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
 import { DialogButtons, Field, FormError } from '../../ui/Field.tsx';
+import { FormNotice } from '../../ui/FormNotice.tsx';
 import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Empty, Failed, Loading } from '../../ui/PageState.tsx';
-import { FormNotice } from '../identity/fields.tsx';
 import { walletQueries } from '../transfers/queries.ts';
 import {
   LockState,

@@ -12,12 +12,12 @@ import { Link } from 'react-router';
 import { ApiFailure, callApi } from '../../app/api.ts';
 import { announce } from '../../ui/announce.ts';
 import { Field, FormError } from '../../ui/Field.tsx';
+import { FormNotice } from '../../ui/FormNotice.tsx';
 import { SubmitButton } from '../../ui/form/SubmitButton.tsx';
 import { useContractForm } from '../../ui/form/useContractForm.ts';
 import { Failed, Loading } from '../../ui/PageState.tsx';
 import { type Fact, Facts } from '../../ui/product/Facts.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
-import { FormNotice } from '../identity/fields.tsx';
 import { walletQueries } from '../transfers/queries.ts';
 import { ImageInput } from '../uploads/ImageInput.tsx';
 import {

@@ -140,7 +140,7 @@ function DepositRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const query = useQuery(walletQueries.deposits(userId));
   const network = useNetworkWords(userId);
-  if (query.isPending) return <Loading />;
+  if (query.isPending || !network) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noDeposits')} />;
   return (
@@ -156,7 +156,7 @@ function WithdrawalRecord({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const query = useQuery(walletQueries.withdrawals(userId));
   const network = useNetworkWords(userId);
-  if (query.isPending) return <Loading />;
+  if (query.isPending || !network) return <Loading />;
   if (query.isError) return <Failed message={query.error.message} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <Empty text={t('wallet.records.noWithdrawals')} />;
   return (

@@ -147,9 +147,11 @@ export function networkWords(
 }
 
 /** The words of the networks the customer is offered, by id (for records, which carry only the id). */
-export function useNetworkWords(userId: number): (id: string, asset: string) => string {
+export function useNetworkWords(userId: number): ((id: string, asset: string) => string) | null {
   const { t } = useTranslation();
   const networks = useQuery(walletQueries.networks(userId));
+  // While the names load: nothing (a screen waits rather than show a network's code, then its name).
+  if (networks.isPending) return null;
   return (id, asset) => networkWords(t, asset, networks.data?.find((n) => n.id === id) ?? id);
 }
 
