@@ -140,6 +140,7 @@ export async function measureAtRate(
   const total = Math.floor(rate * seconds);
   const latencies: number[] = [];
   const pending: Promise<void>[] = [];
+  const trace: string[] = [];
   let errors = 0;
   const t0 = performance.now();
   for (let i = 0; i < total; i++) {
@@ -151,6 +152,8 @@ export async function measureAtRate(
         (ok) => {
           if (!ok) errors += 1;
           latencies.push(performance.now() - scheduled);
+          if (process.env.BENCH_TRACE)
+            trace.push(`${(scheduled - t0).toFixed(1)} ${(performance.now() - scheduled).toFixed(1)}`);
         },
         () => {
           errors += 1;
@@ -159,6 +162,11 @@ export async function measureAtRate(
     );
   }
   await Promise.all(pending);
+  if (process.env.BENCH_TRACE)
+    (await import('node:fs')).appendFileSync(
+      process.env.BENCH_TRACE,
+      `# rate ${rate}\n${trace.join('\n')}\n`,
+    );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { p50: at(0.5), p99: at(0.99), count: latencies.length, errors };

@@ -2,6 +2,7 @@
 // platform, and two bare Fastify handlers to compare it with (the same writes as an order, and the
 // one-INSERT floor).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -120,12 +121,14 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 console.log('same writes listening ' + app.server.address().port);
 `;
 
-export type Servers = { server: Started; bare: Started; same: Started };
+export type Servers = { server: Started; bare: Started; same: Started; metricsToken: string };
 
 /** Starts the platform (its data folder `dataDir`) and the two bare handlers on the database at `url`. */
 export function startServers(url: string, dataDir: string): Servers {
   // Each case's connections carry its name, so the CPU of its PostgreSQL backends can be read.
   const urlOf = (name: string) => `${url}?application_name=swx-bench-${name}`;
+  // The bench reads the platform's own figures (/metrics) around its open loop.
+  const metricsToken = randomBytes(24).toString('base64url');
   const server = startProcess(
     [
       ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
@@ -138,6 +141,7 @@ export function startServers(url: string, dataDir: string): Servers {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       API_RATE_LIMIT: '100000000',
+      METRICS_TOKEN: metricsToken,
     },
     /Customer app\s+http:\/\/localhost:(\d+)\//,
   );
@@ -155,5 +159,5 @@ export function startServers(url: string, dataDir: string): Servers {
     },
     /same writes listening (\d+)/,
   );
-  return { server, bare, same };
+  return { server, bare, same, metricsToken };
 }

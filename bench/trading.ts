@@ -8,7 +8,10 @@
 // Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement] [--rate=N]   (PostgreSQL:
 // TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own
 // database). The open loop runs at the stated rate (--rate, default 500 orders/s: the target is p99 under
-// 100 ms there) and at half the platform's median closed-loop rate, each beside the floor at that rate.
+// 100 ms there) and at half the platform's median closed-loop rate, each beside the floor at that rate,
+// with what the platform's own /metrics say of each interval (handler time, ledger batches and their
+// commit time, garbage collections, event-loop delay). BENCH_TRACE=<file> appends each open-loop
+// request's scheduled time and latency (ms) to the file, to see when a tail happens.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import pg from 'pg';
 import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
 import { LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
 import { type Database, openPostgres } from '../apps/server/src/platform/db.ts';
+import { inside, pgActivity, pgBetween, scrape } from './server-inside.ts';
 import {
   type AtRate,
   CLIENTS,
@@ -40,6 +44,8 @@ if (!Number.isFinite(STATED_RATE) || STATED_RATE <= 0)
 const RUNS = 3;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+const ORDER_ROUTE = '/swx/customer/order/buyOptions';
+
 /** Order placement: the platform and the two bare handlers on a database of their own. */
 async function placement(): Promise<void> {
   const dbName = `swx_bench_trading_${process.pid}`;
@@ -59,7 +65,12 @@ async function placement(): Promise<void> {
     const quotes = await keepQuotes(serverPort, tokens, base);
     const ports = { server: serverPort, bare: barePort, same: samePort };
     const cases = placementCases({ db, dbName, servers, ports, tokens, quotes, base });
-    const measured = await measurePlacement(cases, quotes, samePort);
+    const measured = await measurePlacement(cases, quotes, {
+      server: serverPort,
+      same: samePort,
+      metricsToken: servers.metricsToken,
+      db,
+    });
     quotes.stop();
     await reportPlacement(db, measured, cases.refusedBy);
     await db.close();
@@ -116,27 +127,35 @@ type OrderBase = Awaited<ReturnType<typeof orderBase>>;
 type Held = { quoteId: string; stopLoss: string; takeProfit: string; at: number };
 
 /**
- * A quote is signed for its customer and commits once, so each order takes a quote of its own:
- * every client keeps a few fresh ones (at most 1.5 s old, well within their 3 s lifetime), as
- * a ticket keeps its quote fresh while the customer looks at it; stops 20 % away. An order
- * whose client has none left asks for one first, and that preview counts in its latency.
+ * A quote is signed for its customer and commits once, so each order takes a quote of its own, as
+ * a customer's ticket asks for one before the order: every client keeps a few fresh ones (at most
+ * 1.5 s old, well within their 3 s lifetime; stops 20 % away), and each quote it takes is replaced
+ * at once by a preview of its own, so quotes are asked for at the pace orders are sent, spread as
+ * they are. (Renewing every client's quotes together every 500 ms sent bursts of hundreds of
+ * previews at once, and the orders queued behind each burst made the open loop's tail: a latency
+ * peak every 500 ms in its trace.) An order whose client holds no fresh quote asks for one first,
+ * and that preview counts in its latency.
  */
 async function keepQuotes(serverPort: number, tokens: string[], base: OrderBase) {
-  const POOL = 8;
+  const POOL = 4;
+  const FRESH_MS = 1500;
   const pools: Held[][] = tokens.map(() => []);
   let stops = { stopLoss: '', takeProfit: '' };
+  let renewing = true;
   const previewFor = async (client: number): Promise<Held> => {
+    // The stops asked with (they may move while the preview is answered).
+    const asked = stops;
     const q = (
       await post(
         serverPort,
         '/swx/customer/order/previewOptions',
-        { ...base, ...stops },
+        { ...base, ...asked },
         { authorization: tokens[client] as string },
       )
     ).data as { quoteId: string };
-    return { quoteId: q.quoteId, ...stops, at: performance.now() };
+    return { quoteId: q.quoteId, ...asked, at: performance.now() };
   };
-  const refresh = async () => {
+  const readStops = async () => {
     const p = (
       await post(serverPort, '/swx/customer/order/previewOptions', {
         ...base,
@@ -147,25 +166,34 @@ async function keepQuotes(serverPort: number, tokens: string[], base: OrderBase)
     const bid = Number(p.bid);
     const decimals = p.bid.split('.')[1]?.length ?? 0;
     stops = { stopLoss: (bid * 0.8).toFixed(decimals), takeProfit: (bid * 1.2).toFixed(decimals) };
-    const fresh = performance.now() - 1500;
+  };
+  /** Every client's pool filled with fresh quotes (before a measured run, not during it). */
+  const refresh = async () => {
+    await readStops();
+    const fresh = performance.now() - FRESH_MS;
     await Promise.all(
       pools.map(async (pool, client) => {
-        // In place: orders take from this same list while the new quotes are asked for.
         for (const q of pool.filter((held) => held.at < fresh)) pool.splice(pool.indexOf(q), 1);
-        const added = await Promise.all(Array.from({ length: POOL - pool.length }, () => previewFor(client)));
-        pool.push(...added);
+        pool.push(
+          ...(await Promise.all(Array.from({ length: POOL - pool.length }, () => previewFor(client)))),
+        );
       }),
     );
   };
   await refresh();
-  // Renewed only while orders are measured (the floor does not commit them): the floor runs alone.
-  let renewing = true;
-  const timer = setInterval(() => {
-    if (renewing) void refresh();
-  }, 500);
+  // The stops follow the price (one preview every 500 ms); the quotes are renewed only while
+  // orders are measured (the floor does not commit them).
+  const timer = setInterval(() => void readStops(), 500);
   return {
-    /** The client's next quote: one it holds, else a preview asked for now. */
-    take: async (client: number) => pools[client]?.shift() ?? (await previewFor(client)),
+    /** The client's next fresh quote (a preview asked for now when it holds none), replaced at once. */
+    take: async (client: number) => {
+      const pool = pools[client] ?? [];
+      const fresh = performance.now() - FRESH_MS;
+      while (pool.length > 0 && (pool[0]?.at ?? 0) < fresh) pool.shift();
+      const held = pool.shift();
+      if (renewing) void previewFor(client).then((q) => pool.push(q));
+      return held ?? (await previewFor(client));
+    },
     stops: () => stops,
     refresh,
     renew: (on: boolean) => {
@@ -212,17 +240,20 @@ function placementCases(bench: {
     quotes.renew(false);
     return measure(floor, SECONDS, sourceOf('floor', servers.bare.child.pid));
   };
-  // Why the platform refused orders, by code, over every run.
-  const refusedBy = new Map<number, number>();
+  // Why the platform refused orders, by code and what its data said, over every run.
+  const refusedBy = new Map<string, number>();
   const order = async (client: number) => {
     const { at: _, ...quote } = await quotes.take(client);
     const answer = await post(
       ports.server,
-      '/swx/customer/order/buyOptions',
+      ORDER_ROUTE,
       { ...base, ...quote, requestId: randomUUID() },
       { authorization: tokens[client] as string },
     );
-    if (answer.code !== 200) refusedBy.set(answer.code, (refusedBy.get(answer.code) ?? 0) + 1);
+    if (answer.code !== 200) {
+      const why = `${answer.code} ${JSON.stringify(answer.data ?? null).slice(0, 120)}`;
+      refusedBy.set(why, (refusedBy.get(why) ?? 0) + 1);
+    }
     return answer.code === 200;
   };
   const floor = (client: number) =>
@@ -244,14 +275,23 @@ type Measured = {
   runs: { platform: Figures[]; same: Figures[]; floor: Figures[] };
   loads: number[];
   /** The open loop at each offered rate: the stated one, then half the platform's median rate. */
-  atRates: { rate: number; why: string; platform: AtRate; floor: AtRate }[];
+  atRates: { rate: number; why: string; platform: AtRate; server: string; postgres: string; floor: AtRate }[];
 };
 
 /**
  * Warms the three cases, measures each RUNS times alternating, then the latency of the platform and
  * of the floor at a fixed rate.
  */
-async function measurePlacement(cases: Cases, quotes: Quotes, samePort: number): Promise<Measured> {
+async function measurePlacement(
+  cases: Cases,
+  quotes: Quotes,
+  {
+    server: serverPort,
+    same: samePort,
+    metricsToken,
+    db,
+  }: { server: number; same: number; metricsToken: string; db: Database },
+): Promise<Measured> {
   const { order, floor, platformRun, floorRun, sameRun } = cases;
   // Warm all three (the platform first: the same-writes handler repeats a position it wrote),
   // then measure each RUNS times, alternating.
@@ -277,9 +317,15 @@ async function measurePlacement(cases: Cases, quotes: Quotes, samePort: number):
   ] as const) {
     quotes.renew(true);
     await quotes.refresh();
+    const before = await scrape(serverPort, metricsToken);
+    const pgBefore = await pgActivity(db);
     const platform = await measureAtRate(order, rate, SECONDS);
+    const server = inside(before, await scrape(serverPort, metricsToken), ORDER_ROUTE);
+    // The statistics collector lags; read after it has flushed what the interval did.
+    await new Promise((r) => setTimeout(r, 600));
+    const postgres = pgBetween(pgBefore, await pgActivity(db));
     quotes.renew(false);
-    atRates.push({ rate, why, platform, floor: await measureAtRate(floor, rate, SECONDS) });
+    atRates.push({ rate, why, platform, server, postgres, floor: await measureAtRate(floor, rate, SECONDS) });
   }
   return { runs, loads, atRates };
 }
@@ -288,7 +334,7 @@ async function measurePlacement(cases: Cases, quotes: Quotes, samePort: number):
 async function reportPlacement(
   db: Database,
   measured: Measured,
-  refusedBy: Map<number, number>,
+  refusedBy: Map<string, number>,
 ): Promise<void> {
   const { runs, loads, atRates } = measured;
   const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM positions');
@@ -313,10 +359,12 @@ async function reportPlacement(
       `  at a fixed ${at.rate} orders/s, ${at.why} (open loop, ${SECONDS} s; latency from each order's scheduled time${at.rate === STATED_RATE ? '; target p99 < 100 ms' : ''}):`,
     );
     console.log(`  openPosition (the platform)                          ${open(at.platform)}`);
+    console.log(`    inside the platform meanwhile: ${at.server}`);
+    console.log(`    PostgreSQL meanwhile: ${at.postgres}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${open(at.floor)}`);
   }
   console.log(
-    `  the platform's refusals by code: ${[...refusedBy].map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`,
+    `  the platform's refusals by code and data: ${[...refusedBy].map(([why, n]) => `${why} ×${n}`).join('; ') || 'none'}`,
   );
   const cpu = (runs: Figures[]) => {
     const c = medianRun(runs).cpu;

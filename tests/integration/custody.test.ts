@@ -1,7 +1,8 @@
 import { ownershipMessage } from '@swx/contract';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addressesOf, newMnemonic, signPersonalMessage } from '../../apps/web/src/features/custody/keys.ts';
+import { addressesOf, signPersonalMessage } from '../../apps/web/src/features/custody/keys.ts';
+import { newMnemonic } from '../../apps/web/src/features/custody/words.ts';
 import { registerByApi, type Session } from '../support/accounts.ts';
 import { customerApi } from '../support/api.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';

@@ -1,7 +1,13 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallLong } from '../support/orders.ts';
-import { listedCryptoId, type RunningServer, startServer } from '../support/server.ts';
+import { listedCryptoId, ROOT, type RunningServer, startServer } from '../support/server.ts';
+import { until } from '../support/until.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -56,4 +62,40 @@ describe('a node stopped with SIGTERM', () => {
     expect(await answer).toEqual({ status: 200, code: 200 });
     expect(await server.stop()).toBe(0);
   });
+});
+
+describe('a node whose starting process is gone (EXIT_WITH_PARENT=on, as every test server)', () => {
+  it('stops by itself when that process is killed, and stays running while it lives', async () => {
+    // A parent process starts a server the way the tests do, prints its port, and lives on.
+    const support = pathToFileURL(join(ROOT, 'tests', 'support', 'server.ts')).href;
+    const dataDir = mkdtempSync(join(tmpdir(), 'swx-orphan-'));
+    const parent = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { startServer } = await import(${JSON.stringify(support)});
+         const s = await startServer({}, { dataDir: ${JSON.stringify(dataDir)} });
+         console.log('PORT ' + s.port);
+         setInterval(() => {}, 1000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let printed = '';
+    parent.stdout?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const port = Number(
+      (await until(async () => /PORT (\d+)/.exec(printed)?.[1], Boolean, "the parent's server")) ?? 0,
+    );
+    try {
+      expect(await refused(port)).toBe(false);
+      // Killed without a chance to stop its child: the server is left to init.
+      parent.kill('SIGKILL');
+      await until(() => refused(port), Boolean, 'the orphaned server to stop');
+    } finally {
+      parent.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

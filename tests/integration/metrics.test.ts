@@ -15,6 +15,7 @@ const FAMILIES = [
   'swx_websocket_clients',
   'swx_feed_staleness_seconds',
   'swx_pg_pool_connections',
+  'swx_pg_pool_wait_seconds',
   'process_cpu_seconds_total',
   'nodejs_eventloop_lag_seconds',
 ];
@@ -66,6 +67,8 @@ describe('/metrics with METRICS_TOKEN, on PostgreSQL', () => {
     const text = await response.text();
     for (const family of FAMILIES) expect(text, family).toContain(`# TYPE ${family} `);
     expect(text).toMatch(/^swx_pg_pool_connections\{state="in_use"\} \d+$/m);
+    // Every query and transaction of the node (its migrations at least) waited for a connection.
+    expect(sample(text, 'swx_pg_pool_wait_seconds_count')).toBeGreaterThan(0);
     expect(text).toMatch(/^swx_feed_staleness_seconds\{source="simulated"\} [\d.e+-]+$/m);
     expect(text).toMatch(/^swx_websocket_clients \d+$/m);
   });

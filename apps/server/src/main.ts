@@ -157,6 +157,13 @@ function stopOnSignals(running: {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  if (config.exitWithParent) {
+    // A parent that dies leaves this process to init (its parent id changes): nothing would stop it.
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void stop('parent gone');
+    }, 1000).unref();
+  }
 }
 
 function chainLine(opened: Platform['chain']): string {

@@ -8,6 +8,7 @@ import { openDatabase } from './db.ts';
 import { platformKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail.ts';
+import { pgPoolWaitSeconds } from './metrics.ts';
 import { migrate } from './migrate.ts';
 import type { Platform } from './module.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './ratelimit.ts';
@@ -37,7 +38,12 @@ export async function openPlatform(
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
     // With PGlite this takes the data folder's lock (or throws DataDirBusyError): one process only.
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role });
+    db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      role,
+      onPoolWait: (seconds) => pgPoolWaitSeconds.observe(seconds),
+    });
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   } catch (error) {

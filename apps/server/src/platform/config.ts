@@ -55,6 +55,12 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .optional(),
   JOBS: z.enum(['on', 'off']).default('on'),
+  /**
+   * on: the node stops (as on SIGTERM) when the process that started it is gone, e.g. a test run
+   * or a supervisor killed without its children. Off by default: under systemd or a container the
+   * parent is init from the start.
+   */
+  EXIT_WITH_PARENT: z.enum(['on', 'off']).default('off'),
   /** How often the wallet job reads the chain, sends approved withdrawals and follows sent ones. */
   WALLET_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SEED: z.enum(['on', 'off']).default('on'),
@@ -263,6 +269,8 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   nodeId: string;
   jobs: boolean;
+  /** Stop when the starting process is gone (EXIT_WITH_PARENT=on). */
+  exitWithParent: boolean;
   /** Milliseconds between the wallet job's passes. */
   walletPollMs: number;
   seed: boolean;
@@ -411,6 +419,7 @@ function configOf(
     logLevel: e.LOG_LEVEL,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     jobs: e.JOBS === 'on',
+    exitWithParent: e.EXIT_WITH_PARENT === 'on',
     walletPollMs: e.WALLET_POLL_MS,
     seed: e.SEED === 'on',
     feed: e.FEED === 'on',

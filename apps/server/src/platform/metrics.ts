@@ -37,6 +37,20 @@ export const ledgerBatchSize = new Histogram({
   registers: [registry],
 });
 
+export const ledgerBatchSeconds = new Histogram({
+  name: 'swx_ledger_batch_seconds',
+  help: 'Time to write one ledger batch: its transaction from begin to commit',
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
+export const pgPoolWaitSeconds = new Histogram({
+  name: 'swx_pg_pool_wait_seconds',
+  help: 'Time a query or transaction waited for a PostgreSQL pool connection',
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+  registers: [registry],
+});
+
 export const ledgerQueueDepth = new Gauge({
   name: 'swx_ledger_queue_depth',
   help: 'Ledger operations waiting for a batch',

@@ -17,6 +17,8 @@ const LEASE_MS = 3000;
 export class QuoteFeed {
   private timer: NodeJS.Timeout | null = null;
   private leader = false;
+  /** Redis was found unreachable (and has not been ready since): this node leads alone. */
+  private redisFailed = false;
   published = 0;
   private readonly market: MarketService;
   private readonly bus: EventBus;
@@ -68,9 +70,19 @@ export class QuoteFeed {
     this.timer = null;
   }
 
-  /** The lease in Redis; Redis unreachable: every node leads alone (its own clients' quotes, its own ticks). */
+  /**
+   * The lease in Redis; Redis unreachable: every node leads alone (its own clients' quotes, its own
+   * ticks). A node whose connection is still being made at its start does not lead until it knows:
+   * another node may hold the lease, and this node's batches would reach that node's clients too
+   * (the bus may already be connected). Unreachable is a failed connection or command, not one
+   * still being made (ioredis says `reconnecting` between attempts).
+   */
   private async lead(): Promise<boolean> {
-    if (this.redis?.status !== 'ready') return true;
+    if (!this.redis) return true;
+    const status = this.redis.status;
+    if (status === 'reconnecting' || status === 'end' || status === 'close') this.redisFailed = true;
+    if (status !== 'ready') return this.redisFailed;
+    this.redisFailed = false;
     try {
       const won = await this.redis.set(LEADER_KEY, this.nodeId, 'PX', LEASE_MS, 'NX');
       if (won === 'OK') return true;
@@ -81,6 +93,7 @@ export class QuoteFeed {
       return false;
     } catch (error) {
       this.logger?.warn({ err: error }, 'quote feed: leader lease check failed; leading alone');
+      this.redisFailed = true;
       return true;
     }
   }

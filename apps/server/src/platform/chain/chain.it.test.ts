@@ -125,7 +125,7 @@ describe('the embedded chain', () => {
     expect(await signer.sign({ ...transfer })).toEqual(signed);
     expect(await signer.sign({ ...transfer, amount: USDT(8n) })).not.toEqual(signed);
     expect(await chain.broadcast(signed.raw)).toBe(signed.hash);
-    expect(await chain.broadcast(signed.raw)).toBe(signed.hash);
+    expect(await mined(chain.broadcast(signed.raw))).toBe(signed.hash);
     const receipt = await chain.receipt(signed.hash);
     expect(receipt?.status).toBe('success');
     expect(await chain.nonce(signer.address)).toBe(nonce + 1);
@@ -144,7 +144,7 @@ describe('the embedded chain', () => {
     ]);
     // A native withdrawal too: the transfer is seen as native (log index -1).
     const eth = await signer.sign({ asset: 'ETH', to: other, amount: 12345n, nonce: nonce + 1 });
-    await chain.broadcast(eth.raw);
+    await mined(chain.broadcast(eth.raw));
     expect((await chain.receipt(eth.hash))?.status).toBe('success');
     expect(await chain.balanceOf(other, 'ETH')).toBe(12345n);
     // Refused before anything is signed.
@@ -262,7 +262,7 @@ describe('a real chain’s signer service', () => {
     const nonce = await opened.chain.nonce(DEV_ACCOUNTS.hotWallet.address);
     const transfer = { asset: 'USDT' as const, to: customer, amount: USDT(3n), nonce };
     const signed = await remote().sign(transfer);
-    expect(await opened.chain.broadcast(signed.raw)).toBe(signed.hash);
+    expect(await mined(opened.chain.broadcast(signed.raw))).toBe(signed.hash);
     expect((await opened.chain.receipt(signed.hash))?.status).toBe('success');
 
     lie = true;
