@@ -20,7 +20,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { BUDGET_BYTES, homeInitialJs } from './budget.mjs';
 import { bin, root } from './lib.mjs';
 
@@ -213,8 +213,55 @@ function vitest(name, label, project, env = {}, extra = []) {
     const files = report.testResults.length;
     if (report.numTotalTests === 0 && !extra.includes('--passWithNoTests'))
       return { ok: false, files, counts, note: `${name}: no test ran` };
+    if (counts.failed > 0) {
+      const failures = report.testResults.flatMap((file) =>
+        file.assertionResults
+          .filter((t) => t.status === 'failed')
+          .map(
+            (t) =>
+              `  ${relative(root, file.name)} › ${t.fullName}\n    ${String(t.failureMessages?.[0] ?? '')
+                .split('\n')
+                .slice(0, 6)
+                .join('\n    ')}`,
+          ),
+      );
+      return {
+        ok: false,
+        files,
+        counts,
+        note: `${name}: ${counts.failed} failed:\n${failures.slice(0, 15).join('\n')}`,
+      };
+    }
+    if (code !== 0)
+      return {
+        ok: false,
+        files,
+        counts,
+        note: `${name}: vitest exited ${code} with no failed test:\n${whyExited(label)}`,
+      };
     return { ok: code === 0 && counts.failed === 0, files, counts };
   });
+}
+
+/**
+ * What made vitest exit non-zero when no test failed (an unhandled error, a worker that died, a
+ * file that did not load): the lines of its log around the words it uses for them, at most 60,
+ * so the end of the run's output (all a CI page may keep) says it.
+ */
+function whyExited(label) {
+  const logPath = join(reports, `${label}.log`);
+  if (!existsSync(logPath)) return '(no log)';
+  const lines = readFileSync(logPath, 'utf8').split('\n');
+  const unhandled = lines.findIndex((line) => /Unhandled (Error|Rejection)/.test(line));
+  if (unhandled >= 0) return lines.slice(unhandled, unhandled + 60).join('\n');
+  const marks = /Unhandled|Error:|error:|Worker exited|Failed to|Timeout|timed out|ECONNREFUSED|⎯⎯/;
+  const picked = new Set();
+  lines.forEach((line, i) => {
+    if (marks.test(line))
+      for (let j = Math.max(0, i - 2); j <= Math.min(lines.length - 1, i + 6); j++) picked.add(j);
+  });
+  const out = [...picked].sort((a, b) => a - b).map((i) => lines[i]);
+  return (out.length ? out : lines.slice(-30)).slice(0, 60).join('\n');
 }
 
 function command(name, label, cmd, args, fix) {
@@ -276,7 +323,11 @@ function summary() {
     );
   console.log(`  ${'  total'.padEnd(30)} ${seconds.toFixed(1).padStart(7)} s`);
   const failedStages = results.filter((r) => !r.ok).map((r) => r.stage);
-  if (failedStages.length) console.log(`\n✗ failed: ${failedStages.join(', ')}`);
+  if (failedStages.length) {
+    // Why each failed, again at the end: a CI page may keep only the last lines of the output.
+    for (const r of results.filter((x) => !x.ok && x.note)) console.log(`\n✗ ${r.stage}:\n${r.note}`);
+    console.log(`\n✗ failed: ${failedStages.join(', ')}`);
+  }
   console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return failedStages.length === 0;
 }

@@ -6,7 +6,12 @@ import { readAllNotices } from '../support/accounts.ts';
 import { btcPagePath, type Layout, screenshotTo, settled, watchErrors } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { SwapPage } from '../support/pages/index.ts';
-import { KeyboardUser, PassPagesByKeyboard, TradingByKeyboard } from '../support/pages/keyboard.ts';
+import {
+  type FocusState,
+  KeyboardUser,
+  PassPagesByKeyboard,
+  TradingByKeyboard,
+} from '../support/pages/keyboard.ts';
 import { ShellReads } from '../support/pages/shell-reads.ts';
 
 /**
@@ -311,10 +316,15 @@ describe('focus not hidden (WCAG 2.4.11)', () => {
             await user.press(key);
             const now = await user.focus();
             if (now.tag === 'BODY') continue;
-            if (!now.inView || !now.uncovered)
+            if (!now.inView || !now.uncovered) {
+              // Said with where it was, and where it is two frames later (still hidden, or moved).
+              const later = await user.focusAfterFrames();
+              const state = (f: FocusState) =>
+                f.inView ? (f.uncovered ? 'seen' : 'covered') : 'out of view';
               hidden.push(
-                `${start} ${key} #${i}: ${now.tag} "${now.name}" ${now.inView ? 'covered' : 'out of view'}`,
+                `${start} ${key} #${i}: ${now.tag} "${now.name}" ${state(now)} (${now.where}); two frames later ${state(later)} (${later.where})`,
               );
+            }
           }
         }
       }

@@ -270,7 +270,7 @@ describe('mobile shell', () => {
 
 describe('installable, and offline', () => {
   it('opens offline on the cached shell with the offline message in the reader’s language; API answers are never cached', async () => {
-    const { page, context } = await app.open('mobile', { language: 'ar' });
+    const { page, context } = await app.open('mobile', { language: 'ar', serviceWorker: true });
     await page.goto('/market');
     await page.locator('h1').first().waitFor();
     expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');

@@ -46,17 +46,23 @@ export type Layout = 'desktop' | 'mobile';
 
 /**
  * A browser context at the desktop viewport (1366×900, or `width`) or an iPhone's 390×844, in the
- * browser locale `locale` (en-US by default).
+ * browser locale `locale` (en-US by default); the app's service worker allowed unless `block`ed.
  */
 export async function newContext(
   browser: Browser,
   layout: Layout,
   baseURL: string,
-  options: { locale?: string; width?: number } = {},
+  options: { locale?: string; width?: number; serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<BrowserContext> {
   const locale = options.locale ?? 'en-US';
+  const serviceWorkers = options.serviceWorkers ?? 'allow';
   const context = await (layout === 'desktop'
-    ? browser.newContext({ baseURL, viewport: { width: options.width ?? 1366, height: 900 }, locale })
+    ? browser.newContext({
+        baseURL,
+        viewport: { width: options.width ?? 1366, height: 900 },
+        locale,
+        serviceWorkers,
+      })
     : browser.newContext({
         baseURL,
         viewport: { width: 390, height: 844 },
@@ -64,6 +70,7 @@ export async function newContext(
         isMobile: true,
         hasTouch: true,
         locale,
+        serviceWorkers,
       }));
   context.on('page', watchInFlight);
   return context;
@@ -183,6 +190,32 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     ),
     label,
   ).toBeLessThanOrEqual(0);
+}
+
+/**
+ * Runs a step of a test; when it fails, its error says what the page showed instead (its address
+ * and its text, cut at 1,500 characters): a step that timed out in a full run names its cause.
+ */
+export async function explained<T>(
+  page: Page,
+  step: () => Promise<T>,
+  also?: () => Promise<string>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    // One line each, so the run's closing summary keeps them.
+    const line = (text: string) => text.replace(/\s*\n\s*/g, ' | ').slice(0, 1500);
+    const unread = (reason: Error) => `(not read: ${reason.message})`;
+    const shown = await page.locator('body').innerText({ timeout: 5_000 }).catch(unread);
+    const more = also ? `\n${line(await also().catch(unread))}` : '';
+    const failed = error as Error;
+    const said = failed.message;
+    failed.message = `${said}${more}\nthe page (${page.url()}) showed: ${line(shown)}`;
+    // The report prints the stack, whose head may already hold the message as it was.
+    if (failed.stack?.includes(said)) failed.stack = failed.stack.replace(said, failed.message);
+    throw failed;
+  }
 }
 
 /** A full-page screenshot to look at, when SCREENSHOT_DIR names a folder; nothing otherwise. */

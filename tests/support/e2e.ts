@@ -13,7 +13,7 @@ import { authenticatorCode } from './totp.ts';
 /**
  * The shared fixtures of the browser tests. `useApp()` at the top of a file starts, for the whole
  * file, a real server (its mail going to an SMTP receiver in the test, and with `staff`, a staff
- * account the operator created by the CLI before the start) and Chromium, and stops them after.
+ * account the operator created by the CLI once it started) and Chromium, and stops them after.
  * What a test then asks of it:
  *
  *   const app = useApp();
@@ -96,6 +96,11 @@ export type OpenOptions = {
   width?: number;
   /** The address of another server than the file's (one a test started for itself). */
   baseUrl?: string;
+  /**
+   * Let the app register its service worker (public/sw.js): only the tests of the worker itself
+   * need it. Every fresh context would install it anew, a quarter of a page load's work in Chromium.
+   */
+  serviceWorker?: boolean;
 };
 
 export type Opened = { page: Page; errors: string[]; context: BrowserContext };
@@ -104,9 +109,9 @@ export type App = {
   readonly server: RunningServer;
   readonly inbox: Inbox;
   readonly browser: Browser;
-  /** The staff account created before the start (with `useApp({ staff })`). */
+  /** The staff account the operator created (with `useApp({ staff })`). */
   readonly staff: StaffAccount;
-  /** Another staff account created before the start (with `useApp({ moreStaff })`), by email. */
+  /** Another staff account the operator created (with `useApp({ moreStaff })`), by email. */
   staffAccount(email: string): StaffAccount;
   /** A page in a fresh browser context, at the desktop (1366×900) or an iPhone's 390×844 viewport. */
   open(layout: Layout, options?: OpenOptions): Promise<Opened>;
@@ -127,9 +132,9 @@ export type App = {
 export type AppOptions = {
   /** Server settings, or a function that prepares what the server needs first and answers them. */
   env?: Record<string, string> | (() => Promise<Record<string, string>>);
-  /** A staff account created by the CLI before the server starts. */
+  /** A staff account created by the CLI on the started server. */
   staff?: { email: string; role: StaffRoleName };
-  /** More staff accounts created by the CLI before the start (e.g. an admin beside finance). */
+  /** More staff accounts created by the CLI (e.g. an admin beside finance). */
   moreStaff?: { email: string; role: StaffRoleName }[];
   /** Runs after the server and Chromium stopped (e.g. to stop what `env` started). */
   after?: () => Promise<void>;
@@ -224,8 +229,8 @@ type Started = {
 };
 
 /**
- * Starts the file's server (its `after` runs once it stopped), then Chromium, with the staff
- * accounts made before the start; stopped in the reverse order. Answers what started, once it has.
+ * Starts the file's server (its `after` runs once it stopped) with its staff accounts, then
+ * Chromium; stopped in the reverse order. Answers what started, once it has.
  */
 function startedForTheFile(options: AppOptions): () => Started {
   let started: Started | undefined;
@@ -273,6 +278,7 @@ async function seededContext(
   const context = await newContext(browser, layout, baseUrl, {
     ...(given.locale ? { locale: given.locale } : {}),
     ...(given.width ? { width: given.width } : {}),
+    serviceWorkers: given.serviceWorker ? 'allow' : 'block',
   });
   await context.addInitScript(
     ({ welcome, language }) => {

@@ -75,6 +75,9 @@ function serverEnv(env: Record<string, string>, dataDir: string): NodeJS.Process
     // Every customer of a test file comes from the one loopback address, so the per-address API
     // allowance (600 a minute) is raised here; api.test.ts tests the allowance with its own value.
     API_RATE_LIMIT: '20000',
+    // A test run killed midway leaves no server behind (it would share Redis and PostgreSQL with
+    // the next run's servers).
+    EXIT_WITH_PARENT: 'on',
     // No chain unless the test names one (CHAIN, CHAIN_DEV_RPC_URL, …): hundreds of server starts
     // would otherwise each start an anvil. tests/support/chain.ts starts one to share.
     ...(Object.keys(env).some((name) => name.startsWith('CHAIN') || name.startsWith('EVM_'))

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { StaffInfo } from '@swx/contract';
 import { staffApi } from './api.ts';
@@ -21,14 +21,52 @@ export function createStaffByCli(
   env: Record<string, string> = {},
 ): string {
   if (!env.DATABASE_URL) withMigratedPglite(dataDir);
-  const result = spawnSync(
-    process.execPath,
-    [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'staff:create', '--email', email, '--role', role],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' },
-  );
-  const password = /One-time password: (\S+)/.exec(result.stdout)?.[1];
-  if (result.status !== 0 || !password)
-    throw new Error(`staff:create failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(process.execPath, staffCreateArgs(email, role), {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+  });
+  return oneTimePassword(result.status, result.stdout, result.stderr);
+}
+
+/**
+ * `staff:create` on the folder of a running server: the command goes through the server's control
+ * socket and runs inside it (under a second, where a command that opens the folder itself starts
+ * the whole platform first). It runs beside the test, never blocking it (the server may mail the
+ * test's own SMTP receiver meanwhile). Answers the one-time password it printed.
+ */
+export function createStaffOnServer(
+  dataDir: string,
+  email: string,
+  role: StaffRoleName,
+  /** The server's database when it is not the data folder's (DATABASE_URL): the command runs here then. */
+  env: Record<string, string> = {},
+): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile(
+      process.execPath,
+      staffCreateArgs(email, role),
+      { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        try {
+          done(
+            oneTimePassword(error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr),
+          );
+        } catch (failed) {
+          fail(failed);
+        }
+      },
+    );
+  });
+}
+
+function staffCreateArgs(email: string, role: StaffRoleName): string[] {
+  return [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'staff:create', '--email', email, '--role', role];
+}
+
+function oneTimePassword(status: number | null, stdout: string, stderr: string): string {
+  const password = /One-time password: (\S+)/.exec(stdout)?.[1];
+  if (status !== 0 || !password) throw new Error(`staff:create failed (${status}):\n${stdout}\n${stderr}`);
   return password;
 }
 

@@ -13,6 +13,8 @@ export type FocusState = {
   uncovered: boolean;
   /** Some part of it lies inside the viewport. */
   inView: boolean;
+  /** Where it was, in viewport pixels, and the page's scroll and viewport height: for a failure's message. */
+  where: string;
 };
 
 /**
@@ -40,7 +42,7 @@ export class KeyboardUser {
     return this.page.evaluate(() => {
       const element = document.activeElement as HTMLElement | null;
       if (!element || element === document.body)
-        return { tag: 'BODY', name: '', ringShown: false, uncovered: false, inView: false };
+        return { tag: 'BODY', name: '', ringShown: false, uncovered: false, inView: false, where: '' };
       const labelled = element.getAttribute('aria-label');
       const label = (element as HTMLInputElement).labels?.[0]?.textContent;
       // The text a screen reader reads: without what is aria-hidden.
@@ -68,7 +70,9 @@ export class KeyboardUser {
         const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
         return at !== null && (at === element || element.contains(at));
       });
-      return { tag: element.tagName, name, ringShown, uncovered, inView };
+      const box = element.getBoundingClientRect();
+      const where = `top ${Math.round(box.top)} bottom ${Math.round(box.bottom)} of ${window.innerHeight}, scrollY ${Math.round(window.scrollY)}`;
+      return { tag: element.tagName, name, ringShown, uncovered, inView, where };
     });
   }
 
@@ -84,6 +88,14 @@ export class KeyboardUser {
       if (matches(now.name)) return now;
     }
     throw new Error(`Tab never reached ${String(name)}; focus is on ${JSON.stringify(await this.focus())}`);
+  }
+
+  /** The focused element once two more frames are drawn (what the customer sees after a layout change). */
+  async focusAfterFrames(): Promise<FocusState> {
+    await this.page.evaluate(
+      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+    );
+    return this.focus();
   }
 
   /** Waits until focus is on an element so named, then checks it is seen: ring drawn, nothing over it. */

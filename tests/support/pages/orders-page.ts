@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { explained } from '../browser.ts';
 import { figure, figureValue } from './figures.ts';
 import { PageModel } from './page-model.ts';
 
@@ -23,7 +24,11 @@ export class OrdersPage extends PageModel {
 
   /** Opens the stops dialog of a row; answers the dialog. */
   async editStops(row: Locator): Promise<Locator> {
-    await row.getByRole('button', { name: /Edit SL\/TP/ }).click();
+    await explained(
+      this.page,
+      () => row.getByRole('button', { name: /Edit SL\/TP/ }).click(),
+      async () => `the row: ${(await row.count()) > 0 ? await row.innerText() : '(no such row)'}`,
+    );
     return this.page.getByTestId('edit-dialog');
   }
 

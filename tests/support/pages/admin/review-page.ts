@@ -1,3 +1,4 @@
+import { explained } from '../../browser.ts';
 import { BackOffice } from './back-office.ts';
 
 /** An item's page of the staff review queue (any kind): its claim, then approve or reject. */
@@ -9,7 +10,7 @@ export class ReviewPage extends BackOffice {
   /** Claims the item (the review queue's lease) and waits until the page shows the claim. */
   async claim(): Promise<void> {
     await this.page.getByRole('button', { name: 'Claim', exact: true }).click();
-    await this.page.getByText(/^Claimed until /).waitFor();
+    await explained(this.page, () => this.page.getByText(/^Claimed until /).waitFor());
   }
 
   /** Approves the claimed item. */
