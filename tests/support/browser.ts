@@ -123,6 +123,11 @@ export async function settled(page: Page): Promise<void> {
     if (busy()) quietSince = 0;
     else if (!quietSince) quietSince = Date.now();
   }
+  await twoFrames(page);
+}
+
+/** Resolves once the page has drawn two more frames (what a customer sees after a layout change). */
+export async function twoFrames(page: Page): Promise<void> {
   await page.evaluate(
     () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
   );

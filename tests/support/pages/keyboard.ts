@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { twoFrames } from '../browser.ts';
 
 /** Where keyboard focus is, as a keyboard and screen-reader customer meets it. */
 export type FocusState = {
@@ -92,9 +93,7 @@ export class KeyboardUser {
 
   /** The focused element once two more frames are drawn (what the customer sees after a layout change). */
   async focusAfterFrames(): Promise<FocusState> {
-    await this.page.evaluate(
-      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
-    );
+    await twoFrames(this.page);
     return this.focus();
   }
 
