@@ -32,6 +32,9 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
           exclude: ['**/*.db.test.ts', '**/*.it.test.ts', '**/node_modules/**'],
           maxWorkers: WORKERS,
+          // Files share their worker's modules (TEST_ISOLATE=1: a fresh module graph per file): the
+          // contract, the web helpers and i18n are evaluated once per worker, not once per file.
+          isolate: process.env.TEST_ISOLATE === '1',
           // Budgets that hold on a busy two-core machine; the CPU-heavy tests name larger ones.
           testTimeout: 20_000,
         },
