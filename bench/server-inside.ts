@@ -62,12 +62,17 @@ export function inside(before: Sample, after: Sample, route: string): string {
     return `${kind} ${n} (${ms.toFixed(0)} ms)`;
   };
   const lag = (key: string) => `${((after.get(key) ?? 0) * 1000).toFixed(1)} ms`;
+  // The jobs this node ran in the interval (a minutely job's timer fires a minute after the start).
+  const jobs = [...after.keys()]
+    .filter((k) => k.startsWith('swx_job_runs_total{') && delta(before, after, k) > 0)
+    .map((k) => `${/job="([^"]+)"/.exec(k)?.[1] ?? k} ${delta(before, after, k)}`);
   return [
     `handler p50 ${quantileBound(before, after, h, handler, 0.5)}, p99 ${quantileBound(before, after, h, handler, 0.99)}`,
     `ledger batches ${batches} (mean ${(operations / Math.max(1, batches)).toFixed(1)} operations; commit p50 ${quantileBound(before, after, 'swx_ledger_batch_seconds', '', 0.5)}, p99 ${quantileBound(before, after, 'swx_ledger_batch_seconds', '', 0.99)})`,
     `pool wait p50 ${quantileBound(before, after, 'swx_pg_pool_wait_seconds', '', 0.5)}, p99 ${quantileBound(before, after, 'swx_pg_pool_wait_seconds', '', 0.99)}, max ${quantileBound(before, after, 'swx_pg_pool_wait_seconds', '', 1)}`,
     `GC ${gc('minor')}, ${gc('major')}, ${gc('incremental')}`,
     `event loop delay p99 ${lag('nodejs_eventloop_lag_p99_seconds')}, max ${lag('nodejs_eventloop_lag_max_seconds')}`,
+    `jobs run ${jobs.length > 0 ? jobs.join(', ') : 'none'}`,
   ].join('; ');
 }
 
