@@ -278,7 +278,7 @@ describe('smart trading', () => {
     // is a function of the time, so how long a trend strategy waits for its first signal depends on
     // the day the test runs: from 2026-11-30 12:00 UTC the first crossing came 128 hours later
     // (at most 5.3 days over the two weeks after it), so the clock may move up to 14 days.
-    for (let hours = 0; detail.trades.length === 0 && hours < 14 * 24; hours += 6) {
+    for (let hours = 0; detail.trades.length === 0 && hours < 14 * 24; hours += 3) {
       await advanceClock(app.server, '3h');
       detail = await me.ok('smartPlan', { id: planId });
     }
