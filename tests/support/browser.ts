@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
+import { countContext, timed } from './profile.ts';
 import { listedCryptoId } from './server.ts';
 
 /** Debian's Chromium, launched with the flags this machine needs (no network beyond loopback). */
@@ -20,6 +21,9 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-quic',
+      // The pages of one site in a context share a renderer process: a test's page opened beside
+      // the pooled context's parked page (support/context-pool.ts) starts no process of its own.
+      '--process-per-site',
       ...(process.env.CHROMIUM_EXTRA_FLAGS?.split(' ').filter(Boolean) ?? []),
     ],
   });
@@ -73,6 +77,7 @@ export async function newContext(
         serviceWorkers,
       }));
   context.on('page', watchInFlight);
+  countContext();
   return context;
 }
 
@@ -105,7 +110,11 @@ const HELD_MS = 10_000;
  * for 500 ms of silence after a navigation and answers at once after the first (the screens a test
  * opens by clicking were not awaited); this asks for what the screen needs, on every call.
  */
-export async function settled(page: Page): Promise<void> {
+export function settled(page: Page): Promise<void> {
+  return timed('settled', () => settledNow(page));
+}
+
+async function settledNow(page: Page): Promise<void> {
   const pending = inFlight.get(page);
   if (!pending) {
     await page.waitForLoadState('networkidle');
@@ -159,7 +168,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
 /** Runs axe-core in the page (WCAG 2.x A and AA rules) and returns serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+export function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return timed('axe', () => violationsNow(page));
+}
+
+async function violationsNow(page: Page): Promise<AxeViolation[]> {
   // Once per document: after a move inside the app the page still has it (about 0.2-0.4 s a parse).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {

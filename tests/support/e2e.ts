@@ -3,8 +3,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
-import { btcPagePath, type Layout, newContext, watchErrors, workerBrowser } from './browser.ts';
+import { btcPagePath, type Layout, watchErrors, workerBrowser } from './browser.ts';
+import { ContextPool } from './context-pool.ts';
 import { type StartedServer, useServer } from './integration.ts';
+import { profileTheFile } from './profile.ts';
 import type { RunningServer } from './server.ts';
 import type { Inbox } from './smtp.ts';
 import { enrolStaffByApi, STAFF_PASSWORD, type StaffRoleName } from './staff.ts';
@@ -166,7 +168,11 @@ function awaitTheApp(page: Page): void {
 
 /** One server and Chromium for a test file, started before its tests and stopped after them. */
 export function useApp(options: AppOptions = {}): App {
+  profileTheFile();
   const running = startedForTheFile(options);
+  const pool = new ContextPool(() => running().browser);
+  // After the file's contexts went back (hooks after run last-registered first), before the server stops.
+  afterAll(() => pool.closeAll());
   const track = closedWithTheirTest();
   let btcPage: string | undefined;
 
@@ -191,8 +197,8 @@ export function useApp(options: AppOptions = {}): App {
       return account;
     },
     async open(layout, given = {}) {
-      const { server: s, browser: b } = running();
-      const context = await seededContext(b, layout, given.baseUrl ?? s.baseUrl, given);
+      const { server: s } = running();
+      const context = await seededContext(pool, layout, given.baseUrl ?? s.baseUrl, given);
       track(context);
       const page = await context.newPage();
       awaitTheApp(page);
@@ -270,16 +276,21 @@ function startedForTheFile(options: AppOptions): () => Started {
 
 /** A fresh browser context at `baseUrl`, seeded as `given` says (language, sessions, quiet quotes). */
 async function seededContext(
-  browser: Browser,
+  pool: ContextPool,
   layout: Layout,
   baseUrl: string,
   given: OpenOptions,
 ): Promise<BrowserContext> {
-  const context = await newContext(browser, layout, baseUrl, {
-    ...(given.locale ? { locale: given.locale } : {}),
-    ...(given.width ? { width: given.width } : {}),
-    serviceWorkers: given.serviceWorker ? 'allow' : 'block',
-  });
+  const context = await pool.take(
+    {
+      layout,
+      baseURL: baseUrl,
+      locale: given.locale ?? 'en-US',
+      ...(given.width ? { width: given.width } : {}),
+      quiet: given.quiet ?? false,
+    },
+    given.serviceWorker ? 'allow' : 'block',
+  );
   await context.addInitScript(
     ({ welcome, language }) => {
       if (!welcome) sessionStorage.setItem('welcomeShown', '1');
@@ -304,7 +315,6 @@ async function seededContext(
       sessionStorage.setItem('staffToken', session.token);
       sessionStorage.setItem('staffInfo', JSON.stringify(session.staff));
     }, given.staff);
-  if (given.quiet) await context.routeWebSocket(/\/message/, () => undefined);
   return context;
 }
 
