@@ -7,10 +7,10 @@
 // - a new page in a kept context with no parked page (a renderer process of its own);
 // - the same page navigated again (the floor: no page made at all).
 // Usage: node bench/browser-context.ts [pages per way, default 8]
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launchBrowser, newContext } from '../tests/support/browser.ts';
 import { ContextPool } from '../tests/support/context-pool.ts';
+import { processes, TICK } from '../tests/support/profile.ts';
 import { startServer } from '../tests/support/server.ts';
 
 const N = Number(process.argv[2] ?? 8);
@@ -18,18 +18,8 @@ const N = Number(process.argv[2] ?? 8);
 /** CPU seconds of every Chromium process, with what the exited ones left in their parents' counts. */
 function chromiumSeconds(): number {
   let ticks = 0;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('chrom')) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100;
+  for (const p of processes().values()) if (p.command.includes('chrom')) ticks += p.ticks;
+  return ticks / TICK;
 }
 
 const server = await startServer({});

@@ -36,11 +36,12 @@ export async function timed<T>(what: 'axe' | 'settled', work: () => Promise<T>):
   }
 }
 
-const TICK = 100; // USER_HZ on Linux
+export const TICK = 100; // USER_HZ on Linux
 
 type Proc = { pid: number; ppid: number; ticks: number; own: number; command: string };
 
-function processes(): Map<number, Proc> {
+/** Every process's CPU ticks (its own, and with what its exited children left), parent and command line. */
+export function processes(): Map<number, Proc> {
   const all = new Map<number, Proc>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
