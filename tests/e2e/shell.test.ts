@@ -37,7 +37,9 @@ const ROUTES: readonly [string, string][] = [
   ['/api/loginCallback/google', 'Signing you in'],
 ];
 
-const app = useApp();
+// The README's quick start: the server on its data folder's PGlite (the other files' servers run on
+// PostgreSQL databases copied from the migrated template).
+const app = useApp({ database: 'pglite' });
 
 /** The table in parts of eight routes, each a test with its own time budget (a full load per route). */
 const PARTS = Array.from({ length: Math.ceil(ROUTES.length / 8) }, (_, i) => ({

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPostgresDatabase } from '../support/db.ts';
 import { ROOT, type RunningServer, runCli, startServer } from '../support/server.ts';
 import { createStaffByCli, enrolStaffByApi } from '../support/staff.ts';
 
@@ -111,5 +112,63 @@ describe('operator commands with no server running', { timeout: SLOW }, () => {
       holder.kill();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('operator commands beside a server on PostgreSQL', { timeout: SLOW }, () => {
+  let server: RunningServer;
+  let database: Awaited<ReturnType<typeof newPostgresDatabase>>;
+  let other: Awaited<ReturnType<typeof newPostgresDatabase>>;
+
+  beforeAll(async () => {
+    [database, other] = await Promise.all([newPostgresDatabase(), newPostgresDatabase()]);
+    server = await startServer(
+      { DATABASE_URL: database.url, FEED: 'off', SWX_CLOCK: 'movable' },
+      { startTimeoutMs: SLOW / 2 },
+    );
+  }, SLOW);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+    await other?.drop();
+  });
+
+  it('runs in the server holding the folder: the movable clock, which lives only there, moves', () => {
+    const before = Date.now();
+    const moved = cli(server, 'clock:advance', '--by', '2d');
+    expect(moved.stderr).toBe('');
+    expect(moved.status).toBe(0);
+    const at = Date.parse(/The clock reads (\S+)\./.exec(moved.stdout)?.[1] ?? '');
+    expect(at - before).toBeGreaterThanOrEqual(2 * 86_400_000);
+    // staff:create in the server: the server has the account at once.
+    const created = cli(server, 'staff:create', '--email', 'pg@swx.test', '--role', 'support');
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/One-time password: \S+/);
+    expect(statSync(join(server.dataDir, 'control.sock')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a command for another database runs where it was typed, and one naming none is told which', () => {
+    // Another database than the server's: the command opens it itself. The account the server
+    // already has (above) is new there.
+    const elsewhere = cli(
+      { operatorEnv: { DATA_DIR: server.dataDir, DATABASE_URL: other.url } },
+      'staff:create',
+      '--email',
+      'pg@swx.test',
+      '--role',
+      'support',
+    );
+    expect(elsewhere.stderr).toBe('');
+    expect(elsewhere.status).toBe(0);
+    const again = cli(server, 'staff:create', '--email', 'pg@swx.test', '--role', 'support');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('A staff account for pg@swx.test exists already.');
+    // No DATABASE_URL: the folder's own database, which the server on PostgreSQL does not use.
+    const none = cli(server.dataDir, 'reconcile');
+    expect(none.status).toBe(3);
+    expect(none.stderr).toContain(
+      `runs on the database 127.0.0.1:5432/${new URL(database.url).pathname.slice(1)}`,
+    );
+    expect(none.stdout).toBe('');
   });
 });

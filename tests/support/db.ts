@@ -31,22 +31,39 @@ export async function openTestDatabase(
     if (migrated && !dump) await migrate(db);
     return { db, url: null, close: () => db.close() };
   }
+  const created = await newPostgresDatabase({ migrated });
+  const db = await openPostgres(created.url);
+  if (migrated && !created.fromTemplate) await migrate(db);
+  return {
+    db,
+    url: created.url,
+    async close() {
+      await db.close();
+      await created.drop();
+    },
+  };
+}
+
+/**
+ * A new PostgreSQL database on the test server (TEST_DATABASE_URL), copied from the suite's migrated
+ * template when there is one (`fromTemplate`; else empty), and how to drop it.
+ */
+export async function newPostgresDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; fromTemplate: boolean; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `swx_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  const template = migrated && (await hasPostgresTemplate(admin));
-  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${POSTGRES_TEMPLATE}` : ''}`);
+  const fromTemplate = (options.migrated ?? true) && (await hasPostgresTemplate(admin));
+  await admin.query(`CREATE DATABASE ${name}${fromTemplate ? ` TEMPLATE ${POSTGRES_TEMPLATE}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString());
-  if (migrated && !template) await migrate(db);
   return {
-    db,
     url: url.toString(),
-    async close() {
-      await db.close();
+    fromTemplate,
+    async drop() {
       const cleaner = new pg.Client({ connectionString: adminUrl });
       await cleaner.connect();
       await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

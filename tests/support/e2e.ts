@@ -5,7 +5,7 @@ import { readAllNotices, registerByApi, type Session } from './accounts.ts';
 import { staffApi } from './api.ts';
 import { btcPagePath, type Layout, watchErrors, workerBrowser } from './browser.ts';
 import { ContextPool } from './context-pool.ts';
-import { type StartedServer, useServer } from './integration.ts';
+import { type ServerDatabase, type StartedServer, useServer } from './integration.ts';
 import { profileTheFile } from './profile.ts';
 import type { RunningServer } from './server.ts';
 import type { Inbox } from './smtp.ts';
@@ -142,6 +142,8 @@ export type AppOptions = {
   after?: () => Promise<void>;
   /** The limit of the start (a server start is slow on a busy machine). */
   timeout?: number;
+  /** The server's database when `env` names none (support/integration.ts ServerDatabase). */
+  database?: ServerDatabase;
 };
 
 /**
@@ -248,6 +250,7 @@ function startedForTheFile(options: AppOptions): () => Started {
         ? { staff: [...(options.staff ? [options.staff] : []), ...(options.moreStaff ?? [])] }
         : {}),
       ...(options.after ? { after: options.after } : {}),
+      ...(options.database ? { database: options.database } : {}),
       timeout: options.timeout ?? 180_000,
     },
     (s) => {

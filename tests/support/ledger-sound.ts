@@ -27,10 +27,10 @@ export type LedgerParts = {
  */
 export async function expectLedgerSound(target: LedgerParts | RunningServer): Promise<void> {
   if ('dataDir' in target) {
-    const reconcile = runCli(target.dataDir, 'reconcile');
+    const reconcile = runCli(target, 'reconcile');
     expect(reconcile.stdout + reconcile.stderr, 'reconcile').toContain('every balance matches its postings');
     expect(reconcile.status, 'reconcile').toBe(0);
-    const verify = runCli(target.dataDir, 'audit:verify');
+    const verify = runCli(target, 'audit:verify');
     expect(verify.stdout + verify.stderr, 'audit:verify').toMatch(/^Audit chain intact: \d+ rows\./m);
     expect(verify.status, 'audit:verify').toBe(0);
     return;

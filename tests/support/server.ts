@@ -14,6 +14,8 @@ export type RunningServer = {
   baseUrl: string;
   port: number;
   dataDir: string;
+  /** What an operator command names to reach this server: DATA_DIR, and DATABASE_URL when it has one. */
+  operatorEnv: Record<string, string>;
   process: ChildProcess;
   output: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
@@ -53,6 +55,7 @@ export async function startServer(
     baseUrl,
     port,
     dataDir,
+    operatorEnv: { DATA_DIR: dataDir, ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}) },
     process: child,
     output: () => output,
     async stop(signal = 'SIGTERM') {
@@ -164,16 +167,18 @@ export async function listedCryptoId(baseUrl: string, code: string): Promise<num
 }
 
 /**
- * Runs an operator command (`cli.ts <args>`) against a data folder, as the operator does: while a
- * server runs on the folder, the command runs inside it through its control socket.
+ * Runs an operator command (`cli.ts <args>`) against a data folder, or the server running on one
+ * (its folder and database), as the operator does: while a server holds the folder, the command
+ * runs inside it through its control socket.
  */
 export function runCli(
-  dataDir: string,
+  target: string | Pick<RunningServer, 'operatorEnv'>,
   ...args: string[]
 ): { status: number | null; stdout: string; stderr: string } {
+  const operatorEnv = typeof target === 'string' ? { DATA_DIR: target } : target.operatorEnv;
   const result = spawnSync(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...operatorEnv, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -191,7 +196,7 @@ export async function advanceClock(server: RunningServer, by: string): Promise<n
     execFile(
       process.execPath,
       [join(ROOT, 'apps', 'server', 'src', 'cli.ts'), 'clock:advance', '--by', by],
-      { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+      { cwd: ROOT, env: { ...process.env, ...server.operatorEnv, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
       (error, stdout, stderr) =>
         done({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );

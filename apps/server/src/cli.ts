@@ -1,16 +1,16 @@
 import type { OperatorCommand } from './commands.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
-import { type OperatorIo, sendControl } from './platform/control.ts';
+import { databaseIdentity, type OperatorIo, sendControl } from './platform/control.ts';
 import { DataDirBusyError, lockHolder } from './platform/datalock.ts';
 
 /**
  * Operator commands (commands.ts lists them) against the configured database:
  * - outbox, sms-outbox only read files of DATA_DIR: run here, always.
- * - With DATABASE_URL (PostgreSQL), the server and this process may both connect: run here.
- * - With the embedded PGlite in DATA_DIR, which one process at a time may open: when a server owns
- *   the folder, the command is sent through its control socket (DATA_DIR/control.sock) and runs
- *   inside the server; otherwise this process takes the folder's lock and runs it itself. It never
- *   opens a folder another live process holds.
+ * - A server that holds DATA_DIR on the same database takes the command through its control
+ *   socket (DATA_DIR/control.sock) and runs it inside (a sandbox server's movable clock lives there).
+ * - Otherwise, with DATABASE_URL (PostgreSQL), the server and this process may both connect: run here.
+ * - With the embedded PGlite in DATA_DIR, which one process at a time may open, this process takes
+ *   the folder's lock and runs it itself. It never opens a folder another live process holds.
  * A command a server takes needs none of the platform here: what runs it here (the commands, the
  * services, the database) is imported only when it does, so the command answers in a fraction of
  * the time (the server parses it and says its usage).
@@ -25,6 +25,17 @@ const FILES_ONLY = new Set(['outbox', 'sms-outbox']);
 
 /** How long to wait for a server that holds the folder but does not answer yet (it is starting). */
 const WAIT_FOR_SERVER_MS = 30_000;
+
+const database = (config: ReturnType<typeof loadConfig>) => databaseIdentity(config.databaseUrl);
+
+/** The server holding the folder runs on PostgreSQL while this command names none: said, not guessed. */
+function onAnotherDatabase(dataDir: string, database: string): number {
+  console.error(
+    `The server on ${dataDir} runs on the database ${database}, not on the folder's own: run the command with ` +
+      'the DATABASE_URL the server was started with.',
+  );
+  return 3;
+}
 
 async function runHere(command: OperatorCommand, config: ReturnType<typeof loadConfig>): Promise<number> {
   const [{ openPlatform }, { createServices }, { runOperatorCommand }] = await Promise.all([
@@ -59,8 +70,8 @@ async function chainSend(
   const { runChainSend } = await import('./commands.ts');
   if (config.chain.kind === 'external' || config.chain.kind === 'off')
     return runChainSend(command, null, config, io);
-  const viaServer = await sendControl(config.dataDir, 'chain:send', args, io);
-  if (viaServer !== null) return viaServer;
+  const viaServer = await sendControl(config.dataDir, database(config), 'chain:send', args, io);
+  if (typeof viaServer === 'number') return viaServer;
   if (config.chain.kind === 'embedded') {
     console.error(
       `No server is running on ${config.dataDir}: the embedded chain runs inside the server. Start it ` +
@@ -92,9 +103,10 @@ async function cli(name: string | undefined, args: string[]): Promise<number> {
     throw error;
   }
   // A server owning the folder takes the command (and says its usage when it is wrong).
-  if (!config.databaseUrl && name && !FILES_ONLY.has(name) && name !== 'chain:send') {
-    const viaServer = await sendControl(config.dataDir, name, args, io);
-    if (viaServer !== null) return viaServer;
+  if (name && !FILES_ONLY.has(name) && name !== 'chain:send') {
+    const viaServer = await sendControl(config.dataDir, database(config), name, args, io);
+    if (typeof viaServer === 'number') return viaServer;
+    if (viaServer && !config.databaseUrl) return onAnotherDatabase(config.dataDir, viaServer.elsewhere);
   }
   const { parseOperatorCommand, readsFilesOnly, runFileCommand } = await import('./commands.ts');
   const command = parseOperatorCommand(name, args);
@@ -109,8 +121,9 @@ async function cli(name: string | undefined, args: string[]): Promise<number> {
   const deadline = Date.now() + WAIT_FOR_SERVER_MS;
   let told = false;
   for (;;) {
-    const viaServer = await sendControl(config.dataDir, name ?? '', args, io);
-    if (viaServer !== null) return viaServer;
+    const viaServer = await sendControl(config.dataDir, database(config), name ?? '', args, io);
+    if (typeof viaServer === 'number') return viaServer;
+    if (viaServer) return onAnotherDatabase(config.dataDir, viaServer.elsewhere);
     const holder = lockHolder(config.dataDir);
     if (!holder) {
       try {

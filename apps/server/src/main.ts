@@ -4,8 +4,8 @@ import { parseOperatorCommand, runOperatorCommand } from './commands.ts';
 import { MODULES } from './modules.ts';
 import { openPlatform } from './platform/boot.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
-import { closeControl, serveControl } from './platform/control.ts';
-import { DataDirBusyError } from './platform/datalock.ts';
+import { closeControl, databaseIdentity, serveControl } from './platform/control.ts';
+import { acquireDataLock, DataDirBusyError, type DataLock } from './platform/datalock.ts';
 import { JobRunner } from './platform/jobs.ts';
 import type { Platform } from './platform/module.ts';
 
@@ -75,8 +75,10 @@ async function exitOn<T>(kind: new (...args: never[]) => Error, run: () => T | P
 }
 
 /**
- * This process owns the embedded database or the embedded chain: operator commands reach them
- * through DATA_DIR/control.sock. Null when it owns neither, or the socket could not be served.
+ * Operator commands reach this server through DATA_DIR/control.sock while it holds the folder: with
+ * PGlite the database took the folder's lock; on PostgreSQL the server takes it here when it is
+ * free (a second node started on the same folder serves customers without a socket). Null when it
+ * holds neither the folder nor an embedded chain, or the socket could not be served.
  */
 async function startControl(running: {
   config: Config;
@@ -84,11 +86,24 @@ async function startControl(running: {
   services: Services;
   jobs: JobRunner;
   adminUrl: string;
-}): Promise<Server | null> {
+}): Promise<{ server: Server; close: () => Promise<void> } | null> {
   const { config, platform } = running;
-  if (platform.db.kind !== 'pglite' && platform.chain?.chain.kind !== 'embedded') return null;
-  return serveControl(
+  let lock: DataLock | null = null;
+  if (platform.db.kind !== 'pglite') {
+    try {
+      lock = acquireDataLock(config.dataDir, 'server');
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError)) throw error;
+      platform.logger.info(
+        { holder: error.holder },
+        'data folder held by another process: no control socket',
+      );
+      if (platform.chain?.chain.kind !== 'embedded') return null;
+    }
+  }
+  const server = await serveControl(
     config.dataDir,
+    databaseIdentity(config.databaseUrl),
     async (name, args, io) => {
       const command = parseOperatorCommand(name, args);
       if ('usage' in command) {
@@ -103,6 +118,17 @@ async function startControl(running: {
     platform.logger.error({ err: error }, 'operator control socket unavailable');
     return null;
   });
+  if (!server) {
+    lock?.release();
+    return null;
+  }
+  return {
+    server,
+    async close() {
+      await closeControl(server, config.dataDir);
+      lock?.release();
+    },
+  };
 }
 
 /** What the operator reads when the server is up: where everything is, and what it runs on. */
@@ -131,7 +157,7 @@ function stopOnSignals(running: {
   services: Services;
   jobs: JobRunner;
   app: App;
-  control: Server | null;
+  control: { close: () => Promise<void> } | null;
 }): void {
   const { config, platform, services, jobs, app, control } = running;
   let stopping = false;
@@ -145,7 +171,7 @@ function stopOnSignals(running: {
     // The listener closes first and the requests in flight finish on everything they use; a load
     // balancer's next connection is refused, so it sends the request to another node.
     await app.server.close();
-    if (control) await closeControl(control, config.dataDir);
+    await control?.close();
     await jobs.stop();
     for (const module of [...MODULES].reverse()) await module.stop?.(services);
     await platform.bus.close();

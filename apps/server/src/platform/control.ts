@@ -4,17 +4,29 @@ import { join, relative } from 'node:path';
 import type { Logger } from './logger.ts';
 
 /**
- * The operator control channel of a server that owns an embedded data folder: a Unix domain socket
+ * The operator control channel of a server that holds its data folder: a Unix domain socket
  * DATA_DIR/control.sock, mode 0600 (only the machine account that runs the server can connect).
- * An operator command (cli.ts) that finds a live server sends `{command, args}` as one JSON line;
- * the server parses and runs it in its own process, against its own database, and streams back
- * JSON lines `{stream: 'out' | 'err', text}` and finally `{exit}`.
+ * An operator command (cli.ts) that finds a live server sends `{command, args, database}` as one
+ * JSON line; the server parses and runs it in its own process, against its own database, and
+ * streams back JSON lines `{stream: 'out' | 'err', text}` and finally `{exit}`. A command meant
+ * for another database than the server's (`database`, see databaseIdentity) is answered
+ * `{elsewhere: <the server's database>}`.
  */
 export const CONTROL_SOCKET = 'control.sock';
 
 /** What a command writes to; each call is one line of output. */
 export type OperatorIo = { out(text: string): void; err(text: string): void };
 export type ControlHandler = (command: string, args: string[], io: OperatorIo) => Promise<number>;
+
+/**
+ * Which database a configuration names, without its credentials: `host:port/name` of DATABASE_URL,
+ * or `embedded` (the data folder's PGlite).
+ */
+export function databaseIdentity(databaseUrl: string | undefined): string {
+  if (!databaseUrl) return 'embedded';
+  const url = new URL(databaseUrl);
+  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -35,6 +47,8 @@ function send(socket: Socket, message: object): void {
  */
 export async function serveControl(
   dataDir: string,
+  /** The server's own database (databaseIdentity). */
+  database: string,
   handler: ControlHandler,
   logger: Logger,
 ): Promise<Server> {
@@ -44,7 +58,7 @@ export async function serveControl(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const server = createServer((socket) => serveConnection(socket, handler, logger));
+  const server = createServer((socket) => serveConnection(socket, database, handler, logger));
   // The socket file is created with the umask's mode: none for group and others from the start.
   const umask = process.umask(0o177);
   try {
@@ -64,8 +78,8 @@ export async function serveControl(
 }
 
 /** The command a connection sent in its first line: a name and string arguments (anything else: none). */
-function parseRequest(line: string): { command: string; args: string[] } {
-  let request: { command?: unknown; args?: unknown };
+function parseRequest(line: string): { command: string; args: string[]; database: string } {
+  let request: { command?: unknown; args?: unknown; database?: unknown };
   try {
     request = JSON.parse(line) as typeof request;
   } catch {
@@ -76,11 +90,13 @@ function parseRequest(line: string): { command: string; args: string[] } {
     Array.isArray(request.args) && request.args.every((a) => typeof a === 'string')
       ? (request.args as string[])
       : [];
-  return { command, args };
+  // A command of an older CLI names no database: it was meant for the folder's own.
+  const database = typeof request.database === 'string' ? request.database : 'embedded';
+  return { command, args, database };
 }
 
 /** One operator connection: its first line is the command, run once, its output streamed back. */
-function serveConnection(socket: Socket, handler: ControlHandler, logger: Logger): void {
+function serveConnection(socket: Socket, database: string, handler: ControlHandler, logger: Logger): void {
   let buffered = '';
   let started = false;
   socket.setEncoding('utf8');
@@ -98,7 +114,13 @@ function serveConnection(socket: Socket, handler: ControlHandler, logger: Logger
       return;
     }
     started = true;
-    const { command, args } = parseRequest(buffered.slice(0, end));
+    const request = parseRequest(buffered.slice(0, end));
+    if (request.database !== database) {
+      send(socket, { elsewhere: database });
+      socket.end();
+      return;
+    }
+    const { command, args } = request;
     const io: OperatorIo = {
       out: (text) => send(socket, { stream: 'out', text }),
       err: (text) => send(socket, { stream: 'err', text }),
@@ -128,23 +150,26 @@ export async function closeControl(server: Server, dataDir: string): Promise<voi
 
 /**
  * Sends a command to the server serving DATA_DIR's control socket. Resolves with its exit code,
- * or null when no server answers there (no socket, or a socket file its dead owner left).
+ * or null when no server answers there (no socket, or a socket file its dead owner left), or
+ * `{elsewhere}` naming the server's database when it runs on another than `database` (databaseIdentity).
  */
 export function sendControl(
   dataDir: string,
+  database: string,
   command: string,
   args: string[],
   io: OperatorIo,
-): Promise<number | null> {
+): Promise<number | null | { elsewhere: string }> {
   return new Promise((done) => {
     const socket = connect(socketPath(dataDir));
     let connected = false;
     let exit: number | null = null;
+    let elsewhere: string | null = null;
     let buffered = '';
     socket.setEncoding('utf8');
     socket.on('connect', () => {
       connected = true;
-      socket.write(`${JSON.stringify({ command, args })}\n`);
+      socket.write(`${JSON.stringify({ command, args, database })}\n`);
     });
     socket.on('data', (chunk: string) => {
       buffered += chunk;
@@ -153,8 +178,14 @@ export function sendControl(
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
         end = buffered.indexOf('\n');
-        const message = JSON.parse(line) as { stream?: 'out' | 'err'; text?: string; exit?: number };
-        if (typeof message.exit === 'number') exit = message.exit;
+        const message = JSON.parse(line) as {
+          stream?: 'out' | 'err';
+          text?: string;
+          exit?: number;
+          elsewhere?: string;
+        };
+        if (typeof message.elsewhere === 'string') elsewhere = message.elsewhere;
+        else if (typeof message.exit === 'number') exit = message.exit;
         else if (message.stream === 'err') io.err(message.text ?? '');
         else io.out(message.text ?? '');
       }
@@ -168,6 +199,10 @@ export function sendControl(
     });
     socket.on('close', () => {
       if (!connected) return;
+      if (elsewhere !== null) {
+        done({ elsewhere });
+        return;
+      }
       if (exit === null) io.err('The server closed the connection before the command finished.');
       done(exit ?? 1);
     });
