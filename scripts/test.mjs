@@ -1,10 +1,11 @@
 // `npm test`: every stage, each reported. Two stages that use little of the machine go side by
-// side first (typecheck, lint and unit tests beside the apps' build); then each heavy stage has
-// the machine to itself, one after another: the database tests on PGlite, then on PostgreSQL, the
-// integration tests against real server processes, and the browser tests in Debian's Chromium at
-// a desktop and a mobile viewport. On two cores, heavy stages side by side each took four to six
-// times their time alone (a run of 53 minutes, against about 25 one after another), and their
-// servers then missed their start budgets.
+// side first (typecheck, lint and unit tests beside the apps' build); then the database tests on
+// PGlite, which keep both cores busy, alone; then the browser tests in Debian's Chromium at a
+// desktop and a mobile viewport (two files at a time) beside a lane of one file at a time: the
+// integration tests against real server processes, then the database tests on PostgreSQL. The
+// browser tests alone left about a sixth of the machine idle; heavy stages each at full width
+// side by side (four files on two cores) took four to six times their time alone, and their
+// servers missed their start budgets.
 // A failed stage does not stop the others (a stage that needs the build is reported as not run
 // when the build failed); the run exits non-zero when any failed, and ends with the line
 // `N passed, N failed, N skipped`. Each stage's output goes to test-results/<stage>.log and is
@@ -385,11 +386,22 @@ if (mode === 'long') {
       build(),
     ]);
     await vitest('database tests (PGlite)', 'db-pglite', 'db', { TEST_DB: 'pglite' });
-    await vitest('database tests (PostgreSQL)', 'db-postgres', 'db', { TEST_DB: 'postgres', ...services });
+    // The browser tests leave about a sixth of the machine idle (a file waits on its page, its
+    // server, its polls): a lane of one file at a time beside them, the integration tests and then
+    // the database tests on PostgreSQL, uses it.
+    const lane = { TEST_WORKERS: '1' };
+    const postgresDb = () =>
+      vitest('database tests (PostgreSQL)', 'db-postgres', 'db', { TEST_DB: 'postgres', ...services, ...lane });
     if (built) {
-      await vitest('integration tests', 'integration', 'integration', services);
-      await vitest('browser tests (Chromium)', 'e2e', 'e2e', services);
+      await Promise.all([
+        vitest('browser tests (Chromium)', 'e2e', 'e2e', services),
+        (async () => {
+          await vitest('integration tests', 'integration', 'integration', { ...services, ...lane });
+          await postgresDb();
+        })(),
+      ]);
     } else {
+      await postgresDb();
       notRun('integration tests', 'the build failed');
       notRun('browser tests (Chromium)', 'the build failed');
     }
