@@ -391,7 +391,11 @@ if (mode === 'long') {
     // the database tests on PostgreSQL, uses it.
     const lane = { TEST_WORKERS: '1' };
     const postgresDb = () =>
-      vitest('database tests (PostgreSQL)', 'db-postgres', 'db', { TEST_DB: 'postgres', ...services, ...lane });
+      vitest('database tests (PostgreSQL)', 'db-postgres', 'db', {
+        TEST_DB: 'postgres',
+        ...services,
+        ...lane,
+      });
     if (built) {
       await Promise.all([
         vitest('browser tests (Chromium)', 'e2e', 'e2e', services),
