@@ -6,6 +6,7 @@ import pg from 'pg';
 import { AuditService } from '../apps/server/src/modules/audit/audit.service.ts';
 import { EARN, LedgerService } from '../apps/server/src/modules/ledger/ledger.service.ts';
 import { NoticesService } from '../apps/server/src/modules/notices/notices.service.ts';
+import { SETTLEMENT_PAGE } from '../apps/server/src/modules/products/settlement.ts';
 import { type Database, openPostgres } from '../apps/server/src/platform/db.ts';
 import { migrate } from '../apps/server/src/platform/migrate.ts';
 import { productBody, testEarn } from '../apps/server/src/test/earn.ts';
@@ -50,7 +51,8 @@ export async function earnSettlementDay(db: Database, n: number) {
   const clock = { now: Date.parse(`${DAY}T00:05:00Z`) };
   const { earn, runner } = testEarn(
     { db, ledger, audit, notices: new NoticesService(db) },
-    { now: () => clock.now },
+    // The page the platform's daily runs take (product.ts), not the runner's default.
+    { now: () => clock.now, pageSize: SETTLEMENT_PAGE },
   );
   const product = (
     await earn.createProduct('bench', productBody({ name: 'Bench 30', capacity: '1000000000' }))

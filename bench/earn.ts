@@ -15,6 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { SETTLEMENT_PAGE } from '../apps/server/src/modules/products/settlement.ts';
 import { type Database, openPglite } from '../apps/server/src/platform/db.ts';
 import { migrate } from '../apps/server/src/platform/migrate.ts';
 import { benchDatabase, earnSettlementDay } from './earn-day.ts';
@@ -23,7 +24,7 @@ const N = Number(process.argv[2] ?? 100_000);
 const LOOP = Number(process.argv[3] ?? 20_000);
 const RUNS = Number(process.argv[4] ?? 3);
 const ENGINES = (process.argv[5] ?? 'postgres,pglite').split(',') as ('postgres' | 'pglite')[];
-const PAGE = 500; // the settlement runner's page
+const PAGE = SETTLEMENT_PAGE; // the settlement runner's page
 
 type Run = { settleMs: number; loopRate: number; floorMs: number };
 

@@ -7,7 +7,7 @@ import type { ReviewQueue } from '../review/review.service.ts';
 import type { ProductBase } from './ports.ts';
 import type { QuoteProduct } from './quotes.ts';
 import { type SubLedger, subLedgerReconciliationJob } from './reconciliation.ts';
-import { SettlementRunner } from './settlement.ts';
+import { SETTLEMENT_PAGE, SettlementRunner } from './settlement.ts';
 
 /**
  * A money product, declared in one place (`<m>.module.ts`): what it is built from, its quotes, the
@@ -140,6 +140,7 @@ export function defineProduct<
             audit: s.audit,
             now: s.clock.now,
             logger: platform.logger,
+            pageSize: SETTLEMENT_PAGE,
           })
         : null;
       return [
