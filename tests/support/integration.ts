@@ -71,9 +71,8 @@ export function useServer(
     // command that opened the database itself would start the whole platform, about as long as a
     // server start), one account after another.
     const oneTimePasswords: Record<string, string> = {};
-    const database: Record<string, string> = env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {};
     for (const { email, role } of options.staff ?? [])
-      oneTimePasswords[email] = await createStaffOnServer(server.dataDir, email, role, database);
+      oneTimePasswords[email] = await createStaffOnServer(server.dataDir, email, role, server.operatorEnv);
     started({ server, inbox, anonymous: customerApi(server), oneTimePasswords });
   }, options.timeout ?? 240_000);
   afterAll(async () => {

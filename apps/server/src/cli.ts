@@ -29,9 +29,9 @@ const WAIT_FOR_SERVER_MS = 30_000;
 const database = (config: ReturnType<typeof loadConfig>) => databaseIdentity(config.databaseUrl);
 
 /** The server holding the folder runs on PostgreSQL while this command names none: said, not guessed. */
-function onAnotherDatabase(dataDir: string, database: string): number {
+function onAnotherDatabase(dataDir: string, serverDatabase: string): number {
   console.error(
-    `The server on ${dataDir} runs on the database ${database}, not on the folder's own: run the command with ` +
+    `The server on ${dataDir} runs on the database ${serverDatabase}, not on the folder's own: run the command with ` +
       'the DATABASE_URL the server was started with.',
   );
   return 3;
