@@ -69,7 +69,7 @@ type Setters = {
 };
 
 /** What the inbox does with each frame: typing shown for 4 seconds, everything else reloads the inbox. */
-function frameHandler(client: QueryClient, timers: Map<number, number>, set: Setters) {
+export function frameHandler(client: QueryClient, timers: Map<number, number>, set: Setters) {
   const { setConnected, setTyping, setLastError } = set;
   return (frame: SupportServerFrame) => {
     if (frame.t === 'ready') setConnected(true);
@@ -88,9 +88,31 @@ function frameHandler(client: QueryClient, timers: Map<number, number>, set: Set
         }, 4000),
       );
     }
-    if (frame.t === 'message' || frame.t === 'conversation' || frame.t === 'receipts') {
+    // A (re)connection reloads too: what changed while the socket was down came in no frame.
+    if (
+      frame.t === 'ready' ||
+      frame.t === 'message' ||
+      frame.t === 'conversation' ||
+      frame.t === 'receipts'
+    ) {
       if (frame.t === 'message') setLastError(null);
-      void client.invalidateQueries({ queryKey: keys.support });
+      void reload(client);
     }
   };
+}
+
+/**
+ * Reloads the inbox's queries after a change. An invalidation restarts the load of a query that
+ * has data, but one still on its first load only joins it, and that load may have read the inbox
+ * before the change: as the inbox opens, its list is loading while the socket's hello assigns the
+ * waiting conversations to this agent, and an empty list would stand until the next change. So a
+ * first load under way is cancelled (back to pending) and loaded again, after the change.
+ */
+async function reload(client: QueryClient): Promise<void> {
+  await client.cancelQueries({
+    queryKey: keys.support,
+    fetchStatus: 'fetching',
+    predicate: (query) => query.state.data === undefined,
+  });
+  await client.invalidateQueries({ queryKey: keys.support });
 }

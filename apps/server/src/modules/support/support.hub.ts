@@ -30,6 +30,8 @@ type Client = {
    */
   hello: Promise<void>;
   queues: Map<number, Promise<void>>;
+  /** Set when the socket closed: a hello still resolving its session then adds nothing (else it would count as online forever). */
+  closed?: true;
 };
 
 export type SupportHubDeps = {
@@ -177,6 +179,7 @@ export class SupportHub {
       const session = frame.token ? await this.deps.resolveStaff(frame.token) : null;
       if (!session) throw new CodedError('no staff session', Code.SESSION_EXPIRED);
       if (!AGENT_ROLES.includes(session.role)) throw new CodedError('not an agent', Code.FORBIDDEN);
+      if (client.closed) return;
       client.agent = session;
       this.agents.add(client);
       this.beat(session.staffId);
@@ -189,6 +192,7 @@ export class SupportHub {
           ? await support.visitorOf(frame.visitor)
           : null;
       if (!party) throw new CodedError('no customer or visitor', Code.SESSION_EXPIRED);
+      if (client.closed) return;
       client.party = party;
       this.customers.add(client);
     }
@@ -220,6 +224,7 @@ export class SupportHub {
   }
 
   private remove(client: Client): void {
+    client.closed = true;
     this.customers.delete(client);
     for (const id of client.rooms) {
       const room = this.rooms.get(id);
