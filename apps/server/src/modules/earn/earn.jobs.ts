@@ -119,14 +119,21 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
         .join('; '),
     },
   }));
-  for (let i = 0; i < notices.length; i += DIGESTS_AT_ONCE) {
-    const chunk = notices.slice(i, i + DIGESTS_AT_ONCE);
-    try {
-      await ctx.notices.notifyManyInTx(ctx.db, chunk);
-    } catch (error) {
-      ctx.logger?.warn({ err: error, customers: chunk.length }, 'earn: income notices failed');
+  // Two statements at a time, each on a connection of its own (PostgreSQL writes them side by
+  // side; PGlite, one connection, one after the other).
+  let at = 0;
+  const lane = async () => {
+    while (at < notices.length) {
+      const chunk = notices.slice(at, at + DIGESTS_AT_ONCE);
+      at += DIGESTS_AT_ONCE;
+      try {
+        await ctx.notices.notifyManyInTx(ctx.db, chunk);
+      } catch (error) {
+        ctx.logger?.warn({ err: error, customers: chunk.length }, 'earn: income notices failed');
+      }
     }
-  }
+  };
+  await Promise.all([lane(), lane()]);
 }
 
 const DIGESTS_AT_ONCE = 1000;

@@ -134,6 +134,15 @@ export class SettlementUnfundedError extends Error {
 
 type Owed<H> = { holding: H; amount: bigint; key: string };
 
+/** A page read and prepared: its first and last holding ids, what it owes and its lines. */
+type Prepared<H> = {
+  firstId: number;
+  lastId: number;
+  owed: Owed<H>[];
+  lines: BulkLine[];
+  failure: { error: unknown } | null;
+};
+
 /**
  * Holdings a page of the products' daily runs pays (product.ts): one reservation, one transaction.
  * Measured on PostgreSQL with 100,000 earn holdings (`npm run bench:earn`): 500 a page (the
@@ -219,39 +228,43 @@ export class SettlementRunner {
         : await product.source.account(book);
     let payments = 0;
     let paidMinor = 0n;
-    let afterId = 0;
-    // The next page is read while this one is posted: pages come in holding-id order and a page's
-    // payments change only its own holdings, so the read sees what it would see after the posting.
-    let next: Promise<readonly H[]> | null = product.pageHoldings(book, afterId, this.pageSize, day);
-    while (next) {
-      const page: readonly H[] = await next;
-      next = null;
-      const first = page[0];
-      if (!first) break;
-      if (page.length > this.pageSize)
-        throw new Error(`${product.name}: a page of ${page.length} holdings, more than ${this.pageSize}`);
-      const owed: Owed<H>[] = [];
-      let lastId = afterId;
-      for (const holding of page) {
-        // A page out of order would skip or repeat holdings: refuse it rather than pay wrong.
-        if (!Number.isSafeInteger(holding.id) || holding.id <= lastId)
-          throw new Error(`${product.name}: holdings must come in increasing id order after ${afterId}`);
-        lastId = holding.id;
-        const amount = await product.paymentFor(holding, day);
-        if (amount < 0n) throw new Error(`${product.name}: a negative payment for holding ${holding.id}`);
-        if (amount > 0n) owed.push({ holding, amount, key: settlementKey(product.name, holding.id, day) });
-      }
-      if (page.length === this.pageSize) {
-        next = product.pageHoldings(book, lastId, this.pageSize, day);
-        // Awaited below, or dropped when this page stops the day: never an unhandled rejection.
-        next.catch(() => undefined);
-      }
-      const shortfall = await this.settlePage(product, book, day, source, first.id, owed);
+    // The next page is read as soon as this page's holdings are known, and prepared (what each
+    // holding is owed, its holder's account, its line) while this one is posted: pages come in
+    // holding-id order and a page's payments change only its own holdings, so what is read and
+    // prepared is what would be after the posting. Its reservation and payment wait for this page's
+    // outcome: a page that stops the day leaves the next unpaid. A read or preparation ahead is
+    // awaited below, or dropped when this page stops the day: never an unhandled rejection.
+    const quiet = <T>(promise: Promise<T>) => {
+      promise.catch(() => undefined);
+      return promise;
+    };
+    const read = (afterId: number) => quiet(product.pageHoldings(book, afterId, this.pageSize, day));
+    let rows = await read(0);
+    let prepared = quiet(this.preparePage(product, book, day, 0, rows));
+    for (;;) {
+      const ahead = rows.length === this.pageSize ? read(rows.at(-1)?.id ?? 0) : null;
+      const page = await prepared;
+      if (!page) break;
+      const next = ahead
+        ? quiet(
+            ahead.then((nextRows) => ({
+              rows: nextRows,
+              prepared: quiet(this.preparePage(product, book, day, page.lastId, nextRows)),
+            })),
+          )
+        : null;
+      const shortfall = await this.settlePage(product, book, day, source, page);
       if (shortfall)
-        return this.stop(product, key, { payments, paidMinor }, { ...shortfall, firstHoldingId: first.id });
-      payments += owed.length;
-      paidMinor += sum(owed);
-      afterId = lastId;
+        return this.stop(
+          product,
+          key,
+          { payments, paidMinor },
+          { ...shortfall, firstHoldingId: page.firstId },
+        );
+      payments += page.owed.length;
+      paidMinor += sum(page.owed);
+      if (!next) break;
+      ({ rows, prepared } = await next);
     }
     await markDaySettled(this.db, { ...key, payments, paidMinor });
     this.logger?.info(
@@ -262,39 +275,40 @@ export class SettlementRunner {
   }
 
   /**
-   * Reserves (a system source), checks and pays one page as one compound ledger entry; answers the
-   * shortfall when the source cannot cover what the page still owes.
+   * One page as it will be paid: checked to come in id order after `afterId`, each holding's
+   * payment, its holder's account (one statement; a first payment creates it) and its line. A
+   * payment the product cannot describe (its reference or record throws) is left out and named.
    */
-  private async settlePage<H extends Holding>(
+  private async preparePage<H extends Holding>(
     product: SettledProduct<H>,
     book: Book,
     day: string,
-    source: number,
-    firstHoldingId: number,
-    owed: readonly Owed<H>[],
-  ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
-    const total = sum(owed);
-    if (total === 0n) return null;
-    const reservation =
-      typeof product.source === 'string'
-        ? await this.ledger.hold({
-            book,
-            accountId: source,
-            amount: total,
-            idempotencyKey: reservationKey(product.name, book, day, firstHoldingId),
-            actor: ACTOR,
-            reference: `settlement:${product.name}:${day}`,
-          })
-        : null;
-    // The holders' accounts of the page in one statement (a first payment creates them).
+    afterId: number,
+    page: readonly H[],
+  ): Promise<Prepared<H> | null> {
+    const first = page[0];
+    if (!first) return null;
+    if (page.length > this.pageSize)
+      throw new Error(`${product.name}: a page of ${page.length} holdings, more than ${this.pageSize}`);
+    const owed: Owed<H>[] = [];
+    let lastId = afterId;
+    for (const holding of page) {
+      // A page out of order would skip or repeat holdings: refuse it rather than pay wrong.
+      if (!Number.isSafeInteger(holding.id) || holding.id <= lastId)
+        throw new Error(`${product.name}: holdings must come in increasing id order after ${afterId}`);
+      lastId = holding.id;
+      const amount = await product.paymentFor(holding, day);
+      if (amount < 0n) throw new Error(`${product.name}: a negative payment for holding ${holding.id}`);
+      if (amount > 0n) owed.push({ holding, amount, key: settlementKey(product.name, holding.id, day) });
+    }
+    const prepared = { firstId: first.id, lastId, owed };
+    if (owed.length === 0) return { ...prepared, lines: [], failure: null };
     const accounts = await this.ledger.customerAccounts(
       book,
       owed.map((o) => o.holding.ownerId),
       product.asset,
       product.creditKind ?? WALLET,
     );
-    // A payment the product cannot describe (its reference or record throws) waits for the next
-    // run; the rest are paid, and the reservation stays until every payment of the page exists.
     const lines: BulkLine[] = [];
     let failure: { error: unknown } | null = null;
     for (const { holding, amount, key } of owed) {
@@ -310,26 +324,55 @@ export class SettlementRunner {
         failure ??= { error };
       }
     }
+    return { ...prepared, lines, failure };
+  }
+
+  /**
+   * Reserves (a system source), checks and pays one prepared page as one compound ledger entry;
+   * answers the shortfall when the source cannot cover what the page still owes. A payment left
+   * out waits for the next run; the rest are paid, and the reservation stays until every payment
+   * of the page exists.
+   */
+  private async settlePage<H extends Holding>(
+    product: SettledProduct<H>,
+    book: Book,
+    day: string,
+    source: number,
+    page: Prepared<H>,
+  ): Promise<{ neededMinor: bigint; availableMinor: bigint } | null> {
+    const total = sum(page.owed);
+    if (total === 0n) return null;
+    const reservation =
+      typeof product.source === 'string'
+        ? await this.ledger.hold({
+            book,
+            accountId: source,
+            amount: total,
+            idempotencyKey: reservationKey(product.name, book, day, page.firstId),
+            actor: ACTOR,
+            reference: `settlement:${product.name}:${day}`,
+          })
+        : null;
     const result = await this.ledger.postCompound({
       book,
       kind: product.entryKind,
       sourceAccountId: source,
       actor: ACTOR,
       reference: `settlement:${product.name}:${day}`,
-      lines,
+      lines: page.lines,
       ...(reservation
         ? {
             reservation: {
               holdId: reservation.holdId,
-              releaseKey: releaseKey(product.name, book, day, firstHoldingId),
-              ...(failure ? { keep: true } : {}),
+              releaseKey: releaseKey(product.name, book, day, page.firstId),
+              ...(page.failure ? { keep: true } : {}),
             },
           }
         : {}),
     });
     if (result.status === 'short')
       return { neededMinor: result.neededMinor, availableMinor: result.availableMinor };
-    if (failure) throw failure.error;
+    if (page.failure) throw page.failure.error;
     return null;
   }
 
