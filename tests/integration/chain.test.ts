@@ -43,8 +43,9 @@ describe('npm run chain:send against a server on a shared development chain', { 
       ['USDT', DEV_ACCOUNTS.faucet.address, address, 150_250_000n],
     ]);
     // The test drives the same chain: its own deposit and blocks are the server's too.
+    // anvil answers a send when the transaction is in its pool; its block may come a moment later.
     await chain.dev.send({ to: address, asset: 'ETH', amount: 5n });
-    expect(await chain.chain.balanceOf(address, 'ETH')).toBe(5n);
+    await expect.poll(() => chain.chain.balanceOf(address, 'ETH'), { timeout: 30_000 }).toBe(5n);
   });
 
   it('refuses nonsense with the usage line (commands.test.ts has the cases)', () => {
