@@ -147,8 +147,8 @@ type Prepared<H> = {
  * Holdings a page of the products' daily runs pays (product.ts): one reservation, one transaction.
  * Measured on PostgreSQL with 100,000 earn holdings (`npm run bench:earn`): 500 a page (the
  * runner's own default, which its tests page by) settled the day in 11.5 s, 2,000 in 9.4 s (a
- * quarter of the statements and commits); a page's transaction holds its accounts for about a
- * tenth of a second.
+ * quarter of the statements and commits; 8.8 s since pages are prepared ahead); a page's
+ * transaction holds its accounts for about a tenth of a second.
  */
 export const SETTLEMENT_PAGE = 2000;
 
