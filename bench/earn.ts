@@ -26,7 +26,9 @@ const RUNS = Number(process.argv[4] ?? 3);
 const ENGINES = (process.argv[5] ?? 'postgres,pglite').split(',') as ('postgres' | 'pglite')[];
 const PAGE = SETTLEMENT_PAGE; // the settlement runner's page
 
-type Run = { settleMs: number; loopRate: number; floorMs: number };
+/** `settledRssMb`: the process's peak RSS when the day was settled, before the loop and the floor. */
+type Run = { settleMs: number; loopRate: number; floorMs: number; settledRssMb: number };
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** The peer: one entry per transaction, the conventional way, into the same tables. */
 async function loop(db: Database, owed: number, expected: bigint, entries: number): Promise<number> {
@@ -135,8 +137,9 @@ async function once(engine: 'postgres' | 'pglite'): Promise<Run> {
     const { db, drop } = await benchDatabase('earn');
     try {
       const { settleMs, owed, expected } = await earnSettlementDay(db, N);
+      const settledRssMb = peakRssMb();
       const loopRate = await loop(db, owed, expected, LOOP);
-      return { settleMs, loopRate, floorMs: await floorPostgres(db, N) };
+      return { settleMs, loopRate, floorMs: await floorPostgres(db, N), settledRssMb };
     } finally {
       await drop();
     }
@@ -145,8 +148,9 @@ async function once(engine: 'postgres' | 'pglite'): Promise<Run> {
   try {
     await migrate(db);
     const { settleMs, owed, expected } = await earnSettlementDay(db, N);
+    const settledRssMb = peakRssMb();
     const loopRate = await loop(db, owed, expected, Math.min(LOOP, 5_000));
-    return { settleMs, loopRate, floorMs: await floorPglite(N) };
+    return { settleMs, loopRate, floorMs: await floorPglite(N), settledRssMb };
   } finally {
     await db.close();
   }
@@ -167,7 +171,7 @@ for (const engine of ENGINES) {
     runs.push(await once(engine));
     const last = runs.at(-1);
     console.log(
-      `${engine} run ${r + 1}: settlement ${seconds(last?.settleMs ?? 0)}, loop ${rate(last?.loopRate ?? 0)}, floor ${seconds(last?.floorMs ?? 0)}`,
+      `${engine} run ${r + 1}: settlement ${seconds(last?.settleMs ?? 0)} (peak RSS by then ${last?.settledRssMb} MB), loop ${rate(last?.loopRate ?? 0)}, floor ${seconds(last?.floorMs ?? 0)}`,
     );
   }
   const settleRates = runs.map((r) => N / (r.settleMs / 1000));
@@ -208,6 +212,11 @@ for (const engine of ENGINES) {
       times,
     )}`,
   );
-  console.log(`  node peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  console.log(
+    `  node peak RSS: ${peakRssMb()} MB (${spread(
+      runs.map((r) => r.settledRssMb),
+      (v) => `${v} MB`,
+    )} when each day was settled)`,
+  );
   console.log('');
 }

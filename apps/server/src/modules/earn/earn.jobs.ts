@@ -4,7 +4,7 @@ import type { Book } from '../ledger/ledger.service.ts';
 import { addDays } from '../products/figures.ts';
 import { type DaySettlement, owedFrom, type SettlementRunner } from '../products/settlement.ts';
 import { listProducts, type ProductRow } from './earn.products.repository.ts';
-import { incomesBetween } from './earn.repository.ts';
+import { incomesBetween, investorsThrough } from './earn.repository.ts';
 import type { EarnService } from './earn.service.ts';
 import { mature, publishRates, returnRefusedPromises, settled } from './earn.settlement.ts';
 import type { EarnContext } from './earn.shared.ts';
@@ -15,10 +15,12 @@ import type { EarnContext } from './earn.shared.ts';
  * One run of the daily job: publish dynamic rates, settle every product's due days, pay back the
  * principal of investments whose last day is settled, and return refused proofs' promises.
  * Answers the days that could not be settled (their reserve is short: staff were alerted).
+ * Customers are told of their income a window of about `investmentsAWindow` investments at a time.
  */
 export async function runDaily(
   ctx: EarnContext,
   runner: SettlementRunner,
+  investmentsAWindow = INVESTMENTS_A_WINDOW,
 ): Promise<{ product: string; book: Book; day: string }[]> {
   const due = runner.dueDay();
   const unfunded: { product: string; book: Book; day: string }[] = [];
@@ -41,7 +43,7 @@ export async function runDaily(
       if (settledThrough) await mature(ctx, p, book, settledThrough);
     }
   }
-  await tellIncome(ctx, paid);
+  await tellIncome(ctx, paid, investmentsAWindow);
   await returnRefusedPromises(ctx);
   return unfunded;
 }
@@ -68,15 +70,33 @@ function paidNow(
  * notice per customer and product (`earn_resumed`); every other day's income in one digest per
  * customer and book (`earn_income`), however many investments, products and assets paid it, naming
  * each asset's income in the catalogue's order (`amounts`: exact decimals, which the notices
- * module shows as a list in the reader's language).
+ * module shows as a list in the reader's language). Customers are told a window at a time (about
+ * `window` investments, every customer whole), so a day of a million holdings never holds all its
+ * notices at once.
  */
-async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void> {
+async function tellIncome(ctx: EarnContext, paid: readonly Paid[], window: number): Promise<void> {
+  if (paid.length === 0) return;
+  let after = 0;
+  for (;;) {
+    const through = await investorsThrough(ctx.db, after, window);
+    if (through === null) return;
+    await tellWindow(ctx, paid, { after, through });
+    after = through;
+  }
+}
+
+/** One window of customers: their resumed notices one by one, their digests in statements of DIGESTS_AT_ONCE. */
+async function tellWindow(
+  ctx: EarnContext,
+  paid: readonly Paid[],
+  customers: { after: number; through: number },
+): Promise<void> {
   const digest = new Map<
     string,
     { userId: number; book: Book; amounts: Map<Asset, bigint>; n: number; from: string; to: string }
   >();
   for (const run of paid) {
-    const rows = await incomesBetween(ctx.db, run.product.id, run.book, run.from, run.to);
+    const rows = await incomesBetween(ctx.db, run.product.id, run.book, run.from, run.to, customers);
     for (const row of rows) {
       if (row.amount === 0n) continue;
       if (run.late) {
@@ -105,7 +125,6 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
       if (run.to > d.to) d.to = run.to;
     }
   }
-  // The digests in statements of DIGESTS_AT_ONCE notices (a day of 100,000 customers is 100 statements).
   const notices = [...digest.values()].map((d) => ({
     userId: d.userId,
     language: 'en' as const,
@@ -137,6 +156,7 @@ async function tellIncome(ctx: EarnContext, paid: readonly Paid[]): Promise<void
 }
 
 const DIGESTS_AT_ONCE = 1000;
+const INVESTMENTS_A_WINDOW = 20_000;
 
 /** A notice after the money moved: a failure is logged, never undoes a payment. */
 async function tell(ctx: EarnContext, userId: number, kind: string, params: Record<string, string>) {

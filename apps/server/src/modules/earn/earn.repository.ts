@@ -313,13 +313,15 @@ export async function incomesBetween(
   book: Book,
   from: string,
   to: string,
+  customers: { after: number; through: number },
 ): Promise<{ userId: number; asset: Asset; amount: bigint; investments: number }[]> {
   const rows = await db.query<{ user_id: string; asset: Asset; amount: string; n: string }>(
     `SELECT i.user_id, i.asset, sum(x.amount_minor)::text AS amount, count(DISTINCT i.id)::text AS n
      FROM earn_incomes x JOIN earn_investments i ON i.id = x.investment_id
      WHERE i.product_id = $1 AND i.book = $2 AND x.day BETWEEN $3::date AND $4::date
+       AND i.user_id > $5 AND i.user_id <= $6
      GROUP BY i.user_id, i.asset ORDER BY i.user_id, i.asset`,
-    [productId, book, from, to],
+    [productId, book, from, to, customers.after, customers.through],
   );
   return rows.map((r) => ({
     userId: Number(r.user_id),
@@ -327,6 +329,20 @@ export async function incomesBetween(
     amount: BigInt(r.amount),
     investments: Number(r.n),
   }));
+}
+
+/**
+ * The last customer of the next window of investors after customer `after`: the window ends with
+ * the customer of the `size`th investment in customer order (all of that customer's), or null when
+ * no investor comes after `after`.
+ */
+export async function investorsThrough(db: Queryable, after: number, size: number): Promise<number | null> {
+  const [row] = await db.query<{ through: string | null }>(
+    `SELECT max(user_id)::text AS through
+     FROM (SELECT user_id FROM earn_investments WHERE user_id > $1 ORDER BY user_id LIMIT $2) w`,
+    [after, size],
+  );
+  return row?.through == null ? null : Number(row.through);
 }
 
 /** Per asset: principal in progress, income of `day`, income to date, of a customer in a book. */

@@ -202,7 +202,7 @@ describe(`earn reserve, limits, notices and clock on ${TEST_DB}`, () => {
     expect((await earn.price(basket.id)).days[0]?.day).toBe('2027-06-10');
   });
 
-  it("one income notice per customer and book a day, naming each asset's income exactly", async () => {
+  it("one income notice per customer and book a day, naming each asset's income exactly, however the customers are windowed", async () => {
     const { earn, runner } = e;
     clock.now = Date.parse('2027-06-20T00:05:00Z');
     const flexible = { termDays: null, penaltyRate: '0' } as const;
@@ -240,11 +240,15 @@ describe(`earn reserve, limits, notices and clock on ${TEST_DB}`, () => {
     await buy(fay.id, usdt.id, '10000');
     await buy(fay.id, usdt.id, '5000');
     await buy(fay.id, btc.id, '1');
+    const gus = await ctx.customer();
+    await buy(gus.id, usdt.id, '5000');
     const day = addDays(utcDay(clock.now), 1);
 
     clock.now += 2 * DAY;
     // Both products paid the day (the earlier tests' products may be short: not this test's subject).
-    const short = await earn.runDaily(runner);
+    // Customers are told a window of one investment at a time: each window still takes every
+    // investment of its last customer, so fay's three make one notice and gus has his own.
+    const short = await earn.runDaily(runner, 1);
     expect(short.filter((u) => [usdt.id, btc.id].some((id) => u.product === `earn.${id}`))).toEqual([]);
     // One notice for the day: 2.191780 + 1.095890 USDT and 1 × 0.0365 / 365 BTC, the exact decimals stored.
     const notices = await t.db.query<{ params: Record<string, string> }>(
@@ -257,6 +261,11 @@ describe(`earn reserve, limits, notices and clock on ${TEST_DB}`, () => {
     expect(en?.noticeContent).toContain(day);
     expect(en?.noticeContent).toContain('3.28767 USDT and 0.0001 BTC');
     expect(en?.noticeContent).toContain('(3)');
+    const his = await t.db.query<{ params: Record<string, string> }>(
+      "SELECT params FROM notices WHERE user_id = $1 AND kind = 'earn_income'",
+      [gus.id],
+    );
+    expect(his.map((n) => [n.params.amounts, n.params.count])).toEqual([['1.095890 USDT', '1']]);
     // Read in another language, the amounts and the list are that language's.
     expect((await ctx.notices.list(fay.id, 'de'))[0]?.noticeContent).toContain('3,28767 USDT und 0,0001 BTC');
     // A digest stored before it named `amounts` (one `amount` and `asset`) still reads whole.

@@ -242,9 +242,13 @@ export class EarnService {
    * One run of the daily job: publish dynamic rates, settle every product's due days, pay back the
    * principal of investments whose last day is settled, and return refused proofs' promises.
    * Answers the days that could not be settled (their reserve is short: staff were alerted).
+   * `investmentsAWindow`: how many investments' customers are told of their income at a time.
    */
-  runDaily(runner: SettlementRunner): Promise<{ product: string; book: Book; day: string }[]> {
-    return runDaily(this.ctx, runner);
+  runDaily(
+    runner: SettlementRunner,
+    investmentsAWindow?: number,
+  ): Promise<{ product: string; book: Book; day: string }[]> {
+    return runDaily(this.ctx, runner, investmentsAWindow);
   }
 
   /** Refused proofs' promised interest back to the reserve (a job runs it every minute). */
