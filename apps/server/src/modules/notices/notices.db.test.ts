@@ -67,6 +67,15 @@ describe(`notices on ${TEST_DB}`, () => {
     expect(legacy?.noticeContent).toBe('Bienvenue sur SWX, notice.legacy.');
   });
 
+  it("takes a kind of two to sixty of a-z, '_' and '.', and no other", async () => {
+    const user = await customer('notice.kinds');
+    const write = (kind: string) =>
+      t.db.query("INSERT INTO notices (user_id, kind, notice_content) VALUES ($1, $2, 'x')", [user, kind]);
+    for (const kind of ['ab', 'earn.income_x', 'z'.repeat(60)]) await write(kind);
+    for (const kind of ['', 'a', 'z'.repeat(61), 'Earn_income', 'earn-income', 'earn income', 'earné', 'earn1'])
+      await expect(write(kind), kind).rejects.toMatchObject({ code: '23514' });
+  });
+
   it('fills a parameter as data, and names a book in the reader language', () => {
     expect(renderNotice('welcome', 'de', { name: '{{name}}' })).toContain('Willkommen bei SWX, {{name}}.');
     expect(
