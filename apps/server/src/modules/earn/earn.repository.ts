@@ -315,11 +315,15 @@ export async function incomesBetween(
   to: string,
   customers: { after: number; through: number },
 ): Promise<{ userId: number; asset: Asset; amount: bigint; investments: number }[]> {
+  // Driven by the window's investments (each one's incomes of the days by its key), so a window
+  // costs its own investments whatever the statistics say: joined the other way, a planner that
+  // thinks the incomes few reads every income of the days for each window.
   const rows = await db.query<{ user_id: string; asset: Asset; amount: string; n: string }>(
-    `SELECT i.user_id, i.asset, sum(x.amount_minor)::text AS amount, count(DISTINCT i.id)::text AS n
-     FROM earn_incomes x JOIN earn_investments i ON i.id = x.investment_id
-     WHERE i.product_id = $1 AND i.book = $2 AND x.day BETWEEN $3::date AND $4::date
-       AND i.user_id > $5 AND i.user_id <= $6
+    `SELECT i.user_id, i.asset, sum(x.amount)::text AS amount, count(*)::text AS n
+     FROM earn_investments i
+     CROSS JOIN LATERAL (SELECT sum(amount_minor) AS amount FROM earn_incomes
+       WHERE investment_id = i.id AND day BETWEEN $3::date AND $4::date) x
+     WHERE i.product_id = $1 AND i.book = $2 AND i.user_id > $5 AND i.user_id <= $6 AND x.amount IS NOT NULL
      GROUP BY i.user_id, i.asset ORDER BY i.user_id, i.asset`,
     [productId, book, from, to, customers.after, customers.through],
   );
