@@ -1,10 +1,42 @@
 import type { Book } from '@swx/contract';
 import type { Queryable } from '../../platform/db.ts';
+import { type AccountRow, type RawAccount, toAccount } from './ledger.repository.ts';
 
 /*
  * The SQL of a compound write (ledger.bulk.ts): which of a page's keys are already paid, and the
  * page's one write (its entries, their postings, the reservation's resolution, the balances).
  */
+
+/**
+ * Locks a page's accounts in id order (as `lockAccounts`) and answers only what the page's checks
+ * need: the source's row, the other accounts not in `book` and the source's asset, and the ids
+ * that name no account. A page of 2,000 lines reads back one row, not 2,001.
+ */
+export async function lockPageAccounts(
+  tx: Queryable,
+  ids: readonly number[],
+  sourceId: number,
+  book: Book,
+): Promise<{ source: AccountRow | null; strays: Set<number>; missing: Set<number> }> {
+  const rows = await tx.query<RawAccount & { what: 'source' | 'stray' | 'missing' }>(
+    `WITH locked AS (
+       SELECT id, book, owner_id, asset, kind, allow_negative, balance, held FROM ledger_accounts
+       WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
+     ), source AS (SELECT * FROM locked WHERE id = $2)
+     SELECT 'source' AS what, s.* FROM source s
+     UNION ALL
+     SELECT 'stray', l.* FROM locked l
+     WHERE l.id <> $2 AND (l.book <> $3 OR l.asset IS DISTINCT FROM (SELECT asset FROM source))
+     UNION ALL
+     SELECT 'missing', m.id, NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::boolean, NULL::numeric, NULL::numeric
+     FROM unnest($1::bigint[]) AS m(id) WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.id = m.id)`,
+    [ids, sourceId, book],
+  );
+  const source = rows.find((r) => r.what === 'source');
+  const idsOf = (what: 'stray' | 'missing') =>
+    new Set(rows.filter((r) => r.what === what).map((r) => Number(r.id)));
+  return { source: source ? toAccount(source) : null, strays: idsOf('stray'), missing: idsOf('missing') };
+}
 
 /** The keys among these that already name a payment: an entry's (one-entry-per-holding) or a compound posting's. */
 export async function paidKeys(tx: Queryable, keys: readonly string[]): Promise<Map<string, number>> {

@@ -3,8 +3,8 @@ import type { Book, EntryKind } from '@swx/contract';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { type AuditEvent, type AuditService, canonicalJson } from '../audit/audit.service.ts';
 import { lockHolds } from './ledger.batch.repository.ts';
-import { type CompoundPosting, paidKeys, writeCompound } from './ledger.bulk.repository.ts';
-import { type AccountRow, lockAccounts } from './ledger.repository.ts';
+import { type CompoundPosting, lockPageAccounts, paidKeys, writeCompound } from './ledger.bulk.repository.ts';
+import type { AccountRow } from './ledger.repository.ts';
 import { type Attachment, LedgerError } from './ledger.types.ts';
 
 /*
@@ -94,10 +94,9 @@ export class LedgerBulk {
     if (r.reservation && (!hold || hold.accountId !== r.sourceAccountId))
       throw new LedgerError('unknown_hold', `hold ${r.reservation.holdId} is not a hold on the source`);
     const ids = [...new Set([r.sourceAccountId, ...r.lines.map((l) => l.accountId)])].sort((a, b) => a - b);
-    const accounts = new Map((await lockAccounts(tx, ids)).map((a) => [a.id, a]));
-    const source = accounts.get(r.sourceAccountId);
+    const { source, strays, missing } = await lockPageAccounts(tx, ids, r.sourceAccountId, r.book);
     if (!source) throw new LedgerError('unknown_account', `account ${r.sourceAccountId} does not exist`);
-    checkAccounts(r, source, accounts);
+    checkAccounts(r, source, strays, missing);
     const paid = await paidKeys(
       tx,
       r.lines.map((l) => l.key),
@@ -171,12 +170,14 @@ function checkRequest(r: BulkRequest): void {
   }
 }
 
-function checkAccounts(r: BulkRequest, source: AccountRow, accounts: Map<number, AccountRow>): void {
+/** The source in the request's book; each line's account, in line order, existing and in the source's book and asset. */
+function checkAccounts(r: BulkRequest, source: AccountRow, strays: Set<number>, missing: Set<number>): void {
   if (source.book !== r.book) throw new LedgerError('invalid_request', 'a posting may not cross books');
+  if (strays.size === 0 && missing.size === 0) return;
   for (const l of r.lines) {
-    const account = accounts.get(l.accountId);
-    if (!account) throw new LedgerError('unknown_account', `account ${l.accountId} does not exist`);
-    if (account.book !== r.book || account.asset !== source.asset)
+    if (missing.has(l.accountId))
+      throw new LedgerError('unknown_account', `account ${l.accountId} does not exist`);
+    if (strays.has(l.accountId))
       throw new LedgerError('invalid_request', 'a line pays within the source’s book and asset');
   }
 }

@@ -20,7 +20,7 @@ export type AccountRow = {
   held: bigint;
 };
 
-type RawAccount = {
+export type RawAccount = {
   id: string;
   book: Book;
   owner_id: string | null;
@@ -31,7 +31,7 @@ type RawAccount = {
   held: string;
 };
 
-const toAccount = (r: RawAccount): AccountRow => ({
+export const toAccount = (r: RawAccount): AccountRow => ({
   id: Number(r.id),
   book: r.book,
   ownerId: r.owner_id === null ? null : Number(r.owner_id),

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from '../../../../../tests/support/db.ts';
 import type { Queryable } from '../../platform/db.ts';
 import type { EntryAttachment } from '../ledger/ledger.service.ts';
+import { LedgerError } from '../ledger/ledger.types.ts';
 import {
   DAY_TOTAL,
   openSavingsFixture,
@@ -233,5 +234,65 @@ describe(`compound settlement entries on ${TEST_DB}`, () => {
     expect(lines.map((l) => [l.reference, l.amount]).sort()).toEqual(
       events.map((e) => [e.reference, e.changes[0]?.amount]).sort(),
     );
+  });
+
+  it('a page with a line to no account, or to one of another book or asset, is refused whole and writes nothing', async () => {
+    const [a, b] = [f.owners[0] as number, f.owners[1] as number];
+    const wallet = await f.ledger.walletAccount('live', a, 'USDT');
+    const others = {
+      asset: await f.ledger.walletAccount('live', b, 'BTC'),
+      book: await f.ledger.walletAccount('demo', b, 'USDT'),
+    };
+    const before = await counts();
+    const page = (accountId: number) =>
+      f.ledger.postCompound({
+        book: 'live',
+        kind: 'earn_payout',
+        sourceAccountId: f.reserve,
+        actor: 'test',
+        reference: 'settlement:test.refused:2027-01-01',
+        lines: [
+          {
+            key: 'settle:test.refused:1:2027-01-01',
+            accountId: wallet,
+            amount: 1n,
+            reference: 'test.refused:1',
+          },
+          { key: 'settle:test.refused:2:2027-01-01', accountId, amount: 1n, reference: 'test.refused:2' },
+        ],
+      });
+    const refused = (reason: string, message: string) => (error: unknown) =>
+      error instanceof LedgerError && error.reason === reason && error.message === message;
+    await expect(page(999_999_999)).rejects.toSatisfy(
+      refused('unknown_account', 'account 999999999 does not exist'),
+    );
+    for (const other of [others.asset, others.book])
+      await expect(page(other)).rejects.toSatisfy(
+        refused('invalid_request', 'a line pays within the source’s book and asset'),
+      );
+    // The source itself unknown, or of another book than the page's.
+    await expect(
+      f.ledger.postCompound({
+        book: 'live',
+        kind: 'earn_payout',
+        sourceAccountId: 999_999_998,
+        actor: 'test',
+        reference: 'r',
+        lines: [{ key: 'settle:test.refused:3:2027-01-01', accountId: wallet, amount: 1n, reference: 'r' }],
+      }),
+    ).rejects.toSatisfy(refused('unknown_account', 'account 999999998 does not exist'));
+    await expect(
+      f.ledger.postCompound({
+        book: 'demo',
+        kind: 'earn_payout',
+        sourceAccountId: f.reserve,
+        actor: 'test',
+        reference: 'r',
+        lines: [
+          { key: 'settle:test.refused:4:2027-01-01', accountId: others.book, amount: 1n, reference: 'r' },
+        ],
+      }),
+    ).rejects.toSatisfy(refused('invalid_request', 'a posting may not cross books'));
+    expect(await counts()).toEqual(before);
   });
 });
