@@ -165,7 +165,7 @@ export async function measureAtRate(
   if (process.env.BENCH_TRACE)
     (await import('node:fs')).appendFileSync(
       process.env.BENCH_TRACE,
-      `# rate ${rate}\n${trace.join('\n')}\n`,
+      `# rate ${rate} t0 ${t0.toFixed(1)} (performance.now() of the bench process)\n${trace.join('\n')}\n`,
     );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
