@@ -72,7 +72,16 @@ describe(`notices on ${TEST_DB}`, () => {
     const write = (kind: string) =>
       t.db.query("INSERT INTO notices (user_id, kind, notice_content) VALUES ($1, $2, 'x')", [user, kind]);
     for (const kind of ['ab', 'earn.income_x', 'z'.repeat(60)]) await write(kind);
-    for (const kind of ['', 'a', 'z'.repeat(61), 'Earn_income', 'earn-income', 'earn income', 'earné', 'earn1'])
+    for (const kind of [
+      '',
+      'a',
+      'z'.repeat(61),
+      'Earn_income',
+      'earn-income',
+      'earn income',
+      'earné',
+      'earn1',
+    ])
       await expect(write(kind), kind).rejects.toMatchObject({ code: '23514' });
   });
 
