@@ -3,6 +3,7 @@
 // one-INSERT floor).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -10,16 +11,23 @@ const ROOT = join(import.meta.dirname, '..');
 
 type Started = { child: ChildProcess; port: Promise<number> };
 
-/** A Node process of the bench, and the port it says (in its output, matched by `ready`) it listens on. */
-function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Started {
+/**
+ * A Node process of the bench, and the port it says (in its output, matched by `ready`) it listens
+ * on. With BENCH_SERVER_LOG=<path>, its whole output is kept in <path>.<name> (with
+ * NODE_OPTIONS=--trace-gc, each process's collections).
+ */
+function startProcess(name: string, args: string[], env: Record<string, string>, ready: RegExp): Started {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const keep = process.env.BENCH_SERVER_LOG;
   const port = new Promise<number>((resolve, reject) => {
     const look = (chunk: Buffer) => {
+      if (keep) appendFileSync(`${keep}.${name}`, chunk);
+      if (output.length > 100_000) return;
       output += chunk.toString();
       const match = ready.exec(output);
       if (match) resolve(Number(match[1]));
@@ -130,6 +138,7 @@ export function startServers(url: string, dataDir: string): Servers {
   // The bench reads the platform's own figures (/metrics) around its open loop.
   const metricsToken = randomBytes(24).toString('base64url');
   const server = startProcess(
+    'platform',
     [
       ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
       join(ROOT, 'apps', 'server', 'src', 'main.ts'),
@@ -146,11 +155,13 @@ export function startServers(url: string, dataDir: string): Servers {
     /Customer app\s+http:\/\/localhost:(\d+)\//,
   );
   const bare = startProcess(
+    'floor',
     ['--input-type=module', '-e', BARE],
     { DATABASE_URL: urlOf('floor') },
     /bare listening (\d+)/,
   );
   const same = startProcess(
+    'same',
     ['--input-type=module', '-e', SAME_WRITES],
     {
       DATABASE_URL: urlOf('same'),
