@@ -141,6 +141,8 @@ export function startServers(url: string, dataDir: string): Servers {
     'platform',
     [
       ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      // Node options for the platform's process only (e.g. V8's heap sizes), space-separated.
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
       join(ROOT, 'apps', 'server', 'src', 'main.ts'),
     ],
     {
