@@ -109,11 +109,16 @@ export class HelpEditorPage extends BackOffice {
     await focused();
     await this.page.keyboard.type(image.description);
     // The file input is disabled until the description is in: Tab only once it is enabled, or
-    // focus skips it (on a busy machine the re-render can come after the keystroke).
-    await this.page.waitForFunction(() => {
-      const input = document.querySelector<HTMLInputElement>('input[type="file"]');
-      return input !== null && !input.disabled;
-    });
+    // focus skips it (on a busy machine the re-render can come after the keystroke). This
+    // language's own input: the page holds one per language, and another may be enabled already.
+    const input = await this.page
+      .getByRole('group', { name: language })
+      .locator('input[type="file"]')
+      .elementHandle();
+    await this.page.waitForFunction(
+      (element) => element !== null && !(element as HTMLInputElement).disabled,
+      input,
+    );
     await this.page.keyboard.press('Tab');
     await focused();
     const chooser = this.page.waitForEvent('filechooser');
