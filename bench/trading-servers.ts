@@ -14,7 +14,8 @@ type Started = { child: ChildProcess; port: Promise<number> };
 /**
  * A Node process of the bench, and the port it says (in its output, matched by `ready`) it listens
  * on. With BENCH_SERVER_LOG=<path>, its whole output is kept in <path>.<name> (with
- * NODE_OPTIONS=--trace-gc, each process's collections).
+ * NODE_OPTIONS=--import=<a module printing perf_hooks' gc entries>, each process's collections:
+ * Node refuses --trace-gc in NODE_OPTIONS).
  */
 function startProcess(name: string, args: string[], env: Record<string, string>, ready: RegExp): Started {
   const child = spawn(process.execPath, args, {

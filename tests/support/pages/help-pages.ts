@@ -109,8 +109,8 @@ export class HelpEditorPage extends BackOffice {
     await focused();
     await this.page.keyboard.type(image.description);
     // The file input is disabled until the description is in: Tab only once it is enabled, or
-    // focus skips it (on a busy machine the re-render can come after the keystroke). This
-    // language's own input: the page holds one per language, and another may be enabled already.
+    // focus skips it (on a busy machine the re-render can come after the keystroke). The input of
+    // the chosen language's form, found from its group: not whichever file input comes first.
     const input = await this.page
       .getByRole('group', { name: language })
       .locator('input[type="file"]')
