@@ -2,13 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   Component,
   type ComponentType,
-  lazy,
   type ReactNode,
   Suspense,
   useEffect,
   useLayoutEffect,
   useRef,
-  useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
@@ -21,6 +19,7 @@ import { Loading } from '../ui/PageState.tsx';
 import { ApiFailure, callApi, setSessionExpiredHandler } from './api.ts';
 import { bootShowsWelcome, endBoot } from './boot.ts';
 import { applyRootFont, isDesktopLayout } from './layout.ts';
+import { lazyPage } from './lazyPage.tsx';
 import { connectQuotes } from './quotes.ts';
 import { loginAfterExpiry } from './returnTo.ts';
 import { loadPassShell, ROUTES, type RouteEntry, routeMeta } from './routes.ts';
@@ -35,46 +34,6 @@ const focusLoaded = import('../shell/keyboard.ts').then((module) => {
   focus = module;
   return module;
 });
-
-/** The chunk load timeout of spec §9. */
-const CHUNK_TIMEOUT_MS = 120_000;
-
-/**
- * A component loaded on first use (its own chunk), within the chunk load timeout. Once its module
- * is here it renders at once, without suspending: React holds a suspended screen's content until
- * 300 ms after its fallback appeared, so the page that opens on a screen preloads it first
- * (`preloadRoute`, main.tsx) and draws it in its first commit, with no loading line in between.
- */
-function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  let loaded: ComponentType<P> | null = null;
-  let loading: Promise<ComponentType<P>> | null = null;
-  const preload = (): Promise<ComponentType<P>> => {
-    if (loading) return loading;
-    loading = new Promise<ComponentType<P>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS);
-      load().then(
-        (module) => {
-          clearTimeout(timer);
-          loaded = module.default;
-          resolve(module.default);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
-    return loading;
-  };
-  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
-  function Page(props: P) {
-    // Chosen once per mount: turning from the lazy wrapper to the module's own component on a
-    // later render would be another component to React, which would mount the screen afresh.
-    const [Screen] = useState(() => loaded ?? Lazy);
-    return <Screen {...props} />;
-  }
-  return Object.assign(Page, { preload });
-}
 
 const Upcoming = lazyPage(() => import('../shell/Upcoming.tsx'));
 

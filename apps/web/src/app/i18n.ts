@@ -78,10 +78,27 @@ async function addFeature(feature: FeatureTexts, language: Language): Promise<vo
  * screens wait for the promise, e.g. with React's `use`, so they never render before their
  * texts), and for each language the reader switches to, before the switch.
  */
-export async function addFeatureTexts(load: (language: Language) => Promise<Texts>): Promise<void> {
+export function addFeatureTexts(load: (language: Language) => Promise<Texts>): Promise<void> {
   const feature: FeatureTexts = { load, added: new Set() };
   featureTexts.push(feature);
-  await addFeature(feature, wanted);
+  const adding = addFeature(feature, wanted);
+  arriving.add(adding);
+  const gone = () => void arriving.delete(adding);
+  adding.then(gone, gone);
+  return adding;
+}
+
+/** The feature texts registered and not yet added (a chunk's, while its file is on the way). */
+const arriving = new Set<Promise<void>>();
+
+/**
+ * Settles once every feature's texts registered so far have arrived (or failed): a lazy screen is
+ * handed to React only then (App.tsx `lazyPage`). A screen that reads its feature's texts before it
+ * waits for them would otherwise render their keys; taking over a screen drawn before the app, React
+ * may replay only the part that waited, keeping the keys its parent rendered: error 418.
+ */
+export function featureTextsArrived(): Promise<void> {
+  return Promise.allSettled([...arriving]).then(() => undefined);
 }
 
 /** Loads a language's file once, switches to it and sets `lang` and `dir` on the document. */
