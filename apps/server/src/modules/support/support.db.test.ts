@@ -1,9 +1,11 @@
+import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_API_BASE, Code, SUPPORT_LIMITS } from '@swx/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WebSocket } from 'ws';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError, installApiConventions } from '../../platform/http.ts';
@@ -330,5 +332,52 @@ describe(`support chat on ${TEST_DB}`, () => {
     if (!stranger) throw new Error('no visitor');
     expect(await codeOf(support.history(stranger, opened.id))).toBe(Code.NOT_FOUND);
     expect(await support.visitorOf('not-a-token')).toBeNull();
+  });
+
+  it('counts nobody online whose socket closed while its hello was still being resolved', async () => {
+    // The hub's sessions resolve when the test says: the socket closes in between.
+    let resolveStaff: ((session: TestStaff['session']) => void) | undefined;
+    const hub = new SupportHub({
+      support,
+      desk,
+      resolveCustomer: ctx.identity.resolveSession,
+      resolveStaff: () =>
+        new Promise((resolve) => {
+          resolveStaff = resolve;
+        }),
+    });
+    const frames: unknown[] = [];
+    const socket = Object.assign(new EventEmitter(), {
+      OPEN: 1,
+      readyState: 1,
+      send: (text: string) => void frames.push(JSON.parse(text)),
+    });
+    hub.add(socket as unknown as WebSocket);
+    socket.emit('message', Buffer.from(JSON.stringify({ t: 'hello', as: 'agent', token: 'staff' })), false);
+    await vi.waitFor(() => expect(resolveStaff).not.toBe(undefined));
+    socket.readyState = 3;
+    socket.emit('close');
+    resolveStaff?.(agentA.session);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Still offline: the late session added no agent, no heartbeat and no presence.
+    expect(await support.status()).toEqual({ agentsOnline: false });
+    expect(frames).toEqual([]);
+    const ada = await writes('anyone there?');
+    expect((await conversation(ada)).agentName).toBeNull();
+    hub.stop();
+
+    // The same hello on a socket that stays open makes the agent online.
+    const open = Object.assign(new EventEmitter(), { OPEN: 1, readyState: 1, send: () => undefined });
+    const online = new SupportHub({
+      support,
+      desk,
+      resolveCustomer: ctx.identity.resolveSession,
+      resolveStaff: async () => agentA.session,
+    });
+    online.add(open as unknown as WebSocket);
+    open.emit('message', Buffer.from(JSON.stringify({ t: 'hello', as: 'agent', token: 'staff' })), false);
+    await vi.waitFor(async () => expect(await support.status()).toEqual({ agentsOnline: true }));
+    open.emit('close');
+    online.stop();
   });
 });
