@@ -5,10 +5,10 @@
 // PostgreSQL backends (Linux /proc: a figure the other load of a shared machine does not change
 // the way it changes rates and latencies). And the trigger engine's time to
 // process one tick that crosses 100,000 of 1,000,000 open stop levels.
-// Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement] [--rate=N]   (PostgreSQL:
+// Usage: node bench/trading.ts [seconds per case, default 5] [tick|placement] [--rate=N] [--repeat=N]   (PostgreSQL:
 // TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; the bench creates and drops its own
 // database). The open loop runs at the stated rate (--rate, default 500 orders/s: the target is p99 under
-// 100 ms there) and at half the platform's median closed-loop rate, each beside the floor at that rate,
+// 100 ms there; --repeat=N intervals of it one after another, each with its own p99) and at half the platform's median closed-loop rate, each beside the floor at that rate,
 // with what the platform's own /metrics say of each interval (handler time, ledger batches and their
 // commit time, garbage collections, event-loop delay). BENCH_TRACE=<file> appends each open-loop
 // request's scheduled time and latency (ms) to the file, to see when a tail happens.
@@ -41,6 +41,10 @@ const SECONDS = Number(positional[0] ?? 5);
 const STATED_RATE = Number(process.argv.find((a) => a.startsWith('--rate='))?.slice('--rate='.length) ?? 500);
 if (!Number.isFinite(STATED_RATE) || STATED_RATE <= 0)
   throw new Error('--rate takes orders a second, e.g. --rate=500');
+/** Open-loop intervals at the stated rate, one after another (--repeat, default 1): the tail of each. */
+const REPEAT = Number(process.argv.find((a) => a.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1);
+if (!Number.isInteger(REPEAT) || REPEAT < 1)
+  throw new Error('--repeat takes a count of intervals, e.g. --repeat=10');
 const RUNS = 3;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -311,10 +315,13 @@ async function measurePlacement(
   // (the same clients and quotes): at the stated rate, and at half the platform's median rate.
   const half = Math.max(50, Math.round(medianRun(runs.platform).perSecond / 2 / 10) * 10);
   const atRates: Measured['atRates'] = [];
+  const stated = Array.from({ length: REPEAT }, (_, i) =>
+    REPEAT === 1 ? 'the stated rate' : `the stated rate, interval ${i + 1} of ${REPEAT}`,
+  );
   for (const [rate, why] of [
-    [STATED_RATE, 'the stated rate'],
-    [half, "half the platform's median rate"],
-  ] as const) {
+    ...stated.map((why) => [STATED_RATE, why] as const),
+    [half, "half the platform's median rate"] as const,
+  ]) {
     quotes.renew(true);
     await quotes.refresh();
     const before = await scrape(serverPort, metricsToken);
@@ -362,6 +369,16 @@ async function reportPlacement(
     console.log(`    inside the platform meanwhile: ${at.server}`);
     console.log(`    PostgreSQL meanwhile: ${at.postgres}`);
     console.log(`  bare Fastify, one INSERT (the floor)               ${open(at.floor)}`);
+  }
+  if (REPEAT > 1) {
+    const tails = atRates
+      .filter((at) => at.rate === STATED_RATE && at.why.startsWith('the stated'))
+      .map((at) => at.platform.p99)
+      .sort((a, b) => a - b);
+    const mid = tails[Math.floor(tails.length / 2)] ?? 0;
+    console.log(
+      `  p99 at ${STATED_RATE} orders/s over ${tails.length} intervals of ${SECONDS} s: min ${tails[0]?.toFixed(1)} / median ${mid.toFixed(1)} / max ${tails.at(-1)?.toFixed(1)} ms; ${tails.filter((t) => t >= 100).length} of ${tails.length} at or over 100 ms (${tails.map((t) => t.toFixed(1)).join(', ')})`,
+    );
   }
   console.log(
     `  the platform's refusals by code and data: ${[...refusedBy].map(([why, n]) => `${why} ×${n}`).join('; ') || 'none'}`,
