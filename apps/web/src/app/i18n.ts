@@ -73,6 +73,9 @@ async function addFeature(feature: FeatureTexts, language: Language): Promise<vo
   feature.added.add(language);
 }
 
+/** The feature texts registered and not yet added (a chunk's, while its file is on the way). */
+const arriving = new Set<Promise<void>>();
+
 /**
  * Registers a lazy feature's texts: they are added for the current language now (the feature's
  * screens wait for the promise, e.g. with React's `use`, so they never render before their
@@ -88,12 +91,9 @@ export function addFeatureTexts(load: (language: Language) => Promise<Texts>): P
   return adding;
 }
 
-/** The feature texts registered and not yet added (a chunk's, while its file is on the way). */
-const arriving = new Set<Promise<void>>();
-
 /**
  * Settles once every feature's texts registered so far have arrived (or failed): a lazy screen is
- * handed to React only then (App.tsx `lazyPage`). A screen that reads its feature's texts before it
+ * handed to React only then (`lazyPage.tsx`). A screen that reads its feature's texts before it
  * waits for them would otherwise render their keys; taking over a screen drawn before the app, React
  * may replay only the part that waited, keeping the keys its parent rendered: error 418.
  */
