@@ -1,11 +1,11 @@
-import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_API_BASE, Code, SUPPORT_LIMITS } from '@swx/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
 import { ApiError, installApiConventions } from '../../platform/http.ts';
@@ -335,9 +335,10 @@ describe(`support chat on ${TEST_DB}`, () => {
   });
 
   it('counts nobody online whose socket closed while its hello was still being resolved', async () => {
-    // The hub's sessions resolve when the test says: the socket closes in between.
+    // Real sockets (ws, on a port of its own); the hub's staff sessions resolve when the test says:
+    // the socket closes in between.
     let resolveStaff: ((session: TestStaff['session']) => void) | undefined;
-    const hub = new SupportHub({
+    const late = new SupportHub({
       support,
       desk,
       resolveCustomer: ctx.identity.resolveSession,
@@ -346,38 +347,53 @@ describe(`support chat on ${TEST_DB}`, () => {
           resolveStaff = resolve;
         }),
     });
-    const frames: unknown[] = [];
-    const socket = Object.assign(new EventEmitter(), {
-      OPEN: 1,
-      readyState: 1,
-      send: (text: string) => void frames.push(JSON.parse(text)),
-    });
-    hub.add(socket as unknown as WebSocket);
-    socket.emit('message', Buffer.from(JSON.stringify({ t: 'hello', as: 'agent', token: 'staff' })), false);
-    await vi.waitFor(() => expect(resolveStaff).not.toBe(undefined));
-    socket.readyState = 3;
-    socket.emit('close');
-    resolveStaff?.(agentA.session);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Still offline: the late session added no agent, no heartbeat and no presence.
-    expect(await support.status()).toEqual({ agentsOnline: false });
-    expect(frames).toEqual([]);
-    const ada = await writes('anyone there?');
-    expect((await conversation(ada)).agentName).toBeNull();
-    hub.stop();
-
-    // The same hello on a socket that stays open makes the agent online.
-    const open = Object.assign(new EventEmitter(), { OPEN: 1, readyState: 1, send: () => undefined });
     const online = new SupportHub({
       support,
       desk,
       resolveCustomer: ctx.identity.resolveSession,
       resolveStaff: async () => agentA.session,
     });
-    online.add(open as unknown as WebSocket);
-    open.emit('message', Buffer.from(JSON.stringify({ t: 'hello', as: 'agent', token: 'staff' })), false);
-    await vi.waitFor(async () => expect(await support.status()).toEqual({ agentsOnline: true }));
-    open.emit('close');
-    online.stop();
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    const closed: Promise<void>[] = [];
+    let hub = late;
+    server.on('connection', (socket) => {
+      hub.add(socket);
+      closed.push(new Promise((done) => socket.once('close', () => done())));
+    });
+    await new Promise((listening) => server.once('listening', listening));
+    const { port } = server.address() as AddressInfo;
+    const connect = async () => {
+      const client = new WebSocket(`ws://127.0.0.1:${port}`);
+      const frames: unknown[] = [];
+      client.on('message', (data) => frames.push(JSON.parse(String(data))));
+      await new Promise((ready) => client.once('open', ready));
+      client.send(JSON.stringify({ t: 'hello', as: 'agent', token: 'staff' }));
+      return { client, frames };
+    };
+    try {
+      const first = await connect();
+      await vi.waitFor(() => expect(resolveStaff).not.toBe(undefined));
+      first.client.close();
+      await closed[0];
+      resolveStaff?.(agentA.session);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Still offline: the late session added no agent, no heartbeat and no presence.
+      expect(await support.status()).toEqual({ agentsOnline: false });
+      expect(first.frames).toEqual([]);
+      const ada = await writes('anyone there?');
+      expect((await conversation(ada)).agentName).toBeNull();
+
+      // The same hello on a socket that stays open makes the agent online.
+      hub = online;
+      const second = await connect();
+      await vi.waitFor(() => expect(second.frames).toContainEqual(expect.objectContaining({ t: 'ready' })));
+      expect(await support.status()).toEqual({ agentsOnline: true });
+      second.client.close();
+      await closed[1];
+    } finally {
+      late.stop();
+      online.stop();
+      await new Promise((done) => server.close(() => done(undefined)));
+    }
   });
 });
