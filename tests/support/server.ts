@@ -69,8 +69,10 @@ export async function startServer(
 
 /** The environment of a test server: the runner's, a loopback address, and the test's `env` over it. */
 function serverEnv(env: Record<string, string>, dataDir: string): NodeJS.ProcessEnv {
+  // Not the runner's NODE_ENV (vitest names 'test'): a test server runs as `npm start` runs it.
+  const { NODE_ENV: _runners, ...runner } = process.env;
   return {
-    ...process.env,
+    ...runner,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
