@@ -124,8 +124,12 @@ describe('trading, desktop', () => {
     await orders.setLanguage('ar');
     await page.reload();
     await row.waitFor();
+    // Measured once the row has its live figures (their text is the widest part of the row) and
+    // the fonts are in: a busy machine once measured the table while the row was still being drawn.
+    await expect.poll(() => row.locator('.profit').first().innerText()).toMatch(/USDT/);
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await screenshotTo(page, 'orders-desktop-ar');
-    expect(await orders.tableOverflow(), 'orders table, ar').toBeLessThanOrEqual(0);
+    await expect.poll(() => orders.tableOverflow(), { message: 'orders table, ar' }).toBeLessThanOrEqual(0);
     await orders.setLanguage('en');
     await page.reload();
     await row.waitFor();
