@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { FileChooser, Locator } from 'playwright-core';
 import { expect } from 'vitest';
 import { settled } from '../browser.ts';
 import { BackOffice } from './admin/back-office.ts';
@@ -105,23 +105,21 @@ export class HelpEditorPage extends BackOffice {
           return (element?.labels?.[0]?.textContent ?? element?.textContent ?? '').trim();
         }),
       );
+    // The picker is caught from here on: Playwright asks the browser to hand it over only when a
+    // listener exists, and that request can still be on its way when a keystroke made just after
+    // it opens the picker (seen on a busy machine: the picker opened unseen, 30 s passed).
+    const chooser = new Promise<FileChooser>((resolve) => this.page.once('filechooser', resolve));
     await this.page.keyboard.press('Tab');
     await focused();
     await this.page.keyboard.type(image.description);
     // The file input is disabled until the description is in: Tab only once it is enabled, or
     // focus skips it (on a busy machine the re-render can come after the keystroke). The input of
     // the chosen language's form, found from its group: not whichever file input comes first.
-    const input = await this.page
-      .getByRole('group', { name: language })
-      .locator('input[type="file"]')
-      .elementHandle();
-    await this.page.waitForFunction(
-      (element) => element !== null && !(element as HTMLInputElement).disabled,
-      input,
-    );
+    const input = this.page.getByRole('group', { name: language }).locator('input[type="file"]');
+    await expect.poll(() => input.isEnabled()).toBe(true);
     await this.page.keyboard.press('Tab');
     await focused();
-    const chooser = this.page.waitForEvent('filechooser');
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
     await this.page.keyboard.press('Space');
     await (await chooser).setFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: image.png });
     await this.page.getByText('Image added at the end of the text. Save the draft to keep it.').waitFor();
