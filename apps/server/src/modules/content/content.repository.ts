@@ -64,14 +64,24 @@ export async function upsertContentItem(
   return id;
 }
 
-/** Adds a translation unless one exists: text staff edited is never overwritten by a seed. */
-export async function insertMissingTranslation(
+/**
+ * Adds the translations that do not exist yet, in one statement: text staff edited is never
+ * overwritten by a seed.
+ */
+export async function insertMissingTranslations(
   db: Queryable,
-  translation: { contentId: number; language: Language; title: string; body: string },
+  translations: readonly { contentId: number; language: Language; title: string; body: string }[],
 ): Promise<void> {
+  if (translations.length === 0) return;
   await db.query(
-    `INSERT INTO content_translations (content_id, language, title, body) VALUES ($1, $2, $3, $4)
+    `INSERT INTO content_translations (content_id, language, title, body)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
      ON CONFLICT (content_id, language) DO NOTHING`,
-    [translation.contentId, translation.language, translation.title, translation.body],
+    [
+      translations.map((t) => t.contentId),
+      translations.map((t) => t.language),
+      translations.map((t) => t.title),
+      translations.map((t) => t.body),
+    ],
   );
 }

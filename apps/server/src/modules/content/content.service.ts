@@ -20,7 +20,7 @@ import type { OperatorService } from '../operator/operator.service.ts';
 import {
   type ContentRow,
   findContent,
-  insertMissingTranslation,
+  insertMissingTranslations,
   listContents,
   upsertContentItem,
 } from './content.repository.ts';
@@ -91,14 +91,15 @@ export class ContentService {
           await upsertContentItem(tx, { slug: item.slug, type: item.type, sort, category: 0 }),
         );
       }
-      for (const { language, items } of byLanguage) {
-        for (const item of items) {
+      const translations = byLanguage.flatMap(({ language, items }) =>
+        items.map((item) => {
           const contentId = ids.get(item.slug);
           if (contentId === undefined)
             throw new Error(`seed ${language}.json has ${item.slug}, which en.json lacks`);
-          await insertMissingTranslation(tx, { contentId, language, title: item.title, body: item.body });
-        }
-      }
+          return { contentId, language, title: item.title, body: item.body };
+        }),
+      );
+      await insertMissingTranslations(tx, translations);
     });
     await this.seedHelp();
   }
@@ -107,6 +108,7 @@ export class ContentService {
   private async seedHelp(): Promise<void> {
     const { items } = helpSeedFile.parse(JSON.parse(readFileSync(join(SEED_DIR, 'help.json'), 'utf8')));
     await this.db.transaction(async (tx) => {
+      const translations: Parameters<typeof insertMissingTranslations>[1][number][] = [];
       for (const [sort, item] of items.entries()) {
         const category = helpCategoryNumber(item.type, item.category);
         if (category === 0 || !item.texts.en)
@@ -117,9 +119,10 @@ export class ContentService {
           // Seeds obey the markup rules staff's text is held to.
           if (markupIssues(text.body).length > 0)
             throw new Error(`help seed ${item.slug} (${language}): markup`);
-          await insertMissingTranslation(tx, { contentId, language, ...text });
+          translations.push({ contentId, language, ...text });
         }
       }
+      await insertMissingTranslations(tx, translations);
     });
   }
 

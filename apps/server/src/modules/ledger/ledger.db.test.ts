@@ -1,10 +1,17 @@
-import { Code } from '@swx/contract';
+import { type Asset, BOOKS, type Book, Code } from '@swx/contract';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { AuditService, auditVerdictText } from '../audit/audit.service.ts';
-import { DEMO_FUNDING_MINOR, LedgerError, LedgerService } from './ledger.service.ts';
+import {
+  ASSETS,
+  DEMO_FUNDING_MINOR,
+  LedgerError,
+  LedgerService,
+  SYSTEM_KINDS,
+  type SystemKind,
+} from './ledger.service.ts';
 
 let t: TestDatabase;
 let ledger: LedgerService;
@@ -49,6 +56,25 @@ describe(`ledger on ${TEST_DB}`, () => {
     expect((await ledger.balances('demo', user)).find((b) => b.asset === 'USDT')?.balance).toBe(
       DEMO_FUNDING_MINOR,
     );
+  });
+
+  it('makes each system account once, allowed below zero; a second start, or a second service, finds the same ids', async () => {
+    const rows = () =>
+      t.db.query<{ id: string; book: string; asset: string; kind: string; allow_negative: boolean }>(
+        'SELECT id, book, asset, kind, allow_negative FROM ledger_accounts WHERE owner_id IS NULL AND kind = ANY($1::text[]) ORDER BY id',
+        [[...SYSTEM_KINDS]],
+      );
+    const before = await rows();
+    expect(before).toHaveLength(BOOKS.length * ASSETS.length * SYSTEM_KINDS.length);
+    expect(before.every((r) => r.allow_negative)).toBe(true);
+    await ledger.ensureSystemAccounts();
+    const fresh = new LedgerService(t.db, audit);
+    await fresh.ensureSystemAccounts();
+    expect(await rows()).toEqual(before);
+    for (const r of before)
+      expect(await fresh.systemAccount(r.book as Book, r.asset as Asset, r.kind as SystemKind)).toBe(
+        Number(r.id),
+      );
   });
 
   it('moves money with balanced postings and refuses overdrafts, leaving nothing behind', async () => {

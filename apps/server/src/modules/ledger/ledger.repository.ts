@@ -66,6 +66,52 @@ export async function ensureAccount(
 }
 
 /**
+ * The platform's own accounts (no owner, allowed below zero), created where missing, in two
+ * statements for the whole set (a server start names 64): `book:asset:kind` → account id.
+ */
+export async function ensureSystemAccountSet(
+  db: Queryable,
+  accounts: readonly { book: Book; asset: string; kind: string }[],
+): Promise<Map<string, number>> {
+  if (accounts.length === 0) return new Map();
+  const rows = await db.query<{ id: string; book: string; asset: string; kind: string }>(
+    `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS w(book, asset, kind)),
+     inserted AS (
+       INSERT INTO ledger_accounts (book, owner_id, asset, kind, allow_negative)
+       SELECT w.book, NULL, w.asset, w.kind, true FROM wanted w
+       WHERE NOT EXISTS (
+         SELECT 1 FROM ledger_accounts a
+         WHERE a.owner_id IS NULL AND a.book = w.book AND a.asset = w.asset AND a.kind = w.kind)
+       ON CONFLICT (book, coalesce(owner_id, 0), asset, kind) DO NOTHING
+       RETURNING id, book, asset, kind
+     )
+     SELECT a.id, a.book, a.asset, a.kind FROM ledger_accounts a
+     JOIN wanted w ON a.owner_id IS NULL AND a.book = w.book AND a.asset = w.asset AND a.kind = w.kind
+     UNION ALL
+     SELECT id, book, asset, kind FROM inserted`,
+    [accounts.map((a) => a.book), accounts.map((a) => a.asset), accounts.map((a) => a.kind)],
+  );
+  const ids = new Map(rows.map((r) => [`${r.book}:${r.asset}:${r.kind}`, Number(r.id)]));
+  // One raced with another node's start (its insert conflicted, and this statement's snapshot
+  // cannot see that row): those few are read one by one.
+  for (const a of accounts) {
+    const key = `${a.book}:${a.asset}:${a.kind}`;
+    if (!ids.has(key))
+      ids.set(
+        key,
+        await ensureAccount(db, {
+          book: a.book,
+          ownerId: null,
+          asset: a.asset,
+          kind: a.kind,
+          allowNegative: true,
+        }),
+      );
+  }
+  return ids;
+}
+
+/**
  * Customer accounts of one kind for many owners, created where missing: owner id → account id.
  * Read first and insert only the missing ones: an insert that finds its row (ON CONFLICT DO
  * NOTHING) still costs a speculative insertion per owner, and most owners already have theirs.

@@ -39,6 +39,7 @@ import {
   customerTotals,
   ensureAccount,
   ensureCustomerAccounts,
+  ensureSystemAccountSet,
   ledgerInvariants,
   nonZeroAccountsOfKind,
   reconcileAccounts,
@@ -212,10 +213,15 @@ export class LedgerService {
     return this.accountId(book, userId, asset, WALLET);
   }
 
+  /** Every book's system accounts of every asset, created where missing (at start, in one go). */
   async ensureSystemAccounts(): Promise<void> {
-    for (const book of BOOKS)
-      for (const asset of ASSETS)
-        for (const kind of SYSTEM_KINDS) await this.systemAccount(book, asset, kind);
+    const wanted = BOOKS.flatMap((book) =>
+      ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ book, asset, kind }))),
+    );
+    for (const [key, id] of await ensureSystemAccountSet(this.db, wanted)) {
+      const [book, asset, kind] = key.split(':');
+      this.accountIds.set(`${book}:0:${asset}:${kind}`, id);
+    }
   }
 
   /**
