@@ -9,6 +9,7 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 import { useServer } from '../support/integration.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Inbox } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 /**
  * The self-custody wallet's two server calls (DESIGN §2 rule 1): a withdrawal address proved the
@@ -138,8 +139,18 @@ describe('self-custody wallet, on a development chain', () => {
       ['ETH', 0],
       ['USDT', 0],
     ]);
-    await chain.dev.send({ to: address, asset: 'USDT', amount: 125_500_000n });
-    await chain.dev.send({ to: address, asset: 'ETH', amount: 10n ** 17n });
+    // A send returns once the node took it; the block holding it may come a moment later.
+    const sent = [
+      await chain.dev.send({ to: address, asset: 'USDT', amount: 125_500_000n }),
+      await chain.dev.send({ to: address, asset: 'ETH', amount: 10n ** 17n }),
+    ];
+    for (const hash of sent) {
+      await until(
+        () => chain.chain.receipt(hash),
+        (receipt) => receipt?.status === 'success',
+        `${hash} mined`,
+      );
+    }
     const after = await live(alice).ok('chainBalance', { address });
     expect(after.balances.map((b) => [b.asset, Number(b.amount)])).toEqual([
       ['ETH', 0.1],

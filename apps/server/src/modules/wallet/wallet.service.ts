@@ -56,17 +56,17 @@ export class WalletService {
 
   /**
    * What the platform's chain holds at a public address (a self-custody wallet's), read-only:
-   * native ETH and the USDT token at the head block. Without a chain: `available: false`. A chain
-   * that does not answer is 10031.
+   * native ETH and the USDT token, both read at the head block it names (never two blocks apart).
+   * Without a chain: `available: false`. A chain that does not answer is 10031.
    */
   async chainBalance(address: Hex): Promise<ChainBalance> {
     const { chain } = this.deps;
     if (!chain) return { available: false, block: null, balances: [] };
     try {
-      const [block, eth, usdt] = await Promise.all([
-        chain.head(),
-        chain.balanceOf(address, 'ETH'),
-        chain.balanceOf(address, 'USDT'),
+      const block = await chain.head();
+      const [eth, usdt] = await Promise.all([
+        chain.balanceOf(address, 'ETH', block),
+        chain.balanceOf(address, 'USDT', block),
       ]);
       return {
         available: true,
