@@ -32,7 +32,7 @@ export async function openTestDatabase(
     return { db, url: null, close: () => db.close() };
   }
   const created = await newPostgresDatabase({ migrated });
-  const db = await openPostgres(created.url);
+  const db = await openTestPool(created.url);
   if (migrated && !created.fromTemplate) await migrate(db);
   return {
     db,
@@ -42,6 +42,18 @@ export async function openTestDatabase(
       await created.drop();
     },
   };
+}
+
+/**
+ * How long a database test's query waits for a pool connection: a budget that holds when fifty
+ * transactions race on a loaded two-core machine (the product's own wait, CONNECT_TIMEOUT_MS, is
+ * 5 s; a test run beside the browser tests exceeded it), not a timing check.
+ */
+const TEST_POOL_WAIT_MS = 120_000;
+
+/** Another pool on a test's PostgreSQL database (a second node's), with the tests' pool wait. */
+export function openTestPool(url: string): Promise<Database> {
+  return openPostgres(url, { connectTimeoutMs: TEST_POOL_WAIT_MS });
 }
 
 /**

@@ -1,7 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import {
+  openTestDatabase,
+  openTestPool,
+  TEST_DB,
+  type TestDatabase,
+} from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
-import { type Database, openPostgres } from '../../platform/db.ts';
+import type { Database } from '../../platform/db.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { DEMO_FUNDING_MINOR, LedgerError, LedgerService } from './ledger.service.ts';
 
@@ -17,7 +22,7 @@ let nodes: LedgerService[] = [];
 beforeAll(async () => {
   t = await openTestDatabase();
   const dbs: Database[] = [t.db];
-  if (t.url) for (let i = 0; i < 3; i++) extraPools.push(await openPostgres(t.url));
+  if (t.url) for (let i = 0; i < 3; i++) extraPools.push(await openTestPool(t.url));
   dbs.push(...extraPools);
   nodes = (t.url ? dbs : [t.db, t.db, t.db, t.db]).map((db) => new LedgerService(db, new AuditService(db)));
   await nodes[0]?.ensureSystemAccounts();

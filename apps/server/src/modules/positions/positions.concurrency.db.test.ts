@@ -1,9 +1,14 @@
 import { Code } from '@swx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_DB, type TestDatabase } from '../../../../../tests/support/db.ts';
+import {
+  openTestDatabase,
+  openTestPool,
+  TEST_DB,
+  type TestDatabase,
+} from '../../../../../tests/support/db.ts';
 import { expectLedgerSound } from '../../../../../tests/support/ledger-sound.ts';
 import { createMemoryBus } from '../../platform/bus.ts';
-import { type Database, openPostgres } from '../../platform/db.ts';
+import type { Database } from '../../platform/db.ts';
 import { CodedError } from '../../platform/http.ts';
 import { KeyRing } from '../../platform/keys.ts';
 import { createTestContext } from '../../test/context.ts';
@@ -25,7 +30,7 @@ const NOW = Date.UTC(2026, 10, 18, 15, 0, 0);
 beforeAll(async () => {
   t = await openTestDatabase();
   const dbs: Database[] = [t.db];
-  if (t.url) for (let i = 0; i < 3; i++) pools.push(await openPostgres(t.url));
+  if (t.url) for (let i = 0; i < 3; i++) pools.push(await openTestPool(t.url));
   dbs.push(...pools);
   const list = t.url ? dbs : [t.db, t.db, t.db, t.db];
   // The nodes share the quote key (derived from TOTP_KEY in a real deployment).

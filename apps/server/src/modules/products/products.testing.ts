@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../../../tests/support/db.ts';
-import { type Database, openPostgres } from '../../platform/db.ts';
+import { openTestDatabase, openTestPool, type TestDatabase } from '../../../../../tests/support/db.ts';
+import type { Database } from '../../platform/db.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { AuditService } from '../audit/audit.service.ts';
 import { LedgerService } from '../ledger/ledger.service.ts';
@@ -132,7 +132,7 @@ async function fundFromClearing(
 
 export async function openSavingsFixture() {
   const t: TestDatabase = await openTestDatabase();
-  const other: Database = t.url ? await openPostgres(t.url) : t.db;
+  const other: Database = t.url ? await openTestPool(t.url) : t.db;
   const logger = createLogger({ logLevel: 'silent', nodeId: 'test' });
   const audit = new AuditService(t.db);
   const ledger = new LedgerService(t.db, audit);
