@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { Redis } from 'ioredis';
 import { createBus } from './bus.ts';
 import { type OpenedChain, openChain } from './chain/open.ts';
 import type { Config } from './config.ts';
@@ -57,7 +56,7 @@ export async function openPlatform(
     throw result.error;
   }
   const bus = await createBus(config.redisUrl, logger);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  const redis = config.redisUrl ? await openRedis(config.redisUrl) : null;
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -89,4 +88,10 @@ export async function openPlatform(
       await result.chain?.close();
     },
   };
+}
+
+/** The Redis client, loaded only when a URL names Redis (a node on its own never spends its start on it). */
+async function openRedis(url: string) {
+  const { Redis } = await import('ioredis');
+  return new Redis(url, { maxRetriesPerRequest: 2 });
 }

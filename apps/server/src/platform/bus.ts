@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
 import type { Logger } from './logger.ts';
 
 /**
@@ -50,6 +49,8 @@ export function createMemoryBus(logger?: Logger): EventBus {
 }
 
 export async function createRedisBus(url: string, logger?: Logger, prefix = 'swx:'): Promise<EventBus> {
+  // Loaded here, not at the module's top: a node without Redis never needs the client.
+  const { Redis } = await import('ioredis');
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);

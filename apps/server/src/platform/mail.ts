@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { Logger } from './logger.ts';
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
@@ -24,10 +23,14 @@ export function createMailer(options: {
   logger?: Logger;
 }): Mailer {
   const outbox = join(options.dataDir, 'outbox');
-  const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // nodemailer is loaded, and its transports made, with the first message: a start spends nothing on it.
+  const nodemailer = lazy(() => import('nodemailer').then((loaded) => loaded.default));
+  const renderer = lazy(async () =>
+    (await nodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
 
   async function keep(folder: string, message: MailMessage): Promise<string> {
-    const info = await renderer.sendMail({ from: options.from, ...message });
+    const info = await (await renderer()).sendMail({ from: options.from, ...message });
     const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
     await mkdir(folder, { recursive: true, mode: 0o700 });
     await writeFile(join(folder, `${id}.eml`), info.message as Buffer, { mode: 0o600 });
@@ -43,16 +46,17 @@ export function createMailer(options: {
         return { id };
       },
       close() {
-        renderer.close();
+        renderer.made?.close();
       },
     };
   }
-  const smtp = nodemailer.createTransport(options.smtpUrl);
+  const smtpUrl = options.smtpUrl;
+  const smtp = lazy(async () => (await nodemailer()).createTransport(smtpUrl));
   return {
     kind: 'smtp',
     async send(message) {
       try {
-        const info = await smtp.sendMail({ from: options.from, ...message });
+        const info = await (await smtp()).sendMail({ from: options.from, ...message });
         return { id: String(info.messageId) };
       } catch (error) {
         const id = await keep(join(outbox, 'failed'), message);
@@ -61,10 +65,23 @@ export function createMailer(options: {
       }
     },
     close() {
-      smtp.close();
-      renderer.close();
+      smtp.made?.close();
+      renderer.made?.close();
     },
   };
+}
+
+/** A value made on first use (once, even when asked twice at once); `made` once it is there. */
+function lazy<T>(make: () => Promise<T>): (() => Promise<T>) & { made?: T } {
+  let making: Promise<T> | undefined;
+  const get = (() => {
+    making ??= make().then((value) => {
+      get.made = value;
+      return value;
+    });
+    return making;
+  }) as (() => Promise<T>) & { made?: T };
+  return get;
 }
 
 /** The messages in the outbox, newest first, for the operator's command. */

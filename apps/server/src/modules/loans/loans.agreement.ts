@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { interpolate, type Language, LOAN_WITHDRAWAL_DAYS, type OperatorInfo } from '@swx/contract';
 import type { Family } from '../../platform/pdf/fonts.ts';
-import { type Block, type TextBlock, writePdf } from '../../platform/pdf/writer.ts';
+import type { Block, TextBlock } from '../../platform/pdf/writer.ts';
 import { localeTexts } from '../../platform/texts.ts';
 
 /**
@@ -162,6 +162,8 @@ export async function agreementPdf(
       { kind: 'text', text: TEXT[language].englishAttached, size: 10, after: 12, ...styleOf(language) },
       ...clauseBlocks('en', signed.english, interpolate(TEXT.en.signed, { time })),
     );
+  // The writer (pdf-lib, HarfBuzz, the fonts) is loaded when a document is first made, not at start.
+  const { writePdf } = await import('../../platform/pdf/writer.ts');
   return writePdf(blocks, {
     title: TEXT[language].title,
     author: 'SWX',

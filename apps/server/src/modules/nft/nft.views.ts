@@ -8,7 +8,7 @@ import {
   type NftView,
   uploadFileUrl,
 } from '@swx/contract';
-import { getAddress } from 'viem';
+import { shownEvmAddress } from '@swx/contract/evmAddress';
 import { isOpen, minNextBid, reserveMet } from './nft.auction.ts';
 import type { BidRow, HoldingRow } from './nft.bids.repository.ts';
 import type { DropRow } from './nft.repository.ts';
@@ -17,12 +17,10 @@ import type { DropRow } from './nft.repository.ts';
 
 /**
  * An EVM address as customers and staff read it (every wire shape here, so every NFT screen): its
- * EIP-55 checksummed form (viem's `getAddress`, as the wallet's `shownAddress`). Kept lowercase,
- * compared lowercase; anything that is not an EVM address as it is.
+ * EIP-55 checksummed form, as the wallet's. Kept lowercase, compared lowercase; anything that is
+ * not an EVM address as it is.
  */
-export function shownAddress(address: string): string {
-  return /^0x[0-9a-fA-F]{40}$/.test(address) ? getAddress(address.toLowerCase()) : address;
-}
+export const shownAddress = shownEvmAddress;
 
 /** The same, for an address that may not be there yet (before a mint, before a send). */
 export function shownOrNull(address: string | null): string | null {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code, formatDisplay, interpolate, LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
-import { getAddress } from 'viem';
+import { checksumAddress } from '@swx/contract/evmAddress';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
@@ -97,7 +97,7 @@ function listFormat(language: Language): Intl.ListFormat {
 function shownParam(language: Language, key: string, value: string, asset: string): string {
   if (AMOUNTS.has(key) && DECIMAL.test(value)) return formatDisplay(language, value, asset);
   if (key === 'amounts') return shownAmounts(language, value) ?? value;
-  if (key === 'address' && EVM_ADDRESS.test(value)) return getAddress(value.toLowerCase());
+  if (key === 'address' && EVM_ADDRESS.test(value)) return checksumAddress(value);
   return value;
 }
 

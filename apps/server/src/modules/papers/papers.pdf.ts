@@ -1,6 +1,5 @@
 import { interpolate } from '@swx/contract';
 import type { TextBlock } from '../../platform/pdf/writer.ts';
-import { writePdf } from '../../platform/pdf/writer.ts';
 import { heldWords } from './papers.holdings.ts';
 import { decimalOf, type Statement } from './papers.statement.ts';
 import { pdfStyle, TEXT } from './papers.texts.ts';
@@ -60,6 +59,8 @@ export async function statementPdf(
     ...s.products.map((h) => p(heldWords(h, t, s.language, ltr), 9, 3)),
     p(x(t.generated, { time: ltr(madeAt.toISOString().slice(0, 19).replace('T', ' ')) }), 8, 0),
   ];
+  // The writer (pdf-lib, HarfBuzz, the fonts) is loaded when a document is first made, not at start.
+  const { writePdf } = await import('../../platform/pdf/writer.ts');
   return writePdf(blocks, {
     title: `${t.title} ${s.asset} ${s.from} – ${s.to}`,
     author: 'SWX',

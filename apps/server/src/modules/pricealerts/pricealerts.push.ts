@@ -1,5 +1,4 @@
 import type { Agent } from 'node:https';
-import webpush from 'web-push';
 import type { Config } from '../../platform/config.ts';
 import type { PushRow } from './pricealerts.repository.ts';
 
@@ -32,6 +31,8 @@ export async function sendPush(
   payload: PushPayload,
   agent?: Agent,
 ): Promise<'sent' | 'gone' | 'failed'> {
+  // The Web Push library is loaded with the first notification, not at start.
+  const { default: webpush } = await import('web-push');
   try {
     await webpush.sendNotification(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },

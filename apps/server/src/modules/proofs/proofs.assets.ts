@@ -1,8 +1,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { assetsMessage, type ProofAssets } from '@swx/contract';
-import { getAddress } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { checksumAddress } from '@swx/contract/evmAddress';
 import { DEV_ACCOUNTS, DEV_MNEMONIC } from '../../platform/chain/accounts.ts';
 import { DEV_DEPOSIT_XPUB_EVM } from '../../platform/chain/derive.ts';
 import { CHAIN_ASSETS, type Chain, type ChainAsset, type Hex } from '../../platform/chain.ts';
@@ -75,7 +74,7 @@ export function chainAssets(
     }
     const addresses = await readAt(chain, owned, asset as ChainAsset, block.number, async (o) => {
       const key = keyOf(o.role, o.address, o.customerId);
-      return key ? privateKeyToAccount(key).signMessage({ message }) : null;
+      return key ? signMessage(key, message) : null;
     });
     return {
       chain: chain.kind,
@@ -109,11 +108,17 @@ async function readAt(
       addresses.push({
         role: o.role,
         // EIP-55, as every EVM address the platform shows.
-        address: getAddress(o.address),
+        address: checksumAddress(o.address),
         amountMinor: String(amount),
         signature: await signOf(o),
       });
     }
   }
   return addresses;
+}
+
+/** An EIP-191 signature of `message` by `key`; viem's accounts are loaded when a proof is first signed. */
+async function signMessage(key: Hex, message: string): Promise<Hex> {
+  const { privateKeyToAccount } = await import('viem/accounts');
+  return privateKeyToAccount(key).signMessage({ message });
 }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import type { UploadIssue } from '@swx/contract';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 
 /**
  * Upload checks by content (DESIGN §3 Files, spec §5): the bytes, never the file name or the
@@ -49,6 +49,13 @@ export const MIN_SIDE = 32;
 
 const JP2_SIGNATURE = Buffer.from('0000000c6a5020200d0a870a', 'hex');
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
+
+/** Whether the bytes start as a PDF document does (`%PDF-1.`): uploads.pdf.ts checks the rest. */
+export const isPdf = (b: Uint8Array) =>
+  b.length >= 8 && Buffer.from(b.buffer, b.byteOffset, 8).toString('latin1').startsWith('%PDF-1.');
+
+/** sharp (libvips), loaded when the first picture is checked: a start does not spend its time on it. */
+const sharpModule = () => import('sharp').then((loaded) => loaded.default);
 
 /** The format the first bytes name, or null. */
 export function sniff(bytes: Uint8Array): ImageFormat | null {
@@ -296,6 +303,7 @@ export async function checkImage(input: Uint8Array, maxBytes: number): Promise<C
   if (end !== b.length) throw new ImageRefusal('polyglot', `${b.length - end} bytes after the image`);
   const hidden = hiddenContent(b);
   if (hidden) throw new ImageRefusal('polyglot', hidden);
+  const sharp = await sharpModule();
 
   if (jp2) {
     const decoded = await decodeJp2(jp2.codestream);

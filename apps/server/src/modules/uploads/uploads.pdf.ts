@@ -1,5 +1,5 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject, PDFStream } from 'pdf-lib';
-import { hiddenContent, ImageRefusal } from './uploads.images.ts';
+import { hiddenContent, ImageRefusal, isPdf } from './uploads.images.ts';
 
 /**
  * PDF documents, for the purposes that take them (`documents` in UPLOAD_PURPOSES), checked by
@@ -20,9 +20,6 @@ export const MAX_PAGES = 50;
 const MAX_POINTS = 14_400;
 
 export type CheckedPdf = { bytes: Buffer; contentType: 'application/pdf'; width: number; height: number };
-
-export const isPdf = (b: Uint8Array) =>
-  b.length >= 8 && Buffer.from(b.buffer, b.byteOffset, 8).toString('latin1').startsWith('%PDF-1.');
 
 /** Keys and action types that make a PDF do something when opened, clicked or printed. */
 const ACTIVE_KEYS = ['JS', 'JavaScript', 'AA', 'OpenAction', 'EmbeddedFile', 'EmbeddedFiles', 'RichMedia'];

@@ -14,8 +14,8 @@ import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import type { RateLimiter } from '../../platform/ratelimit.ts';
 import type { FileStore, StoredFile } from '../../platform/storage.ts';
-import { type CheckedImage, checkImage, ImageRefusal } from './uploads.images.ts';
-import { type CheckedPdf, checkPdf, isPdf } from './uploads.pdf.ts';
+import { type CheckedImage, checkImage, ImageRefusal, isPdf } from './uploads.images.ts';
+import type { CheckedPdf } from './uploads.pdf.ts';
 import {
   deleteUnusedBeyond,
   findUpload,
@@ -87,7 +87,8 @@ export class UploadsService {
     try {
       image =
         acceptsDocuments(purpose) && isPdf(bytes)
-          ? await checkPdf(bytes, maxBytes)
+          ? // The PDF check (pdf-lib) is loaded when the first PDF arrives, not at start.
+            await (await import('./uploads.pdf.ts')).checkPdf(bytes, maxBytes)
           : await checkImage(bytes, maxBytes);
     } catch (error) {
       if (!(error instanceof ImageRefusal)) throw error;

@@ -1,4 +1,3 @@
-import { feesOf } from '../../platform/chain/signer.ts';
 import type { Chain, ChainAsset, ChainReceipt, Hex, TxFees, WithdrawalSigner } from '../../platform/chain.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 
@@ -99,6 +98,8 @@ export async function followHotTx(env: HotTxEnv, tx: HotTx, store: HotTxStore): 
   }
   const stuck = head - tx.sentBlock > STUCK_BLOCKS;
   if (signer && tx.bumps < MAX_BUMPS && head - (tx.bumpedBlock ?? tx.sentBlock) > BUMP_BLOCKS) {
+    // The signer's module (viem) is loaded only on a chain, when a send is first bumped.
+    const { feesOf } = await import('../../platform/chain/signer.ts');
     const next = await signer.sign({
       asset: tx.asset,
       to: tx.to as Hex,

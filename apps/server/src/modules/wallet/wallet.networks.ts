@@ -9,7 +9,7 @@ import {
   parseMinor,
   withdrawalFee,
 } from '@swx/contract';
-import { getAddress, isAddress } from 'viem';
+import { checksumAddress, shownEvmAddress } from '@swx/contract/evmAddress';
 import type { z } from 'zod/mini';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
@@ -76,9 +76,7 @@ export function networkWire(row: NetworkRow, canSend: boolean): Network {
  * An address as the customer and staff read it (the wire, notices, mails): an EVM address in its
  * EIP-55 checksummed form; a Bitcoin address as kept. Kept lowercase, compared lowercase.
  */
-export function shownAddress(address: string): string {
-  return /^0x[0-9a-fA-F]{40}$/.test(address) ? getAddress(address.toLowerCase()) : address;
-}
+export const shownAddress = shownEvmAddress;
 
 /**
  * An address as the network writes it, or 10026 on `path`: EVM addresses are 0x and 40 hex digits
@@ -95,9 +93,9 @@ export function normalAddress(
   if (row.addressFormat === 'evm') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw refuse();
     const mixed = address !== address.toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
-    if (mixed && !isAddress(address, { strict: true })) throw refuse();
+    if (mixed && checksumAddress(address) !== address) throw refuse();
     if (/^0x0{40}$/.test(address)) throw refuse();
-    return getAddress(address).toLowerCase();
+    return address.toLowerCase();
   }
   const lower = address.toLowerCase();
   if (address !== lower && address !== address.toUpperCase()) throw refuse();

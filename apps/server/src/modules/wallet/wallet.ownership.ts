@@ -1,5 +1,5 @@
 import { Code, ownershipMessage } from '@swx/contract';
-import { type Hex, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
 import { ApiError } from '../../platform/http.ts';
 import type { NetworkRow } from './wallet.repository.ts';
 
@@ -21,6 +21,8 @@ export async function provedOwnership(
   if (network.addressFormat !== 'evm') throw refuse('unsupported');
   let signer: string;
   try {
+    // viem is loaded with the first ownership check, not at start.
+    const { recoverMessageAddress } = await import('viem');
     signer = await recoverMessageAddress({
       message: ownershipMessage(address, customerId),
       signature: signature as Hex,

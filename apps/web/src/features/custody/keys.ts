@@ -6,6 +6,7 @@ import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58check, bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { checksumAddress } from '@swx/contract/evmAddress';
 import { normalizeMnemonic } from './words.ts';
 
 /**
@@ -31,16 +32,6 @@ function keyAt(seed: Uint8Array, path: string): Uint8Array {
   const key = HDKey.fromMasterSeed(seed).derive(path).privateKey;
   if (!key) throw new Error('no private key');
   return key;
-}
-
-/** EIP-55: the lowercase hex address with letters uppercased where its keccak nibble is ≥ 8. */
-export function checksumAddress(address: string): `0x${string}` {
-  const hex = address.toLowerCase().replace(/^0x/, '');
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
-  let out = '0x';
-  for (let i = 0; i < hex.length; i++)
-    out += Number.parseInt(hash[i] as string, 16) >= 8 ? (hex[i] as string).toUpperCase() : hex[i];
-  return out as `0x${string}`;
 }
 
 /** The EVM address of a private key: the last 20 bytes of keccak-256 of the uncompressed public key. */
