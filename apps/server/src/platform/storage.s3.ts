@@ -19,20 +19,19 @@ export type S3StoreConfig = {
 export class S3FileStore implements FileStore {
   readonly kind = 's3';
   private readonly sdk: Promise<{ s3: typeof import('@aws-sdk/client-s3'); client: S3Client }>;
-  private client: S3Client | null = null;
   private readonly bucket: string;
 
   constructor(config: S3StoreConfig) {
     this.bucket = config.bucket;
-    this.sdk = import('@aws-sdk/client-s3').then((s3) => {
-      this.client = new s3.S3Client({
+    this.sdk = import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
         endpoint: config.endpoint,
         region: config.region,
         forcePathStyle: true,
         credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
-      });
-      return { s3, client: this.client };
-    });
+      }),
+    }));
   }
 
   async put(bytes: Uint8Array, contentType: string): Promise<string> {
@@ -66,6 +65,9 @@ export class S3FileStore implements FileStore {
   }
 
   close(): void {
-    this.client?.destroy();
+    void this.sdk.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
 }
