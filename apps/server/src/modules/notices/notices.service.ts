@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code, formatDisplay, interpolate, LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
-import { checksumAddress } from '@swx/contract/evmAddress';
+import { shownEvmAddress } from '@swx/contract/evmAddress';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
 import { localeTexts } from '../../platform/texts.ts';
@@ -60,7 +60,6 @@ const AMOUNTS = new Set([
   'returned',
 ]);
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /**
  * `amounts`: amounts of several assets, stored as `<decimal> <ASSET>` items joined by `; `
  * ("3.287670 USDT; 0.00010000 BTC"); read as each amount shown like `amount` with its asset, joined
@@ -97,7 +96,7 @@ function listFormat(language: Language): Intl.ListFormat {
 function shownParam(language: Language, key: string, value: string, asset: string): string {
   if (AMOUNTS.has(key) && DECIMAL.test(value)) return formatDisplay(language, value, asset);
   if (key === 'amounts') return shownAmounts(language, value) ?? value;
-  if (key === 'address' && EVM_ADDRESS.test(value)) return checksumAddress(value);
+  if (key === 'address') return shownEvmAddress(value);
   return value;
 }
 

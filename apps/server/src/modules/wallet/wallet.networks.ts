@@ -9,7 +9,7 @@ import {
   parseMinor,
   withdrawalFee,
 } from '@swx/contract';
-import { checksumAddress, shownEvmAddress } from '@swx/contract/evmAddress';
+import { checksumAddress, EVM_ADDRESS_PATTERN, shownEvmAddress } from '@swx/contract/evmAddress';
 import type { z } from 'zod/mini';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/http.ts';
@@ -91,7 +91,7 @@ export function normalAddress(
   const address = text.trim();
   const refuse = () => new ApiError(Code.INVALID_INPUT, [{ path, issue: 'address' }]);
   if (row.addressFormat === 'evm') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw refuse();
+    if (!EVM_ADDRESS_PATTERN.test(address)) throw refuse();
     const mixed = address !== address.toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
     if (mixed && checksumAddress(address) !== address) throw refuse();
     if (/^0x0{40}$/.test(address)) throw refuse();
