@@ -124,8 +124,14 @@ export async function measure(
   };
 }
 
-/** The figures of an open-loop run. */
-export type AtRate = { p50: number; p99: number; count: number; errors: number };
+/** The figures of an open-loop run, with its latencies in increasing order (ms). */
+export type AtRate = {
+  p50: number;
+  p99: number;
+  count: number;
+  errors: number;
+  latencies: readonly number[];
+};
 
 /**
  * Open loop: requests sent at a fixed rate whatever the answers, spread over the clients in turn;
@@ -169,5 +175,5 @@ export async function measureAtRate(
     );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), count: latencies.length, errors };
+  return { p50: at(0.5), p99: at(0.99), count: latencies.length, errors, latencies };
 }
