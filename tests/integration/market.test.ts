@@ -92,7 +92,7 @@ describe('markets over HTTP and /message', () => {
   it('keeps a watchlist per user: persisted, and nobody else sees it', async () => {
     const register = async (email: string) => customerApi(server, await registerByApi(server, inbox, email));
     const a = await register('watcher@example.com');
-    const b = await register('other@example.com');
+    const b = await register('watch.other@example.com');
     const [eth] = (await anonymous.ok('listMarketByType', { type: 2 })).filter((i) => i.code === 'ETHUSDT');
     const ethId = eth?.id ?? 0;
     expect((await a.call('addWatchlist', { id: ethId })).code).toBe(200);

@@ -69,7 +69,12 @@ export type Client<Defs extends Record<string, CallDefinition | AdminCallDefinit
 };
 
 type Holder = { token: string } | string | null | undefined;
-type Origin = { baseUrl: string } | string;
+/**
+ * The server called: its address, and the client address it should see (`clientAddress`, sent as
+ * X-Forwarded-For to a server that trusts it: a file on its worker's shared server calls from an
+ * address of its own, support/integration.ts).
+ */
+type Origin = { baseUrl: string; clientAddress?: string } | string;
 
 function query(values: Record<string, unknown>): string {
   const search = new URLSearchParams();
@@ -90,6 +95,7 @@ function client<Defs extends Record<string, CallDefinition | AdminCallDefinition
   defaults: CallOptions,
 ): Client<Defs> {
   const baseUrl = typeof origin === 'string' ? origin : origin.baseUrl;
+  const clientAddress = typeof origin === 'string' ? undefined : origin.clientAddress;
   const token = typeof holder === 'string' ? holder : holder?.token;
   async function call(name: string, input: unknown = {}, options: CallOptions = {}) {
     const definition = definitions[name];
@@ -101,7 +107,10 @@ function client<Defs extends Record<string, CallDefinition | AdminCallDefinition
       return encodeURIComponent(String(value ?? ''));
     });
     const { language, book, headers: extra } = { ...defaults, ...options };
-    const headers: Record<string, string> = { ...extra };
+    const headers: Record<string, string> = {
+      ...(clientAddress ? { 'x-forwarded-for': clientAddress } : {}),
+      ...extra,
+    };
     if (token) headers.authorization = token;
     if (language) headers['accept-language'] = language;
     if (book) headers.virtually = book === 'live' ? 'YES' : 'NO';

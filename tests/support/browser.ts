@@ -239,10 +239,17 @@ export async function explained<T>(
   }
 }
 
-/** A full-page screenshot to look at, when SCREENSHOT_DIR names a folder; nothing otherwise. */
-export async function screenshotTo(page: Page, name: string): Promise<void> {
+/**
+ * A screenshot to look at (the whole page, or only the viewport: `fullPage: false`), when
+ * SCREENSHOT_DIR names a folder; nothing otherwise: the suite takes none.
+ */
+export async function screenshotTo(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
   const folder = process.env.SCREENSHOT_DIR;
   if (!folder) return;
   mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: options.fullPage ?? true });
 }

@@ -61,10 +61,10 @@ export function openTestPool(url: string): Promise<Database> {
  * template when there is one (`fromTemplate`; else empty), and how to drop it.
  */
 export async function newPostgresDatabase(
-  options: { migrated?: boolean } = {},
+  options: { migrated?: boolean; prefix?: string } = {},
 ): Promise<{ url: string; fromTemplate: boolean; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `swx_test_${randomBytes(6).toString('hex')}`;
+  const name = `${options.prefix ?? 'swx_test_'}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const fromTemplate = (options.migrated ?? true) && (await hasPostgresTemplate(admin));

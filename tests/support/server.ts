@@ -19,6 +19,11 @@ export type RunningServer = {
   process: ChildProcess;
   output: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /**
+   * The client address this file's calls present (X-Forwarded-For) on a server shared by the
+   * worker's files (support/integration.ts); absent on a file's own server (127.0.0.1).
+   */
+  clientAddress?: string;
 };
 
 /**
