@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { qrPath } from '../../apps/web/src/app/qr.ts';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { seriousViolations } from '../support/browser.ts';
+import { screenshotTo, seriousViolations } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import {
   LanguagePage,
@@ -28,15 +26,10 @@ import { uploadKycPhotos } from '../support/uploads.ts';
  */
 
 const PASSWORD = 'long enough pw';
-const SHOTS = process.env.SCREENSHOT_DIR;
 const LANGUAGES = ['en', 'ja', 'ko', 'de', 'fr', 'it', 'es', 'ar', 'hk', 'zh'] as const;
 
 const STAFF_EMAIL = 'details.reviewer@swx.test';
 const app = useApp({ staff: { email: STAFF_EMAIL, role: 'compliance' }, timeout: 300_000 });
-
-beforeAll(() => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
 
 /**
  * A page at 390 px. `quiet` keeps the live-quote socket silent (opened, no frames), for checks of
@@ -50,10 +43,6 @@ const mobile = (options: { session?: Session; language?: string; quiet?: boolean
   });
 
 const path = (p: Page) => new MobileShell(p).path();
-
-async function shot(p: Page, name: string): Promise<void> {
-  if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 async function logInOnPage(p: Page, userName: string): Promise<void> {
   await new LoginPage(p).logIn(userName, PASSWORD);
@@ -107,7 +96,7 @@ describe('where login and logout lead (spec §4)', () => {
         );
       expect(await notice.getAttribute('role')).toBe('status');
       expect(await seriousViolations(p)).toEqual([]);
-      await shot(p, `login-expired-390-${language}`);
+      await screenshotTo(p, `login-expired-390-${language}`);
       if (language === 'en') {
         await logInOnPage(p, 'expired@example.com');
         await expect.poll(() => path(p)).toBe('/profile/transactions?kind=trade');
@@ -160,7 +149,7 @@ describe('notices in the current language', () => {
     // The unread notice opens in the language of the screen, not of its creation.
     const notice = new NoticeDialog(p);
     await notice.dialog.getByText('Bienvenue sur SWX, polyglot@example.com.', { exact: false }).waitFor();
-    await shot(p, 'notice-dialog-390-fr');
+    await screenshotTo(p, 'notice-dialog-390-fr');
     await notice.close('Fermer');
 
     await p.goto('/profile/notification');
@@ -172,13 +161,13 @@ describe('notices in the current language', () => {
     await expect.poll(() => language.stored('language')).toBe('ar');
     await p.goto('/profile/notification');
     await expect.poll(() => item.innerText()).toContain('مرحبًا بك في SWX');
-    await shot(p, 'notices-390-ar');
+    await screenshotTo(p, 'notices-390-ar');
     await language.goto();
     await language.choose('en');
     await expect.poll(() => language.stored('language')).toBe('en');
     await p.goto('/profile/notification');
     await expect.poll(() => item.innerText()).toContain('Welcome to SWX, polyglot@example.com.');
-    await shot(p, 'notices-390-en');
+    await screenshotTo(p, 'notices-390-en');
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
@@ -194,7 +183,7 @@ describe('plural forms and numbers', () => {
     // Searching one instrument's code leaves one row: "1 instrument", never "1 instruments".
     await p.getByLabel('Search by name or code').fill(await market.uniqueCode());
     await expect.poll(() => count.innerText()).toBe('1 instrument');
-    await shot(p, 'market-one-390-en');
+    await screenshotTo(p, 'market-one-390-en');
     expect(errors).toEqual([]);
     await context.close();
 
@@ -205,11 +194,11 @@ describe('plural forms and numbers', () => {
     // Digits as Chromium writes numbers in Arabic (Latin or Arabic-Indic).
     const arabic = p2.getByText(/^([\d٠-٩,٬]+ )?(أداة مالية|أدوات مالية|أداتان ماليتان)( واحدة)?$/);
     await p2.locator('tr[data-code]').first().waitFor();
-    await shot(p2, 'market-all-390-ar');
+    await screenshotTo(p2, 'market-all-390-ar');
     await arabic.waitFor();
     await p2.locator('label.search input').fill(await marketAr.uniqueCode());
     await expect.poll(() => arabic.innerText()).toBe('أداة مالية واحدة');
-    await shot(p2, 'market-one-390-ar');
+    await screenshotTo(p2, 'market-one-390-ar');
     expect(ar.errors).toEqual([]);
     await ar.context.close();
   }, 240_000);
@@ -239,7 +228,7 @@ describe('two-step setup', () => {
       expect(box?.width ?? 0).toBeGreaterThanOrEqual(150);
       expect(await security.overflow()).toBeLessThanOrEqual(0);
       expect(await seriousViolations(p)).toEqual([]);
-      await shot(p, `security-qr-390-${language}`);
+      await screenshotTo(p, `security-qr-390-${language}`);
       expect(errors).toEqual([]);
       await context.close();
     }
@@ -301,7 +290,7 @@ describe('KYC phone', () => {
       const fits = await phone.evaluate((input) => input.scrollWidth <= input.clientWidth);
       expect(fits).toBe(true);
       await phone.scrollIntoViewIfNeeded();
-      await shot(again.page, `kyc-resubmit-390-${language}`);
+      await screenshotTo(again.page, `kyc-resubmit-390-${language}`);
       await again.context.close();
     }
   }, 240_000);
@@ -415,7 +404,7 @@ describe('mobile titles', () => {
         if (language === 'de' || language === 'ar' || language === 'en') {
           await new VerificationPage(p).goto();
           await shell.mobileTitle.waitFor();
-          await shot(p, `title-verification-390-${language}-${loggedIn ? 'in' : 'out'}`);
+          await screenshotTo(p, `title-verification-390-${language}-${loggedIn ? 'in' : 'out'}`);
         }
         await context.close();
       }

@@ -1,11 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { type CustomerApi, customerApi } from '../support/api.ts';
-import type { Layout } from '../support/browser.ts';
+import { type Layout, screenshotTo } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import {
   AddressesPage,
@@ -22,7 +19,6 @@ import {
  * that got no answer says so in words of swaps, not of orders.
  */
 const app = useApp();
-const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-precision';
 let swapper: Session;
 let api: CustomerApi;
 let back: { receive: string; fee: string; amount: string };
@@ -35,11 +31,6 @@ const shown = (decimal: string) => {
   const digits = fraction.replace(/0+$/, '').padEnd(2, '0');
   return `${BigInt(whole).toLocaleString('en')}.${digits}`;
 };
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 beforeAll(async () => {
   swapper = await app.customer('precision.swapper@example.com');
@@ -81,7 +72,7 @@ describe('amounts at every digit of their asset', () => {
       ).filter((figure) => figure.includes('USDT'));
       expect(usdtFigures).toHaveLength(2);
       for (const figure of usdtFigures) expect(figure).toMatch(/\d[.,٫]\d{3,}/);
-      await shot(page, `record-swap-${layout}-${language}`);
+      await screenshotTo(page, `record-swap-${layout}-${language}`);
 
       const balance = new BalancePage(page);
       await balance.goto();
@@ -90,7 +81,7 @@ describe('amounts at every digit of their asset', () => {
       if (language === 'en')
         await expect.poll(() => balance.asset('USDT').innerText()).toContain(shown(held));
       else await balance.asset('USDT').waitFor();
-      await shot(page, `balance-${layout}-${language}`);
+      await screenshotTo(page, `balance-${layout}-${language}`);
       expect(errors).toEqual([]);
     }, 90_000);
   }
@@ -108,7 +99,7 @@ describe('EVM addresses in their checksummed form', () => {
     expect(address).toBe(getAddress(address));
     expect(address).not.toBe(address.toLowerCase());
     expect(await deposit.qr.getAttribute('data-text')).toBe(address);
-    await shot(page, 'deposit-address-desktop-en');
+    await screenshotTo(page, 'deposit-address-desktop-en');
 
     const book = new AddressesPage(page);
     await book.goto();
@@ -116,7 +107,7 @@ describe('EVM addresses in their checksummed form', () => {
     await book.add('USDT-EVM', checksummed.toLowerCase(), 'Cold wallet');
     await book.row(checksummed).waitFor();
     expect(await book.row(checksummed).innerText()).toContain(checksummed);
-    await shot(page, 'address-book-desktop-en');
+    await screenshotTo(page, 'address-book-desktop-en');
     expect(errors).toEqual([]);
   }, 90_000);
 });
@@ -145,7 +136,7 @@ describe('a swap that got no answer', () => {
         );
       else expect(text).toContain('المبادلات الأخيرة');
       expect(text).not.toMatch(/order|أمر/i);
-      await shot(page, `swap-no-answer-${layout}-${language}`);
+      await screenshotTo(page, `swap-no-answer-${layout}-${language}`);
       expect(errors).toEqual([]);
     }, 90_000);
   }

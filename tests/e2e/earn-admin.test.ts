@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { EarnProductsPage, EarnProofReviewPage } from '../support/pages/index.ts';
@@ -16,7 +14,6 @@ import { uploadedId } from '../support/uploads.ts';
  * the amount), and approves a customer's payment proof from the queue, after which the product's
  * figures show the investment and the interest promised from the reserve.
  */
-const SHOTS = process.env.SCREENSHOT_DIR;
 const app = useApp({ staff: { email: 'earn.admin@swx.test', role: 'admin' } });
 const PRODUCT = 'Harbour USDT 30';
 /** A transfer's hash: 64 hex digits after 0x. */
@@ -25,7 +22,6 @@ const TX_HASH = `0x${'7c'.repeat(32)}`;
 let customer: Session;
 let staffSession: StaffSessionData | undefined;
 beforeAll(async () => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   customer = await app.customer('fund.payer@example.com');
 }, 180_000);
 
@@ -33,10 +29,6 @@ beforeAll(async () => {
 async function staffPage() {
   staffSession ??= await app.staff.session();
   return app.open('desktop', { staff: staffSession, width: 1280 });
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** Reloads the page in the staff member's language choice. */
@@ -77,7 +69,7 @@ describe('earn in the back office', () => {
     // Fund the live reserve: the preview shows the reserve after the amount before it is sent.
     await products.typeFunding('Live', '500', 'Launch reserve for the first investors');
     await expect.poll(() => products.freeAfter().innerText()).toBe('500.00 USDT');
-    await shoot(p, 'earn-product-1280-en');
+    await screenshotTo(p, 'earn-product-1280-en');
     await products.fund();
     await expect
       .poll(async () => (await products.reserveRow('Live').locator('td').nth(1).innerText()).trim())
@@ -119,7 +111,7 @@ describe('earn in the back office', () => {
     ])
       expect(facts).toContain(shown);
     await expectAccessible(p, 'desktop /admin/earn/proofs/:id');
-    await shoot(p, 'earn-proof-1280-en');
+    await screenshotTo(p, 'earn-proof-1280-en');
     await review.claim();
     await review.approve();
     await p.getByText('Approved; the investment started and the customer was notified.').waitFor();
@@ -134,7 +126,7 @@ describe('earn in the back office', () => {
     expect(liveFigures).toContain('490.136987 USDT'); // 500 − 9.863013 promised
     expect(liveFigures).toContain('9.863013 USDT');
     await expectAccessible(p, 'desktop /admin/earn/products');
-    await shoot(p, 'earn-products-1280-en');
+    await screenshotTo(p, 'earn-products-1280-en');
 
     // A rate change applies to new investments only: the form says so, the investment keeps 12 %.
     await row.getByRole('link', { name: PRODUCT }).click();
@@ -158,11 +150,11 @@ describe('earn in the back office', () => {
     await p.getByRole('heading', { name: 'منتجات الاستثمار', level: 2 }).waitFor();
     await p.getByTestId('earn-products').locator('tbody tr').first().waitFor();
     await expectAccessible(p, 'desktop ar /admin/earn/products');
-    await shoot(p, 'earn-products-1280-ar');
+    await screenshotTo(p, 'earn-products-1280-ar');
     await p.getByTestId('earn-products').getByRole('link', { name: PRODUCT }).click();
     await p.getByTestId('earn-reserve').waitFor();
     await expectAccessible(p, 'desktop ar /admin/earn/products/:id');
-    await shoot(p, 'earn-product-1280-ar');
+    await screenshotTo(p, 'earn-product-1280-ar');
     await p.goto('/admin/earn/proofs');
     await p.getByText('لا يوجد إثبات دفع لصندوق في الانتظار.').waitFor();
     await expectAccessible(p, 'desktop ar /admin/earn/proofs');
@@ -177,11 +169,11 @@ describe('earn in the back office', () => {
       await inLanguage(p, language);
       await p.getByTestId('earn-products').locator('tbody tr').first().waitFor();
       await expectAccessible(p, `mobile ${language} /admin/earn/products`);
-      await shoot(p, `earn-products-390-${language}`);
+      await screenshotTo(p, `earn-products-390-${language}`);
       await p.getByTestId('earn-products').getByRole('link', { name: PRODUCT }).click();
       await p.getByTestId('earn-reserve').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/earn/products/:id`);
-      await shoot(p, `earn-product-390-${language}`);
+      await screenshotTo(p, `earn-product-390-${language}`);
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ASSET_SCALES, type EarnProductAdmin, parseMinor } from '@swx/contract';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productBody } from '../../apps/server/src/test/earn.ts';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
 import { EarnListPage, EarnProductPage, MyInvestPage, TransactionsPage } from '../support/pages/index.ts';
@@ -28,12 +25,6 @@ let flexible: EarnProductAdmin;
 let dynamic: EarnProductAdmin;
 let vip: EarnProductAdmin;
 let buyer: Session;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** An amount of USDT in minor units, from the wire. */
 const usdt = (text: string) => parseMinor(text, USDT);
@@ -168,7 +159,7 @@ describe('earn', () => {
     );
     expect(usdt(said.atMaturity?.value ?? '')).toBe(amount + usdt(investment.totalInterest ?? '0'));
     await expectAccessible(page, 'mobile redeem dialog');
-    await shot(page, 'earn-redeem-390-en');
+    await screenshotTo(page, 'earn-redeem-390-en');
     await mine.confirmRedeem();
     await expect.poll(() => mine.status(investment.id).innerText()).toBe('Redeemed early');
     // The shell's live region says what was paid, as the dialog showed it.
@@ -242,7 +233,7 @@ describe('earn', () => {
           await page.locator('.earn-page .page-title').waitFor();
           await page.locator('.earn-page [data-loading]').first().waitFor({ state: 'detached' });
           await expectAccessible(page, `${layout} ${language} ${path}`);
-          if (layout === 'mobile') await shot(page, `earn-${name}-390-${language}`);
+          if (layout === 'mobile') await screenshotTo(page, `earn-${name}-390-${language}`);
         }
         if (layout === 'mobile') {
           // The purchase with its quote, at 390 px.
@@ -250,7 +241,7 @@ describe('earn', () => {
           await new EarnProductPage(page).amount.fill('250');
           await page.getByTestId('quote-figures').waitFor();
           await expectAccessible(page, `${layout} ${language} quote`);
-          await shot(page, `earn-quote-390-${language}`);
+          await screenshotTo(page, `earn-quote-390-${language}`);
         }
         expect(errors).toEqual([]);
         await page.context().close();
@@ -306,17 +297,17 @@ describe('earn', () => {
         await mine.paused(bought.id).waitFor();
       }
       await expectAccessible(page, `${layout} ${language} paused investment`);
-      await shot(page, `earn-paused-${size}-${language}`);
+      await screenshotTo(page, `earn-paused-${size}-${language}`);
 
       const product = new EarnProductPage(page);
       await page.goto(`/financial/cryptoInvestDetail?id=${made.product.id}`);
       expect(await product.soldOut.getAttribute('data-reason')).toBe('reserve_short');
       expect(await product.purchase.count()).toBe(0);
-      await shot(page, `earn-short-product-${size}-${language}`);
+      await screenshotTo(page, `earn-short-product-${size}-${language}`);
       // A flexible product is redeemable, not "fixed for the term"; a fixed one states what it can still take.
       await page.goto(`/financial/cryptoInvestDetail?id=${flexible.product.id}`);
       await page.locator('.earn-page [data-loading]').first().waitFor({ state: 'detached' });
-      await shot(page, `earn-flexible-${size}-${language}`);
+      await screenshotTo(page, `earn-flexible-${size}-${language}`);
       await product.investable.waitFor();
       if (language === 'en') {
         expect(await product.rateLabel.innerText()).not.toContain('term');
@@ -330,7 +321,7 @@ describe('earn', () => {
       expect(
         shown.find((x) => x.product.id === made.product.id)?.books.find((b) => b.book === 'demo')?.shortSince,
       ).toBeTruthy();
-      await shot(page, `earn-investable-${size}-${language}`);
+      await screenshotTo(page, `earn-investable-${size}-${language}`);
       expect(errors).toEqual([]);
       await page.context().close();
     }

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
@@ -28,7 +28,6 @@ import { uploadedId, uploadKycPhotos } from '../support/uploads.ts';
  * overdue list shows a loan past its due date. On PostgreSQL, so the test can set the platform's
  * repayment address (a system parameter without a screen) and move a due date into the past.
  */
-const SHOTS = process.env.SCREENSHOT_DIR;
 const ADMIN = 'loans.admin@swx.test';
 const COMPLIANCE = 'credit.compliance@swx.test';
 const CUSTOMER = 'loan.borrower@example.com';
@@ -61,17 +60,12 @@ let customer: Session;
 /** The admin's one session for the file (each sign-in spends an authenticator step). */
 let adminSession: StaffSessionData;
 beforeAll(async () => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const enrolled = await enrolStaffByApi(app.server.baseUrl, ADMIN, adminPassword);
   adminSession = { token: enrolled.token, staff: enrolled.staff };
   customer = await app.customer(CUSTOMER);
 }, 180_000);
 
 const staffPage = (layout: 'desktop' | 'mobile' = 'desktop') => app.open(layout, { staff: adminSession });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** Reloads the page in the staff member's language choice. */
 async function inLanguage(page: Page, language: 'en' | 'ar'): Promise<void> {
@@ -169,14 +163,14 @@ describe('loans in the back office', () => {
     await pools.typeFunding('USDT', '5000', 'Launch pool for the first loans');
     await expect.poll(() => pools.after().innerText()).toBe('5,000.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/pools');
-    await shoot(p, 'loan-pools-1366-en');
+    await screenshotTo(p, 'loan-pools-1366-en');
     await pools.fund();
     await expect.poll(() => pools.row('USDT').locator('td').nth(1).innerText()).toBe('5,000.00 USDT');
     const funded = (await staff.ok('listLoanPools')).find((x) => x.asset === 'USDT');
     expect(Number(funded?.available)).toBe(5000);
     await products.goto();
     await expect.poll(() => products.row(PRODUCT).innerText()).toContain('Open for applications');
-    await shoot(p, 'loan-products-1366-en');
+    await screenshotTo(p, 'loan-products-1366-en');
 
     // The customer: identity verified (score 80: half of the maximum), applies for 1,000 USDT over 30 days.
     const officer = await verifyIdentity();
@@ -247,7 +241,7 @@ describe('loans in the back office', () => {
         .toString(),
     ).toBe('%PDF-');
     await expectAccessible(p, 'desktop /admin/loans/applications/:id');
-    await shoot(p, 'loan-application-1366-en');
+    await screenshotTo(p, 'loan-application-1366-en');
     await review.claim();
     await review.approve();
     await p
@@ -310,7 +304,7 @@ describe('loans in the back office', () => {
       expect(facts).toContain(shown);
     expect(await proofs.owed.innerText()).toContain('1,000.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/proofs/:id');
-    await shoot(p, 'loan-proof-1366-en');
+    await screenshotTo(p, 'loan-proof-1366-en');
     await proofs.claim();
     await proofs.approve();
     await p.getByText('Approved; the repayment was applied to the loan', { exact: false }).waitFor();
@@ -335,7 +329,7 @@ describe('loans in the back office', () => {
     expect(cells[5]).toBe('500.00 USDT');
     expect(cells[6]).toContain('at most 200.00 USDT');
     await expectAccessible(p, 'desktop /admin/loans/overdue');
-    await shoot(p, 'loan-overdue-1366-en');
+    await screenshotTo(p, 'loan-overdue-1366-en');
     expect(errors).toEqual([]);
   });
 
@@ -359,7 +353,7 @@ describe('loans in the back office', () => {
     await pending.getByText('Your proposal: another admin approves it.').waitFor();
     expect(await pending.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await expectAccessible(p, 'desktop en /admin/loans/limit-rule with a change waiting');
-    await shoot(p, 'loan-limit-rule-1366-en');
+    await screenshotTo(p, 'loan-limit-rule-1366-en');
     // Not applied yet: the customer still reads the first rule.
     expect((await live().ok('loanProducts')).limit.rule).toEqual({
       baseShare: '0.5',
@@ -401,29 +395,29 @@ describe('loans in the back office', () => {
     await p.getByRole('heading', { name: 'منتجات القروض', level: 2 }).waitFor();
     await p.getByTestId('loan-products').locator('tbody tr').first().waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/products');
-    await shoot(p, 'loan-products-1366-ar');
+    await screenshotTo(p, 'loan-products-1366-ar');
     await p.getByTestId('loan-products').getByRole('link', { name: PRODUCT }).click();
     await p.getByTestId('loan-product-pool').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/products/:id');
-    await shoot(p, 'loan-product-1366-ar');
+    await screenshotTo(p, 'loan-product-1366-ar');
     await p.goto('/admin/loans/pools');
     await p.getByTestId('loan-pools').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/pools');
     await p.goto(`/admin/loans/applications/${loanId}`);
     await p.getByTestId('loan-application-sheet').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/applications/:id');
-    await shoot(p, 'loan-application-1366-ar');
+    await screenshotTo(p, 'loan-application-1366-ar');
     await p.goto('/admin/loans/proofs');
     await p.getByText('لا توجد إثباتات سداد قروض في الانتظار.').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/proofs');
     await p.goto('/admin/loans/overdue');
     await p.getByTestId('loan-overdue').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/overdue');
-    await shoot(p, 'loan-overdue-1366-ar');
+    await screenshotTo(p, 'loan-overdue-1366-ar');
     await p.goto('/admin/loans/limit-rule');
     await p.getByTestId('loan-limit-propose').waitFor();
     await expectAccessible(p, 'desktop ar /admin/loans/limit-rule');
-    await shoot(p, 'loan-limit-rule-1366-ar');
+    await screenshotTo(p, 'loan-limit-rule-1366-ar');
     expect(errors).toEqual([]);
   });
 
@@ -434,23 +428,23 @@ describe('loans in the back office', () => {
       await inLanguage(p, language);
       await p.getByTestId('loan-products').locator('tbody tr').first().waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/products`);
-      await shoot(p, `loan-products-390-${language}`);
+      await screenshotTo(p, `loan-products-390-${language}`);
       await p.goto('/admin/loans/pools');
       await p.getByTestId('loan-pools').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/pools`);
-      await shoot(p, `loan-pools-390-${language}`);
+      await screenshotTo(p, `loan-pools-390-${language}`);
       await p.goto(`/admin/loans/applications/${loanId}`);
       await p.getByTestId('loan-application-sheet').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/applications/:id`);
-      await shoot(p, `loan-application-390-${language}`);
+      await screenshotTo(p, `loan-application-390-${language}`);
       await p.goto('/admin/loans/overdue');
       await p.getByTestId('loan-overdue').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/overdue`);
-      await shoot(p, `loan-overdue-390-${language}`);
+      await screenshotTo(p, `loan-overdue-390-${language}`);
       await p.goto('/admin/loans/limit-rule');
       await p.getByTestId('loan-limit-propose').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/loans/limit-rule`);
-      await shoot(p, `loan-limit-rule-390-${language}`);
+      await screenshotTo(p, `loan-limit-rule-390-${language}`);
       // Nothing scrolls sideways on the phone.
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(errors).toEqual([]);

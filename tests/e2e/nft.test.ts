@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ownershipMessage } from '@swx/contract';
 import type { Page } from 'playwright-core';
 import { getAddress } from 'viem';
@@ -8,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ownerOf } from '../../apps/server/src/modules/nft/chain/nft.chain.ts';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, type StaffApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import { pngImage } from '../support/images.ts';
@@ -20,7 +18,7 @@ import { advanceClock } from '../support/server.ts';
  * drop in the back office; customer A bids, customer B outbids, A is told; past the end the
  * settlement runner gives the NFT to B, who sends it to their self-custody wallet's address on the
  * chain; B then checks, in the page, that their donation is in the signed donation log.
- * Screenshots (desktop and 390 px, English and Arabic) go to NFT_SHOTS when it is set.
+ * Screenshots (desktop and 390 px, English and Arabic) go to SCREENSHOT_DIR when it is set.
  */
 let chain: TestChain | undefined;
 const app = useApp({
@@ -35,12 +33,6 @@ const app = useApp({
     await chain?.close();
   },
 });
-const SHOTS = process.env.NFT_SHOTS ?? '';
-async function shot(p: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 const DROP = 'Harbour at dawn';
 const CHARITY = 'Children of the Harbour';
@@ -115,7 +107,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     });
     await drops.mint(DROP);
     await expectAccessible(p, 'desktop /admin/nft (minted)');
-    await shot(p, 'admin-drops-desktop-en');
+    await screenshotTo(p, 'admin-drops-desktop-en');
     const [drop] = await admin.ok('listNftDrops', {});
     expect(drop).toMatchObject({ name: DROP, state: 'live', book: 'live' });
     expect(drop?.contractAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -144,7 +136,7 @@ describe('a charity NFT from mint to a verified donation', () => {
         // The field to fix has the focus: its error is read out with it.
         expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
         await expectAccessible(p, `${layout} ${language} /admin/nft/charity mistyped address`);
-        await shot(p, `admin-charity-${layout}-${language}`);
+        await screenshotTo(p, `admin-charity-${layout}-${language}`);
         await p.context().close();
       }
     expect((await admin.ok('listNftCharities')).charities.map((c) => c.name)).not.toContain('Typo Fund');
@@ -163,12 +155,12 @@ describe('a charity NFT from mint to a verified donation', () => {
     expect(await pageA.rules.innerText()).toContain('Each next bid beats the current one by at least');
     expect(await pageA.fact('contract')).toMatch(/^0x[0-9a-fA-F]{40}$/);
     await expectAccessible(a.page, 'desktop /nfts/:id before the first bid');
-    await shot(a.page, 'detail-desktop-en');
+    await screenshotTo(a.page, 'detail-desktop-en');
     await pageA.reviewBid('100');
     expect(await pageA.figure('amount')).toBe('100.000000');
     expect(await pageA.figure('charity')).toBe('100.000000');
     await expectAccessible(a.page, 'desktop bid confirm');
-    await shot(a.page, 'bid-confirm-desktop-en');
+    await screenshotTo(a.page, 'bid-confirm-desktop-en');
     await pageA.confirmShown();
     await pageA.mineIn('leading').waitFor();
 
@@ -182,7 +174,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     await pageB.confirmShown();
     await pageB.mineIn('leading').waitFor();
     await expectAccessible(b.page, '390 px /nfts/:id leading');
-    await shot(b.page, 'detail-mobile-en');
+    await screenshotTo(b.page, 'detail-mobile-en');
 
     await a.page.goto('/profile/notification');
     await a.page.getByText(`You were outbid on ${DROP}.`, { exact: false }).waitFor();
@@ -207,7 +199,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     await mine.goto();
     await mine.holding(dropId).waitFor();
     await expectAccessible(b.page, '390 px /nfts/mine');
-    await shot(b.page, 'mine-mobile-en');
+    await screenshotTo(b.page, 'mine-mobile-en');
     // Sent from this page to the self-custody address, confirmed with the mailed code.
     await mine.send(
       dropId,
@@ -219,7 +211,7 @@ describe('a charity NFT from mint to a verified donation', () => {
         expect(await figures.locator('[data-figure="address"]').getAttribute('data-value')).toBe(wallet);
         expect(await figures.locator('[data-figure="address"] code').innerText()).toBe(wallet);
         await expectAccessible(b.page, '390 px /nfts/mine send confirm');
-        await shot(b.page, 'send-confirm-mobile-en');
+        await screenshotTo(b.page, 'send-confirm-mobile-en');
       },
     );
     await expect.poll(() => mine.holding(dropId).getAttribute('data-state')).toBe('sent');
@@ -239,7 +231,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     const receipt = await opened.chain.receipt(tx as `0x${string}`);
     expect(receipt?.status).toBe('success');
     await expectAccessible(b.page, '390 px /nfts/mine sent');
-    await shot(b.page, 'mine-sent-mobile-en');
+    await screenshotTo(b.page, 'mine-sent-mobile-en');
     // The donation, checked in the page against the signed head (published daily).
     const log = new DonationLogPage(b.page);
     await log.goto(dropId);
@@ -248,7 +240,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     const verdict = await log.checkMine();
     expect(verdict).toMatchObject({ ok: 'true' });
     await expectAccessible(b.page, '390 px /nfts/log with a verified donation');
-    await shot(b.page, 'log-mobile-en');
+    await screenshotTo(b.page, 'log-mobile-en');
     await b.page.context().close();
   });
 
@@ -259,7 +251,7 @@ describe('a charity NFT from mint to a verified donation', () => {
     await log.filterByDrop(dropId);
     await expect.poll(() => log.leafDrops()).toEqual([String(dropId)]);
     await expectAccessible(p, 'desktop /nfts/log?drop');
-    await shot(p, 'log-drop-desktop-en');
+    await screenshotTo(p, 'log-drop-desktop-en');
     await p.context().close();
   });
 
@@ -271,19 +263,19 @@ describe('a charity NFT from mint to a verified donation', () => {
       await p.getByTestId('nft-market').waitFor();
       expect(await p.evaluate(() => document.documentElement.dir)).toBe('rtl');
       await expectAccessible(p, `${layout} /nfts in Arabic`);
-      await shot(p, `market-${layout}-ar`);
+      await screenshotTo(p, `market-${layout}-ar`);
       await p.goto(`/nfts/${dropId}`);
       await p.getByTestId('nft-facts').waitFor();
-      await shot(p, `detail-${layout}-ar`);
+      await screenshotTo(p, `detail-${layout}-ar`);
       const log = new DonationLogPage(p);
       await log.goto();
       await expectAccessible(p, `${layout} /nfts/log in Arabic`);
-      await shot(p, `log-${layout}-ar`);
+      await screenshotTo(p, `log-${layout}-ar`);
       // The leaves filtered by drop from the page's own form.
       await log.filterByDrop(dropId);
       await expect.poll(() => log.leafDrops()).toEqual([String(dropId)]);
       await expectAccessible(p, `${layout} /nfts/log?drop in Arabic`);
-      await shot(p, `log-drop-${layout}-ar`);
+      await screenshotTo(p, `log-drop-${layout}-ar`);
       await p.context().close();
     }
   });
@@ -339,7 +331,7 @@ describe('a charity NFT from mint to a verified donation', () => {
       .getByText(payout.txHash as string)
       .waitFor();
     await expectAccessible(p, 'desktop /admin/nft/charity with a payout sent');
-    await shot(p, 'admin-payouts-desktop-en');
+    await screenshotTo(p, 'admin-payouts-desktop-en');
     await p.context().close();
     for (const [layout, language] of [
       ['desktop', 'ar'],
@@ -355,7 +347,7 @@ describe('a charity NFT from mint to a verified donation', () => {
         .getByTestId('nft-payouts')
         .getByText(payout.txHash as string)
         .waitFor();
-      await shot(staffPage, `admin-payouts-${layout}-${language}`);
+      await screenshotTo(staffPage, `admin-payouts-${layout}-${language}`);
       await staffPage.context().close();
     }
     // The public log: the payout's leaf with its transaction hash.
@@ -371,7 +363,7 @@ describe('a charity NFT from mint to a verified donation', () => {
       const leaf = q.locator(`tr[data-leaf="${payout.logIndex}"]`);
       await leaf.getByText(payout.txHash as string).waitFor();
       await expectAccessible(q, `${layout} /nfts/log with a payout in ${language}`);
-      await shot(q, `log-payout-${layout}-${language}`);
+      await screenshotTo(q, `log-payout-${layout}-${language}`);
       await q.context().close();
     }
     // Mined block by block and eight pages read: longer than the file's default.

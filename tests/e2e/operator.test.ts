@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGE_TAGS, LANGUAGES, type Language } from '@swx/contract';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customerApi, staffApi } from '../support/api.ts';
-import { watchRequests } from '../support/browser.ts';
+import { screenshotTo, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { HARBOUR_IDENTITY } from '../support/operator.ts';
 import { ContentPage } from '../support/pages/index.ts';
@@ -15,7 +15,6 @@ import { ROOT } from '../support/server.ts';
  * sandbox default every content page in every language says so and shows no placeholder; once an
  * admin sets the identity through the staff call, the pages, footer and home page show it.
  */
-const SHOTS = process.env.SCREENSHOT_DIR;
 
 const seedStatement = (language: Language): string => {
   const seed = JSON.parse(
@@ -48,10 +47,6 @@ const IDENTITY = {
 
 const app = useApp({ staff: { email: 'admin@harbour-markets.com', role: 'admin' } });
 
-beforeAll(() => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
-
 /** A page read as a reader of `language` reads it: at 1280 px, or at a phone's 390 px. */
 async function pageFor(language: Language, width: 1280 | 390): Promise<Page> {
   const { page } = await app.open(width === 1280 ? 'desktop' : 'mobile', {
@@ -71,10 +66,6 @@ function contentPages(language: Language): Promise<{ id: number; title: string }
 }
 
 const visibleText = (page: Page) => new ContentPage(page).visibleText();
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 describe('operator identity on the customer pages', () => {
   it.each(LANGUAGES)(
@@ -108,23 +99,23 @@ describe('operator identity on the customer pages', () => {
       for (const invented of ['Amara Okafor', 'Lukas Brandt', 'Mei Lin Chen', 'Sofia Marino'])
         expect(home).not.toContain(invented);
       if (language === 'en' || language === 'ar') {
-        await shoot(page, `sandbox-home-${language}-1280`);
+        await screenshotTo(page, `sandbox-home-${language}-1280`);
         // The article is asked for with the app's first requests (routes.ts firstCall) and the
         // screen takes that answer, in the reader's language: one request.
         const asked = watchRequests(page, '/index/getContentsById/');
         await content.goto(`/detail?id=${pages.find((p) => p.title)?.id}`);
         await expect.poll(() => content.prose.count()).toBe(1);
         expect(asked).toHaveLength(1);
-        await shoot(page, `sandbox-about-${language}-1280`);
+        await screenshotTo(page, `sandbox-about-${language}-1280`);
         const phone = new ContentPage(await pageFor(language, 390));
         await phone.goto('/introduction');
         await expect.poll(() => phone.prose.count()).toBe(1);
         expect(await phone.prose.innerText()).toContain(seedStatement(language));
         expect(await phone.overflow()).toBeLessThanOrEqual(0);
-        await shoot(phone.page, `sandbox-about-${language}-390`);
+        await screenshotTo(phone.page, `sandbox-about-${language}-390`);
         await phone.goto('/');
         await expect.poll(() => phone.sandboxNotice.count()).toBe(1);
-        await shoot(phone.page, `sandbox-home-${language}-390`);
+        await screenshotTo(phone.page, `sandbox-home-${language}-390`);
         await phone.close();
       }
       expect(errors).toEqual([]);
@@ -185,7 +176,7 @@ describe('operator identity on the customer pages', () => {
       expect(await page.locator('[data-risk-figure]').innerText()).toContain(percent);
       expect(await content.sandboxNotice.count()).toBe(0);
       expect(await footer.locator('a[href="https://x.com/harbourmarkets"]').count()).toBe(1);
-      await shoot(page, `operator-home-${language}-1280`);
+      await screenshotTo(page, `operator-home-${language}-1280`);
 
       const [legal] = (await contentPages(language)).filter((_, index) => index === 2);
       await content.goto(`/detail?id=${legal?.id}`);
@@ -200,18 +191,18 @@ describe('operator identity on the customer pages', () => {
         expect(prose).toContain(value);
       expect(prose).not.toContain(seedStatement(language));
       expect(await visibleText(page)).not.toContain('[');
-      await shoot(page, `operator-legal-${language}-1280`);
+      await screenshotTo(page, `operator-legal-${language}-1280`);
 
       const phone = new ContentPage(await pageFor(language, 390));
       await phone.goto(`/detail?id=${legal?.id}`);
       await expect.poll(() => phone.prose.innerText()).toContain('Harbour Markets Ltd');
       expect(await phone.overflow()).toBeLessThanOrEqual(0);
-      await shoot(phone.page, `operator-legal-${language}-390`);
+      await screenshotTo(phone.page, `operator-legal-${language}-390`);
       await phone.goto('/');
       await expect.poll(() => phone.page.locator('.feature-grid').count()).toBe(1);
       await expect.poll(() => phone.page.locator('.copyright').innerText()).toContain('Harbour Markets Ltd');
       expect(await phone.sandboxNotice.count()).toBe(0);
-      await shoot(phone.page, `operator-home-${language}-390`);
+      await screenshotTo(phone.page, `operator-home-${language}-390`);
       await phone.close();
       expect(errors).toEqual([]);
       await context.close();

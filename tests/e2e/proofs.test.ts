@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { fundLive } from '../support/funding.ts';
 import { advanceClock } from '../support/server.ts';
@@ -16,13 +13,6 @@ const app = useApp({
   env: { SWX_CLOCK: 'movable' },
   staff: { email: 'proofs.admin@swx.test', role: 'admin' },
 });
-const SHOTS = process.env.SCREENSHOT_DIR;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 let customer: Session;
 beforeAll(async () => {
@@ -42,7 +32,7 @@ describe('proof of liabilities', () => {
     // The customer's own figures, as the branch they just checked says them.
     expect(await page.locator('.proof-good').innerText()).toContain('250.00');
     await expectAccessible(page, 'proof page');
-    await shot(page, 'proof-desktop-en');
+    await screenshotTo(page, 'proof-desktop-en');
     expect(errors).toEqual([]);
   });
 
@@ -58,7 +48,7 @@ describe('proof of liabilities', () => {
       const usdt = page.locator('.proof-card').filter({ has: page.getByRole('heading', { name: 'USDT' }) });
       await usdt.locator('.proof-verify button').click();
       await usdt.locator('.proof-good').waitFor();
-      await shot(page, `proof-${layout}-${language}`);
+      await screenshotTo(page, `proof-${layout}-${language}`);
     }
   });
 });

@@ -20,7 +20,7 @@ const app = useApp({ env: { SWX_CLOCK: 'movable' } });
 let trader: Session;
 let api: CustomerApi;
 let btcId: number;
-const shots = process.env.SHOTS_DIR;
+const shots = process.env.SCREENSHOT_DIR;
 const locale = (language: string) =>
   JSON.parse(
     readFileSync(new URL(`../../apps/web/src/locales/${language}.json`, import.meta.url), 'utf8'),

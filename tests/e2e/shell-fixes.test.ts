@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DESKTOP_MIN_WIDTH } from '../../apps/web/src/app/layout.ts';
 import { readAllNotices } from '../support/accounts.ts';
-import { expectAccessible, seriousViolations, settled } from '../support/browser.ts';
+import { expectAccessible, screenshotTo, seriousViolations, settled } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { CustodyPage } from '../support/pages/custody-page.ts';
 import { KeyboardUser } from '../support/pages/keyboard.ts';
@@ -19,13 +17,6 @@ import { SwapPage } from '../support/pages/swap-page.ts';
  * positions and accessible names without bidi controls (#31).
  */
 const app = useApp();
-const SHOTS = process.env.SCREENSHOT_DIR;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 const LANGUAGES = ['en', 'de', 'fr', 'it', 'es', 'ar', 'ja', 'ko', 'hk', 'zh'] as const;
 
@@ -71,7 +62,7 @@ describe('the layout by width as well as by device (issue 41 #22)', () => {
     // A desktop browser never gets the phone's welcome board.
     expect(await reads.welcomeBoard.count()).toBe(0);
     await expectAccessible(page, 'desktop browser at 390 px');
-    await shot(page, 'layout-desktop-ua-390-en');
+    await screenshotTo(page, 'layout-desktop-ua-390-en', { fullPage: false });
 
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.locator('.top-bar').waitFor();
@@ -99,7 +90,7 @@ describe('the layout by width as well as by device (issue 41 #22)', () => {
         wrong.push(`${language}: tabs on ${await reads.tabRows()} rows`);
       if ((await reads.overflow()) > 0) wrong.push(`${language}: ${await reads.overflow()} px sideways`);
       if (language === 'es' || language === 'ar')
-        await shot(page, `layout-desktop-${DESKTOP_MIN_WIDTH}-${language}`);
+        await screenshotTo(page, `layout-desktop-${DESKTOP_MIN_WIDTH}-${language}`, { fullPage: false });
     }
     expect(wrong).toEqual([]);
     await reads.close();
@@ -175,7 +166,7 @@ describe('the mobile shell, the footer and the names (issue 41 #31)', () => {
     await page.locator('main h1').waitFor();
     await user.press('Tab');
     await user.expectFocusOn('Skip to main content', 'A');
-    await shot(page, 'skip-link-390-en');
+    await screenshotTo(page, 'skip-link-390-en', { fullPage: false });
     await user.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     await page.close();
@@ -201,7 +192,7 @@ describe('the mobile shell, the footer and the names (issue 41 #31)', () => {
     // Scrolled to as it took focus.
     await expect.poll(async () => (await user.focus()).inView).toBe(true);
     await user.expectSeen();
-    await shot(page, 'footer-focus-1366-en');
+    await screenshotTo(page, 'footer-focus-1366-en', { fullPage: false });
     await reads.close();
   });
 
@@ -219,7 +210,7 @@ describe('the mobile shell, the footer and the names (issue 41 #31)', () => {
         await settled(page);
         cut.push(...(await reads.cutLabels()).map((label) => `${width} ${language}: ${label}`));
         if (width === 390 && (language === 'en' || language === 'ar'))
-          await shot(page, `tab-bar-390-${language}`);
+          await screenshotTo(page, `tab-bar-390-${language}`, { fullPage: false });
       }
     }
     expect(cut).toEqual([]);
@@ -258,7 +249,7 @@ describe('the mobile shell, the footer and the names (issue 41 #31)', () => {
         (await reads.namesWithIsolates()).filter((named) => named.startsWith('button: ')),
         language,
       ).toEqual([]);
-      await shot(page, `swap-confirm-1366-${language}`);
+      await screenshotTo(page, `swap-confirm-1366-${language}`, { fullPage: false });
       await reads.close();
     }
   });

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { type StaffSessionData, useApp } from '../support/e2e.ts';
 import { fundLive } from '../support/funding.ts';
 import { SmartPlansPage, SmartProductsPage } from '../support/pages/index.ts';
@@ -18,7 +16,6 @@ import { enrolStaffByApi } from '../support/staff.ts';
  * Finance reads products and the monitor without changing anything; support is refused. Arabic
  * right to left, a phone's 390 px, axe on every screen.
  */
-const SHOTS = process.env.SCREENSHOT_DIR;
 const app = useApp({ staff: { email: 'smart.admin@swx.test', role: 'admin' } });
 const PRODUCT = 'Harbour BTC Trend';
 const CUSTOMER = 'smart.planner@example.com';
@@ -40,7 +37,6 @@ async function staffMember(email: string, role: 'finance' | 'support'): Promise<
 }
 
 beforeAll(async () => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   adminSession = await app.staff.session();
   financeSession = await staffMember(FINANCE, 'finance');
   supportSession = await staffMember(SUPPORT, 'support');
@@ -49,10 +45,6 @@ beforeAll(async () => {
 
 const staffPage = (layout: 'desktop' | 'mobile' = 'desktop', session = adminSession) =>
   app.open(layout, { staff: session });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** Reloads the page in the staff member's language choice. */
 async function inLanguage(page: Page, language: 'en' | 'ar'): Promise<void> {
@@ -90,7 +82,7 @@ describe('smart plans in the back office', () => {
     await form.getByRole('button', { name: 'Create product' }).click();
     await form.getByText('The maximum cannot be below the minimum.').waitFor();
     await form.getByText('The capacity cannot be below the minimum.').waitFor();
-    await shoot(p, 'smart-product-new-1366-en');
+    await screenshotTo(p, 'smart-product-new-1366-en');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await products.heading('Smart-plan products', 2).waitFor();
 
@@ -145,7 +137,7 @@ describe('smart plans in the back office', () => {
       feeShare: '0.15',
       timeframes: [7, 30, 90],
     });
-    await shoot(p, 'smart-product-1366-en');
+    await screenshotTo(p, 'smart-product-1366-en');
 
     // The list: strategy, instrument, timeframes, amounts, capacity, fee, status, record.
     await products.goto();
@@ -162,7 +154,7 @@ describe('smart plans in the back office', () => {
     ])
       expect(row).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/products');
-    await shoot(p, 'smart-products-1366-en');
+    await screenshotTo(p, 'smart-products-1366-en');
 
     // The customer, funded in the live book, buys a 1,000 USDT plan for 7 days over the API.
     await p.goto('/admin/smart/plans');
@@ -191,7 +183,7 @@ describe('smart plans in the back office', () => {
       expect(cells).toContain(shown);
     expect(cells).toMatch(/\d+ open of \d+ trades/);
     await expectAccessible(p, 'desktop /admin/smart/plans');
-    await shoot(p, 'smart-plans-1366-en');
+    await screenshotTo(p, 'smart-plans-1366-en');
 
     // Filters: another state shows none; the product shows it; both kept in the URL.
     await plans.filterState('Expired');
@@ -215,7 +207,7 @@ describe('smart plans in the back office', () => {
     for (const shown of ['7', '100.00 – 5,000.00 USDT', '15 % of a positive result', '15 %', '2×'])
       expect(bought7).toContain(shown);
     await expectAccessible(p, 'desktop /admin/smart/plans/:id');
-    await shoot(p, 'smart-plan-1366-en');
+    await screenshotTo(p, 'smart-plan-1366-en');
     await plans.facts.getByRole('link', { name: new RegExp(`^${CUSTOMER}`) }).click();
     await expect.poll(() => new URL(p.url()).pathname).toBe(`/admin/customers/${customer.userInfo.id}`);
 
@@ -279,19 +271,19 @@ describe('smart plans in the back office', () => {
     await p.getByRole('heading', { name: 'منتجات الخطط الذكية', level: 2 }).waitFor();
     await p.getByTestId('smart-products').locator('tbody tr').first().waitFor();
     await expectAccessible(p, 'desktop ar /admin/smart/products');
-    await shoot(p, 'smart-products-1366-ar');
+    await screenshotTo(p, 'smart-products-1366-ar');
     await p.goto(`/admin/smart/products/${productId}`);
     await p.getByTestId('smart-risk').waitFor();
     await expectAccessible(p, 'desktop ar /admin/smart/products/:id');
-    await shoot(p, 'smart-product-1366-ar');
+    await screenshotTo(p, 'smart-product-1366-ar');
     await p.goto('/admin/smart/plans');
     await p.getByTestId('smart-plans').waitFor();
     await expectAccessible(p, 'desktop ar /admin/smart/plans');
-    await shoot(p, 'smart-plans-1366-ar');
+    await screenshotTo(p, 'smart-plans-1366-ar');
     await p.goto(`/admin/smart/plans/${planId}`);
     await p.getByTestId('smart-plan-facts').waitFor();
     await expectAccessible(p, 'desktop ar /admin/smart/plans/:id');
-    await shoot(p, 'smart-plan-1366-ar');
+    await screenshotTo(p, 'smart-plan-1366-ar');
     expect(errors).toEqual([]);
   }, 120_000);
 
@@ -302,21 +294,21 @@ describe('smart plans in the back office', () => {
       await inLanguage(p, language);
       await p.getByTestId('smart-products').locator('tbody tr').first().waitFor();
       await expectAccessible(p, `mobile ${language} /admin/smart/products`);
-      await shoot(p, `smart-products-390-${language}`);
+      await screenshotTo(p, `smart-products-390-${language}`);
       await p.goto(`/admin/smart/products/${productId}`);
       await p.getByTestId('smart-risk').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/smart/products/:id`);
-      await shoot(p, `smart-product-390-${language}`);
+      await screenshotTo(p, `smart-product-390-${language}`);
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await p.goto('/admin/smart/plans');
       await p.getByTestId('smart-plans').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/smart/plans`);
-      await shoot(p, `smart-plans-390-${language}`);
+      await screenshotTo(p, `smart-plans-390-${language}`);
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await p.goto(`/admin/smart/plans/${planId}`);
       await p.getByTestId('smart-plan-facts').waitFor();
       await expectAccessible(p, `mobile ${language} /admin/smart/plans/:id`);
-      await shoot(p, `smart-plan-390-${language}`);
+      await screenshotTo(p, `smart-plan-390-${language}`);
       // Nothing scrolls sideways on the phone.
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(errors).toEqual([]);

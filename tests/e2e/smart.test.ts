@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ASSET_SCALES, parseMinor, type SmartProduct, type SmartProductBody } from '@swx/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi, staffApi } from '../support/api.ts';
-import { expectAccessible, watchRequests } from '../support/browser.ts';
+import { expectAccessible, screenshotTo, watchRequests } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { fundLive } from '../support/funding.ts';
 import { expectLedgerSound } from '../support/ledger-sound.ts';
@@ -29,7 +27,6 @@ const app = useApp({
   staff: { email: 'smart.admin@swx.test', role: 'admin' },
   env: { SWX_CLOCK: 'movable' },
 });
-const SHOTS = process.env.SCREENSHOT_DIR;
 const USDT = ASSET_SCALES.USDT;
 /** A signed decimal string in USDT minor units (results and income days may be losses). */
 const usdt = (text: string) =>
@@ -53,12 +50,6 @@ const body = (overrides: Partial<SmartProductBody>): SmartProductBody => ({
   enabled: true,
   ...overrides,
 });
-
-async function shot(page: Page, name: string, fullPage = true): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
-}
 
 /** The page opened in the live book (the choice the book switch keeps). */
 async function live(context: BrowserContext): Promise<void> {
@@ -87,7 +78,7 @@ describe('smart trading', () => {
     await list.notEnabled.waitFor();
     expect(await list.notEnabled.innerText()).toContain('Smart trading is not enabled');
     await expectAccessible(page, 'mobile /trading, not enabled');
-    await shot(page, 'smart-not-enabled-390-en');
+    await screenshotTo(page, 'smart-not-enabled-390-en');
     expect(errors).toEqual([]);
     await context.close();
 
@@ -163,7 +154,7 @@ describe('smart trading', () => {
     expect(await product.backtest.innerText()).toContain('they say what the rule did, not what it will do');
     expect(await product.live.innerText()).toContain('No record yet');
     await expectAccessible(page, 'desktop product page');
-    await shot(page, 'smart-product-1366-en');
+    await screenshotTo(page, 'smart-product-1366-en');
 
     // Refusals in words: an amount outside the range (before asking), a balance too small (10011).
     await product.choose('50', 7);
@@ -229,7 +220,7 @@ describe('smart trading', () => {
     expect(confirm.risk.drawdownStop?.value).toBe(trend.strategy.risk.drawdownStop);
     expect(await product.confirm.getByTestId('book-badge').getAttribute('data-book')).toBe('live');
     await expectAccessible(page, 'desktop confirm a plan');
-    await shot(page, 'smart-confirm-1366-en');
+    await screenshotTo(page, 'smart-confirm-1366-en');
     await product.confirmPlan();
     await product.waitForPath(/^\/trading\/plans\/\d+$/);
     const planId = Number(product.pathname().split('/').pop());
@@ -294,7 +285,7 @@ describe('smart trading', () => {
     // Lots say what they are: "0.05 lots (0.05 BTC)", the lot size of the trading terms.
     expect(first?.unit).toBe('BTC');
     expect(firstRow).toContain(`lots (${first?.units} BTC)`);
-    await shot(page, 'smart-trades-1366-en');
+    await screenshotTo(page, 'smart-trades-1366-en');
 
     // Income days, each posted at the next 00:00 UTC: the day's closed trades' results less their
     // fees, exactly (a close belongs to the day its one-minute bar ends in: the bar ending 00:00:00
@@ -327,7 +318,7 @@ describe('smart trading', () => {
     ).toBe(day.amount);
     expect((await plan.planFacts()).incomeToDate?.value).toBe(detail.incomeToDate);
     await expectAccessible(page, 'desktop plan with trades and income');
-    await shot(page, 'smart-income-1366-en');
+    await screenshotTo(page, 'smart-income-1366-en');
 
     // Stop: the dialog says what happens, then the page shows what came back.
     const asked = await plan.askStop();
@@ -357,7 +348,7 @@ describe('smart trading', () => {
     expect(result).toBe(income);
     // The shell's live region says it, as the page shows it.
     await expect.poll(() => page.getByTestId('announcer').innerText()).toContain('Plan stopped');
-    await shot(page, 'smart-stopped-1366-en');
+    await screenshotTo(page, 'smart-stopped-1366-en');
 
     // My plans: the card in words, with what came back.
     const plans = new MySmartPlansPage(page);
@@ -391,7 +382,7 @@ describe('smart trading', () => {
           await new SmartListPage(page).ready();
           if (name === 'product') await page.getByTestId('backtest-figures').waitFor({ timeout: 60_000 });
           await expectAccessible(page, `${layout} ${language} ${path}`);
-          await shot(page, `smart-${name}-${layout === 'mobile' ? 390 : 1366}-${language}`);
+          await screenshotTo(page, `smart-${name}-${layout === 'mobile' ? 390 : 1366}-${language}`);
         }
         // The quote and the confirm step at this size.
         const product = new SmartProductPage(page);
@@ -401,7 +392,9 @@ describe('smart trading', () => {
         await expectAccessible(page, `${layout} ${language} quote`);
         await product.review();
         await expectAccessible(page, `${layout} ${language} confirm`);
-        await shot(page, `smart-confirm-${layout === 'mobile' ? 390 : 1366}-${language}`, false);
+        await screenshotTo(page, `smart-confirm-${layout === 'mobile' ? 390 : 1366}-${language}`, {
+          fullPage: false,
+        });
         await page.keyboard.press('Escape');
         expect(errors).toEqual([]);
         await context.close();
@@ -434,7 +427,7 @@ describe('smart trading', () => {
           /EURUSD's market is closed for the whole of this plan's time, from .+: it could make no trade\. It opens again at .+10:00 PM UTC\./,
         );
       await expectAccessible(page, `${layout} ${language} market closed`);
-      await shot(page, `smart-market-closed-${layout === 'mobile' ? 390 : 1366}-${language}`);
+      await screenshotTo(page, `smart-market-closed-${layout === 'mobile' ? 390 : 1366}-${language}`);
       expect(errors).toEqual([]);
       await context.close();
     }

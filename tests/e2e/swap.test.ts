@@ -1,11 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ASSET_SCALES, type Asset, parseMinor } from '@swx/contract';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readAllNotices, type Session } from '../support/accounts.ts';
 import { customerApi } from '../support/api.ts';
-import { expectAccessible } from '../support/browser.ts';
+import { expectAccessible, screenshotTo } from '../support/browser.ts';
 import { useApp } from '../support/e2e.ts';
 import { badgeOf, DEMO_NAME, SwapPage, SwapPairsPage, TransactionsPage } from '../support/pages/index.ts';
 import { ShellReads } from '../support/pages/shell-reads.ts';
@@ -21,7 +18,6 @@ import { advanceClock } from '../support/server.ts';
  */
 // A movable clock: a held quote's two minutes pass on the server and the page alike, without waiting.
 const app = useApp({ env: { SWX_CLOCK: 'movable' }, staff: { email: 'swap.admin@swx.test', role: 'admin' } });
-const SHOTS = process.env.SCREENSHOT_DIR;
 
 /** What a text says, without the left-to-right isolates around its amounts. */
 const words = (text: string | undefined) => (text ?? '').replace(/[\u2066-\u2069]/g, '');
@@ -39,12 +35,6 @@ const holdings = (rows: { asset: string; balance: string; held: string; availabl
   rows.map(({ asset, balance, held, available }) => ({ asset, balance, held, available }));
 
 let customer: Session;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 beforeAll(async () => {
   customer = await app.customer('swap.customer@example.com');
@@ -152,7 +142,7 @@ describe('swap', () => {
       'This quote has expired. Nothing was swapped.',
     );
     expect(await swap.confirmButton.isDisabled()).toBe(true);
-    await shot(page, 'swap-expired-390-en');
+    await screenshotTo(page, 'swap-expired-390-en');
     // The server refuses it too (10032), and no balance moved.
     const refused = await api.call('instantExchange', { quoteId: expiring, requestId: 'expiredquotetest01' });
     expect(refused.code).toBe(10032);
@@ -275,7 +265,7 @@ describe('swap', () => {
     expect(await swap.form.count()).toBe(0);
     expect(await swap.dir()).toBe('rtl');
     await expectAccessible(page, 'mobile ar swap, logged out');
-    await shot(page, 'swap-visitor-390-ar');
+    await screenshotTo(page, 'swap-visitor-390-ar');
     expect(errors).toEqual([]);
     await page.context().close();
   }, 60_000);
@@ -291,10 +281,10 @@ describe('swap', () => {
         await swap.enter('250');
         await expectAccessible(page, `${layout} ${language} swap with a quote`);
         const size = layout === 'mobile' ? '390' : '1366';
-        await shot(page, `swap-quote-${size}-${language}`);
+        await screenshotTo(page, `swap-quote-${size}-${language}`);
         await swap.openConfirm();
         await expectAccessible(page, `${layout} ${language} swap confirm dialog`);
-        await shot(page, `swap-confirm-${size}-${language}`);
+        await screenshotTo(page, `swap-confirm-${size}-${language}`);
         expect(errors).toEqual([]);
         await page.context().close();
       }
@@ -309,7 +299,7 @@ describe('swap', () => {
     await pairs.edit('USDT', 'USDC', { 'Fee rate (%)': '0.25' });
     await expect.poll(() => pairs.row('USDT', 'USDC').innerText()).toContain('0.25 %');
     expect(await pairs.row('USDT', 'USDC').innerText()).toContain('swap.admin@swx.test');
-    await shot(staff.page, 'swap-admin-1280-en');
+    await screenshotTo(staff.page, 'swap-admin-1280-en');
     expect(staff.errors).toEqual([]);
     await staff.context.close();
 
