@@ -113,7 +113,7 @@ export async function measure(
     cpu = { process: (after.process - before.process) / accepted, postgres: postgres / accepted };
   }
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const at = (q: number) => quantile(latencies, q);
   return {
     perSecond: (latencies.length - errors) / elapsed, // accepted requests only
     p50: at(0.5),
@@ -123,6 +123,10 @@ export async function measure(
     cpu,
   };
 }
+
+/** The value at quantile `q` (0.99: p99) of latencies in increasing order; 0 when there are none. */
+export const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** The figures of an open-loop run, with its latencies in increasing order (ms). */
 export type AtRate = {
@@ -174,6 +178,6 @@ export async function measureAtRate(
       `# rate ${rate} t0 ${t0.toFixed(1)} (performance.now() of the bench process)\n${trace.join('\n')}\n`,
     );
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const at = (q: number) => quantile(latencies, q);
   return { p50: at(0.5), p99: at(0.99), count: latencies.length, errors, latencies };
 }

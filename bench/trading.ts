@@ -31,6 +31,7 @@ import {
   measureAtRate,
   medianRun,
   post,
+  quantile,
   spread,
 } from './trading-load.ts';
 import { type Servers, startServers } from './trading-servers.ts';
@@ -386,9 +387,10 @@ async function reportPlacement(
       .slice(0, REPEAT)
       .flatMap((at) => at.platform.latencies)
       .sort((a, b) => a - b);
-    const whole = (q: number) => all[Math.min(all.length - 1, Math.floor(q * all.length))] ?? 0;
+    const whole = (q: number) => quantile(all, q).toFixed(1);
+    const slow = all.filter((t) => t >= 100).length;
     console.log(
-      `  the whole run at ${STATED_RATE} orders/s (${all.length} orders over ${tails.length * SECONDS} s): p50 ${whole(0.5).toFixed(1)} ms, p99 ${whole(0.99).toFixed(1)} ms, p99.9 ${whole(0.999).toFixed(1)} ms; ${all.filter((t) => t >= 100).length} orders (${((100 * all.filter((t) => t >= 100).length) / Math.max(1, all.length)).toFixed(2)} %) at or over 100 ms`,
+      `  the whole run at ${STATED_RATE} orders/s (${all.length} orders over ${tails.length * SECONDS} s): p50 ${whole(0.5)} ms, p99 ${whole(0.99)} ms, p99.9 ${whole(0.999)} ms; ${slow} orders (${((100 * slow) / Math.max(1, all.length)).toFixed(2)} %) at or over 100 ms`,
     );
   }
   console.log(
