@@ -20,7 +20,7 @@ export const sharedDatabasePrefix = () => `${DATABASE_PREFIX}${process.ppid}_`;
 export const sharedFolderPrefix = () => join(tmpdir(), `${FOLDER_PREFIX}${process.ppid}-`);
 
 /** The run a name was made by: the number after the prefix; null for a name without it. */
-export function runOf(name: string, prefix: string): number | null {
+function runOf(name: string, prefix: string): number | null {
   if (!name.startsWith(prefix)) return null;
   const pid = Number(/^\d+/.exec(name.slice(prefix.length))?.[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -39,15 +39,11 @@ const alive = (pid: number) => {
 /** Whether what a run made can go: the run is this one (its workers are done) or has exited. */
 const removable = (run: number | null) => run !== null && (run === process.pid || !alive(run));
 
-/** Removes the shared servers' databases and folders of this run and of exited runs; answers their names. */
-export async function removeSharedLeftovers(adminUrl: string | undefined): Promise<string[]> {
-  const removed: string[] = [];
+/** Removes the shared servers' databases and folders of this run and of exited runs. */
+export async function removeSharedLeftovers(adminUrl: string | undefined): Promise<void> {
   for (const name of readdirSync(tmpdir()))
-    if (removable(runOf(name, FOLDER_PREFIX))) {
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
-      removed.push(name);
-    }
-  if (!adminUrl) return removed;
+    if (removable(runOf(name, FOLDER_PREFIX))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  if (!adminUrl) return;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -56,12 +52,9 @@ export async function removeSharedLeftovers(adminUrl: string | undefined): Promi
       [DATABASE_PREFIX],
     );
     for (const { datname } of rows)
-      if (removable(runOf(datname, DATABASE_PREFIX))) {
+      if (removable(runOf(datname, DATABASE_PREFIX)))
         await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
-        removed.push(datname);
-      }
   } finally {
     await admin.end();
   }
-  return removed;
 }
